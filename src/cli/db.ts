@@ -1,0 +1,17 @@
+// Database commands: migrate, seed, import, refresh.
+import type { Command } from 'commander';
+import { withContext } from './context.ts';
+import { listMigrations } from '../store/migrate.ts';
+
+export function registerDbCommands(program: Command): void {
+  program
+    .command('migrate')
+    .description('Apply pending database migrations (also done by every other command)')
+    .action(async () => {
+      await withContext(async ({ db }) => {
+        const total = listMigrations().length;
+        const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+        console.log(`Database (${db.engine}) is at migration ${rows[0]?.n ?? 0} of ${total}.`);
+      });
+    });
+}

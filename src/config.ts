@@ -1,0 +1,142 @@
+// Environment → typed configuration, parsed once at start. Nothing else reads process.env.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** Every variable the service reads, with its default. The README documents each. */
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(0, 65535).default(8080),
+  /** Public origin the service is reached at (behind a proxy, the proxy's). Default http://HOST:PORT. */
+  PUBLIC_URL: optionalText,
+  DATA_DIR: z.string().default('./data'),
+  /** PostgreSQL connection string; unset → embedded PGlite database in DATA_DIR/pglite. */
+  DATABASE_URL: optionalText,
+  DATABASE_POOL_SIZE: int(1, 200).default(10),
+  REDIS_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed the demo world on first start when the database holds no company. */
+  SEED_DEMO: bool.default(true),
+  DEMO_COMPANIES: int(10, 2_000_000).default(5000),
+  DEMO_SEED: z.string().default('stacklens'),
+  BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+  REQUEST_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+  HEADERS_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** OAuth issuer (iss claim) and token audience; default the public origin. */
+  ISSUER_URL: optionalText,
+  API_AUDIENCE: optionalText,
+  TOKEN_TTL_SECONDS: int(60, 86_400).default(3600),
+  /** External identity provider mode: all three set → its tokens are accepted instead. */
+  AUTH_ISSUER: optionalText,
+  AUTH_JWKS_URL: optionalText,
+  AUTH_AUDIENCE: optionalText,
+  /** Secret for signing feed cursors; unset → derived per database and kept in DATA_DIR. */
+  CURSOR_SECRET: optionalText,
+  /** Comma-separated Origins allowed to call /mcp from a browser. */
+  MCP_ALLOWED_ORIGINS: optionalText,
+  MCP_SESSION_TTL_SECONDS: int(10, 86_400).default(1800),
+  MCP_MAX_SESSIONS_PER_CLIENT: int(1, 1000).default(20),
+  /** Optional OpenAI-compatible model endpoint used to parse AI prompts. */
+  AI_BASE_URL: optionalText,
+  AI_MODEL: optionalText,
+  AI_API_KEY: optionalText,
+  AI_TIMEOUT_MS: int(100, 120_000).default(8000),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: string;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  logLevel: string;
+  seedDemo: boolean;
+  demoCompanies: number;
+  demoSeed: string;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  auth: {
+    issuer: string;
+    audience: string;
+    tokenTtlSeconds: number;
+    external: { issuer: string; jwksUrl: string; audience: string } | undefined;
+  };
+  cursorSecret: string | undefined;
+  mcp: { allowedOrigins: string[]; sessionTtlSeconds: number; maxSessionsPerClient: number };
+  ai: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`);
+  const externalParts = [e.AUTH_ISSUER, e.AUTH_JWKS_URL, e.AUTH_AUDIENCE];
+  if (externalParts.some(Boolean) && !externalParts.every(Boolean)) {
+    throw new ConfigError('Invalid configuration:\n  AUTH_ISSUER, AUTH_JWKS_URL and AUTH_AUDIENCE must be set together');
+  }
+  if ((e.AI_BASE_URL || e.AI_MODEL) && !(e.AI_BASE_URL && e.AI_MODEL)) {
+    throw new ConfigError('Invalid configuration:\n  AI_BASE_URL and AI_MODEL must be set together');
+  }
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    demoCompanies: e.DEMO_COMPANIES,
+    demoSeed: e.DEMO_SEED,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    auth: {
+      issuer: stripSlash(e.ISSUER_URL ?? publicUrl),
+      audience: e.API_AUDIENCE ?? publicUrl,
+      tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+      external:
+        e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE
+          ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE }
+          : undefined,
+    },
+    cursorSecret: e.CURSOR_SECRET,
+    mcp: {
+      allowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      sessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
+      maxSessionsPerClient: e.MCP_MAX_SESSIONS_PER_CLIENT,
+    },
+    ai:
+      e.AI_BASE_URL && e.AI_MODEL
+        ? { baseUrl: stripSlash(e.AI_BASE_URL), model: e.AI_MODEL, apiKey: e.AI_API_KEY, timeoutMs: e.AI_TIMEOUT_MS }
+        : undefined,
+  };
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

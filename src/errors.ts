@@ -1,0 +1,94 @@
+// Typed errors thrown by services; mapped once to HTTP bodies (http/plugins/errors.ts)
+// and to MCP tool errors. Each carries its HTTP status and a stable code.
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** Extra response headers (Retry-After, WWW-Authenticate...). */
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string) {
+    super(400, 'bad_request', message);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message: string, headers: Record<string, string> = { 'www-authenticate': 'Bearer error="invalid_token"' }) {
+    super(401, 'unauthorized', message, headers);
+  }
+}
+
+export class PaymentRequiredError extends AppError {
+  constructor(message: string) {
+    super(402, 'payment_required', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, 'payload_too_large', message);
+  }
+}
+
+export class UnprocessableError extends AppError {
+  constructor(message: string) {
+    super(422, 'unprocessable', message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'rate_limited', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+/** The standard reason phrase for a status, used as the `error` field of every body. */
+export function reasonPhrase(status: number): string {
+  return REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

@@ -1,0 +1,61 @@
+// The one error handler: every 4xx/5xx leaves as { status, error, message, path, requestId }.
+// Typed AppErrors keep their status; schema-validation failures become 400s naming the
+// field; Fastify's own client errors keep their status; anything else is a logged 500
+// whose details never reach the client.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, reasonPhrase } from '../../errors.ts';
+
+export interface ErrorBody {
+  status: number;
+  error: string;
+  message: string;
+  path: string;
+  requestId: string;
+}
+
+export function errorBody(request: FastifyRequest, status: number, message: string): ErrorBody {
+  return { status, error: reasonPhrase(status), message, path: request.url.split('?', 1)[0]!, requestId: request.id };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, status, message));
+}
+
+/** Turns schema-validation issues into one readable line: "query.size: Too big: expected number to be <=200". */
+function validationMessage(error: FastifyError): string {
+  const part = error.validationContext ?? 'body';
+  const issues = (error.validation ?? []).map((v) => {
+    const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const where = part === 'querystring' ? 'query' : part;
+    return `${where}${field ? `.${field}` : ''}: ${v.message ?? 'is invalid'}`;
+  });
+  return issues.length > 0 ? issues.join('; ') : error.message;
+}
+
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return sendError(request, reply, error.status, error.message, error.headers);
+    }
+    if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      return sendError(request, reply, 400, validationMessage(error));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: bad JSON, unsupported media type, body too large...
+      const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
+        : error.message;
+      return sendError(request, reply, status, message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 500, 'Internal server error; retry later. Quote the requestId when reporting it.');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`),
+  );
+});

@@ -1,0 +1,28 @@
+// One JSON log line per request: request id, method, route, status, latency and client.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth plugin once the caller is known; logged with the request. */
+    clientId?: string;
+  }
+}
+
+export const requestLogPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?', 1)[0],
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        clientId: request.clientId,
+      },
+      'request',
+    );
+  });
+});

@@ -1,0 +1,18 @@
+// Liveness and readiness probes, outside /api and without authentication.
+import type { FastifyInstance } from 'fastify';
+import { pingDatabase } from '../../store/health.ts';
+import { sendError } from '../plugins/errors.ts';
+
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      await pingDatabase(app.db);
+      return { status: 'ready', database: app.db.engine };
+    } catch (err) {
+      request.log.warn({ err }, 'readiness check failed');
+      return sendError(request, reply, 503, 'Database is not answering');
+    }
+  });
+}

@@ -1,0 +1,7 @@
+// Registers every route module. Routes under /api need authentication; the rest are public.
+import type { FastifyInstance } from 'fastify';
+import { healthRoutes } from './health.ts';
+
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(healthRoutes);
+}

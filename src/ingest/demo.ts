@@ -1,0 +1,14 @@
+// First-start demo world: when the database holds no company, seed the default world.
+import type { Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import { seedWorld } from './seed/index.ts';
+
+export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
+  if (!config.seedDemo) return;
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
+  if (row?.any) return;
+  say(`First start: generating the demo world (${config.demoCompanies} companies, seed '${config.demoSeed}')...`);
+  const started = Date.now();
+  await seedWorld(db, { companies: config.demoCompanies, seed: config.demoSeed });
+  say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}

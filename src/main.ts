@@ -1,0 +1,27 @@
+// CLI entry: `stacklens serve | migrate | seed | import | refresh`.
+// Each command lives in src/cli/; this file only wires them into commander.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from './config.ts';
+import { DataDirLockedError } from './store/lock.ts';
+import { registerServeCommand } from './cli/serve.ts';
+import { registerDbCommands } from './cli/db.ts';
+
+const program = new Command('stacklens')
+  .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerServeCommand(program);
+registerDbCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+}

@@ -1,0 +1,56 @@
+// Numbered, forward-only SQL migrations (store/migrations/NNN_name.sql), each applied in
+// its own transaction under an advisory lock, so concurrent starts apply each one once.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const LOCK_KEY = 7_402_113; // arbitrary, constant: "stacklens migrations"
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3,}_[\w-]+\.sql$/.test(f))
+    .sort()
+    .map((file) => ({
+      version: Number(file.split('_', 1)[0]),
+      name: file.replace(/\.sql$/, ''),
+      sql: fs.readFileSync(`${dir}/${file}`, 'utf8'),
+    }));
+}
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrate(db: Db, migrations = listMigrations()): Promise<string[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const applied: string[] = [];
+  for (const m of migrations) {
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+      if (done.rowCount === 0) {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        applied.push(m.name);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
+    } finally {
+      client.release();
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,40 @@
+// A fresh, migrated database per test file: in-memory PGlite by default, or a new schema
+// in the PostgreSQL server named by DATABASE_URL (dropped again on close).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDb, type Db } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrate.ts';
+
+export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
+
+export async function createTestDb(): Promise<Db> {
+  if (!TEST_DATABASE_URL) {
+    const db = await openDb();
+    await migrate(db);
+    return db;
+  }
+  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    // Extensions live in public, shared by every test schema; create them once, serialized.
+    await admin.query('BEGIN');
+    await admin.query('SELECT pg_advisory_xact_lock(7402114)');
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    await admin.query('COMMIT');
+  } finally {
+    await admin.end();
+  }
+  const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5 });
+  await migrate(db);
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    async close() {
+      await close();
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => c.end());
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { migrate, listMigrations } from '../../src/store/migrate.ts';
+import { createTestDb } from '../helpers/db.ts';
+
+test('migrations apply once, in order, and a failing one leaves nothing behind', async () => {
+  const db = await createTestDb();
+  try {
+    const versions = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(versions.map((r) => r.version), listMigrations().map((m) => m.version));
+    assert.deepEqual(await migrate(db), [], 'a second run applies nothing');
+
+    const broken = [{ version: 9999, name: '9999_broken', sql: 'CREATE TABLE half_done (id int); SELECT no_such_function();' }];
+    await assert.rejects(migrate(db, broken), /Migration 9999_broken failed/);
+    const left = await db.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
+    assert.equal(left.length, 0, 'the failed migration rolled back whole');
+    const recorded = await db.query('SELECT 1 FROM schema_migrations WHERE version = 9999');
+    assert.equal(recorded.length, 0);
+  } finally {
+    await db.close();
+  }
+});
+
+test('schema carries the lookups the API needs', async () => {
+  const db = await createTestDb();
+  try {
+    const idx = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
+    const names = new Set(idx.map((r) => r.indexname));
+    for (const name of ['companies_domain_key', 'installs_pkey', 'installs_product_idx', 'products_vendor_idx', 'products_category_idx', 'vendors_name_trgm_idx', 'companies_name_trgm_idx']) {
+      assert.ok(names.has(name), `missing index ${name}`);
+    }
+    const plans = await db.query<{ id: string; can_ai: boolean }>('SELECT id, can_ai FROM plans ORDER BY id');
+    assert.deepEqual(plans, [{ id: 'basic', can_ai: false }, { id: 'full', can_ai: true }]);
+    await assert.rejects(
+      db.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ('x', 'y', now(), now() - interval '1 day')`),
+      'installs reject unknown company/product and last < first',
+    );
+  } finally {
+    await db.close();
+  }
+});
