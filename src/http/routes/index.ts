@@ -1,7 +1,9 @@
 // Registers every route module. Routes under /api need authentication; the rest are public.
 import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health.ts';
+import { apiRoutes } from './api.ts';
 
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(apiRoutes, { prefix: '/api' });
 }

@@ -1,0 +1,26 @@
+// Permission and on-behalf-of checks, shared by REST routes and MCP tools.
+import { z } from 'zod';
+import { BadRequestError, ForbiddenError } from '../errors.ts';
+import { hasPermission, type Permission, type Principal } from './principal.ts';
+
+const PERMISSION_TEXT: Record<Permission, string> = {
+  export: 'exports',
+  ai: 'AI helpers',
+  purchase: 'profile purchases',
+};
+
+export function requirePermission(principal: Principal, permission: Permission): void {
+  if (!hasPermission(principal.plan, permission)) {
+    throw new ForbiddenError(`Permission '${permission}' is required: the '${principal.plan.id}' plan of this client does not include ${PERMISSION_TEXT[permission]}`);
+  }
+}
+
+const email = z.email();
+
+/** The user an action is attributed to: 403 when absent, 400 when not an email address. */
+export function requireOnBehalfOf(value: string | undefined, source = 'X-On-Behalf-Of-User header'): string {
+  const v = value?.trim();
+  if (!v) throw new ForbiddenError(`The ${source} is required for this action: name the user (an email address) it is done for`);
+  if (v.length > 254 || !email.safeParse(v).success) throw new BadRequestError(`${source}: '${v.slice(0, 80)}' is not a valid email address`);
+  return v.toLowerCase();
+}

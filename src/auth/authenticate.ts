@@ -1,0 +1,47 @@
+// One authentication step for every door (REST and MCP): credentials in, Principal out.
+// Never fails open: anything but a verified, enabled client is an UnauthorizedError.
+import type { Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import { UnauthorizedError } from '../errors.ts';
+import type { Principal } from './principal.ts';
+import { verifyApiKey } from './api-keys.ts';
+import { verifyAccessToken } from './tokens.ts';
+
+export interface Credentials {
+  /** From `X-API-Key` or `Authorization: API-Key <key>`. */
+  apiKey?: string;
+  /** From `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+}
+
+/** Reads credentials from request headers (any case); a malformed Authorization header is a 401. */
+export function credentialsFromHeaders(headers: Record<string, string | string[] | undefined>): Credentials {
+  const header = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const credentials: Credentials = {};
+  const apiKeyHeader = header('x-api-key');
+  if (apiKeyHeader !== undefined) credentials.apiKey = apiKeyHeader.trim();
+  const authorization = header('authorization');
+  if (authorization !== undefined) {
+    const match = /^(\S+)\s+(\S+)\s*$/.exec(authorization);
+    const scheme = match?.[1]?.toLowerCase();
+    if (scheme === 'bearer') credentials.bearerToken = match![2];
+    else if (scheme === 'api-key' || scheme === 'apikey') credentials.apiKey ??= match![2];
+    else throw new UnauthorizedError('Authorization header must be "Bearer <access token>" or "API-Key <key>"');
+  }
+  return credentials;
+}
+
+export async function authenticate(db: Db, config: Config, credentials: Credentials): Promise<Principal> {
+  if (credentials.bearerToken !== undefined) {
+    return verifyAccessToken(db, config, credentials.bearerToken);
+  }
+  if (credentials.apiKey !== undefined) {
+    const client = await verifyApiKey(db, credentials.apiKey);
+    if (!client) throw new UnauthorizedError('Invalid, revoked or unknown API key');
+    return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'api_key' };
+  }
+  throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"');
+}

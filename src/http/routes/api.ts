@@ -1,0 +1,38 @@
+// Everything under /api: authenticated, then one module per resource.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { addAuthHook, principalOf } from '../plugins/auth.ts';
+import { commonErrors } from '../schemas/common.ts';
+
+const meSchema = z.object({
+  clientId: z.string(),
+  clientName: z.string(),
+  plan: z.string(),
+  permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
+  rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
+  authenticatedWith: z.enum(['api_key', 'access_token']),
+});
+
+export async function apiRoutes(app: FastifyInstance): Promise<void> {
+  addAuthHook(app);
+
+  app.get('/me', {
+    schema: {
+      summary: 'The calling client, its plan, permissions and rate limits',
+      tags: ['Account'],
+      response: { 200: meSchema, 401: commonErrors[401] },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    return {
+      clientId: p.clientId,
+      clientName: p.clientName,
+      plan: p.plan.id,
+      permissions: { export: p.plan.canExport, ai: p.plan.canAi, purchase: p.plan.canPurchase },
+      rateLimits: { requestsPerMinute: p.plan.requestsPerMinute, aiRequestsPerMinute: p.plan.aiRequestsPerMinute, exportRequestsPerMinute: p.plan.exportRequestsPerMinute },
+      authenticatedWith: p.via,
+    };
+  });
+
+  // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+}

@@ -1,0 +1,86 @@
+// Schemas shared by every resource: paging, the page object, the error body and the
+// documented error responses spread into each route schema.
+import { z } from 'zod';
+
+/**
+ * A whole-number query parameter. Strict: "1.5", "abc", "" and out-of-range values are
+ * 400s naming the parameter (no silent clamping). Numbers are accepted too (MCP arguments).
+ */
+export function intParam(name: string, min: number, max: number, def: number) {
+  return z
+    .union([z.number(), z.string()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return def;
+      const n = typeof v === 'number' ? v : /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .meta({ type: 'integer', minimum: min, maximum: max, default: def });
+}
+
+/** A boolean query parameter: true/false (any case), 1/0; absent → the default. */
+export function boolParam(name: string, def: boolean) {
+  return z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return def;
+      if (typeof v === 'boolean') return v;
+      const s = v.trim().toLowerCase();
+      if (s === 'true' || s === '1') return true;
+      if (s === 'false' || s === '0') return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
+      return z.NEVER;
+    })
+    .meta({ type: 'boolean', default: def });
+}
+
+export const MAX_PAGE_SIZE = 200;
+
+export const pageQuery = {
+  page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
+};
+
+export interface Page<T> {
+  totalPages: number;
+  totalElements: number;
+  content: T[];
+}
+
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    totalPages: z.number().int(),
+    totalElements: z.number().int(),
+    content: z.array(item),
+  });
+}
+
+export function toPage<T>(content: T[], totalElements: number, size: number): Page<T> {
+  return { totalPages: Math.ceil(totalElements / size), totalElements, content };
+}
+
+export const errorBodySchema = z
+  .object({
+    status: z.number().int(),
+    error: z.string(),
+    message: z.string(),
+    path: z.string().optional(),
+    requestId: z.string().optional(),
+  })
+  .describe('Error body, the same for every 4xx/5xx');
+
+const describeError = (text: string) => errorBodySchema.describe(text);
+
+/** The error responses every authenticated route can answer; spread into `response`. */
+export const commonErrors = {
+  400: describeError('Bad request: a parameter or body field breaks a rule; the message names it'),
+  401: describeError('Missing, invalid or expired credentials'),
+  403: describeError('The plan lacks a permission, or X-On-Behalf-Of-User is missing where required'),
+  404: describeError('Unknown company, product, vendor, category or profile; or nothing matched'),
+  429: describeError('Rate limit exceeded; wait Retry-After seconds'),
+} as const;

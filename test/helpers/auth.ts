@@ -1,0 +1,18 @@
+// Test credentials: a real client and API key in the test database.
+import type { Db } from '../../src/store/db.ts';
+import { createClient } from '../../src/auth/clients.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
+
+export interface TestClient {
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  /** Headers that authenticate as this client (API key). */
+  headers: Record<string, string>;
+}
+
+export async function createTestClient(db: Db, plan: 'basic' | 'full' = 'full', credits?: number): Promise<TestClient> {
+  const client = await createClient(db, { name: `test-${plan}`, plan, credits });
+  const key = await createApiKey(db, client.clientId, 'test');
+  return { clientId: client.clientId, clientSecret: client.clientSecret, apiKey: key.apiKey, headers: { 'x-api-key': key.apiKey } };
+}
