@@ -5,6 +5,7 @@ import { ConfigError } from './config.ts';
 import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
+import { registerMcpCommand } from './cli/mcp.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 
 const program = new Command('stacklens')
@@ -14,6 +15,7 @@ const program = new Command('stacklens')
 
 registerServeCommand(program);
 registerDbCommands(program);
+registerMcpCommand(program);
 registerCreditsCommands(program);
 
 try {
