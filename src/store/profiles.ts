@@ -54,7 +54,13 @@ function whereOf(f: ProfileFilter): { sql: string; params: unknown[] } {
   const conds: string[] = [];
   for (const term of f.terms) {
     const x = p(containsPattern(term));
-    conds.push(`(p.full_name ILIKE ${x} OR p.title ILIKE ${x} OR c.name ILIKE ${x})`);
+    // Written as a union of index-friendly parts (trigram indexes on people.full_name,
+    // people.title and companies.name) rather than one OR across the join, which forces a
+    // scan of every person.
+    conds.push(`p.id IN (
+      SELECT id FROM people WHERE full_name ILIKE ${x} OR title ILIKE ${x}
+      UNION ALL
+      SELECT pp.id FROM companies cc JOIN people pp ON pp.company_id = cc.id WHERE cc.name ILIKE ${x})`);
   }
   if (f.titles.length > 0) conds.push(`p.title ILIKE ANY(${p(f.titles.map(containsPattern))}::text[])`);
   if (f.seniority.length > 0) conds.push(`lower(p.seniority) = ANY(${p(f.seniority)}::text[])`);
