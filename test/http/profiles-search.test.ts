@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
+import { purchaseHeaders } from '../../src/http/schemas/profiles.ts';
 
 let t: TestApp;
 let full: TestClient;
@@ -229,4 +230,9 @@ test('export: 403 without the permission or the on-behalf header; 400 on a bad e
   assert.match(badFlag.json().message, /export/);
   // The basic plan can still search.
   assert.equal((await search({ query: 'ada' }, '', basic.headers)).statusCode, 200);
+});
+
+test('header schemas keep the headers they do not name (Fastify replaces request.headers with the parsed value)', () => {
+  const parsed = purchaseHeaders.parse({ 'x-api-key': 'k', accept: 'text/csv', 'x-on-behalf-of-user': 'a@example.com' });
+  assert.deepEqual(parsed, { 'x-api-key': 'k', accept: 'text/csv', 'x-on-behalf-of-user': 'a@example.com' });
 });

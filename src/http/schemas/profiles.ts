@@ -50,7 +50,9 @@ export const profileSearchQuery = z.object({
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 
-export const onBehalfHeaders = z.object({
+// Loose: Fastify replaces request.headers with the validated value, and later hooks still
+// need the headers this schema does not name.
+export const onBehalfHeaders = z.looseObject({
   'x-on-behalf-of-user': z.string().optional().describe('Email of the user the action is done for; required for exports and purchases'),
 });
 
