@@ -116,8 +116,8 @@ export async function exportProfiles(db: Db, principal: Principal, onBehalfOf: s
       for (;;) {
         const batch = await findProfileBatch(db, filter, after, EXPORT_BATCH_SIZE);
         for (const row of batch) {
+          delivered++; // counted when handed over: a consumer may stop at any yield
           yield row;
-          delivered++;
         }
         if (batch.length < EXPORT_BATCH_SIZE) break;
         after = batch[batch.length - 1]!.id;
