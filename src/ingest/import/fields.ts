@@ -89,22 +89,37 @@ export const bool = () =>
     return TRUE.has(s) ? true : FALSE.has(s) ? false : bad(`${show(v)} must be true or false`);
   });
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/;
+
+function parseTimestamp(v: unknown): string | Bad {
+  const s = typeof v === 'string' ? v.trim() : '';
+  const m = ISO.exec(s);
+  if (!m) return bad(`${show(v)} must be an ISO 8601 date or date-time`);
+  const [y, mo, d, h = 0, mi = 0, sec = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  // Date.UTC rolls 2024-02-30 over to March: a real date reads back the same.
+  if (day.getUTCMonth() !== mo! - 1 || day.getUTCDate() !== d || h > 23 || mi > 59 || sec > 59) return bad(`${show(v)} is not a real date`);
+  if (y! < 1900 || y! > 2200) return bad(`${show(v)} is out of range (1900-2200)`);
+  const ms = m[7] ? Math.floor(Number(m[7]) * 1000) : 0;
+  // No offset means UTC; an offset is subtracted to reach UTC.
+  const offset = m[9] ? (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
+  return new Date(day.getTime() + ((h * 60 + mi - offset) * 60 + sec) * 1000 + ms).toISOString();
+}
+
 /** ISO 8601 date (`2024-05-01`, midnight UTC) or date-time (UTC unless an offset is given);
- *  normalized to a canonical UTC ISO string so a re-import compares equal. */
+ *  normalized to a canonical UTC ISO string so a re-import compares equal. Install files
+ *  repeat the same dates, so results are cached. */
+const timestampCache = new Map<string, string | Bad>();
 export const timestamp = () =>
   field((v) => {
-    const s = typeof v === 'string' ? v.trim() : '';
-    const m = ISO.exec(s);
-    if (!m) return bad(`${show(v)} must be an ISO 8601 date or date-time`);
-    const iso = m[4] === undefined ? `${s}T00:00:00Z` : m[7] === undefined ? `${s.replace(' ', 'T')}Z` : s.replace(' ', 'T');
-    const t = Date.parse(iso);
-    // Date.parse rolls 2024-02-30 over to March; compare the date part to catch it.
-    if (Number.isNaN(t) || (m[7] === undefined && new Date(t).toISOString().slice(0, 10) !== s.slice(0, 10))) {
-      return bad(`${show(v)} is not a real date`);
+    if (typeof v !== 'string') return parseTimestamp(v);
+    let out = timestampCache.get(v);
+    if (out === undefined) {
+      out = parseTimestamp(v);
+      if (timestampCache.size >= 100_000) timestampCache.clear();
+      timestampCache.set(v, out);
     }
-    const y = new Date(t).getUTCFullYear();
-    return y < 1900 || y > 2200 ? bad(`${show(v)} is out of range (1900-2200)`) : new Date(t).toISOString();
+    return out;
   });
 
 export const url = () =>

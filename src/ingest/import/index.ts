@@ -106,24 +106,26 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       progress('reading');
     };
     const records = readRecords(counter, format, { present, checkHeader: (header) => headerErrors(def.fields, def.required, header) });
-    for await (const event of records) {
-      if ('error' in event) {
-        if (!event.header) rowsRead++;
-        // Several header problems are still one rejected line.
-        if (!event.header || !errors.some((e) => e.line === event.error.line)) rejected++;
-        addErrors([event.error]);
-        continue;
+    for await (const events of records) {
+      for (const event of events) {
+        if ('error' in event) {
+          if (!event.header) rowsRead++;
+          // Several header problems are still one rejected line.
+          if (!event.header || !errors.some((e) => e.line === event.error.line)) rejected++;
+          addErrors([event.error]);
+          continue;
+        }
+        rowsRead++;
+        const parsed = def.schema.safeParse(event.values);
+        if (!parsed.success) {
+          rejected++;
+          addErrors(issuesToErrors(event.line, parsed.error.issues, def.fields));
+          continue;
+        }
+        batch.lines.push(event.line);
+        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(parsed.data[columns[c]!] ?? null);
+        if (batch.lines.length >= batchSize) await flush();
       }
-      rowsRead++;
-      const parsed = def.schema.safeParse(event.values);
-      if (!parsed.success) {
-        rejected++;
-        addErrors(issuesToErrors(event.line, parsed.error.issues, def.fields));
-        continue;
-      }
-      batch.lines.push(event.line);
-      for (let c = 0; c < columns.length; c++) batch.values[c]!.push(parsed.data[columns[c]!] ?? null);
-      if (batch.lines.length >= batchSize) await flush();
     }
     await flush();
     await pending;

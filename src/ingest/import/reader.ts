@@ -1,9 +1,10 @@
 // Streams the records of an import file with their line numbers: CSV through csv-parse
-// (header row, RFC 4180 quoting, multi-line cells), JSONL through readline (one JSON object
-// per line). Constant memory: records are yielded one at a time under backpressure.
-// Values are cleaned for validation: CSV cells trimmed, empty cells and JSON nulls dropped.
-import readline from 'node:readline';
+// (header row, RFC 4180 quoting, multi-line cells), JSONL split on newlines (one JSON object
+// per line). Constant memory: records come in arrays of what is buffered (one await per
+// array, not per record), pulled under backpressure. Values are cleaned for validation:
+// CSV cells trimmed, empty cells and JSON nulls dropped.
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 import type { ImportFormat, RowError } from './types.ts';
 
@@ -17,11 +18,16 @@ export interface ReadOptions {
   present: Set<string>;
 }
 
-export function readRecords(input: Readable, format: ImportFormat, options: ReadOptions): AsyncGenerator<ReadEvent> {
+export function readRecords(input: Readable, format: ImportFormat, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
   return format === 'csv' ? readCsv(input, options) : readJsonl(input, options);
 }
 
-async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<ReadEvent> {
+interface CsvRecord {
+  record: string[];
+  info: { lines: number; empty_lines: number };
+}
+
+async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
   const skipped: RowError[] = [];
   const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_error: true });
   parser.on('skip', (err: Error & { lines?: number }) => {
@@ -32,39 +38,43 @@ async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<R
   let header: string[] | undefined;
   let prevLines = 0;
   let prevEmpty = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
-    while (skipped.length > 0) yield { error: skipped.shift()! };
-    // info.lines is where the record ends; it starts after the previous record and any
-    // empty lines skipped since (a quoted cell may span lines).
-    const line = prevLines + 1 + (info.empty_lines - prevEmpty);
-    prevLines = info.lines;
-    prevEmpty = info.empty_lines;
-    if (!header) {
-      header = record.map((h) => h.trim());
-      for (const h of header) options.present.add(h);
-      const errors = headerErrors(header, line).concat(options.checkHeader?.(header).map((e) => ({ ...e, line })) ?? []);
-      if (errors.length > 0) {
-        for (const error of errors) yield { error, header: true };
-        input.unpipe(parser);
-        parser.destroy();
-        input.destroy();
-        return;
+  for await (const chunk of drain<CsvRecord>(parser)) {
+    const out: ReadEvent[] = skipped.splice(0).map((error) => ({ error }));
+    for (const { record, info } of chunk) {
+      // info.lines is where the record ends; it starts after the previous record and any
+      // empty lines skipped since (a quoted cell may span lines).
+      const line = prevLines + 1 + (info.empty_lines - prevEmpty);
+      prevLines = info.lines;
+      prevEmpty = info.empty_lines;
+      if (!header) {
+        header = record.map((h) => h.trim());
+        for (const h of header) options.present.add(h);
+        const errors = headerErrors(header, line).concat(options.checkHeader?.(header).map((e) => ({ ...e, line })) ?? []);
+        if (errors.length > 0) {
+          yield errors.map((error) => ({ error, header: true }));
+          input.unpipe(parser);
+          parser.destroy();
+          input.destroy();
+          return;
+        }
+        continue;
       }
-      continue;
+      if (record.length !== header.length) {
+        out.push({ error: { line, field: '(row)', message: `has ${record.length} fields, the header has ${header.length}` } });
+        continue;
+      }
+      const values: Record<string, unknown> = {};
+      for (let i = 0; i < header.length; i++) {
+        const v = record[i]!.trim();
+        if (v !== '') values[header[i]!] = v;
+      }
+      out.push({ line, values });
     }
-    if (record.length !== header.length) {
-      yield { error: { line, field: '(row)', message: `has ${record.length} fields, the header has ${header.length}` } };
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < header.length; i++) {
-      const v = record[i]!.trim();
-      if (v !== '') values[header[i]!] = v;
-    }
-    yield { line, values };
+    if (out.length > 0) yield out;
   }
-  while (skipped.length > 0) yield { error: skipped.shift()! };
-  if (!header) yield { error: { line: 1, field: '(header)', message: 'the file is empty: a CSV import needs a header row' }, header: true };
+  const tail: ReadEvent[] = skipped.splice(0).map((error) => ({ error }));
+  if (!header) tail.push({ error: { line: 1, field: '(header)', message: 'the file is empty: a CSV import needs a header row' }, header: true });
+  if (tail.length > 0) yield tail;
 }
 
 function headerErrors(header: string[], line: number): RowError[] {
@@ -78,29 +88,69 @@ function headerErrors(header: string[], line: number): RowError[] {
   return errors;
 }
 
-async function* readJsonl(input: Readable, options: ReadOptions): AsyncGenerator<ReadEvent> {
-  const lines = readline.createInterface({ input, crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      yield { error: { line, field: '(row)', message: `invalid JSON: ${(err as Error).message}` } };
+/** Objects of an object-mode stream in arrays of what is buffered. */
+async function* drain<T>(stream: Readable): AsyncGenerator<T[]> {
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+  stream.on('readable', signal);
+  stream.on('end', () => ((ended = true), signal()));
+  stream.on('close', () => ((ended = true), signal()));
+  stream.on('error', (err) => ((failure = err), signal()));
+  for (;;) {
+    const items: T[] = [];
+    let item: T | null;
+    while (items.length < 2000 && (item = stream.read() as T | null) !== null) items.push(item);
+    if (items.length > 0) {
+      yield items;
       continue;
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { error: { line, field: '(row)', message: 'each line must be one JSON object' } };
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      options.present.add(k);
-      if (v !== null && v !== '') values[k] = v;
-    }
-    yield { line, values };
+    if (failure) throw failure;
+    if (ended) return;
+    await new Promise<void>((resolve) => (wake = resolve));
   }
+}
+
+async function* readJsonl(input: Readable, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let line = 0;
+  for await (const chunk of input) {
+    const lines = (rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk))).split('\n');
+    rest = lines.pop()!;
+    const out: ReadEvent[] = [];
+    for (const raw of lines) {
+      const event = jsonLine(++line, raw, options);
+      if (event) out.push(event);
+    }
+    if (out.length > 0) yield out;
+  }
+  rest += decoder.end();
+  const last = rest === '' ? undefined : jsonLine(++line, rest, options);
+  if (last) yield [last];
+}
+
+function jsonLine(line: number, raw: string, options: ReadOptions): ReadEvent | undefined {
+  let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { error: { line, field: '(row)', message: `invalid JSON: ${(err as Error).message}` } };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { error: { line, field: '(row)', message: 'each line must be one JSON object' } };
+  }
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    options.present.add(k);
+    if (v !== null && v !== '') values[k] = v;
+  }
+  return { line, values };
 }
