@@ -87,7 +87,8 @@ function report(label: string, s: Awaited<ReturnType<typeof timed>>): void {
   console.log(
     `${label.padEnd(22)} ${s.rowsRead.toLocaleString('en-US').padStart(10)} rows  ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ` +
       `${Math.round(s.rowsPerSecond).toLocaleString('en-US').padStart(9)} rows/s  inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}  ` +
-      `RSS ${s.startRssMb.toFixed(0)} → peak ${s.peakRssMb.toFixed(0)} MB`,
+      `RSS ${s.startRssMb.toFixed(0)} → peak ${s.peakRssMb.toFixed(0)} MB` +
+      (s.timings ? `  (read+stage ${(s.timings.readMs / 1000).toFixed(1)} s, checks ${(s.timings.checkMs / 1000).toFixed(1)} s, upsert ${(s.timings.writeMs / 1000).toFixed(1)} s)` : ''),
   );
 }
 

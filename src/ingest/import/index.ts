@@ -70,6 +70,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   let errorCount = 0;
   let rejected = 0;
   let rowsRead = 0;
+  let timings: ImportSummary['timings'];
   const addErrors = (list: RowError[]) => {
     errorCount += list.length;
     for (const e of list) if (errors.length < maxErrors) errors.push(e);
@@ -83,6 +84,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       unchanged: committed ? Math.max(0, valid - counts.inserted - counts.updated) : 0,
       rejected, errors, errorCount, elapsedMs,
       rowsPerSecond: rowsRead / Math.max(elapsedMs / 1000, 1e-3),
+      timings,
     };
   };
 
@@ -130,6 +132,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     await flush();
     await pending;
 
+    const readMs = performance.now() - started;
     progress('checking');
     const checked = await stage.check(maxErrors);
     if (checked.rejected > 0 || rejected > 0) {
@@ -142,9 +145,11 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       progress('done');
       return summary(false);
     }
+    const checkMs = performance.now() - started - readMs;
     progress('writing');
     const counts = await stage.write(present);
     await client.query('COMMIT');
+    timings = { readMs, checkMs, writeMs: performance.now() - started - readMs - checkMs };
     progress('done');
     return summary(true, counts);
   } catch (err) {

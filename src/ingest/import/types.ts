@@ -52,4 +52,7 @@ export interface ImportSummary {
   errorCount: number;
   elapsedMs: number;
   rowsPerSecond: number;
+  /** Where the time went, for committed imports: reading + validating + staging, the
+   *  checks, and the upsert with COMMIT. */
+  timings?: { readMs: number; checkMs: number; writeMs: number };
 }

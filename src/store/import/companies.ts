@@ -76,6 +76,7 @@ export const installs: StageSpec = {
   keys: [{ field: 'productId', fields: ['companyDomain', 'productId'], columns: ['company_domain', 'product_id'] }],
   checks: [company(), mustExist('productId', 'product_id', 'products', 'id', 'product')],
   table: 'installs',
+  references: ['companies', 'products'],
   from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
   conflict: ['company_id', 'product_id'],
   upsert: [
