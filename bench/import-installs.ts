@@ -63,11 +63,30 @@ async function openBenchDb(): Promise<Db> {
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
   await admin.query(`CREATE SCHEMA "${schema}"`);
   await admin.end();
-  return openDb({ databaseUrl: config.databaseUrl, schema, poolSize: 2 });
+  // One connection, so one server process does all the work and its CPU can be read.
+  return openDb({ databaseUrl: config.databaseUrl, schema, poolSize: 1 });
 }
 
-async function timed(db: Db, kind: ImportKind, file: string): Promise<ImportSummary & { peakRssMb: number; startRssMb: number }> {
+/** CPU seconds used so far by this process and (same host only) the PostgreSQL backend:
+ *  on a shared machine wall time says little, CPU time says what the import costs. */
+let backendPid: number | undefined;
+function cpuSeconds(): { node: number; server: number | undefined } {
+  const u = process.cpuUsage();
+  let server: number | undefined;
+  try {
+    const fields = fs.readFileSync(`/proc/${backendPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    server = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ ticks
+  } catch {
+    server = undefined;
+  }
+  return { node: (u.user + u.system) / 1e6, server };
+}
+
+type Timed = ImportSummary & { peakRssMb: number; startRssMb: number; nodeCpu: number; serverCpu: number | undefined };
+
+async function timed(db: Db, kind: ImportKind, file: string): Promise<Timed> {
   global.gc?.();
+  const cpu0 = cpuSeconds();
   const startRss = process.memoryUsage().rss;
   let peak = startRss;
   const sampler = setInterval(() => {
@@ -77,24 +96,29 @@ async function timed(db: Db, kind: ImportKind, file: string): Promise<ImportSumm
     const s = await importFile(db, kind, file);
     if (!s.committed) throw new Error(`${kind} import rejected: ${JSON.stringify(s.errors.slice(0, 5))}`);
     peak = Math.max(peak, process.memoryUsage().rss);
-    return { ...s, peakRssMb: peak / 2 ** 20, startRssMb: startRss / 2 ** 20 };
+    const cpu1 = cpuSeconds();
+    const serverCpu = cpu0.server === undefined || cpu1.server === undefined ? undefined : cpu1.server - cpu0.server;
+    return { ...s, peakRssMb: peak / 2 ** 20, startRssMb: startRss / 2 ** 20, nodeCpu: cpu1.node - cpu0.node, serverCpu };
   } finally {
     clearInterval(sampler);
   }
 }
 
-function report(label: string, s: Awaited<ReturnType<typeof timed>>): void {
+function report(label: string, s: Timed): void {
   console.log(
     `${label.padEnd(22)} ${s.rowsRead.toLocaleString('en-US').padStart(10)} rows  ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ` +
       `${Math.round(s.rowsPerSecond).toLocaleString('en-US').padStart(9)} rows/s  inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}  ` +
       `RSS ${s.startRssMb.toFixed(0)} → peak ${s.peakRssMb.toFixed(0)} MB` +
       (s.timings ? `  (read+stage ${(s.timings.readMs / 1000).toFixed(1)} s, checks ${(s.timings.checkMs / 1000).toFixed(1)} s, upsert ${(s.timings.writeMs / 1000).toFixed(1)} s)` : ''),
   );
+  const server = s.serverCpu === undefined ? '' : `, server ${s.serverCpu.toFixed(1)} s`;
+  console.log(`${''.padEnd(22)} CPU: node ${s.nodeCpu.toFixed(1)} s${server}`);
 }
 
 const db = await openBenchDb();
 try {
   await migrate(db);
+  if (db.engine === 'postgres') backendPid = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
   console.log(`engine ${db.engine}, ${ROWS.toLocaleString('en-US')} installs over ${COMPANIES} companies × ${PRODUCTS} products, files in ${dir}`);
   const t0 = performance.now();
   const files = {
