@@ -6,6 +6,7 @@ import { AppError } from './errors.ts';
 import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
+import { registerImportCommand } from './cli/import.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 
@@ -16,6 +17,7 @@ const program = new Command('stacklens')
 
 registerServeCommand(program);
 registerDbCommands(program);
+registerImportCommand(program);
 registerMcpCommand(program);
 registerCreditsCommands(program);
 
