@@ -26,7 +26,7 @@ export interface Segment {
 
 /** Share of companies per size tier across the world: most companies are small. */
 export const TIER_SHARE: Record<SizeTier, number> = { small: 0.5, mid: 0.3, large: 0.14, enterprise: 0.06 };
-const TIER_FACTOR: Record<SizeTier, number> = { small: 0.6, mid: 1, large: 1.35, enterprise: 1.6 };
+const TIER_FACTOR: Record<SizeTier, number> = { small: 0.6, mid: 1, large: 1.35, enterprise: 1.8 };
 const TIER_FACTOR_ENTERPRISE: Record<SizeTier, number> = { small: 0.15, mid: 0.6, large: 1.4, enterprise: 2 };
 const TIER_FACTOR_SMALL: Record<SizeTier, number> = { small: 1.3, mid: 1, large: 0.7, enterprise: 0.5 };
 const MATURITY_FACTOR: Record<Maturity, number> = { laggard: 0.8, mainstream: 1, leading: 1.2 };

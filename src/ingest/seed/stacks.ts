@@ -88,7 +88,7 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
     }
   }
   // Weak mentions: a job ad or a page names a product; sometimes a team really uses it.
-  const mentions = rng.poisson(1.2 + 1.6 * company.scale01);
+  const mentions = rng.poisson(2.4 + 3 * company.scale01);
   for (let k = 0; k < mentions; k++) {
     const product = rng.chance(0.5) ? draw(rng.int(0, leaves.length - 1)) : rng.int(0, ctx.catalog.products.length - 1);
     if (seg.choices[ctx.productLeaf[product]].products.length === 0) continue;
