@@ -7,6 +7,7 @@ import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
 import { registerImportCommand } from './cli/import.ts';
+import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 
@@ -18,6 +19,7 @@ const program = new Command('stacklens')
 registerServeCommand(program);
 registerDbCommands(program);
 registerImportCommand(program);
+registerSeedCommands(program);
 registerMcpCommand(program);
 registerCreditsCommands(program);
 
