@@ -60,3 +60,34 @@ export function allowedEdits(length: number): number {
 export function typoScore(distance: number, length: number): number {
   return Math.round((1 - distance / Math.max(1, length)) * 1000) / 1000;
 }
+
+const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const KEY_POS = new Map<string, [number, number]>();
+ROWS.forEach((row, r) => [...row].forEach((c, i) => KEY_POS.set(c, [r, i])));
+
+/** Whether two letters sit next to each other on a QWERTY keyboard. */
+export function adjacentKeys(a: string, b: string): boolean {
+  const p = KEY_POS.get(a);
+  const q = KEY_POS.get(b);
+  if (!p || !q || a === b) return false;
+  const dr = Math.abs(p[0] - q[0]);
+  const dc = q[1] - p[1];
+  return (dr === 0 && Math.abs(dc) === 1) || (dr === 1 && (q[0] > p[0] ? dc === -1 || dc === 0 : dc === 0 || dc === 1));
+}
+
+/** Optimal-string-alignment distance where substituting a neighbouring key costs 0.5. */
+export function keyboardDistance(a: string, b: string): number {
+  const n = b.length;
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= n; j++) {
+      const x = a[i - 1]!;
+      const y = b[j - 1]!;
+      const sub = x === y ? 0 : adjacentKeys(x, y) ? 0.5 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + sub);
+      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![n]!;
+}

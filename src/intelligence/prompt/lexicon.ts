@@ -1,7 +1,7 @@
 // A lexicon: surface forms (names, aliases, codes) → entries, looked up by compact key
 // (exact) or approximately (typos, through a trigram index and an edit-distance check).
 // The catalog, the countries and the people/size/time vocabularies are each one Lexicon.
-import { allowedEdits, editDistance, trigrams, typoScore } from './fuzzy.ts';
+import { allowedEdits, editDistance, keyboardDistance, trigrams, typoScore } from './fuzzy.ts';
 import { COMMON_WORDS, GENERIC_WORDS, STOP_WORDS, tokenize } from './text.ts';
 
 export type EntryType =
@@ -42,6 +42,8 @@ export interface FuzzyHit {
   key: string;
   entries: LexEntry[];
   distance: number;
+  /** Edit distance where a slip to a neighbouring key costs less: breaks ties. */
+  weighted: number;
   score: number;
 }
 
@@ -114,13 +116,13 @@ export class Lexicon {
       if (candidate[0] !== key[0]) continue;
       // Cheap filter before the edit distance: one typo leaves most trigrams in place.
       const jaccard = count / (grams.length + trigrams(candidate).length - count);
-      if (jaccard < 0.3) continue;
+      if (jaccard < 0.2) continue;
       const max = allowedEdits(Math.min(candidate.length, key.length));
       if (max === 0) continue;
       const distance = editDistance(key, candidate, max);
       if (distance === 0 || distance > max) continue;
       const entries = (this.exact.get(candidate) ?? []).filter((e) => e.fuzzy);
-      const hit = { key: candidate, entries, distance, score: typoScore(distance, candidate.length) };
+      const hit = { key: candidate, entries, distance, weighted: keyboardDistance(key, candidate), score: typoScore(distance, candidate.length) };
       if (best.length === 0 || distance < best[0]!.distance) best = [hit];
       else if (distance === best[0]!.distance) best.push(hit);
     }

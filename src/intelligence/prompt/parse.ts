@@ -62,17 +62,20 @@ export function parsePrompt(prompt: string, catalog: PromptCatalog, options: Par
   out.employees.push(...found.employees.flatMap((f) => f.value));
   out.revenue.push(...found.revenue.flatMap((f) => f.value));
 
-  // Outside customers mode a domain names the company asked about, even a vendor's.
   const domains = findDomains(text).filter((d) => !overlaps(d.start, d.end));
-  if (mode !== 'customers') {
-    for (const d of domains) {
-      out.companies.push({ ref: { domain: d.domain, name: null, id: null, text: d.text, kind: 'domain' }, pos: d.start });
-      consumed.push([d.start, d.end]);
-    }
-  }
-
   const tokens = tokenize(text);
   for (const t of tokens) if (overlaps(t.start, t.end)) t.used = true;
+
+  // Outside customers mode a domain names the company asked about, even a vendor's, unless
+  // it begins a longer product name ("monday.com Work Management").
+  if (mode !== 'customers') {
+    for (const d of domains) {
+      const covered = tokens.filter((t) => t.start >= d.start && t.end <= d.end);
+      if (covered.length > 0 && beginsProductName(tokens, tokens.indexOf(covered[0]!), covered.length, index.lexicon)) continue;
+      for (const t of covered) t.used = true;
+      out.companies.push({ ref: { domain: d.domain, name: null, id: null, text: d.text, kind: 'domain' }, pos: d.start });
+    }
+  }
 
   if (mode === 'people') {
     for (const f of findTitles(tokens)) out.titles.push(f);
@@ -106,6 +109,14 @@ export function parsePrompt(prompt: string, catalog: PromptCatalog, options: Par
   return assemble(mode, out, tokens, index, options.companies ?? []);
 }
 
+function beginsProductName(tokens: Token[], at: number, len: number, lexicon: Lexicon): boolean {
+  for (let extra = 1; extra <= 6 && at + len + extra <= tokens.length; extra++) {
+    const key = tokens.slice(at, at + len + extra).map((t) => t.compact).join('');
+    if (lexicon.lookup(key).some((e) => e.type === 'product')) return true;
+  }
+  return false;
+}
+
 /** Whether a lexicon entry may be read from these tokens. */
 function allowed(entry: LexEntry, span: Token[], tokens: Token[], at: number): boolean {
   if (entry.upperOnly) return span.length === 1 && span[0]!.upper;
@@ -115,7 +126,8 @@ function allowed(entry: LexEntry, span: Token[], tokens: Token[], at: number): b
   if (span.length !== entry.words && (STOP_WORDS.has(first.compact) || STOP_WORDS.has(last.compact))) return false;
   const key = span.map((t) => t.compact).join('');
   const writtenAsName = span.some((t) => t.capitalized || t.upper);
-  if (key.length <= 2 && !writtenAsName) return false;
+  // Two-letter product or company names ("GA", "HP") only as written in capitals.
+  if (key.length <= 2 && !writtenAsName && (entry.type === 'product' || entry.type === 'vendor' || entry.type === 'company')) return false;
   if (entry.guarded && !writtenAsName) {
     const prev = tokens[at - 1]?.compact ?? '';
     const next = tokens[at + span.length]?.compact ?? '';
@@ -169,22 +181,23 @@ function typoPass(tokens: Token[], sources: Source[], text: string, out: Collect
     const span = tokens.slice(i, i + len);
     if (span.some((t, k) => t.used || (k > 0 && t.breakBefore))) continue;
     if (STOP_WORDS.has(span[0]!.compact) || STOP_WORDS.has(span[len - 1]!.compact)) continue;
+    // Plain English is never "corrected" into a name; numbers only inside a name ("Micrsoft 365").
     if (span.every((t) => COMMON_WORDS.has(t.compact) || /^[0-9]+$/.test(t.compact))) continue;
-    if (span.some((t) => /^[0-9]+$/.test(t.compact))) continue;
     const key = span.map((t) => t.compact).join('');
-    let hits: { entry: LexEntry; distance: number; score: number }[] = [];
+    let hits: { entry: LexEntry; distance: number; weighted: number; score: number }[] = [];
     for (const source of sources) {
       for (const hit of source.lexicon.fuzzy(key)) {
         for (const entry of hit.entries) {
           if (!TYPO_TYPES.has(entry.type) || (source.types && !source.types.has(entry.type))) continue;
           if (!allowed(entry, span, tokens, i)) continue;
-          hits.push({ entry, distance: hit.distance, score: hit.score });
+          hits.push({ entry, distance: hit.distance, weighted: hit.weighted, score: hit.score });
         }
       }
     }
     if (hits.length === 0) continue;
-    const best = Math.min(...hits.map((h) => h.distance));
-    hits = hits.filter((h) => h.distance === best);
+    // Closest first; among equals, the one a slip to a neighbouring key explains ("Iteland" → Ireland).
+    const best = Math.min(...hits.map((h) => h.weighted));
+    hits = hits.filter((h) => h.weighted - best < 1e-9);
     // As for exact names: a name beats an alias ("hubspt" is the vendor, not the product alias).
     const bestKind = Math.min(...hits.map((h) => KIND_RANK[h.entry.kind]));
     hits = hits.filter((h) => KIND_RANK[h.entry.kind] === bestKind);

@@ -25,12 +25,14 @@ const MORE = String.raw`more than|greater than|over|above|upwards of|in excess o
 const LESS = String.raw`less than|fewer than|under|below|up to|at most|maximum of|max\.?|<=|<|≤`;
 const ABOUT = String.raw`around|about|approximately|approx\.?|roughly|~|between|from`;
 const CUR = String.raw`\$|usd\s?|us\$|€|eur\s?|£`;
+/** Lets "more  than" (two spaces) match "more than". */
+const spaced = (alternatives: string) => alternatives.replace(/ /g, String.raw`\s+`);
 
 // comparator? currency? number unit? ( - | to | and  currency? number unit? )? +? ( or more | or less ...)?
 const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\w$€£.])(?:(?<cmp>${MORE}|${LESS}|${ABOUT})\s*)?(?<c1>${CUR})?(?<n1>${NUM})\s?(?<u1>${UNIT})?(?![\w])` +
+  String.raw`(?<![\w$€£.])(?:(?<cmp>${spaced(`${MORE}|${LESS}|${ABOUT}`)})\s*)?(?<c1>${CUR})?(?<n1>${NUM})\s?(?<u1>${UNIT})?(?![\w])` +
     String.raw`(?:\s*(?:-|–|—|to|and)\s*(?<c2>${CUR})?(?<n2>${NUM})\s?(?<u2>${UNIT})?(?![\w]))?` +
-    String.raw`(?<plus>\s?\+)?(?<tail>\s+(?:or more|and up|and above|or above|plus|or less|or fewer|and below|or below))?`,
+    String.raw`(?<plus>\s?\+)?(?<tail>\s+(?:${spaced('or more|and up|and above|or above|plus|or less|or fewer|and below|or below')}))?`,
   'giu',
 );
 const EMPLOYEE_AFTER = /^\s*(?:full[- ]time\s+)?(?:employees?|staff|people|persons|workers|ftes?|headcount|team members|heads|seats)\b/i;
@@ -55,8 +57,8 @@ function intervalOf(g: Record<string, string | undefined>, sharedUnit: boolean):
   const u1 = g.u1 ?? (sharedUnit ? g.u2 : undefined);
   const a = toNumber(g.n1!, u1);
   if (!Number.isFinite(a)) return null;
-  const cmp = (g.cmp ?? '').toLowerCase();
-  const tail = (g.tail ?? '').trim().toLowerCase();
+  const cmp = (g.cmp ?? '').toLowerCase().replace(/\s+/g, ' ');
+  const tail = (g.tail ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
   if (g.n2 !== undefined) {
     const b = toNumber(g.n2, g.u2);
     if (!Number.isFinite(b)) return null;

@@ -21,6 +21,8 @@ export interface Token {
   used: boolean;
 }
 
+/** Punctuation that ends a name: "HubSpot, Slack" is two names; "S/4HANA" and "AT&T" are one. */
+const BREAK_RE = /[,;:!?()[\]{}|"“”<>]|\.\s|\n/u;
 const TOKEN_RE = /[\p{L}\p{N}]+(?:[.'’&+#-][\p{L}\p{N}]+)*[+#]*|&/gu;
 
 export function fold(s: string): string {
@@ -56,7 +58,7 @@ export function tokenize(text: string): Token[] {
       compact: raw === '&' ? 'and' : compactOf(raw),
       upper: lettersOnly.length >= 2 && lettersOnly === lettersOnly.toUpperCase() && lettersOnly !== lettersOnly.toLowerCase(),
       capitalized: !shouting && /^\p{Lu}/u.test(raw),
-      breakBefore: /[^\s]/u.test(text.slice(prevEnd, m.index)),
+      breakBefore: BREAK_RE.test(text.slice(prevEnd, m.index)),
       used: false,
     });
     prevEnd = m.index + raw.length;
