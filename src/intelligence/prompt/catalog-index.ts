@@ -15,13 +15,17 @@ export interface CatalogIndex {
 
 const cache = new WeakMap<PromptCatalog, CatalogIndex>();
 
-/** Category names without a trailing generic word ("CRM Software" → "CRM"). */
+/**
+ * Category names without a trailing generic word ("Help Desk Software" → "Help Desk",
+ * "CRM Software" → "CRM"). A single remaining word must be an acronym: "Developer Tools"
+ * does not make every "developer" a category.
+ */
 function categoryAliases(name: string): string[] {
   const words = name.split(/\s+/);
   const out: string[] = [];
   while (words.length > 1 && GENERIC_WORDS.has(compactOf(words[words.length - 1]!))) {
     words.pop();
-    out.push(words.join(' '));
+    if (words.length > 1 || /^[A-Z0-9&]{2,}$/.test(words[0]!)) out.push(words.join(' '));
   }
   return out;
 }

@@ -96,19 +96,20 @@ export function groundModelQuery(
       continue;
     }
     const hit = companyLex.lookup(compactOf(text))[0];
-    if (hit) addRef({ domain: hit.id, name: hit.name, id: byDomain.get(hit.id)?.id ?? null, text, kind: 'name' });
+    if (hit) {
+      addRef({ domain: hit.id, name: hit.name, id: byDomain.get(hit.id)?.id ?? null, text, kind: 'name' });
+      continue;
+    }
+    // An employer that is a vendor of the catalog ("engineers at HubSpot").
+    const vendor = resolveName(lexicon, text, 'vendor');
+    const domain2 = vendor ? vendorDomains.get(vendor.entry.id) : undefined;
+    if (vendor && domain2) addRef({ domain: domain2, name: vendor.entry.name, id: byDomain.get(domain2)?.id ?? null, text, kind: 'vendor' });
   }
   const vendors = entities(lexicon, model.vendors, 'vendor');
-  if (mode === 'people') {
-    for (const v of vendors) {
-      const domain = vendorDomains.get(v.id) ?? null;
-      addRef({ domain, name: v.name, id: domain ? (byDomain.get(domain)?.id ?? null) : null, text: v.text, kind: 'vendor' });
-    }
-  }
   const query: ParsedQuery = {
     mode,
     products: mode === 'people' ? [] : entities(lexicon, model.products, 'product'),
-    vendors: mode === 'people' ? [] : vendors,
+    vendors,
     categories: mode === 'people' ? [] : entities(lexicon, model.categories, 'category'),
     industries: entities(lexicon, model.industries, 'industry'),
     countries: groundCountries(model.countries),

@@ -170,7 +170,7 @@ function exactPass(tokens: Token[], sources: Source[], text: string, out: Collec
     const matched = text.slice(span[0]!.start, span[len - 1]!.end);
     for (const { entry } of candidates) {
       const score = best === 0 ? 1 : best === 1 ? 0.95 : 0.9;
-      out.matches.push({ entry, text: matched, kind: best === 0 ? 'exact' : 'alias', score, pos: span[0]!.start });
+      out.matches.push({ entry, text: matched, kind: best === 0 ? 'exact' : 'alias', score, pos: span[0]!.start, prev: tokens[i - 1]?.compact ?? '' });
     }
   }
 }
@@ -206,6 +206,6 @@ function typoPass(tokens: Token[], sources: Source[], text: string, out: Collect
     if (ids.size > 3) continue;
     for (const t of span) t.used = true;
     const matched = text.slice(span[0]!.start, span[len - 1]!.end);
-    for (const h of hits) out.matches.push({ entry: h.entry, text: matched, kind: 'fuzzy', score: h.score, pos: span[0]!.start });
+    for (const h of hits) out.matches.push({ entry: h.entry, text: matched, kind: 'fuzzy', score: h.score, pos: span[0]!.start, prev: tokens[i - 1]?.compact ?? '' });
   }
 }

@@ -145,7 +145,8 @@ const SINCE_RE = new RegExp(
   'gi',
 );
 const IN_YEAR_RE = /(?<!(?:founded|established|incorporated|created|born)\s)\b(?:in|during|throughout)\s+(?<year>(?:19|20)\d{2})\b/gi;
-const RECENT_RE = /\b(?:recently|newly|just|lately)\s+(?:adopted|added|started using|switched to|moved to|deployed|implemented|bought|signed up for|installed|onboarded)\b|\b(?:recent|new)\s+(?:adopters?|adoptions?|customers|users|clients|installs?)\b|\brecently\b/gi;
+// "Recently" alone ("recently raised money") says nothing about adoption; it must come with a verb of adopting.
+const RECENT_RE = /\b(?:recently|newly|just|lately)\s+(?:adopted|added|started using|began using|started with|switched to|moved to|migrated to|deployed|implemented|rolled out|bought|purchased|signed up for|installed|onboarded|using|use)\b|\b(?:adopted|added|started using|switched to|moved to|deployed|implemented|bought|installed)\s+(?:\S+\s+){0,4}?(?:recently|lately)\b|\b(?:recent|new)\s+(?:adopters?|adoptions?|customers|users|clients|installs?)\b/gi;
 
 /** How many days "recently" means. */
 export const RECENT_DAYS = 90;
@@ -191,7 +192,7 @@ export function findTimeWindow(text: string): TimeFindings {
     push(m, { field, since: `${y}-01-01`, until: `${y}-12-31` });
   }
   for (const m of text.matchAll(RECENT_RE)) {
-    push(m, { field: /^recently$/i.test(m[0]) ? field : 'adopted', withinDays: RECENT_DAYS }, true);
+    push(m, { field: 'adopted', withinDays: RECENT_DAYS }, true);
   }
   const ranges = found.map((f) => [f.start, f.end] as [number, number]);
   if (found.length === 0) return { window: null, ranges };

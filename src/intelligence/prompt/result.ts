@@ -13,7 +13,8 @@ import {
 } from './schema.ts';
 
 export interface Collected {
-  matches: { entry: LexEntry; text: string; kind: EntityMatch['kind']; score: number; pos: number }[];
+  /** `prev`: the word before the match ("using HubSpot" vs "at HubSpot"). */
+  matches: { entry: LexEntry; text: string; kind: EntityMatch['kind']; score: number; pos: number; prev: string }[];
   employees: string[];
   revenue: string[];
   titles: TitleFinding[];
@@ -22,6 +23,7 @@ export interface Collected {
 }
 
 const MAX_TERMS = 20;
+const TECH_USE_CUES = new Set(['use', 'uses', 'using', 'used', 'run', 'runs', 'running', 'on', 'with', 'adopted', 'adopting', 'deploy', 'deployed']);
 
 function clip(s: string, n = 200): string {
   return s.length > n ? s.slice(0, n) : s;
@@ -44,7 +46,9 @@ export function assemble(
     const text = clip(m.text);
     switch (e.type) {
       case 'product': case 'vendor': case 'category': case 'industry': {
-        if (mode === 'people' && e.type === 'vendor') {
+        // In people prompts a vendor is an employer ("engineers at HubSpot") unless it follows a
+        // verb of use ("managers at companies using HubSpot"): then it stays a vendor.
+        if (mode === 'people' && e.type === 'vendor' && !TECH_USE_CUES.has(m.prev)) {
           const domain = index.vendorDomains.get(e.id) ?? null;
           companyRefs.push({ ref: { domain, name: e.name, id: domain ? (companyIdByDomain.get(domain) ?? null) : null, text, kind: 'vendor' }, pos: m.pos });
           break;

@@ -32,7 +32,7 @@ export const SENIORITY_WORDS: [string[], Seniority[]][] = [
   [['senior', 'seniors', 'sr', 'principal'], ['Senior']],
   [['junior', 'juniors', 'jr', 'entry level', 'entry-level', 'intern', 'interns', 'trainee', 'trainees', 'graduates', 'graduate'], ['Entry']],
   [['decision makers', 'decision-makers', 'decision maker', 'buyers committee'], ['C-Level', 'VP', 'Director']],
-  [['leadership', 'leadership team', 'senior leadership'], ['C-Level', 'VP']],
+  [['leadership team', 'senior leadership', 'executive team', 'management team'], ['C-Level', 'VP']],
 ];
 
 /** Words and phrases naming a function; the single words double as title modifiers. */
@@ -63,7 +63,7 @@ export const UPPER_FUNCTION_WORDS: Record<string, PeopleFunction[]> = { IT: ['IT
 const TITLE_ONLY_FUNCTION_WORDS = new Set([
   'account', 'revenue', 'content', 'brand', 'events', 'community', 'information', 'technology', 'network', 'systems',
   'infrastructure', 'platform', 'cloud', 'mobile', 'web', 'technical', 'tax', 'audit', 'product', 'support', 'creative',
-  'insights', 'security', 'data', 'ai', 'ml', 'growth', 'selling', 'bi', 'it',
+  'insights', 'security', 'data', 'ai', 'ml', 'growth', 'selling', 'bi', 'it', 'software', 'financial',
 ]);
 
 /** Everyday industry words → catalog industry names (the first one present is used). */
