@@ -13,7 +13,7 @@ const DOMAIN_RE = /(?<![\p{L}\p{N}@._-])(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}
 const TLDS = new Set([
   'com', 'net', 'org', 'edu', 'gov', 'mil', 'int', 'info', 'biz', 'app', 'dev', 'tech', 'cloud', 'online', 'site', 'store',
   'shop', 'xyz', 'agency', 'company', 'solutions', 'software', 'digital', 'global', 'group', 'ventures', 'capital', 'health',
-  'bank', 'finance', 'media', 'studio', 'design', 'works', 'systems', 'network', 'uk', 'eu',
+  'bank', 'finance', 'media', 'studio', 'design', 'works', 'systems', 'network', 'uk', 'eu', 'example', 'test',
   ...COUNTRY_CODES.map((c) => c.toLowerCase()),
 ].filter((t) => !['md', 'sh', 'py', 'rs', 'so'].includes(t)));
 
@@ -70,7 +70,10 @@ export function companyCandidates(prompt: string, maxPhrases = 60): CompanyCandi
       if (span.some((t, k) => k > 0 && t.start - span[k - 1]!.end > 2)) continue; // not across punctuation runs
       const phrase = text.slice(span[0]!.start, span[len - 1]!.end).replace(/\s+/g, ' ');
       const key = phrase.toLowerCase();
-      if (phrase.length < 3 || /^[\d\s.,-]+$/.test(phrase) || seen.has(key)) continue;
+      if (/^[\d\s.,-]+$/.test(phrase) || seen.has(key)) continue;
+      // Short names ("IBM", "SAP") only in capitals: "the", "bio" would match half the table.
+      const letters = phrase.replace(/[^\p{L}\p{N}]/gu, '');
+      if (letters.length < 3 || (letters.length < 4 && !span.every((t) => t.upper))) continue;
       seen.add(key);
       phrases.push({ phrase, capitalized: span[0]!.capitalized || span[0]!.upper, start: span[0]!.start, len });
     }
