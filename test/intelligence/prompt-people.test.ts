@@ -74,3 +74,10 @@ test('people mode reads no products or categories', () => {
   assert.deepEqual(q.companies, []);
   assert.deepEqual(q.vendors.map((v) => v.id), ['ven_hubspot']);
 });
+
+test('seniority and function values are the ones the people table holds', async () => {
+  const { SENIORITIES, FUNCTIONS } = await import('../../src/intelligence/prompt/schema.ts');
+  const seed = await import('../../src/ingest/seed/people.ts');
+  assert.deepEqual([...SENIORITIES], [...seed.SENIORITIES]);
+  assert.deepEqual([...FUNCTIONS].sort(), [...seed.FUNCTIONS].sort());
+});

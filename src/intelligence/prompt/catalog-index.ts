@@ -36,11 +36,30 @@ export function compileCatalog(catalog: PromptCatalog): CatalogIndex {
   const lexicon = new Lexicon();
   const names = new Map<string, string>();
   const vendorDomains = new Map<string, string>();
+  // A short name or alias stands for a product only when it is unique to it and names no
+  // category or industry: catalogs where short names are nouns ("Email", "Booking Engine")
+  // would otherwise read every such word as a dozen products. A one-word alias is read only
+  // when capitalized or after a usage cue.
+  const reserved = new Set([...catalog.categories, ...catalog.industries].map((x) => compactOf(x.name)));
+  const aliasOwners = new Map<string, Set<string>>();
+  for (const p of catalog.products) {
+    for (const a of [p.shortName, ...p.aliases]) {
+      if (!a) continue;
+      const key = compactOf(a);
+      const owners = aliasOwners.get(key) ?? new Set<string>();
+      owners.add(p.id);
+      aliasOwners.set(key, owners);
+    }
+  }
+  const usableAlias = (a: string) => aliasOwners.get(compactOf(a))!.size === 1 && !reserved.has(compactOf(a));
   for (const p of catalog.products) {
     names.set(`product:${p.id}`, p.name);
     lexicon.add(p.name, 'product', p.id, p.name, { fuzzy: true });
-    if (p.shortName && p.shortName !== p.name) lexicon.add(p.shortName, 'product', p.id, p.name, { kind: 'alias', fuzzy: true });
-    for (const a of p.aliases) lexicon.add(a, 'product', p.id, p.name, { kind: 'alias', fuzzy: a.length >= 6 });
+    for (const a of [p.shortName, ...p.aliases]) {
+      if (!a || a === p.name || !usableAlias(a)) continue;
+      const oneWord = !/\s/.test(a.trim());
+      lexicon.add(a, 'product', p.id, p.name, { kind: 'alias', fuzzy: a.length >= 6, guarded: oneWord ? true : undefined });
+    }
   }
   for (const v of catalog.vendors) {
     names.set(`vendor:${v.id}`, v.name);

@@ -82,19 +82,19 @@ const TITLES: [singular: string, plural: string, seniority: Seniority[], functio
   ['Marketing Director', 'Marketing Directors', ['Director'], ['Marketing']],
   ['Senior Software Engineer', 'Senior Software Engineers', ['Senior'], ['Engineering']],
   ['IT Manager', 'IT Managers', ['Manager'], ['IT']], ['Account Executive', 'Account Executives', [], ['Sales']],
-  ['Data Scientist', 'Data Scientists', [], ['Data']], ['HR Director', 'HR Directors', ['Director'], ['HR']],
+  ['Data Scientist', 'Data Scientists', [], ['Engineering']], ['HR Director', 'HR Directors', ['Director'], ['HR']],
   ['Engineering Manager', 'Engineering Managers', ['Manager'], ['Engineering']],
   ['Product Manager', 'Product Managers', ['Manager'], ['Product']], ['Recruiter', 'Recruiters', [], ['HR']],
   ['Director of Engineering', 'Directors of Engineering', ['Director'], ['Engineering']],
   ['Customer Success Manager', 'Customer Success Managers', ['Manager'], ['Customer Success']],
-  ['General Counsel', 'General Counsels', [], ['Legal']], ['CEO', 'CEOs', ['C-Level'], []],
+  ['General Counsel', 'General Counsels', [], ['Legal']], ['CEO', 'CEOs', ['C-Level'], ['General Management']],
 ];
 const SENIORITY_WORDS: [string, Seniority][] = [
   ['senior', 'Senior'], ['junior', 'Entry'], ['C-level', 'C-Level'], ['director-level', 'Director'], ['VP-level', 'VP'], ['entry-level', 'Entry'],
 ];
 const FUNCTION_WORDS: [string, PeopleFunction][] = [
   ['sales', 'Sales'], ['marketing', 'Marketing'], ['finance', 'Finance'], ['engineering', 'Engineering'], ['HR', 'HR'],
-  ['legal', 'Legal'], ['customer success', 'Customer Success'], ['operations', 'Operations'], ['design', 'Design'],
+  ['legal', 'Legal'], ['customer success', 'Customer Success'], ['operations', 'Operations'], ['design', 'Product'],
 ];
 
 export type Template = (p: Pools) => { parts: Part[]; expect: Expected };

@@ -34,7 +34,7 @@ export function resolveName(lexicon: Lexicon, name: string, type: EntryType): Re
     const plural = lexicon.lookup(key.slice(0, key.length - last.length) + singular(last)).filter((e) => e.type === type);
     if (plural[0]) return { entry: plural[0], kind: 'alias', score: 0.9 };
   }
-  const hits = lexicon.fuzzy(key).flatMap((h) => h.entries.filter((e) => e.type === type).map((entry) => ({ entry, score: h.score })));
+  const hits = lexicon.fuzzy(key, words.length).flatMap((h) => h.entries.filter((e) => e.type === type).map((entry) => ({ entry, score: h.score })));
   if (hits.length === 0 || new Set(hits.map((h) => h.entry.id)).size > 1) return undefined;
   return { entry: hits[0]!.entry, kind: 'fuzzy', score: hits[0]!.score };
 }

@@ -25,6 +25,8 @@ export interface LexEntry {
   fuzzy: boolean;
   /** Number of words of the surface form. */
   words: number;
+  /** The surface form has punctuation inside ("Governance, Risk & Compliance"). */
+  breaks: boolean;
 }
 
 export interface AddOptions {
@@ -53,13 +55,17 @@ const FUZZY_MIN_LENGTH = 5;
 export class Lexicon {
   private readonly exact = new Map<string, LexEntry[]>();
   private readonly fuzzyKeys: string[] = [];
+  private readonly fuzzyGramCounts: number[] = [];
+  /** Fuzzy keys by first letter and word count: the only candidates a typo can have. */
+  private readonly fuzzyByStart = new Map<string, number[]>();
   private readonly fuzzyKeyIndex = new Map<string, number>();
   private readonly trigramIndex = new Map<string, number[]>();
   maxTokens = 1;
 
   /** Adds a surface form; returns false when the form is too generic to stand for anything. */
   add(surface: string, type: EntryType, id: string, name: string, options: AddOptions = {}): boolean {
-    const words = tokenize(surface).map((t) => t.compact).filter(Boolean);
+    const tokens = tokenize(surface).filter((t) => t.compact);
+    const words = tokens.map((t) => t.compact);
     const key = words.join('');
     if (key === '') return false;
     if (words.length === 1 && !options.allowGeneric && !options.upperOnly && (STOP_WORDS.has(key) || GENERIC_WORDS.has(key))) return false;
@@ -71,6 +77,7 @@ export class Lexicon {
       upperOnly: options.upperOnly ?? false,
       fuzzy: options.fuzzy ?? false,
       words: words.length,
+      breaks: tokens.some((t, k) => k > 0 && t.breakBefore),
     };
     const list = this.exact.get(key) ?? [];
     // One entry per (type, id) and key: the better kind wins (exact over alias).
@@ -86,7 +93,13 @@ export class Lexicon {
       const index = this.fuzzyKeys.length;
       this.fuzzyKeys.push(key);
       this.fuzzyKeyIndex.set(key, index);
-      for (const t of trigrams(key)) {
+      const grams = trigrams(key);
+      this.fuzzyGramCounts.push(grams.length);
+      const start = `${key[0]}|${words.length}`;
+      const bucket = this.fuzzyByStart.get(start);
+      if (bucket) bucket.push(index);
+      else this.fuzzyByStart.set(start, [index]);
+      for (const t of grams) {
         const posting = this.trigramIndex.get(t);
         if (posting) posting.push(index);
         else this.trigramIndex.set(t, [index]);
@@ -100,22 +113,30 @@ export class Lexicon {
   }
 
   /**
-   * Names within the allowed number of edits of `key`, closest first (ties: all of them).
-   * Typos keep the first letter: people rarely mistype it, and requiring it cuts false hits.
+   * Names of `words` words within the allowed number of edits of `key`, closest first (ties:
+   * all of them). Typos keep the first letter and the number of words: people rarely mistype
+   * the first letter, and requiring both cuts false hits and work.
    */
-  fuzzy(key: string): FuzzyHit[] {
+  fuzzy(key: string, words: number): FuzzyHit[] {
     if (key.length < FUZZY_MIN_LENGTH || /^[0-9]/.test(key)) return [];
     const shared = new Map<number, number>();
+    // Only names of about the same length can be within two edits.
+    for (const i of this.fuzzyByStart.get(`${key[0]}|${words}`) ?? []) {
+      if (Math.abs(this.fuzzyKeys[i]!.length - key.length) <= 2) shared.set(i, 0);
+    }
+    if (shared.size === 0) return [];
     const grams = trigrams(key);
     for (const t of grams) {
-      for (const i of this.trigramIndex.get(t) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+      for (const i of this.trigramIndex.get(t) ?? []) {
+        const c = shared.get(i);
+        if (c !== undefined) shared.set(i, c + 1);
+      }
     }
     let best: FuzzyHit[] = [];
     for (const [i, count] of shared) {
       const candidate = this.fuzzyKeys[i]!;
-      if (candidate[0] !== key[0]) continue;
       // Cheap filter before the edit distance: one typo leaves most trigrams in place.
-      const jaccard = count / (grams.length + trigrams(candidate).length - count);
+      const jaccard = count / (grams.length + this.fuzzyGramCounts[i]! - count);
       if (jaccard < 0.2) continue;
       const max = allowedEdits(Math.min(candidate.length, key.length));
       if (max === 0) continue;

@@ -13,7 +13,7 @@ import { assemble, type Collected } from './result.ts';
 import { findTitles } from './titles.ts';
 import { singular, STOP_WORDS, COMMON_WORDS, USAGE_CUES, tokenize, type Token } from './text.ts';
 import { buildPeopleLexicon, buildSizeLexicon } from './vocab.ts';
-import type { CatalogCompany, ParsedQuery, PromptCatalog, PromptMode } from './schema.ts';
+import type { CatalogCompany, EntityMatch, ParsedQuery, PromptCatalog, PromptMode } from './schema.ts';
 
 export { companyCandidates };
 
@@ -92,9 +92,10 @@ export function parsePrompt(prompt: string, catalog: PromptCatalog, options: Par
   // Longest spans first; at each length exact names, then typos ("Salesforse Sales Cloud" is
   // one product with a typo, not the "Sales Cloud" alias plus a misspelled vendor).
   const maxLen = Math.min(8, Math.max(...sources.map((s) => s.lexicon.maxTokens)));
+  const ctx: Pass = { tokens, sources, text, out, keys: spanKeys(tokens, maxLen) };
   for (let len = maxLen; len >= 1; len--) {
-    exactPass(tokens, sources, text, out, len);
-    if (len <= 3) typoPass(tokens, sources, text, out, len);
+    exactPass(ctx, len);
+    if (len <= 5) typoPass(ctx, len);
   }
 
   // Customers mode: domains that named no vendor are companies (e.g. "companies like acme.com").
@@ -117,40 +118,73 @@ function beginsProductName(tokens: Token[], at: number, len: number, lexicon: Le
   return false;
 }
 
-/** Whether a lexicon entry may be read from these tokens. */
-function allowed(entry: LexEntry, span: Token[], tokens: Token[], at: number): boolean {
-  if (entry.upperOnly) return span.length === 1 && span[0]!.upper;
+interface Pass {
+  tokens: Token[];
+  sources: Source[];
+  text: string;
+  out: Collected;
+  /** keys[i][len]: the compact key of the `len` tokens starting at i, built once. */
+  keys: string[][];
+}
+
+function spanKeys(tokens: Token[], maxLen: number): string[][] {
+  return tokens.map((_, i) => {
+    const row = [''];
+    for (let len = 1; len <= maxLen && i + len <= tokens.length; len++) row.push(row[len - 1]! + tokens[i + len - 1]!.compact);
+    return row;
+  });
+}
+
+function anyUsed(tokens: Token[], i: number, len: number): boolean {
+  for (let k = i; k < i + len; k++) if (tokens[k]!.used) return true;
+  return false;
+}
+
+/** Whether a lexicon entry may be read from the `len` tokens at `at`. */
+function allowed(entry: LexEntry, tokens: Token[], at: number, len: number): boolean {
+  const span = tokens.slice(at, at + len);
+  // Punctuation inside the span only where the name itself has some ("Governance, Risk & Compliance").
+  if (!entry.breaks && span.some((t, k) => k > 0 && t.breakBefore)) return false;
+  if (entry.upperOnly) return len === 1 && span[0]!.upper;
   if (span.every((t) => STOP_WORDS.has(t.compact))) return false;
   const first = span[0]!;
-  const last = span[span.length - 1]!;
-  if (span.length !== entry.words && (STOP_WORDS.has(first.compact) || STOP_WORDS.has(last.compact))) return false;
-  const key = span.map((t) => t.compact).join('');
+  const last = span[len - 1]!;
+  if (len !== entry.words && (STOP_WORDS.has(first.compact) || STOP_WORDS.has(last.compact))) return false;
   const writtenAsName = span.some((t) => t.capitalized || t.upper);
   // Two-letter product or company names ("GA", "HP") only as written in capitals.
-  if (key.length <= 2 && !writtenAsName && (entry.type === 'product' || entry.type === 'vendor' || entry.type === 'company')) return false;
+  const short = span.reduce((n, t) => n + t.compact.length, 0) <= 2;
+  if (short && !writtenAsName && (entry.type === 'product' || entry.type === 'vendor' || entry.type === 'company')) return false;
   if (entry.guarded && !writtenAsName) {
     const prev = tokens[at - 1]?.compact ?? '';
-    const next = tokens[at + span.length]?.compact ?? '';
+    const next = tokens[at + len]?.compact ?? '';
     if (!USAGE_CUES.has(prev) && !NEXT_CUES.has(next)) return false;
   }
   return true;
 }
 
-function exactPass(tokens: Token[], sources: Source[], text: string, out: Collected, len: number): void {
+function record(ctx: Pass, entries: { entry: LexEntry; kind: EntityMatch['kind']; score: number }[], i: number, len: number): void {
+  const { tokens } = ctx;
+  for (let k = i; k < i + len; k++) tokens[k]!.used = true;
+  const text = ctx.text.slice(tokens[i]!.start, tokens[i + len - 1]!.end);
+  const prev = tokens[i - 1]?.compact ?? '';
+  for (const e of entries) ctx.out.matches.push({ entry: e.entry, text, kind: e.kind, score: e.score, pos: tokens[i]!.start, prev });
+}
+
+function exactPass(ctx: Pass, len: number): void {
+  const { tokens, sources } = ctx;
   for (let i = 0; i + len <= tokens.length; i++) {
-    const span = tokens.slice(i, i + len);
-    if (span.some((t, k) => t.used || (k > 0 && t.breakBefore))) continue;
-    const key = span.map((t) => t.compact).join('');
+    if (anyUsed(tokens, i, len)) continue;
+    const key = ctx.keys[i]![len]!;
     let candidates: { entry: LexEntry; rank: number }[] = [];
     for (const source of sources) {
       for (const entry of source.lexicon.lookup(key)) {
         if (source.types && !source.types.has(entry.type)) continue;
-        if (allowed(entry, span, tokens, i)) candidates.push({ entry, rank: KIND_RANK[entry.kind] });
+        if (allowed(entry, tokens, i, len)) candidates.push({ entry, rank: KIND_RANK[entry.kind] });
       }
     }
     if (candidates.length === 0) {
       // Plurals of category and industry names ("CRMs", "Banks").
-      const last = span[len - 1]!.compact;
+      const last = tokens[i + len - 1]!.compact;
       const sing = singular(last);
       if (sing !== last) {
         const pkey = key.slice(0, key.length - last.length) + sing;
@@ -158,7 +192,7 @@ function exactPass(tokens: Token[], sources: Source[], text: string, out: Collec
           for (const entry of source.lexicon.lookup(pkey)) {
             if (entry.type !== 'category' && entry.type !== 'industry') continue;
             if (source.types && !source.types.has(entry.type)) continue;
-            if (allowed(entry, span, tokens, i)) candidates.push({ entry, rank: 2 });
+            if (allowed(entry, tokens, i, len)) candidates.push({ entry, rank: 2 });
           }
         }
       }
@@ -166,30 +200,30 @@ function exactPass(tokens: Token[], sources: Source[], text: string, out: Collec
     if (candidates.length === 0) continue;
     const best = Math.min(...candidates.map((c) => c.rank));
     candidates = candidates.filter((c) => c.rank === best);
-    for (const t of span) t.used = true;
-    const matched = text.slice(span[0]!.start, span[len - 1]!.end);
-    for (const { entry } of candidates) {
-      const score = best === 0 ? 1 : best === 1 ? 0.95 : 0.9;
-      out.matches.push({ entry, text: matched, kind: best === 0 ? 'exact' : 'alias', score, pos: span[0]!.start, prev: tokens[i - 1]?.compact ?? '' });
-    }
+    const score = best === 0 ? 1 : best === 1 ? 0.95 : 0.9;
+    record(ctx, candidates.map((c) => ({ entry: c.entry, kind: best === 0 ? 'exact' : 'alias', score })), i, len);
   }
 }
 
-/** Typos: up to three words, never only common words, never numbers. */
-function typoPass(tokens: Token[], sources: Source[], text: string, out: Collected, len: number): void {
+/** Typos: up to five words, never only common words. */
+function typoPass(ctx: Pass, len: number): void {
+  const { tokens, sources } = ctx;
   for (let i = 0; i + len <= tokens.length; i++) {
-    const span = tokens.slice(i, i + len);
-    if (span.some((t, k) => t.used || (k > 0 && t.breakBefore))) continue;
-    if (STOP_WORDS.has(span[0]!.compact) || STOP_WORDS.has(span[len - 1]!.compact)) continue;
+    const key = ctx.keys[i]![len]!;
+    if (key.length < 5 || anyUsed(tokens, i, len)) continue;
+    if (STOP_WORDS.has(tokens[i]!.compact) || STOP_WORDS.has(tokens[i + len - 1]!.compact)) continue;
     // Plain English is never "corrected" into a name; numbers only inside a name ("Micrsoft 365").
-    if (span.every((t) => COMMON_WORDS.has(t.compact) || /^[0-9]+$/.test(t.compact))) continue;
-    const key = span.map((t) => t.compact).join('');
+    let plain = true;
+    for (let k = i; k < i + len && plain; k++) plain = COMMON_WORDS.has(tokens[k]!.compact) || /^[0-9]+$/.test(tokens[k]!.compact);
+    if (plain) continue;
     let hits: { entry: LexEntry; distance: number; weighted: number; score: number }[] = [];
     for (const source of sources) {
-      for (const hit of source.lexicon.fuzzy(key)) {
+      for (const hit of source.lexicon.fuzzy(key, len)) {
         for (const entry of hit.entries) {
           if (!TYPO_TYPES.has(entry.type) || (source.types && !source.types.has(entry.type))) continue;
-          if (!allowed(entry, span, tokens, i)) continue;
+          // A typo changes letters, not the number of words: "New Relic in DE" is not "New Relic One".
+          if (entry.words !== len) continue;
+          if (!allowed(entry, tokens, i, len)) continue;
           hits.push({ entry, distance: hit.distance, weighted: hit.weighted, score: hit.score });
         }
       }
@@ -202,10 +236,7 @@ function typoPass(tokens: Token[], sources: Source[], text: string, out: Collect
     const bestKind = Math.min(...hits.map((h) => KIND_RANK[h.entry.kind]));
     hits = hits.filter((h) => KIND_RANK[h.entry.kind] === bestKind);
     // A typo close to many names is not a typo of any one of them.
-    const ids = new Set(hits.map((h) => `${h.entry.type}:${h.entry.id}`));
-    if (ids.size > 3) continue;
-    for (const t of span) t.used = true;
-    const matched = text.slice(span[0]!.start, span[len - 1]!.end);
-    for (const h of hits) out.matches.push({ entry: h.entry, text: matched, kind: 'fuzzy', score: h.score, pos: span[0]!.start, prev: tokens[i - 1]?.compact ?? '' });
+    if (new Set(hits.map((h) => `${h.entry.type}:${h.entry.id}`)).size > 3) continue;
+    record(ctx, hits.map((h) => ({ entry: h.entry, kind: 'fuzzy' as const, score: h.score })), i, len);
   }
 }

@@ -36,9 +36,9 @@ const AMOUNT_RE = new RegExp(
   'giu',
 );
 const EMPLOYEE_AFTER = /^\s*(?:full[- ]time\s+)?(?:employees?|staff|people|persons|workers|ftes?|headcount|team members|heads|seats)\b/i;
-const EMPLOYEE_BEFORE = /(?:employees?|staff|headcount|workforce|team size|company size)\s*(?:of|:|=|is|with|between|from)?\s*$/i;
+const EMPLOYEE_BEFORE = /\b(?:employees?|staff|headcount|workforce|team size|company size)\s*(?:of|:|=|is|with|between|from)?\s*$/i;
 const REVENUE_AFTER = /^\s*(?:\+\s*)?(?:usd\s+|dollars\s+)?(?:(?:in|of)\s+)?(?:annual\s+|yearly\s+|total\s+)?(?:revenues?|arr|turnover|sales)\b/i;
-const REVENUE_BEFORE = /(?:revenues?|arr|turnover|annual sales|sales of|making|earning|earns|makes)\s*(?:of|:|=|is|are|with|between|from)?\s*$/i;
+const REVENUE_BEFORE = /\b(?:revenues?|arr|turnover|annual sales|sales of|making|earning|earns|makes)\s*(?:of|:|=|is|are|with|between|from)?\s*$/i;
 
 function toNumber(n: string, unit: string | undefined): number {
   let v: number;
@@ -118,10 +118,14 @@ export function findSizes(text: string, skip: (start: number, end: number) => bo
     } else if (rev || (money && (g.u1 || g.u2)) || REVENUE_BEFORE.test(before)) {
       const iv = intervalOf(g, true);
       if (rev) end += rev[0].length;
-      if (iv) revenue.push({ start, end, value: bandsFor(iv, REVENUE_BAND_FLOORS, REVENUE_BANDS) });
+      // The cue before the figure ("revenue under $5M") belongs to it too.
+      const cue = REVENUE_BEFORE.exec(before);
+      const from = !rev && cue ? start - (before.length - cue.index) : start;
+      if (iv) revenue.push({ start: from, end, value: bandsFor(iv, REVENUE_BAND_FLOORS, REVENUE_BANDS) });
     } else if (EMPLOYEE_BEFORE.test(before) && !money) {
       const iv = intervalOf(g, true);
-      if (iv) employees.push({ start, end, value: bandsFor(iv, EMPLOYEE_BAND_FLOORS, EMPLOYEE_BANDS) });
+      const cue = EMPLOYEE_BEFORE.exec(before)!;
+      if (iv) employees.push({ start: start - (before.length - cue.index), end, value: bandsFor(iv, EMPLOYEE_BAND_FLOORS, EMPLOYEE_BANDS) });
     }
   }
   return { employees, revenue };

@@ -23,9 +23,9 @@ export const REVENUE_BAND_FLOORS = [0, 1e6, 2e6, 5e6, 1e7, 5e7, 1e8, 5e8, 1e9] a
 
 /** People seniority levels, highest first. */
 export const SENIORITIES = ['C-Level', 'VP', 'Director', 'Manager', 'Senior', 'Entry'] as const;
-/** People functions (departments). */
+/** People functions (departments), as the people table holds them (the demo world's list). */
 export const FUNCTIONS = [
-  'Sales', 'Marketing', 'IT', 'Engineering', 'Finance', 'HR', 'Operations', 'Legal', 'Product', 'Customer Success', 'Design', 'Data',
+  'General Management', 'Sales', 'Marketing', 'IT', 'Engineering', 'Finance', 'HR', 'Operations', 'Legal', 'Customer Success', 'Product',
 ] as const;
 
 export type EmployeeBand = (typeof EMPLOYEE_BANDS)[number];

@@ -13,7 +13,7 @@ interface Acronym {
 }
 
 const ACRONYMS: Record<string, Acronym> = {
-  ceo: { seniority: 'C-Level', functions: [] },
+  ceo: { seniority: 'C-Level', functions: ['General Management'] },
   cto: { seniority: 'C-Level', functions: ['Engineering', 'IT'] },
   cio: { seniority: 'C-Level', functions: ['IT'] },
   ciso: { seniority: 'C-Level', functions: ['IT'] },
@@ -23,9 +23,10 @@ const ACRONYMS: Record<string, Acronym> = {
   cro: { seniority: 'C-Level', functions: ['Sales'] },
   chro: { seniority: 'C-Level', functions: ['HR'] },
   cpo: { seniority: 'C-Level', functions: ['Product'] },
-  cdo: { seniority: 'C-Level', functions: ['Data'] },
+  cdo: { seniority: 'C-Level', functions: ['Engineering'] },
   cso: { seniority: 'C-Level', functions: [] },
-  cco: { seniority: 'C-Level', functions: [] },
+  cco: { seniority: 'C-Level', functions: ['Customer Success'] },
+  clo: { seniority: 'C-Level', functions: ['Legal'] },
   vp: { seniority: 'VP', functions: [] },
   svp: { seniority: 'VP', functions: [] },
   evp: { seniority: 'VP', functions: [] },
@@ -41,14 +42,14 @@ const ACRONYMS: Record<string, Acronym> = {
 const CHIEF_FORMS: Record<string, string> = {
   executive: 'ceo', technology: 'cto', information: 'cio', informationsecurity: 'ciso', security: 'ciso', financial: 'cfo',
   finance: 'cfo', marketing: 'cmo', operating: 'coo', operations: 'coo', revenue: 'cro', humanresources: 'chro',
-  people: 'chro', product: 'cpo', data: 'cdo', sales: 'cro',
+  people: 'chro', product: 'cpo', data: 'cdo', sales: 'cro', legal: 'clo', customer: 'cco',
 };
 
 /** Role nouns (singular) → functions they imply. */
 const HEADS: Record<string, PeopleFunction[]> = {
   officer: [], president: [], director: [], manager: [], head: [], lead: [], leader: [], engineer: ['Engineering'],
   developer: ['Engineering'], programmer: ['Engineering'], architect: ['Engineering'], analyst: [], scientist: [],
-  designer: ['Design'], administrator: [], admin: [], consultant: [], specialist: [], executive: [], representative: [],
+  designer: ['Product'], administrator: [], admin: [], consultant: [], specialist: [], executive: [], representative: [],
   rep: [], recruiter: ['HR'], accountant: ['Finance'], controller: ['Finance'], bookkeeper: ['Finance'], counsel: ['Legal'],
   attorney: ['Legal'], lawyer: ['Legal'], paralegal: ['Legal'], partner: [], founder: [], cofounder: [], owner: [],
   coordinator: [], associate: [], intern: [], strategist: [], marketer: ['Marketing'], salesperson: ['Sales'],
