@@ -1,0 +1,68 @@
+// The API reference: OpenAPI 3.1 generated from the route schemas (@fastify/swagger with
+// the zod transforms), served at /api/openapi.json and rendered by Swagger UI at /docs.
+// Registered before the routes so it sees every one of them.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Tidies zod's JSON Schema for readers: a schema whose metadata states its `type` (lenient
+ * query parameters such as page, size, export, which also accept strings) is shown as
+ * that type alone, and the ±2^53 bounds zod puts on every integer are dropped.
+ */
+function override(ctx: { jsonSchema: JsonSchema }): void {
+  const s = ctx.jsonSchema;
+  // What the library's own override does for OpenAPI 3.1: drop empty union branches.
+  if (Array.isArray(s.anyOf)) s.anyOf = s.anyOf.filter((b) => Object.keys(b as object).length > 0);
+  if (s.type !== undefined && Array.isArray(s.anyOf)) delete s.anyOf;
+  if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+  if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+}
+
+const DESCRIPTION = `Account intelligence: company search, technographics (installed products), vendors and
+their catalogs, taxonomies, firmographics, a news feed, people profiles and purchases.
+
+Authenticate every call under /api with \`Authorization: Bearer <access token>\` (OAuth 2.0
+client credentials) or \`X-API-Key: <key>\`. Exports and AI helpers also need
+\`X-On-Behalf-Of-User: <email>\`, the user the action is attributed to (audited).
+
+Errors are always \`{ status, error, message, path, requestId }\`; the message names the
+offending parameter. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
+(default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.`;
+
+export const openapiPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Stacklens API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+      servers: [{ url: app.config.publicUrl, description: 'This service' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /oauth/token (client credentials)' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key of a client' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { apiKey: [] }],
+      tags: [
+        { name: 'Account', description: 'The calling client' },
+        { name: 'Companies', description: 'Company search' },
+        { name: 'Company products', description: "A company's installed products: paged JSON, CSV, JSONL" },
+        { name: 'Vendors', description: 'Vendors and their product catalogs' },
+        { name: 'Taxonomy', description: 'Product categories and industries' },
+        { name: 'Firmographics', description: 'Company profiles' },
+        { name: 'Feed', description: 'Company news feed' },
+        { name: 'Profiles', description: 'People profiles and purchases' },
+        { name: 'Health', description: 'Liveness and readiness (no authentication)' },
+      ],
+    },
+    transform: createJsonSchemaTransform({ zodToJsonConfig: { override } }),
+    transformObject: createJsonSchemaTransformObject({ zodToJsonConfig: { override } }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  // Public, like /docs: the reference is not a secret and tools fetch it unauthenticated.
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+});
