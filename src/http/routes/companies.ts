@@ -7,13 +7,13 @@ import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySch
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv } from '../csv.ts';
-import { EXPORT_ROUTE } from '../route-config.ts';
+import { allowEmptyJsonBody } from '../empty-body.ts';
 
 export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
 
 export async function companyRoutes(app: FastifyInstance): Promise<void> {
+  allowEmptyJsonBody(app);
   app.withTypeProvider<ZodTypeProvider>().post('/companies/search', {
-    config: EXPORT_ROUTE,
     schema: {
       operationId: 'searchCompanies',
       summary: 'Search companies by firmographics and technology stack',
@@ -24,7 +24,7 @@ export async function companyRoutes(app: FastifyInstance): Promise<void> {
       ].join('\n\n'),
       tags: ['Companies'],
       querystring: companySearchQuerySchema,
-      body: companySearchBodySchema.optional(),
+      body: companySearchBodySchema.nullish(),
       response: {
         200: {
           description: 'A page of Company summaries, or the CSV export',
