@@ -34,6 +34,29 @@ Errors are always \`{ status, error, message, path, requestId }\`; the message n
 offending parameter. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
 (default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.`;
 
+const zodTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig: { override } });
+
+/**
+ * The zod transform emits an input and an output variant of every registered schema;
+ * keep only the components some operation reaches (directly or through other components).
+ */
+function pruneUnusedSchemas(doc: JsonSchema): JsonSchema {
+  const components = (doc.components ?? {}) as { schemas?: Record<string, unknown> };
+  const schemas = components.schemas ?? {};
+  const used = new Set<string>();
+  const pending = [JSON.stringify(doc.paths ?? {})];
+  while (pending.length > 0) {
+    for (const m of pending.pop()!.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      const name = m[1]!;
+      if (!used.has(name) && name in schemas) {
+        used.add(name);
+        pending.push(JSON.stringify(schemas[name]));
+      }
+    }
+  }
+  return { ...doc, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([k]) => used.has(k))) } };
+}
+
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
@@ -60,7 +83,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       ],
     },
     transform: createJsonSchemaTransform({ zodToJsonConfig: { override } }),
-    transformObject: createJsonSchemaTransformObject({ zodToJsonConfig: { override } }),
+    transformObject: (doc) => pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
   // Public, like /docs: the reference is not a secret and tools fetch it unauthenticated.

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onBehalfOfHeaders } from '../schemas/params.ts';
 import { commonErrors, pageSchema } from '../schemas/common.ts';
 import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../schemas/companies.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
@@ -24,6 +25,7 @@ export async function companyRoutes(app: FastifyInstance): Promise<void> {
       ].join('\n\n'),
       tags: ['Companies'],
       querystring: companySearchQuerySchema,
+      headers: onBehalfOfHeaders,
       body: companySearchBodySchema.nullish(),
       response: {
         200: {

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onBehalfOfHeaders } from '../schemas/params.ts';
 import { commonErrors } from '../schemas/common.ts';
 import {
   COMPANY_PRODUCT_COLUMNS, companyParamsSchema, companyProductPageSchema, companyProductsJsonlQuerySchema, companyProductsQuerySchema,
@@ -61,6 +62,7 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
         tags: ['Company products'],
         params: companyParamsSchema,
         querystring: companyProductsQuerySchema,
+        headers: onBehalfOfHeaders,
         response: pagedResponse,
       },
       handler,
@@ -76,6 +78,7 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
       tags: ['Company products'],
       params: companyParamsSchema,
       querystring: companyProductsQuerySchema,
+      headers: onBehalfOfHeaders,
       response: pagedResponse,
     },
   }, handler);
@@ -89,6 +92,7 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
       tags: ['Company products'],
       params: companyParamsSchema,
       querystring: companyProductsJsonlQuerySchema,
+      headers: onBehalfOfHeaders,
       response: {
         200: {
           description: 'One CompanyProduct JSON object per line',

@@ -44,3 +44,8 @@ export function repeatableParam<T extends z.ZodType<unknown, string>>(item: T, d
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.output<T>[])
     .meta({ type: 'array', items: { type: 'string' }, description });
 }
+
+/** Headers of routes that can export: documents X-On-Behalf-Of-User; other headers pass through untouched. */
+export const onBehalfOfHeaders = z.looseObject({
+  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
+});
