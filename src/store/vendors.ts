@@ -20,11 +20,11 @@ export interface VendorQuery {
 /** Minimum trigram score for a fuzzy hit (substring hits always qualify). */
 export const FUZZY_THRESHOLD = 0.3;
 
-function vendorWhere(q: VendorQuery, p: Params): { where: string; score: string } {
+function vendorWhere(q: VendorQuery, p: Params): { where: string; score: string | null } {
   if (q.exact) {
     const name = p.add(q.exact.name.toLowerCase());
     const domain = q.exact.domain === null ? '' : ` OR v.domain = ${p.add(q.exact.domain)}`;
-    return { where: `WHERE lower(v.name) = ${name} OR v.domain = ${name}${domain}`, score: '1' };
+    return { where: `WHERE lower(v.name) = ${name} OR v.domain = ${name}${domain}`, score: null };
   }
   if (q.fuzzy) {
     const t = p.add(q.fuzzy.toLowerCase());
@@ -32,7 +32,7 @@ function vendorWhere(q: VendorQuery, p: Params): { where: string; score: string 
     const like = p.add(containsPattern(q.fuzzy));
     return { where: `WHERE ${score} >= ${p.add(FUZZY_THRESHOLD, 'real')} OR v.name ILIKE ${like} OR v.domain ILIKE ${like}`, score };
   }
-  return { where: '', score: '1' };
+  return { where: '', score: null };
 }
 
 export async function searchVendors(db: Db, q: VendorQuery, limit: number, offset: number): Promise<{ total: number; rows: VendorRow[] }> {
@@ -41,7 +41,7 @@ export async function searchVendors(db: Db, q: VendorQuery, limit: number, offse
   const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM vendors v ${where}`, p.values);
   const rows = await db.query<VendorRow>(
     `SELECT v.id, v.domain, v.name, v.logo_url, v.website FROM vendors v ${where}
-     ORDER BY ${score} DESC, lower(v.name), v.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
+     ORDER BY ${score ? `${score} DESC, ` : ''}lower(v.name), v.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
     p.values,
   );
   return { total: count!.n, rows };
