@@ -57,6 +57,24 @@ function pruneUnusedSchemas(doc: JsonSchema): JsonSchema {
   return { ...doc, components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([k]) => used.has(k))) } };
 }
 
+/**
+ * @fastify/swagger marks every request body required; a body schema that also accepts
+ * null (`.nullish()`: the call works without a body) is shown as an optional body instead.
+ */
+function optionalBodies(doc: JsonSchema): JsonSchema {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, any>>)) {
+    for (const op of Object.values(item)) {
+      const media = op?.requestBody?.content?.['application/json'];
+      const anyOf = media?.schema?.anyOf as JsonSchema[] | undefined;
+      if (!anyOf?.some((b) => b.type === 'null')) continue;
+      const rest = anyOf.filter((b) => b.type !== 'null');
+      media.schema = rest.length === 1 ? rest[0] : { anyOf: rest };
+      op.requestBody.required = false;
+    }
+  }
+  return doc;
+}
+
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
@@ -83,7 +101,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       ],
     },
     transform: createJsonSchemaTransform({ zodToJsonConfig: { override } }),
-    transformObject: (doc) => pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema),
+    transformObject: (doc) => optionalBodies(pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema)),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
   // Public, like /docs: the reference is not a secret and tools fetch it unauthenticated.

@@ -6,7 +6,7 @@ export const FEED_PAGE_SIZE = 20;
 export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
 
 export const feedQuerySchema = z.object({
-  paginationId: z.string().max(1000).optional().describe('Opaque cursor from the previous response; absent = the newest items'),
+  paginationId: z.string().max(1000).optional().describe('Opaque cursor from the previous response; absent or empty = the newest items'),
 });
 
 export const feedInputSchema = z.object({
