@@ -82,7 +82,7 @@ export async function companyProducts(db: Db, input: CompanyProductsInput, clock
 }
 
 /**
- * Every record of the company (in the page order), streamed in keyset batches. With an
+ * Every record of the company (by product id), streamed in keyset batches. With an
  * actor it is an attributed export, audited when the stream ends. Unknown company or
  * category fails here, before anything is streamed.
  */

@@ -1,5 +1,5 @@
 // SQL for a company's installed products, joined with product, vendor, company and the
-// category chain (main → parent → top). Sorted by product name then id, a stable keyset.
+// category chain (main → parent → top). Pages: by product name then id; streams: by product id.
 import type { Db } from './db.ts';
 import { inBatches, Params } from './sql.ts';
 
@@ -47,6 +47,8 @@ const TREE = `WITH RECURSIVE tree(id, root_id) AS (
   SELECT c.id, t.root_id FROM categories c JOIN tree t ON c.parent_id = t.id
 )`;
 
+// The columns of a record, joined onto `picked` (the installs of one page or batch,
+// already limited): joins run for the rows returned only, whatever the planner knows.
 const SELECT = `SELECT c.id AS company_id, c.name AS company_name, c.domain AS company_domain, ind.name AS industry,
     c.city, c.state, c.postal_code, c.country::text AS country, c.phone, c.revenue_band, c.employee_band,
     v.id AS vendor_id, v.domain AS vendor_domain, v.name AS vendor_name,
@@ -55,7 +57,7 @@ const SELECT = `SELECT c.id AS company_id, c.name AS company_name, c.domain AS c
     mc.id AS main_category_id, mc.name AS main_category, pc.id AS parent_category_id, pc.name AS parent_category,
     coalesce(rc.id, mc.id) AS level0_category_id, coalesce(rc.name, mc.name) AS level0_category,
     i.first_verified, i.last_verified, i.hit_count, i.intensity
-  FROM installs i
+  FROM picked i
   JOIN companies c ON c.id = i.company_id
   LEFT JOIN industries ind ON ind.id = c.industry_id
   JOIN products p ON p.id = i.product_id
@@ -83,18 +85,25 @@ export async function countCompanyProducts(db: Db, companyId: string, categoryId
 
 export async function companyProductsPage(db: Db, companyId: string, categoryIds: string[] | null, limit: number, offset: number): Promise<CompanyProductRow[]> {
   const p = new Params();
-  return db.query<CompanyProductRow>(
-    `${TREE} ${SELECT} ${where(companyId, categoryIds, p)} ORDER BY p.name, p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
-    p.values,
-  );
+  const picked = `picked AS (SELECT i.*, p.name AS sort_name FROM installs i JOIN products p ON p.id = i.product_id
+    ${where(companyId, categoryIds, p)} ORDER BY p.name, p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')})`;
+  return db.query<CompanyProductRow>(`${TREE}, ${picked} ${SELECT} ORDER BY i.sort_name, i.product_id`, p.values);
 }
 
-/** Every record in the page order, read in keyset batches: memory stays at one batch. */
+/**
+ * Every record, read in keyset batches on the installs primary key (company_id,
+ * product_id), so each batch is an index range scan and memory stays at one batch.
+ * Sorted by product id (pages are sorted by name for people; exports favour speed).
+ */
 export function streamCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null, batchSize = 1000): AsyncGenerator<CompanyProductRow> {
   return inBatches<CompanyProductRow>(async (after) => {
     const p = new Params();
     let w = where(companyId, categoryIds, p);
-    if (after) w += ` AND (p.name, p.id) > (${p.add(after.product_name)}, ${p.add(after.product_id)})`;
-    return db.query<CompanyProductRow>(`${TREE} ${SELECT} ${w} ORDER BY p.name, p.id LIMIT ${p.add(batchSize, 'int')}`, p.values);
+    if (after) w += ` AND i.product_id > ${p.add(after.product_id)}`;
+    // Without a category filter, no join: the batch is a plain range scan of installs' primary key.
+    const join = categoryIds ? 'JOIN products p ON p.id = i.product_id' : '';
+    const picked = `picked AS (SELECT i.* FROM installs i ${join} ${w}
+      ORDER BY i.product_id LIMIT ${p.add(batchSize, 'int')})`;
+    return db.query<CompanyProductRow>(`${TREE}, ${picked} ${SELECT} ORDER BY i.product_id`, p.values);
   }, batchSize);
 }

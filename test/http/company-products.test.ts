@@ -144,7 +144,9 @@ test('JSONL: one full record per line, same records as the pages', async () => {
   assert.ok(res.body.endsWith('\n'));
   const records = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
   const page = (await get('/api/companies/acme.com/products/paged?size=200')).json();
-  assert.deepEqual(records, page.content);
+  const byId = (a: { productId: string }, b: { productId: string }) => a.productId.localeCompare(b.productId);
+  assert.deepEqual(records, [...page.content].sort(byId), 'the same records, sorted by product id');
+  assert.deepEqual(records.map((r) => r.productId), ['prd_ec2', 'prd_hs_mail', 'prd_sf_crm']);
   const filtered = (await get('/api/companies/acme.com/products/json?mainCategory=infrastructure')).body.trimEnd().split('\n');
   assert.equal(filtered.length, 1);
   assert.equal(JSON.parse(filtered[0]!).productId, 'prd_ec2');

@@ -22,7 +22,7 @@ const CSV_COLUMNS = COMPANY_PRODUCT_COLUMNS.map((c) => c.header).join(', ');
 const PAGED_DESCRIPTION = [
   'One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.',
   `\`intensityBucket\`: ${describeIntensityBuckets()}. \`dateLastVerifiedBucket\`: ${describeDateBuckets()}.`,
-  `With \`export=true\` the answer is the CSV of every record (needs the export permission and X-On-Behalf-Of-User; audited), columns: ${CSV_COLUMNS}.`,
+  `With \`export=true\` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: ${CSV_COLUMNS}.`,
 ].join('\n\n');
 
 const pagedResponse = {
@@ -88,7 +88,7 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
     schema: {
       operationId: 'companyProductsJsonl',
       summary: "Every product of a company as JSON Lines, streamed",
-      description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), in the page order; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).',
+      description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).',
       tags: ['Company products'],
       params: companyParamsSchema,
       querystring: companyProductsJsonlQuerySchema,
