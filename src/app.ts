@@ -8,16 +8,30 @@ import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
+import { mcpHttpRoutes } from './mcp/http.ts';
+import { allTools } from './mcp/tools/index.ts';
+import type { ToolDef } from './mcp/registry.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The MCP tools to serve (default: all); tests may pass their own. */
+  mcpTools?: ToolDef[];
+  /** Startup state shared with `serve`: the API answers 503 until ready (e.g. while seeding). */
+  readiness?: Readiness;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** Why the service is not ready yet, shown in 503 answers. */
+  message: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    readiness: Readiness;
   }
 }
 
@@ -57,11 +71,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', deps.db);
+  app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   // Before the routes: the OpenAPI document is collected from routes as they register.
   await app.register(openapiPlugin);
   await registerRoutes(app);
+  await app.register(mcpHttpRoutes, { tools: deps.mcpTools ?? allTools });
   return app;
 }
