@@ -34,6 +34,19 @@ Errors are always \`{ status, error, message, path, requestId }\`; the message n
 offending parameter. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
 (default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.`;
 
+const zodTransform = createJsonSchemaTransform({ zodToJsonConfig: { override } });
+
+/** Routes that declare no operationId get one from method and path (e.g. getApiProfilesByProfileId). */
+function withOperationId<T extends { schema: unknown; url: string }>(out: T, method: string | string[], url: string): T {
+  const schema = out.schema as Record<string, unknown> | undefined;
+  if (!schema || schema.hide || schema.operationId) return out;
+  const verb = (Array.isArray(method) ? method[0]! : method).toLowerCase();
+  const words = url.split('/').filter(Boolean).map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part));
+  const camel = words.join('-').replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+  schema.operationId = verb + camel.charAt(0).toUpperCase() + camel.slice(1);
+  return out;
+}
+
 const zodTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig: { override } });
 
 /**
@@ -100,7 +113,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         { name: 'Health', description: 'Liveness and readiness (no authentication)' },
       ],
     },
-    transform: createJsonSchemaTransform({ zodToJsonConfig: { override } }),
+    transform: (input) => withOperationId(zodTransform(input), input.route.method, input.url),
     transformObject: (doc) => optionalBodies(pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema)),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
