@@ -1,40 +1,64 @@
-// Country codes: ISO 3166-1 alpha-2 codes and their English names, from the ICU data
-// Node ships (Intl.DisplayNames), so no table to maintain.
+// Country normalization: ISO 3166-1 alpha-2 codes or English country names → the code.
+// Names come from the runtime's ICU data (Intl.DisplayNames), so no table to maintain.
 
-const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const NAME_TO_CODE = new Map<string, string>();
-const CODES = new Set<string>();
-for (let a = 65; a <= 90; a++) {
-  for (let b = 65; b <= 90; b++) {
-    const code = String.fromCharCode(a, b);
-    let name: string | undefined;
-    try {
-      name = names.of(code);
-    } catch {
-      name = undefined;
+const ALIASES: Record<string, string> = {
+  usa: 'US',
+  'united states of america': 'US',
+  america: 'US',
+  'great britain': 'GB',
+  england: 'GB',
+  'south korea': 'KR',
+  'korea, republic of': 'KR',
+  russia: 'RU',
+  'czech republic': 'CZ',
+  holland: 'NL',
+  uae: 'AE',
+  'hong kong': 'HK',
+  macao: 'MO',
+  macau: 'MO',
+  palestine: 'PS',
+};
+
+// Region subtags ICU names that are not countries.
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ']);
+
+let byName: Map<string, string> | undefined;
+/** Every accepted code → its current code (deprecated ones such as UK → GB). */
+let byCode: Map<string, string> | undefined;
+
+function tables(): { byName: Map<string, string>; byCode: Map<string, string> } {
+  if (!byName || !byCode) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    byName = new Map(Object.entries(ALIASES));
+    byCode = new Map();
+    for (let a = 65; a <= 90; a++) {
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        const name = names.of(code);
+        // Unassigned codes come back as the code itself.
+        if (!name || name === code || NOT_COUNTRIES.has(code)) continue;
+        const current = new Intl.Locale('en', { region: code }).region ?? code;
+        byCode.set(code, current);
+        // "Myanmar (Burma)" is also found as "Myanmar" and as "Burma".
+        const paren = /^(.*?)\s*\((.*)\)$/.exec(name);
+        for (const n of paren ? [name, paren[1]!, paren[2]!] : [name]) {
+          if (!byName.has(fold(n))) byName.set(fold(n), current);
+        }
+      }
     }
-    // Skip unassigned and private-use codes (ICU answers "Unknown Region" or echoes the code).
-    // Also skip ICU's non-country codes (EU, EZ, UN) and UK (exceptionally reserved for GB).
-    if (!name || name === code || /^(AA|Q[M-Z]|X[A-Z]|ZZ|EU|EZ|UN|UK)$/.test(code)) continue;
-    CODES.add(code);
-    NAME_TO_CODE.set(name.toLowerCase(), code);
   }
-}
-// Names clients commonly send that differ from ICU's English display names.
-for (const [alias, code] of [['usa', 'US'], ['united states of america', 'US'], ['uk', 'GB'], ['great britain', 'GB'], ['england', 'GB'], ['south korea', 'KR'], ['russia', 'RU'], ['czech republic', 'CZ']] as const) {
-  NAME_TO_CODE.set(alias, code);
+  return { byName, byCode };
 }
 
-/** ISO-2 code for an ISO-2 code (any case) or an English country name; null when unknown. */
-export function countryCode(input: string): string | null {
+function fold(s: string): string {
+  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** 'de', 'DE', 'Germany', 'germany ' → 'DE'; anything else → null. */
+export function normalizeCountry(input: string): string | null {
   const s = input.trim();
-  if (/^[A-Za-z]{2}$/.test(s)) {
-    const code = s.toUpperCase() === 'UK' ? 'GB' : s.toUpperCase();
-    return CODES.has(code) ? code : null;
-  }
-  return NAME_TO_CODE.get(s.toLowerCase().replace(/\s+/g, ' ')) ?? null;
-}
-
-export function countryName(code: string): string | null {
-  return CODES.has(code) ? (names.of(code) ?? null) : null;
+  if (s === '') return null;
+  const t = tables();
+  if (/^[A-Za-z]{2}$/.test(s)) return t.byCode.get(s.toUpperCase()) ?? null;
+  return t.byName.get(fold(s)) ?? null;
 }

@@ -10,6 +10,7 @@ import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
+import { profileRoutes } from './profiles.ts';
 
 const meSchema = z.object({
   clientId: z.string(),
@@ -50,4 +51,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(industryRoutes);
   await app.register(firmographicsRoutes);
   await app.register(feedRoutes);
+  await app.register(profileRoutes);
 }

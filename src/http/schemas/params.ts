@@ -2,7 +2,7 @@
 // normalizer, so every door gets clean values), ISO countries, repeatable query params.
 import { z } from 'zod';
 import { normalizeDomain } from '../../domain.ts';
-import { countryCode } from '../../countries.ts';
+import { normalizeCountry } from '../../countries.ts';
 
 /** A domain: normalized (case, scheme, www., path, trailing dot); invalid → 400 naming the field. */
 export function domainSchema(description = 'A DNS domain; scheme, www. and case are ignored') {
@@ -26,7 +26,7 @@ export function countrySchema() {
     .string()
     .max(100)
     .transform((v, ctx) => {
-      const code = countryCode(v);
+      const code = normalizeCountry(v);
       if (code === null) {
         ctx.addIssue({ code: 'custom', message: `'${v.slice(0, 80)}' is not an ISO 3166-1 alpha-2 country code or a country name` });
         return z.NEVER;
