@@ -7,6 +7,7 @@ import type { Db } from './store/db.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { openapiPlugin } from './http/plugins/openapi.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
@@ -74,6 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
+  // Before the routes: the OpenAPI document is collected from routes as they register.
+  await app.register(openapiPlugin);
   await registerRoutes(app);
   await app.register(mcpHttpRoutes, { tools: deps.mcpTools ?? allTools });
   return app;

@@ -38,7 +38,7 @@ const envSchema = z.object({
   AUTH_ISSUER: optionalText,
   AUTH_JWKS_URL: optionalText,
   AUTH_AUDIENCE: optionalText,
-  /** Secret for signing feed cursors; unset → derived per database and kept in DATA_DIR. */
+  /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
   /** Comma-separated Origins allowed to call /mcp from a browser. */
   MCP_ALLOWED_ORIGINS: optionalText,

@@ -234,6 +234,12 @@ export interface TruthInstallsTable {
   kind: string | null;
 }
 
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: DefaultTimestamp;
+}
+
 export interface Database {
   industries: IndustriesTable;
   categories: CategoriesTable;
@@ -257,4 +263,5 @@ export interface Database {
   audit_log: AuditLogTable;
   truth_segments: TruthSegmentsTable;
   truth_installs: TruthInstallsTable;
+  service_secrets: ServiceSecretsTable;
 }

@@ -3,6 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { companyRoutes } from './companies.ts';
+import { companyProductRoutes } from './company-products.ts';
+import { vendorRoutes } from './vendors.ts';
+import { categoryRoutes } from './categories.ts';
+import { industryRoutes } from './industries.ts';
+import { firmographicsRoutes } from './firmographics.ts';
+import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 
 const meSchema = z.object({
@@ -19,6 +26,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/me', {
     schema: {
+      operationId: 'getMe',
       summary: 'The calling client, its plan, permissions and rate limits',
       tags: ['Account'],
       response: { 200: meSchema, 401: commonErrors[401] },
@@ -36,5 +44,12 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(companyRoutes);
+  await app.register(companyProductRoutes);
+  await app.register(vendorRoutes);
+  await app.register(categoryRoutes);
+  await app.register(industryRoutes);
+  await app.register(firmographicsRoutes);
+  await app.register(feedRoutes);
   await app.register(profileRoutes);
 }
