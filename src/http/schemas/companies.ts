@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
 import { countrySchema, domainSchema } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';
-import { EMPLOYEE_BANDS, REVENUE_BANDS } from '../../intelligence/bands.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../bands.ts';
 import type { CsvColumn } from '../csv.ts';
 
 const MAX_LIST = 500;
@@ -12,8 +12,8 @@ const text = (max = 200) => z.string().trim().min(1).max(max);
 const list = <T extends z.ZodType>(item: T, description: string) => z.array(item).max(MAX_LIST).optional().describe(description);
 const and = (description: string) => z.boolean().optional().describe(description);
 
-const employeeBand = z.enum(EMPLOYEE_BANDS);
-const revenueBand = z.enum(REVENUE_BANDS);
+const employeeBand = z.enum(EMPLOYEE_BAND_LABELS);
+const revenueBand = z.enum(REVENUE_BAND_LABELS);
 
 export const companySearchFilterSchema = z
   .strictObject({
@@ -53,8 +53,8 @@ export const companySearchBodySchema = z
     query: z.string().trim().max(200).optional().describe('Free text: every word must appear in the name, domain or industry'),
     countries: list(countrySchema(), 'ISO-2 country codes (country names accepted)'),
     industries: list(text(), 'Industry names or ids (see GET /industries); unknown → 400'),
-    employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BANDS.join(' | ')}`),
-    revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BANDS.join(' | ')}`),
+    employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),
+    revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
     domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
   })
   .meta({ id: 'CompanySearchRequest', description: 'Both body shapes of the spec, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
