@@ -1,22 +1,31 @@
 // Builds the Fastify app: plugins first, then routes. Never listens: main.ts and the tests do.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './store/db.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { securityPlugin } from './http/plugins/security.ts';
+import { openCounterStore, type CounterStore } from './store/counters.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Rate-limit counters; default from config (Redis when REDIS_URL is set). Closed with the app only when created here. */
+  counters?: CounterStore;
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: DestinationStream;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** Fixed-window counters for rate limits and token-endpoint throttling. */
+    counters: CounterStore;
   }
 }
 
@@ -27,9 +36,21 @@ export const LOG_REDACT = [
   'req.headers.cookie',
   'headers.authorization',
   'headers["x-api-key"]',
+  'req.headers["x-on-behalf-of-user"]',
+  'headers["x-on-behalf-of-user"]',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
   '*.client_secret',
+  '*.clientSecret',
   '*.api_key',
+  '*.apiKey',
   '*.access_token',
+  '*.accessToken',
+  '*.private_jwk',
+  '*.privateJwk',
+  '*.password',
+  'body',
+  '*.body',
 ];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -38,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // One line per request, written by requestLogPlugin, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
@@ -56,7 +77,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', deps.db);
+  const counters = deps.counters ?? (await openCounterStore(config.redisUrl, (msg, err) => app.log.warn({ err }, msg)));
+  app.decorate('counters', counters);
+  if (!deps.counters) app.addHook('onClose', () => counters.close());
 
+  await app.register(securityPlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   await registerRoutes(app);

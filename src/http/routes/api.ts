@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
+import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../schemas/common.ts';
 
 const meSchema = z.object({
@@ -15,6 +16,7 @@ const meSchema = z.object({
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
+  addRateLimitHook(app);
 
   app.get('/me', {
     schema: {
