@@ -58,6 +58,8 @@ export async function verifyAccessToken(db: Db, config: Config, token: string): 
       typ: 'at+jwt',
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       currentDate: new Date(now()),
+      // Also refuses an iat in the future; a token never outlives the configured lifetime.
+      maxTokenAge: config.auth.tokenTtlSeconds,
       requiredClaims: REQUIRED_CLAIMS,
     }));
   } catch (err) {
