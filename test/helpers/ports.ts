@@ -28,3 +28,21 @@ export function listenServer(server: Server, port: number): Promise<void> {
     });
   });
 }
+
+/** A port of the range that is free right now (for servers whose URL must be known before they listen). */
+export async function freePortInRange(): Promise<number> {
+  const net = await import('node:net');
+  const probe = net.createServer();
+  const port = await listenInRange(
+    (p) =>
+      new Promise<void>((resolve, reject) => {
+        probe.once('error', reject);
+        probe.listen(p, '127.0.0.1', () => {
+          probe.off('error', reject);
+          resolve();
+        });
+      }),
+  );
+  await new Promise((r) => probe.close(r));
+  return port;
+}
