@@ -32,7 +32,7 @@ test('a key is stored only as a hash, with its prefix visible', async () => {
 test('accepted as X-API-Key and as Authorization: API-Key; last use is recorded', async () => {
   const c = await createClient(t.db, { name: 'k2', plan: 'full' });
   const key = await createApiKey(t.db, c.clientId);
-  for (const headers of [{ 'x-api-key': key.apiKey }, { authorization: `API-Key ${key.apiKey}` }]) {
+  for (const headers of [{ 'x-api-key': key.apiKey }, { authorization: `API-Key ${key.apiKey}` }] as Record<string, string>[]) {
     const res = await me(headers);
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().clientId, c.clientId);

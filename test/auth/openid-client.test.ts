@@ -34,7 +34,7 @@ for (const [name, auth] of [
     assert.ok(tokens.expires_in! > 0 && tokens.expires_in! <= 3600);
     const res = await fetch(`${origin}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     assert.equal(res.status, 200);
-    assert.equal((await res.json()).clientId, c.clientId);
+    assert.equal(((await res.json()) as { clientId: string }).clientId, c.clientId);
   });
 }
 
