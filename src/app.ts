@@ -10,6 +10,10 @@ import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { securityPlugin } from './http/plugins/security.ts';
 import { openCounterStore, type CounterStore } from './store/counters.ts';
+import { enforceRateLimit } from './auth/rate-limit.ts';
+import { mcpHttpRoutes } from './mcp/http.ts';
+import { allTools } from './mcp/tools/index.ts';
+import type { ToolDef } from './mcp/registry.ts';
 
 export interface AppDeps {
   config: Config;
@@ -18,6 +22,8 @@ export interface AppDeps {
   counters?: CounterStore;
   /** Where log lines go (tests capture them); default stdout. */
   logStream?: DestinationStream;
+  /** The MCP tools to serve (default: all); tests may pass their own. */
+  mcpTools?: ToolDef[];
 }
 
 declare module 'fastify' {
@@ -85,5 +91,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   await registerRoutes(app);
+  await app.register(mcpHttpRoutes, {
+    tools: deps.mcpTools ?? allTools,
+    // Each MCP tool call spends the client's quota as a REST request does (AI/export calls their own too).
+    beforeCall: (principal) => (tool, args) => enforceRateLimit(counters, principal, tool.rateClass?.(args) ?? 'default', () => {}),
+  });
   return app;
 }

@@ -9,6 +9,7 @@ import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
 import { registerCreditCommands } from './cli/credits.ts';
 import { AppError } from './errors.ts';
+import { registerMcpCommand } from './cli/mcp.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -20,6 +21,7 @@ registerDbCommands(program);
 registerClientCommands(program);
 registerKeyCommands(program);
 registerCreditCommands(program);
+registerMcpCommand(program);
 
 try {
   await program.parseAsync(process.argv);

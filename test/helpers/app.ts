@@ -4,6 +4,7 @@ import { buildApp, type AppDeps } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/store/db.ts';
 import { createTestDb } from './db.ts';
+import type { ToolDef } from '../../src/mcp/registry.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** A database to share (e.g. two app instances on one database); not closed by close(). */
   db?: Db;
+  /** The MCP tools to serve (default: all). */
+  mcpTools?: ToolDef[];
   /** Extra routes registered before the app is ready (test-only scopes). */
   routes?: (app: FastifyInstance) => Promise<void>;
   /** Captures log lines (set LOG_LEVEL in env too, the default is silent). */
@@ -29,7 +32,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   const config = testConfig(options.env);
-  const app = await buildApp({ config, db, logStream: options.logStream });
+  const app = await buildApp({ config, db, mcpTools: options.mcpTools, logStream: options.logStream });
   if (options.routes) await options.routes(app);
   await app.ready();
   return {
