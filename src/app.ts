@@ -24,6 +24,14 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** The MCP tools to serve (default: all); tests may pass their own. */
   mcpTools?: ToolDef[];
+  /** Startup state shared with `serve`: the API answers 503 until ready (e.g. while seeding). */
+  readiness?: Readiness;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** Why the service is not ready yet, shown in 503 answers. */
+  message: string;
 }
 
 declare module 'fastify' {
@@ -32,6 +40,7 @@ declare module 'fastify' {
     db: Db;
     /** Fixed-window counters for rate limits and token-endpoint throttling. */
     counters: CounterStore;
+    readiness: Readiness;
   }
 }
 
@@ -86,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const counters = deps.counters ?? (await openCounterStore(config.redisUrl, (msg, err) => app.log.warn({ err }, msg)));
   app.decorate('counters', counters);
   if (!deps.counters) app.addHook('onClose', () => counters.close());
+  app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
   await app.register(securityPlugin);
   await app.register(errorsPlugin);

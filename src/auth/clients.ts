@@ -1,11 +1,10 @@
-// API clients and plans: creation with a one-time secret, disable/enable, secret rotation,
-// credit grants and plan definitions. Used by the CLI and the demo world.
+// API clients and plans: creation with a one-time secret, disable/enable, secret rotation
+// and plan definitions. Used by the CLI and the demo world. (Credits: services/purchases.ts.)
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import {
   findClientByExternalId,
   findPlan,
-  grantCredits,
   insertClient,
   listClients,
   listPlans,
@@ -60,16 +59,6 @@ export async function rotateClientSecret(db: Db, clientId: string): Promise<{ cl
   const clientSecret = randomToken(32);
   if (!(await updateClientSecret(db, clientId, hashSecret(clientSecret)))) throw new NotFoundError(`client: no client '${clientId}'`);
   return { clientId, clientSecret };
-}
-
-/** Adds credits (a negative amount takes them back) with a ledger entry; returns the new balance. */
-export async function grantClientCredits(db: Db, input: { clientId: string; amount: number; reason?: string }): Promise<{ clientId: string; balance: number }> {
-  if (!Number.isInteger(input.amount) || input.amount === 0) throw new BadRequestError('amount: must be a whole number other than 0');
-  const reason = input.reason?.trim() || (input.amount > 0 ? 'grant' : 'adjustment');
-  const result = await grantCredits(db, { clientId: input.clientId, amount: input.amount, reason, reference: 'cli' });
-  if (!result.ok && result.reason === 'no_client') throw new NotFoundError(`client: no client '${input.clientId}'`);
-  if (!result.ok) throw new BadRequestError(`amount: the balance is ${result.balance}; it cannot go below 0`);
-  return { clientId: input.clientId, balance: result.balance };
 }
 
 /** Creates or replaces a plan. */

@@ -1,4 +1,4 @@
-// SQL for clients, plans, API keys and credits.
+// SQL for clients, plans and API keys (credits: store/purchases.ts).
 import type { Db } from './db.ts';
 import type { Plan } from '../auth/principal.ts';
 
@@ -130,28 +130,6 @@ export async function setClientDisabled(db: Db, clientId: string, disabled: bool
 export async function updateClientSecret(db: Db, clientId: string, secretHash: string): Promise<boolean> {
   const rows = await db.query(`UPDATE api_clients SET secret_hash = $2::text, secret_rotated_at = now() WHERE id = $1::text RETURNING id`, [clientId, secretHash]);
   return rows.length > 0;
-}
-
-export type GrantCreditsResult = { ok: true; balance: number } | { ok: false; reason: 'no_client' | 'insufficient'; balance?: number };
-
-/**
- * Moves a client's credit balance by `amount` (negative to take credits back) and records
- * the movement in the ledger, in one transaction. The balance never goes below zero.
- */
-export async function grantCredits(db: Db, g: { clientId: string; amount: number; reason: string; reference?: string | null }): Promise<GrantCreditsResult> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('api_clients').select('credits').where('id', '=', g.clientId).forUpdate().executeTakeFirst();
-    if (!current) return { ok: false, reason: 'no_client' } as const;
-    if (current.credits + g.amount < 0) return { ok: false, reason: 'insufficient', balance: current.credits } as const;
-    const updated = await trx
-      .updateTable('api_clients')
-      .set((eb) => ({ credits: eb('credits', '+', g.amount) }))
-      .where('id', '=', g.clientId)
-      .returning('credits')
-      .executeTakeFirstOrThrow();
-    await trx.insertInto('credit_ledger').values({ client_id: g.clientId, delta: g.amount, reason: g.reason, reference: g.reference ?? null }).execute();
-    return { ok: true, balance: updated.credits } as const;
-  });
 }
 
 export interface ApiKeyRow {
