@@ -9,8 +9,10 @@ import { principalOf } from './auth.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Which quota a route spends besides the general one: 'ai' or 'export'. A function
-     * decides per request (e.g. an Accept: text/csv variant of a JSON route).
+     * Which quota EVERY request of this route spends besides the general one: 'ai' or
+     * 'export' (e.g. a CSV/JSONL-only route). A function decides per request (e.g. an
+     * Accept: text/csv variant of a JSON route). Routes that export only with
+     * `?export=true` need nothing: that query is detected here.
      */
     rateClass?: RateClass | ((request: FastifyRequest) => RateClass);
   }
