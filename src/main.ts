@@ -6,6 +6,8 @@ import { AppError } from './errors.ts';
 import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
+import { registerImportCommand } from './cli/import.ts';
+import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 import { registerClientCommands } from './cli/clients.ts';
@@ -18,6 +20,8 @@ const program = new Command('stacklens')
 
 registerServeCommand(program);
 registerDbCommands(program);
+registerImportCommand(program);
+registerSeedCommands(program);
 registerMcpCommand(program);
 registerCreditsCommands(program);
 registerClientCommands(program);

@@ -6,7 +6,10 @@ import { createDemoClient } from '../auth/demo-client.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
-  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
+  // Any company or catalog row means the operator's own data (or an earlier world): keep it.
+  const [row] = await db.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM companies) OR EXISTS (SELECT 1 FROM products) OR EXISTS (SELECT 1 FROM categories) AS any',
+  );
   if (row?.any) return;
   say(`First start: generating the demo world (${config.demoCompanies} companies, seed '${config.demoSeed}')...`);
   const started = Date.now();
