@@ -160,6 +160,8 @@ export interface ApiClientsTable {
   credits: Generated<number>;
   disabled_at: Timestamp | null;
   created_at: DefaultTimestamp;
+  /** Client id at the external identity provider (migration 003). */
+  external_id: string | null;
 }
 
 export interface ApiKeysTable {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
+import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../schemas/common.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
@@ -23,6 +24,7 @@ const meSchema = z.object({
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
+  addRateLimitHook(app);
 
   app.get('/me', {
     schema: {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onBehalfOfHeaders } from '../schemas/params.ts';
-import { EXPORT_BY_QUERY } from '../route-config.ts';
+
 import { commonErrors } from '../schemas/common.ts';
 import { CATEGORY_COLUMNS, categoriesQuerySchema, categoryListSchema, categoryParamsSchema, categorySchema } from '../schemas/categories.ts';
 import { exportCategories, getCategory, listCategories } from '../../services/categories.ts';
@@ -15,7 +15,6 @@ export async function categoryRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const [url, operationId] of [['/categories', 'listCategories'], ['/dictionary/product-categories', 'listProductCategories']] as const) {
     r.get(url, {
-      config: EXPORT_BY_QUERY,
       schema: {
         operationId,
         summary: url === '/categories' ? 'Every product category' : 'Every product category (alias of GET /categories)',

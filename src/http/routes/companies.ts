@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onBehalfOfHeaders } from '../schemas/params.ts';
-import { EXPORT_BY_QUERY } from '../route-config.ts';
+
 import { commonErrors, pageSchema } from '../schemas/common.ts';
 import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../schemas/companies.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
@@ -16,7 +16,6 @@ export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ i
 export async function companyRoutes(app: FastifyInstance): Promise<void> {
   allowEmptyJsonBody(app);
   app.withTypeProvider<ZodTypeProvider>().post('/companies/search', {
-    config: EXPORT_BY_QUERY,
     schema: {
       operationId: 'searchCompanies',
       summary: 'Search companies by firmographics and technology stack',

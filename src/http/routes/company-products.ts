@@ -12,7 +12,7 @@ import { companyProducts, streamAllCompanyProducts } from '../../services/compan
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv, sendJsonLines } from '../csv.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
-import { EXPORT_BY_QUERY, EXPORT_ROUTE } from '../route-config.ts';
+import { EXPORT_ROUTE } from '../route-config.ts';
 import { describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';
 
 type Params = z.output<typeof companyParamsSchema>;
@@ -55,7 +55,6 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
     r.route({
       method,
       url: '/companies/:companyDomain/products/paged',
-      config: EXPORT_BY_QUERY,
       schema: {
         operationId: method === 'POST' ? 'companyProductsPaged' : 'companyProductsPagedGet',
         summary: `A company's products, paged${method === 'POST' ? ' (POST with an empty body)' : ''}`,
@@ -71,7 +70,6 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
   }
 
   r.get('/companies/:companyDomain/products', {
-    config: EXPORT_BY_QUERY,
     schema: {
       operationId: 'companyProducts',
       summary: "A company's products: the CSV export (export=true, Accept: text/csv) or a JSON page",
