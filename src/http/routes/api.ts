@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { intelligenceRoutes } from './intelligence.ts';
 
 const meSchema = z.object({
   clientId: z.string(),
@@ -35,4 +36,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(intelligenceRoutes);
 }
