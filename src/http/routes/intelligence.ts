@@ -17,7 +17,7 @@ const params = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
 const detailsFilters = detailsInput.pick({ vendorDomain: true, productId: true, categoryId: true, cohortCompanyDomain: true });
 const detailsBody = z
   .union([z.array(z.string()), z.object({ cohortCompanyDomain: z.array(z.string()).optional() })])
-  .optional()
+  .nullish()
   .describe('{ cohortCompanyDomain: [domains] } (a bare array of domains is accepted too)');
 
 export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> {
@@ -85,7 +85,7 @@ export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> 
   }, (req) => relatedProducts(app.db, { ...req.params, ...req.query }));
 }
 
-function bodyDomains(body: string[] | { cohortCompanyDomain?: string[] } | undefined): string[] | undefined {
-  if (body === undefined) return undefined;
+function bodyDomains(body: string[] | { cohortCompanyDomain?: string[] } | null | undefined): string[] | undefined {
+  if (body === undefined || body === null) return undefined;
   return Array.isArray(body) ? body : body.cohortCompanyDomain;
 }
