@@ -7,10 +7,15 @@ import type { Db } from './store/db.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { mcpHttpRoutes } from './mcp/http.ts';
+import { allTools } from './mcp/tools/index.ts';
+import type { ToolDef } from './mcp/registry.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The MCP tools to serve (default: all); tests may pass their own. */
+  mcpTools?: ToolDef[];
 }
 
 declare module 'fastify' {
@@ -60,5 +65,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   await registerRoutes(app);
+  await app.register(mcpHttpRoutes, { tools: deps.mcpTools ?? allTools });
   return app;
 }

@@ -44,6 +44,10 @@ const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: optionalText,
   MCP_SESSION_TTL_SECONDS: int(10, 86_400).default(1800),
   MCP_MAX_SESSIONS_PER_CLIENT: int(1, 1000).default(20),
+  /** Reply mode when a client accepts both JSON and SSE. */
+  MCP_RESPONSE_MODE: z.enum(['sse', 'json']).default('sse'),
+  /** API key `stacklens mcp` (stdio) acts with; default: the demo client's. */
+  STACKLENS_API_KEY: optionalText,
   /** Optional OpenAI-compatible model endpoint used to parse AI prompts. */
   AI_BASE_URL: optionalText,
   AI_MODEL: optionalText,
@@ -76,7 +80,8 @@ export interface Config {
     external: { issuer: string; jwksUrl: string; audience: string } | undefined;
   };
   cursorSecret: string | undefined;
-  mcp: { allowedOrigins: string[]; sessionTtlSeconds: number; maxSessionsPerClient: number };
+  stdioApiKey: string | undefined;
+  mcp: { allowedOrigins: string[]; sessionTtlSeconds: number; maxSessionsPerClient: number; responseMode: 'sse' | 'json' };
   ai: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
 }
 
@@ -125,10 +130,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : undefined,
     },
     cursorSecret: e.CURSOR_SECRET,
+    stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {
       allowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       sessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
       maxSessionsPerClient: e.MCP_MAX_SESSIONS_PER_CLIENT,
+      responseMode: e.MCP_RESPONSE_MODE,
     },
     ai:
       e.AI_BASE_URL && e.AI_MODEL

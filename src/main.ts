@@ -5,6 +5,7 @@ import { ConfigError } from './config.ts';
 import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
+import { registerMcpCommand } from './cli/mcp.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -13,6 +14,7 @@ const program = new Command('stacklens')
 
 registerServeCommand(program);
 registerDbCommands(program);
+registerMcpCommand(program);
 
 try {
   await program.parseAsync(process.argv);

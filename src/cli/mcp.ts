@@ -1,0 +1,57 @@
+// `stacklens mcp`: the same MCP tools over stdio against the local database, for desktop
+// clients. stdout carries the protocol, so everything else goes to stderr.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { openContext } from './context.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import { allTools } from '../mcp/tools/index.ts';
+
+export function registerMcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('Serve the MCP tools over stdio (for desktop AI clients). Authenticates with an API key: --api-key, STACKLENS_API_KEY, or the demo client of DATA_DIR')
+    .option('--api-key <key>', 'API key of the client the tools act as')
+    .action(async (opts: { apiKey?: string }) => {
+      const { config, db } = await openContext();
+      const apiKey = opts.apiKey ?? config.stdioApiKey ?? demoApiKey(config.dataDir);
+      if (!apiKey) {
+        await db.close();
+        throw new Error('No API key: pass --api-key, set STACKLENS_API_KEY, or start the demo world once (npm start) to create a demo client');
+      }
+      let server: Server;
+      try {
+        const principal = await authenticate(db, config, { apiKey });
+        server = createMcpServer(allTools, { db, config, principal });
+      } catch (err) {
+        await db.close();
+        throw new Error(`MCP stdio: ${(err as Error).message}`);
+      }
+      const transport = new StdioServerTransport();
+      let closing = false;
+      const shutdown = async () => {
+        if (closing) return; // server.close() closes the transport, which reports back here
+        closing = true;
+        await server.close();
+        await db.close();
+        process.exit(0);
+      };
+      server.onclose = () => void shutdown();
+      process.on('SIGINT', () => void shutdown());
+      process.on('SIGTERM', () => void shutdown());
+      await server.connect(transport);
+      console.error(`Stacklens MCP server on stdio (${db.engine}); ${allTools.length} tools.`);
+    });
+}
+
+function demoApiKey(dataDir: string): string | undefined {
+  try {
+    const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-client.json'), 'utf8')) as { api_key?: string };
+    return demo.api_key;
+  } catch {
+    return undefined;
+  }
+}

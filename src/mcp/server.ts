@@ -1,0 +1,82 @@
+// One MCP server over the tool registry. Unknown tools and invalid arguments are
+// JSON-RPC errors (-32602) naming the problem; failures of the operation itself are
+// isError results (see results.ts), so a model can tell a bad call from a bad outcome.
+import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { requireOnBehalfOf, requirePermission } from '../auth/attribution.ts';
+import { onBehalfOfArgument, type ToolContext, type ToolDef } from './registry.ts';
+import { toolError, toolResult } from './results.ts';
+
+export const SERVER_INFO = { name: 'stacklens', version: '0.1.0' };
+
+export const SERVER_INSTRUCTIONS =
+  'Stacklens answers which companies use which software (with evidence), how a company compares with its peers, ' +
+  'who its competitors are, its firmographics and news, and who works there. Start with companies_search or ' +
+  'vendors_search to find domains and ids; every company tool takes a companyDomain. Exports, AI helpers and ' +
+  'purchases need an onBehalfOfUser email. Paged tools return totals and the arguments of the next page.';
+
+/** Checks a tool call before it runs: rate limit etc. Throws an AppError to refuse. */
+export type BeforeCall = (tool: ToolDef, args: Record<string, unknown>) => Promise<void>;
+
+export function createMcpServer(tools: ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+  const byName = new Map<string, ToolDef>();
+  for (const tool of tools) {
+    byName.set(tool.name, tool);
+    for (const alias of tool.aliases ?? []) byName.set(alias, tool);
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool),
+      annotations: { title: tool.title, readOnlyHint: tool.name !== 'profiles_purchase', openWorldHint: false },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
+    }
+    const schema = withOnBehalfOf(tool);
+    const parsed = schema.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${issues}`);
+    }
+    const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
+    try {
+      await beforeCall?.(tool, args);
+      let onBehalfOf: string | undefined;
+      const permission = tool.permission?.(args);
+      if (permission) {
+        requirePermission(ctx.principal, permission);
+        onBehalfOf = requireOnBehalfOf(onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)');
+      }
+      return toolResult(await tool.run(args, { ...ctx, onBehalfOf }));
+    } catch (err) {
+      return toolError(err);
+    }
+  });
+  return server;
+}
+
+function withOnBehalfOf(tool: ToolDef): z.ZodObject {
+  return tool.input.extend({ onBehalfOfUser: onBehalfOfArgument }).strict();
+}
+
+const schemaCache = new WeakMap<ToolDef, Record<string, unknown>>();
+
+function inputJsonSchema(tool: ToolDef): { type: 'object'; [k: string]: unknown } {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    schema = z.toJSONSchema(withOnBehalfOf(tool), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete schema.$schema;
+    schemaCache.set(tool, schema);
+  }
+  return schema as { type: 'object' };
+}

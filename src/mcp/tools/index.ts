@@ -1,0 +1,4 @@
+// Every MCP tool, one module per resource; each calls the same service as its REST route.
+import type { ToolDef } from '../registry.ts';
+
+export const allTools: ToolDef[] = [];

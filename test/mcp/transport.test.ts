@@ -1,0 +1,206 @@
+// The /mcp door with a real SDK Client over HTTP: sessions, reply modes, auth, Origin,
+// protocol errors and tool errors. The tools here are test doubles of the transport's
+// contract; the real tools are tested in test/mcp/tools*.test.ts.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient, type TestClient } from '../helpers/auth.ts';
+import { defineTool } from '../../src/mcp/registry.ts';
+import { NotFoundError } from '../../src/errors.ts';
+import { MAX_RESULT_CHARS } from '../../src/mcp/results.ts';
+
+const tools = [
+  defineTool({
+    name: 'echo_page',
+    title: 'Echo',
+    description: 'Echoes its arguments as a page.',
+    input: z.object({ word: z.string().min(1), page: z.number().int().min(0).default(0) }),
+    aliases: ['EchoPage'],
+    run: async (args, ctx) => ({ totalPages: 1, totalElements: 1, content: [{ word: args.word, page: args.page, client: ctx.principal.clientId }] }),
+  }),
+  defineTool({
+    name: 'always_missing',
+    title: 'Missing',
+    description: 'Always fails with a 404.',
+    input: z.object({}),
+    run: async () => {
+      throw new NotFoundError("Company 'nope.example' not found");
+    },
+  }),
+  defineTool({
+    name: 'ai_thing',
+    title: 'AI thing',
+    description: 'Needs the ai permission and an on-behalf user.',
+    input: z.object({}),
+    permission: () => 'ai',
+    run: async (_args, ctx) => ({ onBehalfOf: ctx.onBehalfOf }),
+  }),
+  defineTool({
+    name: 'huge',
+    title: 'Huge',
+    description: 'Returns more than fits in one result.',
+    input: z.object({}),
+    run: async () => Array.from({ length: 5000 }, (_, i) => ({ i, pad: 'x'.repeat(40) })),
+  }),
+];
+
+let t: TestApp;
+let base: string;
+let full: TestClient;
+let basic: TestClient;
+
+async function connect(key: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-api-key': key, ...headers } } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const rawPost = (body: unknown, headers: Record<string, string>) =>
+  fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const initBody = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+for (const mode of ['sse', 'json'] as const) {
+  describe(`reply mode ${mode}`, () => {
+    before(async () => {
+      t = await createTestApp({ mcpTools: tools, env: { MCP_RESPONSE_MODE: mode, MCP_MAX_SESSIONS_PER_CLIENT: '3' } });
+      base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      full = await createTestClient(t.db, 'full');
+      basic = await createTestClient(t.db, 'basic');
+    });
+    after(() => t.close());
+
+    test('SDK client: initialize, list tools with schemas, call a tool, alias', async () => {
+      const { client, transport } = await connect(full.apiKey);
+      assert.ok(transport.sessionId, 'the server issued a session id');
+      const { tools: listed } = await client.listTools();
+      assert.deepEqual(listed.map((x) => x.name), ['echo_page', 'always_missing', 'ai_thing', 'huge']);
+      const echo = listed[0]!;
+      assert.deepEqual(echo.inputSchema.required, ['word']);
+      assert.ok('onBehalfOfUser' in (echo.inputSchema.properties ?? {}));
+      const res = await client.callTool({ name: 'echo_page', arguments: { word: 'hi' } });
+      assert.deepEqual(JSON.parse((res.content as any)[0].text), { totalPages: 1, totalElements: 1, content: [{ word: 'hi', page: 0, client: full.clientId }] });
+      assert.deepEqual((res.structuredContent as any).content[0].word, 'hi');
+      const alias = await client.callTool({ name: 'EchoPage', arguments: { word: 'alias' } });
+      assert.equal(JSON.parse((alias.content as any)[0].text).content[0].word, 'alias');
+      await client.close();
+    });
+
+    test('reply content type follows the mode', async () => {
+      const res = await rawPost(initBody, { 'x-api-key': full.apiKey });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type')!, mode === 'json' ? /application\/json/ : /text\/event-stream/);
+      assert.ok(res.headers.get('mcp-session-id'));
+      const text = await res.text();
+      assert.match(text, /"protocolVersion":"2024-11-05"/, 'the spec\'s protocol version is negotiated');
+    });
+
+    test('protocol errors are JSON-RPC errors; domain errors are isError results', async () => {
+      const { client } = await connect(full.apiKey);
+      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool 'no_such_tool'/.test(e.message));
+      await assert.rejects(client.callTool({ name: 'echo_page', arguments: { word: '' } }), (e: any) => e.code === -32602 && /word/.test(e.message));
+      await assert.rejects(client.callTool({ name: 'echo_page', arguments: { word: 'x', bogus: 1 } }), (e: any) => e.code === -32602 && /bogus/.test(e.message));
+      const missing = await client.callTool({ name: 'always_missing', arguments: {} });
+      assert.equal(missing.isError, true);
+      assert.match((missing.content as any)[0].text, /^Error 404: Company 'nope.example' not found\. .*companies_search/);
+      await client.close();
+    });
+
+    test('permission and on-behalf rules apply to tools as on REST', async () => {
+      const b = await connect(basic.apiKey);
+      const denied = await b.client.callTool({ name: 'ai_thing', arguments: { onBehalfOfUser: 'a@b.co' } });
+      assert.equal(denied.isError, true);
+      assert.match((denied.content as any)[0].text, /Error 403: Permission 'ai' is required/);
+      await b.client.close();
+      const f = await connect(full.apiKey);
+      const noUser = await f.client.callTool({ name: 'ai_thing', arguments: {} });
+      assert.match((noUser.content as any)[0].text, /Error 403: .*onBehalfOfUser/);
+      const badUser = await f.client.callTool({ name: 'ai_thing', arguments: { onBehalfOfUser: 'not-an-email' } });
+      assert.match((badUser.content as any)[0].text, /Error 400: .*not a valid email/);
+      const ok = await f.client.callTool({ name: 'ai_thing', arguments: { onBehalfOfUser: 'Ann@Example.com' } });
+      assert.deepEqual(JSON.parse((ok.content as any)[0].text), { onBehalfOf: 'ann@example.com' });
+      await f.client.close();
+      const h = await connect(full.apiKey, { 'x-on-behalf-of-user': 'bob@example.com' });
+      const viaHeader = await h.client.callTool({ name: 'ai_thing', arguments: {} });
+      assert.deepEqual(JSON.parse((viaHeader.content as any)[0].text), { onBehalfOf: 'bob@example.com' });
+      await h.client.close();
+    });
+
+    test('results are bounded with a continuation hint', async () => {
+      const { client } = await connect(full.apiKey);
+      const res = await client.callTool({ name: 'huge', arguments: {} });
+      const text = (res.content as any)[0].text as string;
+      assert.ok(text.length <= MAX_RESULT_CHARS + 500, `result is ${text.length} chars`);
+      const body = JSON.parse(text);
+      assert.equal(body.truncated, true);
+      assert.ok(body.items.length > 100 && body.items.length < 5000);
+      assert.match(body.note, /Call again with size=\d+/);
+      await client.close();
+    });
+
+    test('session errors: missing 400, unknown 404, deleted 404, other client 403', async () => {
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+      const missing = await rawPost(call, { 'x-api-key': full.apiKey });
+      assert.equal(missing.status, 400);
+      assert.match(((await missing.json()) as any).error.message, /mcp-session-id header is required/);
+      const unknown = await rawPost(call, { 'x-api-key': full.apiKey, 'mcp-session-id': 'no-such-session' });
+      assert.equal(unknown.status, 404);
+
+      const { client, transport } = await connect(full.apiKey);
+      const sid = transport.sessionId!;
+      const other = await rawPost(call, { 'x-api-key': basic.apiKey, 'mcp-session-id': sid });
+      assert.equal(other.status, 403);
+      await transport.terminateSession();
+      const gone = await rawPost(call, { 'x-api-key': full.apiKey, 'mcp-session-id': sid });
+      assert.equal(gone.status, 404);
+      await client.close();
+    });
+
+    test('sessions are capped per client: the least recently used is evicted', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await rawPost(initBody, { 'x-api-key': basic.apiKey });
+        ids.push(res.headers.get('mcp-session-id')!);
+        await res.text();
+      }
+      const call = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} };
+      const first = await rawPost(call, { 'x-api-key': basic.apiKey, 'mcp-session-id': ids[0]!, 'mcp-protocol-version': '2024-11-05' });
+      assert.equal(first.status, 404, 'the oldest session was evicted (cap 3)');
+      const last = await rawPost(call, { 'x-api-key': basic.apiKey, 'mcp-session-id': ids[3]!, 'mcp-protocol-version': '2024-11-05' });
+      assert.equal(last.status, 200);
+      await last.text();
+    });
+
+    test('auth on every request, Origin allow-list, parse errors', async () => {
+      const none = await rawPost(initBody, {});
+      assert.equal(none.status, 401);
+      assert.equal(none.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+      const wrong = await rawPost(initBody, { 'x-api-key': 'sl_wrong' });
+      assert.equal(wrong.status, 401);
+      const foreign = await rawPost(initBody, { 'x-api-key': full.apiKey, origin: 'https://evil.example' });
+      assert.equal(foreign.status, 403);
+      assert.match(((await foreign.json()) as any).error.message, /Origin/);
+      const own = await rawPost(initBody, { 'x-api-key': full.apiKey, origin: 'http://stacklens.test' });
+      assert.equal(own.status, 200);
+      await own.text();
+      const garbled = await rawPost('{"jsonrpc":', { 'x-api-key': full.apiKey });
+      assert.equal(garbled.status, 400);
+      assert.equal(((await garbled.json()) as any).error.code, -32700);
+      const notRpc = await rawPost('42', { 'x-api-key': full.apiKey });
+      assert.equal(((await notRpc.json()) as any).error.code, -32600);
+      const init = await rawPost(initBody, { 'x-api-key': full.apiKey });
+      const sid = init.headers.get('mcp-session-id')!;
+      await init.text();
+      const unknownMethod = await rawPost({ jsonrpc: '2.0', id: 9, method: 'no/such', params: {} }, { 'x-api-key': full.apiKey, 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' });
+      assert.match(await unknownMethod.text(), /"code":-32601/);
+    });
+  });
+}
