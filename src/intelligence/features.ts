@@ -136,8 +136,9 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
   for (let p = 0; p < products.length; p++) pop.productIdf[p] = Math.log((n + 1) / (pop.productDf[p]! + 1));
   const termDf = new Int32Array(termDict.map.size);
   for (const list of termLists) for (const t of list) termDf[t]!++;
-  // Terms seen once cannot match anyone; terms in over a third of descriptions are noise.
-  pop.termIdf = Float64Array.from(termDf, (df) => (df < 2 || df > n / 3 ? 0 : Math.log((n + 1) / (df + 1))));
+  // Terms seen once cannot match anyone; terms in over a third of descriptions (of a
+  // population big enough to say so) are boilerplate.
+  pop.termIdf = Float64Array.from(termDf, (df) => (df < 2 || df > Math.max(n / 3, 10) ? 0 : Math.log((n + 1) / (df + 1))));
   for (let i = 0; i < n; i++) {
     const stack = pop.stacks[i]!;
     let w = 0;
