@@ -6,6 +6,7 @@ import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
+import { registerRefreshCommands } from './cli/refresh.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -15,6 +16,7 @@ const program = new Command('stacklens')
 registerServeCommand(program);
 registerDbCommands(program);
 registerMcpCommand(program);
+registerRefreshCommands(program);
 
 try {
   await program.parseAsync(process.argv);

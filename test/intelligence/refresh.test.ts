@@ -76,3 +76,13 @@ test('incremental refresh recomputes only the given companies; refreshChanged fi
   assert.equal(changed.kind, 'incremental');
   assert.equal(changed.refreshed, 0);
 });
+
+test('deleting companies still cascades to their cohorts and their memberships', async () => {
+  const before = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cohorts WHERE member_id = 'cmp_same' OR company_id = 'cmp_same'`);
+  assert.ok(before[0]!.n > 0);
+  await db.query(`DELETE FROM companies WHERE id IN ('cmp_same', 'cmp_fin00')`);
+  const after = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cohorts WHERE member_id IN ('cmp_same', 'cmp_fin00') OR company_id IN ('cmp_same', 'cmp_fin00')`);
+  assert.equal(after[0]!.n, 0);
+  const defined = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_me' AND kind = 'defined' ORDER BY rank`);
+  assert.deepEqual(defined.map((r) => r.member_id), ['cmp_diff', 'cmp_none']);
+});
