@@ -1,0 +1,42 @@
+// Defined cohorts: curated lists of 10-30 peers for about 20% of companies, as an operator
+// would import them. Mostly companies of the same hidden segment, then the same industry,
+// then the same region and size tier — curated lists are good but not pure.
+import { rngFor } from './rng.ts';
+import type { Segment } from './segments.ts';
+
+export interface DefinedCohort {
+  company: number;
+  members: number[];
+}
+
+export const DEFINED_COHORT_SHARE = 0.2;
+
+/** segmentOf[i] = segment index of company i. */
+export function definedCohorts(seed: string, segmentOf: Int32Array, segments: Segment[], from: number, to: number, bySegment: number[][]): DefinedCohort[] {
+  const n = segmentOf.length;
+  const out: DefinedCohort[] = [];
+  const byIndustry = new Map<string, number[]>();
+  segments.forEach((s) => byIndustry.set(s.industry.id, [...(byIndustry.get(s.industry.id) ?? []), ...bySegment[s.index]]));
+  for (let i = from; i < to; i++) {
+    const rng = rngFor(seed, 'cohort', i);
+    if (!rng.chance(DEFINED_COHORT_SHARE) || n < 12) continue;
+    const seg = segments[segmentOf[i]];
+    const size = Math.min(n - 1, rng.int(10, 30));
+    const chosen = new Set<number>();
+    const take = (pool: number[], k: number) => {
+      for (let guard = 0; chosen.size < k && guard < k * 4 && pool.length > 0; guard++) {
+        const m = pool[rng.int(0, pool.length - 1)];
+        if (m !== i) chosen.add(m);
+      }
+    };
+    take(bySegment[seg.index], Math.round(size * 0.75));
+    take(byIndustry.get(seg.industry.id)!, Math.round(size * 0.9));
+    for (let guard = 0; chosen.size < size && guard < size * 50; guard++) {
+      const m = rng.int(0, n - 1);
+      const other = segments[segmentOf[m]];
+      if (m !== i && (guard > size * 25 || (other.region === seg.region && other.tier === seg.tier))) chosen.add(m);
+    }
+    out.push({ company: i, members: [...chosen] });
+  }
+  return out;
+}

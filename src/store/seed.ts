@@ -1,0 +1,169 @@
+// Bulk writes of the generated demo world: one set-based INSERT … SELECT FROM unnest(...)
+// per table and batch, on one connection inside the caller's transaction. Array-valued
+// columns (features, sources) travel as text joined by \x1f and are split in SQL,
+// because unnest cannot carry arrays of arrays.
+import type pg from 'pg';
+
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+const SEP = '\x1f';
+export const joinList = (xs: readonly string[]) => xs.join(SEP);
+
+/** Tables the generator writes, children first (the order TRUNCATE and digest use). */
+export const WORLD_TABLES = [
+  'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
+  'firmographics', 'companies', 'products', 'vendors', 'categories', 'industries',
+] as const;
+
+export async function worldCounts(q: Queryable): Promise<{ companies: number; catalog: number }> {
+  const { rows } = await q.query(`SELECT (SELECT count(*) FROM companies)::int AS companies,
+    ((SELECT count(*) FROM categories) + (SELECT count(*) FROM vendors) + (SELECT count(*) FROM industries))::int AS catalog`);
+  return rows[0] as { companies: number; catalog: number };
+}
+
+/** Empties every world table (and purchases of the people removed); returns purchases dropped. */
+export async function clearWorld(client: Queryable): Promise<number> {
+  const { rows } = await client.query('SELECT count(*)::int AS n FROM purchases');
+  await client.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, purchases RESTART IDENTITY`);
+  return (rows[0] as { n: number }).n;
+}
+
+/**
+ * Bulk-load mode for an empty world, inside the caller's transaction: secondary indexes
+ * of the world tables are dropped (rebuilt once at the end, much faster than row by row)
+ * and, where the role may, foreign-key triggers are skipped (the generator writes
+ * referentially complete data; tests check it). Returns the function that restores both.
+ */
+export async function beginBulkLoad(client: Queryable): Promise<() => Promise<void>> {
+  const { rows } = await client.query(
+    `SELECT i.indexname, i.indexdef FROM pg_indexes i
+     WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
+     ORDER BY i.indexname`,
+    [[...WORLD_TABLES]],
+  );
+  const indexes = rows as { indexname: string; indexdef: string }[];
+  for (const ix of indexes) await client.query(`DROP INDEX "${ix.indexname.replace(/"/g, '')}"`);
+  let replica = false;
+  await client.query('SAVEPOINT bulk_load');
+  try {
+    await client.query('SET LOCAL session_replication_role = replica');
+    replica = true;
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT bulk_load'); // not a superuser: keep the triggers
+  }
+  await client.query('RELEASE SAVEPOINT bulk_load');
+  return async () => {
+    if (replica) await client.query('SET LOCAL session_replication_role = origin');
+    for (const ix of indexes) await client.query(ix.indexdef);
+  };
+}
+
+export interface TaxonomyRows {
+  industries: { id: string[]; name: string[]; sector: string[] };
+  categories: { id: string[]; name: string[]; parent_id: (string | null)[]; level: number[]; description: string[] };
+}
+
+export async function insertTaxonomy(client: Queryable, t: TaxonomyRows): Promise<void> {
+  const i = t.industries;
+  await client.query(`INSERT INTO industries (id, name, sector) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [i.id, i.name, i.sector]);
+  const c = t.categories;
+  // Parents precede children in the outline, so one ordered insert satisfies the FK.
+  await client.query(
+    `INSERT INTO categories (id, name, parent_id, level, description)
+     SELECT id, name, parent_id, level, description
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::text[]) WITH ORDINALITY AS t(id, name, parent_id, level, description, ord)
+     ORDER BY ord`,
+    [c.id, c.name, c.parent_id, c.level, c.description],
+  );
+}
+
+export interface CatalogRows {
+  vendors: { id: string[]; domain: string[]; name: string[]; website: string[]; logo_url: string[]; description: string[] };
+  products: {
+    id: string[]; vendor_id: string[]; category_id: string[]; name: string[]; short_name: string[]; description: string[];
+    features: string[]; review_count: number[]; star_rating: number[]; avg_rating: number[]; image_url: string[]; product_url: string[]; public_detail_url: string[];
+  };
+}
+
+export async function insertCatalog(client: Queryable, c: CatalogRows): Promise<void> {
+  const v = c.vendors;
+  await client.query(
+    `INSERT INTO vendors (id, domain, name, website, logo_url, description)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+    [v.id, v.domain, v.name, v.website, v.logo_url, v.description],
+  );
+  const p = c.products;
+  await client.query(
+    `INSERT INTO products (id, vendor_id, category_id, name, short_name, description, features, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url)
+     SELECT id, vendor_id, category_id, name, short_name, description, string_to_array(features, E'\\x1f'), review_count, star_rating, avg_rating, image_url, product_url, public_detail_url
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::real[], $10::real[], $11::text[], $12::text[], $13::text[])
+       AS t(id, vendor_id, category_id, name, short_name, description, features, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url)`,
+    [p.id, p.vendor_id, p.category_id, p.name, p.short_name, p.description, p.features, p.review_count, p.star_rating, p.avg_rating, p.image_url, p.product_url, p.public_detail_url],
+  );
+}
+
+/** Column arrays of one batch of companies and everything that belongs to them. */
+export function emptyCompanyBatch() {
+  return {
+    companies: cols('id', 'domain', 'name', 'industry_id', 'employee_band', 'employee_count', 'revenue_band', 'revenue_usd', 'street', 'city', 'state', 'postal_code', 'country', 'phone', 'founded_year', 'website', 'logo_url', 'linkedin_url', 'crunchbase_url', 'description'),
+    firmographics: cols('company_id', 'profile'),
+    truthSegments: cols('company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'),
+    installs: cols('company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources', 'in_use', 'kind'),
+    people: cols('id', 'company_id', 'full_name', 'title', 'seniority', 'function', 'country', 'city', 'linkedin_url'),
+    contacts: cols('person_id', 'kind', 'value', 'type', 'verified'),
+    feed: cols('id', 'company_id', 'published_at', 'title', 'description', 'source_url', 'publisher_name', 'publisher_logo_url', 'enclosure_image_url', 'category'),
+  };
+}
+export type CompanyBatch = ReturnType<typeof emptyCompanyBatch>;
+
+function cols<K extends string>(...names: K[]): Record<K, unknown[]> {
+  return Object.fromEntries(names.map((n) => [n, []])) as unknown as Record<K, unknown[]>;
+}
+
+export async function insertCompanyBatch(client: Queryable, b: CompanyBatch, updatedAt: string): Promise<void> {
+  const c = b.companies;
+  await client.query(
+    `INSERT INTO companies (id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at)
+     SELECT *, $21::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`,
+    [c.id, c.domain, c.name, c.industry_id, c.employee_band, c.employee_count, c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country, c.phone, c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description, updatedAt],
+  );
+  const f = b.firmographics;
+  await client.query(`INSERT INTO firmographics (company_id, profile, updated_at) SELECT *, $3::timestamptz FROM unnest($1::text[], $2::jsonb[])`, [f.company_id, f.profile, updatedAt]);
+  const s = b.truthSegments;
+  await client.query(
+    `INSERT INTO truth_segments (company_id, segment_id, industry_id, size_tier, region, maturity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+    [s.company_id, s.segment_id, s.industry_id, s.size_tier, s.region, s.maturity],
+  );
+  const i = b.installs;
+  await client.query(
+    `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
+     SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f') FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[]) AS t(c, p, f, l, h, n, s)`,
+    [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources],
+  );
+  await client.query(`INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])`, [i.company_id, i.product_id, i.in_use, i.kind]);
+  const p = b.people;
+  await client.query(
+    `INSERT INTO people (id, company_id, full_name, title, seniority, function, country, city, linkedin_url) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
+    [p.id, p.company_id, p.full_name, p.title, p.seniority, p.function, p.country, p.city, p.linkedin_url],
+  );
+  const k = b.contacts;
+  await client.query(
+    `INSERT INTO contacts (person_id, kind, value, type, verified)
+     SELECT p, k, v, t, ok FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(p, k, v, t, ok, ord) ORDER BY ord`,
+    [k.person_id, k.kind, k.value, k.type, k.verified],
+  );
+  const n = b.feed;
+  await client.query(
+    `INSERT INTO feed_items (id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+    [n.id, n.company_id, n.published_at, n.title, n.description, n.source_url, n.publisher_name, n.publisher_logo_url, n.enclosure_image_url, n.category],
+  );
+}
+
+export async function insertCohortRows(client: Queryable, rows: { company_id: string[]; member_id: string[]; rank: number[]; score: number[] }): Promise<void> {
+  await client.query(
+    `INSERT INTO cohorts (company_id, kind, member_id, score, rank) SELECT c, 'defined', m, s, r FROM unnest($1::text[], $2::text[], $3::real[], $4::int[]) AS t(c, m, s, r)`,
+    [rows.company_id, rows.member_id, rows.score, rows.rank],
+  );
+}
