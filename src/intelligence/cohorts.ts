@@ -6,8 +6,20 @@ import type { Population } from './features.ts';
 import { combinedSimilarity, WEIGHTS } from './similarity.ts';
 
 export interface CohortParams {
+  /** Most members of a Default cohort. */
   defaultSize: number;
+  /** Fewest members of a Default cohort (when that many candidates exist). */
+  defaultMinSize: number;
+  /**
+   * Default members must score at least this share of the mean of the top 5 scores: a
+   * company whose true peer group is small gets a small, pure cohort rather than one
+   * padded with poor matches.
+   */
+  defaultRelativeCut: number;
   competitorsSize: number;
+  /** Competitor lists are cut the same way, keeping at least this many. */
+  competitorsMinSize: number;
+  competitorsRelativeCut: number;
   aspirationalSize: number;
   /** Widen the blocks until at least this many candidates are found. */
   minCandidates: number;
@@ -17,7 +29,11 @@ export interface CohortParams {
 
 export const DEFAULT_COHORT_PARAMS: CohortParams = {
   defaultSize: 25,
+  defaultMinSize: 10,
+  defaultRelativeCut: 0.85,
   competitorsSize: 50,
+  competitorsMinSize: 20,
+  competitorsRelativeCut: 0.8,
   aspirationalSize: 25,
   minCandidates: 200,
   maxCandidates: 800,
@@ -104,6 +120,15 @@ function topK(pop: Population, self: number, candidates: number[], kind: keyof t
   return scored.slice(0, size).map((s) => ({ member: s.member, score: Math.round(s.score * 10_000) / 10_000 }));
 }
 
+function relativeCut(ranked: Scored[], min: number, cut: number): Scored[] {
+  if (cut <= 0 || ranked.length <= min) return ranked;
+  const top = ranked.slice(0, 5);
+  const bar = (cut * top.reduce((s, x) => s + x.score, 0)) / top.length;
+  let keep = min;
+  while (keep < ranked.length && ranked[keep]!.score >= bar) keep++;
+  return ranked.slice(0, keep);
+}
+
 /** Peers by combined similarity: Default and Competitors share one candidate set. */
 export function peerCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
   const { industry, sector, emp, region } = index.pop;
@@ -162,8 +187,8 @@ export function computeCohorts(index: BlockIndex, self: number, params: CohortPa
   if (mature.length >= params.aspirationalSize) aspiring = mature;
   const gain = (m: number) => 0.1 * Math.min(1, Math.max(0, pop.stackWeight[m]! - own) / Math.max(1, own));
   return {
-    default: topK(pop, self, peers, 'default', params.defaultSize),
-    competitors: topK(pop, self, peers, 'competitors', Math.min(MAX_COMPETITORS, params.competitorsSize)),
+    default: relativeCut(topK(pop, self, peers, 'default', params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
+    competitors: relativeCut(topK(pop, self, peers, 'competitors', Math.min(MAX_COMPETITORS, params.competitorsSize)), params.competitorsMinSize, params.competitorsRelativeCut),
     aspirational: topK(pop, self, aspiring, 'aspirational', params.aspirationalSize, gain),
   };
 }

@@ -40,6 +40,8 @@ export interface Population {
   /** Per company: sorted product indices, their IDF sum (stack weight) and count. */
   stacks: Int32Array[];
   stackWeight: Float64Array;
+  /** Per company: L2 norm of the IDF weights of its stack (for the cosine). */
+  stackNorm: Float64Array;
   /** Per company: sorted category indices with counts, and the L2 norm of the counts. */
   catIdx: Int32Array[];
   catVal: Float64Array[];
@@ -110,6 +112,7 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
     productCategory,
     stacks: new Array(n),
     stackWeight: new Float64Array(n),
+    stackNorm: new Float64Array(n),
     catIdx: new Array(n),
     catVal: new Array(n),
     catNorm: new Float64Array(n),
@@ -141,14 +144,16 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
   pop.termIdf = Float64Array.from(termDf, (df) => (df < 2 || df > Math.max(n / 3, 10) ? 0 : Math.log((n + 1) / (df + 1))));
   for (let i = 0; i < n; i++) {
     const stack = pop.stacks[i]!;
-    let w = 0;
+    let w = 0, w2 = 0;
     const catCount = new Map<number, number>();
     for (const p of stack) {
       w += pop.productIdf[p]!;
+      w2 += pop.productIdf[p]! ** 2;
       const c = productCategory[p]!;
       catCount.set(c, (catCount.get(c) ?? 0) + 1);
     }
     pop.stackWeight[i] = w;
+    pop.stackNorm[i] = Math.sqrt(w2);
     const ci = [...catCount.keys()].sort((a, b) => a - b);
     pop.catIdx[i] = Int32Array.from(ci);
     pop.catVal[i] = Float64Array.from(ci, (c) => catCount.get(c)!);

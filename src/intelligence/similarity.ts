@@ -19,11 +19,15 @@ export function bandSimilarity(x: number, y: number): number {
   return d === 0 ? 1 : d === 1 ? 0.5 : 0;
 }
 
-/** Same country 1, same region 0.6, unknown 0.3. */
-export function geoSimilarity(pop: Population, a: number, b: number): number {
+/** Same region 1, unknown 0.3. Markets are regional; the country is a separate, small term. */
+export function regionSimilarity(pop: Population, a: number, b: number): number {
+  if (pop.region[a]! < 0 || pop.region[b]! < 0) return 0.3;
+  return pop.region[a] === pop.region[b] ? 1 : 0;
+}
+
+export function countrySimilarity(pop: Population, a: number, b: number): number {
   if (pop.country[a]! < 0 || pop.country[b]! < 0) return 0.3;
-  if (pop.country[a] === pop.country[b]) return 1;
-  return pop.region[a] === pop.region[b] ? 0.6 : 0;
+  return pop.country[a] === pop.country[b] ? 1 : 0;
 }
 
 /** IDF-weighted Jaccard of the two in-use product sets (sorted index arrays). */
@@ -42,6 +46,24 @@ export function productSimilarity(pop: Population, a: number, b: number): number
   }
   const union = pop.stackWeight[a]! + pop.stackWeight[b]! - inter;
   return union > 0 ? inter / union : 0;
+}
+
+/** Cosine of the IDF-weighted product vectors: like the Jaccard, but kinder to stacks of unequal size. */
+export function productCosine(pop: Population, a: number, b: number): number {
+  const sa = pop.stacks[a]!, sb = pop.stacks[b]!;
+  const norm = pop.stackNorm[a]! * pop.stackNorm[b]!;
+  if (norm === 0) return 0;
+  let i = 0, j = 0, dot = 0;
+  while (i < sa.length && j < sb.length) {
+    const x = sa[i]!, y = sb[j]!;
+    if (x === y) {
+      dot += pop.productIdf[x]! ** 2;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return dot / norm;
 }
 
 /** Cosine of category-count profiles: alike needs, even with different vendors. */
@@ -80,8 +102,10 @@ export interface Weights {
   industry: number;
   employees: number;
   revenue: number;
-  geo: number;
+  region: number;
+  country: number;
   products: number;
+  productsCosine: number;
   categories: number;
   terms: number;
 }
@@ -93,9 +117,9 @@ export interface Weights {
  * mature stack being enforced by the candidate rules in cohorts.ts.
  */
 export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational', Weights> = {
-  default: { industry: 0.25, employees: 0.15, revenue: 0.05, geo: 0.15, products: 0.3, categories: 0.1, terms: 0 },
-  competitors: { industry: 0.35, employees: 0.15, revenue: 0.05, geo: 0.05, products: 0.1, categories: 0.05, terms: 0.25 },
-  aspirational: { industry: 0.3, employees: 0, revenue: 0, geo: 0.15, products: 0.35, categories: 0.2, terms: 0 },
+  default: { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7, productsCosine: 0, categories: 0, terms: 0 },
+  competitors: { industry: 0.4, employees: 0.25, revenue: 0, region: 0.05, country: 0, products: 0.1, productsCosine: 0, categories: 0.05, terms: 0.15 },
+  aspirational: { industry: 0.3, employees: 0, revenue: 0, region: 0.15, country: 0, products: 0.35, productsCosine: 0, categories: 0.2, terms: 0 },
 };
 
 export function combinedSimilarity(pop: Population, a: number, b: number, w: Weights): number {
@@ -103,8 +127,10 @@ export function combinedSimilarity(pop: Population, a: number, b: number, w: Wei
   if (w.industry) s += w.industry * industrySimilarity(pop, a, b);
   if (w.employees) s += w.employees * bandSimilarity(pop.emp[a]!, pop.emp[b]!);
   if (w.revenue) s += w.revenue * bandSimilarity(pop.rev[a]!, pop.rev[b]!);
-  if (w.geo) s += w.geo * geoSimilarity(pop, a, b);
+  if (w.region) s += w.region * regionSimilarity(pop, a, b);
+  if (w.country) s += w.country * countrySimilarity(pop, a, b);
   if (w.products) s += w.products * productSimilarity(pop, a, b);
+  if (w.productsCosine) s += w.productsCosine * productCosine(pop, a, b);
   if (w.categories) s += w.categories * categorySimilarity(pop, a, b);
   if (w.terms) s += w.terms * termSimilarity(pop, a, b);
   return s;
