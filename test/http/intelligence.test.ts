@@ -11,7 +11,8 @@ let client: TestClient;
 before(async () => {
   t = await createTestApp();
   await insertWorld(t.db, intelligenceWorld());
-  await refreshAll(t.db);
+  // Relative cuts off: every company gets the full 25 / 50 (the cuts are tested in refresh.test.ts).
+  await refreshAll(t.db, { cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 } });
   client = await createTestClient(t.db, 'basic');
 });
 after(() => t.close());

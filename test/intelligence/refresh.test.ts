@@ -18,7 +18,7 @@ const counts = (companyId: string) =>
 
 test('full refresh: cohort sizes, the 50 cap, ranks, no self, defined untouched, run recorded', async () => {
   const progress: string[] = [];
-  const result = await refreshAll(db, { onProgress: (p) => progress.push(`${p.phase}:${p.done}/${p.total}`), batchSize: 20 });
+  const result = await refreshAll(db, { onProgress: (p) => progress.push(`${p.phase}:${p.done}/${p.total}`), batchSize: 20, cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 } });
   assert.equal(result.kind, 'full');
   assert.equal(result.companies, 87);
   assert.equal(result.refreshed, 87);
@@ -61,6 +61,19 @@ test('full refresh: cohort sizes, the 50 cap, ranks, no self, defined untouched,
   assert.equal(pair!.together, truth!.n);
   const stale = await db.query(`SELECT 1 FROM product_usage_stats WHERE product_id = 'prd_unused'`);
   assert.equal(stale.length, 0);
+});
+
+test('with the default relative cuts, sizes stay within their bounds and peers stay alike', async () => {
+  await refreshAll(db);
+  const sizes = await db.query<{ kind: string; lo: number; hi: number }>(
+    `SELECT kind, min(n)::int AS lo, max(n)::int AS hi FROM (SELECT company_id, kind, count(*) AS n FROM cohorts WHERE kind <> 'defined' GROUP BY 1, 2) t GROUP BY 1 ORDER BY 1`,
+  );
+  const byKind = Object.fromEntries(sizes.map((r) => [r.kind, r]));
+  assert.ok(byKind.default!.lo >= 10 && byKind.default!.hi <= 25, JSON.stringify(byKind.default));
+  assert.ok(byKind.competitors!.lo >= 11 && byKind.competitors!.hi <= 50, JSON.stringify(byKind.competitors));
+  // A finance company has 11 finance peers: its Default cohort is exactly them when cut.
+  const fin = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_fin03' AND kind = 'default' ORDER BY rank`);
+  assert.ok(fin.slice(0, 11).every((r) => r.member_id.startsWith('cmp_fin')), JSON.stringify(fin));
 });
 
 test('incremental refresh recomputes only the given companies; refreshChanged finds nothing changed', async () => {
