@@ -1,7 +1,8 @@
 // Refresh benchmark: builds a synthetic segmented world of N companies in a fresh schema
 // (PostgreSQL with DATABASE_URL, else in-memory PGlite), times a full refresh, and
 // optionally evaluates it against the world's truth.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/refresh.ts --companies 100000 [--eval]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/refresh.ts --companies 100000 [--world demo|synthetic] [--eval]
+// --world demo (default) uses the real demo-world generator; synthetic is faster to build.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDb } from '../src/store/db.ts';
@@ -9,8 +10,9 @@ import { migrate } from '../src/store/migrate.ts';
 import { refreshAll } from '../src/ingest/refresh.ts';
 import { evaluate } from '../src/ingest/evaluate.ts';
 import { generateBenchWorld } from './world.ts';
+import { seedWorld } from '../src/ingest/seed/index.ts';
 
-const { values } = parseArgs({ options: { companies: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, eval: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { companies: { type: 'string', default: '100000' }, seed: { type: 'string', default: 'stacklens' }, eval: { type: 'boolean', default: false }, world: { type: 'string', default: 'demo' }, keep: { type: 'boolean', default: false } } });
 const url = process.env.DATABASE_URL;
 const schema = `bench_intel_${process.pid}`;
 if (url) {
@@ -24,7 +26,9 @@ const db = await openDb({ databaseUrl: url, schema: url ? schema : undefined, po
 try {
   await migrate(db);
   let t = Date.now();
-  const { installs } = await generateBenchWorld(db, { companies: Number(values.companies), seed: Number(values.seed) });
+  const { installs } = values.world === 'synthetic'
+    ? await generateBenchWorld(db, { companies: Number(values.companies), seed: Number(values.seed) || 42 })
+    : await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });
   console.log(`world: ${values.companies} companies, ${installs} installs generated in ${((Date.now() - t) / 1000).toFixed(1)} s (${db.engine})`);
   if (db.engine === 'postgres') await db.query('ANALYZE');
   t = Date.now();

@@ -61,8 +61,8 @@ export function registerRefreshCommands(program: Command): void {
           const r = await evaluate(db, { fit: opts.fit, relatedSample: Number(opts.sample), coAdoptionThreshold: Number(opts.threshold) });
           const f = (x: number) => x.toFixed(3);
           console.log(`Demo world: ${r.companies} companies in ${r.segments} hidden segments.\n`);
-          console.log('measure                                   value    goal     companies/items');
-          const line = (name: string, v: number, goal: string, n: number | string) => console.log(`${name.padEnd(42)}${f(v).padEnd(9)}${goal.padEnd(9)}${n}`);
+          console.log(`${'measure'.padEnd(46)}value    goal     companies/items`);
+          const line = (name: string, v: number, goal: string, n: number | string) => console.log(`${name.padEnd(46)}${f(v).padEnd(9)}${goal.padEnd(9)}${n}`);
           line('cohort purity (Default peers in segment)', r.purity.mean, '>= 0.80', r.purity.companies);
           line('  random-peer baseline', r.purity.randomBaseline, '', '');
           line('competitor precision (industry + size)', r.competitorPrecision.mean, '>= 0.80', r.competitorPrecision.companies);

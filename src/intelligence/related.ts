@@ -24,7 +24,12 @@ export interface RelatedOptions {
   minSupport: number;
 }
 
-export const RELATED_OPTIONS: RelatedOptions = { priorStrength: 10, minConfidence: 0.15, minSupport: 2 };
+/**
+ * Tuned on the demo world: a related product must be co-used by at least 30% of the
+ * anchor's users (blended); below that, lift mostly ranks rare noise (measured: top-5
+ * co-adoption precision 0.52 at 0.15, 0.76 at 0.3).
+ */
+export const RELATED_OPTIONS: RelatedOptions = { priorStrength: 10, minConfidence: 0.3, minSupport: 2 };
 
 export interface RelatedScore {
   productId: string;
