@@ -16,12 +16,21 @@ export interface AppDeps {
   db: Db;
   /** The MCP tools to serve (default: all); tests may pass their own. */
   mcpTools?: ToolDef[];
+  /** Startup state shared with `serve`: the API answers 503 until ready (e.g. while seeding). */
+  readiness?: Readiness;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** Why the service is not ready yet, shown in 503 answers. */
+  message: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    readiness: Readiness;
   }
 }
 
@@ -61,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', deps.db);
+  app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);

@@ -2,11 +2,13 @@
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
+import { AppError } from './errors.ts';
 import { DataDirLockedError } from './store/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerRefreshCommands } from './cli/refresh.ts';
+import { registerCreditsCommands } from './cli/credits.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -17,12 +19,14 @@ registerServeCommand(program);
 registerDbCommands(program);
 registerMcpCommand(program);
 registerRefreshCommands(program);
+registerCreditsCommands(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+  // Expected failures (bad config, locked data folder, a command's 4xx) print their message only.
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AppError) {
     console.error(err.message);
     process.exit(2);
   }

@@ -1,4 +1,5 @@
-// `stacklens serve`: migrate, seed the demo world on first start, listen, drain on signals.
+// `stacklens serve`: migrate, listen, seed the demo world on first start (the API answers
+// 503 until it is ready, the probes at once), drain on signals.
 import type { Command } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from '../app.ts';
@@ -11,8 +12,8 @@ export function registerServeCommand(program: Command): void {
     .description('Run the HTTP API (REST under /api, MCP at /mcp) on HOST:PORT')
     .action(async () => {
       const { config, db } = await openContext();
-      await ensureDemoWorld(db, config, (line) => console.log(line));
-      const app = await buildApp({ config, db });
+      const readiness = { ready: false, message: 'Stacklens is starting; retry in a few seconds' };
+      const app = await buildApp({ config, db, readiness });
       closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
         if (err) app.log.error({ err }, 'fatal error, shutting down');
         else app.log.info({ signal }, 'shutting down: draining requests');
@@ -20,6 +21,9 @@ export function registerServeCommand(program: Command): void {
         await db.close(); // checkpoints and closes the embedded database
       });
       await app.listen({ host: config.host, port: config.port });
+      readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
+      await ensureDemoWorld(db, config, (line) => console.log(line));
+      readiness.ready = true;
       console.log(`Stacklens is listening on ${config.publicUrl} (REST: ${config.publicUrl}/api, docs: ${config.publicUrl}/docs)`);
     });
 }

@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { buildApp } from '../../src/app.ts';
 
 let t: TestApp;
 before(async () => {
@@ -41,4 +42,22 @@ test('a body above the limit is a 413 in the error shape', async () => {
   const res = await t.app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimitBytes) }) });
   assert.equal(res.statusCode, 413);
   assert.equal(res.json().error, 'Payload Too Large');
+});
+
+test('while not ready (first-start seeding), probes answer and the API is a 503 with Retry-After', async () => {
+  const readiness = { ready: false, message: 'The demo world is being generated (first start); retry in a few seconds' };
+  const app = await buildApp({ config: t.config, db: t.db, readiness });
+  try {
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.headers['retry-after'], '5');
+    const api = await app.inject({ method: 'GET', url: '/api/me' });
+    assert.equal(api.statusCode, 503);
+    assert.equal(api.json().message, readiness.message);
+    readiness.ready = true;
+    assert.equal((await app.inject({ method: 'GET', url: '/api/me' })).statusCode, 401, 'once ready, the API answers (here: no credentials)');
+  } finally {
+    await app.close();
+  }
 });

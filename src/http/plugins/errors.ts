@@ -55,6 +55,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendError(request, reply, 500, 'Internal server error; retry later. Quote the requestId when reporting it.');
   });
 
+  // Until startup work (demo-world generation) is done, the API and MCP answer 503 with
+  // Retry-After instead of serving a half-built world; the probes still answer.
+  app.addHook('onRequest', async (request, reply) => {
+    if (app.readiness.ready || !/^\/(api|mcp)(\/|$|\?)/.test(request.url)) return;
+    return sendError(request, reply, 503, app.readiness.message, { 'retry-after': '5' });
+  });
+
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`),
   );

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { commonErrors } from '../schemas/common.ts';
 import { intelligenceRoutes } from './intelligence.ts';
+import { profileRoutes } from './profiles.ts';
 
 const meSchema = z.object({
   clientId: z.string(),
@@ -37,4 +38,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
   await app.register(intelligenceRoutes);
+  await app.register(profileRoutes);
 }

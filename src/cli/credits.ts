@@ -1,0 +1,41 @@
+// Credit commands: `stacklens credits show <clientId>` and `stacklens credits grant <clientId> <amount>`.
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { withContext } from './context.ts';
+import { getCredits, grantCredits } from '../services/purchases.ts';
+
+function wholeNumber(value: string): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+export function registerCreditsCommands(program: Command): void {
+  const credits = program.command('credits').description("Show or change a client's credit balance (used to buy contact details)");
+
+  credits
+    .command('show')
+    .description('Print the balance and the most recent ledger entries')
+    .argument('<clientId>', 'API client id (cli_...)')
+    .option('-n, --limit <n>', 'ledger entries to show (1-200)', wholeNumber, 20)
+    .action(async (clientId: string, opts: { limit: number }) => {
+      await withContext(async ({ db }) => {
+        const c = await getCredits(db, clientId, { limit: Math.min(200, Math.max(1, opts.limit)) });
+        console.log(`${c.clientId}: ${c.balance} credit(s)`);
+        for (const e of c.ledger) console.log(`  ${e.createdAt}  ${String(e.delta).padStart(6)}  ${e.reason}${e.reference ? `  ${e.reference}` : ''}`);
+      });
+    });
+
+  credits
+    .command('grant')
+    .description('Add credits (a negative amount removes them); writes a ledger entry')
+    .argument('<clientId>', 'API client id (cli_...)')
+    .argument('<amount>', 'credits to add, e.g. 500 or -20', wholeNumber)
+    .option('-r, --reason <text>', 'ledger reason', 'grant')
+    .option('--reference <text>', 'ledger reference, e.g. an invoice number')
+    .action(async (clientId: string, amount: number, opts: { reason: string; reference?: string }) => {
+      await withContext(async ({ db }) => {
+        const balance = await grantCredits(db, clientId, amount, opts.reason, opts.reference ?? null);
+        console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
+      });
+    });
+}

@@ -1,0 +1,168 @@
+// Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
+// of contact details and the credit balance. The input schemas are also the MCP tool inputs.
+import { z } from 'zod';
+import { boolParam, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+
+/** Largest number of values one search filter takes. */
+export const MAX_FILTER_VALUES = 100;
+/** Largest number of profile ids one purchase takes; more is a 413. */
+export const MAX_PURCHASE_IDS = 100;
+
+const filterText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const filterList = (what: string) =>
+  z
+    .array(filterText(200))
+    .max(MAX_FILTER_VALUES, `at most ${MAX_FILTER_VALUES} values`)
+    .optional()
+    .describe(`${what}. Any of the values matches (OR); blank values are ignored.`);
+
+/** The search filters, shared by the REST body and the MCP tool. Filters combine with AND. */
+export const profileFilterFields = {
+  query: filterText(200)
+    .optional()
+    .describe('Free text over full name, job title and company name; every word must match one of them (case-insensitive contains)'),
+  titles: filterList('Job titles, case-insensitive contains'),
+  seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
+  functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
+  countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
+  companyDomains: filterList('Company domains, normalized (scheme, "www." and case do not matter); invalid is a 400, unknown a 404'),
+  industries: filterList("Industries of the person's company, by id (\"ind_software\") or name; unknown is a 404"),
+};
+
+/** Service input of a profile search: filters plus paging. */
+export const profileSearchInput = z.object({ ...profileFilterFields, ...pageQuery });
+export type ProfileSearchInput = z.output<typeof profileSearchInput>;
+
+/** REST body: the filters; `page`/`size` may be sent here or in the query string. */
+export const profileSearchBody = z
+  .object({
+    ...profileFilterFields,
+    page: pageQuery.page.optional(),
+    size: pageQuery.size.optional(),
+  })
+  .describe('At least one meaningful filter is required: a non-blank query or a non-empty list');
+
+export const profileSearchQuery = z.object({
+  export: boolParam('export', false).describe(
+    'true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission',
+  ),
+  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page number (default 0)'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
+});
+
+// Loose: Fastify replaces request.headers with the validated value, and later hooks still
+// need the headers this schema does not name.
+export const onBehalfHeaders = z.looseObject({
+  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the action is done for; required for exports and purchases'),
+});
+
+const nullableText = (text: string) => z.string().nullable().describe(text);
+
+export const profileSummarySchema = z
+  .object({
+    id: z.string().describe('Profile id'),
+    fullName: z.string(),
+    title: nullableText('Job title'),
+    seniority: nullableText('Seniority level'),
+    function: nullableText('Job function'),
+    companyName: nullableText("Name of the person's company"),
+    companyDomain: nullableText("Domain of the person's company"),
+    country: nullableText('ISO 3166-1 alpha-2 country code'),
+    city: nullableText('City'),
+    linkedinUrl: nullableText('LinkedIn profile URL'),
+  })
+  .describe('Profile summary; never carries emails or phones');
+export type ProfileSummary = z.output<typeof profileSummarySchema>;
+
+export const profilePageSchema = pageSchema(profileSummarySchema).describe('Page of profile summaries, ordered by profile id');
+
+/** CSV columns of a profile export, in order: the Profile summary fields. */
+export const PROFILE_CSV_COLUMNS = ['id', 'fullName', 'title', 'seniority', 'function', 'companyName', 'companyDomain', 'country', 'city', 'linkedinUrl'] as const;
+
+export const profileCsvSchema = z
+  .string()
+  .describe(`CSV (export=true): header row then one row per profile; columns ${PROFILE_CSV_COLUMNS.join(', ')}`);
+
+export const emailSchema = z.object({
+  value: z.string().describe('Email address'),
+  type: z.string().nullable().describe('e.g. work, personal'),
+  verified: z.boolean().describe('Whether the address was verified deliverable'),
+});
+export const phoneSchema = z.object({
+  value: z.string().describe('Phone number'),
+  type: z.string().nullable().describe('e.g. mobile, direct, office'),
+});
+
+export const profileIdParams = z.object({
+  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Profile id'),
+});
+export const profileGetInput = profileIdParams;
+
+export const profileDetailSchema = profileSummarySchema
+  .extend({
+    purchased: z.boolean().describe('Whether this client has bought the contact details'),
+    purchasedAt: z.iso.datetime().nullable().describe('When this client bought them (ISO 8601), null if not purchased'),
+    emails: z.array(emailSchema).optional().describe('Present only when purchased'),
+    phones: z.array(phoneSchema).optional().describe('Present only when purchased'),
+  })
+  .describe('Profile summary plus, once purchased by this client, its emails and phones');
+export type ProfileDetail = z.output<typeof profileDetailSchema>;
+
+// Purchases --------------------------------------------------------------------------------
+
+const profileIdItem = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+export const profilePurchaseInput = z.object({
+  profileIds: z
+    .array(profileIdItem)
+    .min(1, 'at least one profile id is required')
+    // A generous hard cap for validation; the real limit (MAX_PURCHASE_IDS) answers 413.
+    .max(10_000, 'far too many profile ids')
+    .describe(`Profile ids to buy, 1-${MAX_PURCHASE_IDS}; duplicates are answered once. More than ${MAX_PURCHASE_IDS} is a 413`),
+});
+export type ProfilePurchaseInput = z.output<typeof profilePurchaseInput>;
+
+export const purchaseHeaders = onBehalfHeaders.extend({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422'),
+});
+
+export const purchaseStatusSchema = z.enum(['purchased', 'already_purchased', 'not_found']);
+
+export const purchaseResultSchema = z.object({
+  profileId: z.string(),
+  status: purchaseStatusSchema.describe('purchased: charged one credit now; already_purchased and not_found: no charge'),
+  emails: z.array(emailSchema).describe('Empty when not_found'),
+  phones: z.array(phoneSchema).describe('Empty when not_found'),
+});
+
+export const purchaseResponseSchema = z.object({
+  results: z.array(purchaseResultSchema).describe('One result per distinct requested id, in request order'),
+  charged: z.number().int().describe('Credits charged by this request (one per newly purchased profile)'),
+  balance: z.number().int().describe('Credit balance after this request'),
+});
+export type PurchaseResponse = z.output<typeof purchaseResponseSchema>;
+
+// Credits ----------------------------------------------------------------------------------
+
+export const creditsQuery = z.object({
+  limit: intParam('limit', 1, 200, 50).describe('How many recent ledger entries to return, 1-200 (default 50)'),
+});
+export const creditsInput = creditsQuery;
+
+export const ledgerEntrySchema = z.object({
+  id: z.number().int().describe('Ledger entry id; larger is newer'),
+  delta: z.number().int().describe('Credits added (positive) or spent (negative)'),
+  reason: z.string().describe('initial_grant, grant, purchase...'),
+  reference: z.string().nullable().describe('What the movement is about: the profile id of a purchase, the plan of a grant'),
+  createdAt: z.iso.datetime().describe('ISO 8601 timestamp'),
+});
+
+export const creditsSchema = z.object({
+  clientId: z.string(),
+  balance: z.number().int().describe('Credits available now'),
+  ledger: z.array(ledgerEntrySchema).describe('Most recent entries, newest first'),
+});
+export type Credits = z.output<typeof creditsSchema>;
