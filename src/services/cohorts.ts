@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import type { CohortKind } from '../store/schema.ts';
 import { cohortMemberIds, cohortPage, countCohort, findCompanyByDomain, type CompanyRef } from '../store/cohorts.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
 import { pageQuery, toPage, type Page } from '../http/schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
@@ -85,6 +85,5 @@ export type CohortInput = z.output<typeof cohortInput>;
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {
   const company = await resolveCompany(db, input.companyDomain);
-  if (!['default', 'defined', 'aspirational'].includes(input.cohort)) throw new BadRequestError('cohort must be one of Default, Defined, Aspirational');
   return peerPage(db, company, input.cohort, input.page, input.size);
 }
