@@ -2,13 +2,20 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { seedWorld } from './seed/index.ts';
+import { createDemoClient } from '../auth/demo-client.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
-  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
+  // Any company or catalog row means the operator's own data (or an earlier world): keep it.
+  const [row] = await db.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM companies) OR EXISTS (SELECT 1 FROM products) OR EXISTS (SELECT 1 FROM categories) AS any',
+  );
   if (row?.any) return;
   say(`First start: generating the demo world (${config.demoCompanies} companies, seed '${config.demoSeed}')...`);
   const started = Date.now();
   await seedWorld(db, { companies: config.demoCompanies, seed: config.demoSeed });
   say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  // Only on the start that seeds: a restart, or a second instance on the same database,
+  // never mints more credentials (`stacklens clients create` / `keys create` do).
+  await createDemoClient(db, config, say);
 }

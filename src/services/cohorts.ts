@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import type { CohortKind } from '../store/schema.ts';
-import { cohortMemberIds, cohortPage, countCohort, findCompanyByDomain, type CompanyRef } from '../store/cohorts.ts';
+import { cohortMemberIds, cohortPage, countCohort, type CompanyRef } from '../store/cohorts.ts';
+import { resolveCompany as resolveCompanyRow } from './companies.ts';
 import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
 import { pageQuery, toPage, type Page } from '../http/schemas/common.ts';
@@ -41,10 +42,8 @@ export interface Peer {
 
 /** Normalizes the domain (400 when invalid) and finds the company (404 when unknown). */
 export async function resolveCompany(db: Db, domainInput: string, field = 'companyDomain'): Promise<CompanyRef> {
-  const domain = requireDomain(domainInput, field);
-  const company = await findCompanyByDomain(db, domain);
-  if (!company) throw new NotFoundError(`Company '${domain}' not found`);
-  return company;
+  const c = await resolveCompanyRow(db, requireDomain(domainInput, field));
+  return { id: c.id, domain: c.domain, name: c.name, logo: c.logo_url };
 }
 
 /**

@@ -121,44 +121,56 @@ function cols<K extends string>(...names: K[]): Record<K, unknown[]> {
   return Object.fromEntries(names.map((n) => [n, []])) as unknown as Record<K, unknown[]>;
 }
 
+/**
+ * Writes one batch, statement after statement. Callers may leave the promise pending and
+ * generate the next batch meanwhile (yielding to the event loop now and then).
+ */
 export async function insertCompanyBatch(client: Queryable, b: CompanyBatch, updatedAt: string): Promise<void> {
   const c = b.companies;
-  await client.query(
-    `INSERT INTO companies (id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at)
-     SELECT *, $21::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`,
-    [c.id, c.domain, c.name, c.industry_id, c.employee_band, c.employee_count, c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country, c.phone, c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description, updatedAt],
-  );
   const f = b.firmographics;
-  await client.query(`INSERT INTO firmographics (company_id, profile, updated_at) SELECT *, $3::timestamptz FROM unnest($1::text[], $2::jsonb[])`, [f.company_id, f.profile, updatedAt]);
   const s = b.truthSegments;
-  await client.query(
-    `INSERT INTO truth_segments (company_id, segment_id, industry_id, size_tier, region, maturity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-    [s.company_id, s.segment_id, s.industry_id, s.size_tier, s.region, s.maturity],
-  );
   const i = b.installs;
-  await client.query(
-    `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
-     SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f') FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[]) AS t(c, p, f, l, h, n, s)`,
-    [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources],
-  );
-  await client.query(`INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])`, [i.company_id, i.product_id, i.in_use, i.kind]);
   const p = b.people;
-  await client.query(
-    `INSERT INTO people (id, company_id, full_name, title, seniority, function, country, city, linkedin_url) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
-    [p.id, p.company_id, p.full_name, p.title, p.seniority, p.function, p.country, p.city, p.linkedin_url],
-  );
   const k = b.contacts;
-  await client.query(
-    `INSERT INTO contacts (person_id, kind, value, type, verified)
-     SELECT p, k, v, t, ok FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(p, k, v, t, ok, ord) ORDER BY ord`,
-    [k.person_id, k.kind, k.value, k.type, k.verified],
-  );
   const n = b.feed;
-  await client.query(
-    `INSERT INTO feed_items (id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-    [n.id, n.company_id, n.published_at, n.title, n.description, n.source_url, n.publisher_name, n.publisher_logo_url, n.enclosure_image_url, n.category],
-  );
+  const statements: Array<[string, unknown[]]> = [
+    [
+      `INSERT INTO companies (id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at)
+       SELECT *, $21::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`,
+      [c.id, c.domain, c.name, c.industry_id, c.employee_band, c.employee_count, c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country, c.phone, c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description, updatedAt],
+    ],
+    [`INSERT INTO firmographics (company_id, profile, updated_at) SELECT *, $3::timestamptz FROM unnest($1::text[], $2::jsonb[])`, [f.company_id, f.profile, updatedAt]],
+    [
+      `INSERT INTO truth_segments (company_id, segment_id, industry_id, size_tier, region, maturity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      [s.company_id, s.segment_id, s.industry_id, s.size_tier, s.region, s.maturity],
+    ],
+    // One parameter set feeds both the evidence and its truth.
+    [
+      `WITH rows AS MATERIALIZED (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[], $8::boolean[], $9::text[]) AS t(c, p, f, l, h, n, s, u, k)
+       ), evidence AS (
+         INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
+         SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f') FROM rows
+       )
+       INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT c, p, u, k FROM rows`,
+      [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources, i.in_use, i.kind],
+    ],
+    [
+      `INSERT INTO people (id, company_id, full_name, title, seniority, function, country, city, linkedin_url) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
+      [p.id, p.company_id, p.full_name, p.title, p.seniority, p.function, p.country, p.city, p.linkedin_url],
+    ],
+    [
+      `INSERT INTO contacts (person_id, kind, value, type, verified)
+       SELECT p, k, v, t, ok FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(p, k, v, t, ok, ord) ORDER BY ord`,
+      [k.person_id, k.kind, k.value, k.type, k.verified],
+    ],
+    [
+      `INSERT INTO feed_items (id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+      [n.id, n.company_id, n.published_at, n.title, n.description, n.source_url, n.publisher_name, n.publisher_logo_url, n.enclosure_image_url, n.category],
+    ],
+  ];
+  for (const [text, params] of statements) await client.query(text, params);
 }
 
 export async function insertCohortRows(client: Queryable, rows: { company_id: string[]; member_id: string[]; rank: number[]; score: number[] }): Promise<void> {

@@ -59,7 +59,7 @@ test('tools answer exactly what the REST routes answer', async () => {
     (await call('products_in_use', { companyDomain: 'me.example', productIds: ['prd_crm_a', 'prd_nope'] })).json(),
     await rest('POST', '/api/companies/me.example/products-in-use', { productIds: ['prd_crm_a', 'prd_nope'] }),
   );
-  const details = (await call('usage_details', { companyDomain: 'me.example', cohortCompanyDomain: ['diff.example'] })).json();
+  const details = (await call('usage_metrics_details', { companyDomain: 'me.example', cohortCompanyDomain: ['diff.example'] })).json();
   assert.equal(details[0].products[0].different, true);
 });
 

@@ -3,7 +3,7 @@
 // mid-size companies using the category) and flags that bend it:
 //   m  modern: leading adopters ×1.7, laggards ×0.4     l  legacy: the reverse
 //   E  enterprise-skewed (rare in small firms)           S  small-business-skewed
-//   i=a/b  industry-specific: only those industries adopt it (others ×0.02)
+//   i=a/b  industry-specific: only those industries adopt it (others ×0.002)
 //   x=a/b  industry-boosted: those industries ×2.5
 //   src=a/b  evidence sources that reveal it (else the top-level's)
 //   n=A/B  product nouns for names ("Sales Cloud", "CRM")

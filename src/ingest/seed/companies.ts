@@ -1,7 +1,7 @@
 // One company of the demo world, drawn from its hidden segment: country from the
 // segment's region, size from its tier, revenue from size × industry, then name,
 // domain, address, phone, links and history (funding rounds, acquisitions, listing).
-import { employeeBandOf, revenueBandOf } from './bands.ts';
+import { employeeBandOf, revenueBandOf } from '../../bands.ts';
 import { companyDomain, companyName } from './company-names.ts';
 import { COUNTRIES, COUNTRIES_BY_REGION, type Country } from './geo.ts';
 import type { Industry, SizeTier } from './industries.ts';

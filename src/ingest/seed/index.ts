@@ -117,17 +117,27 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     progress({ phase: 'catalog', done: 1, total: 1 });
 
     const updatedAt = new Date(asOfMs).toISOString();
+    // Pipelined: while the server writes batch k, batch k+1 is generated in slices that
+    // yield to the event loop, so the connection keeps feeding the server.
+    let writing: Promise<unknown> = Promise.resolve();
     for (let from = 0; from < n; from += batchSize) {
       const to = Math.min(n, from + batchSize);
       const batch = emptyCompanyBatch();
-      for (let i = from; i < to; i++) addCompany(batch, i, segments[segmentOf[i]]);
-      await insertCompanyBatch(client, batch, updatedAt);
+      for (let i = from; i < to; i++) {
+        addCompany(batch, i, segments[segmentOf[i]]);
+        if ((i - from) % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await writing;
+      if (from > 0) progress({ phase: 'companies', done: from, total: n });
+      writing = insertCompanyBatch(client, batch, updatedAt);
+      writing.catch(() => {}); // surfaced by the await above or below
       summary.installs += batch.installs.company_id.length;
       summary.people += batch.people.id.length;
       summary.contacts += batch.contacts.person_id.length;
       summary.feedItems += batch.feed.id.length;
-      progress({ phase: 'companies', done: to, total: n });
     }
+    await writing;
+    progress({ phase: 'companies', done: n, total: n });
 
     for (let from = 0; from < n; from += batchSize * 5) {
       const to = Math.min(n, from + batchSize * 5);

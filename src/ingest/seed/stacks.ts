@@ -54,7 +54,7 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
   const rng = rngFor(ctx.seed, 'stack', company.index);
   const seg = company.segment;
   const leaves = ctx.catalog.leaves;
-  const factor = Math.pow(company.employees / TIER_MEDIAN[seg.tier], 0.12) * rng.logNormal(1, 0.25);
+  const factor = Math.pow(company.employees / TIER_MEDIAN[seg.tier], 0.15) * rng.logNormal(1, 0.25);
   const eco = seg.ecosystemVendorId && rng.chance(0.45 + 0.2 * company.scale01) ? ctx.vendorLeafProduct.get(seg.ecosystemVendorId) : undefined;
   const sparseShare = 0.12 + 0.16 * (1 - company.scale01) + (seg.maturity === 'laggard' ? 0.05 : 0);
   const out = new Map<number, Install>();
@@ -88,7 +88,7 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
     }
   }
   // Weak mentions: a job ad or a page names a product; sometimes a team really uses it.
-  const mentions = rng.poisson(1.2 + 1.6 * company.scale01);
+  const mentions = rng.poisson(2.4 + 3 * company.scale01);
   for (let k = 0; k < mentions; k++) {
     const product = rng.chance(0.5) ? draw(rng.int(0, leaves.length - 1)) : rng.int(0, ctx.catalog.products.length - 1);
     if (seg.choices[ctx.productLeaf[product]].products.length === 0) continue;

@@ -2,5 +2,7 @@
 import type { ToolDef } from '../registry.ts';
 import { profileTools } from './profiles.ts';
 import { intelligenceTools } from './intelligence.ts';
+import { catalogTools } from './catalog.ts';
+import { companyTools } from './companies.ts';
 
-export const allTools: ToolDef[] = [...profileTools, ...intelligenceTools];
+export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools];

@@ -34,7 +34,7 @@ export const intelligenceTools = [
     run: (args, ctx) => usageMetrics(ctx.db, args),
   }),
   defineTool({
-    name: 'usage_details',
+    name: 'usage_metrics_details',
     title: 'Compare a company\'s stack with chosen companies',
     description:
       `Category by category over the company's categories, for each of 1-${MAX_COMPARED_COMPANIES} compared domains (cohortCompanyDomain): ` +

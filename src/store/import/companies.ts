@@ -1,0 +1,183 @@
+// Import SQL for what belongs to a company: companies, firmographics, installs, people,
+// contacts, feed items and defined cohorts. Rows name their company by domain.
+import { idChecks, mustExist } from './catalog.ts';
+import type { StageSpec } from './stage.ts';
+
+const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'companies', 'domain', 'company');
+
+export const companies: StageSpec = {
+  columns: {
+    id: 'text', id_given: 'bool', domain: 'text', name: 'text', industry: 'text', employee_band: 'text', employee_count: 'int',
+    revenue_band: 'text', revenue_usd: 'bigint', street: 'text', city: 'text', state: 'text', postal_code: 'text', country: 'text',
+    phone: 'text', founded_year: 'int', website: 'text', logo_url: 'text', linkedin_url: 'text', crunchbase_url: 'text', description: 'text',
+  },
+  keys: [
+    { field: 'domain', fields: ['domain'], columns: ['domain'] },
+    { field: 'id', fields: ['id'], columns: ['id'] },
+  ],
+  checks: [
+    ...idChecks('companies'),
+    {
+      field: 'industry',
+      where: 's.industry IS NOT NULL AND NOT EXISTS (SELECT 1 FROM industries r WHERE r.id = s.industry OR lower(r.name) = lower(s.industry))',
+      message: `format('unknown industry %s (an industry id or name; import industries first)', s.industry)`,
+    },
+  ],
+  table: 'companies',
+  // An industry is named by id or by name (case-insensitive); an exact match wins.
+  from: `import_stage s LEFT JOIN LATERAL (
+      SELECT r.id FROM industries r WHERE r.id = s.industry OR lower(r.name) = lower(s.industry)
+      ORDER BY (r.id = s.industry) DESC, (r.name = s.industry) DESC, r.id LIMIT 1) i ON true`,
+  conflict: ['domain'],
+  touch: 'updated_at',
+  upsert: [
+    { target: 'id', expr: 's.id', insertOnly: true },
+    { target: 'domain', expr: 's.domain' },
+    { target: 'name', expr: 's.name', fields: ['name'] },
+    { target: 'industry_id', expr: 'i.id', fields: ['industry'] },
+    { target: 'employee_band', expr: 's.employee_band', fields: ['employeeRange', 'employeeCount'] },
+    { target: 'employee_count', expr: 's.employee_count', fields: ['employeeCount'] },
+    { target: 'revenue_band', expr: 's.revenue_band', fields: ['revenueRange', 'revenueUsd'] },
+    { target: 'revenue_usd', expr: 's.revenue_usd', fields: ['revenueUsd'] },
+    { target: 'street', expr: 's.street', fields: ['street'] },
+    { target: 'city', expr: 's.city', fields: ['city'] },
+    { target: 'state', expr: 's.state', fields: ['state'] },
+    { target: 'postal_code', expr: 's.postal_code', fields: ['postalCode'] },
+    { target: 'country', expr: 's.country', fields: ['country'] },
+    { target: 'phone', expr: 's.phone', fields: ['phone'] },
+    { target: 'founded_year', expr: 's.founded_year', fields: ['foundedYear'] },
+    { target: 'website', expr: 's.website', fields: ['website'] },
+    { target: 'logo_url', expr: 's.logo_url', fields: ['logoUrl'] },
+    { target: 'linkedin_url', expr: 's.linkedin_url', fields: ['linkedinUrl'] },
+    { target: 'crunchbase_url', expr: 's.crunchbase_url', fields: ['crunchbaseUrl'] },
+    { target: 'description', expr: 's.description', fields: ['description'] },
+  ],
+};
+
+export const firmographics: StageSpec = {
+  columns: { company_domain: 'text', profile: 'jsonb' },
+  keys: [{ field: 'companyDomain', fields: ['companyDomain'], columns: ['company_domain'] }],
+  checks: [company()],
+  table: 'firmographics',
+  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
+  conflict: ['company_id'],
+  touch: 'updated_at',
+  upsert: [
+    { target: 'company_id', expr: 'c.id' },
+    { target: 'profile', expr: 's.profile' },
+  ],
+};
+
+export const installs: StageSpec = {
+  columns: {
+    company_domain: 'text', product_id: 'text', first_verified: 'timestamptz', last_verified: 'timestamptz',
+    hit_count: 'int', intensity: 'int', sources: 'text[]',
+  },
+  keys: [{ field: 'productId', fields: ['companyDomain', 'productId'], columns: ['company_domain', 'product_id'] }],
+  checks: [company(), mustExist('productId', 'product_id', 'products', 'id', 'product')],
+  table: 'installs',
+  references: ['companies', 'products'],
+  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
+  conflict: ['company_id', 'product_id'],
+  upsert: [
+    { target: 'company_id', expr: 'c.id' },
+    { target: 'product_id', expr: 's.product_id' },
+    { target: 'first_verified', expr: 's.first_verified' },
+    { target: 'last_verified', expr: 's.last_verified' },
+    { target: 'hit_count', expr: 'COALESCE(s.hit_count, 1)', fields: ['hitCount'] },
+    { target: 'intensity', expr: 'COALESCE(s.intensity, 0)', fields: ['intensity'] },
+    { target: 'sources', expr: `COALESCE(s.sources, '{}')`, fields: ['source', 'sources'] },
+  ],
+};
+
+export const people: StageSpec = {
+  columns: {
+    id: 'text', full_name: 'text', title: 'text', seniority: 'text', function: 'text', company_domain: 'text',
+    country: 'text', city: 'text', linkedin_url: 'text',
+  },
+  keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
+  checks: [company()],
+  table: 'people',
+  from: 'import_stage s LEFT JOIN companies c ON c.domain = s.company_domain',
+  conflict: ['id'],
+  upsert: [
+    { target: 'id', expr: 's.id' },
+    { target: 'company_id', expr: 'c.id', fields: ['companyDomain'] },
+    { target: 'full_name', expr: 's.full_name' },
+    { target: 'title', expr: 's.title', fields: ['title'] },
+    { target: 'seniority', expr: 's.seniority', fields: ['seniority'] },
+    { target: 'function', expr: 's.function', fields: ['function'] },
+    { target: 'country', expr: 's.country', fields: ['country'] },
+    { target: 'city', expr: 's.city', fields: ['city'] },
+    { target: 'linkedin_url', expr: 's.linkedin_url', fields: ['linkedinUrl'] },
+  ],
+};
+
+export const contacts: StageSpec = {
+  columns: { person_id: 'text', kind: 'text', value: 'text', type: 'text', verified: 'bool' },
+  keys: [{ field: 'value', fields: ['profileId', 'kind', 'value'], columns: ['person_id', 'kind', 'value'] }],
+  checks: [mustExist('profileId', 'person_id', 'people', 'id', 'profile')],
+  table: 'contacts',
+  from: 'import_stage s',
+  conflict: ['person_id', 'kind', 'value'],
+  upsert: [
+    { target: 'person_id', expr: 's.person_id' },
+    { target: 'kind', expr: 's.kind' },
+    { target: 'value', expr: 's.value' },
+    { target: 'type', expr: 's.type', fields: ['type'] },
+    { target: 'verified', expr: 'COALESCE(s.verified, false)', fields: ['verified'] },
+  ],
+};
+
+export const feed: StageSpec = {
+  columns: {
+    id: 'text', company_domain: 'text', published_at: 'timestamptz', title: 'text', description: 'text', source_url: 'text',
+    publisher_name: 'text', publisher_logo_url: 'text', enclosure_image_url: 'text', category: 'text',
+  },
+  keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
+  checks: [company()],
+  table: 'feed_items',
+  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
+  conflict: ['id'],
+  upsert: [
+    { target: 'id', expr: 's.id' },
+    { target: 'company_id', expr: 'c.id' },
+    { target: 'published_at', expr: 's.published_at' },
+    { target: 'title', expr: 's.title' },
+    { target: 'description', expr: `COALESCE(s.description, '')`, fields: ['description'] },
+    { target: 'source_url', expr: 's.source_url', fields: ['sourceUrl'] },
+    { target: 'publisher_name', expr: 's.publisher_name', fields: ['publisherName'] },
+    { target: 'publisher_logo_url', expr: 's.publisher_logo_url', fields: ['publisherLogoUrl'] },
+    { target: 'enclosure_image_url', expr: 's.enclosure_image_url', fields: ['enclosureImageUrl'] },
+    { target: 'category', expr: `COALESCE(s.category, 'NEWS')`, fields: ['category'] },
+  ],
+};
+
+// Staged cohort rows resolved to company ids; used by the upsert and by the replace step.
+const COHORT_ROWS = `import_stage s JOIN companies c ON c.domain = s.company_domain JOIN companies m ON m.domain = s.member_domain`;
+
+export const cohorts: StageSpec = {
+  columns: { company_domain: 'text', member_domain: 'text', rank: 'int', score: 'real' },
+  keys: [
+    { field: 'memberDomain', fields: ['companyDomain', 'memberDomain'], columns: ['company_domain', 'member_domain'] },
+    { field: 'rank', fields: ['companyDomain', 'rank'], columns: ['company_domain', 'rank'] },
+  ],
+  checks: [company(), company('memberDomain', 'member_domain')],
+  table: 'cohorts',
+  from: COHORT_ROWS,
+  conflict: ['company_id', 'kind', 'member_id'],
+  upsert: [
+    { target: 'company_id', expr: 'c.id' },
+    { target: 'kind', expr: `'defined'` },
+    { target: 'member_id', expr: 'm.id' },
+    { target: 'score', expr: 's.score', fields: ['score'] },
+    { target: 'rank', expr: 's.rank' },
+  ],
+  // A defined cohort is a curated list: the file's members replace the company's list.
+  deleteMissing: `WITH gone AS (
+      DELETE FROM cohorts k WHERE k.kind = 'defined'
+        AND k.company_id IN (SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain)
+        AND NOT EXISTS (SELECT 1 FROM ${COHORT_ROWS} WHERE c.id = k.company_id AND m.id = k.member_id)
+      RETURNING 1)
+    SELECT count(*)::int AS deleted FROM gone`,
+};

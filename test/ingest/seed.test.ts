@@ -1,0 +1,117 @@
+// Demo world: determinism (digest) and the invariants every generated world keeps.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestDb } from '../helpers/db.ts';
+import type { Db } from '../../src/store/db.ts';
+import { seedWorld, WorldExistsError } from '../../src/ingest/seed/index.ts';
+import { worldDigest } from '../../src/store/digest.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../src/bands.ts';
+import { normalizeDomain } from '../../src/domain.ts';
+
+const AS_OF = '2026-01-01';
+let db: Db;
+
+before(async () => {
+  db = await createTestDb();
+  await seedWorld(db, { companies: 200, seed: 'alpha', asOf: AS_OF });
+});
+after(async () => db.close());
+
+const one = async <T extends object>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params))[0];
+const count = async (sql: string, params: unknown[] = []) => (await one<{ n: number }>(sql, params)).n;
+
+test('same seed, size and as-of give the same digest; batching does not matter; another seed differs', async () => {
+  const first = await worldDigest(db);
+  assert.equal(first.tables.companies.rows, 200);
+  assert.ok(first.tables.installs.rows > 2000);
+  await seedWorld(db, { companies: 200, seed: 'alpha', asOf: AS_OF, replace: true, batchSize: 37 });
+  assert.equal((await worldDigest(db)).digest, first.digest);
+  await seedWorld(db, { companies: 200, seed: 'beta', asOf: AS_OF, replace: true });
+  const other = await worldDigest(db);
+  assert.notEqual(other.digest, first.digest);
+  assert.notEqual(other.tables.companies.md5, first.tables.companies.md5);
+  await seedWorld(db, { companies: 200, seed: 'alpha', asOf: AS_OF, replace: true });
+  assert.equal((await worldDigest(db)).digest, first.digest);
+});
+
+test('a database that already holds a world is refused without replace', async () => {
+  await assert.rejects(seedWorld(db, { companies: 10, seed: 'x', asOf: AS_OF }), WorldExistsError);
+  assert.equal(await count('SELECT count(*)::int AS n FROM companies'), 200);
+});
+
+test('domains are unique, normalized DNS names; ids carry their prefixes', async () => {
+  const rows = await db.query<{ id: string; domain: string }>('SELECT id, domain FROM companies');
+  assert.equal(new Set(rows.map((r) => r.domain)).size, rows.length);
+  for (const r of rows) {
+    assert.equal(normalizeDomain(r.domain), r.domain);
+    assert.match(r.id, /^cmp_[0-9a-z]{10}$/);
+  }
+  const vendors = await db.query<{ domain: string }>('SELECT domain FROM vendors');
+  for (const v of vendors) assert.equal(normalizeDomain(v.domain), v.domain);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM people WHERE id NOT LIKE 'per\\_%'`), 0);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM feed_items WHERE id NOT LIKE 'fd\\_%'`), 0);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM products WHERE id NOT LIKE 'prd\\_%'`), 0);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM industries WHERE id NOT LIKE 'ind\\_%'`), 0);
+});
+
+test('referential integrity holds (the bulk load skips FK triggers, so check it)', async () => {
+  const orphans: Record<string, string> = {
+    'products → vendors': 'SELECT count(*)::int AS n FROM products p LEFT JOIN vendors v ON v.id = p.vendor_id WHERE v.id IS NULL',
+    'products → categories': 'SELECT count(*)::int AS n FROM products p LEFT JOIN categories c ON c.id = p.category_id WHERE c.id IS NULL',
+    'categories → parent': 'SELECT count(*)::int AS n FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.parent_id IS NOT NULL AND p.id IS NULL',
+    'companies → industries': 'SELECT count(*)::int AS n FROM companies c LEFT JOIN industries i ON i.id = c.industry_id WHERE i.id IS NULL',
+    'installs → companies/products': 'SELECT count(*)::int AS n FROM installs i LEFT JOIN companies c ON c.id = i.company_id LEFT JOIN products p ON p.id = i.product_id WHERE c.id IS NULL OR p.id IS NULL',
+    'people → companies': 'SELECT count(*)::int AS n FROM people p LEFT JOIN companies c ON c.id = p.company_id WHERE c.id IS NULL',
+    'contacts → people': 'SELECT count(*)::int AS n FROM contacts k LEFT JOIN people p ON p.id = k.person_id WHERE p.id IS NULL',
+    'feed → companies': 'SELECT count(*)::int AS n FROM feed_items f LEFT JOIN companies c ON c.id = f.company_id WHERE c.id IS NULL',
+    'cohorts → companies': 'SELECT count(*)::int AS n FROM cohorts k LEFT JOIN companies a ON a.id = k.company_id LEFT JOIN companies b ON b.id = k.member_id WHERE a.id IS NULL OR b.id IS NULL',
+    'firmographics → companies': 'SELECT count(*)::int AS n FROM firmographics f LEFT JOIN companies c ON c.id = f.company_id WHERE c.id IS NULL',
+  };
+  for (const [name, sql] of Object.entries(orphans)) assert.equal(await count(sql), 0, name);
+  assert.equal(await count('SELECT count(*)::int AS n FROM companies c LEFT JOIN firmographics f ON f.company_id = c.id WHERE f.company_id IS NULL'), 0);
+  // Indexes dropped for the bulk load are back.
+  const idx = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('installs_product_idx', 'people_title_trgm_idx', 'companies_name_trgm_idx', 'feed_items_company_idx')`);
+  assert.equal(idx.length, 4);
+});
+
+test('evidence dates are ordered and inside five years before as-of', async () => {
+  assert.equal(await count('SELECT count(*)::int AS n FROM installs WHERE last_verified < first_verified'), 0);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM installs WHERE last_verified > $1::timestamptz OR first_verified < $1::timestamptz - interval '1827 days'`, [AS_OF]), 0);
+  assert.equal(await count('SELECT count(*)::int AS n FROM installs WHERE intensity NOT BETWEEN 0 AND 100 OR hit_count < 1 OR cardinality(sources) = 0'), 0);
+  const old = await one<{ share: number }>(`SELECT avg((last_verified < $1::timestamptz - interval '1 year')::int)::float AS share FROM installs`, [AS_OF]);
+  assert.ok(old.share >= 0.1, `installs last verified over a year ago: ${old.share}`);
+});
+
+test('band labels come from the fixed lists and agree with the numbers', async () => {
+  const rows = await db.query<{ employee_band: string; employee_count: number; revenue_band: string; revenue_usd: number }>('SELECT employee_band, employee_count, revenue_band, revenue_usd FROM companies');
+  const employee = (n: number) => EMPLOYEE_BAND_LABELS[[10, 50, 200, 500, 1000, 5000, 10000, Infinity].findIndex((max) => n < max)];
+  const revenue = (n: number) => REVENUE_BAND_LABELS[[1, 2, 5, 10, 50, 100, 500, 1000, Infinity].findIndex((max) => n < max * 1e6)];
+  for (const r of rows) {
+    assert.ok(EMPLOYEE_BAND_LABELS.includes(r.employee_band), r.employee_band);
+    assert.ok(REVENUE_BAND_LABELS.includes(r.revenue_band), r.revenue_band);
+    assert.equal(r.employee_band, employee(r.employee_count));
+    assert.equal(r.revenue_band, revenue(r.revenue_usd));
+  }
+});
+
+test('ground truth exists for every company and every install, and only for them', async () => {
+  assert.equal(await count('SELECT count(*)::int AS n FROM companies c LEFT JOIN truth_segments t ON t.company_id = c.id WHERE t.company_id IS NULL'), 0);
+  assert.equal(await count('SELECT count(*)::int AS n FROM installs i FULL JOIN truth_installs t USING (company_id, product_id) WHERE i.company_id IS NULL OR t.company_id IS NULL'), 0);
+  const kinds = await db.query<{ kind: string; in_use: boolean }>('SELECT DISTINCT kind, in_use FROM truth_installs ORDER BY 1, 2');
+  assert.deepEqual(kinds.map((k) => `${k.kind}:${k.in_use}`), ['active:true', 'active_sparse:true', 'churned:false', 'weak_mention:false', 'weak_mention:true']);
+  const seg = await one<{ n: number }>(`SELECT count(*)::int AS n FROM truth_segments t JOIN companies c ON c.id = t.company_id WHERE t.industry_id <> c.industry_id`);
+  assert.equal(seg.n, 0);
+});
+
+test('catalog: a 3-level tree of ~150+ categories, ~300 vendors, ~2,000 products with 3-8 features', async () => {
+  const cats = await one<{ n: number; levels: number }>('SELECT count(*)::int AS n, (max(level) + 1)::int AS levels FROM categories');
+  assert.ok(cats.n >= 150 && cats.levels >= 3, JSON.stringify(cats));
+  assert.equal(await count('SELECT count(*)::int AS n FROM vendors'), 300);
+  assert.equal(await count('SELECT count(*)::int AS n FROM products'), 2000);
+  assert.equal(await count('SELECT count(*)::int AS n FROM products WHERE cardinality(features) NOT BETWEEN 3 AND 8 OR description = \'\' OR short_name IS NULL OR public_detail_url IS NULL'), 0);
+  assert.equal(await count('SELECT count(*)::int AS n FROM products WHERE avg_rating NOT BETWEEN 0 AND 5 OR star_rating NOT BETWEEN 0 AND 5'), 0);
+  const crowd = await one<{ crowded: number; niche: number }>('SELECT count(*) FILTER (WHERE n >= 10)::int AS crowded, count(*) FILTER (WHERE n <= 4)::int AS niche FROM (SELECT category_id, count(*) n FROM products GROUP BY 1) x');
+  assert.ok(crowd.crowded >= 20 && crowd.niche >= 5, JSON.stringify(crowd));
+  const multi = await count('SELECT count(*)::int AS n FROM (SELECT vendor_id FROM products GROUP BY 1 HAVING count(DISTINCT category_id) >= 5) x');
+  assert.ok(multi >= 10, `vendors selling in 5+ categories: ${multi}`);
+});
