@@ -242,7 +242,7 @@ export interface ServiceSecretsTable {
   created_at: DefaultTimestamp;
 }
 
-export interface Database {
+export interface Database extends IntelligenceTables {
   industries: IndustriesTable;
   categories: CategoriesTable;
   vendors: VendorsTable;
@@ -266,4 +266,21 @@ export interface Database {
   truth_segments: TruthSegmentsTable;
   truth_installs: TruthInstallsTable;
   service_secrets: ServiceSecretsTable;
+}
+
+// Migration 007 (intelligence): co-usage statistics for related products.
+export interface ProductUsageStatsTable {
+  product_id: string;
+  companies: number;
+}
+
+export interface ProductCousageTable {
+  anchor_id: string;
+  product_id: string;
+  together: number;
+}
+
+export interface IntelligenceTables {
+  product_usage_stats: ProductUsageStatsTable;
+  product_cousage: ProductCousageTable;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
 import { vendorRoutes } from './vendors.ts';
@@ -46,6 +47,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(intelligenceRoutes);
   await app.register(companyRoutes);
   await app.register(companyProductRoutes);
   await app.register(vendorRoutes);
