@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import type { z } from 'zod';
 import { BadRequestError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
@@ -89,11 +88,15 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   };
 
   const client = await db.pool.connect();
+  let stage: ImportStage | undefined;
   try {
-    await client.query('BEGIN');
-    const stage = new ImportStage(client, STAGE_SPECS[kind]!);
-    await stage.create();
-    const columns = stage.columnNames;
+    // READ COMMITTED whatever the server default: the checks must see every row committed
+    // before they lock the referenced tables (ImportStage.foreignKeysVerified).
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    const staging = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
+    stage = staging;
+    await staging.create();
+    const columns = staging.columnNames;
     const present = new Set<string>();
     const newBatch = (): StageBatch => ({ lines: [], values: columns.map(() => []) });
     let batch = newBatch();
@@ -103,7 +106,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       await pending;
       const full = batch;
       batch = newBatch();
-      pending = stage.insert(full);
+      pending = staging.insert(full);
       pending.catch(() => {}); // awaited at the next flush; avoids an unhandled rejection meanwhile
       progress('reading');
     };
@@ -118,23 +121,24 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
           continue;
         }
         rowsRead++;
-        const parsed = def.schema.safeParse(event.values);
-        if (!parsed.success) {
+        const checked = def.validate(event.values);
+        if (!checked.ok) {
           rejected++;
-          addErrors(issuesToErrors(event.line, parsed.error.issues, def.fields));
+          addErrors(checked.issues.map((i) => ({ line: event.line, ...i })));
           continue;
         }
         batch.lines.push(event.line);
-        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(parsed.data[columns[c]!] ?? null);
+        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(checked.row[columns[c]!] ?? null);
         if (batch.lines.length >= batchSize) await flush();
       }
     }
     await flush();
     await pending;
+    await staging.finish();
 
     const readMs = performance.now() - started;
     progress('checking');
-    const checked = await stage.check(maxErrors);
+    const checked = await staging.check(maxErrors);
     if (checked.rejected > 0 || rejected > 0) {
       rejected += checked.rejected;
       errorCount += checked.errorCount;
@@ -147,12 +151,13 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     }
     const checkMs = performance.now() - started - readMs;
     progress('writing');
-    const counts = await stage.write(present);
+    const counts = await staging.write(present);
     await client.query('COMMIT');
     timings = { readMs, checkMs, writeMs: performance.now() - started - readMs - checkMs };
     progress('done');
     return summary(true, counts);
   } catch (err) {
+    await stage?.abort(err as Error);
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
@@ -172,13 +177,3 @@ function headerErrors(fields: readonly string[], required: readonly string[], he
   }
   return errors;
 }
-
-function issuesToErrors(line: number, issues: z.core.$ZodIssue[], fields: readonly string[]): RowError[] {
-  return issues.map((i) => {
-    if (i.code === 'unrecognized_keys') {
-      return { line, field: i.keys.join(', '), message: `unknown field (expected: ${fields.join(', ')})` };
-    }
-    return { line, field: i.path.length > 0 ? i.path.join('.') : '(row)', message: i.message };
-  });
-}
-
