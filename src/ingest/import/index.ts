@@ -1,7 +1,8 @@
 // importFile: one file of one kind into the database, all or nothing. Streams the records,
-// validates each (zod), stages the valid ones in batches, checks references and in-file
-// duplicates set-based, then upserts in one statement; any rejected line → ROLLBACK and a
-// list of every bad line with its field and reason. Shared by the CLI, tests and bench/.
+// validates each (the kind's rules: kinds/define.ts), stages the valid ones in batches,
+// checks references and in-file duplicates set-based, then writes new and changed rows;
+// any rejected line → ROLLBACK and a list of every bad line with its field and reason.
+// Shared by the CLI, tests and bench/ (bench/import-installs.ts measures it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
