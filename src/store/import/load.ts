@@ -24,10 +24,17 @@ export interface StageLoader {
   abort(err: Error): Promise<void>;
 }
 
+const ARRAY_SPECIAL = /[\\"]/;
+
 /** A PostgreSQL array literal: unnest cannot take an array of arrays, so list columns
  *  travel as one literal per row and are cast back on the server. */
 export function arrayLiteral(items: readonly string[]): string {
-  return `{${items.map((s) => `"${s.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  let out = '{';
+  for (let i = 0; i < items.length; i++) {
+    const s = items[i]!;
+    out += `${i === 0 ? '' : ','}"${ARRAY_SPECIAL.test(s) ? s.replace(/[\\"]/g, '\\$&') : s}"`;
+  }
+  return `${out}}`;
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
@@ -47,6 +54,9 @@ function copyEncoder(type: PgType): (v: unknown) => string {
       return (v) => (v == null ? '\\N' : String(v));
     case 'bool':
       return (v) => (v == null ? '\\N' : v ? 't' : 'f');
+    case 'timestamptz':
+      // ISO 8601 text from the validator (fields.ts timestamp): nothing to escape.
+      return (v) => (v == null ? '\\N' : v instanceof Date ? v.toISOString() : String(v));
     case 'jsonb':
       return (v) => (v == null ? '\\N' : copyText(JSON.stringify(v)));
     case 'text[]':
