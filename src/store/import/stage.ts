@@ -196,11 +196,14 @@ export class ImportStage {
    * - replica mode turns off every trigger and rule, not only foreign keys: so it is used
    *   only when the table has no trigger but the checks of those foreign keys and no rule
    *   (this query), and only for the one INSERT statement;
-   * - only a superuser may set it; anyone else gets the ordinary (slower) checks.
+   * - only a role that may set it does (a superuser, or from PostgreSQL 15 a role granted
+   *   `SET ON PARAMETER session_replication_role`); anyone else gets the ordinary checks.
    */
   private async foreignKeysVerified(): Promise<boolean> {
+    const [version] = (await this.client.query(`SELECT current_setting('server_version_num')::int AS num`)).rows;
+    const allowed = version.num >= 150000 ? `has_parameter_privilege('session_replication_role', 'SET')` : `current_setting('is_superuser') = 'on'`;
     const { rows } = await this.client.query(
-      `SELECT current_setting('is_superuser') = 'on'
+      `SELECT ${allowed}
           AND NOT EXISTS (
             SELECT 1 FROM pg_trigger g WHERE g.tgrelid = $1::regclass AND g.tgenabled <> 'D'
               AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.oid = g.tgconstraint AND k.contype = 'f'
