@@ -1,4 +1,4 @@
-// CLI entry: `stacklens serve | migrate | seed | import | refresh`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | clients | plans | keys | credits | mcp`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -9,7 +9,10 @@ import { registerDbCommands } from './cli/db.ts';
 import { registerImportCommand } from './cli/import.ts';
 import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
+import { registerRefreshCommands } from './cli/refresh.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
+import { registerClientCommands } from './cli/clients.ts';
+import { registerKeyCommands } from './cli/keys.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -21,7 +24,10 @@ registerDbCommands(program);
 registerImportCommand(program);
 registerSeedCommands(program);
 registerMcpCommand(program);
+registerRefreshCommands(program);
 registerCreditsCommands(program);
+registerClientCommands(program);
+registerKeyCommands(program);
 
 try {
   await program.parseAsync(process.argv);

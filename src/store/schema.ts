@@ -160,6 +160,8 @@ export interface ApiClientsTable {
   credits: Generated<number>;
   disabled_at: Timestamp | null;
   created_at: DefaultTimestamp;
+  /** Client id at the external identity provider (migration 003). */
+  external_id: string | null;
 }
 
 export interface ApiKeysTable {
@@ -234,7 +236,13 @@ export interface TruthInstallsTable {
   kind: string | null;
 }
 
-export interface Database {
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database extends IntelligenceTables {
   industries: IndustriesTable;
   categories: CategoriesTable;
   vendors: VendorsTable;
@@ -257,4 +265,22 @@ export interface Database {
   audit_log: AuditLogTable;
   truth_segments: TruthSegmentsTable;
   truth_installs: TruthInstallsTable;
+  service_secrets: ServiceSecretsTable;
+}
+
+// Migration 007 (intelligence): co-usage statistics for related products.
+export interface ProductUsageStatsTable {
+  product_id: string;
+  companies: number;
+}
+
+export interface ProductCousageTable {
+  anchor_id: string;
+  product_id: string;
+  together: number;
+}
+
+export interface IntelligenceTables {
+  product_usage_stats: ProductUsageStatsTable;
+  product_cousage: ProductCousageTable;
 }

@@ -1,0 +1,113 @@
+// SQL for prompt understanding: the catalog the parser reads (products, vendors, categories,
+// industries), cached in process per database, and the companies a prompt may name.
+// The cache is checked against a cheap fingerprint of the four tables (row counts and a sum
+// of row hashes) at most every `maxAgeMs`, so an import shows up without a restart while
+// requests do not reload thousands of products each time. Writers may also call
+// invalidatePromptCatalog(db) to drop it at once.
+import type { Db } from './db.ts';
+import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
+
+interface CacheEntry {
+  fingerprint: string;
+  checkedAt: number;
+  catalog: PromptCatalog;
+}
+
+const cache = new WeakMap<Db, CacheEntry>();
+const inflight = new WeakMap<Db, Promise<PromptCatalog>>();
+
+/** How long a loaded catalog is trusted before its fingerprint is checked again. */
+export const CATALOG_MAX_AGE_MS = 2000;
+
+const FINGERPRINT_SQL = `
+  SELECT
+    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name || '|' || coalesce(short_name, '') || '|'
+              || array_to_string(aliases, ',') || '|' || vendor_id || '|' || category_id)::bigint), 0)::text FROM products) AS p,
+    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || domain || '|' || name)::bigint), 0)::text FROM vendors) AS v,
+    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name || '|' || coalesce(parent_id, ''))::bigint), 0)::text FROM categories) AS c,
+    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name)::bigint), 0)::text FROM industries) AS i`;
+
+async function fingerprint(db: Db): Promise<string> {
+  const [row] = await db.query<{ p: string; v: string; c: string; i: string }>(FINGERPRINT_SQL);
+  return `${row!.p}/${row!.v}/${row!.c}/${row!.i}`;
+}
+
+async function readCatalog(db: Db): Promise<PromptCatalog> {
+  const [products, vendors, categories, industries] = [
+    await db.kysely.selectFrom('products').select(['id', 'name', 'short_name', 'aliases', 'vendor_id', 'category_id']).orderBy('id').execute(),
+    await db.kysely.selectFrom('vendors').select(['id', 'domain', 'name']).orderBy('id').execute(),
+    await db.kysely.selectFrom('categories').select(['id', 'name', 'parent_id']).orderBy('id').execute(),
+    await db.kysely.selectFrom('industries').select(['id', 'name']).orderBy('id').execute(),
+  ];
+  return {
+    products: products.map((p) => ({
+      id: p.id, name: p.name, shortName: p.short_name, aliases: p.aliases ?? [], vendorId: p.vendor_id, categoryId: p.category_id,
+    })),
+    vendors: vendors.map((v) => ({ id: v.id, domain: v.domain, name: v.name })),
+    categories: categories.map((c) => ({ id: c.id, name: c.name, parentId: c.parent_id })),
+    industries: industries.map((i) => ({ id: i.id, name: i.name })),
+  };
+}
+
+/**
+ * The catalog for the prompt parser. Returns the same object while the data is unchanged,
+ * which also keeps the parser's compiled index (cached per catalog object) warm.
+ */
+export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number; now?: () => number } = {}): Promise<PromptCatalog> {
+  const maxAge = options.maxAgeMs ?? CATALOG_MAX_AGE_MS;
+  const now = options.now ?? Date.now;
+  const hit = cache.get(db);
+  if (hit && now() - hit.checkedAt < maxAge) return hit.catalog;
+  const pending = inflight.get(db);
+  if (pending) return pending;
+  const load = (async () => {
+    const fp = await fingerprint(db);
+    const current = cache.get(db);
+    if (current && current.fingerprint === fp) {
+      current.checkedAt = now();
+      return current.catalog;
+    }
+    const catalog = await readCatalog(db);
+    cache.set(db, { fingerprint: fp, checkedAt: now(), catalog });
+    return catalog;
+  })();
+  inflight.set(db, load);
+  try {
+    return await load;
+  } finally {
+    inflight.delete(db);
+  }
+}
+
+/** Drops the cached catalog of a database (after an import or a catalog edit). */
+export function invalidatePromptCatalog(db: Db): void {
+  cache.delete(db);
+}
+
+const LEGAL_SUFFIX = String.raw`(,?\s+(inc|incorporated|llc|ltd|limited|gmbh|ag|corp|corporation|co|company|plc|sa|sas|bv|nv|srl|spa|oy|ab|pty|group|holdings)\.?)?`;
+
+/** A case-insensitive anchored regex matching a company name as written, legal suffix optional. */
+export function companyNamePattern(phrase: string): string {
+  const escaped = phrase.trim().replace(/[\\.^$|?*+()[\]{}]/g, (c) => `\\${c}`).replace(/\s+/g, String.raw`\s+`);
+  return `^${escaped}${LEGAL_SUFFIX}$`;
+}
+
+/**
+ * Companies a prompt may name: those whose domain is one of `domains`, or whose name equals
+ * one of `phrases` (any case, legal suffix optional). At most 5 per phrase and 100 in all.
+ * One sub-select per phrase, each with its pattern as a parameter: planned with the value,
+ * PostgreSQL then uses the trigram index on companies.name (a pattern taken from an
+ * unnest() inside a LATERAL join was planned as a sequential scan).
+ */
+export async function findPromptCompanies(db: Db, candidates: { domains: string[]; phrases: string[] }): Promise<CatalogCompany[]> {
+  const domains = [...new Set(candidates.domains)].slice(0, 50);
+  const patterns = [...new Set(candidates.phrases.filter((p) => p.trim().length >= 3).map(companyNamePattern))].slice(0, 60);
+  if (domains.length === 0 && patterns.length === 0) return [];
+  const parts = ['(SELECT id, domain, name FROM companies WHERE domain = ANY($1::text[]))'];
+  patterns.forEach((_, k) => parts.push(`(SELECT id, domain, name FROM companies WHERE name ~* $${k + 2}::text LIMIT 5)`));
+  const rows = await db.query<{ id: string; domain: string; name: string | null }>(
+    `SELECT DISTINCT ON (c.id) c.id, c.domain, c.name FROM (${parts.join(' UNION ALL ')}) c ORDER BY c.id LIMIT 100`,
+    [domains, ...patterns],
+  );
+  return rows.map((r) => ({ id: r.id, domain: r.domain, name: r.name }));
+}
