@@ -1,11 +1,11 @@
 // importFile: one file of one kind into the database, all or nothing. Streams the records,
-// validates each (zod), stages the valid ones in batches, checks references and in-file
-// duplicates set-based, then upserts in one statement; any rejected line → ROLLBACK and a
-// list of every bad line with its field and reason. Shared by the CLI, tests and bench/.
+// validates each (the kind's rules: kinds/define.ts), stages the valid ones in batches,
+// checks references and in-file duplicates set-based, then writes new and changed rows;
+// any rejected line → ROLLBACK and a list of every bad line with its field and reason.
+// Shared by the CLI, tests and bench/ (bench/import-installs.ts measures it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import type { z } from 'zod';
 import { BadRequestError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
@@ -89,11 +89,15 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   };
 
   const client = await db.pool.connect();
+  let stage: ImportStage | undefined;
   try {
-    await client.query('BEGIN');
-    const stage = new ImportStage(client, STAGE_SPECS[kind]!);
-    await stage.create();
-    const columns = stage.columnNames;
+    // READ COMMITTED whatever the server default: the checks must see every row committed
+    // before they lock the referenced tables (ImportStage.foreignKeysVerified).
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    const staging = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
+    stage = staging;
+    await staging.create();
+    const columns = staging.columnNames;
     const present = new Set<string>();
     const newBatch = (): StageBatch => ({ lines: [], values: columns.map(() => []) });
     let batch = newBatch();
@@ -103,7 +107,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       await pending;
       const full = batch;
       batch = newBatch();
-      pending = stage.insert(full);
+      pending = staging.insert(full);
       pending.catch(() => {}); // awaited at the next flush; avoids an unhandled rejection meanwhile
       progress('reading');
     };
@@ -118,23 +122,24 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
           continue;
         }
         rowsRead++;
-        const parsed = def.schema.safeParse(event.values);
-        if (!parsed.success) {
+        const checked = def.validate(event.values);
+        if (!checked.ok) {
           rejected++;
-          addErrors(issuesToErrors(event.line, parsed.error.issues, def.fields));
+          addErrors(checked.issues.map((i) => ({ line: event.line, ...i })));
           continue;
         }
         batch.lines.push(event.line);
-        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(parsed.data[columns[c]!] ?? null);
+        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(checked.row[columns[c]!] ?? null);
         if (batch.lines.length >= batchSize) await flush();
       }
     }
     await flush();
     await pending;
+    await staging.finish();
 
     const readMs = performance.now() - started;
     progress('checking');
-    const checked = await stage.check(maxErrors);
+    const checked = await staging.check(maxErrors);
     if (checked.rejected > 0 || rejected > 0) {
       rejected += checked.rejected;
       errorCount += checked.errorCount;
@@ -147,12 +152,13 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     }
     const checkMs = performance.now() - started - readMs;
     progress('writing');
-    const counts = await stage.write(present);
+    const counts = await staging.write(present);
     await client.query('COMMIT');
     timings = { readMs, checkMs, writeMs: performance.now() - started - readMs - checkMs };
     progress('done');
     return summary(true, counts);
   } catch (err) {
+    await stage?.abort(err as Error);
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
@@ -172,13 +178,3 @@ function headerErrors(fields: readonly string[], required: readonly string[], he
   }
   return errors;
 }
-
-function issuesToErrors(line: number, issues: z.core.$ZodIssue[], fields: readonly string[]): RowError[] {
-  return issues.map((i) => {
-    if (i.code === 'unrecognized_keys') {
-      return { line, field: i.keys.join(', '), message: `unknown field (expected: ${fields.join(', ')})` };
-    }
-    return { line, field: i.path.length > 0 ? i.path.join('.') : '(row)', message: i.message };
-  });
-}
-
