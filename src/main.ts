@@ -9,6 +9,7 @@ import { registerDbCommands } from './cli/db.ts';
 import { registerImportCommand } from './cli/import.ts';
 import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
+import { registerRefreshCommands } from './cli/refresh.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 
 const program = new Command('stacklens')
@@ -21,6 +22,7 @@ registerDbCommands(program);
 registerImportCommand(program);
 registerSeedCommands(program);
 registerMcpCommand(program);
+registerRefreshCommands(program);
 registerCreditsCommands(program);
 
 try {

@@ -234,7 +234,7 @@ export interface TruthInstallsTable {
   kind: string | null;
 }
 
-export interface Database {
+export interface Database extends IntelligenceTables {
   industries: IndustriesTable;
   categories: CategoriesTable;
   vendors: VendorsTable;
@@ -257,4 +257,21 @@ export interface Database {
   audit_log: AuditLogTable;
   truth_segments: TruthSegmentsTable;
   truth_installs: TruthInstallsTable;
+}
+
+// Migration 007 (intelligence): co-usage statistics for related products.
+export interface ProductUsageStatsTable {
+  product_id: string;
+  companies: number;
+}
+
+export interface ProductCousageTable {
+  anchor_id: string;
+  product_id: string;
+  together: number;
+}
+
+export interface IntelligenceTables {
+  product_usage_stats: ProductUsageStatsTable;
+  product_cousage: ProductCousageTable;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { intelligenceRoutes } from './intelligence.ts';
 import { profileRoutes } from './profiles.ts';
 
 const meSchema = z.object({
@@ -36,5 +37,6 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(intelligenceRoutes);
   await app.register(profileRoutes);
 }

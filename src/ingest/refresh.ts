@@ -1,0 +1,147 @@
+// The refresh job: materializes, per company, the Default cohort, the competitors and the
+// Aspirational cohort, and the global co-usage statistics behind related products.
+// Loads the population's compact features once, computes in batches in Node (pure code in
+// intelligence/), writes each batch in its own transaction, records the run and its
+// parameters in refresh_runs. Run after every import and after seeding.
+import type { Db } from '../store/db.ts';
+import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
+import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
+import { computeCoUsage } from '../intelligence/cousage.ts';
+import { CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
+import { WEIGHTS } from '../intelligence/similarity.ts';
+import { resolveAsOf } from '../services/stacks.ts';
+import {
+  companiesToRefresh, finishRefreshRun, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
+  loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
+} from '../store/intelligence.ts';
+
+export type RefreshPhase = 'load' | 'cohorts' | 'cousage';
+
+export interface RefreshProgress {
+  phase: RefreshPhase;
+  done: number;
+  total: number;
+}
+
+export interface RefreshOptions {
+  onProgress?: (progress: RefreshProgress) => void;
+  cohortParams?: Partial<CohortParams>;
+  /** Companies per write transaction. */
+  batchSize?: number;
+  /** Overrides the as-of date recency is measured from (tests, evaluation). */
+  asOf?: Date;
+}
+
+export interface RefreshResult {
+  runId: number;
+  kind: 'full' | 'incremental';
+  companies: number;
+  refreshed: number;
+  cohortRows: number;
+  asOf: string;
+  timingsMs: Record<RefreshPhase, number>;
+}
+
+/** Recomputes every company's cohorts and the co-usage statistics. */
+export function refreshAll(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
+  return run(db, 'full', null, options);
+}
+
+/**
+ * Recomputes the cohorts of the given companies against the current population (their
+ * peers' own cohorts are left for the next full refresh) and the co-usage statistics.
+ */
+export function refreshCompanies(db: Db, companyIds: string[], options: RefreshOptions = {}): Promise<RefreshResult> {
+  return run(db, 'incremental', companyIds, options);
+}
+
+/** Incremental when a full run exists (companies changed since it, or never computed); full otherwise. */
+export async function refreshChanged(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
+  const last = await latestRefreshRun(db);
+  if (!last) return refreshAll(db, options);
+  return refreshCompanies(db, await companiesToRefresh(db, last.startedAt), options);
+}
+
+export interface LoadedPopulation {
+  pop: Population;
+  asOf: Date;
+  installs: number;
+  inUse: number;
+}
+
+/** Loads companies, products and install evidence; keeps the installs whose evidence says in use. */
+export async function loadPopulation(db: Db, asOf: Date): Promise<LoadedPopulation> {
+  const [companies, products] = await Promise.all([loadCompanyFeatures(db), loadProductCategories(db)]);
+  const byId = new Map<string, CompanyInput>();
+  const inputs: CompanyInput[] = companies.map((c) => {
+    const input = { ...c, products: [] as string[] };
+    byId.set(c.id, input);
+    return input;
+  });
+  const asOfMs = asOf.getTime();
+  let installs = 0, inUse = 0;
+  await forEachInstallEvidence(db, (rows) => {
+    for (const [companyId, productId, lastMs, firstMs, hitCount, intensity, sourceCount] of rows) {
+      installs++;
+      if (!isInUse({ lastVerified: lastMs, firstVerified: firstMs, hitCount, intensity, sourceCount }, asOfMs)) continue;
+      inUse++;
+      byId.get(companyId)?.products.push(productId);
+    }
+  });
+  return { pop: buildPopulation(inputs, products), asOf, installs, inUse };
+}
+
+async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions): Promise<RefreshResult> {
+  const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
+  const batchSize = options.batchSize ?? 500;
+  const progress = options.onProgress ?? (() => {});
+  const timings: Record<RefreshPhase, number> = { load: 0, cohorts: 0, cousage: 0 };
+  const asOf = await resolveAsOf(db, options.asOf);
+  const runParams: Record<string, unknown> = { asOf: asOf.toISOString(), cohorts: params, weights: WEIGHTS, confidence: CONFIDENCE_COEFFICIENTS };
+  const runId = await startRefreshRun(db, kind, runParams);
+
+  let t = Date.now();
+  progress({ phase: 'load', done: 0, total: 1 });
+  const loaded = await loadPopulation(db, asOf);
+  const { pop } = loaded;
+  const index = new BlockIndex(pop);
+  progress({ phase: 'load', done: 1, total: 1 });
+  timings.load = Date.now() - t;
+
+  t = Date.now();
+  const targets = only === null ? pop.ids.map((_, i) => i) : only.map((id) => pop.indexOf.get(id)).filter((i): i is number => i !== undefined);
+  let cohortRows = 0;
+  progress({ phase: 'cohorts', done: 0, total: targets.length });
+  for (let start = 0; start < targets.length; start += batchSize) {
+    const batch = targets.slice(start, start + batchSize);
+    const rows: CohortRow[] = [];
+    for (const self of batch) {
+      const sets = computeCohorts(index, self, params);
+      for (const kindName of ['default', 'competitors', 'aspirational'] as const) {
+        sets[kindName].forEach((s, r) => rows.push({ companyId: pop.ids[self]!, kind: kindName, memberId: pop.ids[s.member]!, score: s.score, rank: r + 1 }));
+      }
+    }
+    await replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows);
+    cohortRows += rows.length;
+    progress({ phase: 'cohorts', done: Math.min(targets.length, start + batch.length), total: targets.length });
+  }
+  timings.cohorts = Date.now() - t;
+
+  t = Date.now();
+  progress({ phase: 'cousage', done: 0, total: 1 });
+  const stats = computeCoUsage(pop.stacks, pop.productIds.length);
+  const users = [...stats.users].flatMap((n, p) => (n > 0 ? [{ productId: pop.productIds[p]!, companies: n }] : []));
+  const pairs = [...stats.pairs].flatMap(([a, list]) => list.map(([b, n]) => ({ anchorId: pop.productIds[a]!, productId: pop.productIds[b]!, together: n })));
+  await replaceCoUsage(db, users, pairs);
+  progress({ phase: 'cousage', done: 1, total: 1 });
+  timings.cousage = Date.now() - t;
+
+  const result: RefreshResult = {
+    runId, kind, companies: pop.size, refreshed: targets.length, cohortRows, asOf: asOf.toISOString(), timingsMs: timings,
+  };
+  await finishRefreshRun(db, runId, {
+    ...runParams, population: stats.population, companies: pop.size, refreshed: targets.length, cohortRows,
+    installs: loaded.installs, installsInUse: loaded.inUse, cousagePairs: pairs.length, timingsMs: timings,
+  });
+  return result;
+}

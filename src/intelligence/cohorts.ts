@@ -1,0 +1,194 @@
+// Default, Competitors and Aspirational peer sets by blocking and ranking: candidates come
+// from blocks of alike firmographics (industry × employee band × region, widened step by
+// step until there are enough), never from an all-pairs scan; each candidate is then
+// scored with the kind's combined similarity and the top K are kept.
+import type { Population } from './features.ts';
+import { combinedSimilarity, WEIGHTS } from './similarity.ts';
+
+export interface CohortParams {
+  /** Most members of a Default cohort. */
+  defaultSize: number;
+  /** Fewest members of a Default cohort (when that many candidates exist). */
+  defaultMinSize: number;
+  /**
+   * Default members must score at least this share of the mean of the top 5 scores: a
+   * company whose true peer group is small gets a small, pure cohort rather than one
+   * padded with poor matches.
+   */
+  defaultRelativeCut: number;
+  competitorsSize: number;
+  /** Competitor lists are cut the same way, keeping at least this many. */
+  competitorsMinSize: number;
+  competitorsRelativeCut: number;
+  aspirationalSize: number;
+  /** Widen the blocks until at least this many candidates are found. */
+  minCandidates: number;
+  /** Score at most this many candidates per company (a deterministic sample beyond). */
+  maxCandidates: number;
+}
+
+export const DEFAULT_COHORT_PARAMS: CohortParams = {
+  defaultSize: 25,
+  defaultMinSize: 10,
+  defaultRelativeCut: 0.85,
+  competitorsSize: 50,
+  competitorsMinSize: 20,
+  competitorsRelativeCut: 0.8,
+  aspirationalSize: 25,
+  minCandidates: 200,
+  maxCandidates: 800,
+};
+
+/** The spec's cap on competitor lists. */
+export const MAX_COMPETITORS = 50;
+
+export interface Scored {
+  member: number;
+  score: number;
+}
+
+export interface CompanyCohorts {
+  default: Scored[];
+  competitors: Scored[];
+  aspirational: Scored[];
+}
+
+type Key = string | null;
+const k = (...parts: (string | number)[]) => parts.join(':');
+
+/** Inverted lists from block key to member indices, built once per population. */
+export class BlockIndex {
+  private readonly blocks = new Map<string, number[]>();
+  private readonly all: number[];
+
+  constructor(readonly pop: Population) {
+    this.all = Array.from({ length: pop.size }, (_, i) => i);
+    for (let i = 0; i < pop.size; i++) for (const key of this.keysOf(i)) this.add(key, i);
+  }
+
+  private keysOf(i: number): string[] {
+    const { industry: ind, sector: sec, emp, rev, region } = this.pop;
+    const keys: string[] = [];
+    if (ind[i]! >= 0) {
+      keys.push(k('i', ind[i]!), k('ie', ind[i]!, emp[i]!), k('ier', ind[i]!, emp[i]!, region[i]!), k('ir', ind[i]!, rev[i]!));
+    }
+    if (sec[i]! >= 0) keys.push(k('s', sec[i]!), k('se', sec[i]!, emp[i]!), k('sr', sec[i]!, rev[i]!));
+    keys.push(k('e', emp[i]!), k('er', emp[i]!, region[i]!));
+    return keys;
+  }
+
+  private add(key: string, i: number): void {
+    const list = this.blocks.get(key);
+    if (list) list.push(i);
+    else this.blocks.set(key, [i]);
+  }
+
+  list(key: Key): number[] {
+    if (key === null) return [];
+    return key === '*' ? this.all : (this.blocks.get(key) ?? []);
+  }
+}
+
+/**
+ * Gathers candidates tier by tier. A tier that would overflow maxCandidates is sampled
+ * with a deterministic stride (seeded by the company) so refreshes are reproducible.
+ */
+function gather(index: BlockIndex, self: number, tiers: Key[][], min: number, max: number): number[] {
+  const picked = new Set<number>();
+  for (const tier of tiers) {
+    const fresh: number[] = [];
+    for (const key of tier) for (const m of index.list(key)) if (m !== self && !picked.has(m)) fresh.push(m);
+    const room = max - picked.size;
+    if (fresh.length <= room) {
+      for (const m of fresh) picked.add(m);
+    } else {
+      const unique = [...new Set(fresh)];
+      const stride = unique.length / room;
+      const offset = ((self * 2654435761) >>> 0) % Math.max(1, Math.floor(stride));
+      for (let t = 0; t < room; t++) picked.add(unique[Math.min(unique.length - 1, offset + Math.floor(t * stride))]!);
+    }
+    if (picked.size >= min) break;
+  }
+  return [...picked];
+}
+
+function topK(pop: Population, self: number, candidates: number[], kind: keyof typeof WEIGHTS, size: number, bonus?: (m: number) => number): Scored[] {
+  const w = WEIGHTS[kind];
+  const scored = candidates.map((m) => ({ member: m, score: combinedSimilarity(pop, self, m, w) + (bonus ? bonus(m) : 0) }));
+  // Ties break on the member's id so results do not depend on load order.
+  scored.sort((a, b) => b.score - a.score || (pop.ids[a.member]! < pop.ids[b.member]! ? -1 : 1));
+  return scored.slice(0, size).map((s) => ({ member: s.member, score: Math.round(s.score * 10_000) / 10_000 }));
+}
+
+function relativeCut(ranked: Scored[], min: number, cut: number): Scored[] {
+  if (cut <= 0 || ranked.length <= min) return ranked;
+  const top = ranked.slice(0, 5);
+  const bar = (cut * top.reduce((s, x) => s + x.score, 0)) / top.length;
+  let keep = min;
+  while (keep < ranked.length && ranked[keep]!.score >= bar) keep++;
+  return ranked.slice(0, keep);
+}
+
+/** Peers by combined similarity: Default and Competitors share one candidate set. */
+export function peerCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
+  const { industry, sector, emp, region } = index.pop;
+  const ind = industry[self]! >= 0 ? industry[self]! : null;
+  const sec = sector[self]! >= 0 ? sector[self]! : null;
+  const e = emp[self]!, r = region[self]!;
+  const iKey = (...p: number[]) => (ind === null ? null : k(...(p.length === 1 ? ['ie', ind, ...p] : ['ier', ind, ...p])));
+  const tiers: Key[][] = [
+    [iKey(e, r)],
+    [iKey(e)],
+    [iKey(e - 1), iKey(e + 1)],
+    [sec === null ? null : k('se', sec, e)],
+    [sec === null ? null : k('se', sec, e - 1), sec === null ? null : k('se', sec, e + 1)],
+    [ind === null ? null : k('i', ind)],
+    [k('er', e, r)],
+    [sec === null ? null : k('s', sec)],
+    [k('e', e)],
+    ['*'],
+  ];
+  return gather(index, self, tiers, params.minCandidates, params.maxCandidates);
+}
+
+/**
+ * Aspirational candidates: same industry (then sector), one or two employee bands larger
+ * (revenue bands when the employee band is unknown); at the top band, the same band.
+ */
+export function aspirationalCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
+  const { industry, sector, emp, rev, region } = index.pop;
+  const ind = industry[self]! >= 0 ? industry[self]! : null;
+  const sec = sector[self]! >= 0 ? sector[self]! : null;
+  const useRev = emp[self]! < 0;
+  const band = useRev ? rev[self]! : emp[self]!;
+  if (band < 0) return [];
+  const top = useRev ? 8 : 7;
+  const up = band >= top ? [band] : [band + 1, band + 2].filter((b) => b <= top);
+  const r = region[self]!;
+  const byInd = (b: number) => (ind === null ? null : useRev ? k('ir', ind, b) : k('ie', ind, b));
+  const bySec = (b: number) => (sec === null ? null : useRev ? k('sr', sec, b) : k('se', sec, b));
+  const tiers: Key[][] = [
+    useRev || ind === null ? [] : up.map((b) => k('ier', ind, b, r)),
+    up.map(byInd),
+    up.map(bySec),
+  ];
+  return gather(index, self, tiers, params.minCandidates, params.maxCandidates);
+}
+
+/** All three computed peer sets of one company. */
+export function computeCohorts(index: BlockIndex, self: number, params: CohortParams = DEFAULT_COHORT_PARAMS): CompanyCohorts {
+  const pop = index.pop;
+  const peers = peerCandidates(index, self, params);
+  const own = pop.stackWeight[self]!;
+  let aspiring = aspirationalCandidates(index, self, params);
+  // "More mature stack": keep candidates whose stack outweighs the company's, unless
+  // that leaves too few to fill the cohort.
+  const mature = aspiring.filter((m) => pop.stackWeight[m]! > own);
+  if (mature.length >= params.aspirationalSize) aspiring = mature;
+  const gain = (m: number) => 0.1 * Math.min(1, Math.max(0, pop.stackWeight[m]! - own) / Math.max(1, own));
+  return {
+    default: relativeCut(topK(pop, self, peers, 'default', params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
+    competitors: relativeCut(topK(pop, self, peers, 'competitors', Math.min(MAX_COMPETITORS, params.competitorsSize)), params.competitorsMinSize, params.competitorsRelativeCut),
+    aspirational: topK(pop, self, aspiring, 'aspirational', params.aspirationalSize, gain),
+  };
+}

@@ -1,0 +1,61 @@
+// Measures of intelligence quality against a known truth (the demo world's hidden
+// segments and true in-use flags): cohort purity, competitor precision, calibration of
+// the in-use confidence, and co-adoption precision of related products. Pure functions;
+// the `stacklens eval` command feeds them.
+
+export interface ReliabilityBin {
+  from: number;
+  to: number;
+  count: number;
+  meanConfidence: number;
+  observedRate: number;
+}
+
+/** Equal-width confidence bins with the observed share of true labels in each. */
+export function reliabilityTable(probs: number[], labels: boolean[], bins = 10): ReliabilityBin[] {
+  const count = new Array<number>(bins).fill(0), conf = new Array<number>(bins).fill(0), pos = new Array<number>(bins).fill(0);
+  probs.forEach((p, i) => {
+    const b = Math.min(bins - 1, Math.max(0, Math.floor(p * bins)));
+    count[b]!++;
+    conf[b]! += p;
+    if (labels[i]) pos[b]!++;
+  });
+  return count.map((n, b) => ({
+    from: b / bins,
+    to: (b + 1) / bins,
+    count: n,
+    meanConfidence: n ? conf[b]! / n : 0,
+    observedRate: n ? pos[b]! / n : 0,
+  }));
+}
+
+/** ECE: the count-weighted mean gap between confidence and observed rate over the bins. */
+export function expectedCalibrationError(probs: number[], labels: boolean[], bins = 10): number {
+  const n = probs.length;
+  if (n === 0) return 0;
+  return reliabilityTable(probs, labels, bins).reduce((s, b) => s + (b.count / n) * Math.abs(b.meanConfidence - b.observedRate), 0);
+}
+
+export function accuracy(probs: number[], labels: boolean[], threshold = 0.5): number {
+  if (probs.length === 0) return 0;
+  let right = 0;
+  probs.forEach((p, i) => {
+    if ((p >= threshold) === labels[i]) right++;
+  });
+  return right / probs.length;
+}
+
+/** Mean over companies of the share of their peers that pass `good` (companies without peers skipped). */
+export function meanShare(groups: Iterable<{ self: string; peers: string[] }>, good: (self: string, peer: string) => boolean): { mean: number; companies: number } {
+  let total = 0, companies = 0;
+  for (const { self, peers } of groups) {
+    if (peers.length === 0) continue;
+    companies++;
+    total += peers.filter((p) => good(self, p)).length / peers.length;
+  }
+  return { mean: companies ? total / companies : 0, companies };
+}
+
+export function mean(values: number[]): number {
+  return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
+}

@@ -1,0 +1,90 @@
+// Peer sets of a company: competitors (≤ 50) and the Default, Defined and Aspirational
+// cohorts, read from what the refresh job (or the import, for Defined) materialized.
+import { z } from 'zod';
+import type { Db } from '../store/db.ts';
+import type { CohortKind } from '../store/schema.ts';
+import { cohortMemberIds, cohortPage, countCohort, findCompanyByDomain, type CompanyRef } from '../store/cohorts.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import { requireDomain } from '../domain.ts';
+import { pageQuery, toPage, type Page } from '../http/schemas/common.ts';
+import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
+
+export type CohortType = 'Default' | 'Defined' | 'Aspirational';
+
+const COHORT_KINDS: Record<string, { type: CohortType; kind: CohortKind }> = {
+  default: { type: 'Default', kind: 'default' },
+  defined: { type: 'Defined', kind: 'defined' },
+  aspirational: { type: 'Aspirational', kind: 'aspirational' },
+};
+
+/** A cohort name, any case: Default, Defined or Aspirational → the stored kind. */
+export const cohortParam = z
+  .string()
+  .transform((v, ctx) => {
+    const hit = COHORT_KINDS[v.trim().toLowerCase()];
+    if (!hit) {
+      ctx.addIssue({ code: 'custom', message: `cohort must be one of Default, Defined, Aspirational (got '${v.slice(0, 40)}')` });
+      return z.NEVER;
+    }
+    return hit.kind;
+  })
+  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'] })
+  .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
+
+export const companyDomainParam = z.string().describe('Company domain, e.g. example.com (scheme, www. and path are ignored)');
+
+export interface Peer {
+  domain: string;
+  name: string | null;
+  logo: string | null;
+}
+
+/** Normalizes the domain (400 when invalid) and finds the company (404 when unknown). */
+export async function resolveCompany(db: Db, domainInput: string, field = 'companyDomain'): Promise<CompanyRef> {
+  const domain = requireDomain(domainInput, field);
+  const company = await findCompanyByDomain(db, domain);
+  if (!company) throw new NotFoundError(`Company '${domain}' not found`);
+  return company;
+}
+
+/**
+ * Member ids of a cohort, in rank order. A Defined cohort that was never imported is a
+ * 404 "cohort not configured"; computed cohorts may legitimately be empty.
+ */
+export async function cohortMembers(db: Db, company: CompanyRef, kind: CohortKind): Promise<string[]> {
+  const ids = await cohortMemberIds(db, company.id, kind);
+  if (ids.length === 0 && kind === 'defined') throw notConfigured(company);
+  return ids;
+}
+
+const notConfigured = (company: CompanyRef) => new NotFoundError(`Defined cohort not configured for company '${company.domain}'`);
+
+const toPeer = (c: CompanyRef): Peer => ({ domain: c.domain, name: c.name, logo: c.logo });
+
+async function peerPage(db: Db, company: CompanyRef, kind: CohortKind, page: number, size: number, cap?: number): Promise<Page<Peer>> {
+  const total = Math.min(await countCohort(db, company.id, kind), cap ?? Number.MAX_SAFE_INTEGER);
+  if (total === 0 && kind === 'defined') throw notConfigured(company);
+  const offset = page * size;
+  const limit = Math.max(0, Math.min(size, total - offset));
+  const rows = limit > 0 ? await cohortPage(db, company.id, kind, offset, limit) : [];
+  return toPage(rows.map(toPeer), total, size);
+}
+
+export const competitorsInput = z.object({ companyDomain: companyDomainParam, ...pageQuery });
+export type CompetitorsInput = z.output<typeof competitorsInput>;
+
+/** Up to 50 competitors, most alike first, as a page of Peer items. */
+export async function listCompetitors(db: Db, input: CompetitorsInput): Promise<Page<Peer>> {
+  const company = await resolveCompany(db, input.companyDomain);
+  return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
+}
+
+export const cohortInput = z.object({ companyDomain: companyDomainParam, cohort: cohortParam, ...pageQuery });
+export type CohortInput = z.output<typeof cohortInput>;
+
+/** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
+export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {
+  const company = await resolveCompany(db, input.companyDomain);
+  if (!['default', 'defined', 'aspirational'].includes(input.cohort)) throw new BadRequestError('cohort must be one of Default, Defined, Aspirational');
+  return peerPage(db, company, input.cohort, input.page, input.size);
+}

@@ -1,0 +1,150 @@
+// Usage benchmarks in a cohort: the simple form (share of members using each product,
+// 1-100) and the detailed form (the company's categories compared with chosen peers:
+// similar / different / missing).
+import { z } from 'zod';
+import type { Db } from '../store/db.ts';
+import { categoryWithDescendants, findProducts, findVendorIdByDomain } from '../store/evidence.ts';
+import { findCompaniesByDomains } from '../store/cohorts.ts';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
+import { requireDomain } from '../domain.ts';
+import { usageShares } from '../intelligence/usage.ts';
+import { compareStacks } from '../intelligence/comparison.ts';
+import { cohortMembers, cohortParam, companyDomainParam, resolveCompany } from './cohorts.ts';
+import { currentAsOf, inUseStacks } from './stacks.ts';
+
+export const MAX_COMPARED_COMPANIES = 50;
+
+const optionalText = (what: string) =>
+  z.string().optional().transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim())).describe(what);
+
+export const usageInput = z.object({
+  companyDomain: companyDomainParam,
+  cohort: cohortParam,
+  vendorDomain: optionalText('Only products of this vendor (domain)'),
+  productId: optionalText('Only this product'),
+});
+export type UsageInput = z.output<typeof usageInput>;
+
+export interface UsageMetric {
+  percentage: number;
+  product: string;
+  category: string;
+  productId: string;
+  vendorDomain: string;
+  companiesUsing: number;
+  cohortSize: number;
+}
+
+/** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
+export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetric[]> {
+  const company = await resolveCompany(db, input.companyDomain);
+  const vendorId = input.vendorDomain ? await requireVendor(db, input.vendorDomain) : undefined;
+  if (input.productId) await requireProducts(db, [input.productId]);
+  const members = await cohortMembers(db, company, input.cohort);
+  const { asOf } = await currentAsOf(db);
+  const stacks = await inUseStacks(db, members, asOf);
+  const info = new Map([...stacks.values()].flat().map((r) => [r.productId, r]));
+  const shares = usageShares([...stacks.values()].map((rows) => rows.map((r) => r.productId)), members.length);
+  return shares
+    .filter((s) => (!input.productId || s.productId === input.productId) && (!vendorId || info.get(s.productId)!.vendorId === vendorId))
+    .map((s) => {
+      const r = info.get(s.productId)!;
+      return { percentage: s.percentage, product: r.productName, category: r.categoryName, productId: s.productId, vendorDomain: r.vendorDomain, companiesUsing: s.companiesUsing, cohortSize: s.cohortSize };
+    });
+}
+
+/** Accepts one domain or many (a repeated query parameter arrives as a string or an array). */
+const domainList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}`);
+
+export const detailsInput = z.object({
+  companyDomain: companyDomainParam,
+  cohort: cohortParam.optional(),
+  cohortCompanyDomain: domainList,
+  vendorDomain: optionalText('Only categories where the company runs a product of this vendor (domain)'),
+  productId: optionalText("Only this product's category"),
+  categoryId: optionalText('Only this category and the categories below it'),
+});
+export type DetailsInput = z.output<typeof detailsInput>;
+
+export interface DetailRow {
+  similar: boolean;
+  missing: boolean;
+  different: boolean;
+  category: string;
+  categoryId: string;
+  product?: string;
+  productId?: string;
+  companyProducts: string[];
+}
+
+export interface UsageDetail {
+  companyDomain: string;
+  products: DetailRow[];
+}
+
+/** One entry per compared company, in request order, each over the company's categories. */
+export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDetail[]> {
+  const list = input.cohortCompanyDomain;
+  if (list.length === 0) throw new BadRequestError('cohortCompanyDomain: give 1 to 50 company domains to compare with');
+  if (list.length > MAX_COMPARED_COMPANIES) throw new PayloadTooLargeError(`cohortCompanyDomain: at most ${MAX_COMPARED_COMPANIES} domains per request (got ${list.length})`);
+  const company = await resolveCompany(db, input.companyDomain);
+  const domains = [...new Set(list.map((d, i) => requireDomain(d, `cohortCompanyDomain[${i}]`)))];
+  const peers = await findCompaniesByDomains(db, domains);
+  const found = new Map(peers.map((p) => [p.domain, p]));
+  const unknown = domains.filter((d) => !found.has(d));
+  if (unknown.length > 0) throw new NotFoundError(`Companies not found: ${unknown.join(', ')}`);
+
+  const { asOf } = await currentAsOf(db);
+  const stacks = await inUseStacks(db, [company.id, ...peers.map((p) => p.id)], asOf);
+  const own = stacks.get(company.id)!;
+  let categories: Set<string> | undefined;
+  if (input.categoryId) {
+    const tree = await categoryWithDescendants(db, input.categoryId);
+    if (tree.length === 0) throw new NotFoundError(`Category '${input.categoryId}' not found`);
+    categories = new Set(tree);
+  }
+  if (input.productId) {
+    const [product] = await requireProducts(db, [input.productId]);
+    categories = intersect(categories, new Set([product!.categoryId]));
+  }
+  if (input.vendorDomain) {
+    const vendorId = await requireVendor(db, input.vendorDomain);
+    categories = intersect(categories, new Set(own.filter((r) => r.vendorId === vendorId).map((r) => r.categoryId)));
+  }
+  return domains.map((domain) => {
+    const peer = found.get(domain)!;
+    const rows = compareStacks(own, stacks.get(peer.id) ?? [], categories);
+    return {
+      companyDomain: domain,
+      products: rows.map((r) => ({
+        similar: r.similar, missing: r.missing, different: r.different, category: r.category, categoryId: r.categoryId,
+        ...(r.product !== undefined ? { product: r.product, productId: r.productId } : {}), companyProducts: r.companyProducts,
+      })),
+    };
+  });
+}
+
+function intersect(a: Set<string> | undefined, b: Set<string>): Set<string> {
+  return a ? new Set([...a].filter((x) => b.has(x))) : b;
+}
+
+async function requireVendor(db: Db, vendorDomain: string): Promise<string> {
+  const domain = requireDomain(vendorDomain, 'vendorDomain');
+  const id = await findVendorIdByDomain(db, domain);
+  if (!id) throw new NotFoundError(`Vendor '${domain}' not found`);
+  return id;
+}
+
+/** The products (404 naming the first unknown id). */
+export async function requireProducts(db: Db, ids: string[]) {
+  const products = await findProducts(db, ids);
+  if (products.length < ids.length) {
+    const known = new Set(products.map((p) => p.id));
+    throw new NotFoundError(`Product '${ids.find((id) => !known.has(id))}' not found`);
+  }
+  return products;
+}

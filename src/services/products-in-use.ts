@@ -1,0 +1,54 @@
+// Products in use: for each asked product id, whether the company uses it now and a
+// calibrated confidence from the install evidence (intelligence/confidence.ts).
+import { z } from 'zod';
+import type { Db } from '../store/db.ts';
+import { findProducts, installEvidence } from '../store/evidence.ts';
+import { BadRequestError, PayloadTooLargeError } from '../errors.ts';
+import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
+import { companyDomainParam, resolveCompany } from './cohorts.ts';
+import { currentAsOf, toEvidence } from './stacks.ts';
+
+export const MAX_PRODUCT_IDS = 100;
+
+export const productsInUseInput = z.object({
+  companyDomain: companyDomainParam,
+  productIds: z
+    .array(z.string())
+    .describe(`Product ids to check, 1-${MAX_PRODUCT_IDS}; duplicates are answered once`),
+});
+export type ProductsInUseInput = z.output<typeof productsInUseInput>;
+
+export interface ProductInUse {
+  productId: string;
+  inUse: boolean;
+  confidence: number;
+  lastVerified?: string;
+  hitCount?: number;
+}
+
+/**
+ * Independent verdicts per id. No evidence (or an id that names no product) is
+ * `inUse: false, confidence: 0`: the verdict is about observed evidence, not a guess.
+ */
+export async function productsInUse(db: Db, input: ProductsInUseInput): Promise<ProductInUse[]> {
+  const ids = input.productIds;
+  if (ids.length === 0) throw new BadRequestError('productIds: give at least one product id');
+  if (ids.length > MAX_PRODUCT_IDS) throw new PayloadTooLargeError(`productIds: at most ${MAX_PRODUCT_IDS} ids per request (got ${ids.length})`);
+  const blank = ids.findIndex((id) => id.trim() === '');
+  if (blank >= 0) throw new BadRequestError(`productIds[${blank}]: must not be blank`);
+  const company = await resolveCompany(db, input.companyDomain);
+  const unique = [...new Set(ids.map((id) => id.trim()))];
+  const [known, evidence, { asOf }] = await Promise.all([
+    findProducts(db, unique),
+    installEvidence(db, [company.id], unique),
+    currentAsOf(db),
+  ]);
+  const knownIds = new Set(known.map((p) => p.id));
+  const byProduct = new Map(evidence.map((e) => [e.productId, e]));
+  return unique.map((productId) => {
+    const e = knownIds.has(productId) ? byProduct.get(productId) : undefined;
+    if (!e) return { productId, inUse: false, confidence: 0 };
+    const confidence = inUseConfidence(toEvidence(e), asOf.getTime());
+    return { productId, inUse: confidence >= IN_USE_THRESHOLD, confidence, lastVerified: e.lastVerified.toISOString(), hitCount: e.hitCount };
+  });
+}

@@ -1,0 +1,80 @@
+// Related products: products co-used with an anchor product inside the company's cohort,
+// blended with the whole population's co-usage when the cohort says little
+// (intelligence/related.ts), ranked, paged; never the anchor itself.
+import { z } from 'zod';
+import type { Db } from '../store/db.ts';
+import type { CohortKind } from '../store/schema.ts';
+import type { CompanyRef } from '../store/cohorts.ts';
+import { globalCoUsage, productDetails } from '../store/evidence.ts';
+import { intParam, MAX_PAGE_SIZE } from '../http/schemas/common.ts';
+import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
+import { cohortMembers, cohortParam, companyDomainParam, resolveCompany } from './cohorts.ts';
+import { requireProducts } from './metrics.ts';
+import { currentAsOf, inUseStacks } from './stacks.ts';
+
+export const relatedInput = z.object({
+  companyDomain: companyDomainParam,
+  productId: z.string().min(1).describe('The anchor product'),
+  cohort: cohortParam,
+  page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
+});
+export type RelatedInput = z.output<typeof relatedInput>;
+
+export interface RelatedProduct {
+  id: string;
+  name: string;
+  description: string;
+  logo: string | null;
+  category: string;
+  categoryId: string;
+  reviewCount: number;
+  starRating: number | null;
+  avgRating: number | null;
+  vendor: { id: string; domain: string; name: string; logo: string | null };
+  /** Blended share of anchor users in the cohort who also use the product. */
+  coUsage: number;
+  /** coUsage over the product's share of the whole population. */
+  lift: number;
+}
+
+/** The full ranking (no paging, no product details): used by the endpoint and the evaluation. */
+export async function relatedScores(db: Db, company: CompanyRef, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
+  const members = await cohortMembers(db, company, kind);
+  const { asOf, population } = await currentAsOf(db);
+  const stacks = await inUseStacks(db, members, asOf);
+  const cohort: CoUsageCounts = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
+  for (const rows of stacks.values()) {
+    if (rows.length === 0) continue;
+    cohort.population++;
+    const ids = new Set(rows.map((r) => r.productId));
+    const hasAnchor = ids.has(anchorId);
+    if (hasAnchor) cohort.anchorUsers++;
+    for (const p of ids) {
+      cohort.users.set(p, (cohort.users.get(p) ?? 0) + 1);
+      if (hasAnchor && p !== anchorId) cohort.together.set(p, (cohort.together.get(p) ?? 0) + 1);
+    }
+  }
+  const g = await globalCoUsage(db, anchorId, [...cohort.together.keys()]);
+  return rankRelated(anchorId, cohort, { population, anchorUsers: g.anchorUsers, together: g.together, users: g.users });
+}
+
+/** A ranked page of related products (a plain array, as the spec shows). */
+export async function relatedProducts(db: Db, input: RelatedInput): Promise<RelatedProduct[]> {
+  const company = await resolveCompany(db, input.companyDomain);
+  await requireProducts(db, [input.productId]);
+  const ranked = await relatedScores(db, company, input.productId, input.cohort);
+  const page = ranked.slice(input.page * input.size, (input.page + 1) * input.size);
+  if (page.length === 0) return [];
+  const details = new Map((await productDetails(db, page.map((r) => r.productId))).map((d) => [d.id, d]));
+  return page.flatMap((r) => {
+    const d = details.get(r.productId);
+    if (!d) return [];
+    return [{
+      id: d.id, name: d.name, description: d.description, logo: d.logo, category: d.category, categoryId: d.categoryId,
+      reviewCount: d.reviewCount, starRating: d.starRating, avgRating: d.avgRating,
+      vendor: { id: d.vendorId, domain: d.vendorDomain, name: d.vendorName, logo: d.vendorLogo },
+      coUsage: r.confidence, lift: r.lift,
+    }];
+  });
+}

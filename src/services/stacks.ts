@@ -1,0 +1,50 @@
+// Shared by the intelligence services: the as-of date recency is measured from, and the
+// in-use stacks of a few companies (installs whose evidence says in use at that date).
+import type { Db } from '../store/db.ts';
+import { installEvidence, type InstallEvidenceRow } from '../store/evidence.ts';
+import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
+import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligence/confidence.ts';
+
+/**
+ * "Now" for recency: the newest verification in the data, capped at the wall clock. The
+ * evidence ages relative to when it was collected, so a dataset imported once and left
+ * alone keeps its verdicts instead of decaying day by day until everything looks unused.
+ */
+export async function resolveAsOf(db: Db, override?: Date): Promise<Date> {
+  if (override) return override;
+  const newest = await newestVerification(db);
+  const now = new Date();
+  return newest && newest < now ? newest : now;
+}
+
+/** The as-of date of the latest refresh (so requests agree with the materialized cohorts). */
+export async function currentAsOf(db: Db): Promise<{ asOf: Date; population: number }> {
+  const run = await latestRefreshRun(db);
+  const asOf = typeof run?.params.asOf === 'string' ? new Date(run.params.asOf) : await resolveAsOf(db);
+  const population = typeof run?.params.population === 'number' ? run.params.population : 0;
+  return { asOf, population };
+}
+
+export function toEvidence(row: Pick<InstallEvidenceRow, 'firstVerified' | 'lastVerified' | 'hitCount' | 'intensity' | 'sourceCount'>): Evidence {
+  return {
+    firstVerified: row.firstVerified.getTime(),
+    lastVerified: row.lastVerified.getTime(),
+    hitCount: row.hitCount,
+    intensity: row.intensity,
+    sourceCount: row.sourceCount,
+  };
+}
+
+export type ScoredInstall = InstallEvidenceRow & { confidence: number };
+
+/** In-use installs per company id (every requested company has an entry, maybe empty). */
+export async function inUseStacks(db: Db, companyIds: string[], asOf: Date): Promise<Map<string, ScoredInstall[]>> {
+  const stacks = new Map<string, ScoredInstall[]>(companyIds.map((id) => [id, []]));
+  if (companyIds.length === 0) return stacks;
+  const asOfMs = asOf.getTime();
+  for (const row of await installEvidence(db, companyIds)) {
+    const confidence = inUseConfidence(toEvidence(row), asOfMs);
+    if (confidence >= IN_USE_THRESHOLD) stacks.get(row.companyId)?.push({ ...row, confidence });
+  }
+  return stacks;
+}

@@ -1,0 +1,50 @@
+// SQL for reading peer sets: company lookup by domain, cohort pages of Peer items and
+// member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
+// cohorts are imported.
+import type { CohortKind } from './schema.ts';
+import type { Db } from './db.ts';
+
+export interface CompanyRef {
+  id: string;
+  domain: string;
+  name: string | null;
+  logo: string | null;
+}
+
+export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRef | null> {
+  const [row] = await db.query<CompanyRef>('SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = $1', [domain]);
+  return row ?? null;
+}
+
+export async function findCompaniesByDomains(db: Db, domains: string[]): Promise<CompanyRef[]> {
+  return db.query<CompanyRef>(
+    'SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])',
+    [domains],
+  );
+}
+
+export async function countCohort(db: Db, companyId: string, kind: CohortKind): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cohorts WHERE company_id = $1 AND kind = $2', [companyId, kind]);
+  return row?.n ?? 0;
+}
+
+/** A page of members in rank order (ties on the member's domain). */
+export async function cohortPage(db: Db, companyId: string, kind: CohortKind, offset: number, limit: number): Promise<CompanyRef[]> {
+  return db.query<CompanyRef>(
+    `SELECT m.id, m.domain, m.name, m.logo_url AS logo
+       FROM cohorts h JOIN companies m ON m.id = h.member_id
+      WHERE h.company_id = $1 AND h.kind = $2
+      ORDER BY h.rank, m.domain
+      OFFSET $3::int LIMIT $4::int`,
+    [companyId, kind, offset, limit],
+  );
+}
+
+/** Member ids in rank order, at most `limit`. */
+export async function cohortMemberIds(db: Db, companyId: string, kind: CohortKind, limit = 10_000): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT member_id AS id FROM cohorts WHERE company_id = $1 AND kind = $2 ORDER BY rank, member_id LIMIT $3::int',
+    [companyId, kind, limit],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,178 @@
+// SQL for the intelligence refresh job: bulk loads of the population's features and
+// install evidence, batched writes of computed cohorts and co-usage statistics, and the
+// refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
+// evidence.ts.
+import type { Db } from './db.ts';
+
+export type ComputedKind = 'default' | 'competitors' | 'aspirational';
+export const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];
+
+export interface CompanyFeatureRow {
+  id: string;
+  industryId: string | null;
+  sector: string | null;
+  employeeBand: string | null;
+  revenueBand: string | null;
+  country: string | null;
+  description: string | null;
+}
+
+export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> {
+  const res = await db.pool.query<unknown[]>({
+    text: `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description
+             FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
+            ORDER BY c.id`,
+    rowMode: 'array',
+  });
+  return res.rows.map((r) => ({
+    id: r[0] as string,
+    industryId: r[1] as string | null,
+    sector: r[2] as string | null,
+    employeeBand: r[3] as string | null,
+    revenueBand: r[4] as string | null,
+    country: (r[5] as string | null)?.trim() || null,
+    description: r[6] as string | null,
+  }));
+}
+
+export async function loadProductCategories(db: Db): Promise<{ id: string; categoryId: string }[]> {
+  return db.query<{ id: string; categoryId: string }>('SELECT id, category_id AS "categoryId" FROM products ORDER BY id');
+}
+
+/** One install's evidence as loaded in bulk: [companyId, productId, lastMs, firstMs, hits, intensity, sources]. */
+export type EvidenceTuple = [string, string, number, number, number, number, number];
+
+/**
+ * Streams every install's evidence in keyset pages (constant memory per page, array rows
+ * to keep 100,000 companies' installs cheap to parse).
+ */
+export async function forEachInstallEvidence(db: Db, onPage: (rows: EvidenceTuple[]) => void, pageSize = 100_000): Promise<void> {
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    const res = await db.pool.query<EvidenceTuple>({
+      text: `SELECT company_id, product_id,
+                    extract(epoch FROM last_verified)::float8 * 1000,
+                    extract(epoch FROM first_verified)::float8 * 1000,
+                    hit_count, intensity::int, cardinality(sources)
+               FROM installs
+              WHERE (company_id, product_id) > ($1::text, $2::text)
+              ORDER BY company_id, product_id
+              LIMIT $3::int`,
+      values: [after[0], after[1], pageSize],
+      rowMode: 'array',
+    });
+    if (res.rows.length === 0) return;
+    onPage(res.rows);
+    const last = res.rows[res.rows.length - 1]!;
+    after = [last[0], last[1]];
+    if (res.rows.length < pageSize) return;
+  }
+}
+
+/** The newest verification in the data: the "now" that recency is measured from. */
+export async function newestVerification(db: Db): Promise<Date | null> {
+  const [row] = await db.query<{ at: Date | null }>('SELECT max(last_verified) AS at FROM installs');
+  return row?.at ?? null;
+}
+
+export interface CohortRow {
+  companyId: string;
+  kind: ComputedKind;
+  memberId: string;
+  score: number;
+  rank: number;
+}
+
+/**
+ * Replaces the computed cohorts of a batch of companies in one transaction, so readers
+ * see either the old or the new peer sets of each company. Defined cohorts are untouched.
+ */
+export async function replaceComputedCohorts(db: Db, companyIds: string[], rows: CohortRow[]): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`DELETE FROM cohorts WHERE company_id = ANY($1::text[]) AND kind = ANY($2::text[])`, [companyIds, COMPUTED_KINDS]);
+    for (let i = 0; i < rows.length; i += 20_000) {
+      const chunk = rows.slice(i, i + 20_000);
+      await client.query(
+        `INSERT INTO cohorts (company_id, kind, member_id, score, rank)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::real[], $5::int[])`,
+        [chunk.map((r) => r.companyId), chunk.map((r) => r.kind), chunk.map((r) => r.memberId), chunk.map((r) => r.score), chunk.map((r) => r.rank)],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Replaces the global co-usage statistics in one transaction. */
+export async function replaceCoUsage(db: Db, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('DELETE FROM product_cousage');
+    await client.query('DELETE FROM product_usage_stats');
+    if (users.length > 0) {
+      await client.query(
+        `INSERT INTO product_usage_stats (product_id, companies) SELECT * FROM unnest($1::text[], $2::int[])`,
+        [users.map((u) => u.productId), users.map((u) => u.companies)],
+      );
+    }
+    for (let i = 0; i < pairs.length; i += 50_000) {
+      const chunk = pairs.slice(i, i + 50_000);
+      await client.query(
+        `INSERT INTO product_cousage (anchor_id, product_id, together) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])`,
+        [chunk.map((p) => p.anchorId), chunk.map((p) => p.productId), chunk.map((p) => p.together)],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export interface RefreshRun {
+  id: number;
+  kind: string;
+  startedAt: Date;
+  computedAt: Date | null;
+  params: Record<string, unknown>;
+}
+
+export async function startRefreshRun(db: Db, kind: string, params: Record<string, unknown>): Promise<number> {
+  const [row] = await db.query<{ id: number }>('INSERT INTO refresh_runs (kind, params) VALUES ($1, $2::jsonb) RETURNING id', [kind, JSON.stringify(params)]);
+  return row!.id;
+}
+
+export async function finishRefreshRun(db: Db, id: number, params: Record<string, unknown>): Promise<void> {
+  await db.query('UPDATE refresh_runs SET computed_at = now(), params = $2::jsonb WHERE id = $1', [id, JSON.stringify(params)]);
+}
+
+/** The latest completed run (any kind), or null before the first refresh. */
+export async function latestRefreshRun(db: Db): Promise<RefreshRun | null> {
+  const [row] = await db.query<RefreshRun>(
+    `SELECT id, kind, started_at AS "startedAt", computed_at AS "computedAt", params
+       FROM refresh_runs WHERE computed_at IS NOT NULL AND kind IN ('full', 'incremental') ORDER BY id DESC LIMIT 1`,
+  );
+  return row ?? null;
+}
+
+/** Companies changed since a time, or never given computed cohorts. */
+export async function companiesToRefresh(db: Db, since: Date): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT c.id FROM companies c
+      WHERE c.updated_at > $1::timestamptz
+         OR NOT EXISTS (SELECT 1 FROM cohorts h WHERE h.company_id = c.id AND h.kind = 'default')
+         OR EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.last_verified > $1::timestamptz)
+      ORDER BY c.id`,
+    [since],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { employeeBandIndex, regionOf, revenueBandIndex } from '../../src/intelligence/bands.ts';
+import { buildPopulation, descriptionTerms, type CompanyInput } from '../../src/intelligence/features.ts';
+import { bandSimilarity, productSimilarity, termSimilarity, industrySimilarity } from '../../src/intelligence/similarity.ts';
+import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../../src/intelligence/cohorts.ts';
+import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
+import { compareStacks } from '../../src/intelligence/comparison.ts';
+import { rankRelated } from '../../src/intelligence/related.ts';
+import { computeCoUsage } from '../../src/intelligence/cousage.ts';
+import { evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../../src/intelligence/confidence.ts';
+import { expectedCalibrationError, reliabilityTable } from '../../src/intelligence/evaluation.ts';
+
+const company = (id: string, over: Partial<CompanyInput> = {}): CompanyInput => ({
+  id, industryId: 'ind_a', sector: 'S', employeeBand: '50 - 199', revenueBand: '10M - 50M', country: 'US', description: null, products: [], ...over,
+});
+
+test('bands and regions', () => {
+  assert.equal(employeeBandIndex('Less than 10'), 0);
+  assert.equal(employeeBandIndex('above 10,000'), 7);
+  assert.equal(employeeBandIndex('lots'), -1);
+  assert.equal(revenueBandIndex('More than 1B'), 8);
+  assert.equal(regionOf('de'), 'EU');
+  assert.equal(regionOf('US'), 'NA');
+  assert.equal(regionOf(null), null);
+  assert.equal(regionOf('ZZ'), 'other:ZZ');
+  assert.equal(bandSimilarity(2, 2), 1);
+  assert.equal(bandSimilarity(2, 3), 0.5);
+  assert.equal(bandSimilarity(2, 5), 0);
+});
+
+test('similarity: IDF-weighted stacks, industries, description terms', () => {
+  const pop = buildPopulation(
+    [
+      company('a', { products: ['rare', 'common'], description: 'Dental clinics software' }),
+      company('b', { products: ['rare', 'common'], description: 'Software for dental clinic chains' }),
+      company('c', { products: ['common'], industryId: 'ind_b', description: 'Trucking logistics' }),
+      company('d', { products: ['common', 'other'], industryId: 'ind_c', sector: 'T', description: 'Trucking fleets' }),
+      company('e', { products: ['common'], description: 'dental' }),
+    ],
+    [{ id: 'rare', categoryId: 'x' }, { id: 'common', categoryId: 'y' }, { id: 'other', categoryId: 'y' }],
+  );
+  assert.equal(productSimilarity(pop, 0, 1), 1);
+  // Sharing only the product everyone runs is worth (almost) nothing.
+  assert.ok(productSimilarity(pop, 0, 2) < 0.05);
+  assert.equal(industrySimilarity(pop, 0, 1), 1);
+  assert.equal(industrySimilarity(pop, 0, 2), 0.5, 'same sector');
+  assert.equal(industrySimilarity(pop, 0, 3), 0);
+  assert.deepEqual(descriptionTerms('The Dental Clinics, and clinics!'), ['dental', 'clinic']);
+  assert.ok(termSimilarity(pop, 0, 1) > termSimilarity(pop, 0, 2));
+  assert.equal(termSimilarity(pop, 2, 3), 1);
+});
+
+test('cohorts: blocking keeps peers in their block; K and the 50 cap hold; no self', () => {
+  const companies: CompanyInput[] = [];
+  for (let i = 0; i < 120; i++) companies.push(company(`a${i}`, { products: i % 2 ? ['p1', 'p2'] : ['p1', 'p3'] }));
+  for (let i = 0; i < 30; i++) companies.push(company(`b${i}`, { industryId: 'ind_b', sector: 'T', products: ['p4'] }));
+  for (let i = 0; i < 10; i++) companies.push(company(`big${i}`, { employeeBand: '200 - 499', products: ['p1', 'p2', 'p3', 'p5'] }));
+  const pop = buildPopulation(companies, ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => ({ id, categoryId: 'c' })));
+  const index = new BlockIndex(pop);
+  const a1 = computeCohorts(index, pop.indexOf.get('a1')!, DEFAULT_COHORT_PARAMS);
+  assert.equal(a1.default.length, 25);
+  assert.equal(a1.competitors.length, 50);
+  assert.ok(a1.default.every((s) => pop.ids[s.member]!.startsWith('a') && s.member !== pop.indexOf.get('a1')));
+  // Same stack first: a1 runs p1+p2 like every odd a.
+  assert.ok(a1.default.every((s) => Number(pop.ids[s.member]!.slice(1)) % 2 === 1), JSON.stringify(a1.default.map((s) => pop.ids[s.member])));
+  assert.deepEqual(a1.aspirational.map((s) => pop.ids[s.member]!.slice(0, 3)), Array(10).fill('big'));
+  const huge = computeCohorts(index, 0, { ...DEFAULT_COHORT_PARAMS, competitorsSize: 500 });
+  assert.equal(huge.competitors.length, 50);
+  const b0 = computeCohorts(index, pop.indexOf.get('b0')!, DEFAULT_COHORT_PARAMS);
+  assert.ok(b0.default.every((s) => pop.ids[s.member]!.startsWith('b')));
+  assert.equal(b0.aspirational.length, 0, 'no larger finance company');
+});
+
+test('usage shares: 1-100, never 0 for a used product', () => {
+  assert.equal(sharePercent(1, 1000), 1);
+  assert.equal(sharePercent(999, 1000), 100);
+  assert.equal(sharePercent(0, 10), 0);
+  const shares = usageShares([['a', 'b', 'a'], ['a'], []]);
+  assert.deepEqual(shares, [
+    { productId: 'a', companiesUsing: 2, cohortSize: 3, percentage: 67 },
+    { productId: 'b', companiesUsing: 1, cohortSize: 3, percentage: 33 },
+  ]);
+});
+
+test('comparison: similar, different (named), missing over the company categories only', () => {
+  const item = (productId: string, categoryId: string) => ({ productId, productName: productId.toUpperCase(), categoryId, categoryName: `Cat ${categoryId}` });
+  const mine = [item('crm1', 'crm'), item('mail1', 'mail'), item('bi1', 'bi')];
+  const peer = [item('crm1', 'crm'), item('crm2', 'crm'), item('mail2', 'mail'), item('hr1', 'hr')];
+  const rows = compareStacks(mine, peer);
+  assert.deepEqual(rows.map((r) => [r.categoryId, r.similar, r.different, r.missing, r.product ?? null]), [
+    ['bi', false, false, true, null],
+    ['crm', true, false, false, 'CRM1'],
+    ['mail', false, true, false, 'MAIL2'],
+  ]);
+  assert.deepEqual(compareStacks(mine, peer, new Set(['mail'])).map((r) => r.categoryId), ['mail']);
+});
+
+test('related: ranked by lift among supported products, falls back on the population, never the anchor', () => {
+  const global = { population: 1000, anchorUsers: 100, together: new Map([['x', 60], ['everyone', 95], ['rare', 1], ['anchor', 100]]), users: new Map([['x', 100], ['everyone', 950], ['rare', 1], ['anchor', 100]]) };
+  const empty = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
+  const fallback = rankRelated('anchor', empty, global);
+  assert.deepEqual(fallback.map((r) => r.productId), ['x', 'everyone']);
+  assert.equal(fallback[0]!.confidence, 0.6);
+  // A cohort that strongly co-uses y outweighs the population prior.
+  const cohort = { population: 40, anchorUsers: 30, together: new Map([['y', 30], ['anchor', 30]]), users: new Map([['y', 30]]) };
+  const ranked = rankRelated('anchor', cohort, { ...global, users: new Map([...global.users, ['y', 50]]) });
+  assert.equal(ranked[0]!.productId, 'y');
+  assert.ok(!ranked.some((r) => r.productId === 'anchor'));
+});
+
+test('co-usage counts pairs both ways and drops pairs below support', () => {
+  const stats = computeCoUsage([Int32Array.from([0, 1, 2]), Int32Array.from([0, 1]), Int32Array.from([2]), new Int32Array()], 3);
+  assert.equal(stats.population, 3);
+  assert.deepEqual([...stats.users], [2, 2, 2]);
+  assert.deepEqual(stats.pairs.get(0), [[1, 2]]);
+  assert.deepEqual(stats.pairs.get(1), [[0, 2]]);
+  assert.equal(stats.pairs.get(2), undefined);
+});
+
+test('confidence: monotone in evidence, fit recovers a known model, ECE of a calibrated set is small', () => {
+  const asOf = Date.parse('2026-10-01');
+  const fresh = { lastVerified: asOf, firstVerified: asOf - 400 * 86_400_000, hitCount: 50, intensity: 80, sourceCount: 3 };
+  const old = { ...fresh, lastVerified: asOf - 900 * 86_400_000 };
+  assert.ok(inUseConfidence(fresh, asOf) > inUseConfidence(old, asOf));
+  assert.ok(inUseConfidence(fresh, asOf) > inUseConfidence({ ...fresh, hitCount: 1 }, asOf));
+  assert.ok(inUseConfidence(fresh, asOf) > inUseConfidence({ ...fresh, intensity: 5 }, asOf));
+
+  // Labels drawn from a known logistic model: the fit reproduces its probabilities.
+  const truth = [0.5, -1.2, -0.1, 0.4, -0.5, 2, 0.5, 0.3, 0.1];
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rows: number[][] = [];
+  const labels: boolean[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const last = asOf - rand() * 1500 * 86_400_000;
+    const e = { lastVerified: last, firstVerified: last - rand() * 1000 * 86_400_000, hitCount: Math.floor(rand() * 200), intensity: rand() * 100, sourceCount: Math.floor(rand() * 4) + 1 };
+    const x = evidenceFeatures(e, asOf);
+    rows.push(x);
+    labels.push(rand() < sigmoid(x.reduce((s, v, j) => s + v * truth[j]!, 0)));
+  }
+  const w = fitLogistic(rows, labels);
+  const probs = rows.map((x) => sigmoid(x.reduce((s, v, j) => s + v * w[j]!, 0)));
+  const trueProbs = rows.map((x) => sigmoid(x.reduce((s, v, j) => s + v * truth[j]!, 0)));
+  const gap = probs.reduce((s, p, i) => s + Math.abs(p - trueProbs[i]!), 0) / probs.length;
+  assert.ok(gap < 0.02, `mean |fitted - true| = ${gap}`);
+  assert.ok(expectedCalibrationError(probs, labels) < 0.02);
+  const table = reliabilityTable(probs, labels, 10);
+  assert.equal(table.reduce((s, b) => s + b.count, 0), rows.length);
+  assert.ok(expectedCalibrationError([0.9, 0.9, 0.9, 0.9], [false, false, false, false]) > 0.8);
+});
