@@ -5,6 +5,7 @@ import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { commonErrors } from '../schemas/common.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { profileRoutes } from './profiles.ts';
+import { aiRoutes } from './ai.ts';
 
 const meSchema = z.object({
   clientId: z.string(),
@@ -39,4 +40,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
   await app.register(intelligenceRoutes);
   await app.register(profileRoutes);
+  await app.register(aiRoutes);
 }
