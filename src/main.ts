@@ -11,6 +11,7 @@ import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerRefreshCommands } from './cli/refresh.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
+import { registerAiEvalCommand } from './cli/eval-ai.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -24,6 +25,7 @@ registerSeedCommands(program);
 registerMcpCommand(program);
 registerRefreshCommands(program);
 registerCreditsCommands(program);
+registerAiEvalCommand(program);
 
 try {
   await program.parseAsync(process.argv);

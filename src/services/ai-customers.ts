@@ -4,7 +4,7 @@
 // probable product. Also used by `stacklens eval ai`.
 import type { Db } from '../store/db.ts';
 import {
-  cohortAdoption, coUsagePairs, productEvidence, productInstallTuples, productUserCounts,
+  categoryUserCounts, cohortAdoption, coUsagePairs, productEvidence, productInstallTuples, productsInCategory, productUserCounts,
   type CompanyFilter, type EvidenceDetail, type TimeBounds,
 } from '../store/ai.ts';
 import { productDetails } from '../store/evidence.ts';
@@ -64,16 +64,23 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
   for (const productId of s.productIds.slice(0, MAX_INFERRED_PRODUCTS)) {
     const d = details.get(productId);
     if (!d) continue;
-    const tuples = await productInstallTuples(db, [productId]);
-    const evidenced = new Set(tuples.map((t) => t[0]));
+    // In-use users of the product and of its category (any product of it).
+    const tuples = await productInstallTuples(db, await productsInCategory(db, d.categoryId));
+    const evidenced = new Set<string>();
     const users: string[] = [];
+    const categoryUsers = new Set<string>();
     const intensities: number[] = [];
-    for (const [companyId, , last, first, hitCount, intensity, sourceCount] of tuples) {
+    for (const [companyId, pid, last, first, hitCount, intensity, sourceCount] of tuples) {
+      if (pid === productId) evidenced.add(companyId);
       if (inUseConfidence({ lastVerified: last, firstVerified: first, hitCount, intensity, sourceCount }, asOfMs) < IN_USE_THRESHOLD) continue;
+      categoryUsers.add(companyId);
+      if (pid !== productId) continue;
       users.push(companyId);
       intensities.push(intensity);
     }
     const populationShare = s.population > 0 ? Math.min(1, users.length / s.population) : 0;
+    const categoryPopulationShare = s.population > 0 ? Math.min(1, ((await categoryUserCounts(db, [d.categoryId])).get(d.categoryId) ?? 0) / s.population) : 0;
+    const categoryAdoption = new Map((await cohortAdoption(db, [...categoryUsers].sort(), s.filter, 1_000_000)).map((a) => [a.companyId, a.users]));
     const adoption = (await cohortAdoption(db, users, s.filter, Math.max(1000, s.limit * 20)))
       .filter((a) => !evidenced.has(a.companyId))
       .map((a) => ({ ...a, share: smoothedPeerShare({ cohortSize: a.size, peerUsers: a.users, populationShare }) }))
@@ -92,6 +99,8 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
         cohortSize: a.size,
         peerUsers: a.users,
         populationShare,
+        categoryPeerUsers: categoryAdoption.get(a.companyId) ?? a.users,
+        categoryPopulationShare,
         categoryCovered: stack.some((r) => r.categoryId === d.categoryId && r.productId !== productId),
         coUsage: stack.reduce((m, r) => Math.max(m, rate.get(r.productId) ?? 0), 0),
       };

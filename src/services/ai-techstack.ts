@@ -2,7 +2,7 @@
 // in-use confidence model) and the products its nearest peers run that it shows no
 // evidence of (probability from the peer-inference model). Also used by `stacklens eval ai`.
 import type { Db } from '../store/db.ts';
-import { coUsagePairs, companyEvidence, productUserCounts, type EvidenceDetail } from '../store/ai.ts';
+import { categoryUserCounts, coUsagePairs, companyEvidence, productUserCounts, type EvidenceDetail } from '../store/ai.ts';
 import { cohortMemberIds } from '../store/cohorts.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/ai/inference.ts';
@@ -52,7 +52,9 @@ export async function stackCandidates(
 
   const members = await cohortMemberIds(db, companyId, 'default');
   const peers = new Map<string, { users: number; product: string; category: string; categoryId: string; vendorDomain: string }>();
+  const categoryPeers = new Map<string, number>();
   for (const rows of (await inUseStacks(db, members, asOf)).values()) {
+    for (const categoryId of new Set(rows.map((r) => r.categoryId))) categoryPeers.set(categoryId, (categoryPeers.get(categoryId) ?? 0) + 1);
     for (const r of rows) {
       if (evidenced.has(r.productId) || (restrict && !restrict.has(r.productId))) continue;
       const hit = peers.get(r.productId);
@@ -62,9 +64,10 @@ export async function stackCandidates(
   }
   const candidateIds = [...peers.keys()].sort();
   const anchorIds = inUse.map((e) => e.productId);
-  const [userCounts, pairs] = await Promise.all([
+  const [userCounts, pairs, categoryUsers] = await Promise.all([
     productUserCounts(db, [...candidateIds, ...anchorIds]),
     coUsagePairs(db, anchorIds, candidateIds),
+    categoryUserCounts(db, [...new Set([...peers.values()].map((p) => p.categoryId))].sort()),
   ]);
   const anchorName = new Map(inUse.map((e) => [e.productId, e.product]));
   const bestCoUse = new Map<string, { product: string; share: number }>();
@@ -82,6 +85,8 @@ export async function stackCandidates(
       cohortSize: members.length,
       peerUsers: p.users,
       populationShare: population > 0 ? Math.min(1, (userCounts.get(productId) ?? 0) / population) : 0,
+      categoryPeerUsers: categoryPeers.get(p.categoryId) ?? 0,
+      categoryPopulationShare: population > 0 ? Math.min(1, (categoryUsers.get(p.categoryId) ?? 0) / population) : 0,
       categoryCovered: coveredCategories.has(p.categoryId),
       coUsage: coUse?.share ?? 0,
     };

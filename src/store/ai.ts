@@ -243,3 +243,21 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
     params,
   );
 }
+
+/** In-use users per category, summed over its products from the last refresh (a company running two counts twice: approximate). */
+export async function categoryUserCounts(db: Db, categoryIds: string[]): Promise<Map<string, number>> {
+  if (categoryIds.length === 0) return new Map();
+  const rows = await db.query<{ categoryId: string; companies: number }>(
+    `SELECT p.category_id AS "categoryId", sum(s.companies)::int AS companies
+       FROM product_usage_stats s JOIN products p ON p.id = s.product_id
+      WHERE p.category_id = ANY($1::text[]) GROUP BY p.category_id`,
+    [categoryIds],
+  );
+  return new Map(rows.map((r) => [r.categoryId, r.companies]));
+}
+
+/** Ids of the products in one main category (exactly that category). */
+export async function productsInCategory(db: Db, categoryId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE category_id = $1 ORDER BY id', [categoryId]);
+  return rows.map((r) => r.id);
+}

@@ -13,6 +13,10 @@ export interface PeerSignal {
   peerUsers: number;
   /** Share of the population with the product in use (0-1). */
   populationShare: number;
+  /** Members with any in-use product of the product's main category. */
+  categoryPeerUsers: number;
+  /** Share of the population with a product of that category in use (0-1, approximate). */
+  categoryPopulationShare: number;
   /** The company already runs another in-use product of the same main category. */
   categoryCovered: boolean;
   /** Highest P(product | q) over the company's in-use products q (population co-usage), 0 when none. */
@@ -23,7 +27,8 @@ export interface PeerSignal {
 export const PEER_PRIOR = 2;
 
 export const INFERENCE_FEATURE_NAMES = [
-  'bias', 'peerShare', 'logitPeerShare', 'populationShare', 'categoryCovered', 'categoryCovered*peerShare', 'coUsage',
+  'bias', 'peerShare', 'logitPeerShare', 'categoryShare', 'logitCategoryShare', 'logShareInCategory', 'categoryCovered',
+  'categoryCovered*peerShare', 'coUsage',
 ] as const;
 
 /** Cohort share shrunk towards the population share with the weight of PEER_PRIOR members. */
@@ -31,16 +36,25 @@ export function smoothedPeerShare(s: Pick<PeerSignal, 'cohortSize' | 'peerUsers'
   return (s.peerUsers + PEER_PRIOR * s.populationShare) / (s.cohortSize + PEER_PRIOR);
 }
 
+const logit = (p: number) => {
+  const c = Math.min(0.99, Math.max(0.01, p));
+  return Math.log(c / (1 - c));
+};
+
 /**
- * Features in INFERENCE_FEATURE_NAMES order. The logit of the peer share lets the model
- * treat 95% and 99% of peers differently from 45% and 49%; a covered category is the
- * strongest negative signal (companies rarely run two CRMs), so it also bends the slope.
+ * Features in INFERENCE_FEATURE_NAMES order. Two questions decide: does the company run
+ * something in this category at all (how many peers do: the category share), and if so is
+ * it this product (the product's share among the peers' picks in the category). Logits let
+ * the model treat 95% and 99% differently from 45% and 49%; a covered category (the
+ * company already runs a rival product) is the strongest negative signal, so it also bends
+ * the slope; co-usage with the company's own stack adds what the cohort misses.
  */
 export function inferenceFeatures(s: PeerSignal): number[] {
   const share = smoothedPeerShare(s);
-  const clamped = Math.min(0.99, Math.max(0.01, share));
+  const catShare = (s.categoryPeerUsers + PEER_PRIOR * s.categoryPopulationShare) / (s.cohortSize + PEER_PRIOR);
+  const inCategory = (s.peerUsers + 0.5) / (Math.max(s.categoryPeerUsers, s.peerUsers) + 1);
   const covered = s.categoryCovered ? 1 : 0;
-  return [1, share, Math.log(clamped / (1 - clamped)), s.populationShare, covered, covered * share, Math.min(1, Math.max(0, s.coUsage))];
+  return [1, share, logit(share), catShare, logit(catShare), Math.log(inCategory), covered, covered * share, Math.min(1, Math.max(0, s.coUsage))];
 }
 
 /**
@@ -49,7 +63,7 @@ export function inferenceFeatures(s: PeerSignal): number[] {
  * 'stacklens' (docs/intelligence.md, "AI helpers"). Refit when the inference features,
  * the cohorts or the demo generator change.
  */
-export const INFERENCE_COEFFICIENTS: readonly number[] = [-2.2, 3.0, 0.6, 0, -2.0, -1.0, 1.0];
+export const INFERENCE_COEFFICIENTS: readonly number[] = [-2.2, 1.0, 0.5, 1.0, 0.5, 0.5, -2.0, -1.0, 1.0];
 
 /** Probability (0-1, 3 decimals) that the company uses the product, from its peers. */
 export function inferredProbability(s: PeerSignal, coefficients: readonly number[] = INFERENCE_COEFFICIENTS): number {
