@@ -1,6 +1,6 @@
 // People-profile part of `stacklens eval ai`: prompts generated from real people of the
 // world with known intent (a title in a country, a title at a company, a seniority in a
-// function in a country), answered by the helper's own pipeline (parser → search →
+// function in a country, anyone at a company), answered by the helper's own pipeline (parser → search →
 // confidence). A returned profile is right when it meets every intended criterion.
 import type { Db } from '../store/db.ts';
 import { peopleSample } from '../store/truth.ts';
@@ -53,8 +53,9 @@ export async function evaluatePeople(db: Db, count: number, asOf: Date): Promise
   for (const [k, person] of people.entries()) {
     const country = regionName.of(person.country) ?? person.country;
     let prompt: string, intent: Intent;
-    if (k % 3 === 0) [prompt, intent] = [`${person.title} in ${country}`, { title: person.title, country: person.country }];
-    else if (k % 3 === 1) [prompt, intent] = [`${person.title} at ${person.companyDomain}`, { title: person.title, companyId: person.companyId }];
+    if (k % 4 === 0) [prompt, intent] = [`${person.title} in ${country}`, { title: person.title, country: person.country }];
+    else if (k % 4 === 1) [prompt, intent] = [`${person.title} at ${person.companyDomain}`, { title: person.title, companyId: person.companyId }];
+    else if (k % 4 === 3) [prompt, intent] = [`people at ${person.companyDomain}`, { companyId: person.companyId }];
     else {
       prompt = `${SENIORITY_PHRASE[person.seniority] ?? person.seniority} in ${person.function} in ${country}`;
       intent = { seniority: person.seniority, function: person.function, country: person.country };

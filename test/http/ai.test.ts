@@ -25,7 +25,7 @@ const USER = 'ann@example.com';
 const CUSTOMERS = '/api/ai/find-customers-of-products';
 const STACK = '/api/ai/find-techstacks-for-company';
 const PEOPLE = '/api/ai/find-people-profiles';
-const qs = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const qs = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const call = (path: string, params: Record<string, string | number>, headers: Record<string, string> = { ...full.headers, 'x-on-behalf-of-user': USER }) =>
   t.app.inject({ method: 'POST', url: `${path}?${qs(params)}`, headers });
 

@@ -63,7 +63,7 @@ export function inferenceFeatures(s: PeerSignal): number[] {
  * 'stacklens' (docs/intelligence.md, "AI helpers"). Refit when the inference features,
  * the cohorts or the demo generator change.
  */
-export const INFERENCE_COEFFICIENTS: readonly number[] = [-2.2, 1.0, 0.5, 1.0, 0.5, 0.5, -2.0, -1.0, 1.0];
+export const INFERENCE_COEFFICIENTS: readonly number[] = [-1.5027, 0.0557, 0.8157, 0.0879, 0.3491, 0.3233, -0.8716, -0.1606, 0.4419];
 
 /** Probability (0-1, 3 decimals) that the company uses the product, from its peers. */
 export function inferredProbability(s: PeerSignal, coefficients: readonly number[] = INFERENCE_COEFFICIENTS): number {

@@ -93,7 +93,7 @@ export function peopleFeatures(ask: PeopleAsk, m: ProfileMatch): number[] {
 }
 
 /** Fitted with `stacklens eval ai --fit` on seed 'calibration-fit' (docs/intelligence.md, "AI helpers"). */
-export const PEOPLE_COEFFICIENTS: readonly number[] = [-3, 3, 2, 1, 0.5, 2, -0.5, -0.3];
+export const PEOPLE_COEFFICIENTS: readonly number[] = [-3.9954, 3.0233, 3.037, -0.7744, 1.6767, 2, -0.5, -0.5214];
 
 /** Confidence 0-1 (3 decimals) that the profile is what the prompt asked for. */
 export function profileConfidence(ask: PeopleAsk, m: ProfileMatch, coefficients: readonly number[] = PEOPLE_COEFFICIENTS): number {
