@@ -1,12 +1,17 @@
 // Builds the Fastify app: plugins first, then routes. Never listens: main.ts and the tests do.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './store/db.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { openapiPlugin } from './http/plugins/openapi.ts';
+import { securityPlugin } from './http/plugins/security.ts';
+import { openCounterStore, type CounterStore } from './store/counters.ts';
+import { enforceRateLimit } from './auth/rate-limit.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
@@ -14,6 +19,10 @@ import type { ToolDef } from './mcp/registry.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Rate-limit counters; default from config (Redis when REDIS_URL is set). Closed with the app only when created here. */
+  counters?: CounterStore;
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: DestinationStream;
   /** The MCP tools to serve (default: all); tests may pass their own. */
   mcpTools?: ToolDef[];
   /** Startup state shared with `serve`: the API answers 503 until ready (e.g. while seeding). */
@@ -30,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** Fixed-window counters for rate limits and token-endpoint throttling. */
+    counters: CounterStore;
     readiness: Readiness;
   }
 }
@@ -41,9 +52,21 @@ export const LOG_REDACT = [
   'req.headers.cookie',
   'headers.authorization',
   'headers["x-api-key"]',
+  'req.headers["x-on-behalf-of-user"]',
+  'headers["x-on-behalf-of-user"]',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
   '*.client_secret',
+  '*.clientSecret',
   '*.api_key',
+  '*.apiKey',
   '*.access_token',
+  '*.accessToken',
+  '*.private_jwk',
+  '*.privateJwk',
+  '*.password',
+  'body',
+  '*.body',
 ];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -52,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // One line per request, written by requestLogPlugin, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
@@ -70,11 +93,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('db', deps.db);
+  const counters = deps.counters ?? (await openCounterStore(config.redisUrl, (msg, err) => app.log.warn({ err }, msg)));
+  app.decorate('counters', counters);
+  if (!deps.counters) app.addHook('onClose', () => counters.close());
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
+  await app.register(securityPlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
+  // Before the routes: the OpenAPI document is collected from routes as they register.
+  await app.register(openapiPlugin);
   await registerRoutes(app);
-  await app.register(mcpHttpRoutes, { tools: deps.mcpTools ?? allTools });
+  await app.register(mcpHttpRoutes, {
+    tools: deps.mcpTools ?? allTools,
+    // Each MCP tool call spends the client's quota as a REST request does (AI/export calls their own too).
+    beforeCall: (principal) => (tool, args) => enforceRateLimit(counters, principal, tool.rateClass?.(args) ?? 'default', () => {}),
+  });
   return app;
 }

@@ -44,8 +44,9 @@ export const REVENUE_BANDS = bands([
   ['More than 1B', 1000 * M, Infinity],
 ]);
 
-export const EMPLOYEE_BAND_LABELS: readonly string[] = EMPLOYEE_BANDS.map((b) => b.label);
-export const REVENUE_BAND_LABELS: readonly string[] = REVENUE_BANDS.map((b) => b.label);
+// Non-empty tuples, so they can feed z.enum().
+export const EMPLOYEE_BAND_LABELS = EMPLOYEE_BANDS.map((b) => b.label) as unknown as readonly [string, ...string[]];
+export const REVENUE_BAND_LABELS = REVENUE_BANDS.map((b) => b.label) as unknown as readonly [string, ...string[]];
 
 /** The band whose label is exactly `label`, or undefined. */
 export function employeeBand(label: string): Band | undefined {

@@ -34,11 +34,14 @@ const envSchema = z.object({
   ISSUER_URL: optionalText,
   API_AUDIENCE: optionalText,
   TOKEN_TTL_SECONDS: int(60, 86_400).default(3600),
+  /** Failed client authentications per client_id at the token endpoint before 429, and the window. */
+  TOKEN_MAX_FAILED_ATTEMPTS: int(1, 10_000).default(10),
+  TOKEN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(300),
   /** External identity provider mode: all three set → its tokens are accepted instead. */
   AUTH_ISSUER: optionalText,
   AUTH_JWKS_URL: optionalText,
   AUTH_AUDIENCE: optionalText,
-  /** Secret for signing feed cursors; unset → derived per database and kept in DATA_DIR. */
+  /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
   /** Comma-separated Origins allowed to call /mcp from a browser. */
   MCP_ALLOWED_ORIGINS: optionalText,
@@ -77,6 +80,8 @@ export interface Config {
     issuer: string;
     audience: string;
     tokenTtlSeconds: number;
+    /** Token-endpoint throttle: after maxFailures failed authentications of one client_id, 429 for the rest of the window. */
+    failedAttempts: { maxFailures: number; windowSeconds: number };
     external: { issuer: string; jwksUrl: string; audience: string } | undefined;
   };
   cursorSecret: string | undefined;
@@ -124,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       issuer: stripSlash(e.ISSUER_URL ?? publicUrl),
       audience: e.API_AUDIENCE ?? publicUrl,
       tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+      failedAttempts: { maxFailures: e.TOKEN_MAX_FAILED_ATTEMPTS, windowSeconds: e.TOKEN_FAILURE_WINDOW_SECONDS },
       external:
         e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE
           ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE }

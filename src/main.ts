@@ -1,4 +1,4 @@
-// CLI entry: `stacklens serve | migrate | seed | import | refresh`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | clients | plans | keys | credits | mcp`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -11,6 +11,8 @@ import { registerSeedCommands } from './cli/seed.ts';
 import { registerMcpCommand } from './cli/mcp.ts';
 import { registerRefreshCommands } from './cli/refresh.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
+import { registerClientCommands } from './cli/clients.ts';
+import { registerKeyCommands } from './cli/keys.ts';
 import { registerAiEvalCommand } from './cli/eval-ai.ts';
 
 const program = new Command('stacklens')
@@ -25,6 +27,8 @@ registerSeedCommands(program);
 registerMcpCommand(program);
 registerRefreshCommands(program);
 registerCreditsCommands(program);
+registerClientCommands(program);
+registerKeyCommands(program);
 registerAiEvalCommand(program);
 
 try {

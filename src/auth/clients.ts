@@ -1,8 +1,20 @@
-// API clients: creation with a one-time secret, lookup with plan.
+// API clients and plans: creation with a one-time secret, disable/enable, secret rotation
+// and plan definitions. Used by the CLI and the demo world. (Credits: services/purchases.ts.)
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { findPlan, insertClient } from '../store/access.ts';
-import { BadRequestError } from '../errors.ts';
+import {
+  findClientByExternalId,
+  findPlan,
+  insertClient,
+  listClients,
+  listPlans,
+  setClientDisabled,
+  updateClientSecret,
+  upsertPlan,
+  type ClientWithPlan,
+  type PlanRow,
+} from '../store/access.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 
 export interface CreatedClient {
@@ -11,15 +23,51 @@ export interface CreatedClient {
   name: string;
   plan: string;
   credits: number;
+  externalId?: string;
 }
 
-export async function createClient(db: Db, input: { name: string; plan: string; credits?: number }): Promise<CreatedClient> {
+export async function createClient(
+  db: Db,
+  input: { name: string; plan: string; credits?: number; externalId?: string },
+): Promise<CreatedClient> {
+  const name = input.name.trim();
+  if (!name) throw new BadRequestError('name: must not be empty');
   const plan = await findPlan(db, input.plan);
   if (!plan) throw new BadRequestError(`plan: no plan named '${input.plan}'`);
   const clientId = `cli_${randomBytes(9).toString('base64url')}`;
   const clientSecret = randomToken(32);
   const credits = input.credits ?? plan.initialCredits;
   if (!Number.isInteger(credits) || credits < 0) throw new BadRequestError('credits: must be a whole number ≥ 0');
-  await insertClient(db, { id: clientId, name: input.name, planId: plan.id, secretHash: hashSecret(clientSecret), credits });
-  return { clientId, clientSecret, name: input.name, plan: plan.id, credits };
+  const externalId = input.externalId?.trim() || undefined;
+  if (externalId && (await findClientByExternalId(db, externalId))?.externalId === externalId) {
+    throw new BadRequestError(`external-id: '${externalId}' is already mapped to another client`);
+  }
+  await insertClient(db, { id: clientId, name, planId: plan.id, secretHash: hashSecret(clientSecret), credits, externalId });
+  return { clientId, clientSecret, name, plan: plan.id, credits, ...(externalId ? { externalId } : {}) };
+}
+
+export { listClients, listPlans };
+export type { ClientWithPlan, PlanRow };
+
+/** Disables (or re-enables) a client. API keys stop at once; issued tokens within the client cache lifetime (30 s). */
+export async function setClientEnabled(db: Db, clientId: string, enabled: boolean): Promise<void> {
+  if (!(await setClientDisabled(db, clientId, !enabled))) throw new NotFoundError(`client: no client '${clientId}'`);
+}
+
+/** New secret, printed once; tokens issued before now stop being accepted (within 30 s). */
+export async function rotateClientSecret(db: Db, clientId: string): Promise<{ clientId: string; clientSecret: string }> {
+  const clientSecret = randomToken(32);
+  if (!(await updateClientSecret(db, clientId, hashSecret(clientSecret)))) throw new NotFoundError(`client: no client '${clientId}'`);
+  return { clientId, clientSecret };
+}
+
+/** Creates or replaces a plan. */
+export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
+  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(plan.id)) throw new BadRequestError('id: lowercase letters, digits, - and _ (up to 63)');
+  for (const [field, v] of [['rpm', plan.requestsPerMinute], ['ai-rpm', plan.aiRequestsPerMinute], ['export-rpm', plan.exportRequestsPerMinute]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new BadRequestError(`${field}: must be a whole number ≥ 1`);
+  }
+  if (!Number.isInteger(plan.initialCredits) || plan.initialCredits < 0) throw new BadRequestError('credits: must be a whole number ≥ 0');
+  await upsertPlan(db, plan);
+  return plan;
 }

@@ -1,10 +1,87 @@
-// Access-token verification. Placeholder until the token endpoint lands (issue "Access"):
-// every bearer token is refused, so nothing fails open.
+// Access tokens (RFC 9068 JWTs, ES256, `typ: at+jwt`): issued by the token endpoint and
+// verified on every bearer request. Verification runs jose's jwtVerify with a fixed
+// algorithm allowlist and a key chosen only by `kid` among our published keys, so the
+// signature is checked before any claim is trusted; then issuer, audience, typ, expiry
+// (small clock tolerance), and finally the client (enabled, token newer than its secret).
+// With AUTH_ISSUER/AUTH_JWKS_URL/AUTH_AUDIENCE set, tokens come from the external identity
+// provider instead (external-tokens.ts). Any failure is a 401; nothing fails open.
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
+import { now } from './clock.ts';
+import { cachedClient } from './client-cache.ts';
+import { currentSigningKey, publicKeyFor, SIGNING_ALG } from './signing-keys.ts';
+import { verifyExternalToken } from './external-tokens.ts';
+import { CLOCK_TOLERANCE_SECONDS, tokenError } from './token-errors.ts';
 
-export async function verifyAccessToken(_db: Db, _config: Config, _token: string): Promise<Principal> {
-  throw new UnauthorizedError('Invalid access token');
+const MAX_TOKEN_LENGTH = 8192;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+const REQUIRED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id'];
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** Signs an access token for a client (the token endpoint checked the client). */
+export async function issueAccessToken(db: Db, config: Config, clientId: string): Promise<IssuedToken> {
+  const key = await currentSigningKey(db);
+  const iat = Math.floor(now() / 1000);
+  const ttl = config.auth.tokenTtlSeconds;
+  const accessToken = await new SignJWT({ client_id: clientId })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(config.auth.issuer)
+    .setSubject(clientId)
+    .setAudience(config.auth.audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttl)
+    .setJti(randomUUID())
+    .sign(key.privateKey);
+  return { accessToken, expiresIn: ttl };
+}
+
+export async function verifyAccessToken(db: Db, config: Config, token: string): Promise<Principal> {
+  if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) {
+    throw new UnauthorizedError('Malformed access token: expected a JWT from the token endpoint');
+  }
+  if (config.auth.external) return verifyExternalToken(db, config.auth.external, token);
+
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(db, header), {
+      algorithms: [SIGNING_ALG],
+      issuer: config.auth.issuer,
+      audience: config.auth.audience,
+      typ: 'at+jwt',
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      currentDate: new Date(now()),
+      // Also refuses an iat in the future; a token never outlives the configured lifetime.
+      maxTokenAge: config.auth.tokenTtlSeconds,
+      requiredClaims: REQUIRED_CLAIMS,
+    }));
+  } catch (err) {
+    throw tokenError(err);
+  }
+  const clientId = payload.client_id;
+  if (typeof clientId !== 'string' || payload.sub !== clientId || typeof payload.jti !== 'string') {
+    throw new UnauthorizedError('Invalid access token: client_id and sub must name the same client');
+  }
+  const client = await cachedClient(db, clientId);
+  if (!client) throw new UnauthorizedError('Invalid access token: its client no longer exists');
+  if (client.disabledAt) throw new UnauthorizedError('This client is disabled');
+  // iat has whole seconds: a token from the same second as the rotation still passes.
+  if (payload.iat! < Math.floor(client.secretRotatedAt.getTime() / 1000)) {
+    throw new UnauthorizedError('Access token was issued before the client secret was rotated; request a new one');
+  }
+  return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'access_token' };
+}
+
+async function keyFor(db: Db, header: JWTHeaderParameters) {
+  if (typeof header.kid !== 'string' || header.kid.length > 200) throw new UnauthorizedError('Invalid access token: no key id (kid) in its header');
+  const found = await publicKeyFor(db, header.kid);
+  if (!found || found.alg !== header.alg) throw new UnauthorizedError('Invalid access token: signed by an unknown key');
+  return found.key;
 }

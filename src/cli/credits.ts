@@ -1,7 +1,9 @@
-// Credit commands: `stacklens credits show <clientId>` and `stacklens credits grant <clientId> <amount>`.
+// Credit commands: `stacklens credits show <clientId>` and
+// `stacklens credits grant <clientId> <amount>` (or `--client ID --amount N`).
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { withContext } from './context.ts';
+import { BadRequestError } from '../errors.ts';
 import { getCredits, grantCredits } from '../services/purchases.ts';
 
 function wholeNumber(value: string): number {
@@ -28,14 +30,21 @@ export function registerCreditsCommands(program: Command): void {
   credits
     .command('grant')
     .description('Add credits (a negative amount removes them); writes a ledger entry')
-    .argument('<clientId>', 'API client id (cli_...)')
-    .argument('<amount>', 'credits to add, e.g. 500 or -20', wholeNumber)
+    .argument('[clientId]', 'API client id (cli_...); or --client')
+    .argument('[amount]', 'credits to add, e.g. 500 or -20; or --amount', wholeNumber)
+    .option('--client <clientId>', 'API client id (same as the clientId argument)')
+    .option('--amount <n>', 'credits to add (same as the amount argument)', wholeNumber)
     .option('-r, --reason <text>', 'ledger reason', 'grant')
     .option('--reference <text>', 'ledger reference, e.g. an invoice number')
-    .action(async (clientId: string, amount: number, opts: { reason: string; reference?: string }) => {
+    .option('--json', 'print { client_id, amount, balance } as JSON (for scripts)')
+    .action(async (clientIdArg: string | undefined, amountArg: number | undefined, opts: { client?: string; amount?: number; reason: string; reference?: string; json?: boolean }) => {
+      const clientId = opts.client ?? clientIdArg;
+      const amount = opts.amount ?? amountArg;
+      if (!clientId || amount === undefined) throw new BadRequestError('Name the client and the amount: credits grant <clientId> <amount>, or --client ID --amount N');
       await withContext(async ({ db }) => {
         const balance = await grantCredits(db, clientId, amount, opts.reason, opts.reference ?? null);
-        console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
+        if (opts.json) console.log(JSON.stringify({ client_id: clientId, amount, balance }));
+        else console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
       });
     });
 }

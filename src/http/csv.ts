@@ -37,6 +37,9 @@ export function csvStream<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvC
   );
   const stringifier = stringify({ header: true, columns: columns.map((c) => c.header), quoted_match: /[",\r\n]/, record_delimiter: 'windows' });
   source.on('error', (err) => stringifier.destroy(err));
+  // pipe() does not pass destruction upstream: when the client goes away and the reply
+  // destroys the stringifier, stop the row source too (its generators run their finally).
+  stringifier.on('close', () => source.destroy());
   return source.pipe(stringifier);
 }
 

@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { seedWorld } from './seed/index.ts';
+import { createDemoClient } from '../auth/demo-client.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
@@ -14,4 +15,7 @@ export async function ensureDemoWorld(db: Db, config: Config, say: (line: string
   const started = Date.now();
   await seedWorld(db, { companies: config.demoCompanies, seed: config.demoSeed });
   say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  // Only on the start that seeds: a restart, or a second instance on the same database,
+  // never mints more credentials (`stacklens clients create` / `keys create` do).
+  await createDemoClient(db, config, say);
 }

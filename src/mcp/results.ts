@@ -68,3 +68,16 @@ function truncate(value: unknown): unknown {
 function isPage(v: unknown): v is { content: unknown[] } {
   return v !== null && typeof v === 'object' && Array.isArray((v as { content?: unknown }).content);
 }
+
+/**
+ * A page object plus the arguments of the next page (null on the last one), so a model
+ * can continue without computing offsets.
+ */
+export function withNextPage<T extends { totalPages: number }>(
+  page: T,
+  args: Record<string, unknown> & { page?: number },
+  nextArgs: (nextPage: number) => Record<string, unknown> = (n) => ({ ...args, page: n }),
+): T & { nextPage: Record<string, unknown> | null } {
+  const current = args.page ?? 0;
+  return { ...page, nextPage: current + 1 < page.totalPages ? nextArgs(current + 1) : null };
+}

@@ -74,7 +74,14 @@ const schemaCache = new WeakMap<ToolDef, Record<string, unknown>>();
 function inputJsonSchema(tool: ToolDef): { type: 'object'; [k: string]: unknown } {
   let schema = schemaCache.get(tool);
   if (!schema) {
-    schema = z.toJSONSchema(withOnBehalfOf(tool), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = z.toJSONSchema(withOnBehalfOf(tool), {
+      io: 'input',
+      unrepresentable: 'any',
+      // Query-string parameters accept "5" as well as 5; a model should just see the type.
+      override: ({ jsonSchema }) => {
+        if (jsonSchema.type && jsonSchema.anyOf) delete jsonSchema.anyOf;
+      },
+    }) as Record<string, unknown>;
     delete schema.$schema;
     schemaCache.set(tool, schema);
   }

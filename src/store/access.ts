@@ -1,4 +1,4 @@
-// SQL for clients, plans and API keys.
+// SQL for clients, plans and API keys (credits: store/purchases.ts).
 import type { Db } from './db.ts';
 import type { Plan } from '../auth/principal.ts';
 
@@ -11,6 +11,7 @@ export interface ClientRow {
   credits: number;
   disabledAt: Date | null;
   createdAt: Date;
+  externalId: string | null;
 }
 
 export interface ClientWithPlan extends ClientRow {
@@ -18,7 +19,7 @@ export interface ClientWithPlan extends ClientRow {
 }
 
 const CLIENT_WITH_PLAN = `
-  SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at,
+  SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at, c.external_id,
          p.can_export, p.can_ai, p.can_purchase, p.requests_per_minute, p.ai_requests_per_minute, p.export_requests_per_minute
   FROM api_clients c JOIN plans p ON p.id = c.plan_id`;
 
@@ -32,6 +33,7 @@ function toClient(r: Record<string, any>): ClientWithPlan {
     credits: r.credits,
     disabledAt: r.disabled_at,
     createdAt: r.created_at,
+    externalId: r.external_id ?? null,
     plan: {
       id: r.plan_id,
       canExport: r.can_export,
@@ -53,9 +55,39 @@ export async function listClients(db: Db): Promise<ClientWithPlan[]> {
   return (await db.query(`${CLIENT_WITH_PLAN} ORDER BY c.created_at, c.id`)).map(toClient);
 }
 
-export async function findPlan(db: Db, planId: string): Promise<(Plan & { initialCredits: number }) | undefined> {
+/** The client an external identity provider's token names: by external_id first, then by id. */
+export async function findClientByExternalId(db: Db, externalId: string): Promise<ClientWithPlan | undefined> {
+  const rows = await db.query(`${CLIENT_WITH_PLAN} WHERE c.external_id = $1 OR c.id = $1 ORDER BY (c.external_id = $1) DESC NULLS LAST LIMIT 1`, [externalId]);
+  return rows[0] ? toClient(rows[0]) : undefined;
+}
+
+export interface PlanRow extends Plan {
+  description: string | null;
+  initialCredits: number;
+}
+
+export async function findPlan(db: Db, planId: string): Promise<PlanRow | undefined> {
   const [r] = await db.query<Record<string, any>>('SELECT * FROM plans WHERE id = $1', [planId]);
-  if (!r) return undefined;
+  return r && toPlan(r);
+}
+
+export async function listPlans(db: Db): Promise<PlanRow[]> {
+  return (await db.query<Record<string, any>>('SELECT * FROM plans ORDER BY requests_per_minute, id')).map(toPlan);
+}
+
+/** Creates or replaces a plan (plans are data: operators define their own). */
+export async function upsertPlan(db: Db, p: PlanRow): Promise<void> {
+  await db.query(
+    `INSERT INTO plans (id, description, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute)
+     VALUES ($1::text, $2::text, $3::boolean, $4::boolean, $5::boolean, $6::int, $7::int, $8::int, $9::int)
+     ON CONFLICT (id) DO UPDATE SET description = EXCLUDED.description, can_export = EXCLUDED.can_export, can_ai = EXCLUDED.can_ai,
+       can_purchase = EXCLUDED.can_purchase, initial_credits = EXCLUDED.initial_credits, requests_per_minute = EXCLUDED.requests_per_minute,
+       ai_requests_per_minute = EXCLUDED.ai_requests_per_minute, export_requests_per_minute = EXCLUDED.export_requests_per_minute`,
+    [p.id, p.description, p.canExport, p.canAi, p.canPurchase, p.initialCredits, p.requestsPerMinute, p.aiRequestsPerMinute, p.exportRequestsPerMinute],
+  );
+}
+
+function toPlan(r: Record<string, any>): PlanRow {
   return {
     id: r.id,
     canExport: r.can_export,
@@ -64,6 +96,7 @@ export async function findPlan(db: Db, planId: string): Promise<(Plan & { initia
     requestsPerMinute: r.requests_per_minute,
     aiRequestsPerMinute: r.ai_requests_per_minute,
     exportRequestsPerMinute: r.export_requests_per_minute,
+    description: r.description ?? null,
     initialCredits: r.initial_credits,
   };
 }
@@ -71,17 +104,32 @@ export async function findPlan(db: Db, planId: string): Promise<(Plan & { initia
 /** Inserts a client and, when it starts with credits, the matching ledger entry. */
 export async function insertClient(
   db: Db,
-  client: { id: string; name: string; planId: string; secretHash: string; credits: number },
+  client: { id: string; name: string; planId: string; secretHash: string; credits: number; externalId?: string | null },
 ): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     await trx
       .insertInto('api_clients')
-      .values({ id: client.id, name: client.name, plan_id: client.planId, secret_hash: client.secretHash, credits: client.credits })
+      .values({ id: client.id, name: client.name, plan_id: client.planId, secret_hash: client.secretHash, credits: client.credits, external_id: client.externalId ?? null })
       .execute();
     if (client.credits > 0) {
       await trx.insertInto('credit_ledger').values({ client_id: client.id, delta: client.credits, reason: 'initial_grant', reference: client.planId }).execute();
     }
   });
+}
+
+/** Disables (or re-enables) a client; false when there is no such client. */
+export async function setClientDisabled(db: Db, clientId: string, disabled: boolean): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE api_clients SET disabled_at = CASE WHEN $2::boolean THEN coalesce(disabled_at, now()) ELSE NULL END WHERE id = $1::text RETURNING id`,
+    [clientId, disabled],
+  );
+  return rows.length > 0;
+}
+
+/** Replaces the secret hash; tokens issued before secret_rotated_at stop being accepted. */
+export async function updateClientSecret(db: Db, clientId: string, secretHash: string): Promise<boolean> {
+  const rows = await db.query(`UPDATE api_clients SET secret_hash = $2::text, secret_rotated_at = now() WHERE id = $1::text RETURNING id`, [clientId, secretHash]);
+  return rows.length > 0;
 }
 
 export interface ApiKeyRow {
@@ -104,5 +152,31 @@ export async function insertApiKey(db: Db, key: { id: string; clientId: string; 
 
 export async function findApiKeyByPrefix(db: Db, prefix: string): Promise<ApiKeyRow | undefined> {
   const r = await db.kysely.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
-  return r && { id: r.id, clientId: r.client_id, prefix: r.prefix, keyHash: r.key_hash, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at };
+  return r && toApiKey(r);
+}
+
+export async function listApiKeys(db: Db, clientId?: string): Promise<ApiKeyRow[]> {
+  let q = db.kysely.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
+  if (clientId !== undefined) q = q.where('client_id', '=', clientId);
+  return (await q.execute()).map(toApiKey);
+}
+
+/** Revokes a key by id (`key_…`) or prefix; returns the key, or undefined when unknown. */
+export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<ApiKeyRow | undefined> {
+  const r = await db.kysely
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .returningAll()
+    .executeTakeFirst();
+  return r && toApiKey(r);
+}
+
+/** Records use of a key; callers throttle how often (one write per key per minute). */
+export async function touchApiKey(db: Db, keyId: string): Promise<void> {
+  await db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1::text`, [keyId]);
+}
+
+function toApiKey(r: { id: string; client_id: string; prefix: string; key_hash: string; name: string | null; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }): ApiKeyRow {
+  return { id: r.id, clientId: r.client_id, prefix: r.prefix, keyHash: r.key_hash, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at };
 }

@@ -160,6 +160,8 @@ export interface ApiClientsTable {
   credits: Generated<number>;
   disabled_at: Timestamp | null;
   created_at: DefaultTimestamp;
+  /** Client id at the external identity provider (migration 003). */
+  external_id: string | null;
 }
 
 export interface ApiKeysTable {
@@ -234,6 +236,12 @@ export interface TruthInstallsTable {
   kind: string | null;
 }
 
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: DefaultTimestamp;
+}
+
 export interface Database extends IntelligenceTables {
   industries: IndustriesTable;
   categories: CategoriesTable;
@@ -257,6 +265,7 @@ export interface Database extends IntelligenceTables {
   audit_log: AuditLogTable;
   truth_segments: TruthSegmentsTable;
   truth_installs: TruthInstallsTable;
+  service_secrets: ServiceSecretsTable;
 }
 
 // Migration 007 (intelligence): co-usage statistics for related products.

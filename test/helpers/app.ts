@@ -1,6 +1,6 @@
 // Builds the real app on a fresh test database, for app.inject() tests.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppDeps } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/store/db.ts';
 import { createTestDb } from './db.ts';
@@ -17,10 +17,23 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', ...env });
 }
 
-export async function createTestApp(options: { env?: Record<string, string>; db?: Db; mcpTools?: ToolDef[] } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** A database to share (e.g. two app instances on one database); not closed by close(). */
+  db?: Db;
+  /** The MCP tools to serve (default: all). */
+  mcpTools?: ToolDef[];
+  /** Extra routes registered before the app is ready (test-only scopes). */
+  routes?: (app: FastifyInstance) => Promise<void>;
+  /** Captures log lines (set LOG_LEVEL in env too, the default is silent). */
+  logStream?: AppDeps['logStream'];
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   const config = testConfig(options.env);
-  const app = await buildApp({ config, db, mcpTools: options.mcpTools });
+  const app = await buildApp({ config, db, mcpTools: options.mcpTools, logStream: options.logStream });
+  if (options.routes) await options.routes(app);
   await app.ready();
   return {
     app,
@@ -28,7 +41,7 @@ export async function createTestApp(options: { env?: Record<string, string>; db?
     config,
     async close() {
       await app.close();
-      await db.close();
+      if (!options.db) await db.close();
     },
   };
 }

@@ -2,15 +2,9 @@
 // answers as the REST routes, permissions and on-behalf user enforced, errors as isError.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import { createMcpServer } from '../../src/mcp/server.ts';
-import { allTools } from '../../src/mcp/tools/index.ts';
-import { findClient } from '../../src/store/access.ts';
-import type { Principal } from '../../src/auth/principal.ts';
+import { connectMcp } from '../helpers/mcp.ts';
 
 let t: TestApp;
 before(async () => {
@@ -23,21 +17,7 @@ before(async () => {
 });
 after(() => t.close());
 
-async function connect(plan: 'full' | 'basic', credits?: number) {
-  const tc = await createTestClient(t.db, plan, credits);
-  const c = (await findClient(t.db, tc.clientId))!;
-  const principal: Principal = { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' };
-  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(b);
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
-    return { isError: res.isError === true, text: res.content[0]!.text, json: () => JSON.parse(res.content[0]!.text) };
-  };
-  return { client, call, clientId: tc.clientId };
-}
+const connect = (plan: 'full' | 'basic', credits?: number) => connectMcp(t, plan, credits);
 
 test('tools are listed with input schemas', async () => {
   const { client } = await connect('basic');

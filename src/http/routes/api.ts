@@ -2,7 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
+import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { companyRoutes } from './companies.ts';
+import { companyProductRoutes } from './company-products.ts';
+import { vendorRoutes } from './vendors.ts';
+import { categoryRoutes } from './categories.ts';
+import { industryRoutes } from './industries.ts';
+import { firmographicsRoutes } from './firmographics.ts';
+import { feedRoutes } from './feed.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
@@ -18,9 +26,11 @@ const meSchema = z.object({
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
+  addRateLimitHook(app);
 
   app.get('/me', {
     schema: {
+      operationId: 'getMe',
       summary: 'The calling client, its plan, permissions and rate limits',
       tags: ['Account'],
       response: { 200: meSchema, 401: commonErrors[401] },
@@ -38,6 +48,13 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(companyRoutes);
+  await app.register(companyProductRoutes);
+  await app.register(vendorRoutes);
+  await app.register(categoryRoutes);
+  await app.register(industryRoutes);
+  await app.register(firmographicsRoutes);
+  await app.register(feedRoutes);
   await app.register(intelligenceRoutes);
   await app.register(profileRoutes);
   await app.register(aiRoutes);

@@ -2,8 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health.ts';
 import { apiRoutes } from './api.ts';
+import { oauthRoutes } from './oauth.ts';
 
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(oauthRoutes);
   await app.register(apiRoutes, { prefix: '/api' });
 }

@@ -34,8 +34,8 @@ function pick(name: 'page' | 'size', fromQuery: number | undefined, fromBody: nu
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/profiles/search', {
-    // Read by the rate limiter: this route can export (export=true).
-    config: { rateClass: 'export' },
+    // No rateClass: the rate limiter counts `?export=true` requests as exports by itself;
+    // marking the route 'export' would spend the export quota on every plain search.
     schema: {
       summary: 'Search people profiles',
       description:

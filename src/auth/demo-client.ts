@@ -1,0 +1,44 @@
+// The demo world's ready-to-use credentials: a `full` client and an API key, created on the
+// start that seeds the demo world, printed, and written to DATA_DIR/demo-client.json
+// (mode 600) so a new user can call the API at once.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import { createClient } from './clients.ts';
+import { createApiKey } from './api-keys.ts';
+
+export const DEMO_CLIENT_FILE = 'demo-client.json';
+
+export interface DemoClientFile {
+  client_id: string;
+  client_secret: string;
+  api_key: string;
+  audience: string;
+  token_url: string;
+  base_url: string;
+  mcp_url: string;
+}
+
+export async function createDemoClient(db: Db, config: Config, say: (line: string) => void): Promise<DemoClientFile> {
+  const client = await createClient(db, { name: 'demo', plan: 'full' });
+  const key = await createApiKey(db, client.clientId, 'demo');
+  const demo: DemoClientFile = {
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    api_key: key.apiKey,
+    audience: config.auth.audience,
+    token_url: `${config.auth.issuer}/oauth/token`,
+    base_url: `${config.publicUrl}/api`,
+    mcp_url: `${config.publicUrl}/mcp`,
+  };
+  const file = path.join(config.dataDir, DEMO_CLIENT_FILE);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600); // the mode above applies only when the file is new
+  say(`Demo client (plan full) written to ${file}:`);
+  say(`  client_id ${demo.client_id}   client_secret ${demo.client_secret}`);
+  say(`  api_key   ${demo.api_key}`);
+  say(`  Try: curl -s ${demo.base_url}/me -H 'X-API-Key: ${demo.api_key}'`);
+  return demo;
+}

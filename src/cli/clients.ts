@@ -1,0 +1,132 @@
+// `stacklens clients …` and `stacklens plans …`: API clients (one-time secrets, disable,
+// secret rotation) and plan definitions. Secrets are printed once and never stored in clear.
+import type { Command } from 'commander';
+import { withContext } from './context.ts';
+import { isoOrDash, output, wholeNumber } from './options.ts';
+import { createClient, definePlan, listClients, listPlans, rotateClientSecret, setClientEnabled } from '../auth/clients.ts';
+import { CLIENT_CACHE_MS } from '../auth/client-cache.ts';
+
+const BOUND = `${CLIENT_CACHE_MS / 1000} s`;
+
+export function registerClientCommands(program: Command): void {
+  const clients = program.command('clients').description('API clients: create, list, disable, enable, rotate-secret');
+
+  clients
+    .command('create')
+    .description('Create a client; prints its client_id and secret once')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--plan <plan>', 'plan id (basic, full, or one of `stacklens plans list`)')
+    .option('--credits <n>', 'starting credits (default: the plan’s)', wholeNumber(0))
+    .option('--external-id <id>', 'client id at the external identity provider (AUTH_ISSUER mode)')
+    .option('--json', 'print JSON (for scripts)')
+    .action(async (opts: { name: string; plan: string; credits?: number; externalId?: string; json?: boolean }) => {
+      await withContext(async ({ db, config }) => {
+        const c = await createClient(db, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId });
+        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, audience: config.auth.audience, token_url: `${config.auth.issuer}/oauth/token` };
+        output(opts.json, data, () => [
+          `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits)`,
+          `  client_id:     ${c.clientId}`,
+          `  client_secret: ${c.clientSecret}`,
+          ...(c.externalId ? [`  external_id:   ${c.externalId}`] : []),
+          'Store the secret now: it is not shown again (rotate-secret makes a new one).',
+          `Token: curl -s ${data.token_url} -H 'content-type: application/json' -d '{"grant_type":"client_credentials","client_id":"${c.clientId}","client_secret":"<secret>","audience":"${config.auth.audience}"}'`,
+        ]);
+      });
+    });
+
+  clients
+    .command('list')
+    .description('List clients with plan, credits and state')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      await withContext(async ({ db }) => {
+        const rows = await listClients(db);
+        const data = rows.map((c) => ({ client_id: c.id, name: c.name, plan: c.planId, credits: c.credits, external_id: c.externalId, disabled_at: c.disabledAt, secret_rotated_at: c.secretRotatedAt, created_at: c.createdAt }));
+        output(opts.json, data, () =>
+          rows.length === 0
+            ? ['No clients. Create one: stacklens clients create --name NAME --plan full']
+            : rows.map((c) => `${c.id}  ${c.name}  plan=${c.planId}  credits=${c.credits}  ${c.disabledAt ? `DISABLED since ${c.disabledAt.toISOString()}` : 'enabled'}${c.externalId ? `  external=${c.externalId}` : ''}  created=${isoOrDash(c.createdAt)}`),
+        );
+      });
+    });
+
+  clients
+    .command('disable <clientId>')
+    .description(`Disable a client: its API keys stop at once, its tokens within ${BOUND}, no new tokens`)
+    .action(async (clientId: string) => {
+      await withContext(async ({ db }) => {
+        await setClientEnabled(db, clientId, false);
+        console.log(`Client ${clientId} disabled. API keys are refused from the next request; access tokens already issued within ${BOUND}.`);
+      });
+    });
+
+  clients
+    .command('enable <clientId>')
+    .description('Enable a disabled client again')
+    .action(async (clientId: string) => {
+      await withContext(async ({ db }) => {
+        await setClientEnabled(db, clientId, true);
+        console.log(`Client ${clientId} enabled.`);
+      });
+    });
+
+  clients
+    .command('rotate-secret <clientId>')
+    .description(`New client secret (printed once); tokens issued before stop working within ${BOUND}`)
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, opts: { json?: boolean }) => {
+      await withContext(async ({ db }) => {
+        const r = await rotateClientSecret(db, clientId);
+        output(opts.json, { client_id: r.clientId, client_secret: r.clientSecret }, () => [
+          `New secret for ${r.clientId}: ${r.clientSecret}`,
+          `The old secret no longer works; tokens issued with it are refused within ${BOUND}. API keys are unaffected.`,
+        ]);
+      });
+    });
+
+  const plans = program.command('plans').description('Plans: permissions, starting credits and rate limits (data, not code)');
+
+  plans
+    .command('list')
+    .description('List plans')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      await withContext(async ({ db }) => {
+        const rows = await listPlans(db);
+        output(opts.json, rows, () =>
+          rows.map((p) => {
+            const perms = [p.canExport && 'export', p.canAi && 'ai', p.canPurchase && 'purchase'].filter(Boolean).join(',') || 'read-only';
+            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  ${p.description ?? ''}`;
+          }),
+        );
+      });
+    });
+
+  plans
+    .command('set <id>')
+    .description('Create or replace a plan')
+    .option('--description <text>', 'what the plan is for')
+    .option('--export', 'allow exports', false)
+    .option('--ai', 'allow AI helpers', false)
+    .option('--purchase', 'allow profile purchases', false)
+    .option('--credits <n>', 'starting credits of new clients', wholeNumber(0), 0)
+    .requiredOption('--rpm <n>', 'requests per minute (all calls)', wholeNumber(1))
+    .requiredOption('--ai-rpm <n>', 'AI helper calls per minute', wholeNumber(1))
+    .requiredOption('--export-rpm <n>', 'exports per minute', wholeNumber(1))
+    .action(async (id: string, o: { description?: string; export: boolean; ai: boolean; purchase: boolean; credits: number; rpm: number; aiRpm: number; exportRpm: number }) => {
+      await withContext(async ({ db }) => {
+        await definePlan(db, {
+          id,
+          description: o.description ?? null,
+          canExport: o.export,
+          canAi: o.ai,
+          canPurchase: o.purchase,
+          initialCredits: o.credits,
+          requestsPerMinute: o.rpm,
+          aiRequestsPerMinute: o.aiRpm,
+          exportRequestsPerMinute: o.exportRpm,
+        });
+        console.log(`Plan ${id} saved. Clients on it see the change from the next request (within 30 s for access tokens already issued).`);
+      });
+    });
+}

@@ -1,0 +1,28 @@
+// The product-category taxonomy: Category item, list, CSV columns, query and params.
+import { z } from 'zod';
+import { boolParam } from './common.ts';
+import type { CsvColumn } from '../csv.ts';
+
+export const categorySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    parentId: z.string().nullable().describe('The parent category; null at the top'),
+    level: z.number().int().describe('Depth in the hierarchy, 0 = top'),
+    description: z.string().nullable(),
+  })
+  .meta({ id: 'Category', description: 'A product category; categories form a tree through parentId' });
+export type Category = z.output<typeof categorySchema>;
+
+export const categoryListSchema = z.array(categorySchema).meta({ id: 'CategoryList' });
+
+export const categoriesQuerySchema = z.object({
+  export: boolParam('export', false).describe('true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)'),
+});
+
+export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max(100).describe('Category id') });
+
+export const CATEGORY_COLUMNS: CsvColumn<Category>[] = (['id', 'name', 'parentId', 'level', 'description'] as const).map((k) => ({
+  header: k,
+  value: (c: Category) => c[k],
+}));

@@ -1,0 +1,94 @@
+// Company search: the request (both body shapes of the spec, in any mix), the Company
+// summary it returns and the CSV columns of its export. Reused by the MCP tool.
+import { z } from 'zod';
+import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
+import { countrySchema, domainSchema } from './params.ts';
+import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../bands.ts';
+import type { CsvColumn } from '../csv.ts';
+
+const MAX_LIST = 500;
+const text = (max = 200) => z.string().trim().min(1).max(max);
+const list = <T extends z.ZodType>(item: T, description: string) => z.array(item).max(MAX_LIST).optional().describe(description);
+const and = (description: string) => z.boolean().optional().describe(description);
+
+const employeeBand = z.enum(EMPLOYEE_BAND_LABELS);
+const revenueBand = z.enum(REVENUE_BAND_LABELS);
+
+export const companySearchFilterSchema = z
+  .strictObject({
+    companyNameContains: text().optional().describe('Case-insensitive substring of the company name'),
+    vendorDomainIn: list(domainSchema(), 'Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404'),
+    vendorDomainInAnd: and('true: the company must use every listed vendor; false (default): any'),
+    vendorDomainNotIn: list(domainSchema(), 'Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd)'),
+    vendorDomainNotInAnd: and('true: excluded only if it uses every listed vendor; false (default): any'),
+    productIdIn: list(text(100), 'Companies using these products (any; all when productIdInAnd). Unknown product → 404'),
+    productIdInAnd: and('true: the company must use every listed product; false (default): any'),
+    productIdNotIn: list(text(100), 'Exclude companies using these products'),
+    productIdNotInAnd: and('true: excluded only if it uses every listed product; false (default): any'),
+    mainCategoryIdIn: list(text(100), 'Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404'),
+    mainCategoryIdInAnd: and('true: a product in every listed category; false (default): any'),
+    mainCategoryIdNotIn: list(text(100), 'Exclude companies using a product in these categories (subtrees included)'),
+    mainCategoryIdNotInAnd: and('true: excluded only if it has products in every listed category; false (default): any'),
+    intensityBucketIn: z.array(z.enum(INTENSITY_BUCKETS)).max(3).optional()
+      .describe(`Only installs of these intensity buckets count for the vendor/product/category filters (${describeIntensityBuckets()}, on the 0-100 intensity score). Alone, it keeps companies with at least one such install`),
+    dateLastVerifiedBucketIn: z.array(z.enum(DATE_BUCKETS)).max(4).optional()
+      .describe(`Only installs last verified in these buckets count for the vendor/product/category filters (${describeDateBuckets()}). Alone, it keeps companies with at least one such install`),
+    companyDomainIn: list(domainSchema(), 'Only these company domains (unknown → 404)'),
+    industryIn: list(text(), 'Industry names or ids (see GET /industries); unknown → 400'),
+    countryIn: list(countrySchema(), 'Country names or ISO-2 codes'),
+    stateIn: list(text(), 'States or regions (case-insensitive exact)'),
+    cityIn: list(text(), 'Cities (case-insensitive exact)'),
+    postalCodeIn: list(text(40), 'Postal codes (exact)'),
+    employeeRangeIn: list(employeeBand, 'Employee band labels'),
+    revenueRangeIn: list(revenueBand, 'Revenue band labels'),
+  })
+  .describe('Structured filter; every given field must hold (AND)');
+
+export const companySearchBodySchema = z
+  .strictObject({
+    page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page number, default 0 (also accepted as a query parameter)'),
+    size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE}, default 20 (also accepted as a query parameter)`),
+    filter: companySearchFilterSchema.optional(),
+    query: z.string().trim().max(200).optional().describe('Free text: every word must appear in the name, domain or industry'),
+    countries: list(countrySchema(), 'ISO-2 country codes (country names accepted)'),
+    industries: list(text(), 'Industry names or ids (see GET /industries); unknown → 400'),
+    employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),
+    revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
+    domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
+  })
+  .meta({ id: 'CompanySearchRequest', description: 'Both body shapes of the spec, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
+
+export type CompanySearchInput = z.output<typeof companySearchBodySchema>;
+export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
+
+export const companySearchQuerySchema = z.object({
+  export: boolParam('export', false).describe('true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)'),
+  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page; the body field wins when both are given'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size; the body field wins when both are given'),
+});
+
+export const companySummarySchema = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    name: z.string().nullable(),
+    logo: z.string().nullable().describe('Logo image URL'),
+    industry: z.string().nullable(),
+    revenueRange: z.string().nullable().describe('Revenue band label'),
+    employeeRange: z.string().nullable().describe('Employee band label'),
+    phone: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string().nullable().describe('ISO-2'),
+    postalCode: z.string().nullable(),
+    website: z.string().nullable(),
+  })
+  .meta({ id: 'CompanySummary', description: 'A company search result' });
+
+export type CompanySummary = z.output<typeof companySummarySchema>;
+
+/** Columns of the company-search CSV export, in order. */
+export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = (
+  ['id', 'domain', 'name', 'logo', 'industry', 'revenueRange', 'employeeRange', 'phone', 'city', 'state', 'country', 'postalCode', 'website'] as const
+).map((k) => ({ header: k, value: (r: CompanySummary) => r[k] }));

@@ -1,0 +1,86 @@
+// A company's installed products: the Company product record (paged JSON, CSV, JSONL),
+// the query of the three calls and the CSV columns. Reused by the MCP tool.
+import { z } from 'zod';
+import { boolParam, pageQuery, pageSchema } from './common.ts';
+import { domainSchema, repeatableParam } from './params.ts';
+import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';
+import type { CsvColumn } from '../csv.ts';
+
+export const companyParamsSchema = z.object({
+  companyDomain: domainSchema('Company domain; scheme, www. and case are ignored'),
+});
+
+export const categorySelectionQuery = {
+  mainCategory: repeatableParam(z.string().trim().min(1).max(200), 'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404'),
+  mainCategoryId: repeatableParam(z.string().trim().min(1).max(100), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
+};
+
+export const companyProductsQuerySchema = z.object({
+  ...pageQuery,
+  ...categorySelectionQuery,
+  export: boolParam('export', false).describe('true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)'),
+});
+
+export const companyProductsJsonlQuerySchema = z.object({
+  ...categorySelectionQuery,
+  export: boolParam('export', false).describe('true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read'),
+});
+
+/** The validated input of the company-products operations (MCP tools reuse it). */
+export const companyProductsInputSchema = z.object({
+  companyDomain: domainSchema(),
+  ...pageQuery,
+  ...categorySelectionQuery,
+});
+export type CompanyProductsInput = z.output<typeof companyProductsInputSchema>;
+
+const str = z.string().nullable();
+export const companyProductSchema = z
+  .object({
+    id: z.string().describe('Record id: company id and product id'),
+    companyId: z.string(),
+    company: str.describe('Company name'),
+    companyDomain: z.string(),
+    industry: str,
+    city: str,
+    state: str,
+    postalCode: str,
+    country: str.describe('ISO-2'),
+    phone: str,
+    revenueRange: str,
+    employeeRange: str,
+    vendorDomain: z.string(),
+    vendor: z.string(),
+    vendorId: z.string(),
+    productId: z.string(),
+    product: z.string(),
+    shortName: str,
+    imageUrl: str,
+    productUrl: str,
+    publicDetailUrl: str,
+    reviewCount: z.number().int(),
+    starRating: z.number().nullable(),
+    avgRating: z.number().nullable(),
+    mainCategory: z.string(),
+    mainCategoryId: z.string(),
+    parentCategory: str.describe('Parent of the main category; null at the top of the hierarchy'),
+    parentCategoryId: str,
+    level0Category: z.string().describe('Top of the category hierarchy (the main category itself when it is top-level)'),
+    level0CategoryId: z.string(),
+    dateFirstVerified: z.string().describe('ISO 8601 timestamp'),
+    dateLastVerified: z.string().describe('ISO 8601 timestamp'),
+    hitCount: z.number().int(),
+    intensity: z.number().int().describe('Usage intensity score, 0-100'),
+    intensityBucket: z.enum(INTENSITY_BUCKETS).describe(describeIntensityBuckets()),
+    dateLastVerifiedBucket: z.enum(DATE_BUCKETS).describe(describeDateBuckets()),
+  })
+  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity)' });
+
+export type CompanyProduct = z.output<typeof companyProductSchema>;
+
+export const companyProductPageSchema = pageSchema(companyProductSchema).meta({ id: 'CompanyProductPage' });
+
+const FIELDS = Object.keys(companyProductSchema.shape) as (keyof CompanyProduct)[];
+
+/** CSV columns: every record field, in record order. */
+export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = FIELDS.map((k) => ({ header: k, value: (r: CompanyProduct) => r[k] }));

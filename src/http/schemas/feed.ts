@@ -1,0 +1,39 @@
+// The company feed: query, item and response. Reused by the company_feed MCP tool.
+import { z } from 'zod';
+import { domainSchema } from './params.ts';
+
+export const FEED_PAGE_SIZE = 20;
+export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
+
+export const feedQuerySchema = z.object({
+  paginationId: z.string().max(1000).optional().describe('Opaque cursor from the previous response; absent or empty = the newest items'),
+});
+
+export const feedInputSchema = z.object({
+  companyDomain: domainSchema(),
+  paginationId: z.string().max(1000).nullish().describe('Opaque cursor from the previous response; absent or null = the newest items'),
+});
+export type FeedInput = z.output<typeof feedInputSchema>;
+
+export const feedItemSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    date: z.string().describe('Publication time, ISO 8601'),
+    sourceUrl: z.string().nullable(),
+    publisherName: z.string().nullable(),
+    publisherLogoUrl: z.string().nullable(),
+    enclosureImageUrl: z.string().optional().describe('Present when the item has an image'),
+    category: z.enum(FEED_CATEGORIES),
+  })
+  .meta({ id: 'FeedItem' });
+export type FeedItem = z.output<typeof feedItemSchema>;
+
+export const feedSchema = z
+  .object({
+    paginationId: z.string().optional().describe('Cursor for the next (older) page; absent on the last page'),
+    feeds: z.array(feedItemSchema),
+  })
+  .meta({ id: 'Feed', description: `Up to ${FEED_PAGE_SIZE} items, newest first` });
+export type Feed = z.output<typeof feedSchema>;

@@ -1,0 +1,107 @@
+// A company's installed products: one JSON page, or every record as a stream (CSV, JSONL).
+import type { Db } from '../store/db.ts';
+import { NotFoundError } from '../errors.ts';
+import { toPage, type Page } from '../http/schemas/common.ts';
+import type { CompanyProduct, CompanyProductsInput } from '../http/schemas/company-products.ts';
+import { companyProductsPage, countCompanyProducts, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
+import { categorySubtrees, findCategoriesByIds, findCategoriesByNames } from '../store/categories.ts';
+import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
+import { resolveCompany, systemClock, type Clock } from './companies.ts';
+import { audited, type Actor } from './exports.ts';
+
+type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
+
+/**
+ * The category ids a selection stands for: named and given categories with their whole
+ * subtrees; null when nothing is selected. Unknown names or ids are a 404 naming them.
+ */
+export async function selectedCategoryIds(db: Db, sel: Selection): Promise<string[] | null> {
+  const names = [...new Set(sel.mainCategory)];
+  const ids = [...new Set(sel.mainCategoryId)];
+  if (names.length === 0 && ids.length === 0) return null;
+  const byName = names.length > 0 ? await findCategoriesByNames(db, names) : [];
+  const missingNames = names.filter((n) => !byName.some((c) => c.name.toLowerCase() === n.toLowerCase()));
+  if (missingNames.length > 0) throw new NotFoundError(`mainCategory: unknown category ${missingNames.map((n) => `'${n}'`).join(', ')}; see GET /api/categories`);
+  const byId = ids.length > 0 ? await findCategoriesByIds(db, ids) : [];
+  const missingIds = ids.filter((id) => !byId.some((c) => c.id === id));
+  if (missingIds.length > 0) throw new NotFoundError(`mainCategoryId: unknown category ${missingIds.map((n) => `'${n}'`).join(', ')}; see GET /api/categories`);
+  const roots = [...new Set([...byName, ...byId].map((c) => c.id))];
+  return [...new Set((await categorySubtrees(db, roots)).map((s) => s.id))];
+}
+
+export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduct {
+  return {
+    id: `${r.company_id}:${r.product_id}`,
+    companyId: r.company_id,
+    company: r.company_name,
+    companyDomain: r.company_domain,
+    industry: r.industry,
+    city: r.city,
+    state: r.state,
+    postalCode: r.postal_code,
+    country: r.country,
+    phone: r.phone,
+    revenueRange: r.revenue_band,
+    employeeRange: r.employee_band,
+    vendorDomain: r.vendor_domain,
+    vendor: r.vendor_name,
+    vendorId: r.vendor_id,
+    productId: r.product_id,
+    product: r.product_name,
+    shortName: r.short_name,
+    imageUrl: r.image_url,
+    productUrl: r.product_url,
+    publicDetailUrl: r.public_detail_url,
+    reviewCount: r.review_count,
+    starRating: r.star_rating,
+    avgRating: r.avg_rating,
+    mainCategory: r.main_category,
+    mainCategoryId: r.main_category_id,
+    parentCategory: r.parent_category,
+    parentCategoryId: r.parent_category_id,
+    level0Category: r.level0_category,
+    level0CategoryId: r.level0_category_id,
+    dateFirstVerified: r.first_verified.toISOString(),
+    dateLastVerified: r.last_verified.toISOString(),
+    hitCount: r.hit_count,
+    intensity: r.intensity,
+    intensityBucket: intensityBucket(r.intensity),
+    dateLastVerifiedBucket: dateBucket(r.last_verified, now),
+  };
+}
+
+export async function companyProducts(db: Db, input: CompanyProductsInput, clock: Clock = systemClock): Promise<Page<CompanyProduct>> {
+  const company = await resolveCompany(db, input.companyDomain);
+  const categoryIds = await selectedCategoryIds(db, input);
+  const [total, rows] = await Promise.all([
+    countCompanyProducts(db, company.id, categoryIds),
+    companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size),
+  ]);
+  const now = clock.now();
+  return toPage(rows.map((r) => toCompanyProduct(r, now)), total, input.size);
+}
+
+/**
+ * Every record of the company (by product id), streamed in keyset batches. With an
+ * actor it is an attributed export, audited when the stream ends. Unknown company or
+ * category fails here, before anything is streamed.
+ */
+export async function streamAllCompanyProducts(
+  db: Db,
+  input: Pick<CompanyProductsInput, 'companyDomain'> & Selection,
+  exportedBy: { actor: Actor; format: 'csv' | 'jsonl' } | null,
+  clock: Clock = systemClock,
+): Promise<AsyncIterable<CompanyProduct>> {
+  const company = await resolveCompany(db, input.companyDomain);
+  const categoryIds = await selectedCategoryIds(db, input);
+  const now = clock.now();
+  const records = (async function* () {
+    for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, now);
+  })();
+  if (!exportedBy) return records;
+  return audited(db, records, {
+    actor: exportedBy.actor,
+    action: `company-products.export.${exportedBy.format}`,
+    params: { companyDomain: company.domain, mainCategory: input.mainCategory, mainCategoryId: input.mainCategoryId },
+  });
+}

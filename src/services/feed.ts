@@ -1,0 +1,53 @@
+// A company's news feed, newest first, 20 items a page, walked with signed cursors.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../store/db.ts';
+import { FEED_PAGE_SIZE, type Feed, type FeedInput, type FeedItem } from '../http/schemas/feed.ts';
+import { feedItems, type FeedItemRow } from '../store/feed.ts';
+import { getOrCreateSecret } from '../store/service-secrets.ts';
+import { cursorKey, signCursor, verifyCursor } from './feed-cursor.ts';
+import { resolveCompany } from './companies.ts';
+
+const SECRET_NAME = 'feed_cursor';
+const keys = new WeakMap<Db, Promise<Buffer>>();
+
+/** The cursor key: from CURSOR_SECRET when set, else the per-database stored secret (cached). */
+export function feedCursorKey(db: Db, configuredSecret: string | undefined): Promise<Buffer> {
+  if (configuredSecret) return Promise.resolve(cursorKey(configuredSecret));
+  let key = keys.get(db);
+  if (!key) {
+    key = getOrCreateSecret(db, SECRET_NAME, randomBytes(32).toString('base64url')).then(cursorKey);
+    key.catch(() => keys.delete(db));
+    keys.set(db, key);
+  }
+  return key;
+}
+
+function toItem(r: FeedItemRow): FeedItem {
+  const item: FeedItem = {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    date: new Date(r.published_at).toISOString(),
+    sourceUrl: r.source_url,
+    publisherName: r.publisher_name,
+    publisherLogoUrl: r.publisher_logo_url,
+    category: r.category as FeedItem['category'],
+  };
+  if (r.enclosure_image_url) item.enclosureImageUrl = r.enclosure_image_url;
+  return item;
+}
+
+export async function companyFeed(db: Db, input: FeedInput, cursorSecret: string | undefined): Promise<Feed> {
+  const company = await resolveCompany(db, input.companyDomain);
+  const key = await feedCursorKey(db, cursorSecret);
+  const after = input.paginationId ? verifyCursor(key, company.id, input.paginationId) : null;
+  // One extra row tells whether an older page exists, so the last page carries no cursor.
+  const rows = await feedItems(db, company.id, after, FEED_PAGE_SIZE + 1);
+  const page = rows.slice(0, FEED_PAGE_SIZE);
+  const feed: Feed = { feeds: page.map(toItem) };
+  if (rows.length > FEED_PAGE_SIZE) {
+    const last = page[page.length - 1]!;
+    feed.paginationId = signCursor(key, company.id, { publishedAt: last.published_at, id: last.id });
+  }
+  return feed;
+}

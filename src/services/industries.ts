@@ -1,0 +1,15 @@
+// The industry taxonomy: full list and one industry.
+import type { Db } from '../store/db.ts';
+import { NotFoundError } from '../errors.ts';
+import type { Industry } from '../http/schemas/industries.ts';
+import { findIndustry, listIndustries as listRows } from '../store/industries.ts';
+
+export async function listIndustries(db: Db): Promise<Industry[]> {
+  return listRows(db);
+}
+
+export async function getIndustry(db: Db, id: string): Promise<Industry> {
+  const row = await findIndustry(db, id);
+  if (!row) throw new NotFoundError(`Industry '${id}' not found`);
+  return row;
+}

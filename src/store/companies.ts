@@ -1,0 +1,171 @@
+// SQL for companies: lookup by domain and the company search (count, page, keyset batches).
+import type { Db } from './db.ts';
+import { containsPattern, inBatches, Params } from './sql.ts';
+import type { TimeRange } from '../intelligence/buckets.ts';
+
+export interface CompanyRow {
+  id: string;
+  domain: string;
+  name: string | null;
+  industry_id: string | null;
+  industry: string | null;
+  employee_band: string | null;
+  employee_count: number | null;
+  revenue_band: string | null;
+  revenue_usd: number | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  phone: string | null;
+  founded_year: number | null;
+  website: string | null;
+  logo_url: string | null;
+  linkedin_url: string | null;
+  crunchbase_url: string | null;
+  description: string | null;
+  /** Sort key of search results: lower(coalesce(name, domain)). */
+  sort_key: string;
+}
+
+const COMPANY_COLUMNS = `c.id, c.domain, c.name, c.industry_id, ind.name AS industry, c.employee_band, c.employee_count,
+  c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country::text AS country, c.phone,
+  c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description,
+  lower(coalesce(c.name, c.domain)) AS sort_key`;
+const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_id';
+
+export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRow | undefined> {
+  const [row] = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} WHERE c.domain = $1`, [domain]);
+  return row;
+}
+
+/** Which of these domains are known companies. */
+export async function knownCompanyDomains(db: Db, domains: string[]): Promise<Set<string>> {
+  const rows = await db.query<{ domain: string }>('SELECT domain FROM companies WHERE domain = ANY($1::text[])', [domains]);
+  return new Set(rows.map((r) => r.domain));
+}
+
+/** A list filter over installs: companies using any (or all) of the given things. */
+export interface InstallSetFilter {
+  /** Vendor ids, product ids, or (for categories) requested category ids. */
+  ids: string[];
+  all: boolean;
+}
+
+export interface CompanySearchCriteria {
+  nameContains?: string;
+  /** Free-text words; each must match the name, domain or industry name. */
+  terms: string[];
+  countries: string[];
+  industryIds: string[];
+  employeeBands: string[];
+  revenueBands: string[];
+  domains: string[];
+  states: string[];
+  cities: string[];
+  postalCodes: string[];
+  vendorIn?: InstallSetFilter;
+  vendorNotIn?: InstallSetFilter;
+  productIn?: InstallSetFilter;
+  productNotIn?: InstallSetFilter;
+  /** Category filters: `ids` are the requested roots; `subtree` maps each root to the ids below it (itself included). */
+  categoryIn?: InstallSetFilter & { subtree: { root: string; id: string }[] };
+  categoryNotIn?: InstallSetFilter & { subtree: { root: string; id: string }[] };
+  /** Which installs count for the filters above: intensity scores and last_verified ranges. */
+  intensityScores?: number[];
+  dateRanges?: TimeRange[];
+  /** True when only the install scope is given: keep companies with at least one install in it. */
+  requireScopedInstall: boolean;
+}
+
+function buildWhere(c: CompanySearchCriteria, p: Params): string {
+  const where: string[] = [];
+  const anyOf = (column: string, values: string[], cast = 'text[]') => {
+    if (values.length > 0) where.push(`${column} = ANY(${p.add(values, cast)})`);
+  };
+  const anyOfLower = (column: string, values: string[]) => {
+    if (values.length > 0) where.push(`lower(${column}) = ANY(${p.add(values.map((v) => v.toLowerCase()), 'text[]')})`);
+  };
+  if (c.nameContains) where.push(`c.name ILIKE ${p.add(containsPattern(c.nameContains))}`);
+  for (const term of c.terms) {
+    const t = p.add(containsPattern(term));
+    where.push(`(c.name ILIKE ${t} OR c.domain ILIKE ${t} OR ind.name ILIKE ${t})`);
+  }
+  anyOf('c.country::text', c.countries);
+  anyOf('c.industry_id', c.industryIds);
+  anyOf('c.employee_band', c.employeeBands);
+  anyOf('c.revenue_band', c.revenueBands);
+  anyOf('c.domain', c.domains);
+  anyOfLower('c.state', c.states);
+  anyOfLower('c.city', c.cities);
+  anyOf('c.postal_code', c.postalCodes);
+
+  // The install scope (buckets) applies inside every install sub-query.
+  let scope = '';
+  if (c.intensityScores) scope += ` AND i.intensity = ANY(${p.add(c.intensityScores, 'int[]')})`;
+  if (c.dateRanges) {
+    const from = p.add(c.dateRanges.map((r) => r.from?.toISOString() ?? null), 'timestamptz[]');
+    const to = p.add(c.dateRanges.map((r) => r.to?.toISOString() ?? null), 'timestamptz[]');
+    scope += ` AND EXISTS (SELECT 1 FROM unnest(${from}, ${to}) AS r(f, t)
+      WHERE (r.f IS NULL OR i.last_verified >= r.f) AND (r.t IS NULL OR i.last_verified < r.t))`;
+  }
+  const installs = `FROM installs i JOIN products p ON p.id = i.product_id WHERE i.company_id = c.id${scope}`;
+
+  // any: EXISTS a matching install; all: every listed thing has a matching install.
+  const setFilter = (f: InstallSetFilter | undefined, column: string, negate: boolean) => {
+    if (!f || f.ids.length === 0) return;
+    const ids = p.add(f.ids, 'text[]');
+    const cond = f.all
+      ? `(SELECT count(DISTINCT ${column}) ${installs} AND ${column} = ANY(${ids})) = ${p.add(new Set(f.ids).size, 'int')}`
+      : `EXISTS (SELECT 1 ${installs} AND ${column} = ANY(${ids}))`;
+    where.push(negate ? `NOT ${cond}` : cond);
+  };
+  setFilter(c.vendorIn, 'p.vendor_id', false);
+  setFilter(c.vendorNotIn, 'p.vendor_id', true);
+  setFilter(c.productIn, 'i.product_id', false);
+  setFilter(c.productNotIn, 'i.product_id', true);
+  const categoryFilter = (f: CompanySearchCriteria['categoryIn'], negate: boolean) => {
+    if (!f || f.ids.length === 0) return;
+    const roots = p.add(f.subtree.map((s) => s.root), 'text[]');
+    const ids = p.add(f.subtree.map((s) => s.id), 'text[]');
+    const join = `FROM installs i JOIN products p ON p.id = i.product_id JOIN unnest(${roots}, ${ids}) AS cm(root, id) ON cm.id = p.category_id
+      WHERE i.company_id = c.id${scope}`;
+    const cond = f.all
+      ? `(SELECT count(DISTINCT cm.root) ${join}) = ${p.add(new Set(f.ids).size, 'int')}`
+      : `EXISTS (SELECT 1 ${join})`;
+    where.push(negate ? `NOT ${cond}` : cond);
+  };
+  categoryFilter(c.categoryIn, false);
+  categoryFilter(c.categoryNotIn, true);
+  if (c.requireScopedInstall) where.push(`EXISTS (SELECT 1 ${installs})`);
+  return where.length > 0 ? `WHERE ${where.join('\n  AND ')}` : '';
+}
+
+export async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
+  const p = new Params();
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${FROM} ${buildWhere(criteria, p)}`, p.values);
+  return row!.n;
+}
+
+const ORDER = 'ORDER BY lower(coalesce(c.name, c.domain)), c.id';
+
+/** One page in the stable order (name, then id). */
+export async function searchCompanies(db: Db, criteria: CompanySearchCriteria, limit: number, offset: number): Promise<CompanyRow[]> {
+  const p = new Params();
+  const where = buildWhere(criteria, p);
+  return db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`, p.values);
+}
+
+/** Every match, in the same order, read in keyset batches (for exports). */
+export function streamCompanies(db: Db, criteria: CompanySearchCriteria, batchSize = 1000): AsyncGenerator<CompanyRow> {
+  return inBatches<CompanyRow>(async (after) => {
+    const p = new Params();
+    let where = buildWhere(criteria, p);
+    if (after) {
+      const keyset = `(lower(coalesce(c.name, c.domain)), c.id) > (${p.add(after.sort_key)}, ${p.add(after.id)})`;
+      where = where ? `${where} AND ${keyset}` : `WHERE ${keyset}`;
+    }
+    return db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(batchSize, 'int')}`, p.values);
+  }, batchSize);
+}

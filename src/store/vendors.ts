@@ -1,0 +1,101 @@
+// SQL for vendors: exact and trigram-fuzzy search, lookup by domain, a vendor's products.
+import type { Db } from './db.ts';
+import { containsPattern, Params } from './sql.ts';
+
+export interface VendorRow {
+  id: string;
+  domain: string;
+  name: string;
+  logo_url: string | null;
+  website: string | null;
+}
+
+export interface VendorQuery {
+  /** Case-insensitive exact name, or exact (normalized) domain. */
+  exact?: { name: string; domain: string | null };
+  /** Fuzzy text: ranked by trigram similarity to name and domain. */
+  fuzzy?: string;
+}
+
+/** Minimum trigram score for a fuzzy hit (substring hits always qualify). */
+export const FUZZY_THRESHOLD = 0.3;
+
+function vendorWhere(q: VendorQuery, p: Params): { where: string; score: string | null } {
+  if (q.exact) {
+    const name = p.add(q.exact.name.toLowerCase());
+    const domain = q.exact.domain === null ? '' : ` OR v.domain = ${p.add(q.exact.domain)}`;
+    return { where: `WHERE lower(v.name) = ${name} OR v.domain = ${name}${domain}`, score: null };
+  }
+  if (q.fuzzy) {
+    const t = p.add(q.fuzzy.toLowerCase());
+    const score = `GREATEST(similarity(lower(v.name), ${t}), similarity(v.domain, ${t}), word_similarity(${t}, lower(v.name)), word_similarity(${t}, v.domain))`;
+    const like = p.add(containsPattern(q.fuzzy));
+    return { where: `WHERE ${score} >= ${p.add(FUZZY_THRESHOLD, 'real')} OR v.name ILIKE ${like} OR v.domain ILIKE ${like}`, score };
+  }
+  return { where: '', score: null };
+}
+
+export async function searchVendors(db: Db, q: VendorQuery, limit: number, offset: number): Promise<{ total: number; rows: VendorRow[] }> {
+  const p = new Params();
+  const { where, score } = vendorWhere(q, p);
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM vendors v ${where}`, p.values);
+  const rows = await db.query<VendorRow>(
+    `SELECT v.id, v.domain, v.name, v.logo_url, v.website FROM vendors v ${where}
+     ORDER BY ${score ? `${score} DESC, ` : ''}lower(v.name), v.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
+    p.values,
+  );
+  return { total: count!.n, rows };
+}
+
+export async function findVendorByDomain(db: Db, domain: string): Promise<VendorRow | undefined> {
+  const [row] = await db.query<VendorRow>('SELECT v.id, v.domain, v.name, v.logo_url, v.website FROM vendors v WHERE v.domain = $1', [domain]);
+  return row;
+}
+
+/** Domain → vendor id for the known ones among these domains. */
+export async function vendorIdsByDomain(db: Db, domains: string[]): Promise<Map<string, string>> {
+  const rows = await db.query<{ id: string; domain: string }>('SELECT id, domain FROM vendors WHERE domain = ANY($1::text[])', [domains]);
+  return new Map(rows.map((r) => [r.domain, r.id]));
+}
+
+export interface ProductRow {
+  id: string;
+  name: string;
+  short_name: string | null;
+  description: string;
+  features: string[];
+  review_count: number;
+  star_rating: number | null;
+  avg_rating: number | null;
+  image_url: string | null;
+  product_url: string | null;
+  public_detail_url: string | null;
+  category_id: string;
+  category: string;
+  vendor_id: string;
+  vendor_domain: string;
+  vendor_name: string;
+  vendor_logo_url: string | null;
+}
+
+export async function vendorProducts(db: Db, vendorId: string, nameContains: string | undefined, limit: number, offset: number): Promise<{ total: number; rows: ProductRow[] }> {
+  const p = new Params();
+  let where = `WHERE p.vendor_id = ${p.add(vendorId)}`;
+  if (nameContains) where += ` AND p.name ILIKE ${p.add(containsPattern(nameContains))}`;
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM products p ${where}`, p.values);
+  const rows = await db.query<ProductRow>(
+    `SELECT p.id, p.name, p.short_name, p.description, p.features, p.review_count, p.star_rating, p.avg_rating,
+            p.image_url, p.product_url, p.public_detail_url, p.category_id, cat.name AS category,
+            v.id AS vendor_id, v.domain AS vendor_domain, v.name AS vendor_name, v.logo_url AS vendor_logo_url
+     FROM products p JOIN vendors v ON v.id = p.vendor_id JOIN categories cat ON cat.id = p.category_id
+     ${where} ORDER BY lower(p.name), p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
+    p.values,
+  );
+  return { total: count!.n, rows };
+}
+
+/** Which of these product ids exist. */
+export async function knownProductIds(db: Db, ids: string[]): Promise<Set<string>> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids]);
+  return new Set(rows.map((r) => r.id));
+}

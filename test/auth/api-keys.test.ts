@@ -1,0 +1,73 @@
+// API keys: shown once, stored hashed with a visible prefix, accepted as X-API-Key and
+// Authorization: API-Key, refused from the next request after revocation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKey, listKeys, revokeApiKey } from '../../src/auth/api-keys.ts';
+import { createClient, setClientEnabled } from '../../src/auth/clients.ts';
+import { hashSecret } from '../../src/auth/secrets.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await createTestApp();
+});
+after(() => t.close());
+
+const me = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/me', headers });
+
+test('a key is stored only as a hash, with its prefix visible', async () => {
+  const c = await createClient(t.db, { name: 'k', plan: 'basic' });
+  const key = await createApiKey(t.db, c.clientId, 'ci');
+  assert.match(key.apiKey, /^sl_[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
+  assert.equal(key.apiKey.slice(3, 15), key.prefix);
+  const [row] = await t.db.query<Record<string, any>>('SELECT * FROM api_keys WHERE id = $1', [key.id]);
+  assert.equal(row!.prefix, key.prefix);
+  assert.equal(row!.key_hash, hashSecret(key.apiKey));
+  assert.ok(!JSON.stringify(row).includes(key.apiKey.slice(16)), 'the secret part is not stored');
+  const listed = await listKeys(t.db, c.clientId);
+  assert.deepEqual(listed.map((k) => [k.id, k.prefix, k.name, k.revokedAt]), [[key.id, key.prefix, 'ci', null]]);
+  await assert.rejects(createApiKey(t.db, 'cli_nobody'), /no client 'cli_nobody'/);
+});
+
+test('accepted as X-API-Key and as Authorization: API-Key; last use is recorded', async () => {
+  const c = await createClient(t.db, { name: 'k2', plan: 'full' });
+  const key = await createApiKey(t.db, c.clientId);
+  for (const headers of [{ 'x-api-key': key.apiKey }, { authorization: `API-Key ${key.apiKey}` }] as Record<string, string>[]) {
+    const res = await me(headers);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().clientId, c.clientId);
+    assert.equal(res.json().authenticatedWith, 'api_key');
+  }
+  let used: Date | null = null;
+  for (let i = 0; i < 50 && !used; i++) {
+    used = (await listKeys(t.db, c.clientId))[0]!.lastUsedAt; // written in the background
+    if (!used) await new Promise((r) => setImmediate(r));
+  }
+  assert.ok(used instanceof Date);
+});
+
+test('revocation (by id or prefix) takes effect on the next request; other keys keep working', async () => {
+  const c = await createClient(t.db, { name: 'k3', plan: 'full' });
+  const k1 = await createApiKey(t.db, c.clientId);
+  const k2 = await createApiKey(t.db, c.clientId);
+  assert.equal((await me({ 'x-api-key': k1.apiKey })).statusCode, 200);
+  const revoked = await revokeApiKey(t.db, k1.id);
+  assert.ok(revoked.revokedAt instanceof Date);
+  const res = await me({ 'x-api-key': k1.apiKey });
+  assert.equal(res.statusCode, 401);
+  assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
+  assert.match(res.json().message, /revoked/);
+  assert.equal((await me({ 'x-api-key': k2.apiKey })).statusCode, 200);
+  await revokeApiKey(t.db, k2.prefix);
+  assert.equal((await me({ authorization: `API-Key ${k2.apiKey}` })).statusCode, 401);
+  await assert.rejects(revokeApiKey(t.db, 'key_nope'), /no API key/);
+});
+
+test("a disabled client's keys are refused at once", async () => {
+  const c = await createClient(t.db, { name: 'k4', plan: 'full' });
+  const key = await createApiKey(t.db, c.clientId);
+  await setClientEnabled(t.db, c.clientId, false);
+  assert.equal((await me({ 'x-api-key': key.apiKey })).statusCode, 401);
+  await setClientEnabled(t.db, c.clientId, true);
+  assert.equal((await me({ 'x-api-key': key.apiKey })).statusCode, 200);
+});

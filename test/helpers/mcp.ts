@@ -1,0 +1,31 @@
+// An MCP SDK Client connected in memory to the real tool server, as a given plan's client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpServer } from '../../src/mcp/server.ts';
+import { allTools } from '../../src/mcp/tools/index.ts';
+import { findClient } from '../../src/store/access.ts';
+import type { Principal } from '../../src/auth/principal.ts';
+import type { TestApp } from './app.ts';
+import { createTestClient } from './auth.ts';
+
+export interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  json(): any;
+}
+
+export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: number, onBehalfOfHeader?: string) {
+  const tc = await createTestClient(t.db, plan, credits);
+  const c = (await findClient(t.db, tc.clientId))!;
+  const principal: Principal = { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' };
+  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal, onBehalfOfHeader });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(b);
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolAnswer> => {
+    const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+    return { isError: res.isError === true, text: res.content[0]!.text, json: () => JSON.parse(res.content[0]!.text) };
+  };
+  return { client, call, clientId: tc.clientId, headers: tc.headers };
+}

@@ -1,0 +1,113 @@
+// Per-client rate limits from the plan (in-memory store): headers on every authenticated
+// response, 429 + Retry-After after the quota, other clients unaffected, AI and export
+// classes with their own lower quotas.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient, type TestClient } from '../helpers/auth.ts';
+import { accessTestRoutes, defineTinyPlan } from '../helpers/access-routes.ts';
+import { setClock } from '../../src/auth/clock.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await createTestApp({ routes: accessTestRoutes });
+  await defineTinyPlan(t.db);
+});
+after(() => t.close());
+afterEach(() => setClock());
+
+const tiny = () => createTestClient(t.db, 'tiny' as 'basic');
+const USER = { 'x-on-behalf-of-user': 'ana@example.com' };
+const get = (url: string, c: TestClient, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...c.headers, ...headers } });
+const post = (url: string, c: TestClient, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, headers: { ...c.headers, ...headers } });
+
+function assert429(res: Awaited<ReturnType<typeof get>>, what: RegExp) {
+  assert.equal(res.statusCode, 429, res.body);
+  const body = res.json();
+  assert.equal(body.status, 429);
+  assert.equal(body.error, 'Too Many Requests');
+  assert.match(body.message, what);
+  const retryAfter = String(res.headers['retry-after']);
+  assert.match(retryAfter, /^\d+$/, 'Retry-After is whole seconds');
+  assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60);
+  assert.ok(res.headers['ratelimit'], 'RateLimit header on the 429 too');
+}
+
+test('every authenticated response carries RateLimit-Policy and RateLimit (IETF draft form)', async () => {
+  const c = await tiny();
+  const first = await get('/api/t/ping', c);
+  assert.equal(first.statusCode, 200);
+  assert.equal(first.headers['ratelimit-policy'], '"default";q=4;w=60');
+  assert.match(String(first.headers.ratelimit), /^"default";r=3;t=(60|59)$/);
+  const me = await get('/api/me', c);
+  assert.match(String(me.headers.ratelimit), /^"default";r=2;t=\d+$/);
+  const full = await createTestClient(t.db, 'full');
+  assert.equal((await get('/api/me', full)).headers['ratelimit-policy'], '"default";q=600;w=60');
+  // Errors after authentication carry them too; unauthenticated requests are not counted.
+  const notFound = await get('/api/t/nothing-here', c);
+  assert.equal(notFound.statusCode, 404);
+  const anon = await t.app.inject({ method: 'GET', url: '/api/t/ping' });
+  assert.equal(anon.statusCode, 401);
+  assert.equal(anon.headers.ratelimit, undefined);
+});
+
+test("429 with Retry-After after the plan's quota, keyed by client (token and key share it), others unaffected", async () => {
+  const c = await tiny();
+  const other = await tiny();
+  for (let i = 0; i < 4; i++) assert.equal((await get('/api/t/ping', c)).statusCode, 200);
+  const refused = await get('/api/t/ping', c);
+  assert429(refused, /'tiny' plan allows 4 requests per 60 s/);
+  assert.match(String(refused.headers.ratelimit), /^"default";r=0;t=\d+$/);
+  // The same client through an access token: same bucket.
+  const tok = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' } });
+  const viaToken = await t.app.inject({ method: 'GET', url: '/api/t/ping', headers: { authorization: `Bearer ${tok.json().access_token}` } });
+  assert429(viaToken, /4 requests/);
+  // Another client from the same address is not affected (never per IP).
+  const fine = await get('/api/t/ping', other);
+  assert.equal(fine.statusCode, 200);
+  assert.match(String(fine.headers.ratelimit), /r=3;/);
+  // After Retry-After seconds the window has reset.
+  const wait = Number(refused.headers['retry-after']);
+  setClock(() => Date.now() + wait * 1000 + 100);
+  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
+});
+
+test('AI calls (routes under /api/ai/) spend their own, lower quota as well as the general one', async () => {
+  const c = await tiny();
+  const first = await post('/api/ai/t-suggest?prompt=x', c, USER);
+  assert.equal(first.statusCode, 200, first.body);
+  assert.equal(first.headers['ratelimit-policy'], '"default";q=4;w=60, "ai";q=2;w=60');
+  assert.match(String(first.headers.ratelimit), /^"default";r=3;t=\d+, "ai";r=1;t=\d+$/);
+  assert.equal((await post('/api/ai/t-suggest?prompt=x', c, USER)).statusCode, 200);
+  assert429(await post('/api/ai/t-suggest?prompt=x', c, USER), /2 AI helper calls per 60 s/);
+  // The refused AI call spent nothing: two general requests remain.
+  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
+  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
+  assert429(await get('/api/t/ping', c), /4 requests/);
+});
+
+test('exports: ?export=true and routes marked rateClass "export" spend the export quota', async () => {
+  const c = await tiny();
+  const plain = await get('/api/t/rows', c);
+  assert.equal(plain.headers['ratelimit-policy'], '"default";q=4;w=60');
+  const exp = await get('/api/t/rows?export=true', c, USER);
+  assert.equal(exp.statusCode, 200, exp.body);
+  assert.equal(exp.headers['ratelimit-policy'], '"default";q=4;w=60, "export";q=1;w=60');
+  assert429(await get('/api/t/rows.csv', c), /1 exports per 60 s/);
+  assert429(await get('/api/t/rows?export=TRUE', c, USER), /exports/);
+  assert.equal((await get('/api/t/rows', c)).statusCode, 200);
+});
+
+test('the real export routes spend the export quota only when they export', async () => {
+  const c = await createTestClient(t.db, 'full');
+  const search = (exp: boolean) =>
+    t.app.inject({ method: 'POST', url: `/api/companies/search${exp ? '?export=true' : ''}`, headers: { ...c.headers, ...USER }, payload: {} });
+  assert.equal((await search(false)).headers['ratelimit-policy'], '"default";q=600;w=60');
+  const exported = await search(true);
+  assert.equal(exported.statusCode, 200, exported.body);
+  assert.equal(exported.headers['ratelimit-policy'], '"default";q=600;w=60, "export";q=30;w=60');
+  const categories = await get('/api/categories?export=true', c, USER);
+  assert.equal(categories.headers['ratelimit-policy'], '"default";q=600;w=60, "export";q=30;w=60');
+  const jsonl = await get('/api/companies/nope.example/products/json', c);
+  assert.equal(jsonl.headers['ratelimit-policy'], '"default";q=600;w=60, "export";q=30;w=60', 'JSONL-only route is an export route');
+});

@@ -1,0 +1,98 @@
+// Company and catalog MCP tools: the same answers as the REST routes for the same input,
+// pages with nextPage, errors as isError results, the export permission enforced.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { insertWorld } from '../helpers/fixtures.ts';
+import { connectMcp } from '../helpers/mcp.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await createTestApp();
+  const companies = Array.from({ length: 25 }, (_, i) => ({ id: `cmp_${String(i).padStart(2, '0')}`, domain: `co${String(i).padStart(2, '0')}.example`, name: `Company ${String(i).padStart(2, '0')}`, industry_id: 'ind_software' }));
+  await insertWorld(t.db, {
+    industries: [{ id: 'ind_software', name: 'Software' }],
+    categories: [{ id: 'cat_sales' }, { id: 'cat_crm', parent_id: 'cat_sales' }],
+    vendors: [{ id: 'ven_hub', domain: 'hubspot.com', name: 'HubSpot' }],
+    products: [{ id: 'prd_hub_crm', vendor_id: 'ven_hub', category_id: 'cat_crm', name: 'HubSpot CRM' }, { id: 'prd_hub_mkt', vendor_id: 'ven_hub', category_id: 'cat_sales', name: 'HubSpot Marketing Hub' }],
+    companies: [...companies, { id: 'cmp_formula', domain: 'formula.example', name: '=cmd|calc' }],
+    installs: [{ company_id: 'cmp_00', product_id: 'prd_hub_crm' }, { company_id: 'cmp_01', product_id: 'prd_hub_crm' }, { company_id: 'cmp_00', product_id: 'prd_hub_mkt' }],
+    feed: Array.from({ length: 23 }, (_, i) => ({ id: `fd_${i}`, company_id: 'cmp_00', published_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() })),
+  });
+});
+after(() => t.close());
+
+async function rest(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: unknown) {
+  const res = await t.app.inject({ method, url, headers, payload: payload as any });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+test('every tool of the spec list is there, with required arguments marked', async () => {
+  const { client } = await connectMcp(t, 'basic');
+  const { tools } = await client.listTools();
+  const byName = new Map(tools.map((x) => [x.name, x]));
+  for (const name of ['companies_search', 'company_products_paged', 'company_firmographics', 'company_feed', 'vendors_search', 'vendor_products', 'categories_list', 'industries_list']) {
+    assert.ok(byName.has(name), `missing ${name}`);
+    assert.ok((byName.get(name)!.description ?? '').length > 60, `${name} has a real description`);
+  }
+  assert.deepEqual(byName.get('company_feed')!.inputSchema.required, ['companyDomain']);
+  assert.deepEqual(byName.get('vendor_products')!.inputSchema.required, ['vendorDomain']);
+  assert.equal(byName.get('categories_list')!.inputSchema.required, undefined);
+});
+
+test('companies_search and company_products_paged answer as REST does, with nextPage', async () => {
+  const { call, headers } = await connectMcp(t, 'full');
+  const body = { filter: { vendorDomainIn: ['hubspot.com'] }, size: 1 };
+  const viaTool = (await call('companies_search', { body })).json();
+  const viaRest = await rest('POST', '/api/companies/search', headers, body);
+  assert.deepEqual({ ...viaTool, nextPage: undefined }, { ...viaRest, nextPage: undefined });
+  assert.equal(viaTool.totalElements, 2);
+  assert.deepEqual(viaTool.nextPage, { body: { ...body, page: 1 } });
+  const second = (await call('companies_search', viaTool.nextPage)).json();
+  assert.equal(second.nextPage, null);
+  assert.notEqual(second.content[0].domain, viaTool.content[0].domain);
+
+  const products = (await call('company_products_paged', { companyDomain: 'https://www.CO00.example/', size: 1 })).json();
+  const restProducts = await rest('GET', '/api/companies/co00.example/products/paged?size=1', headers);
+  assert.deepEqual({ ...products, nextPage: undefined }, { ...restProducts, nextPage: undefined });
+  assert.equal(products.nextPage.page, 1);
+});
+
+test('export=true needs the export permission and an on-behalf user, and yields neutralized CSV', async () => {
+  const basic = await connectMcp(t, 'basic');
+  const denied = await basic.call('companies_search', { export: true, body: {}, onBehalfOfUser: 'a@b.co' });
+  assert.equal(denied.isError, true);
+  assert.match(denied.text, /Permission 'export' is required/);
+  const full = await connectMcp(t, 'full');
+  const noUser = await full.call('companies_search', { export: true, body: {} });
+  assert.match(noUser.text, /Error 403/);
+  const csv = (await full.call('companies_search', { export: true, body: {}, onBehalfOfUser: 'analyst@example.com' })).json();
+  assert.equal(csv.complete, true);
+  assert.equal(csv.rows, 26);
+  assert.match(csv.csv, /'=cmd\|calc/);
+  const audit = await t.db.query<{ action: string; on_behalf_of: string; result_count: number }>(`SELECT action, on_behalf_of, result_count FROM audit_log WHERE action = 'companies.search.export'`);
+  assert.deepEqual(audit, [{ action: 'companies.search.export', on_behalf_of: 'analyst@example.com', result_count: 26 }]);
+});
+
+test('catalog, firmographics and feed tools; unknown domains are isError 404 results', async () => {
+  const { call, headers } = await connectMcp(t, 'basic');
+  assert.deepEqual((await call('vendors_search', { vendor: 'hubspt', fuzzy: true })).json().content.map((v: any) => v.domain), ['hubspot.com']);
+  const vp = (await call('vendor_products', { vendorDomain: 'hubspot.com', productName: 'crm' })).json();
+  assert.deepEqual(vp.content.map((p: any) => p.id), ['prd_hub_crm']);
+  assert.deepEqual((await call('categories_list', {})).json().categories, await rest('GET', '/api/categories', headers));
+  assert.deepEqual((await call('industries_list', {})).json().industries, await rest('GET', '/api/industries', headers));
+  assert.deepEqual((await call('company_firmographics', { companyDomain: 'co00.example' })).json(), await rest('GET', '/api/companies/co00.example/firmographics', headers));
+
+  const first = (await call('company_feed', { companyDomain: 'co00.example' })).json();
+  assert.equal(first.feeds.length, 20);
+  const rest2 = (await call('company_feed', { companyDomain: 'co00.example', paginationId: first.paginationId })).json();
+  assert.equal(rest2.feeds.length, 3);
+  assert.equal(rest2.paginationId, undefined);
+
+  const missing = await call('company_firmographics', { companyDomain: 'nope.example' });
+  assert.equal(missing.isError, true);
+  assert.match(missing.text, /^Error 404: .*nope\.example/);
+  const bad = await call('company_feed', { companyDomain: 'co00.example', paginationId: 'forged' });
+  assert.match(bad.text, /^Error 400/);
+});
