@@ -231,14 +231,14 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
   if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p(k.titles.map(likeAny))}::text[]))`);
   if (k.seniority.length) soft.push(`(lower(p.seniority) = ANY(${p(k.seniority)}::text[]))`);
   if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p(k.functions)}::text[]))`);
-  const score = soft.length ? soft.map((s) => `coalesce(${s}, false)::int`).join(' + ') : '0';
+  const order = soft.length ? `${soft.map((s) => `coalesce(${s}, false)::int`).join(' + ')} DESC, p.id` : 'p.id';
   const where = [...hard, ...(soft.length ? [`(${soft.join(' OR ')})`] : [])];
   return db.query<PeopleCandidate>(
     `SELECT p.id, p.full_name AS "fullName", p.title, p.seniority, p.function, c.name AS "companyName", c.domain AS "companyDomain",
             trim(p.country)::text AS country, p.city
        FROM people p LEFT JOIN companies c ON c.id = p.company_id
       WHERE ${where.length ? where.join(' AND ') : 'true'}
-      ORDER BY ${score} DESC, p.id
+      ORDER BY ${order}
       LIMIT ${p(limit)}::int`,
     params,
   );
