@@ -12,11 +12,15 @@ import { aiWorld } from '../intelligence/ai-world.ts';
 let t: TestApp;
 let full: TestClient;
 let basic: TestClient;
+// AI calls have a quota of 60 a minute per client: spread this file's calls over a few clients.
+let pool: TestClient[] = [];
+let turn = 0;
 before(async () => {
   t = await createTestApp();
   await insertWorld(t.db, aiWorld());
   await refreshAll(t.db, { cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 } });
   full = await createTestClient(t.db, 'full');
+  pool = [full, await createTestClient(t.db, 'full'), await createTestClient(t.db, 'full'), await createTestClient(t.db, 'full')];
   basic = await createTestClient(t.db, 'basic');
 });
 after(() => t.close());
@@ -26,8 +30,8 @@ const CUSTOMERS = '/api/ai/find-customers-of-products';
 const STACK = '/api/ai/find-techstacks-for-company';
 const PEOPLE = '/api/ai/find-people-profiles';
 const qs = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
-const call = (path: string, params: Record<string, string | number>, headers: Record<string, string> = { ...full.headers, 'x-on-behalf-of-user': USER }) =>
-  t.app.inject({ method: 'POST', url: `${path}?${qs(params)}`, headers });
+const call = (path: string, params: Record<string, string | number>, headers?: Record<string, string>) =>
+  t.app.inject({ method: 'POST', url: `${path}?${qs(params)}`, headers: headers ?? { ...pool[turn++ % pool.length]!.headers, 'x-on-behalf-of-user': USER } });
 
 const CONTACT = /@|\+1 512|555[ -]0199/;
 
@@ -194,6 +198,12 @@ test('people profiles: best matches first with a confidence, spec fields only, n
   assert.equal(injected.statusCode, 200);
   assert.ok(!CONTACT.test(injected.body));
   assert.ok((injected.json() as any[]).every((i) => i.companyDomain === 'target.example'));
+});
+
+test('AI calls spend the AI quota', async () => {
+  const r = await call(STACK, { companyDomain: 'target.example' }, { ...full.headers, 'x-on-behalf-of-user': USER });
+  assert.match(String(r.headers['ratelimit-policy']), /"ai";q=60;w=60/);
+  assert.match(String(r.headers.ratelimit), /"ai";r=\d+/);
 });
 
 test('determinism: the same data and prompt give the same answer', async () => {
