@@ -3,7 +3,7 @@
 // drive their stacks; installs carry noisy evidence; truth tables record the segments and
 // the true in-use flags. Fast bulk inserts with unnest; deterministic per seed.
 import type { Db } from '../src/store/db.ts';
-import { EMPLOYEE_BANDS, REVENUE_BANDS } from '../src/intelligence/bands.ts';
+import { EMPLOYEE_BAND_LABELS as EMPLOYEE_BANDS, REVENUE_BAND_LABELS as REVENUE_BANDS } from '../src/bands.ts';
 
 export interface BenchWorldOptions {
   companies: number;

@@ -111,6 +111,8 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
   t = Date.now();
   const targets = only === null ? pop.ids.map((_, i) => i) : only.map((id) => pop.indexOf.get(id)).filter((i): i is number => i !== undefined);
   let cohortRows = 0;
+  let pending: Promise<void> = Promise.resolve();
+  let failure: unknown;
   progress({ phase: 'cohorts', done: 0, total: targets.length });
   for (let start = 0; start < targets.length; start += batchSize) {
     const batch = targets.slice(start, start + batchSize);
@@ -121,10 +123,20 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
         sets[kindName].forEach((s, r) => rows.push({ companyId: pop.ids[self]!, kind: kindName, memberId: pop.ids[s.member]!, score: s.score, rank: r + 1 }));
       }
     }
-    await replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows);
+    // Write this batch while the next one is computed: on PostgreSQL the write runs in the
+    // server process, so the two overlap on a multi-core machine. One write in flight.
+    await pending;
+    if (failure) throw failure;
+    const done = Math.min(targets.length, start + batch.length);
+    // The rejection is caught at once (and rethrown above) so it never goes unhandled while computing.
+    pending = replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows).then(
+      () => progress({ phase: 'cohorts', done, total: targets.length }),
+      (err: unknown) => void (failure ??= err),
+    );
     cohortRows += rows.length;
-    progress({ phase: 'cohorts', done: Math.min(targets.length, start + batch.length), total: targets.length });
   }
+  await pending;
+  if (failure) throw failure;
   timings.cohorts = Date.now() - t;
 
   t = Date.now();

@@ -1,29 +1,19 @@
-// Ordered band labels (enumerations.md) and a country → region map: the ordinal and
-// geographic coordinates that firmographic similarity measures distances on.
-
-export const EMPLOYEE_BANDS = [
-  'Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000',
-] as const;
-
-export const REVENUE_BANDS = [
-  'Less than 1M', '1M - 2M', '2M - 5M', '5M - 10M', '10M - 50M', '50M - 100M', '100M - 500M', '500M - 1B', 'More than 1B',
-] as const;
-
-const employeeIndex = new Map<string, number>(EMPLOYEE_BANDS.map((b, i) => [b.toLowerCase(), i]));
-const revenueIndex = new Map<string, number>(REVENUE_BANDS.map((b, i) => [b.toLowerCase(), i]));
+// Ordinal and geographic coordinates for firmographic similarity: band positions from
+// the one band list (src/bands.ts) and a country → sales-region map.
+import { employeeBand, revenueBand } from '../bands.ts';
 
 /** 0-based position of an employee band label; -1 when absent or unknown. */
 export function employeeBandIndex(label: string | null | undefined): number {
-  return label ? (employeeIndex.get(label.trim().toLowerCase()) ?? -1) : -1;
+  return label ? (employeeBand(label.trim())?.rank ?? -1) : -1;
 }
 
 /** 0-based position of a revenue band label; -1 when absent or unknown. */
 export function revenueBandIndex(label: string | null | undefined): number {
-  return label ? (revenueIndex.get(label.trim().toLowerCase()) ?? -1) : -1;
+  return label ? (revenueBand(label.trim())?.rank ?? -1) : -1;
 }
 
 // Sales regions as account-based teams carve the world. Countries not listed fall in
-// their own region ('other'), which only matches itself by country.
+// their own region ('other:XX'), which only matches itself.
 const REGIONS: Record<string, string> = {};
 const assign = (region: string, codes: string) => {
   for (const c of codes.split(' ')) REGIONS[c] = region;

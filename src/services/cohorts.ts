@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import type { CohortKind } from '../store/schema.ts';
-import { cohortMemberIds, cohortPage, countCohort, findCompanyByDomain, type CompanyRef } from '../store/cohorts.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { cohortMemberIds, cohortPage, countCohort, type CompanyRef } from '../store/cohorts.ts';
+import { resolveCompany as resolveCompanyRow } from './companies.ts';
+import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
 import { pageQuery, toPage, type Page } from '../http/schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
@@ -41,10 +42,8 @@ export interface Peer {
 
 /** Normalizes the domain (400 when invalid) and finds the company (404 when unknown). */
 export async function resolveCompany(db: Db, domainInput: string, field = 'companyDomain'): Promise<CompanyRef> {
-  const domain = requireDomain(domainInput, field);
-  const company = await findCompanyByDomain(db, domain);
-  if (!company) throw new NotFoundError(`Company '${domain}' not found`);
-  return company;
+  const c = await resolveCompanyRow(db, requireDomain(domainInput, field));
+  return { id: c.id, domain: c.domain, name: c.name, logo: c.logo_url };
 }
 
 /**
@@ -85,6 +84,5 @@ export type CohortInput = z.output<typeof cohortInput>;
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {
   const company = await resolveCompany(db, input.companyDomain);
-  if (!['default', 'defined', 'aspirational'].includes(input.cohort)) throw new BadRequestError('cohort must be one of Default, Defined, Aspirational');
   return peerPage(db, company, input.cohort, input.page, input.size);
 }

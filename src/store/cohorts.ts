@@ -1,4 +1,4 @@
-// SQL for reading peer sets: company lookup by domain, cohort pages of Peer items and
+// SQL for reading peer sets: companies by domains, cohort pages of Peer items and
 // member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
 // cohorts are imported.
 import type { CohortKind } from './schema.ts';
@@ -9,11 +9,6 @@ export interface CompanyRef {
   domain: string;
   name: string | null;
   logo: string | null;
-}
-
-export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRef | null> {
-  const [row] = await db.query<CompanyRef>('SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = $1', [domain]);
-  return row ?? null;
 }
 
 export async function findCompaniesByDomains(db: Db, domains: string[]): Promise<CompanyRef[]> {

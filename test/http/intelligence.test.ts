@@ -13,7 +13,8 @@ before(async () => {
   await insertWorld(t.db, intelligenceWorld());
   // Relative cuts off: every company gets the full 25 / 50 (the cuts are tested in refresh.test.ts).
   await refreshAll(t.db, { cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 } });
-  client = await createTestClient(t.db, 'basic');
+  // The full plan: this file makes ~100 requests, near the basic plan's 120 per minute.
+  client = await createTestClient(t.db, 'full');
 });
 after(() => t.close());
 

@@ -17,7 +17,7 @@ const company = (id: string, over: Partial<CompanyInput> = {}): CompanyInput => 
 
 test('bands and regions', () => {
   assert.equal(employeeBandIndex('Less than 10'), 0);
-  assert.equal(employeeBandIndex('above 10,000'), 7);
+  assert.equal(employeeBandIndex('Above 10,000'), 7);
   assert.equal(employeeBandIndex('lots'), -1);
   assert.equal(revenueBandIndex('More than 1B'), 8);
   assert.equal(regionOf('de'), 'EU');

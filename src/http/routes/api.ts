@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../schemas/common.ts';
+import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
 import { vendorRoutes } from './vendors.ts';
@@ -11,7 +12,6 @@ import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
-import { intelligenceRoutes } from './intelligence.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 
@@ -48,6 +48,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Resource route modules register below, e.g. `await app.register(companyRoutes);`
+  await app.register(intelligenceRoutes);
   await app.register(companyRoutes);
   await app.register(companyProductRoutes);
   await app.register(vendorRoutes);
@@ -55,7 +56,6 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(industryRoutes);
   await app.register(firmographicsRoutes);
   await app.register(feedRoutes);
-  await app.register(intelligenceRoutes);
   await app.register(profileRoutes);
   await app.register(aiRoutes);
 }

@@ -1,7 +1,8 @@
 // Every MCP tool, one module per resource; each calls the same service as its REST route.
 import type { ToolDef } from '../registry.ts';
 import { profileTools } from './profiles.ts';
+import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
 
-export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools];
+export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools];
