@@ -21,7 +21,7 @@ const USER = 'ann@example.com';
 
 async function viaRest(path: string, params: Record<string, string | number>) {
   const c = await createTestClient(t.db, 'full');
-  const res = await t.app.inject({ method: 'POST', url: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`, headers: { ...c.headers, 'x-on-behalf-of-user': USER } });
+  const res = await t.app.inject({ method: 'POST', url: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`, headers: { ...c.headers, 'x-on-behalf-of-user': USER } });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 }
