@@ -3,12 +3,10 @@
 // the peer signal behind the suggestion, so a client can check each claim with the
 // deterministic endpoints (products-in-use, cohort members, usage metrics).
 
-export type IntensityBucket = 'LOW' | 'MEDIUM' | 'HIGH';
+import { intensityBucket, type IntensityBucket } from '../buckets.ts';
 
-/** Intensity 0-100 → bucket: LOW below 34, MEDIUM 34-66, HIGH 67 and above. */
-export function intensityBucket(intensity: number): IntensityBucket {
-  return intensity >= 67 ? 'HIGH' : intensity >= 34 ? 'MEDIUM' : 'LOW';
-}
+// The same LOW/MEDIUM/HIGH cut-offs as the search filters (one definition in buckets.ts).
+export { intensityBucket };
 
 const SOURCE_WORDS: Record<string, string> = {
   website: 'website', job_posting: 'job-posting', jobs: 'job-posting', dns: 'DNS', partner_data: 'partner-data',
