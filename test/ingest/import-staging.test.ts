@@ -2,9 +2,11 @@
 // backslashes, quotes and non-ASCII text arrive exactly (COPY text format on PostgreSQL,
 // unnest on PGlite); a bulk re-import with fewer columns keeps the others; a trigger on
 // installs keeps firing (the foreign-key shortcut is refused); a failure while staging
-// leaves nothing behind and the database usable.
+// (refused by the server, or the input breaking mid-way) leaves nothing behind and the
+// database usable.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { importFile, type ImportKind } from '../../src/ingest/import/index.ts';
@@ -91,7 +93,10 @@ test('a trigger on installs still fires: the foreign-key shortcut is only taken 
   }
 });
 
-test('a value the database refuses while staging: the import throws, nothing is written, the next import works', async () => {
+// A regression here (the client left inside COPY) hangs the ROLLBACK: fail instead of waiting.
+const HANG = { timeout: 120_000 };
+
+test('a value the database refuses while staging: the import throws, nothing is written, the next import works', HANG, async () => {
   const before = await db.query(`SELECT count(*)::int AS n FROM people`);
   // PostgreSQL text cannot hold NUL: the row passes validation, the server refuses it.
   const lines = ['id,fullName'];
@@ -100,5 +105,24 @@ test('a value the database refuses while staging: the import throws, nothing is 
   await assert.rejects(() => run('people', lines));
   assert.deepEqual(await db.query(`SELECT count(*)::int AS n FROM people`), before);
   const ok = await run('people', ['id,fullName', 'per_after,After Failure']);
+  assert.deepEqual([ok.committed, ok.inserted], [true, 1]);
+});
+
+test('an input that breaks while staging: the import throws, nothing is written, the next import works', HANG, async () => {
+  const before = await db.query(`SELECT count(*)::int AS n FROM people`);
+  let sent = 0;
+  const source = new Readable({
+    read() {
+      if (sent === 0) this.push('id,fullName\n');
+      if (sent >= 30) return void this.destroy(new Error('connection reset by peer'));
+      let chunk = '';
+      for (let i = 0; i < 1000; i++) chunk += `per_broken_${sent * 1000 + i},Person ${i}\n`;
+      sent++;
+      this.push(chunk);
+    },
+  });
+  await assert.rejects(() => importFile(db, 'people', source, { format: 'csv' }), /connection reset by peer/);
+  assert.deepEqual(await db.query(`SELECT count(*)::int AS n FROM people`), before);
+  const ok = await run('people', ['id,fullName', 'per_after_break,After Break']);
   assert.deepEqual([ok.committed, ok.inserted], [true, 1]);
 });

@@ -89,15 +89,13 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   };
 
   const client = await db.pool.connect();
-  let stage: ImportStage | undefined;
+  const stage = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
   try {
     // READ COMMITTED whatever the server default: the checks must see every row committed
     // before they lock the referenced tables (ImportStage.foreignKeysVerified).
     await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-    const staging = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
-    stage = staging;
-    await staging.create();
-    const columns = staging.columnNames;
+    await stage.create();
+    const columns = stage.columnNames;
     const present = new Set<string>();
     const newBatch = (): StageBatch => ({ lines: [], values: columns.map(() => []) });
     let batch = newBatch();
@@ -107,7 +105,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       await pending;
       const full = batch;
       batch = newBatch();
-      pending = staging.insert(full);
+      pending = stage.insert(full);
       pending.catch(() => {}); // awaited at the next flush; avoids an unhandled rejection meanwhile
       progress('reading');
     };
@@ -135,11 +133,11 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     }
     await flush();
     await pending;
-    await staging.finish();
+    await stage.finish();
 
     const readMs = performance.now() - started;
     progress('checking');
-    const checked = await staging.check(maxErrors);
+    const checked = await stage.check(maxErrors);
     if (checked.rejected > 0 || rejected > 0) {
       rejected += checked.rejected;
       errorCount += checked.errorCount;
@@ -152,13 +150,13 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     }
     const checkMs = performance.now() - started - readMs;
     progress('writing');
-    const counts = await staging.write(present);
+    const counts = await stage.write(present);
     await client.query('COMMIT');
     timings = { readMs, checkMs, writeMs: performance.now() - started - readMs - checkMs };
     progress('done');
     return summary(true, counts);
   } catch (err) {
-    await stage?.abort(err as Error);
+    await stage.abort(err as Error);
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {

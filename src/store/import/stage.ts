@@ -187,9 +187,9 @@ export class ImportStage {
    * Whether the INSERT of a bulk kind may skip the per-row foreign-key triggers
    * (session_replication_role = replica), which cost more CPU than the insert itself
    * (measured: 6.2 s → 15 s of server CPU for 1M installs). It is safe because:
-   * - every foreign key of the table points to a table in `bulk.references`, and `checks`
-   *   verified every staged reference (the INSERT takes company ids from a join, so they
-   *   exist by construction);
+   * - every foreign key of the table points to a table in `bulk.references` (the query
+   *   below refuses any other), and `checks` verified every staged reference (the INSERT
+   *   takes company ids from a join, so they exist by construction);
    * - check() took those tables in SHARE mode before the checks ran, in READ COMMITTED (the
    *   importer begins so; each statement sees what was committed before the lock), so no
    *   referenced row can be deleted or re-keyed until COMMIT;
