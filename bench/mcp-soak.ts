@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createTestApp } from '../test/helpers/app.ts';
 import { createTestClient } from '../test/helpers/auth.ts';
 import { insertWorld } from '../test/helpers/fixtures.ts';
+import { definePlan } from '../src/auth/clients.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +34,13 @@ await insertWorld(t.db, {
   companies: [{ id: 'cmp_a', domain: 'a.example', industry_id: 'ind_software' }],
   installs: [{ company_id: 'cmp_a', product_id: 'prd_acme_crm' }],
 });
-const { apiKey } = await createTestClient(t.db, 'full');
+// Plans are data: a soak plan whose rate limit a single session cannot reach, so every
+// call does the full work instead of stopping at the limiter.
+await definePlan(t.db, {
+  id: 'soak', description: 'benchmark', canExport: true, canAi: true, canPurchase: true, initialCredits: 0,
+  requestsPerMinute: 10_000_000, aiRequestsPerMinute: 10_000_000, exportRequestsPerMinute: 10_000_000,
+});
+const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Client({ name: 'soak', version: '1.0.0' });
 await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-api-key': apiKey } } }));
