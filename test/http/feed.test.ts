@@ -11,7 +11,7 @@ let c: TestClient;
 const ITEMS = 47;
 before(async () => {
   t = await createTestApp();
-  c = await createTestClient(t.db, 'basic');
+  c = await createTestClient(t.db, 'full'); // walks and flips many cursors: more than the basic plan's 120 requests a minute
   await insertCatalogWorld(t.db);
   // Pairs of items share a publication time (ties broken by id); two differ only in microseconds.
   await insertWorld(t.db, {

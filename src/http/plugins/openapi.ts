@@ -116,7 +116,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     transform: (input) => withOperationId(zodTransform(input), input.route.method, input.url),
     transformObject: (doc) => optionalBodies(pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema)),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  // The CSP of /docs is set by the security plugin (one owner for that header).
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
   // Public, like /docs: the reference is not a secret and tools fetch it unauthenticated.
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 });

@@ -100,14 +100,34 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/.well-known/jwks.json', {
-    schema: { summary: 'Public keys that sign access tokens (JWKS)', tags: ['Authentication'], security: [] },
+    schema: {
+      summary: 'Public keys that sign access tokens (JWKS)',
+      tags: ['Authentication'],
+      security: [],
+      response: { 200: z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string().optional(), use: z.string().optional() })) }).describe('JSON Web Key Set (RFC 7517): current and recently retired public keys') },
+    },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
     return publishedJwks(app.db);
   });
 
   app.get('/.well-known/oauth-authorization-server', {
-    schema: { summary: 'Authorization server metadata (RFC 8414)', tags: ['Authentication'], security: [] },
+    schema: {
+      summary: 'Authorization server metadata (RFC 8414)',
+      tags: ['Authentication'],
+      security: [],
+      response: {
+        200: z.object({
+          issuer: z.string(),
+          token_endpoint: z.string(),
+          jwks_uri: z.string(),
+          grant_types_supported: z.array(z.string()),
+          token_endpoint_auth_methods_supported: z.array(z.string()),
+          response_types_supported: z.array(z.string()),
+          scopes_supported: z.array(z.string()),
+        }).describe('Where and how to get access tokens'),
+      },
+    },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return {

@@ -1,15 +1,30 @@
 // Field types of the import formats as zod schemas. One parser per type serves CSV (every
 // value a string) and JSONL (typed JSON values); absent, empty and null all mean "no value"
 // (the reader drops them before validation). Messages name the rule, the reader adds the field.
+// Each schema also exposes its plain parser (rawField), so the import hot path can apply the
+// very same rules without zod's per-record overhead (kinds/define.ts).
 import { z } from 'zod';
 import { normalizeDomain } from '../../domain.ts';
 
 /** A rejected value: the message says why (the field is the object key). */
-class Bad {
+export class Bad {
   constructor(readonly message: string) {}
 }
 const bad = (message: string) => new Bad(message);
 type Parser<T> = (v: unknown) => T | Bad;
+
+/** The parser behind a field schema: `parse` runs on a present value; an absent one is an
+ *  error ('is required') when `required`, else the field is left out. */
+export interface RawField {
+  readonly parse: Parser<unknown>;
+  readonly required: boolean;
+}
+const RAW = new WeakMap<z.ZodType, RawField>();
+
+/** The plain parser of a schema made here, or undefined for any other zod schema. */
+export function rawField(schema: z.ZodType): RawField | undefined {
+  return RAW.get(schema);
+}
 
 function show(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
@@ -31,7 +46,9 @@ function field<T>(parse: Parser<T>) {
       return out;
     });
   // zod's optional() lets "no value" through without running the parser.
-  return { required, optional: () => required().optional() };
+  const optional = () => required().optional();
+  const register = <S extends z.ZodType>(schema: S, isRequired: boolean): S => (RAW.set(schema, { parse, required: isRequired }), schema);
+  return { required: () => register(required(), true), optional: () => register(optional(), false) };
 }
 
 const scalarText = (v: unknown): string | Bad =>

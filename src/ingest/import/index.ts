@@ -1,11 +1,11 @@
 // importFile: one file of one kind into the database, all or nothing. Streams the records,
-// validates each (zod), stages the valid ones in batches, checks references and in-file
-// duplicates set-based, then upserts in one statement; any rejected line → ROLLBACK and a
-// list of every bad line with its field and reason. Shared by the CLI, tests and bench/.
+// validates each (the kind's rules: kinds/define.ts), stages the valid ones in batches,
+// checks references and in-file duplicates set-based, then writes new and changed rows;
+// any rejected line → ROLLBACK and a list of every bad line with its field and reason.
+// Shared by the CLI, tests and bench/ (bench/import-installs.ts measures it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import type { z } from 'zod';
 import { BadRequestError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
@@ -89,9 +89,11 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   };
 
   const client = await db.pool.connect();
+  const stage = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
   try {
-    await client.query('BEGIN');
-    const stage = new ImportStage(client, STAGE_SPECS[kind]!);
+    // READ COMMITTED whatever the server default: the checks must see every row committed
+    // before they lock the referenced tables (ImportStage.foreignKeysVerified).
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     await stage.create();
     const columns = stage.columnNames;
     const present = new Set<string>();
@@ -118,19 +120,20 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
           continue;
         }
         rowsRead++;
-        const parsed = def.schema.safeParse(event.values);
-        if (!parsed.success) {
+        const checked = def.validate(event.values);
+        if (!checked.ok) {
           rejected++;
-          addErrors(issuesToErrors(event.line, parsed.error.issues, def.fields));
+          addErrors(checked.issues.map((i) => ({ line: event.line, ...i })));
           continue;
         }
         batch.lines.push(event.line);
-        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(parsed.data[columns[c]!] ?? null);
+        for (let c = 0; c < columns.length; c++) batch.values[c]!.push(checked.row[columns[c]!] ?? null);
         if (batch.lines.length >= batchSize) await flush();
       }
     }
     await flush();
     await pending;
+    await stage.finish();
 
     const readMs = performance.now() - started;
     progress('checking');
@@ -153,6 +156,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     progress('done');
     return summary(true, counts);
   } catch (err) {
+    await stage.abort(err as Error);
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
@@ -172,13 +176,3 @@ function headerErrors(fields: readonly string[], required: readonly string[], he
   }
   return errors;
 }
-
-function issuesToErrors(line: number, issues: z.core.$ZodIssue[], fields: readonly string[]): RowError[] {
-  return issues.map((i) => {
-    if (i.code === 'unrecognized_keys') {
-      return { line, field: i.keys.join(', '), message: `unknown field (expected: ${fields.join(', ')})` };
-    }
-    return { line, field: i.path.length > 0 ? i.path.join('.') : '(row)', message: i.message };
-  });
-}
-

@@ -2,12 +2,13 @@
 // Each spec names the staging columns, the in-file keys, the reference checks and the upsert.
 import type { StageCheck, StageSpec } from './stage.ts';
 
-/** Reference check: `column` must name an existing row of `table.key`. */
+/** Reference check: `column` must name an existing row of `table.key` (a unique key). */
 export function mustExist(field: string, column: string, table: string, key: string, what: string): StageCheck {
   return {
     field,
     where: `s.${column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${table} r WHERE r.${key} = s.${column})`,
     message: `format('unknown ${what} %s (import it first)', s.${column})`,
+    exists: { column, table, key },
   };
 }
 

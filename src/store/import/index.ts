@@ -3,7 +3,8 @@ import * as catalog from './catalog.ts';
 import * as owned from './companies.ts';
 import type { StageSpec } from './stage.ts';
 
-export { ImportStage, arrayLiteral, type RowError, type StageBatch, type StageSpec } from './stage.ts';
+export { ImportStage, type RowError, type StageBatch, type StageSpec } from './stage.ts';
+export { arrayLiteral } from './load.ts';
 
 export const STAGE_SPECS: Readonly<Record<string, StageSpec>> = {
   industries: catalog.industries,
