@@ -7,6 +7,8 @@ import { AppError } from '../errors.ts';
 import { IMPORT_FORMATS, IMPORT_KINDS, importFile, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
 import type { Db } from '../store/db.ts';
 import { withContext } from './context.ts';
+import { refreshChanged } from '../ingest/refresh.ts';
+import { progressReporter } from './refresh.ts';
 
 interface ImportCliOptions {
   format?: ImportFormat;
@@ -59,10 +61,15 @@ async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCli
 
 /**
  * THE call point for the refresh job (derived cohorts, competitors, co-usage statistics):
- * runs after every committed import that changed rows, unless --no-refresh.
- * No-op until the refresh job lands (issue "Refresh"); wire `refresh(db, { after: kind })` here.
+ * runs after every committed import that changed rows, unless --no-refresh. Incremental:
+ * only the companies changed since the last run (a full run when none has happened).
  */
-async function refreshDerivedData(_db: Db, _kind: ImportKind): Promise<void> {}
+async function refreshDerivedData(db: Db, kind: ImportKind): Promise<void> {
+  const reporter = progressReporter();
+  const result = await refreshChanged(db, { onProgress: reporter.onProgress });
+  reporter.stop();
+  console.error(`Refreshed derived data after the ${kind} import: ${result.refreshed} of ${result.companies} companies (${result.kind}).`);
+}
 
 export function summaryLine(s: ImportSummary): string {
   const seconds = (s.elapsedMs / 1000).toFixed(1);

@@ -2,6 +2,8 @@
 // `stacklens world digest` prints the fingerprint that proves two worlds identical.
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
+import { refreshAll } from '../ingest/refresh.ts';
+import { progressReporter as refreshProgressReporter } from './refresh.ts';
 import { withContext } from './context.ts';
 import { parseAsOf, seedWorld, todayUtc, WorldExistsError, type SeedProgress } from '../ingest/seed/index.ts';
 import { isScaleName, type ScaleName } from '../ingest/seed/scale.ts';
@@ -14,6 +16,7 @@ interface SeedCliOptions {
   asOf: string;
   replace: boolean;
   digest: boolean;
+  refresh: boolean;
 }
 
 const positiveInt = (value: string) => {
@@ -45,6 +48,7 @@ export function registerSeedCommands(program: Command): void {
     .option('--as-of <YYYY-MM-DD>', 'the "today" every generated date is relative to (UTC)', dateArg, todayUtc())
     .option('--replace', 'empty the world tables first (also removes purchases of the old people)', false)
     .option('--digest', 'print the world digest when done', false)
+    .option('--no-refresh', 'skip computing cohorts and co-usage afterwards (run `stacklens refresh --full` later)')
     .action(async (opts: SeedCliOptions) => {
       await withContext(async ({ config, db }) => {
         const companies = opts.companies ?? config.demoCompanies;
@@ -66,6 +70,12 @@ export function registerSeedCommands(program: Command): void {
             return;
           }
           throw err;
+        }
+        if (opts.refresh) {
+          const refreshReporter = refreshProgressReporter();
+          const result = await refreshAll(db, { onProgress: refreshReporter.onProgress });
+          refreshReporter.stop();
+          console.log(`Cohorts and co-usage computed: ${result.cohortRows} cohort rows for ${result.companies} companies.`);
         }
         if (opts.digest) console.log(`World digest: ${(await worldDigest(db)).digest}`);
       });

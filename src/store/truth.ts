@@ -52,3 +52,43 @@ export async function peersOfKind(db: Db, kind: string): Promise<Map<string, str
   }
   return out;
 }
+
+/** Truly in-use (company, product) pairs that have install evidence, by company. */
+export async function evidencedTruth(db: Db): Promise<Map<string, string[]>> {
+  const res = await db.pool.query<[string, string]>({
+    text: `SELECT t.company_id, t.product_id FROM truth_installs t
+             JOIN installs i ON i.company_id = t.company_id AND i.product_id = t.product_id
+            WHERE t.in_use ORDER BY t.company_id, t.product_id`,
+    rowMode: 'array',
+  });
+  const out = new Map<string, string[]>();
+  for (const [c, p] of res.rows) {
+    const list = out.get(c);
+    if (list) list.push(p);
+    else out.set(c, [p]);
+  }
+  return out;
+}
+
+/** Deletes install evidence (held-out evaluation on a throwaway world only). */
+export async function deleteInstalls(db: Db, pairs: [string, string][]): Promise<void> {
+  for (let i = 0; i < pairs.length; i += 20_000) {
+    const chunk = pairs.slice(i, i + 20_000);
+    await db.query(
+      `DELETE FROM installs i USING unnest($1::text[], $2::text[]) AS h(company_id, product_id)
+        WHERE i.company_id = h.company_id AND i.product_id = h.product_id`,
+      [chunk.map((p) => p[0]), chunk.map((p) => p[1])],
+    );
+  }
+}
+
+/** People with their company, for generating prompts with known intent. */
+export async function peopleSample(db: Db, limit: number): Promise<{ id: string; title: string; seniority: string; function: string; country: string; companyId: string; companyDomain: string }[]> {
+  return db.query(
+    `SELECT p.id, p.title, p.seniority, p.function, trim(p.country)::text AS country, c.id AS "companyId", c.domain AS "companyDomain"
+       FROM people p JOIN companies c ON c.id = p.company_id
+      WHERE p.title IS NOT NULL AND p.seniority IS NOT NULL AND p.function IS NOT NULL AND p.country IS NOT NULL
+      ORDER BY md5(p.id) LIMIT $1::int`,
+    [limit],
+  );
+}

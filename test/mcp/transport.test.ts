@@ -11,6 +11,7 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { defineTool } from '../../src/mcp/registry.ts';
 import { NotFoundError } from '../../src/errors.ts';
 import { MAX_RESULT_CHARS } from '../../src/mcp/results.ts';
+import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
 const tools = [
   defineTool({
@@ -177,6 +178,21 @@ for (const mode of ['sse', 'json'] as const) {
       const last = await rawPost(call, { 'x-api-key': basic.apiKey, 'mcp-session-id': ids[3]!, 'mcp-protocol-version': '2024-11-05' });
       assert.equal(last.status, 200);
       await last.text();
+    });
+
+    test('a key revoked mid-session is refused on its next request', async () => {
+      const victim = await createTestClient(t.db, 'full');
+      const init = await rawPost(initBody, { 'x-api-key': victim.apiKey });
+      const sid = init.headers.get('mcp-session-id')!;
+      await init.text();
+      const call = { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} };
+      const before = await rawPost(call, { 'x-api-key': victim.apiKey, 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' });
+      assert.equal(before.status, 200);
+      await before.text();
+      await revokeApiKey(t.db, victim.apiKey.split('_')[1]!);
+      const after = await rawPost(call, { 'x-api-key': victim.apiKey, 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' });
+      assert.equal(after.status, 401);
+      assert.match(((await after.json()) as any).error.message, /revoked/);
     });
 
     test('auth on every request, Origin allow-list, parse errors', async () => {

@@ -13,6 +13,7 @@ import { industryRoutes } from './industries.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
+import { aiRoutes } from './ai.ts';
 
 const meSchema = z.object({
   clientId: z.string(),
@@ -56,4 +57,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(firmographicsRoutes);
   await app.register(feedRoutes);
   await app.register(profileRoutes);
+  await app.register(aiRoutes);
 }

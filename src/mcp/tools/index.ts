@@ -4,5 +4,6 @@ import { profileTools } from './profiles.ts';
 import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
+import { aiTools } from './ai.ts';
 
-export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools];
+export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools];

@@ -1,0 +1,93 @@
+// `stacklens eval ai`: the AI helpers measured on a fresh demo world (in-memory PGlite, never
+// the configured database: the evaluation deletes evidence) with held-out installs. Prints
+// the figures; with --fit also fresh coefficients for the two models.
+import type { Command } from 'commander';
+import { openDb } from '../store/db.ts';
+import { migrate } from '../store/migrate.ts';
+import { evaluateAi, type AiEvalReport, type Calibration } from '../ingest/evaluate-ai.ts';
+import { INFERENCE_FEATURE_NAMES } from '../intelligence/ai/inference.ts';
+import { PEOPLE_FEATURE_NAMES } from '../intelligence/ai/people.ts';
+
+export function registerAiEvalCommand(program: Command): void {
+  const parent = program.commands.find((c) => c.name() === 'eval');
+  if (!parent) throw new Error('the eval command must be registered first');
+  parent
+    .command('ai')
+    .description('Measure the AI helpers on a generated demo world with held-out evidence (in memory; the configured database is not touched)')
+    .option('--seed <seed>', 'demo-world seed', 'stacklens')
+    .option('--companies <n>', 'companies in the world', '5000')
+    .option('--hold-out <share>', "share of each company's true installs hidden", '0.2')
+    .option('--stack-sample <n>', 'companies scored for the tech stack', '300')
+    .option('--products <n>', 'products scored for customers of products', '40')
+    .option('--people <n>', 'generated people prompts', '300')
+    .option('--prompts <n>', 'generated prompts for the parser', '300')
+    .option('--as-of <date>', 'as-of date of the world (YYYY-MM-DD, default today)')
+    .option('--fit', 'also fit fresh coefficients for the peer-inference and people-confidence models')
+    .option('--json', 'print the report as JSON')
+    .action(async (_opts: unknown, cmd: Command) => {
+      // optsWithGlobals: `--fit` is also an option of the parent `eval`, which commander gives it.
+      const o = cmd.optsWithGlobals() as Record<string, string | boolean | undefined>;
+      const db = await openDb();
+      try {
+        await migrate(db);
+        const started = Date.now();
+        const report = await evaluateAi(db, {
+          seed: String(o.seed), companies: Number(o.companies), holdOut: Number(o.holdOut), stackSample: Number(o.stackSample),
+          productSample: Number(o.products), peoplePrompts: Number(o.people), parserPrompts: Number(o.prompts), fit: !!o.fit,
+          asOf: typeof o.asOf === 'string' ? o.asOf : undefined,
+          onPhase: (p) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${p}...\n`),
+        });
+        if (o.json) console.log(JSON.stringify(report, (_k, v) => (typeof v === 'number' ? Math.round(v * 10_000) / 10_000 : v), 2));
+        else console.log(formatAiEval(report));
+        process.stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      } finally {
+        await db.close();
+      }
+    });
+}
+
+const f = (x: number) => x.toFixed(3);
+
+export function formatAiEval(r: AiEvalReport): string {
+  const out: string[] = [];
+  const w = r.world;
+  out.push(`Demo world: ${w.companies} companies, seed '${w.seed}' (${w.engine}); ${w.hiddenInstalls} true installs hidden (${Math.round(w.holdOut * 100)}% per company).`, '');
+  out.push(`${'measure'.padEnd(56)}${'value'.padEnd(9)}${'goal'.padEnd(9)}n`);
+  const line = (name: string, v: number, goal: string, n: number | string) => out.push(`${name.padEnd(56)}${f(v).padEnd(9)}${goal.padEnd(9)}${n}`);
+  const t = r.techStack, c = r.customers, p = r.people;
+  line('tech stack: inferred precision@10 (hidden installs)', t.precisionAt10, '', `${t.companies} companies`);
+  line('tech stack: inferred recall@20 (hidden installs)', t.recallAt20, '', `${t.companies} companies`);
+  line('tech stack: ECE, inferred candidates', t.inferred.ece, '<= 0.05', t.inferred.n);
+  line('tech stack: ECE, observed installs', t.observed.ece, '<= 0.05', t.observed.n);
+  line('tech stack: ECE, answers (top 20)', t.answer.ece, '<= 0.05', t.answer.n);
+  line('customers: inferred precision@10 (held-out adopters)', c.precisionAt10Inferred, '', `${c.products} products`);
+  line('customers: answer precision@10 (true users)', c.precisionAt10Answer, '', `${c.products} products`);
+  line('customers: ECE, inferred candidates', c.inferred.ece, '<= 0.05', c.inferred.n);
+  line('customers: ECE, answers (top 10)', c.answer.ece, '<= 0.05', c.answer.n);
+  line('people: precision of returned profiles (top 10)', p.precisionAt10, '', `${p.answered}/${p.prompts} prompts answered`);
+  line('people: intended person among the top 10', p.personFound, '', p.prompts);
+  line('people: ECE of confidence', p.calibration.ece, '<= 0.05', p.calibration.n);
+  line('all three helpers: ECE of returned probabilities', r.overall.ece, '<= 0.05', r.overall.n);
+  line('parser: accuracy on generated prompts', r.parser.accuracy, '>= 0.95', r.parser.total);
+  out.push(`  parser by variant: ${Object.entries(r.parser.byVariant).map(([k, v]) => `${k} ${f(v.accuracy)} (${v.total})`).join(', ')}`);
+  table(out, 'Reliability, all three helpers (bin: items, mean probability, observed rate)', r.overall);
+  table(out, 'Reliability, tech-stack inferred candidates', t.inferred);
+  table(out, 'Reliability, customers inferred candidates', c.inferred);
+  table(out, 'Reliability, people confidence', r.people.calibration);
+  if (r.fitted) {
+    out.push('', `Fitted peer-inference coefficients (${INFERENCE_FEATURE_NAMES.join(', ')}):`, `  [${r.fitted.inference.join(', ')}]`);
+    out.push(`  on this world: ECE ${f(r.fitted.inferenceCalibration.ece)} over ${r.fitted.inferenceCalibration.n} candidates`);
+    out.push(`Fitted people-confidence coefficients (${PEOPLE_FEATURE_NAMES.join(', ')}):`, `  [${r.fitted.people.join(', ')}]`);
+    out.push(`  on this world: ECE ${f(r.fitted.peopleCalibration.ece)} over ${r.fitted.peopleCalibration.n} profiles`);
+    out.push('Paste into INFERENCE_COEFFICIENTS / PEOPLE_COEFFICIENTS and check on a world with another seed.');
+  }
+  return out.join('\n');
+}
+
+function table(out: string[], title: string, c: Calibration): void {
+  out.push('', title);
+  for (const b of c.table) {
+    if (b.count === 0) continue;
+    out.push(`  ${b.from.toFixed(1)}-${b.to.toFixed(1)}: ${String(b.count).padStart(7)}  ${b.meanConfidence.toFixed(3)}  ${b.observedRate.toFixed(3)}`);
+  }
+}

@@ -1,0 +1,121 @@
+// Customers of products for the AI helper: companies with evidence of the products
+// (probability from the in-use confidence model), then companies whose nearest peers use
+// them (probability from the peer-inference model). One candidate per company: its most
+// probable product. Also used by `stacklens eval ai`.
+import type { Db } from '../store/db.ts';
+import {
+  categoryUserCounts, cohortAdoption, coUsagePairs, productEvidence, productInstallTuples, productsInCategory, productUserCounts,
+  type CompanyFilter, type EvidenceDetail, type TimeBounds,
+} from '../store/ai.ts';
+import { productDetails } from '../store/evidence.ts';
+import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
+import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/ai/inference.ts';
+import { inUseStacks } from './stacks.ts';
+
+/** Products read for peer inference per request (the rest answer from evidence only). */
+export const MAX_INFERRED_PRODUCTS = 10;
+
+export interface CustomerCandidate {
+  companyId: string;
+  productId: string;
+  product: string;
+  category: string;
+  probability: number;
+  kind: 'observed' | 'inferred';
+  evidence?: EvidenceDetail;
+  signal?: PeerSignal;
+  /** Median intensity of the product's in-use users (inferred candidates). */
+  peerIntensity?: number | null;
+}
+
+export interface CustomerSearch {
+  productIds: string[];
+  filter: CompanyFilter;
+  /** Adoption/verification window: evidence only (an inferred user has no dates). */
+  time: TimeBounds | null;
+  asOf: Date;
+  population: number;
+  limit: number;
+}
+
+const byProbability = (a: CustomerCandidate, b: CustomerCandidate) =>
+  b.probability - a.probability || (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) || (a.productId < b.productId ? -1 : 1);
+
+/** Ranked candidates, one per company, at most `limit`; deterministic for the same data. */
+export async function customerCandidates(db: Db, s: CustomerSearch): Promise<CustomerCandidate[]> {
+  const asOfMs = s.asOf.getTime();
+  const details = new Map((await productDetails(db, s.productIds)).map((d) => [d.id, d]));
+  const best = new Map<string, CustomerCandidate>();
+  const offer = (c: CustomerCandidate) => {
+    const have = best.get(c.companyId);
+    if (!have || byProbability(c, have) < 0) best.set(c.companyId, c);
+  };
+
+  // Observed: read the freshest, best-evidenced installs, rank them by calibrated confidence.
+  for (const e of await productEvidence(db, s.productIds, s.filter, s.time, Math.max(500, s.limit * 20))) {
+    const probability = inUseConfidence({
+      firstVerified: e.firstVerified.getTime(), lastVerified: e.lastVerified.getTime(), hitCount: e.hitCount, intensity: e.intensity, sourceCount: e.sources.length,
+    }, asOfMs);
+    offer({ companyId: e.companyId, productId: e.productId, product: e.product, category: e.category, probability, kind: 'observed', evidence: e });
+  }
+  if (s.time) return [...best.values()].sort(byProbability).slice(0, s.limit);
+
+  // Inferred: companies without evidence whose Default cohort uses the product.
+  for (const productId of s.productIds.slice(0, MAX_INFERRED_PRODUCTS)) {
+    const d = details.get(productId);
+    if (!d) continue;
+    // In-use users of the product and of its category (any product of it).
+    const tuples = await productInstallTuples(db, await productsInCategory(db, d.categoryId));
+    const evidenced = new Set<string>();
+    const users: string[] = [];
+    const categoryUsers = new Set<string>();
+    const intensities: number[] = [];
+    for (const [companyId, pid, last, first, hitCount, intensity, sourceCount] of tuples) {
+      if (pid === productId) evidenced.add(companyId);
+      if (inUseConfidence({ lastVerified: last, firstVerified: first, hitCount, intensity, sourceCount }, asOfMs) < IN_USE_THRESHOLD) continue;
+      categoryUsers.add(companyId);
+      if (pid !== productId) continue;
+      users.push(companyId);
+      intensities.push(intensity);
+    }
+    const populationShare = s.population > 0 ? Math.min(1, users.length / s.population) : 0;
+    const categoryPopulationShare = s.population > 0 ? Math.min(1, ((await categoryUserCounts(db, [d.categoryId])).get(d.categoryId) ?? 0) / s.population) : 0;
+    const categoryAdoption = new Map((await cohortAdoption(db, [...categoryUsers].sort(), s.filter, 1_000_000)).map((a) => [a.companyId, a.users]));
+    const adoption = (await cohortAdoption(db, users, s.filter, Math.max(1000, s.limit * 20)))
+      .filter((a) => !evidenced.has(a.companyId))
+      .map((a) => ({ ...a, share: smoothedPeerShare({ cohortSize: a.size, peerUsers: a.users, populationShare }) }))
+      .sort((a, b) => b.share - a.share || (a.companyId < b.companyId ? -1 : 1))
+      .slice(0, Math.max(200, s.limit * 5));
+    if (adoption.length === 0) continue;
+    const ids = adoption.map((a) => a.companyId);
+    const stacks = await inUseStacks(db, ids, s.asOf);
+    const anchors = [...new Set([...stacks.values()].flatMap((rows) => rows.map((r) => r.productId)))].sort();
+    const [pairs, anchorUsers] = await Promise.all([coUsagePairs(db, anchors, [productId]), productUserCounts(db, anchors)]);
+    const rate = new Map(pairs.map((p) => [p.anchorId, (anchorUsers.get(p.anchorId) ?? 0) > 0 ? Math.min(1, p.together / anchorUsers.get(p.anchorId)!) : 0]));
+    const peerIntensity = median(intensities);
+    for (const a of adoption) {
+      const stack = stacks.get(a.companyId) ?? [];
+      const signal: PeerSignal = {
+        cohortSize: a.size,
+        peerUsers: a.users,
+        populationShare,
+        categoryPeerUsers: categoryAdoption.get(a.companyId) ?? a.users,
+        categoryPopulationShare,
+        categoryCovered: stack.some((r) => r.categoryId === d.categoryId && r.productId !== productId),
+        coUsage: stack.reduce((m, r) => Math.max(m, rate.get(r.productId) ?? 0), 0),
+      };
+      offer({
+        companyId: a.companyId, productId, product: d.name, category: d.category, probability: inferredProbability(signal),
+        kind: 'inferred', signal, peerIntensity,
+      });
+    }
+  }
+  return [...best.values()].sort(byProbability).slice(0, s.limit);
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const v = [...values].sort((a, b) => a - b);
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+}
