@@ -36,7 +36,7 @@ export const DEFAULT_COHORT_PARAMS: CohortParams = {
   competitorsRelativeCut: 0.8,
   aspirationalSize: 25,
   minCandidates: 200,
-  maxCandidates: 800,
+  maxCandidates: 400,
 };
 
 /** The spec's cap on competitor lists. */

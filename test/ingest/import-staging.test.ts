@@ -25,7 +25,7 @@ before(async () => {
     categories: [{ id: 'cat_x' }],
     vendors: [{ id: 'ven_x', domain: 'vendor.example' }],
     products: [{ id: 'prd_a', vendor_id: 'ven_x', category_id: 'cat_x' }, { id: 'prd_b', vendor_id: 'ven_x', category_id: 'cat_x' }],
-    companies: [{ id: 'cmp_acme', domain: 'acme.example' }, { id: 'cmp_globex', domain: 'globex.example' }],
+    companies: [{ id: 'cmp_acme', domain: 'acme.example' }, { id: 'cmp_globex', domain: 'globex.example' }, { id: 'cmp_initech', domain: 'initech.example' }],
   });
 });
 after(() => db?.close());
@@ -57,7 +57,7 @@ test('text, lists and JSON with special characters arrive exactly', async () => 
   assert.deepEqual(grace, { full_name: 'Grace\tHopper\\', title: 'Rear\nAdmiral' });
 });
 
-test('a bulk re-import without some columns keeps their stored values', async () => {
+test('a bulk re-import without some columns keeps their stored values; stored and new keys mix', async () => {
   const first = await run('installs', [
     'companyDomain,productId,firstVerified,lastVerified,hitCount,intensity,source',
     'globex.example,prd_a,2024-01-01,2024-02-01,7,40,website',
@@ -74,6 +74,20 @@ test('a bulk re-import without some columns keeps their stored values', async ()
   assert.deepEqual(rows, [
     { product_id: 'prd_a', last_verified: new Date('2024-03-01T00:00:00Z'), hit_count: 7, intensity: 40, sources: ['website'] },
     { product_id: 'prd_b', last_verified: new Date('2024-02-01T00:00:00Z'), hit_count: 8, intensity: 50, sources: ['dns'] },
+  ]);
+  // Stored and new keys in one file: the stored ones are compared, the new ones inserted.
+  const mixed = await run('installs', [
+    'companyDomain,productId,firstVerified,lastVerified,hitCount',
+    'globex.example,prd_a,2024-01-01,2024-03-01,9',
+    'globex.example,prd_b,2024-01-01,2024-02-01,8',
+    'initech.example,prd_b,2024-01-01,2024-02-01,1',
+  ]);
+  assert.deepEqual([mixed.committed, mixed.inserted, mixed.updated, mixed.unchanged], [true, 1, 1, 1]);
+  const counts = await db.query(`SELECT company_id, product_id, hit_count FROM installs WHERE company_id IN ('cmp_globex', 'cmp_initech') ORDER BY 1, 2`);
+  assert.deepEqual(counts, [
+    { company_id: 'cmp_globex', product_id: 'prd_a', hit_count: 9 },
+    { company_id: 'cmp_globex', product_id: 'prd_b', hit_count: 8 },
+    { company_id: 'cmp_initech', product_id: 'prd_b', hit_count: 1 },
   ]);
 });
 

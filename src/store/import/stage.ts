@@ -65,7 +65,8 @@ export interface StageSpec {
   deleteMissing?: string;
   /** After the upsert: statements that re-derive dependent values (not counted). */
   after?: string[];
-  /** Kinds of millions of rows: written as UPDATE changed + INSERT new (upsert.ts). */
+  /** Kinds of millions of rows: written as UPDATE changed + INSERT new (upsert.ts). `from`
+   *  must yield one row per staged row once the checks pass (joins on unique keys only). */
   bulk?: {
     /** The tables every foreign key of `table` points to, all verified by `checks`; see
      *  ImportStage.foreignKeysVerified for the locks and the skipped triggers. */

@@ -50,6 +50,9 @@ export async function upsert(client: pg.PoolClient, spec: StageSpec, present: Re
  * only read, where ON CONFLICT DO UPDATE ... WHERE locks it (a WAL record and a dirtied page
  * per row) even when it then writes nothing. New rows go in key order (`spec.bulk.order`)
  * so the primary key index fills page by page instead of at random.
+ * One join of the file's rows with the stored ones feeds the UPDATE and counts the keys that
+ * exist: when all do (a re-import) there is no INSERT, when none do (new data) the INSERT
+ * needs no NOT EXISTS probe of the target; only a mix pays for a second join.
  */
 export async function updateThenInsert(
   client: pg.PoolClient,
@@ -59,21 +62,27 @@ export async function updateThenInsert(
 ): Promise<WriteCounts> {
   const updatable = updatableColumns(spec, present);
   const expr = (target: string) => spec.upsert.find((c) => c.target === target)!.expr;
-  let updated = 0;
-  if (updatable.length > 0) {
-    const set = updatable.map((c) => `${c.target} = x.${c.target}`);
-    if (spec.touch) set.push(`${spec.touch} = now()`);
-    const source = [...spec.conflict, ...updatable.map((c) => c.target)];
-    const sql = `UPDATE ${spec.table} AS t SET ${set.join(', ')}
-      FROM (SELECT ${source.map((target) => `${expr(target)} AS ${target}`).join(', ')} FROM ${spec.from}) AS x
-      WHERE ${spec.conflict.map((k) => `t.${k} = x.${k}`).join(' AND ')}
-        AND ${distinct(updatable.map((c) => `t.${c.target}`), updatable.map((c) => `x.${c.target}`))}`;
-    updated = (await client.query(sql)).rowCount ?? 0;
-  }
+  const sameKey = (a: string, b: string) => spec.conflict.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  const source = [...spec.conflict, ...updatable.map((c) => c.target)];
+  const changed = updatable.length > 0 ? distinct(updatable.map((c) => `t.${c.target}`), updatable.map((c) => `x.${c.target}`)) : 'false';
+  const set = updatable.map((c) => `${c.target} = m.${c.target}`);
+  if (spec.touch) set.push(`${spec.touch} = now()`);
+  // `from` yields one row per staged row once the checks passed (references resolve to
+  // unique keys, no key repeats), so `staged` is the number of rows to write.
+  const [counts] = (
+    await client.query(
+      `WITH x AS (SELECT ${source.map((target) => `${expr(target)} AS ${target}`).join(', ')} FROM ${spec.from}),
+        m AS MATERIALIZED (SELECT x.*, ${changed} AS import_changed FROM x JOIN ${spec.table} t ON ${sameKey('t', 'x')})
+        ${updatable.length > 0 ? `, u AS (UPDATE ${spec.table} AS t SET ${set.join(', ')} FROM m WHERE m.import_changed AND ${sameKey('t', 'm')} RETURNING 1)` : ''}
+      SELECT (SELECT count(*) FROM import_stage)::int AS staged, (SELECT count(*) FROM m)::int AS matched,
+        ${updatable.length > 0 ? '(SELECT count(*) FROM u)' : '0'}::int AS updated`,
+    )
+  ).rows;
+  if (counts.matched >= counts.staged) return { inserted: 0, updated: counts.updated };
   const missing = spec.conflict.map((k) => `t.${k} = ${expr(k)}`).join(' AND ');
   const sql = `INSERT INTO ${spec.table} (${spec.upsert.map((c) => c.target).join(', ')})
     SELECT ${spec.upsert.map((c) => c.expr).join(', ')} FROM ${spec.from}
-    WHERE NOT EXISTS (SELECT 1 FROM ${spec.table} t WHERE ${missing})
+    ${counts.matched > 0 ? `WHERE NOT EXISTS (SELECT 1 FROM ${spec.table} t WHERE ${missing})` : ''}
     ${spec.bulk?.order ? `ORDER BY ${spec.bulk.order}` : ''}`;
   // Only around this statement (see ImportStage.foreignKeysVerified for why it is safe); the
   // UPDATE changes no key column, so its foreign-key checks are skipped by PostgreSQL itself.
@@ -85,5 +94,5 @@ export async function updateThenInsert(
   }
   const inserted = (await client.query(sql)).rowCount ?? 0;
   if (restore !== undefined) await client.query(`SELECT set_config('session_replication_role', $1, true)`, [restore]);
-  return { inserted, updated };
+  return { inserted, updated: counts.updated };
 }
