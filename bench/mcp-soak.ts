@@ -43,7 +43,13 @@ await definePlan(t.db, {
 const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
 const client = new Client({ name: 'soak', version: '1.0.0' });
-await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-api-key': apiKey } } }));
+// The SDK client passes one long-lived AbortSignal to every fetch, and undici keeps a
+// listener on it per request (MaxListenersExceededWarning after ~1,500 calls): a leak of the
+// client, not the server. Dropping that signal keeps the measured heap the server's.
+const fetchWithoutSharedSignal: typeof fetch = (url, init) => fetch(url, { ...init, signal: undefined });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-api-key': apiKey } }, fetch: fetchWithoutSharedSignal }),
+);
 const args = JSON.parse(values.args!) as Record<string, unknown>;
 
 const heap = () => {
