@@ -3,6 +3,8 @@
 // company facts for suggestion items, and the candidate people of a people prompt.
 // Contact details are never read here.
 import type { Db } from './db.ts';
+import { containsPattern } from './sql.ts';
+import type { ProfileRow } from './profiles.ts';
 import type { EvidenceTuple } from './intelligence.ts';
 
 /** Firmographic restrictions a prompt may carry (empty lists restrict nothing). */
@@ -193,19 +195,9 @@ export interface PeopleCriteria {
   productSince: Date | null;
 }
 
-export interface PeopleCandidate {
-  id: string;
-  fullName: string;
-  title: string | null;
-  seniority: string | null;
-  function: string | null;
-  companyName: string | null;
-  companyDomain: string | null;
-  country: string | null;
-  city: string | null;
-}
+/** A profile summary as the AI people helper ranks it (no LinkedIn URL in its answer). */
+export type PeopleCandidate = Omit<ProfileRow, 'linkedinUrl'>;
 
-const likeAny = (s: string) => `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
  * People passing every hard criterion (place, company, industry, size, product users) and,
@@ -228,7 +220,7 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
                  AND (${p(k.productSince)}::timestamptz IS NULL OR i.last_verified >= ${p(k.productSince)}::timestamptz))`);
   }
   const soft: string[] = [];
-  if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p(k.titles.map(likeAny))}::text[]))`);
+  if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p(k.titles.map(containsPattern))}::text[]))`);
   if (k.seniority.length) soft.push(`(lower(p.seniority) = ANY(${p(k.seniority)}::text[]))`);
   if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p(k.functions)}::text[]))`);
   const order = soft.length ? `${soft.map((s) => `coalesce(${s}, false)::int`).join(' + ')} DESC, p.id` : 'p.id';

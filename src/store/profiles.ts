@@ -2,6 +2,7 @@
 // profile, and the lookups that resolve filter values. Contact details are NOT read here:
 // search never touches the contacts table (store/purchases.ts owns contact reads).
 import type { Db } from './db.ts';
+import { containsPattern } from './sql.ts';
 
 /** Resolved search filters: every list is ANDed with the others, values inside a list ORed. */
 export interface ProfileFilter {
@@ -39,10 +40,6 @@ const SUMMARY_COLUMNS = `
 
 const FROM = 'FROM people p LEFT JOIN companies c ON c.id = p.company_id';
 
-/** LIKE pattern that matches `s` literally anywhere. */
-function containsPattern(s: string): string {
-  return `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 /** WHERE clause (always at least "true") and its parameters, numbered from 1. */
 function whereOf(f: ProfileFilter): { sql: string; params: unknown[] } {
