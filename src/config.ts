@@ -12,7 +12,6 @@ const optionalText = z
 
 /** Every variable the service reads, with its default. The README documents each. */
 const envSchema = z.object({
-  NODE_ENV: z.string().default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(8080),
   /** Public origin the service is reached at (behind a proxy, the proxy's). Default http://HOST:PORT. */
@@ -61,7 +60,6 @@ const envSchema = z.object({
 export type Env = z.input<typeof envSchema>;
 
 export interface Config {
-  env: string;
   host: string;
   port: number;
   publicUrl: string;
@@ -110,7 +108,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  AI_BASE_URL and AI_MODEL must be set together');
   }
   return {
-    env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
     publicUrl,
