@@ -6,7 +6,7 @@ import type { Db } from '../store/db.ts';
 import { findPeopleCandidates, productsOf, type PeopleCandidate, type PeopleCriteria } from '../store/ai.ts';
 import { expandTitles, matchProfile, profileConfidence, type PeopleAsk } from '../intelligence/ai/people.ts';
 import type { ParsedQuery } from '../intelligence/prompt/index.ts';
-import type { PeopleItem } from '../http/schemas/ai.ts';
+import type { PeopleItem } from '../schemas/ai.ts';
 
 /** How long ago product evidence may be for "people at companies using X" (days). */
 const PRODUCT_EVIDENCE_DAYS = 365;

@@ -14,7 +14,7 @@ import { toPercent } from '../intelligence/ai/inference.ts';
 import {
   evidenceReason, evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, usageScope,
 } from '../intelligence/ai/wording.ts';
-import type { CustomerItem, CustomersInput, PeopleInput, PeopleItem, TechStackInput, TechStackItem } from '../http/schemas/ai.ts';
+import type { CustomerItem, CustomersInput, PeopleInput, PeopleItem, TechStackInput, TechStackItem } from '../schemas/ai.ts';
 import { understandAiPrompt, type UnderstoodPrompt } from './ai-prompt.ts';
 import { customerCandidates } from './ai-customers.ts';
 import { peerShareOf, stackCandidates } from './ai-techstack.ts';
@@ -23,7 +23,7 @@ import { resolveCompany } from './cohorts.ts';
 import { currentAsOf } from './stacks.ts';
 import { audit } from './audit.ts';
 
-export { customersInput, techStackInput, peopleInput } from '../http/schemas/ai.ts';
+export { customersInput, techStackInput, peopleInput } from '../schemas/ai.ts';
 
 export interface AiAnswer<T> {
   items: T[];

@@ -1,7 +1,7 @@
 // The category taxonomy: full list, one category, CSV export.
 import type { Db } from '../store/db.ts';
 import { NotFoundError } from '../errors.ts';
-import type { Category } from '../http/schemas/categories.ts';
+import type { Category } from '../schemas/categories.ts';
 import { findCategory, listCategories as listRows, streamCategories, type CategoryRow } from '../store/categories.ts';
 import { audited, type Actor } from './exports.ts';
 

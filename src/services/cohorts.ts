@@ -7,7 +7,7 @@ import { cohortMemberIds, cohortPage, countCohort, type CompanyRef } from '../st
 import { resolveCompany as resolveCompanyRow } from './companies.ts';
 import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
-import { pageQuery, toPage, type Page } from '../http/schemas/common.ts';
+import { pageQuery, toPage, type Page } from '../schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
 
 export type CohortType = 'Default' | 'Defined' | 'Aspirational';

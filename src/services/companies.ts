@@ -2,8 +2,8 @@
 // Transport-free: REST routes and MCP tools call these with the parsed schema input.
 import type { Db } from '../store/db.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import { toPage, type Page } from '../http/schemas/common.ts';
-import type { CompanySearchInput, CompanySummary } from '../http/schemas/companies.ts';
+import { toPage, type Page } from '../schemas/common.ts';
+import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
 import { countCompanies, findCompanyByDomain, knownCompanyDomains, searchCompanies as searchRows, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
 import { knownProductIds, vendorIdsByDomain } from '../store/vendors.ts';
 import { categorySubtrees, findCategoriesByIds } from '../store/categories.ts';

@@ -1,8 +1,8 @@
 // A company's installed products: one JSON page, or every record as a stream (CSV, JSONL).
 import type { Db } from '../store/db.ts';
 import { NotFoundError } from '../errors.ts';
-import { toPage, type Page } from '../http/schemas/common.ts';
-import type { CompanyProduct, CompanyProductsInput } from '../http/schemas/company-products.ts';
+import { toPage, type Page } from '../schemas/common.ts';
+import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-products.ts';
 import { companyProductsPage, countCompanyProducts, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
 import { categorySubtrees, findCategoriesByIds, findCategoriesByNames } from '../store/categories.ts';
 import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';

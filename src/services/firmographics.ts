@@ -1,7 +1,7 @@
 // A company's firmographic profile: the stored native profile when there is one, else
 // one built from the company record; the simplified common fields are always added.
 import type { Db } from '../store/db.ts';
-import { firmographicNativeShape, type Firmographics } from '../http/schemas/firmographics.ts';
+import { firmographicNativeShape, type Firmographics } from '../schemas/firmographics.ts';
 import { findFirmographicProfile } from '../store/firmographics.ts';
 import type { CompanyRow } from '../store/companies.ts';
 import { resolveCompany } from './companies.ts';

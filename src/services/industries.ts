@@ -1,7 +1,7 @@
 // The industry taxonomy: full list and one industry.
 import type { Db } from '../store/db.ts';
 import { NotFoundError } from '../errors.ts';
-import type { Industry } from '../http/schemas/industries.ts';
+import type { Industry } from '../schemas/industries.ts';
 import { findIndustry, listIndustries as listRows } from '../store/industries.ts';
 
 export async function listIndustries(db: Db): Promise<Industry[]> {

@@ -7,13 +7,13 @@ import { requirePermission } from '../auth/attribution.ts';
 import { normalizeCountry } from '../countries.ts';
 import { requireDomain } from '../domain.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import { toPage, type Page } from '../http/schemas/common.ts';
+import { toPage, type Page } from '../schemas/common.ts';
 import {
   PROFILE_CSV_COLUMNS,
   type ProfileDetail,
   type ProfileSearchInput,
   type ProfileSummary,
-} from '../http/schemas/profiles.ts';
+} from '../schemas/profiles.ts';
 import {
   countProfiles,
   findCompanyIdsByDomain,
@@ -26,7 +26,7 @@ import {
 import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audit } from './audit.ts';
 
-export { profileSearchInput, profileGetInput, profileFilterFields } from '../http/schemas/profiles.ts';
+export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
 /** Rows read per query while streaming an export. */
 export const EXPORT_BATCH_SIZE = 1000;

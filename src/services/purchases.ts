@@ -6,7 +6,7 @@ import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requirePermission } from '../auth/attribution.ts';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, UnprocessableError } from '../errors.ts';
-import { MAX_PURCHASE_IDS, type Credits, type ProfilePurchaseInput, type PurchaseResponse } from '../http/schemas/profiles.ts';
+import { MAX_PURCHASE_IDS, type Credits, type ProfilePurchaseInput, type PurchaseResponse } from '../schemas/profiles.ts';
 import {
   adjustCredits,
   classifyProfileIds,
@@ -21,7 +21,7 @@ import {
 } from '../store/purchases.ts';
 import { audit } from './audit.ts';
 
-export { profilePurchaseInput, creditsInput } from '../http/schemas/profiles.ts';
+export { profilePurchaseInput, creditsInput } from '../schemas/profiles.ts';
 
 export interface PurchaseOptions {
   /** Client-chosen key that makes a retry return the first answer instead of buying again. */

@@ -6,7 +6,7 @@ import type { Db } from '../store/db.ts';
 import type { CohortKind } from '../store/schema.ts';
 import type { CompanyRef } from '../store/cohorts.ts';
 import { globalCoUsage, productDetails } from '../store/evidence.ts';
-import { intParam, MAX_PAGE_SIZE } from '../http/schemas/common.ts';
+import { intParam, MAX_PAGE_SIZE } from '../schemas/common.ts';
 import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers, cohortParam, companyDomainParam, resolveCompany } from './cohorts.ts';
 import { requireProducts } from './metrics.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertCatalogWorld } from '../helpers/catalog-world.ts';
-import { COMPANY_PRODUCT_COLUMNS } from '../../src/http/schemas/company-products.ts';
+import { COMPANY_PRODUCT_COLUMNS } from '../../src/schemas/company-products.ts';
 
 let t: TestApp;
 let full: TestClient;

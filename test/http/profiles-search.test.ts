@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import { purchaseHeaders } from '../../src/http/schemas/profiles.ts';
+import { purchaseHeaders } from '../../src/schemas/profiles.ts';
 
 let t: TestApp;
 let full: TestClient;

@@ -6,10 +6,10 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
-import { commonErrors } from '../schemas/common.ts';
+import { commonErrors } from '../../schemas/common.ts';
 import {
   aiHeaders, customerItemSchema, customersInput, peopleInput, peopleItemSchema, techStackInput, techStackItemSchema,
-} from '../schemas/ai.ts';
+} from '../../schemas/ai.ts';
 import { findCustomersOfProducts, findPeopleProfiles, findTechStacksForCompany, type AiAnswer } from '../../services/ai.ts';
 
 const TAG = 'AI helpers';

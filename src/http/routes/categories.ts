@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { onBehalfOfHeaders } from '../schemas/params.ts';
+import { onBehalfOfHeaders } from '../../schemas/params.ts';
 
-import { commonErrors } from '../schemas/common.ts';
-import { CATEGORY_COLUMNS, categoriesQuerySchema, categoryListSchema, categoryParamsSchema, categorySchema } from '../schemas/categories.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { CATEGORY_COLUMNS, categoriesQuerySchema, categoryListSchema, categoryParamsSchema, categorySchema } from '../../schemas/categories.ts';
 import { exportCategories, getCategory, listCategories } from '../../services/categories.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv } from '../csv.ts';

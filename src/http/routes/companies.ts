@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { onBehalfOfHeaders } from '../schemas/params.ts';
+import { onBehalfOfHeaders } from '../../schemas/params.ts';
 
-import { commonErrors, pageSchema } from '../schemas/common.ts';
-import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../schemas/companies.ts';
+import { commonErrors, pageSchema } from '../../schemas/common.ts';
+import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../../schemas/companies.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv } from '../csv.ts';

@@ -3,11 +3,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { onBehalfOfHeaders } from '../schemas/params.ts';
-import { commonErrors } from '../schemas/common.ts';
+import { onBehalfOfHeaders } from '../../schemas/params.ts';
+import { commonErrors } from '../../schemas/common.ts';
 import {
   COMPANY_PRODUCT_COLUMNS, companyParamsSchema, companyProductPageSchema, companyProductsJsonlQuerySchema, companyProductsQuerySchema,
-} from '../schemas/company-products.ts';
+} from '../../schemas/company-products.ts';
 import { companyProducts, streamAllCompanyProducts } from '../../services/company-products.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv, sendJsonLines } from '../csv.ts';

@@ -1,9 +1,9 @@
 // GET /companies/{companyDomain}/feed?paginationId: the company's news, newest first.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../schemas/common.ts';
-import { companyParamsSchema } from '../schemas/company-products.ts';
-import { FEED_PAGE_SIZE, feedQuerySchema, feedSchema } from '../schemas/feed.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { companyParamsSchema } from '../../schemas/company-products.ts';
+import { FEED_PAGE_SIZE, feedQuerySchema, feedSchema } from '../../schemas/feed.ts';
 import { companyFeed } from '../../services/feed.ts';
 
 export async function feedRoutes(app: FastifyInstance): Promise<void> {

@@ -1,9 +1,9 @@
 // GET /companies/{companyDomain}/firmographics: the company's profile in the native shape.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../schemas/common.ts';
-import { companyParamsSchema } from '../schemas/company-products.ts';
-import { firmographicsSchema } from '../schemas/firmographics.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { companyParamsSchema } from '../../schemas/company-products.ts';
+import { firmographicsSchema } from '../../schemas/firmographics.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
 
 export async function firmographicsRoutes(app: FastifyInstance): Promise<void> {

@@ -1,8 +1,8 @@
 // GET /industries and GET /industries/{industryId}: the taxonomy behind industries_list.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../schemas/common.ts';
-import { industryListSchema, industryParamsSchema, industrySchema } from '../schemas/industries.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { industryListSchema, industryParamsSchema, industrySchema } from '../../schemas/industries.ts';
 import { getIndustry, listIndustries } from '../../services/industries.ts';
 
 export async function industryRoutes(app: FastifyInstance): Promise<void> {

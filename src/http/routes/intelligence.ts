@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { commonErrors } from '../schemas/common.ts';
+import { commonErrors } from '../../schemas/common.ts';
 import {
   payloadTooLarge, peerPageSchema, productInUseSchema, relatedProductSchema, usageDetailSchema, usageMetricSchema,
-} from '../schemas/intelligence.ts';
+} from '../../schemas/intelligence.ts';
 import { cohortInput, competitorsInput, listCohort, listCompetitors } from '../../services/cohorts.ts';
 import { detailsInput, usageDetails, usageInput, usageMetrics } from '../../services/metrics.ts';
 import { productsInUse, productsInUseInput } from '../../services/products-in-use.ts';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv } from '../csv.ts';
 import { BadRequestError } from '../../errors.ts';
-import { commonErrors, errorBodySchema } from '../schemas/common.ts';
+import { commonErrors, errorBodySchema } from '../../schemas/common.ts';
 import {
   creditsQuery,
   creditsSchema,
@@ -18,7 +18,7 @@ import {
   profileSearchQuery,
   purchaseHeaders,
   purchaseResponseSchema,
-} from '../schemas/profiles.ts';
+} from '../../schemas/profiles.ts';
 import { exportProfiles, getProfile, searchProfiles } from '../../services/profiles.ts';
 import { getCredits, purchaseProfiles } from '../../services/purchases.ts';
 

@@ -1,8 +1,8 @@
 // GET /vendors (exact or fuzzy search) and GET /vendors/{vendorDomain}/products.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../schemas/common.ts';
-import { productPageSchema, vendorPageSchema, vendorParamsSchema, vendorProductsQuerySchema, vendorSearchInputSchema } from '../schemas/vendors.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { productPageSchema, vendorPageSchema, vendorParamsSchema, vendorProductsQuerySchema, vendorSearchInputSchema } from '../../schemas/vendors.ts';
 import { searchVendors, vendorProducts } from '../../services/vendors.ts';
 import { FUZZY_THRESHOLD } from '../../store/vendors.ts';
 

@@ -1,7 +1,7 @@
 // AI helper tools: grounded, calibrated suggestions. Same services as /api/ai/*; the answer
 // carries what the prompt was understood as, so a model can see why it got what it got.
 import { defineTool } from '../registry.ts';
-import { customersInput, peopleInput, techStackInput } from '../../http/schemas/ai.ts';
+import { customersInput, peopleInput, techStackInput } from '../../schemas/ai.ts';
 import { findCustomersOfProducts, findPeopleProfiles, findTechStacksForCompany, type AiAnswer } from '../../services/ai.ts';
 
 /** Items plus the understood query (the REST routes put it in a header). */

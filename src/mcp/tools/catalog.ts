@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from '../registry.ts';
 import { withNextPage } from '../results.ts';
-import { vendorProductsInputSchema, vendorSearchInputSchema } from '../../http/schemas/vendors.ts';
+import { vendorProductsInputSchema, vendorSearchInputSchema } from '../../schemas/vendors.ts';
 import { searchVendors, vendorProducts } from '../../services/vendors.ts';
 import { listCategories } from '../../services/categories.ts';
 import { listIndustries } from '../../services/industries.ts';

@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { defineTool } from '../registry.ts';
 import { MAX_RESULT_CHARS, withNextPage } from '../results.ts';
-import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema } from '../../http/schemas/companies.ts';
-import { companyProductsInputSchema } from '../../http/schemas/company-products.ts';
-import { feedInputSchema } from '../../http/schemas/feed.ts';
-import { companyParamsSchema } from '../../http/schemas/company-products.ts';
+import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema } from '../../schemas/companies.ts';
+import { companyProductsInputSchema } from '../../schemas/company-products.ts';
+import { feedInputSchema } from '../../schemas/feed.ts';
+import { companyParamsSchema } from '../../schemas/company-products.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
 import { companyProducts } from '../../services/company-products.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';

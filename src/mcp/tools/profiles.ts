@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool } from '../registry.ts';
 import { creditsInput, getCredits, profilePurchaseInput, purchaseProfiles } from '../../services/purchases.ts';
 import { getProfile, profileGetInput, profileSearchInput, searchProfiles } from '../../services/profiles.ts';
-import { MAX_PURCHASE_IDS } from '../../http/schemas/profiles.ts';
+import { MAX_PURCHASE_IDS } from '../../schemas/profiles.ts';
 
 export const profileTools = [
   defineTool({

@@ -3,7 +3,7 @@
 // suggestion with the deterministic endpoints (company domain, product id).
 import { z } from 'zod';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
-import { MAX_PROMPT_CHARS } from '../../intelligence/prompt/index.ts';
+import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
 
 const promptText = (what: string) =>
   z

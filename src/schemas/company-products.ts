@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { boolParam, pageQuery, pageSchema } from './common.ts';
 import { domainSchema, repeatableParam } from './params.ts';
-import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';
-import type { CsvColumn } from '../csv.ts';
+import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
+import type { CsvColumn } from '../http/csv.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain; scheme, www. and case are ignored'),

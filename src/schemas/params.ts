@@ -1,8 +1,8 @@
 // Parameter schemas shared by the resource schemas: domains (normalized by the one
 // normalizer, so every door gets clean values), ISO countries, repeatable query params.
 import { z } from 'zod';
-import { normalizeDomain } from '../../domain.ts';
-import { normalizeCountry } from '../../countries.ts';
+import { normalizeDomain } from '../domain.ts';
+import { normalizeCountry } from '../countries.ts';
 
 /** A domain: normalized (case, scheme, www., path, trailing dot); invalid → 400 naming the field. */
 export function domainSchema(description = 'A DNS domain; scheme, www. and case are ignored') {
