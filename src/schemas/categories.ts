@@ -1,7 +1,7 @@
 // The product-category taxonomy: Category item, list, CSV columns, query and params.
 import { z } from 'zod';
 import { boolParam } from './common.ts';
-import type { CsvColumn } from '../http/csv.ts';
+import type { CsvColumn } from '../csv.ts';
 
 export const categorySchema = z
   .object({

@@ -5,7 +5,7 @@ import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
 import { countrySchema, domainSchema } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
-import type { CsvColumn } from '../http/csv.ts';
+import type { CsvColumn } from '../csv.ts';
 
 const MAX_LIST = 500;
 const text = (max = 200) => z.string().trim().min(1).max(max);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { boolParam, pageQuery, pageSchema } from './common.ts';
 import { domainSchema, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
-import type { CsvColumn } from '../http/csv.ts';
+import type { CsvColumn } from '../csv.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain; scheme, www. and case are ignored'),

@@ -1,9 +1,88 @@
-// Response schemas of the intelligence endpoints: peers, usage metrics (simple and
-// detailed), products in use and related products. Input schemas live with their
-// services (services/cohorts.ts, metrics.ts, products-in-use.ts, related.ts) so the MCP
-// tools validate with the very same definitions.
+// The intelligence endpoints' contract: peers (competitors, cohorts), usage metrics (simple
+// and detailed), products in use and related products — inputs and responses.
 import { z } from 'zod';
-import { errorBodySchema, pageSchema } from './common.ts';
+import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+
+/** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
+export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
+export type CohortType = 'Default' | 'Defined' | 'Aspirational';
+
+const COHORT_KINDS: Record<string, { type: CohortType; kind: CohortKind }> = {
+  default: { type: 'Default', kind: 'default' },
+  defined: { type: 'Defined', kind: 'defined' },
+  aspirational: { type: 'Aspirational', kind: 'aspirational' },
+};
+
+/** A cohort name, any case: Default, Defined or Aspirational → the stored kind. */
+export const cohortParam = z
+  .string()
+  .transform((v, ctx) => {
+    const hit = COHORT_KINDS[v.trim().toLowerCase()];
+    if (!hit) {
+      ctx.addIssue({ code: 'custom', message: `cohort must be one of Default, Defined, Aspirational (got '${v.slice(0, 40)}')` });
+      return z.NEVER;
+    }
+    return hit.kind;
+  })
+  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'] })
+  .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
+
+export const companyDomainParam = z.string().describe('Company domain, e.g. example.com (scheme, www. and path are ignored)');
+
+export const competitorsInput = z.object({ companyDomain: companyDomainParam, ...pageQuery });
+export type CompetitorsInput = z.output<typeof competitorsInput>;
+
+export const cohortInput = z.object({ companyDomain: companyDomainParam, cohort: cohortParam, ...pageQuery });
+export type CohortInput = z.output<typeof cohortInput>;
+
+export const MAX_COMPARED_COMPANIES = 50;
+
+const optionalText = (what: string) =>
+  z.string().optional().transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim())).describe(what);
+
+export const usageInput = z.object({
+  companyDomain: companyDomainParam,
+  cohort: cohortParam,
+  vendorDomain: optionalText('Only products of this vendor (domain)'),
+  productId: optionalText('Only this product'),
+});
+export type UsageInput = z.output<typeof usageInput>;
+
+/** Accepts one domain or many (a repeated query parameter arrives as a string or an array). */
+const domainList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}`);
+
+export const detailsInput = z.object({
+  companyDomain: companyDomainParam,
+  cohort: cohortParam.optional(),
+  cohortCompanyDomain: domainList,
+  vendorDomain: optionalText('Only categories where the company runs a product of this vendor (domain)'),
+  productId: optionalText("Only this product's category"),
+  categoryId: optionalText('Only this category and the categories below it'),
+});
+export type DetailsInput = z.output<typeof detailsInput>;
+
+export const MAX_PRODUCT_IDS = 100;
+
+export const productsInUseInput = z.object({
+  companyDomain: companyDomainParam,
+  productIds: z
+    .array(z.string())
+    .describe(`Product ids to check, 1-${MAX_PRODUCT_IDS}; duplicates are answered once`),
+});
+export type ProductsInUseInput = z.output<typeof productsInUseInput>;
+
+export const relatedInput = z.object({
+  companyDomain: companyDomainParam,
+  productId: z.string().min(1).describe('The anchor product'),
+  cohort: cohortParam,
+  page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
+});
+export type RelatedInput = z.output<typeof relatedInput>;
 
 export const peerSchema = z
   .object({

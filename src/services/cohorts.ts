@@ -1,38 +1,14 @@
 // Peer sets of a company: competitors (≤ 50) and the Default, Defined and Aspirational
 // cohorts, read from what the refresh job (or the import, for Defined) materialized.
-import { z } from 'zod';
 import type { Db } from '../store/db.ts';
-import type { CohortKind } from '../store/schema.ts';
+import type { CohortInput, CohortKind, CompetitorsInput } from '../schemas/intelligence.ts';
 import { cohortMemberIds, cohortPage, countCohort, type CompanyRef } from '../store/cohorts.ts';
 import { resolveCompany as resolveCompanyRow } from './companies.ts';
 import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
-import { pageQuery, toPage, type Page } from '../schemas/common.ts';
+import { toPage, type Page } from '../schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
 
-export type CohortType = 'Default' | 'Defined' | 'Aspirational';
-
-const COHORT_KINDS: Record<string, { type: CohortType; kind: CohortKind }> = {
-  default: { type: 'Default', kind: 'default' },
-  defined: { type: 'Defined', kind: 'defined' },
-  aspirational: { type: 'Aspirational', kind: 'aspirational' },
-};
-
-/** A cohort name, any case: Default, Defined or Aspirational → the stored kind. */
-export const cohortParam = z
-  .string()
-  .transform((v, ctx) => {
-    const hit = COHORT_KINDS[v.trim().toLowerCase()];
-    if (!hit) {
-      ctx.addIssue({ code: 'custom', message: `cohort must be one of Default, Defined, Aspirational (got '${v.slice(0, 40)}')` });
-      return z.NEVER;
-    }
-    return hit.kind;
-  })
-  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'] })
-  .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
-
-export const companyDomainParam = z.string().describe('Company domain, e.g. example.com (scheme, www. and path are ignored)');
 
 export interface Peer {
   domain: string;
@@ -69,8 +45,6 @@ async function peerPage(db: Db, company: CompanyRef, kind: CohortKind, page: num
   return toPage(rows.map(toPeer), total, size);
 }
 
-export const competitorsInput = z.object({ companyDomain: companyDomainParam, ...pageQuery });
-export type CompetitorsInput = z.output<typeof competitorsInput>;
 
 /** Up to 50 competitors, most alike first, as a page of Peer items. */
 export async function listCompetitors(db: Db, input: CompetitorsInput): Promise<Page<Peer>> {
@@ -78,8 +52,6 @@ export async function listCompetitors(db: Db, input: CompetitorsInput): Promise<
   return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
 }
 
-export const cohortInput = z.object({ companyDomain: companyDomainParam, cohort: cohortParam, ...pageQuery });
-export type CohortInput = z.output<typeof cohortInput>;
 
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {

@@ -1,7 +1,6 @@
 // Usage benchmarks in a cohort: the simple form (share of members using each product,
 // 1-100) and the detailed form (the company's categories compared with chosen peers:
 // similar / different / missing).
-import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import { categoryWithDescendants, findProducts, findVendorIdByDomain } from '../store/evidence.ts';
 import { findCompaniesByDomains } from '../store/cohorts.ts';
@@ -9,21 +8,10 @@ import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.
 import { requireDomain } from '../domain.ts';
 import { usageShares } from '../intelligence/usage.ts';
 import { compareStacks } from '../intelligence/comparison.ts';
-import { cohortMembers, cohortParam, companyDomainParam, resolveCompany } from './cohorts.ts';
+import { cohortMembers, resolveCompany } from './cohorts.ts';
+import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput } from '../schemas/intelligence.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
-export const MAX_COMPARED_COMPANIES = 50;
-
-const optionalText = (what: string) =>
-  z.string().optional().transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim())).describe(what);
-
-export const usageInput = z.object({
-  companyDomain: companyDomainParam,
-  cohort: cohortParam,
-  vendorDomain: optionalText('Only products of this vendor (domain)'),
-  productId: optionalText('Only this product'),
-});
-export type UsageInput = z.output<typeof usageInput>;
 
 export interface UsageMetric {
   percentage: number;
@@ -53,22 +41,6 @@ export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetr
     });
 }
 
-/** Accepts one domain or many (a repeated query parameter arrives as a string or an array). */
-const domainList = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}`);
-
-export const detailsInput = z.object({
-  companyDomain: companyDomainParam,
-  cohort: cohortParam.optional(),
-  cohortCompanyDomain: domainList,
-  vendorDomain: optionalText('Only categories where the company runs a product of this vendor (domain)'),
-  productId: optionalText("Only this product's category"),
-  categoryId: optionalText('Only this category and the categories below it'),
-});
-export type DetailsInput = z.output<typeof detailsInput>;
 
 export interface DetailRow {
   similar: boolean;

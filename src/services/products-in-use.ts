@@ -1,22 +1,13 @@
 // Products in use: for each asked product id, whether the company uses it now and a
 // calibrated confidence from the install evidence (intelligence/confidence.ts).
-import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import { findProducts, installEvidence } from '../store/evidence.ts';
 import { BadRequestError, PayloadTooLargeError } from '../errors.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
-import { companyDomainParam, resolveCompany } from './cohorts.ts';
+import { resolveCompany } from './cohorts.ts';
+import { MAX_PRODUCT_IDS, type ProductsInUseInput } from '../schemas/intelligence.ts';
 import { currentAsOf, toEvidence } from './stacks.ts';
 
-export const MAX_PRODUCT_IDS = 100;
-
-export const productsInUseInput = z.object({
-  companyDomain: companyDomainParam,
-  productIds: z
-    .array(z.string())
-    .describe(`Product ids to check, 1-${MAX_PRODUCT_IDS}; duplicates are answered once`),
-});
-export type ProductsInUseInput = z.output<typeof productsInUseInput>;
 
 export interface ProductInUse {
   productId: string;

@@ -1,25 +1,15 @@
 // Related products: products co-used with an anchor product inside the company's cohort,
 // blended with the whole population's co-usage when the cohort says little
 // (intelligence/related.ts), ranked, paged; never the anchor itself.
-import { z } from 'zod';
 import type { Db } from '../store/db.ts';
-import type { CohortKind } from '../store/schema.ts';
+import type { CohortKind, RelatedInput } from '../schemas/intelligence.ts';
 import type { CompanyRef } from '../store/cohorts.ts';
 import { globalCoUsage, productDetails } from '../store/evidence.ts';
-import { intParam, MAX_PAGE_SIZE } from '../schemas/common.ts';
 import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
-import { cohortMembers, cohortParam, companyDomainParam, resolveCompany } from './cohorts.ts';
+import { cohortMembers, resolveCompany } from './cohorts.ts';
 import { requireProducts } from './metrics.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
-export const relatedInput = z.object({
-  companyDomain: companyDomainParam,
-  productId: z.string().min(1).describe('The anchor product'),
-  cohort: cohortParam,
-  page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
-  size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
-});
-export type RelatedInput = z.output<typeof relatedInput>;
 
 export interface RelatedProduct {
   id: string;

@@ -1,7 +1,7 @@
 // SQL for reading peer sets: companies by domains, cohort pages of Peer items and
 // member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
 // cohorts are imported.
-import type { CohortKind } from './schema.ts';
+import type { CohortKind } from '../schemas/intelligence.ts';
 import type { Db } from './db.ts';
 
 export interface CompanyRef {

@@ -1,5 +1,6 @@
 // Kysely table types, kept in step with store/migrations/*.sql by hand.
 import type { ColumnType, Generated } from 'kysely';
+import type { CohortKind } from '../schemas/intelligence.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -85,7 +86,6 @@ export interface InstallsTable {
   sources: Generated<string[]>;
 }
 
-export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
 
 export interface CohortsTable {
   company_id: string;

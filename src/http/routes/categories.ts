@@ -9,7 +9,7 @@ import { commonErrors } from '../../schemas/common.ts';
 import { CATEGORY_COLUMNS, categoriesQuerySchema, categoryListSchema, categoryParamsSchema, categorySchema } from '../../schemas/categories.ts';
 import { exportCategories, getCategory, listCategories } from '../../services/categories.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
-import { sendCsv } from '../csv.ts';
+import { sendCsv } from '../replies.ts';
 
 export async function categoryRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -8,7 +8,7 @@ import { commonErrors, pageSchema } from '../../schemas/common.ts';
 import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../../schemas/companies.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
-import { sendCsv } from '../csv.ts';
+import { sendCsv } from '../replies.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
 
 export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });

@@ -10,7 +10,7 @@ import {
 } from '../../schemas/company-products.ts';
 import { companyProducts, streamAllCompanyProducts } from '../../services/company-products.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
-import { sendCsv, sendJsonLines } from '../csv.ts';
+import { sendCsv, sendJsonLines } from '../replies.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
 import { EXPORT_ROUTE } from '../route-config.ts';
 import { describeDateBuckets, describeIntensityBuckets } from '../../intelligence/buckets.ts';

@@ -7,10 +7,11 @@ import { commonErrors } from '../../schemas/common.ts';
 import {
   payloadTooLarge, peerPageSchema, productInUseSchema, relatedProductSchema, usageDetailSchema, usageMetricSchema,
 } from '../../schemas/intelligence.ts';
-import { cohortInput, competitorsInput, listCohort, listCompetitors } from '../../services/cohorts.ts';
-import { detailsInput, usageDetails, usageInput, usageMetrics } from '../../services/metrics.ts';
-import { productsInUse, productsInUseInput } from '../../services/products-in-use.ts';
-import { relatedInput, relatedProducts } from '../../services/related.ts';
+import { listCohort, listCompetitors } from '../../services/cohorts.ts';
+import { cohortInput, competitorsInput, detailsInput, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
+import { usageDetails, usageMetrics } from '../../services/metrics.ts';
+import { productsInUse } from '../../services/products-in-use.ts';
+import { relatedProducts } from '../../services/related.ts';
 
 const tags = ['Intelligence'];
 const params = <T extends z.ZodRawShape>(shape: T) => z.object(shape);

@@ -2,7 +2,7 @@
 // POST /profiles/purchase, GET /credits. Thin: transport → one service call → response.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
-import { sendCsv } from '../csv.ts';
+import { sendCsv } from '../replies.ts';
 import { BadRequestError } from '../../errors.ts';
 import { commonErrors, errorBodySchema } from '../../schemas/common.ts';
 import {

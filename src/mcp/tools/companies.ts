@@ -10,7 +10,7 @@ import { exportCompanySearch, searchCompanies } from '../../services/companies.t
 import { companyProducts } from '../../services/company-products.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
 import { companyFeed } from '../../services/feed.ts';
-import { csvStream } from '../../http/csv.ts';
+import { csvStream } from '../../csv.ts';
 
 export const companyTools = [
   defineTool({

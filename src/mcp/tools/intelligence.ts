@@ -1,10 +1,11 @@
 // Intelligence tools: cohorts and competitors, usage benchmarks, related products and
 // products in use. Each calls the same service as its REST route with the same input.
 import { defineTool } from '../registry.ts';
-import { cohortInput, competitorsInput, listCohort, listCompetitors } from '../../services/cohorts.ts';
-import { detailsInput, MAX_COMPARED_COMPANIES, usageDetails, usageInput, usageMetrics } from '../../services/metrics.ts';
-import { MAX_PRODUCT_IDS, productsInUse, productsInUseInput } from '../../services/products-in-use.ts';
-import { relatedInput, relatedProducts } from '../../services/related.ts';
+import { listCohort, listCompetitors } from '../../services/cohorts.ts';
+import { cohortInput, competitorsInput, detailsInput, MAX_COMPARED_COMPANIES, MAX_PRODUCT_IDS, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
+import { usageDetails, usageMetrics } from '../../services/metrics.ts';
+import { productsInUse } from '../../services/products-in-use.ts';
+import { relatedProducts } from '../../services/related.ts';
 
 export const intelligenceTools = [
   defineTool({

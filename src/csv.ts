@@ -1,7 +1,7 @@
-// Streams rows as an RFC 4180 CSV attachment with constant memory. Cells that a
-// spreadsheet would run as a formula (=, +, -, @, tab, CR) get a leading apostrophe.
+// Encodes rows as RFC 4180 CSV, streamed with constant memory (used by the REST exports and
+// the MCP tools alike). Cells that a spreadsheet would run as a formula (=, +, -, @, tab,
+// CR) get a leading apostrophe.
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import { stringify } from 'csv-stringify';
 
 export interface CsvColumn<T> {
@@ -42,24 +42,3 @@ export function csvStream<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvC
   stringifier.on('close', () => source.destroy());
   return source.pipe(stringifier);
 }
-
-export function sendCsv<T>(reply: FastifyReply, fileName: string, rows: AsyncIterable<T> | Iterable<T>, columns: CsvColumn<T>[]) {
-  reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${safeFileName(fileName)}"`)
-    .header('cache-control', 'no-store');
-  return reply.send(csvStream(rows, columns));
-}
-
-/** JSON Lines: one JSON document per line, streamed. */
-export function sendJsonLines<T>(reply: FastifyReply, rows: AsyncIterable<T>) {
-  reply.header('content-type', 'application/jsonl; charset=utf-8');
-  return reply.send(
-    Readable.from(
-      (async function* () {
-        for await (const row of rows) yield `${JSON.stringify(row)}\n`;
-      })(),
-    ),
-  );
-}
-

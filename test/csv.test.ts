@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { csvStream, neutralizeCell, safeFileName } from '../../src/http/csv.ts';
+import { csvStream, neutralizeCell, safeFileName } from '../src/csv.ts';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   let s = '';
