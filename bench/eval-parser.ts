@@ -12,7 +12,7 @@ import { migrate } from '../src/store/migrate.ts';
 import { loadPromptCatalog } from '../src/store/catalog.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 import { compileCatalog, parsePrompt, type PromptCatalog } from '../src/intelligence/prompt/index.ts';
-import { evaluateParser, formatEvalReport, generateEvalCases } from '../src/intelligence/prompt/eval.ts';
+import { evaluateParser, formatEvalReport, generateEvalCases } from '../src/eval/parser.ts';
 import { SAMPLE_CATALOG } from '../src/intelligence/prompt/sample-catalog.ts';
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import { openDb } from '../src/store/db.ts';
 import { migrate } from '../src/store/migrate.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 import { refreshAll } from '../src/ingest/refresh.ts';
-import { evaluate } from '../src/ingest/evaluate.ts';
+import { evaluateIntelligence } from '../src/eval/intelligence.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +44,7 @@ try {
     console.log(`full refresh ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU of this process ${JSON.stringify(r.timingsMs)}`);
   }
   t = Date.now();
-  const report = await evaluate(db, { fit: values.fit, coAdoptionThreshold: Number(values.threshold) });
+  const report = await evaluateIntelligence(db, { fit: values.fit, coAdoptionThreshold: Number(values.threshold) });
   console.log(JSON.stringify(report, (k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v)));
   console.log(`eval ${((Date.now() - t) / 1000).toFixed(1)} s`);
 } finally {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { openDb } from '../src/store/db.ts';
 import { migrate } from '../src/store/migrate.ts';
 import { refreshAll } from '../src/ingest/refresh.ts';
-import { evaluate } from '../src/ingest/evaluate.ts';
+import { evaluateIntelligence } from '../src/eval/intelligence.ts';
 import { generateBenchWorld } from './world.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 
@@ -36,7 +36,7 @@ try {
   const r = await refreshAll(db, { onProgress: (p) => { if (p.phase === 'cohorts' && p.done % 10_000 < 500) process.stderr.write(`  cohorts ${p.done}/${p.total} at ${((Date.now() - t) / 1000).toFixed(0)} s\n`); } });
   const used = process.cpuUsage(cpu);
   console.log(`full refresh: ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU in Node; ${r.cohortRows} cohort rows; phases ms ${JSON.stringify(r.timingsMs)}; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
-  if (values.eval) console.log(JSON.stringify(await evaluate(db, { fit: false }), (k, v) => (k === 'table' ? undefined : typeof v === 'number' ? Math.round(v * 1000) / 1000 : v), 2));
+  if (values.eval) console.log(JSON.stringify(await evaluateIntelligence(db, { fit: false }), (k, v) => (k === 'table' ? undefined : typeof v === 'number' ? Math.round(v * 1000) / 1000 : v), 2));
 } finally {
   await db.close();
   if (url && !values.keep) {

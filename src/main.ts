@@ -13,7 +13,7 @@ import { registerRefreshCommands } from './cli/refresh.ts';
 import { registerCreditsCommands } from './cli/credits.ts';
 import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
-import { registerAiEvalCommand } from './cli/eval-ai.ts';
+import { registerEvalCommands } from './cli/eval.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -29,7 +29,7 @@ registerRefreshCommands(program);
 registerCreditsCommands(program);
 registerClientCommands(program);
 registerKeyCommands(program);
-registerAiEvalCommand(program);
+registerEvalCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -9,7 +9,7 @@ import {
 } from '../store/ai.ts';
 import { productDetails } from '../store/evidence.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
-import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/ai/inference.ts';
+import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
 import { inUseStacks } from './stacks.ts';
 
 /** Products read for peer inference per request (the rest answer from evidence only). */

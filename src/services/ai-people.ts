@@ -4,7 +4,7 @@
 // fields only: contact details are never read.
 import type { Db } from '../store/db.ts';
 import { findPeopleCandidates, productsOf, type PeopleCandidate, type PeopleCriteria } from '../store/ai.ts';
-import { expandTitles, matchProfile, profileConfidence, type PeopleAsk } from '../intelligence/ai/people.ts';
+import { expandTitles, matchProfile, profileConfidence, type PeopleAsk } from '../intelligence/people-match.ts';
 import type { ParsedQuery } from '../intelligence/prompt/index.ts';
 import type { PeopleItem } from '../schemas/ai.ts';
 

@@ -5,7 +5,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { findPromptCompanies, loadPromptCatalog } from '../store/catalog.ts';
-import { understandPrompt, type Understood } from '../ai/provider.ts';
+import { understandPrompt, type Understood } from '../llm/client.ts';
 import { companyCandidates, describeQuery, type PromptMode } from '../intelligence/prompt/index.ts';
 
 export interface UnderstoodPrompt extends Understood {

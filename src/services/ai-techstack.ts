@@ -5,7 +5,7 @@ import type { Db } from '../store/db.ts';
 import { categoryUserCounts, coUsagePairs, companyEvidence, productUserCounts, type EvidenceDetail } from '../store/ai.ts';
 import { cohortMemberIds } from '../store/cohorts.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
-import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/ai/inference.ts';
+import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
 import { inUseStacks } from './stacks.ts';
 
 export interface ObservedProduct {

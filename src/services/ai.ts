@@ -10,10 +10,10 @@ import { requirePermission } from '../auth/attribution.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { companyFacts, productsOf, productUserCounts, type CompanyFilter, type TimeBounds } from '../store/ai.ts';
 import type { ParsedQuery, TimeWindow } from '../intelligence/prompt/index.ts';
-import { toPercent } from '../intelligence/ai/inference.ts';
+import { toPercent } from '../intelligence/peer-inference.ts';
 import {
   evidenceReason, evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, usageScope,
-} from '../intelligence/ai/wording.ts';
+} from '../intelligence/suggestion-wording.ts';
 import type { CustomerItem, CustomersInput, PeopleInput, PeopleItem, TechStackInput, TechStackItem } from '../schemas/ai.ts';
 import { understandAiPrompt, type UnderstoodPrompt } from './ai-prompt.ts';
 import { customerCandidates } from './ai-customers.ts';

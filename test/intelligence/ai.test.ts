@@ -2,9 +2,9 @@
 // the suggestion wording and the header encoding of what was understood.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inferredProbability, inferenceFeatures, INFERENCE_FEATURE_NAMES, toPercent, type PeerSignal } from '../../src/intelligence/ai/inference.ts';
-import { expandTitles, matchProfile, PEOPLE_FEATURE_NAMES, peopleFeatures, profileConfidence, type PeopleAsk } from '../../src/intelligence/ai/people.ts';
-import { evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, intensityBucket, joinWords, usageScope } from '../../src/intelligence/ai/wording.ts';
+import { inferredProbability, inferenceFeatures, INFERENCE_FEATURE_NAMES, toPercent, type PeerSignal } from '../../src/intelligence/peer-inference.ts';
+import { expandTitles, matchProfile, PEOPLE_FEATURE_NAMES, peopleFeatures, profileConfidence, type PeopleAsk } from '../../src/intelligence/people-match.ts';
+import { evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, intensityBucket, joinWords, usageScope } from '../../src/intelligence/suggestion-wording.ts';
 import { headerSafe } from '../../src/http/routes/ai.ts';
 
 const signal = (over: Partial<PeerSignal> = {}): PeerSignal => ({

@@ -9,7 +9,7 @@ import { compareStacks } from '../../src/intelligence/comparison.ts';
 import { rankRelated } from '../../src/intelligence/related.ts';
 import { computeCoUsage } from '../../src/intelligence/cousage.ts';
 import { evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../../src/intelligence/confidence.ts';
-import { expectedCalibrationError, reliabilityTable } from '../../src/intelligence/evaluation.ts';
+import { expectedCalibrationError, reliabilityTable } from '../../src/eval/metrics.ts';
 
 const company = (id: string, over: Partial<CompanyInput> = {}): CompanyInput => ({
   id, industryId: 'ind_a', sector: 'S', employeeBand: '50 - 199', revenueBand: '10M - 50M', country: 'US', description: null, products: [], ...over,

@@ -5,11 +5,11 @@
 import type { Db } from '../store/db.ts';
 import { labelledEvidence, peersOfKind, truthInUse, truthSegments } from '../store/truth.ts';
 import { CONFIDENCE_COEFFICIENTS, evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../intelligence/confidence.ts';
-import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type ReliabilityBin } from '../intelligence/evaluation.ts';
+import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type ReliabilityBin } from './metrics.ts';
 import { relatedScores } from '../services/related.ts';
 import { currentAsOf } from '../services/stacks.ts';
 
-export interface EvalOptions {
+export interface IntelligenceEvalOptions {
   /** Also fit fresh confidence coefficients on this world and report their calibration. */
   fit?: boolean;
   /** Companies sampled for the related-products measure. */
@@ -25,7 +25,7 @@ export interface CalibrationReport {
   table: ReliabilityBin[];
 }
 
-export interface EvalReport {
+export interface IntelligenceEvalReport {
   companies: number;
   segments: number;
   purity: { mean: number; companies: number; randomBaseline: number };
@@ -37,7 +37,7 @@ export interface EvalReport {
 
 export class NoTruthError extends Error {}
 
-export async function evaluate(db: Db, options: EvalOptions = {}): Promise<EvalReport> {
+export async function evaluateIntelligence(db: Db, options: IntelligenceEvalOptions = {}): Promise<IntelligenceEvalReport> {
   const segments = await truthSegments(db);
   if (segments.length === 0) throw new NoTruthError('No ground truth in this database (truth_segments is empty): evaluate a generated demo world (stacklens seed).');
   const seg = new Map(segments.map((s) => [s.companyId, s]));
@@ -57,7 +57,7 @@ export async function evaluate(db: Db, options: EvalOptions = {}): Promise<EvalR
   const rows = labelled.map(({ evidence: [, , lastVerified, firstVerified, hitCount, intensity, sourceCount] }) => ({ lastVerified, firstVerified, hitCount, intensity, sourceCount }));
   const probs = rows.map((e) => inUseConfidence(e, asOf.getTime(), CONFIDENCE_COEFFICIENTS));
   const calibration = calibrationReport(probs, labels);
-  let fitted: EvalReport['fitted'];
+  let fitted: IntelligenceEvalReport['fitted'];
   if (options.fit) {
     const features = rows.map((e) => evidenceFeatures(e, asOf.getTime()));
     const coefficients = fitLogistic(features, labels);

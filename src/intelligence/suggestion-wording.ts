@@ -3,7 +3,7 @@
 // the peer signal behind the suggestion, so a client can check each claim with the
 // deterministic endpoints (products-in-use, cohort members, usage metrics).
 
-import { intensityBucket, type IntensityBucket } from '../buckets.ts';
+import { intensityBucket, type IntensityBucket } from './buckets.ts';
 
 // The same LOW/MEDIUM/HIGH cut-offs as the search filters (one definition in buckets.ts).
 export { intensityBucket };

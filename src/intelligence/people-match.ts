@@ -3,7 +3,7 @@
 // industries) are enforced by the search; the soft ones (titles, seniority, functions) are
 // scored here. A logistic model over the match features gives the confidence; its
 // coefficients are fitted on generated prompts with known intent (`stacklens eval ai --fit`).
-import { sigmoid } from '../confidence.ts';
+import { sigmoid } from './confidence.ts';
 
 export interface PeopleAsk {
   /** Titles as understood (any case); a profile matches when its title contains one. */

@@ -1,7 +1,7 @@
 // Prompt templates with known intent for the parser evaluation. A template returns the
 // prompt as parts (plain text and entity slots, so a variant can misspell or re-case the
 // entity) and the intent it expresses.
-import type { EmployeeBand, PromptMode, RevenueBand, Seniority, PeopleFunction, TimeWindow } from './schema.ts';
+import type { EmployeeBand, PromptMode, RevenueBand, Seniority, PeopleFunction, TimeWindow } from '../intelligence/prompt/schema.ts';
 
 export interface Slot {
   text: string;

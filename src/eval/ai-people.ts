@@ -6,9 +6,8 @@ import type { Db } from '../store/db.ts';
 import { peopleSample } from '../store/truth.ts';
 import { understandAiPrompt } from '../services/ai-prompt.ts';
 import { peopleSearchOf, rankPeople } from '../services/ai-people.ts';
-import { matchProfile, peopleFeatures } from '../intelligence/ai/people.ts';
-import { mean } from '../intelligence/evaluation.ts';
-import { calibration, type Calibration } from './evaluate-ai.ts';
+import { matchProfile, peopleFeatures } from '../intelligence/people-match.ts';
+import { calibration, mean, type Calibration } from './metrics.ts';
 
 export interface PeopleEval {
   prompts: number;

@@ -4,7 +4,7 @@
 // whether the company already runs a rival product of the same category, co-usage with the
 // company's own stack). Coefficients are fitted offline on a demo world with held-out
 // evidence (`stacklens eval ai --fit`) and fixed here, so answers are deterministic.
-import { sigmoid } from '../confidence.ts';
+import { sigmoid } from './confidence.ts';
 
 export interface PeerSignal {
   /** Members of the company's Default cohort. */

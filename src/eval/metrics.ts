@@ -1,7 +1,6 @@
-// Measures of intelligence quality against a known truth (the demo world's hidden
-// segments and true in-use flags): cohort purity, competitor precision, calibration of
-// the in-use confidence, and co-adoption precision of related products. Pure functions;
-// the `stacklens eval` command feeds them.
+// The metrics every evaluation in this folder reports against a known truth (the demo
+// world's hidden segments and true in-use flags): reliability tables and expected
+// calibration error of probabilities, accuracy, mean shares of good peers. Pure functions.
 
 export interface ReliabilityBin {
   from: number;
@@ -27,6 +26,17 @@ export function reliabilityTable(probs: number[], labels: boolean[], bins = 10):
     meanConfidence: n ? conf[b]! / n : 0,
     observedRate: n ? pos[b]! / n : 0,
   }));
+}
+
+/** How well probabilities match the truth: items, ECE and the reliability table. */
+export interface Calibration {
+  n: number;
+  ece: number;
+  table: ReliabilityBin[];
+}
+
+export function calibration(probs: number[], labels: boolean[]): Calibration {
+  return { n: probs.length, ece: expectedCalibrationError(probs, labels), table: reliabilityTable(probs, labels) };
 }
 
 /** ECE: the count-weighted mean gap between confidence and observed rate over the bins. */

@@ -2,13 +2,13 @@
 // templates × catalog entities × variants (plain, typo, case, noise, injection text), parses
 // them, and scores exact agreement on the key entities of each mode. Deterministic for a
 // seed, so the figure is reproducible and can be asserted in a test.
-import { compileCatalog } from './catalog-index.ts';
-import { buildCountryLexicon } from './countries.ts';
-import { TEMPLATES, type Expected, type Named, type Part, type Pools } from './eval-templates.ts';
-import { parsePrompt } from './parse.ts';
-import { compactOf } from './text.ts';
-import { buildSizeLexicon } from './vocab.ts';
-import type { ParsedQuery, PromptCatalog, PromptMode } from './schema.ts';
+import { compileCatalog } from '../intelligence/prompt/catalog-index.ts';
+import { buildCountryLexicon } from '../intelligence/prompt/countries.ts';
+import { TEMPLATES, type Expected, type Named, type Part, type Pools } from './parser-templates.ts';
+import { parsePrompt } from '../intelligence/prompt/parse.ts';
+import { compactOf } from '../intelligence/prompt/text.ts';
+import { buildSizeLexicon } from '../intelligence/prompt/vocab.ts';
+import type { ParsedQuery, PromptCatalog, PromptMode } from '../intelligence/prompt/schema.ts';
 
 export const VARIANTS = ['plain', 'typo', 'case', 'noise', 'injection'] as const;
 export type Variant = (typeof VARIANTS)[number];

@@ -1,4 +1,4 @@
-// The optional model provider against a local stub that speaks the OpenAI chat-completions
+// The optional language-model client against a local stub that speaks the OpenAI chat-completions
 // protocol: valid answers, invalid JSON, schema violations, HTTP 500, a slow reply (timeout),
 // a closed port, and what leaves the process.
 import { test, before, after, beforeEach } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { understandPrompt, parseReply } from '../../src/ai/provider.ts';
+import { understandPrompt, parseReply } from '../../src/llm/client.ts';
 import { parsePrompt, parsedQuerySchema } from '../../src/intelligence/prompt/index.ts';
 import { SAMPLE_CATALOG } from '../../src/intelligence/prompt/sample-catalog.ts';
 

@@ -1,4 +1,5 @@
-// Prompt understanding with an optional model: when AI_BASE_URL and AI_MODEL are set, an
+// The one client of the optional language model (LLM), and the rule for when its answer is
+// used. Prompt understanding with an optional model: when AI_BASE_URL and AI_MODEL are set, an
 // OpenAI-compatible chat-completions endpoint parses the prompt into the structured query
 // (JSON checked against modelQuerySchema, then grounded onto the catalog); on a timeout, an
 // HTTP or network error, invalid output, or an answer that grounds to nothing while the

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateParser, formatEvalReport, generateEvalCases, VARIANTS } from '../../src/intelligence/prompt/eval.ts';
+import { evaluateParser, formatEvalReport, generateEvalCases, VARIANTS } from '../../src/eval/parser.ts';
 import { SAMPLE_CATALOG } from '../../src/intelligence/prompt/sample-catalog.ts';
 
 test('the generator is deterministic and covers every mode and variant', () => {

@@ -8,18 +8,18 @@
 // peer-inference and people-confidence models are fitted on this world.
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { seedWorld } from './seed/index.ts';
-import { refreshAll } from './refresh.ts';
+import { seedWorld } from '../ingest/seed/index.ts';
+import { refreshAll } from '../ingest/refresh.ts';
 import { deleteInstalls, evidencedTruth, truthInUse } from '../store/truth.ts';
 import { loadPromptCatalog } from '../store/catalog.ts';
 import { fitLogistic, sigmoid } from '../intelligence/confidence.ts';
-import { expectedCalibrationError, mean, reliabilityTable, type ReliabilityBin } from '../intelligence/evaluation.ts';
-import { inferenceFeatures } from '../intelligence/ai/inference.ts';
-import { evaluateParser, generateEvalCases } from '../intelligence/prompt/eval.ts';
+import { calibration, mean, type Calibration } from './metrics.ts';
+import { inferenceFeatures } from '../intelligence/peer-inference.ts';
+import { evaluateParser, generateEvalCases } from './parser.ts';
 import { stackCandidates } from '../services/ai-techstack.ts';
 import { customerCandidates } from '../services/ai-customers.ts';
 import { currentAsOf } from '../services/stacks.ts';
-import { evaluatePeople, type PeopleEval } from './evaluate-ai-people.ts';
+import { evaluatePeople, type PeopleEval } from './ai-people.ts';
 
 export interface AiEvalOptions {
   seed?: string;
@@ -37,12 +37,6 @@ export interface AiEvalOptions {
   onPhase?: (phase: string) => void;
 }
 
-export interface Calibration {
-  n: number;
-  ece: number;
-  table: ReliabilityBin[];
-}
-
 export interface AiEvalReport {
   world: { seed: string; companies: number; hiddenInstalls: number; holdOut: number; engine: string };
   techStack: { companies: number; precisionAt10: number; recallAt20: number; inferred: Calibration; observed: Calibration; answer: Calibration };
@@ -51,10 +45,6 @@ export interface AiEvalReport {
   overall: Calibration;
   parser: { total: number; accuracy: number; byVariant: Record<string, { total: number; accuracy: number }> };
   fitted?: { inference: number[]; inferenceCalibration: Calibration; people: number[]; peopleCalibration: Calibration };
-}
-
-export function calibration(probs: number[], labels: boolean[]): Calibration {
-  return { n: probs.length, ece: expectedCalibrationError(probs, labels), table: reliabilityTable(probs, labels) };
 }
 
 function hashUnit(...parts: string[]): number {

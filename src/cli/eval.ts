@@ -1,16 +1,38 @@
-// `stacklens eval ai`: the AI helpers measured on a fresh demo world (in-memory PGlite, never
-// the configured database: the evaluation deletes evidence) with held-out installs. Prints
-// the figures; with --fit also fresh coefficients for the two models.
+// `stacklens eval [--fit]` and `stacklens eval ai`: the measurements of src/eval/ run from the
+// command line. `eval` reads the configured database (a seeded demo world: it needs the
+// hidden truth); `eval ai` builds a fresh world in memory, never the configured database,
+// because it deletes evidence to hold it out. Both print a table of figures with their goals.
 import type { Command } from 'commander';
+import { withContext } from './context.ts';
 import { openDb } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
-import { evaluateAi, type AiEvalReport, type Calibration } from '../ingest/evaluate-ai.ts';
-import { INFERENCE_FEATURE_NAMES } from '../intelligence/ai/inference.ts';
-import { PEOPLE_FEATURE_NAMES } from '../intelligence/ai/people.ts';
+import { evaluateIntelligence, NoTruthError, type IntelligenceEvalReport } from '../eval/intelligence.ts';
+import { evaluateAi, type AiEvalReport } from '../eval/ai.ts';
+import type { Calibration, ReliabilityBin } from '../eval/metrics.ts';
+import { FEATURE_NAMES } from '../intelligence/confidence.ts';
+import { INFERENCE_FEATURE_NAMES } from '../intelligence/peer-inference.ts';
+import { PEOPLE_FEATURE_NAMES } from '../intelligence/people-match.ts';
 
-export function registerAiEvalCommand(program: Command): void {
-  const parent = program.commands.find((c) => c.name() === 'eval');
-  if (!parent) throw new Error('the eval command must be registered first');
+export function registerEvalCommands(program: Command): void {
+  const parent = program
+    .command('eval')
+    .description('Measure cohorts, competitors, in-use confidence and related products against the demo world truth')
+    .option('--fit', 'also fit fresh confidence coefficients on this world and print them')
+    .option('--sample <n>', 'companies sampled for the related-products measure', '300')
+    .option('--threshold <share>', 'segment co-adoption share that makes a related product "truly co-adopted"', '0.3')
+    .action(async (opts: { fit?: boolean; sample: string; threshold: string }) => {
+      await withContext(async ({ db }) => {
+        try {
+          const r = await evaluateIntelligence(db, { fit: opts.fit, relatedSample: Number(opts.sample), coAdoptionThreshold: Number(opts.threshold) });
+          console.log(formatIntelligenceEval(r));
+        } catch (err) {
+          if (!(err instanceof NoTruthError)) throw err;
+          console.error(err.message);
+          process.exitCode = 1;
+        }
+      });
+    });
+
   parent
     .command('ai')
     .description('Measure the AI helpers on a generated demo world with held-out evidence (in memory; the configured database is not touched)')
@@ -47,6 +69,26 @@ export function registerAiEvalCommand(program: Command): void {
 }
 
 const f = (x: number) => x.toFixed(3);
+
+export function formatIntelligenceEval(r: IntelligenceEvalReport): string {
+  const out: string[] = [`Demo world: ${r.companies} companies in ${r.segments} hidden segments.`, ''];
+  out.push(`${'measure'.padEnd(46)}value    goal     companies/items`);
+  const line = (name: string, v: number, goal: string, n: number | string) => out.push(`${name.padEnd(46)}${f(v).padEnd(9)}${goal.padEnd(9)}${n}`);
+  line('cohort purity (Default peers in segment)', r.purity.mean, '>= 0.80', r.purity.companies);
+  line('  random-peer baseline', r.purity.randomBaseline, '', '');
+  line('competitor precision (industry + size)', r.competitorPrecision.mean, '>= 0.80', r.competitorPrecision.companies);
+  line('products in use: ECE', r.calibration.ece, '<= 0.05', r.calibration.installs);
+  line('products in use: accuracy of inUse', r.calibration.accuracy, '', r.calibration.installs);
+  line(`related: top-5 truly co-adopted (>= ${r.related.threshold})`, r.related.precisionAt5, '', r.related.anchors);
+  line('related: mean segment co-adoption of top 5', r.related.meanCoAdoption, '', r.related.anchors);
+  out.push('', 'Reliability (confidence bin: installs, mean confidence, observed in-use rate)');
+  bins(out, r.calibration.table, 8);
+  if (r.fitted) {
+    out.push('', `Fitted coefficients (${FEATURE_NAMES.join(', ')}):`, `  [${r.fitted.coefficients.join(', ')}]`);
+    out.push(`  on this world: ECE ${f(r.fitted.calibration.ece)}, accuracy ${f(r.fitted.calibration.accuracy)}; paste into CONFIDENCE_COEFFICIENTS and check on another seed.`);
+  }
+  return out.join('\n');
+}
 
 export function formatAiEval(r: AiEvalReport): string {
   const out: string[] = [];
@@ -86,8 +128,13 @@ export function formatAiEval(r: AiEvalReport): string {
 
 function table(out: string[], title: string, c: Calibration): void {
   out.push('', title);
-  for (const b of c.table) {
+  bins(out, c.table, 7);
+}
+
+/** One line per non-empty bin: range, items, mean probability, observed rate. */
+function bins(out: string[], table: ReliabilityBin[], width: number): void {
+  for (const b of table) {
     if (b.count === 0) continue;
-    out.push(`  ${b.from.toFixed(1)}-${b.to.toFixed(1)}: ${String(b.count).padStart(7)}  ${b.meanConfidence.toFixed(3)}  ${b.observedRate.toFixed(3)}`);
+    out.push(`  ${b.from.toFixed(1)}-${b.to.toFixed(1)}: ${String(b.count).padStart(width)}  ${b.meanConfidence.toFixed(3)}  ${b.observedRate.toFixed(3)}`);
   }
 }
