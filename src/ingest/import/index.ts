@@ -89,7 +89,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   };
 
   const client = await db.pool.connect();
-  const stage = new ImportStage(client, STAGE_SPECS[kind]!, db.engine);
+  const stage = new ImportStage(client, STAGE_SPECS[kind], db.engine);
   try {
     // READ COMMITTED whatever the server default: the checks must see every row committed
     // before they lock the referenced tables (ImportStage.foreignKeysVerified).

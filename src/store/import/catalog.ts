@@ -1,6 +1,6 @@
 // Import SQL for the catalog: industries, categories, vendors, products.
 // Each spec names the staging columns, the in-file keys, the reference checks and the upsert.
-import type { StageCheck, StageSpec } from './stage.ts';
+import type { StageCheck, StageSpec } from './spec.ts';
 
 /** Reference check: `column` must name an existing row of `table.key` (a unique key). */
 export function mustExist(field: string, column: string, table: string, key: string, what: string): StageCheck {

@@ -1,7 +1,7 @@
 // Import SQL for what belongs to a company: companies, firmographics, installs, people,
 // contacts, feed items and defined cohorts. Rows name their company by domain.
 import { idChecks, mustExist } from './catalog.ts';
-import type { StageSpec } from './stage.ts';
+import type { StageSpec } from './spec.ts';
 
 const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'companies', 'domain', 'company');
 

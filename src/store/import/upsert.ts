@@ -3,7 +3,7 @@
 // the new keys. Both rewrite only rows whose values differ (`IS DISTINCT FROM`), so a
 // re-import of the same file changes no row.
 import type pg from 'pg';
-import type { StageSpec, UpsertColumn } from './stage.ts';
+import type { StageSpec, UpsertColumn } from './spec.ts';
 
 export interface WriteCounts {
   inserted: number;
