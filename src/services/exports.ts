@@ -1,6 +1,7 @@
-// Audited exports: counts the rows actually streamed and writes the audit entry when the
-// stream ends (completely, or early when the client goes away), so the audit log tells
-// how much data left the service, not how much was asked for.
+// Audited exports, every one of them: counts the rows actually streamed and writes the audit
+// entry when the stream ends (completely, or early when the client goes away), so the audit
+// log tells how much data left the service, not how much was asked for. The entry's params
+// carry `completed`: true when the stream reached its end.
 import type { Db } from '../store/db.ts';
 import { audit } from './audit.ts';
 
@@ -16,19 +17,19 @@ export async function* audited<T>(
   entry: { actor: Actor; action: string; params: Record<string, unknown> },
 ): AsyncGenerator<T> {
   let count = 0;
-  let complete = false;
+  let completed = false;
   try {
     for await (const row of rows) {
-      count++;
+      count++; // counted when handed over: a consumer may stop at any yield
       yield row;
     }
-    complete = true;
+    completed = true;
   } finally {
     await audit(db, {
       clientId: entry.actor.clientId,
       onBehalfOf: entry.actor.onBehalfOf,
       action: entry.action,
-      params: { ...entry.params, complete },
+      params: { ...entry.params, completed },
       resultCount: count,
     });
   }

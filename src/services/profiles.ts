@@ -24,7 +24,7 @@ import {
   type ProfileFilter,
 } from '../store/profiles.ts';
 import { findContacts, findPurchase } from '../store/purchases.ts';
-import { audit } from './audit.ts';
+import { audited } from './exports.ts';
 
 export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
@@ -108,33 +108,18 @@ export async function exportProfiles(db: Db, principal: Principal, onBehalfOf: s
   requirePermission(principal, 'export');
   const filter = await resolveProfileFilter(db, input);
   const params = { ...stripPaging(input) };
-  async function* rows(): AsyncGenerator<ProfileSummary> {
-    let delivered = 0;
-    let completed = false;
-    try {
-      let after: string | null = null;
-      for (;;) {
-        const batch = await findProfileBatch(db, filter, after, EXPORT_BATCH_SIZE);
-        for (const row of batch) {
-          delivered++; // counted when handed over: a consumer may stop at any yield
-          yield row;
-        }
-        if (batch.length < EXPORT_BATCH_SIZE) break;
-        after = batch[batch.length - 1]!.id;
-      }
-      completed = true;
-    } finally {
-      await audit(db, {
-        clientId: principal.clientId,
-        onBehalfOf,
-        action: 'profiles.export',
-        params: { ...params, completed },
-        resultCount: delivered,
-      });
+  async function* batches(): AsyncGenerator<ProfileSummary> {
+    let after: string | null = null;
+    for (;;) {
+      const batch = await findProfileBatch(db, filter, after, EXPORT_BATCH_SIZE);
+      yield* batch;
+      if (batch.length < EXPORT_BATCH_SIZE) break;
+      after = batch[batch.length - 1]!.id;
     }
   }
+  const rows = audited(db, batches(), { actor: { clientId: principal.clientId, onBehalfOf }, action: 'profiles.export', params });
   const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-  return { fileName: `profiles-${stamp}.csv`, columns: PROFILE_CSV_COLUMNS, rows: rows() };
+  return { fileName: `profiles-${stamp}.csv`, columns: PROFILE_CSV_COLUMNS, rows };
 }
 
 function stripPaging(input: FilterInput & { page?: unknown; size?: unknown }): FilterInput {

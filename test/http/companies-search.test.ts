@@ -181,7 +181,7 @@ test('export=true streams every match as CSV, neutralizes formulas, and is audit
   assert.equal(entry!.client_id, full.clientId);
   assert.equal(entry!.on_behalf_of, 'ana@example.com');
   assert.equal(entry!.result_count, 2);
-  assert.equal(entry!.params.complete, true);
+  assert.equal(entry!.params.completed, true);
   assert.deepEqual(entry!.params.filter, { vendorDomainNotIn: ['hubspot.com'] });
 });
 
