@@ -1,13 +1,20 @@
 // Typed errors thrown by services; mapped once to HTTP bodies (http/plugins/errors.ts)
-// and to MCP tool errors. Each carries its HTTP status and a stable code.
+// and to MCP tool errors. Each carries its HTTP status and a stable code. The body's shape
+// is fixed by the API ({ status, error, message }), so the code is not in it: it goes into
+// the request's log line (`errorCode`), where operators count and search failures by it.
+
+/** The stable codes of the typed errors. */
+export type ErrorCode =
+  | 'bad_request' | 'unauthorized' | 'payment_required' | 'forbidden' | 'not_found'
+  | 'payload_too_large' | 'unprocessable' | 'rate_limited' | 'unavailable';
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   /** Extra response headers (Retry-After, WWW-Authenticate...). */
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.name = new.target.name;
     this.status = status;
@@ -43,12 +50,6 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(message: string) {
     super(404, 'not_found', message);
-  }
-}
-
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, 'conflict', message);
   }
 }
 

@@ -86,3 +86,14 @@ test('secrets, API keys, tokens and Basic credentials never reach the logs', asy
     assert.ok(!log.includes(secret), `a secret leaked into the logs: ${secret.slice(0, 12)}…`);
   }
 });
+
+test("a failed request's log line carries the error's stable code (never the body, whose shape is fixed)", async () => {
+  const missing = await t.app.inject({ method: 'GET', url: '/api/categories/cat_none', headers: { ...full.headers, 'x-request-id': 'req-code-404' } });
+  assert.equal(missing.statusCode, 404);
+  assert.deepEqual(Object.keys(missing.json()).sort(), ['error', 'message', 'path', 'requestId', 'status']);
+  const anonymous = await t.app.inject({ method: 'GET', url: '/api/categories/cat_none', headers: { 'x-request-id': 'req-code-401' } });
+  assert.equal(anonymous.statusCode, 401);
+  const lineOf = (id: string) => logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === id && l.msg === 'request');
+  assert.equal(lineOf('req-code-404')?.errorCode, 'not_found');
+  assert.equal(lineOf('req-code-401')?.errorCode, 'unauthorized');
+});

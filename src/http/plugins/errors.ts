@@ -38,19 +38,23 @@ function validationMessage(error: FastifyError): string {
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      request.errorCode = error.code;
       return sendError(request, reply, error.status, error.message, error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      request.errorCode = 'bad_request';
       return sendError(request, reply, 400, validationMessage(error));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, unsupported media type, body too large...
+      request.errorCode = error.code;
       const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
         ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
         : error.message;
       return sendError(request, reply, status, message);
     }
+    request.errorCode = 'internal';
     request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, 500, 'Internal server error; retry later. Quote the requestId when reporting it.');
   });

@@ -1,4 +1,5 @@
-// One JSON log line per request: request id, method, route, status, latency and client.
+// One JSON log line per request: request id, method, route, status, latency, client and,
+// for a failed request, the error's stable code.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -6,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth plugin once the caller is known; logged with the request. */
     clientId?: string;
+    /** Set by the error handler: the AppError's code, or Fastify's own for its client errors. */
+    errorCode?: string;
   }
 }
 
@@ -21,6 +24,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance) => {
         statusCode: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         clientId: request.clientId,
+        errorCode: request.errorCode,
       },
       'request',
     );
