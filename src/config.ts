@@ -57,8 +57,6 @@ const envSchema = z.object({
   AI_TIMEOUT_MS: int(100, 120_000).default(8000),
 });
 
-export type Env = z.input<typeof envSchema>;
-
 export interface Config {
   host: string;
   port: number;

@@ -10,7 +10,6 @@ import { RateLimitedError } from '../errors.ts';
 import type { Plan, Principal } from './principal.ts';
 
 export type RateClass = 'default' | 'ai' | 'export';
-export const RATE_CLASSES: readonly RateClass[] = ['default', 'ai', 'export'];
 export const RATE_WINDOW_SECONDS = 60;
 
 interface Policy {

@@ -71,7 +71,6 @@ export const COUNTRIES: readonly Country[] = [
   { code: 'CL', name: 'Chile', region: 'LATAM', weight: 0.4, locale: 'es', tld: 'cl', phone: '+56', street: 'es', exchange: 'Santiago Stock Exchange', cities: c('Santiago|Santiago Metropolitan|83#####;Valparaíso|Valparaíso|23#####;Concepción|Biobío|40#####') },
 ];
 
-export const COUNTRY_BY_CODE = new Map(COUNTRIES.map((k) => [k.code, k]));
 export const COUNTRIES_BY_REGION = new Map(
   REGIONS.map((r) => [r, COUNTRIES.filter((k) => k.region === r)] as const),
 );

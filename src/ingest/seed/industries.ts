@@ -88,4 +88,3 @@ export const INDUSTRIES: readonly Industry[] = [
   ind('wholesale', 'Wholesale & Distribution', 'Industrials', 2, [5, 4, 2, 0.5], [4, 4, 1], 450_000, '5045, 5084', 'Distribution, Supply, Wholesale, Trading, Distributors', 'industrial supplies, electronics distribution, foodservice distribution', 'retailers, contractors, manufacturers'),
 ];
 
-export const INDUSTRY_BY_ID = new Map(INDUSTRIES.map((i) => [i.id, i]));

@@ -1,6 +1,5 @@
-// Approximate string matching for typos ("hubspt" → HubSpot): character trigrams with
-// Jaccard similarity as pg_trgm computes them (to find candidates quickly through an
-// inverted index), then an edit distance (optimal string alignment, i.e. Damerau-
+// Approximate string matching for typos ("hubspt" → HubSpot): character trigrams as
+// pg_trgm computes them (to find candidates quickly through an inverted index), then an edit distance (optimal string alignment, i.e. Damerau-
 // Levenshtein without repeated edits of one substring) to decide.
 
 /** pg_trgm-style trigrams of one compact key: padded with two spaces in front, one behind. */
@@ -9,15 +8,6 @@ export function trigrams(s: string): string[] {
   const out = new Set<string>();
   for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
   return [...out];
-}
-
-/** |A ∩ B| / |A ∪ B| over trigram sets: pg_trgm's similarity(). */
-export function trigramSimilarity(a: string, b: string): number {
-  const ta = new Set(trigrams(a));
-  const tb = trigrams(b);
-  let shared = 0;
-  for (const t of tb) if (ta.has(t)) shared++;
-  return shared / (ta.size + tb.length - shared);
 }
 
 /**

@@ -148,10 +148,3 @@ export interface PromptCatalog {
   categories: CatalogCategory[];
   industries: CatalogIndustry[];
 }
-
-export function emptyQuery(mode: PromptMode): ParsedQuery {
-  return {
-    mode, products: [], vendors: [], categories: [], industries: [], countries: [], employeeRanges: [], revenueRanges: [],
-    timeWindow: null, titles: [], seniority: [], functions: [], companies: [], terms: [],
-  };
-}

@@ -34,11 +34,6 @@ export function compactOf(s: string): string {
   return fold(s).replace(/&/g, 'and').replace(/[^\p{L}\p{N}+#]/gu, '');
 }
 
-/** Folded words of a phrase, for lexicon entries written as text. */
-export function wordsOf(s: string): string[] {
-  return tokenize(s).map((t) => t.compact).filter(Boolean);
-}
-
 /** Splits a prompt into tokens. All-capital prompts carry no case information. */
 export function tokenize(text: string): Token[] {
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -167,11 +162,3 @@ export const USAGE_CUES = list(`
   use uses using used user users adopt adopts adopted adopting deploy deploys deployed run runs running on with of
   and or to from via vs versus like switched migrated migrating moved replacing replaced customers clients
 `);
-
-export function isStop(compact: string): boolean {
-  return STOP_WORDS.has(compact);
-}
-
-export function isNumeric(compact: string): boolean {
-  return /^[0-9]+$/.test(compact);
-}

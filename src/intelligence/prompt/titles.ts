@@ -2,7 +2,7 @@
 // left ("senior software engineer"), "of"/"for" + a function on the right ("VP of Sales",
 // "Head of Marketing"). Each title also yields a seniority and functions ("CTO" → C-Level,
 // Engineering and IT). A bare "directors" is a seniority, not a title.
-import { FUNCTION_WORDS, SENIORITY_WORDS } from './vocab.ts';
+import { FUNCTION_WORDS } from './vocab.ts';
 import { FUNCTIONS, SENIORITIES, type PeopleFunction, type Seniority } from './schema.ts';
 import { compactOf, singular, type Token } from './text.ts';
 
@@ -184,9 +184,6 @@ function display(span: Token[], headToken: Token, head: string): string {
     })
     .join(' ');
 }
-
-/** Standalone seniority words resolve to these values (exported for the eval generator). */
-export const SENIORITY_OF_WORD = new Map(SENIORITY_WORDS.flatMap(([ws, v]) => ws.map((w) => [w, v] as const)));
 
 /** Sorts seniority values from the highest. */
 export function sortSeniority(values: Iterable<Seniority>): Seniority[] {

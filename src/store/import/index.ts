@@ -3,8 +3,8 @@ import * as catalog from './catalog.ts';
 import * as owned from './companies.ts';
 import type { StageSpec } from './spec.ts';
 
-export { ImportStage, type RowError } from './stage.ts';
-export { arrayLiteral, type StageBatch } from './load.ts';
+export { ImportStage } from './stage.ts';
+export type { StageBatch } from './load.ts';
 
 /**
  * The spec of every kind. `satisfies` keeps the exact keys in the type, so a lookup by an
