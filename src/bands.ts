@@ -1,4 +1,4 @@
-// Employee and revenue bands: the exact labels of spec/enumerations.md, in order, with the
+// Employee and revenue bands: the exact labels the public API uses, in order, with the
 // numeric range each covers. The one list for every door (importers, search filters,
 // the demo world, similarity): never spell a band label anywhere else.
 
@@ -26,7 +26,7 @@ export const EMPLOYEE_BANDS = bands([
   ['500 - 999', 500, 1_000],
   ['1,000 - 4,999', 1_000, 5_000],
   ['5,000 - 9,999', 5_000, 10_000],
-  // The spec's label says "Above 10,000"; 10,000 itself would fall in no band otherwise.
+  // The public label says "Above 10,000"; 10,000 itself would fall in no band otherwise.
   ['Above 10,000', 10_000, Infinity],
 ]);
 

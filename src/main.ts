@@ -1,4 +1,4 @@
-// CLI entry: `stacklens serve | migrate | seed | import | refresh | clients | plans | keys | credits | mcp`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';

@@ -1,4 +1,6 @@
-// Database commands: migrate, seed, import, refresh.
+// `stacklens migrate`: applies pending migrations (every other command does too, at start)
+// and says which migration the database is at. Seeding, imports and the refresh have
+// their own command modules (seed.ts, import.ts, refresh.ts).
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { listMigrations } from '../store/migrate.ts';

@@ -1,5 +1,5 @@
-// Lets the routes of one plugin scope accept POSTs whose JSON body is empty: the spec's
-// clients send `Content-Type: application/json` with no body to the paged-products and
+// Lets the routes of one plugin scope accept POSTs whose JSON body is empty: the API's
+// existing clients send `Content-Type: application/json` with no body to the paged-products and
 // search calls. Non-empty bodies go through Fastify's own (poisoning-safe) JSON parser.
 import type { FastifyInstance } from 'fastify';
 

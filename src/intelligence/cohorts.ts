@@ -39,7 +39,7 @@ export const DEFAULT_COHORT_PARAMS: CohortParams = {
   maxCandidates: 400,
 };
 
-/** The spec's cap on competitor lists. */
+/** The public cap on competitor lists: the API promises at most 50. */
 export const MAX_COMPETITORS = 50;
 
 export interface Scored {

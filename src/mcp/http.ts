@@ -1,6 +1,7 @@
 // The MCP door at /mcp: JSON-RPC 2.0 over streamable HTTP. Every request is authenticated
 // (X-API-Key or Bearer, as on REST), its Origin checked, its session looked up, and then
-// served by a fresh server + stateless SDK transport (flat memory; see PITFALLS.md).
+// served by a fresh server + stateless SDK transport: memory stays flat, where a stateful
+// session answering plain JSON grew the heap by about 7 KB per call in a soak.
 // Replies are SSE or plain JSON according to Accept; with both, MCP_RESPONSE_MODE decides.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';

@@ -1,5 +1,5 @@
 // Schemas of the AI helper endpoints: the query-string inputs (also the MCP tool inputs)
-// and the suggestion items of the spec, with the extra fields a client needs to verify a
+// and the suggestion items of the public API, with the extra fields a client needs to verify a
 // suggestion with the deterministic endpoints (company domain, product id).
 import { z } from 'zod';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';

@@ -1,4 +1,4 @@
-// Company search: the request (both body shapes of the spec, in any mix), the Company
+// Company search: the request (both body shapes, in any mix), the Company
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
 import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
@@ -57,7 +57,7 @@ export const companySearchBodySchema = z
     revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
     domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
   })
-  .meta({ id: 'CompanySearchRequest', description: 'Both body shapes of the spec, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
+  .meta({ id: 'CompanySearchRequest', description: 'Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
 
 export type CompanySearchInput = z.output<typeof companySearchBodySchema>;
 export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;

@@ -1,4 +1,4 @@
-// The firmographic profile: the spec's native shape plus its simplified common fields.
+// The firmographic profile: the native (evolving, nested) shape plus its simplified common fields.
 // Every field is optional and unknown fields pass through: the shape evolves, and clients
 // must check for presence.
 import { z } from 'zod';

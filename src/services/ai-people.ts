@@ -62,7 +62,7 @@ export async function rankPeople(db: Db, search: PeopleSearch, size: number): Pr
     .slice(0, size);
 }
 
-/** The spec's item: profile fields and the confidence, nothing else (no seniority, no contacts). */
+/** The public item: profile fields and the confidence, nothing else (no seniority, no contacts). */
 export function toPeopleItem(p: ScoredProfile): PeopleItem {
   return {
     id: p.id, fullName: p.fullName, title: p.title, companyName: p.companyName, companyDomain: p.companyDomain,

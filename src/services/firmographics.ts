@@ -6,7 +6,7 @@ import { findFirmographicProfile } from '../store/firmographics.ts';
 import type { CompanyRow } from '../store/companies.ts';
 import { resolveCompany } from './companies.ts';
 
-/** The spec's simplified common fields, from the company record. */
+/** The simplified common fields of the public profile, from the company record. */
 function commonFields(c: CompanyRow) {
   return {
     id: c.id,

@@ -49,7 +49,7 @@ export async function relatedScores(db: Db, company: CompanyRef, anchorId: strin
   return rankRelated(anchorId, cohort, { population, anchorUsers: g.anchorUsers, together: g.together, users: g.users });
 }
 
-/** A ranked page of related products (a plain array, as the spec shows). */
+/** A ranked page of related products (a plain array: the public API's shape). */
 export async function relatedProducts(db: Db, input: RelatedInput): Promise<RelatedProduct[]> {
   const company = await resolveCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId]);

@@ -1,4 +1,4 @@
-// SQL for the native firmographic profile (jsonb, the spec's evolving shape).
+// SQL for the native firmographic profile (jsonb: the shape evolves, so it is stored as sent).
 import type { Db } from './db.ts';
 
 export async function findFirmographicProfile(db: Db, companyId: string): Promise<Record<string, unknown> | undefined> {

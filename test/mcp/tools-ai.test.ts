@@ -1,4 +1,4 @@
-// The AI helper MCP tools: the same suggestions as /api/ai/*, the spec's alias name,
+// The AI helper MCP tools: the same suggestions as /api/ai/*, the documented alias name,
 // the ai permission and the on-behalf user enforced as on REST.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

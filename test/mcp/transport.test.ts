@@ -101,7 +101,7 @@ for (const mode of ['sse', 'json'] as const) {
       assert.match(res.headers.get('content-type')!, mode === 'json' ? /application\/json/ : /text\/event-stream/);
       assert.ok(res.headers.get('mcp-session-id'));
       const text = await res.text();
-      assert.match(text, /"protocolVersion":"2024-11-05"/, 'the spec\'s protocol version is negotiated');
+      assert.match(text, /"protocolVersion":"2024-11-05"/, 'the protocol version the client asked for is negotiated');
     });
 
     test('protocol errors are JSON-RPC errors; domain errors are isError results', async () => {

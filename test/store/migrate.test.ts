@@ -21,6 +21,14 @@ test('migrations apply once, in order, and a failing one leaves nothing behind',
   }
 });
 
+test('only numbered .sql files are migrations, each version once (the folder README is not one)', () => {
+  const listed = listMigrations();
+  const versions = listed.map((m) => m.version);
+  assert.deepEqual(versions, [...new Set(versions)].sort((a, b) => a - b));
+  assert.ok(listed.every((m) => /^\d{3,}_[\w-]+$/.test(m.name)));
+  assert.ok(!listed.some((m) => /readme/i.test(m.name)));
+});
+
 test('schema carries the lookups the API needs', async () => {
   const db = await createTestDb();
   try {

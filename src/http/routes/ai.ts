@@ -1,5 +1,5 @@
 // AI helper routes: POST /ai/find-customers-of-products, /ai/find-techstacks-for-company,
-// /ai/find-people-profiles. Input in the query string, no body; the answer is the spec's
+// /ai/find-people-profiles. Input in the query string, no body; the answer is the API's
 // JSON array. What the prompt was understood as travels in response headers, so the body
 // stays a plain array. Thin: transport → one service call → response.
 import type { FastifyReply } from 'fastify';

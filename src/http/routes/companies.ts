@@ -20,7 +20,7 @@ export async function companyRoutes(app: FastifyInstance): Promise<void> {
       operationId: 'searchCompanies',
       summary: 'Search companies by firmographics and technology stack',
       description: [
-        'Accepts both body shapes of the spec in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.',
+        'Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.',
         'Results are sorted by name, then id (stable across pages). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.',
         `With \`export=true\` the answer is a CSV stream of every match (not one page), columns: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}. It needs the export permission and X-On-Behalf-Of-User, and is audited.`,
       ].join('\n\n'),

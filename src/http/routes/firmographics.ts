@@ -11,7 +11,7 @@ export async function firmographicsRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'companyFirmographics',
       summary: "A company's firmographic profile",
-      description: 'The native profile of the spec (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.',
+      description: 'The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.',
       tags: ['Firmographics'],
       params: companyParamsSchema,
       response: { 200: firmographicsSchema, ...commonErrors },

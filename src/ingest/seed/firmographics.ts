@@ -1,4 +1,4 @@
-// The native firmographic profile of a company (the evolving JSON shape of the spec),
+// The native firmographic profile of a company (the evolving JSON shape of the public API),
 // built from the same facts as the company row so both always agree.
 import type { Company } from './companies.ts';
 import type { Person } from './people.ts';

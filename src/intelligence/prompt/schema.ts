@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const PROMPT_MODES = ['customers', 'techstack', 'people'] as const;
 export type PromptMode = (typeof PROMPT_MODES)[number];
 
-/** Company size bands, in order (shared/spec/enumerations.md). */
+/** Company size bands, in order (the public API's labels). */
 export const EMPLOYEE_BANDS = [
   'Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000',
 ] as const;

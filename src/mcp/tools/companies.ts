@@ -25,7 +25,7 @@ export const companyTools = [
       'cut at about 25k tokens — use the REST export for whole files).',
     input: z.object({
       export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
-      body: companySearchBodySchema.default({}).describe('The company search payload (both shapes of the spec, in any mix)'),
+      body: companySearchBodySchema.default({}).describe('The company search payload (both shapes, in any mix: top-level query and lists, and a structured filter)'),
     }),
     permission: (args) => (args.export ? 'export' : undefined),
     rateClass: (args) => (args.export ? 'export' : 'default'),

@@ -1,4 +1,4 @@
--- Stacklens schema, version 1: the whole data model of DESIGN.md.
+-- Stacklens schema, version 1: the whole data model.
 -- Identifiers are opaque text with a type prefix (cmp_, ven_, prd_, cat_, ind_, per_).
 -- Every table that belongs to a company is keyed by company_id first, so the schema can
 -- be distributed by company without changing queries.
@@ -87,7 +87,7 @@ CREATE INDEX companies_domain_trgm_idx ON companies USING gin (domain gin_trgm_o
 CREATE INDEX companies_industry_idx ON companies (industry_id, employee_band);
 CREATE INDEX companies_country_idx ON companies (country);
 
--- The native, evolving firmographic profile of the spec, one JSON document per company.
+-- The native, evolving firmographic profile, one JSON document per company.
 CREATE TABLE firmographics (
   company_id  text PRIMARY KEY REFERENCES companies (id) ON DELETE CASCADE,
   profile     jsonb NOT NULL,
