@@ -1,0 +1,90 @@
+// The typed client's retries against the real server: a 429 waits exactly the server's
+// Retry-After and succeeds; a 503 (service starting) likewise; the waits are bounded.
+// The client's sleep advances the server's clock instead of waiting, so nothing is timed.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createStacklensClient, StacklensError } from '../../clients/typescript/src/index.ts';
+import { now, setClock } from '../../src/auth/clock.ts';
+import { createCredentials, defineTinyPlan, startClientTestServer, type ClientTestServer } from './server.ts';
+
+let s: ClientTestServer;
+before(async () => {
+  s = await startClientTestServer({ memoryCounters: true });
+  await defineTinyPlan(s.db);
+});
+after(() => s.close());
+afterEach(() => {
+  setClock();
+  s.readiness.ready = true;
+  s.sent.length = 0;
+});
+
+/** A fresh tiny-plan client per test, so each starts with a full quota (4 requests a minute). */
+async function tinyClient(extra: { maxAttempts?: number; maxTotalWaitMs?: number } = {}, whileWaiting?: () => void) {
+  const key = (await createCredentials(s.db, 'tiny')).apiKey;
+  const slept: number[] = [];
+  const client = createStacklensClient({
+    baseUrl: s.baseUrl, apiKey: key, fetch: s.fetch, now,
+    retry: { maxAttempts: 3, ...extra },
+    // Waiting moves the clock the server's rate-limit windows follow.
+    sleep: async (ms) => {
+      slept.push(ms);
+      const t = now() + ms;
+      setClock(() => t);
+      whileWaiting?.();
+    },
+  });
+  return { client, slept };
+}
+
+test('a 429 is retried after exactly the Retry-After the server sent', async () => {
+  const { client, slept } = await tinyClient();
+  for (let i = 0; i < 4; i++) await client.get('/api/industries');
+  const industries = await client.get('/api/industries');
+  assert.ok(Array.isArray(industries));
+  const statuses = s.sent.map((r) => r.status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 429, 200]);
+  const retryAfter = Number(s.sent[4]!.retryAfter);
+  assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  assert.deepEqual(slept, [retryAfter * 1000]);
+});
+
+test('retries are bounded: out of attempts, the 429 is a typed error', async () => {
+  const { client, slept } = await tinyClient({ maxAttempts: 1 });
+  for (let i = 0; i < 4; i++) await client.get('/api/industries');
+  await assert.rejects(client.get('/api/industries'), (err: unknown) => {
+    assert.ok(err instanceof StacklensError);
+    assert.equal(err.status, 429);
+    assert.equal(err.error, 'Too Many Requests');
+    assert.match(err.message, /Rate limit exceeded/);
+    assert.ok(err.response?.headers.get('retry-after'));
+    return true;
+  });
+  assert.deepEqual(slept, []);
+});
+
+test('a Retry-After longer than the total wait allowed is not waited for', async () => {
+  const { client, slept } = await tinyClient({ maxTotalWaitMs: 500 });
+  for (let i = 0; i < 4; i++) await client.get('/api/industries');
+  await assert.rejects(client.get('/api/industries'), (err: unknown) => err instanceof StacklensError && err.status === 429);
+  assert.deepEqual(slept, []);
+  assert.equal(s.sent.length, 5);
+});
+
+test('a 503 while the service starts is retried after its Retry-After', async () => {
+  // The service finishes starting while the client waits.
+  const { client, slept } = await tinyClient({}, () => (s.readiness.ready = true));
+  s.readiness.ready = false;
+  const me = await client.get('/api/me');
+  assert.equal(me.plan, 'tiny');
+  assert.deepEqual(s.sent.map((r) => `${r.status} ${r.retryAfter}`), ['503 5', '200 null']);
+  assert.deepEqual(slept, [5000]);
+});
+
+test('a 503 that lasts is given up after the attempts allowed, as a typed error', async () => {
+  const { client, slept } = await tinyClient({ maxAttempts: 3 });
+  s.readiness.ready = false;
+  await assert.rejects(client.get('/api/me'), (err: unknown) => err instanceof StacklensError && err.status === 503 && err.message === 'Starting up');
+  assert.deepEqual(slept, [5000, 5000]);
+  assert.equal(s.sent.length, 3);
+});
