@@ -5,6 +5,9 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStacklensClient, StacklensError } from '../../clients/typescript/src/index.ts';
 import { now, setClock } from '../../src/auth/clock.ts';
+import { buildApp } from '../../src/app.ts';
+import { testConfig } from '../helpers/app.ts';
+import { freePortInRange } from '../helpers/ports.ts';
 import { createCredentials, defineTinyPlan, startClientTestServer, type ClientTestServer } from './server.ts';
 
 let s: ClientTestServer;
@@ -87,4 +90,34 @@ test('a 503 that lasts is given up after the attempts allowed, as a typed error'
   await assert.rejects(client.get('/api/me'), (err: unknown) => err instanceof StacklensError && err.status === 503 && err.message === 'Starting up');
   assert.deepEqual(slept, [5000, 5000]);
   assert.equal(s.sent.length, 3);
+});
+
+test('a GET whose connection fails is retried with growing backoff; a POST is not retried', async () => {
+  // A second instance of the service on the same database, not listening yet.
+  const port = await freePortInRange();
+  const second = await buildApp({ config: testConfig(), db: s.db });
+  try {
+    const key = (await createCredentials(s.db, 'full')).apiKey;
+    const slept: number[] = [];
+    const sleep = async (ms: number) => {
+      slept.push(ms);
+      // The service comes up during the second wait.
+      if (slept.length === 2) await second.listen({ port, host: '127.0.0.1' });
+    };
+    const client = createStacklensClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key, sleep, retry: { baseDelayMs: 100 } });
+    const me = await client.get('/api/me');
+    assert.equal(me.plan, 'full');
+    assert.equal(slept.length, 2);
+    assert.ok(slept[0]! >= 50 && slept[0]! <= 100, `first backoff ${slept[0]}`);
+    assert.ok(slept[1]! >= 100 && slept[1]! <= 200, `second backoff ${slept[1]}`);
+    await second.close();
+    await assert.rejects(client.post('/api/companies/search', { body: {} }), TypeError);
+    assert.equal(slept.length, 2, 'a POST may have been done: not repeated');
+    const waits: number[] = [];
+    const bounded = createStacklensClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key, sleep: async (ms) => void waits.push(ms), retry: { maxAttempts: 3 } });
+    await assert.rejects(bounded.get('/api/me'), TypeError);
+    assert.equal(waits.length, 2, 'three attempts, two waits');
+  } finally {
+    await second.close();
+  }
 });

@@ -55,7 +55,8 @@ export class TokenSource {
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: audience ?? new URL(baseUrl).origin }),
         }),
-      { ...this.options.retry, sleep: this.options.sleep, now },
+      // Asking for a token changes nothing on the server: safe to repeat after a lost connection.
+      { ...this.options.retry, sleep: this.options.sleep, now, retryNetworkErrors: true },
     );
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {

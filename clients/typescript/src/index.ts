@@ -2,7 +2,8 @@
 // OpenAPI document (schema.ts, generated); requests go through openapi-fetch, whose fetch
 // is wrapped here to add credentials, retries and typed errors. On top: page and feed
 // iterators and streaming exports. Written against paths, not operation ids.
-import createClient, { type Client, type FetchOptions } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
+import type { Client, FetchOptions } from 'openapi-fetch';
 import type { components, paths } from './schema.ts';
 import { TokenSource } from './auth.ts';
 import { StacklensError } from './errors.ts';
@@ -103,7 +104,7 @@ export function createStacklensClient(options: StacklensClientOptions) {
           if (token) attempt.headers.set('authorization', `Bearer ${token}`);
           else attempt.headers.set('x-api-key', options.apiKey!);
           return baseFetch(attempt);
-        }, { ...options.retry, sleep, now });
+        }, { ...options.retry, sleep, now, retryNetworkErrors: request.method === 'GET' || request.method === 'HEAD' });
       } catch (err) {
         // A token can be refused before its time (revoked, rotated keys, clock skew): renew once.
         if (!(err instanceof StacklensError && err.status === 401 && tokens && token && !renewed)) throw err;

@@ -2,6 +2,7 @@
 // exponential backoff with jitter when it gives none), within a bounded number of attempts
 // and a bounded total wait; anything else that is not a success becomes a StacklensError.
 // Both are safe for every method: a refused (429) or not-ready (503) request did nothing.
+// A failed connection is retried only for GET and HEAD: a POST may have been done.
 import { StacklensError } from './errors.ts';
 
 export interface RetryOptions {
@@ -34,17 +35,27 @@ export function retryAfterMs(value: string | null, now: number): number | undefi
  */
 export async function sendWithRetries(
   attempt: () => Promise<Response>,
-  options: RetryOptions & { sleep: Sleep; now: () => number },
+  options: RetryOptions & { sleep: Sleep; now: () => number; retryNetworkErrors?: boolean },
 ): Promise<Response> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
   const maxTotalWaitMs = options.maxTotalWaitMs ?? 60_000;
   const baseDelayMs = options.baseDelayMs ?? 500;
   let waited = 0;
   for (let n = 1; ; n++) {
-    const response = await attempt();
+    // The backoff after this attempt, with jitter so that many clients do not retry in step.
+    const backoff = baseDelayMs * 2 ** (n - 1) * (0.5 + Math.random() / 2);
+    let response: Response;
+    try {
+      response = await attempt();
+    } catch (err) {
+      // fetch rejects (TypeError) when no answer came: refused connection, reset, DNS.
+      if (!options.retryNetworkErrors || !(err instanceof TypeError) || n >= maxAttempts || waited + backoff > maxTotalWaitMs) throw err;
+      await options.sleep(backoff);
+      waited += backoff;
+      continue;
+    }
     if (response.ok) return response;
     if (RETRYABLE.has(response.status) && n < maxAttempts) {
-      const backoff = baseDelayMs * 2 ** (n - 1) * (0.5 + Math.random() / 2);
       const delay = retryAfterMs(response.headers.get('retry-after'), options.now()) ?? backoff;
       if (waited + delay <= maxTotalWaitMs) {
         await response.body?.cancel();
