@@ -8,12 +8,14 @@ import { now, setClock } from '../../src/auth/clock.ts';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePortInRange } from '../helpers/ports.ts';
+import { insertWorld } from '../helpers/fixtures.ts';
 import { createCredentials, defineTinyPlan, startClientTestServer, type ClientTestServer } from './server.ts';
 
 let s: ClientTestServer;
 before(async () => {
   s = await startClientTestServer({ memoryCounters: true });
   await defineTinyPlan(s.db);
+  await insertWorld(s.db, { companies: [{ id: 'cmp_us', domain: 'us.example', country: 'US' }, { id: 'cmp_de', domain: 'de.example', country: 'DE' }] });
 });
 after(() => s.close());
 afterEach(() => {
@@ -40,11 +42,12 @@ async function tinyClient(extra: { maxAttempts?: number; maxTotalWaitMs?: number
   return { client, slept };
 }
 
-test('a 429 is retried after exactly the Retry-After the server sent', async () => {
+test('a 429 is retried (body and all) after exactly the Retry-After the server sent', async () => {
   const { client, slept } = await tinyClient();
   for (let i = 0; i < 4; i++) await client.get('/api/industries');
-  const industries = await client.get('/api/industries');
-  assert.ok(Array.isArray(industries));
+  // A POST, so the retry must send its body again.
+  const page = await client.post('/api/companies/search', { params: { query: { size: 3 } }, body: { countries: ['US'] } });
+  assert.deepEqual(page.content.map((c) => c.domain), ['us.example'], 'the filter in the body held on the retry');
   const statuses = s.sent.map((r) => r.status);
   assert.deepEqual(statuses, [200, 200, 200, 200, 429, 200]);
   const retryAfter = Number(s.sent[4]!.retryAfter);

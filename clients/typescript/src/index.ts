@@ -117,6 +117,8 @@ export function createStacklensClient(options: StacklensClientOptions) {
   // Media 'application/json' types the JSON branch of answers; CSV and JSONL go through `exports`.
   const api: Client<paths, 'application/json'> = createClient<paths, 'application/json'>({ baseUrl: options.baseUrl, fetch: send });
 
+  // The signatures of get/post/stream carry the types; openapi-fetch's own generic init
+  // cannot be forwarded through them, hence the casts inside.
   /** GET returning the JSON body; any non-2xx throws StacklensError. */
   async function get<P extends PathsWith<'get'>>(path: P, ...init: Init<Op<P, 'get'>>): Promise<JsonOf<Op<P, 'get'>>> {
     const { data } = await (api.GET as any)(path, init[0]);
