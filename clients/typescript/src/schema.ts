@@ -202,7 +202,7 @@ export interface paths {
         put?: never;
         /**
          * Search companies by firmographics and technology stack
-         * @description Accepts both body shapes of the spec in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.
+         * @description Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.
          *
          *     Results are sorted by name, then id (stable across pages). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.
          *
@@ -436,7 +436,7 @@ export interface paths {
         };
         /**
          * A company's firmographic profile
-         * @description The native profile of the spec (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.
+         * @description The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.
          */
         get: operations["companyFirmographics"];
         put?: never;
@@ -605,7 +605,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Both body shapes of the spec, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND). */
+        /** @description Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND). */
         CompanySearchRequestInput: {
             /** @description 0-based page number, default 0 (also accepted as a query parameter) */
             page?: number;
