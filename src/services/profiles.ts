@@ -25,6 +25,7 @@ import {
 } from '../store/profiles.ts';
 import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audit } from './audit.ts';
+import { nowDate } from '../clock.ts';
 
 export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
@@ -133,7 +134,7 @@ export async function exportProfiles(db: Db, principal: Principal, onBehalfOf: s
       });
     }
   }
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  const stamp = nowDate().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
   return { fileName: `profiles-${stamp}.csv`, columns: PROFILE_CSV_COLUMNS, rows: rows() };
 }
 

@@ -5,6 +5,7 @@
 // requests do not reload thousands of products each time. Writers may also call
 // invalidatePromptCatalog(db) to drop it at once.
 import type { Db } from './db.ts';
+import { now } from '../clock.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
 
 interface CacheEntry {
@@ -53,9 +54,8 @@ async function readCatalog(db: Db): Promise<PromptCatalog> {
  * The catalog for the prompt parser. Returns the same object while the data is unchanged,
  * which also keeps the parser's compiled index (cached per catalog object) warm.
  */
-export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number; now?: () => number } = {}): Promise<PromptCatalog> {
+export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number } = {}): Promise<PromptCatalog> {
   const maxAge = options.maxAgeMs ?? CATALOG_MAX_AGE_MS;
-  const now = options.now ?? Date.now;
   const hit = cache.get(db);
   if (hit && now() - hit.checkedAt < maxAge) return hit.catalog;
   const pending = inflight.get(db);

@@ -19,6 +19,7 @@ import {
   type CompanyBatch,
 } from '../../store/seed.ts';
 import type { Db } from '../../store/db.ts';
+import { nowDate } from '../../clock.ts';
 
 export interface SeedOptions {
   companies: number;
@@ -60,7 +61,7 @@ export interface SeedSummary {
 export class WorldExistsError extends Error {}
 
 /** Today (UTC) as YYYY-MM-DD. */
-export function todayUtc(now = new Date()): string {
+export function todayUtc(now = nowDate()): string {
   return now.toISOString().slice(0, 10);
 }
 
