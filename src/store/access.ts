@@ -1,6 +1,6 @@
 // SQL for clients, plans and API keys (credits: store/purchases.ts).
 import type { Db } from './db.ts';
-import type { Plan } from '../auth/principal.ts';
+import type { Plan } from '../schemas/plans.ts';
 
 export interface ClientRow {
   id: string;
