@@ -34,19 +34,13 @@ async function fingerprint(db: Db): Promise<string> {
 }
 
 async function readCatalog(db: Db): Promise<PromptCatalog> {
-  const [products, vendors, categories, industries] = [
-    await db.kysely.selectFrom('products').select(['id', 'name', 'short_name', 'aliases', 'vendor_id', 'category_id']).orderBy('id').execute(),
-    await db.kysely.selectFrom('vendors').select(['id', 'domain', 'name']).orderBy('id').execute(),
-    await db.kysely.selectFrom('categories').select(['id', 'name', 'parent_id']).orderBy('id').execute(),
-    await db.kysely.selectFrom('industries').select(['id', 'name']).orderBy('id').execute(),
-  ];
   return {
-    products: products.map((p) => ({
-      id: p.id, name: p.name, shortName: p.short_name, aliases: p.aliases ?? [], vendorId: p.vendor_id, categoryId: p.category_id,
-    })),
-    vendors: vendors.map((v) => ({ id: v.id, domain: v.domain, name: v.name })),
-    categories: categories.map((c) => ({ id: c.id, name: c.name, parentId: c.parent_id })),
-    industries: industries.map((i) => ({ id: i.id, name: i.name })),
+    products: await db.query<PromptCatalog['products'][number]>(
+      'SELECT id, name, short_name AS "shortName", aliases, vendor_id AS "vendorId", category_id AS "categoryId" FROM products ORDER BY id',
+    ),
+    vendors: await db.query<PromptCatalog['vendors'][number]>('SELECT id, domain, name FROM vendors ORDER BY id'),
+    categories: await db.query<PromptCatalog['categories'][number]>('SELECT id, name, parent_id AS "parentId" FROM categories ORDER BY id'),
+    industries: await db.query<PromptCatalog['industries'][number]>('SELECT id, name FROM industries ORDER BY id'),
   };
 }
 
