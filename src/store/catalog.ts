@@ -5,6 +5,7 @@
 // requests do not reload thousands of products each time. Writers may also call
 // invalidatePromptCatalog(db) to drop it at once.
 import type { Db } from './db.ts';
+import { Params } from './sql.ts';
 import { now } from '../clock.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
 
@@ -97,11 +98,14 @@ export async function findPromptCompanies(db: Db, candidates: { domains: string[
   const domains = [...new Set(candidates.domains)].slice(0, 50);
   const patterns = [...new Set(candidates.phrases.filter((p) => p.trim().length >= 3).map(companyNamePattern))].slice(0, 60);
   if (domains.length === 0 && patterns.length === 0) return [];
-  const parts = ['(SELECT id, domain, name FROM companies WHERE domain = ANY($1::text[]))'];
-  patterns.forEach((_, k) => parts.push(`(SELECT id, domain, name FROM companies WHERE name ~* $${k + 2}::text LIMIT 5)`));
+  const p = new Params();
+  const parts = [
+    `(SELECT id, domain, name FROM companies WHERE domain = ANY(${p.add(domains, 'text[]')}))`,
+    ...patterns.map((pattern) => `(SELECT id, domain, name FROM companies WHERE name ~* ${p.add(pattern, 'text')} LIMIT 5)`),
+  ];
   const rows = await db.query<{ id: string; domain: string; name: string | null }>(
     `SELECT DISTINCT ON (c.id) c.id, c.domain, c.name FROM (${parts.join(' UNION ALL ')}) c ORDER BY c.id LIMIT 100`,
-    [domains, ...patterns],
+    p.values,
   );
   return rows.map((r) => ({ id: r.id, domain: r.domain, name: r.name }));
 }

@@ -1,7 +1,7 @@
 // SQL for the intelligence refresh job: bulk loads of the population's features and
 // install evidence, batched writes of computed cohorts and co-usage statistics, and the
 // refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
-// evidence.ts.
+// cousage.ts.
 import type { Db } from './db.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
