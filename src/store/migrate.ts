@@ -25,6 +25,12 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     }));
 }
 
+/** How many migrations the database has applied. */
+export async function appliedMigrationCount(db: Db): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+  return row?.n ?? 0;
+}
+
 /** Applies pending migrations; returns the names applied. */
 export async function migrate(db: Db, migrations = listMigrations()): Promise<string[]> {
   await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -2,7 +2,7 @@
 // per table and batch, inside the caller's transaction (Db.transaction). Array-valued
 // columns (features, sources) travel as text joined by \x1f and are split in SQL,
 // because unnest cannot carry arrays of arrays.
-import type { Tx } from './db.ts';
+import type { Queryable, Tx } from './db.ts';
 
 const SEP = '\x1f';
 export const joinList = (xs: readonly string[]) => xs.join(SEP);
@@ -17,6 +17,14 @@ export async function worldCounts(tx: Tx): Promise<{ companies: number; catalog:
   const [counts] = await tx.query<{ companies: number; catalog: number }>(`SELECT (SELECT count(*) FROM companies)::int AS companies,
     ((SELECT count(*) FROM categories) + (SELECT count(*) FROM vendors) + (SELECT count(*) FROM industries))::int AS catalog`);
   return counts!;
+}
+
+/** Whether any company or catalog row exists (the operator's own data, or an earlier world). */
+export async function hasWorldData(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM companies) OR EXISTS (SELECT 1 FROM products) OR EXISTS (SELECT 1 FROM categories) AS any',
+  );
+  return row?.any ?? false;
 }
 
 /** Empties every world table (and purchases of the people removed); returns purchases dropped. */
