@@ -1,7 +1,7 @@
 // Hand-built worlds for tests: give only the fields a test cares about; the rest get
 // plausible defaults. Rows are inserted in foreign-key order in one transaction.
 import type { Db, Tx } from '../../src/store/db.ts';
-import type { NewRow, TableName } from '../../src/store/schema.ts';
+import { TABLES, type ColumnSpec, type NewRow, type TableName } from '../../src/store/schema.ts';
 
 type Partial1<T, K extends keyof T> = Partial<T> & Pick<T, K>;
 
@@ -59,7 +59,7 @@ export async function insertWorld(db: Db, w: WorldSpec): Promise<void> {
 /**
  * Inserts rows given as objects, in order: each run of rows naming the same columns is one
  * statement, values typed by the table itself (jsonb_populate_recordset); columns left out
- * keep their defaults.
+ * keep their defaults. A jsonb value given as a string is JSON text, as in a SQL literal.
  */
 async function insertRows<T extends TableName>(tx: Tx, table: T, rows: NewRow<T>[]): Promise<void> {
   let run: object[] = [];
@@ -70,11 +70,13 @@ async function insertRows<T extends TableName>(tx: Tx, table: T, rows: NewRow<T>
     await tx.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(null::${table}, $1::jsonb)`, [JSON.stringify(run)]);
     run = [];
   };
+  const specs = TABLES[table] as Record<string, ColumnSpec>;
+  const asJson = (column: string, value: unknown) => (specs[column]?.startsWith('jsonb') && typeof value === 'string' ? JSON.parse(value) : value);
   for (const row of rows) {
     const key = Object.keys(row).sort().join(',');
     if (key !== runKey) await flush();
     runKey = key;
-    run.push(row);
+    run.push(Object.fromEntries(Object.entries(row).map(([column, value]) => [column, asJson(column, value)])));
   }
   await flush();
 }
