@@ -138,7 +138,6 @@ export interface PeopleCriteria {
 /** A profile summary as the AI people helper ranks it (no LinkedIn URL in its answer). */
 export type PeopleCandidate = Omit<ProfileRow, 'linkedinUrl'>;
 
-
 /**
  * People passing every hard criterion (place, company, industry, size, product users) and,
  * when soft criteria (titles, seniority, functions) are given, at least one of them; those

@@ -18,6 +18,7 @@ export async function knownProductIds(db: Db, ids: string[]): Promise<Set<string
   const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids]);
   return new Set(rows.map((r) => r.id));
 }
+
 export interface ProductRow {
   id: string;
   name: string;
