@@ -6,7 +6,7 @@ import type { Db } from '../store/db.ts';
 import { findApiKeyByPrefix, findClient, insertApiKey, listApiKeys, revokeApiKey as revokeKeyRow, touchApiKey, type ApiKeyRow, type ClientWithPlan } from '../store/access.ts';
 import { NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken, secretMatches } from './secrets.ts';
-import { now } from './clock.ts';
+import { now } from '../clock.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** last_used_at is written at most this often per key and process. */

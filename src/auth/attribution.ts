@@ -1,7 +1,8 @@
 // Permission and on-behalf-of checks, shared by REST routes and MCP tools.
 import { z } from 'zod';
 import { BadRequestError, ForbiddenError } from '../errors.ts';
-import { hasPermission, type Permission, type Principal } from './principal.ts';
+import type { Principal } from './principal.ts';
+import { hasPermission, type Permission } from '../schemas/plans.ts';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
   export: 'exports',

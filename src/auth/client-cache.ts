@@ -4,7 +4,7 @@
 // API keys and the token endpoint always read the database.
 import type { Db } from '../store/db.ts';
 import { findClient, findClientByExternalId, type ClientWithPlan } from '../store/access.ts';
-import { now } from './clock.ts';
+import { now } from '../clock.ts';
 
 export const CLIENT_CACHE_MS = 30_000;
 const MAX_ENTRIES = 10_000;

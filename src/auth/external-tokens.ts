@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
-import { now } from './clock.ts';
+import { now } from '../clock.ts';
 import { cachedExternalClient } from './client-cache.ts';
 import { CLOCK_TOLERANCE_SECONDS, tokenError } from './token-errors.ts';
 

@@ -7,7 +7,8 @@
 //   RateLimit: "default";r=599;t=42, "ai";r=59;t=42
 import type { CounterStore } from '../store/counters.ts';
 import { RateLimitedError } from '../errors.ts';
-import type { Plan, Principal } from './principal.ts';
+import type { Principal } from './principal.ts';
+import type { Plan } from '../schemas/plans.ts';
 
 export type RateClass = 'default' | 'ai' | 'export';
 export const RATE_WINDOW_SECONDS = 60;

@@ -11,7 +11,7 @@ import {
   rotateSigningKeys,
   type NewSigningKey,
 } from '../store/signing-keys.ts';
-import { now } from './clock.ts';
+import { now } from '../clock.ts';
 
 export const SIGNING_ALG = 'ES256';
 /** How long a process keeps using its cached signing key and key set before re-reading them. */

@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
-import { now } from './clock.ts';
+import { now } from '../clock.ts';
 import { cachedClient } from './client-cache.ts';
 import { currentSigningKey, publicKeyFor, SIGNING_ALG } from './signing-keys.ts';
 import { verifyExternalToken } from './external-tokens.ts';

@@ -3,7 +3,7 @@
 // their own command modules (seed.ts, import.ts, refresh.ts).
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
-import { listMigrations } from '../store/migrate.ts';
+import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
 
 export function registerDbCommands(program: Command): void {
   program
@@ -12,8 +12,7 @@ export function registerDbCommands(program: Command): void {
     .action(async () => {
       await withContext(async ({ db }) => {
         const total = listMigrations().length;
-        const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-        console.log(`Database (${db.engine}) is at migration ${rows[0]?.n ?? 0} of ${total}.`);
+        console.log(`Database (${db.engine}) is at migration ${await appliedMigrationCount(db)} of ${total}.`);
       });
     });
 }

@@ -3,16 +3,14 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { seedWorld } from './seed/index.ts';
+import { hasWorldData } from '../store/seed.ts';
 import { createDemoClient } from '../auth/demo-client.ts';
 import { refreshAll } from './refresh.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
   // Any company or catalog row means the operator's own data (or an earlier world): keep it.
-  const [row] = await db.query<{ any: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM companies) OR EXISTS (SELECT 1 FROM products) OR EXISTS (SELECT 1 FROM categories) AS any',
-  );
-  if (row?.any) return;
+  if (await hasWorldData(db)) return;
   say(`First start: generating the demo world (${config.demoCompanies} companies, seed '${config.demoSeed}')...`);
   const started = Date.now();
   await seedWorld(db, { companies: config.demoCompanies, seed: config.demoSeed });

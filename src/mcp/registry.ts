@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
-import type { Permission, Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Permission } from '../schemas/plans.ts';
 
 export interface ToolContext {
   db: Db;

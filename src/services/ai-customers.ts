@@ -4,10 +4,11 @@
 // probable product. Also used by `stacklens eval ai`.
 import type { Db } from '../store/db.ts';
 import {
-  categoryUserCounts, cohortAdoption, coUsagePairs, productEvidence, productInstallTuples, productsInCategory, productUserCounts,
+  cohortAdoption, productEvidence, productInstallTuples,
   type CompanyFilter, type EvidenceDetail, type TimeBounds,
 } from '../store/ai.ts';
-import { productDetails } from '../store/evidence.ts';
+import { productDetails, productsInCategory } from '../store/products.ts';
+import { categoryUserCounts, coUsagePairs, productUserCounts } from '../store/cousage.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
 import { inUseStacks } from './stacks.ts';

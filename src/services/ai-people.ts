@@ -3,7 +3,8 @@
 // (titles, seniority, functions), each with a confidence from match quality. Profile
 // fields only: contact details are never read.
 import type { Db } from '../store/db.ts';
-import { findPeopleCandidates, productsOf, type PeopleCandidate, type PeopleCriteria } from '../store/ai.ts';
+import { findPeopleCandidates, type PeopleCandidate, type PeopleCriteria } from '../store/ai.ts';
+import { productsOf } from '../store/products.ts';
 import { expandTitles, matchProfile, profileConfidence, type PeopleAsk } from '../intelligence/people-match.ts';
 import type { ParsedQuery } from '../intelligence/prompt/index.ts';
 import type { PeopleItem } from '../schemas/ai.ts';

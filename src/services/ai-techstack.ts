@@ -2,7 +2,8 @@
 // in-use confidence model) and the products its nearest peers run that it shows no
 // evidence of (probability from the peer-inference model). Also used by `stacklens eval ai`.
 import type { Db } from '../store/db.ts';
-import { categoryUserCounts, coUsagePairs, companyEvidence, productUserCounts, type EvidenceDetail } from '../store/ai.ts';
+import { companyEvidence, type EvidenceDetail } from '../store/ai.ts';
+import { categoryUserCounts, coUsagePairs, productUserCounts } from '../store/cousage.ts';
 import { cohortMemberIds } from '../store/cohorts.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';

@@ -8,7 +8,10 @@ import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { requirePermission } from '../auth/attribution.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import { companyFacts, productsOf, productUserCounts, type CompanyFilter, type TimeBounds } from '../store/ai.ts';
+import type { CompanyFilter, TimeBounds } from '../store/ai.ts';
+import { companyFacts } from '../store/companies.ts';
+import { productUserCounts } from '../store/cousage.ts';
+import { productsOf } from '../store/products.ts';
 import type { ParsedQuery, TimeWindow } from '../intelligence/prompt/index.ts';
 import { toPercent } from '../intelligence/peer-inference.ts';
 import {

@@ -2,7 +2,8 @@
 // cohorts, read from what the refresh job (or the import, for Defined) materialized.
 import type { Db } from '../store/db.ts';
 import type { CohortInput, CohortKind, CompetitorsInput } from '../schemas/intelligence.ts';
-import { cohortMemberIds, cohortPage, countCohort, type CompanyRef } from '../store/cohorts.ts';
+import { cohortMemberIds, cohortPage, countCohort } from '../store/cohorts.ts';
+import type { CompanyRef } from '../store/companies.ts';
 import { resolveCompany as resolveCompanyRow } from './companies.ts';
 import { NotFoundError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';

@@ -5,16 +5,13 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
 import { countCompanies, findCompanyByDomain, knownCompanyDomains, searchCompanies as searchRows, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
-import { knownProductIds, vendorIdsByDomain } from '../store/vendors.ts';
+import { vendorIdsByDomain } from '../store/vendors.ts';
+import { knownProductIds } from '../store/products.ts';
 import { categorySubtrees, findCategoriesByIds } from '../store/categories.ts';
 import { findIndustriesByIdOrName } from '../store/industries.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
-
-export interface Clock {
-  now(): Date;
-}
-export const systemClock: Clock = { now: () => new Date() };
+import { nowDate } from '../clock.ts';
 
 /** The company of a (normalized) domain, or 404 naming it. */
 export async function resolveCompany(db: Db, domain: string): Promise<CompanyRow> {
@@ -41,17 +38,17 @@ export function toCompanySummary(r: CompanyRow): CompanySummary {
   };
 }
 
-export async function searchCompanies(db: Db, input: CompanySearchInput, clock: Clock = systemClock): Promise<Page<CompanySummary>> {
+export async function searchCompanies(db: Db, input: CompanySearchInput): Promise<Page<CompanySummary>> {
   const page = input.page ?? 0;
   const size = input.size ?? 20;
-  const criteria = await toCriteria(db, input, clock.now());
+  const criteria = await toCriteria(db, input, nowDate());
   const [total, rows] = await Promise.all([countCompanies(db, criteria), searchRows(db, criteria, size, page * size)]);
   return toPage(rows.map(toCompanySummary), total, size);
 }
 
 /** Every matching company (not one page), streamed; audited when the stream ends. */
-export async function exportCompanySearch(db: Db, input: CompanySearchInput, actor: Actor, clock: Clock = systemClock): Promise<AsyncIterable<CompanySummary>> {
-  const criteria = await toCriteria(db, input, clock.now());
+export async function exportCompanySearch(db: Db, input: CompanySearchInput, actor: Actor): Promise<AsyncIterable<CompanySummary>> {
+  const criteria = await toCriteria(db, input, nowDate());
   const { page: _page, size: _size, ...params } = input;
   return audited(db, mapRows(streamCompanies(db, criteria), toCompanySummary), { actor, action: 'companies.search.export', params });
 }

@@ -6,7 +6,8 @@ import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-pr
 import { companyProductsPage, countCompanyProducts, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
 import { categorySubtrees, findCategoriesByIds, findCategoriesByNames } from '../store/categories.ts';
 import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
-import { resolveCompany, systemClock, type Clock } from './companies.ts';
+import { resolveCompany } from './companies.ts';
+import { nowDate } from '../clock.ts';
 import { audited, type Actor } from './exports.ts';
 
 type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
@@ -70,14 +71,14 @@ export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduc
   };
 }
 
-export async function companyProducts(db: Db, input: CompanyProductsInput, clock: Clock = systemClock): Promise<Page<CompanyProduct>> {
+export async function companyProducts(db: Db, input: CompanyProductsInput): Promise<Page<CompanyProduct>> {
   const company = await resolveCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const [total, rows] = await Promise.all([
     countCompanyProducts(db, company.id, categoryIds),
     companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size),
   ]);
-  const now = clock.now();
+  const now = nowDate();
   return toPage(rows.map((r) => toCompanyProduct(r, now)), total, input.size);
 }
 
@@ -90,11 +91,10 @@ export async function streamAllCompanyProducts(
   db: Db,
   input: Pick<CompanyProductsInput, 'companyDomain'> & Selection,
   exportedBy: { actor: Actor; format: 'csv' | 'jsonl' } | null,
-  clock: Clock = systemClock,
 ): Promise<AsyncIterable<CompanyProduct>> {
   const company = await resolveCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
-  const now = clock.now();
+  const now = nowDate();
   const records = (async function* () {
     for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, now);
   })();

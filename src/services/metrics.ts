@@ -2,8 +2,10 @@
 // 1-100) and the detailed form (the company's categories compared with chosen peers:
 // similar / different / missing).
 import type { Db } from '../store/db.ts';
-import { categoryWithDescendants, findProducts, findVendorIdByDomain } from '../store/evidence.ts';
-import { findCompaniesByDomains } from '../store/cohorts.ts';
+import { categoryWithDescendants } from '../store/categories.ts';
+import { findProducts } from '../store/products.ts';
+import { findVendorByDomain } from '../store/vendors.ts';
+import { findCompaniesByDomains } from '../store/companies.ts';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
 import { requireDomain } from '../domain.ts';
 import { usageShares } from '../intelligence/usage.ts';
@@ -106,7 +108,7 @@ function intersect(a: Set<string> | undefined, b: Set<string>): Set<string> {
 
 async function requireVendor(db: Db, vendorDomain: string): Promise<string> {
   const domain = requireDomain(vendorDomain, 'vendorDomain');
-  const id = await findVendorIdByDomain(db, domain);
+  const id = (await findVendorByDomain(db, domain))?.id;
   if (!id) throw new NotFoundError(`Vendor '${domain}' not found`);
   return id;
 }

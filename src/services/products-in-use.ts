@@ -1,7 +1,8 @@
 // Products in use: for each asked product id, whether the company uses it now and a
 // calibrated confidence from the install evidence (intelligence/confidence.ts).
 import type { Db } from '../store/db.ts';
-import { findProducts, installEvidence } from '../store/evidence.ts';
+import { installEvidence } from '../store/evidence.ts';
+import { findProducts } from '../store/products.ts';
 import { BadRequestError, PayloadTooLargeError } from '../errors.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { resolveCompany } from './cohorts.ts';

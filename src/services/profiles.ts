@@ -16,8 +16,6 @@ import {
 } from '../schemas/profiles.ts';
 import {
   countProfiles,
-  findCompanyIdsByDomain,
-  findIndustries,
   findProfile,
   findProfileBatch,
   findProfilePage,
@@ -25,6 +23,9 @@ import {
 } from '../store/profiles.ts';
 import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audited } from './exports.ts';
+import { findCompaniesByDomains } from '../store/companies.ts';
+import { findIndustriesByIdOrName } from '../store/industries.ts';
+import { nowDate } from '../clock.ts';
 
 export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
@@ -66,7 +67,7 @@ export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<
   let companyIds: string[] = [];
   if (domainValues.length > 0) {
     const domains = [...new Set(domainValues.map((d) => requireDomain(d, 'companyDomains')))];
-    const found = await findCompanyIdsByDomain(db, domains);
+    const found = await findCompaniesByDomains(db, domains);
     const known = new Set(found.map((r) => r.domain));
     const unknown = domains.filter((d) => !known.has(d));
     if (unknown.length > 0) throw new NotFoundError(`companyDomains: no company with domain ${unknown.map((d) => `'${d}'`).join(', ')}`);
@@ -75,7 +76,7 @@ export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<
 
   let industryIds: string[] = [];
   if (industryValues.length > 0) {
-    const found = await findIndustries(db, industryValues);
+    const found = await findIndustriesByIdOrName(db, industryValues);
     const unknown = industryValues.filter((v) => !found.some((r) => r.id === v || r.name.toLowerCase() === v.toLowerCase()));
     if (unknown.length > 0) throw new NotFoundError(`industries: no industry with id or name ${unknown.map((v) => `'${v.slice(0, 80)}'`).join(', ')}`);
     industryIds = found.map((r) => r.id);
@@ -118,7 +119,7 @@ export async function exportProfiles(db: Db, principal: Principal, onBehalfOf: s
     }
   }
   const rows = audited(db, batches(), { actor: { clientId: principal.clientId, onBehalfOf }, action: 'profiles.export', params });
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  const stamp = nowDate().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
   return { fileName: `profiles-${stamp}.csv`, columns: PROFILE_CSV_COLUMNS, rows };
 }
 

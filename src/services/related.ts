@@ -3,8 +3,9 @@
 // (intelligence/related.ts), ranked, paged; never the anchor itself.
 import type { Db } from '../store/db.ts';
 import type { CohortKind, RelatedInput } from '../schemas/intelligence.ts';
-import type { CompanyRef } from '../store/cohorts.ts';
-import { globalCoUsage, productDetails } from '../store/evidence.ts';
+import type { CompanyRef } from '../store/companies.ts';
+import { globalCoUsage } from '../store/cousage.ts';
+import { productDetails } from '../store/products.ts';
 import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers, resolveCompany } from './cohorts.ts';
 import { requireProducts } from './metrics.ts';

@@ -1,6 +1,7 @@
 // Shared by the intelligence services: the as-of date recency is measured from, and the
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
 import type { Db } from '../store/db.ts';
+import { nowDate } from '../clock.ts';
 import { installEvidence, type InstallEvidenceRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
 import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligence/confidence.ts';
@@ -13,7 +14,7 @@ import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligenc
 export async function resolveAsOf(db: Db, override?: Date): Promise<Date> {
   if (override) return override;
   const newest = await newestVerification(db);
-  const now = new Date();
+  const now = nowDate();
   return newest && newest < now ? newest : now;
 }
 

@@ -4,7 +4,8 @@ import { NotFoundError } from '../errors.ts';
 import { normalizeDomain } from '../domain.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { Product, Vendor, VendorProductsInput, VendorSearchInput } from '../schemas/vendors.ts';
-import { findVendorByDomain, searchVendors as searchRows, vendorProducts as productRows, type ProductRow, type VendorRow } from '../store/vendors.ts';
+import { findVendorByDomain, searchVendors as searchRows, type VendorRow } from '../store/vendors.ts';
+import { vendorProducts as productRows, type ProductRow } from '../store/products.ts';
 
 const toVendor = (v: VendorRow): Vendor => ({ id: v.id, domain: v.domain, name: v.name, logo: v.logo_url });
 

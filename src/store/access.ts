@@ -1,6 +1,7 @@
 // SQL for clients, plans and API keys (credits: store/purchases.ts).
 import type { Db } from './db.ts';
-import type { Plan } from '../auth/principal.ts';
+import type { Row } from './schema.ts';
+import type { Plan } from '../schemas/plans.ts';
 
 export interface ClientRow {
   id: string;
@@ -106,13 +107,16 @@ export async function insertClient(
   db: Db,
   client: { id: string; name: string; planId: string; secretHash: string; credits: number; externalId?: string | null },
 ): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('api_clients')
-      .values({ id: client.id, name: client.name, plan_id: client.planId, secret_hash: client.secretHash, credits: client.credits, external_id: client.externalId ?? null })
-      .execute();
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO api_clients (id, name, plan_id, secret_hash, credits, external_id) VALUES ($1::text, $2::text, $3::text, $4::text, $5::int, $6::text)`,
+      [client.id, client.name, client.planId, client.secretHash, client.credits, client.externalId ?? null],
+    );
     if (client.credits > 0) {
-      await trx.insertInto('credit_ledger').values({ client_id: client.id, delta: client.credits, reason: 'initial_grant', reference: client.planId }).execute();
+      await tx.query(
+        `INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, 'initial_grant', $3::text)`,
+        [client.id, client.credits, client.planId],
+      );
     }
   });
 }
@@ -132,6 +136,8 @@ export async function updateClientSecret(db: Db, clientId: string, secretHash: s
   return rows.length > 0;
 }
 
+type ApiKeysRow = Row<'api_keys'>;
+
 export interface ApiKeyRow {
   id: string;
   clientId: string;
@@ -144,31 +150,33 @@ export interface ApiKeyRow {
 }
 
 export async function insertApiKey(db: Db, key: { id: string; clientId: string; prefix: string; keyHash: string; name: string | null }): Promise<void> {
-  await db.kysely
-    .insertInto('api_keys')
-    .values({ id: key.id, client_id: key.clientId, prefix: key.prefix, key_hash: key.keyHash, name: key.name, revoked_at: null, last_used_at: null })
-    .execute();
+  await db.query(
+    `INSERT INTO api_keys (id, client_id, prefix, key_hash, name) VALUES ($1::text, $2::text, $3::text, $4::text, $5::text)`,
+    [key.id, key.clientId, key.prefix, key.keyHash, key.name],
+  );
 }
 
+const API_KEY_COLUMNS = 'id, client_id, prefix, key_hash, name, created_at, revoked_at, last_used_at';
+
 export async function findApiKeyByPrefix(db: Db, prefix: string): Promise<ApiKeyRow | undefined> {
-  const r = await db.kysely.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+  const [r] = await db.query<ApiKeysRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE prefix = $1::text`, [prefix]);
   return r && toApiKey(r);
 }
 
 export async function listApiKeys(db: Db, clientId?: string): Promise<ApiKeyRow[]> {
-  let q = db.kysely.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
-  if (clientId !== undefined) q = q.where('client_id', '=', clientId);
-  return (await q.execute()).map(toApiKey);
+  const rows = await db.query<ApiKeysRow>(
+    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE $1::text IS NULL OR client_id = $1::text ORDER BY created_at, id`,
+    [clientId ?? null],
+  );
+  return rows.map(toApiKey);
 }
 
 /** Revokes a key by id (`key_…`) or prefix; returns the key, or undefined when unknown. */
 export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<ApiKeyRow | undefined> {
-  const r = await db.kysely
-    .updateTable('api_keys')
-    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now', [])) }))
-    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
-    .returningAll()
-    .executeTakeFirst();
+  const [r] = await db.query<ApiKeysRow>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1::text OR prefix = $1::text RETURNING ${API_KEY_COLUMNS}`,
+    [idOrPrefix],
+  );
   return r && toApiKey(r);
 }
 
@@ -177,6 +185,6 @@ export async function touchApiKey(db: Db, keyId: string): Promise<void> {
   await db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1::text`, [keyId]);
 }
 
-function toApiKey(r: { id: string; client_id: string; prefix: string; key_hash: string; name: string | null; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }): ApiKeyRow {
+function toApiKey(r: ApiKeysRow): ApiKeyRow {
   return { id: r.id, clientId: r.client_id, prefix: r.prefix, keyHash: r.key_hash, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at };
 }

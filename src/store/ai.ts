@@ -1,9 +1,9 @@
-// SQL for the AI helpers: install evidence with its sources (for `source` texts), the users
-// of a few products, Default-cohort adoption counts over the population, co-usage pairs,
-// company facts for suggestion items, and the candidate people of a people prompt.
-// Contact details are never read here.
+// SQL for the AI helpers (their multi-table queries): install evidence with its sources
+// (for `source` texts), Default-cohort adoption counts over the population, and the
+// candidate people of a people prompt. Contact details are never read here. Lookups by
+// table live in the table's module (products.ts, companies.ts, cousage.ts).
 import type { Db } from './db.ts';
-import { containsPattern } from './sql.ts';
+import { containsPattern, Params } from './sql.ts';
 import type { ProfileRow } from './profiles.ts';
 import type { EvidenceTuple } from './intelligence.ts';
 
@@ -15,19 +15,14 @@ export interface CompanyFilter {
   revenueBands: string[];
 }
 
-/** SQL conditions on companies alias `c`, parameters numbered after `offset`. */
-function companyConditions(f: CompanyFilter, offset: number): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
+/** SQL condition on companies alias `c` (at least "true"), its parameters added to `p`. */
+function companyConditions(f: CompanyFilter, p: Params): string {
   const conds: string[] = [];
-  const add = (cond: (p: string) => string, v: unknown) => {
-    params.push(v);
-    conds.push(cond(`$${offset + params.length}`));
-  };
-  if (f.industryIds.length) add((p) => `c.industry_id = ANY(${p}::text[])`, f.industryIds);
-  if (f.countries.length) add((p) => `c.country::text = ANY(${p}::text[])`, f.countries);
-  if (f.employeeBands.length) add((p) => `c.employee_band = ANY(${p}::text[])`, f.employeeBands);
-  if (f.revenueBands.length) add((p) => `c.revenue_band = ANY(${p}::text[])`, f.revenueBands);
-  return { sql: conds.length ? conds.join(' AND ') : 'true', params };
+  if (f.industryIds.length) conds.push(`c.industry_id = ANY(${p.add(f.industryIds, 'text[]')})`);
+  if (f.countries.length) conds.push(`c.country::text = ANY(${p.add(f.countries, 'text[]')})`);
+  if (f.employeeBands.length) conds.push(`c.employee_band = ANY(${p.add(f.employeeBands, 'text[]')})`);
+  if (f.revenueBands.length) conds.push(`c.revenue_band = ANY(${p.add(f.revenueBands, 'text[]')})`);
+  return conds.length ? conds.join(' AND ') : 'true';
 }
 
 export interface EvidenceDetail {
@@ -68,34 +63,31 @@ export interface TimeBounds {
 export async function productEvidence(
   db: Db, productIds: string[], filter: CompanyFilter, time: TimeBounds | null, limit: number,
 ): Promise<EvidenceDetail[]> {
-  const params: unknown[] = [productIds, limit];
-  const where = companyConditions(filter, params.length);
-  params.push(...where.params);
+  const p = new Params();
+  const products = p.add(productIds, 'text[]');
+  const where = companyConditions(filter, p);
   let timeSql = 'true';
   if (time) {
-    params.push(time.since, time.until);
-    const n = params.length;
-    timeSql = `i.${time.field} >= $${n - 1}::timestamptz AND ($${n}::timestamptz IS NULL OR i.${time.field} < $${n}::timestamptz)`;
+    const until = p.add(time.until, 'timestamptz');
+    timeSql = `i.${time.field} >= ${p.add(time.since, 'timestamptz')} AND (${until} IS NULL OR i.${time.field} < ${until})`;
   }
   return db.query<EvidenceDetail>(
     `SELECT ${EVIDENCE_COLUMNS} ${EVIDENCE_FROM} JOIN companies c ON c.id = i.company_id
-      WHERE i.product_id = ANY($1::text[]) AND ${where.sql} AND ${timeSql}
+      WHERE i.product_id = ANY(${products}) AND ${where} AND ${timeSql}
       ORDER BY i.last_verified DESC, i.hit_count DESC, i.company_id, i.product_id
-      LIMIT $2::int`,
-    params,
+      LIMIT ${p.add(limit, 'int')}`,
+    p.values,
   );
 }
 
 /** Evidence tuples of every install of the products (for counting in-use users). */
 export async function productInstallTuples(db: Db, productIds: string[]): Promise<EvidenceTuple[]> {
-  const res = await db.pool.query<EvidenceTuple>({
-    text: `SELECT company_id, product_id, extract(epoch FROM last_verified)::float8 * 1000, extract(epoch FROM first_verified)::float8 * 1000,
-                  hit_count, intensity::int, cardinality(sources)
-             FROM installs WHERE product_id = ANY($1::text[]) ORDER BY company_id, product_id`,
-    values: [productIds],
-    rowMode: 'array',
-  });
-  return res.rows;
+  return db.queryArrays<EvidenceTuple>(
+    `SELECT company_id, product_id, extract(epoch FROM last_verified)::float8 * 1000, extract(epoch FROM first_verified)::float8 * 1000,
+            hit_count, intensity::int, cardinality(sources)
+       FROM installs WHERE product_id = ANY($1::text[]) ORDER BY company_id, product_id`,
+    [productIds],
+  );
 }
 
 export interface CohortAdoption {
@@ -112,70 +104,18 @@ export interface CohortAdoption {
  */
 export async function cohortAdoption(db: Db, userIds: string[], filter: CompanyFilter, limit: number): Promise<CohortAdoption[]> {
   if (userIds.length === 0) return [];
-  const params: unknown[] = [userIds, limit];
-  const where = companyConditions(filter, params.length);
+  const p = new Params();
   return db.query<CohortAdoption>(
     `WITH hits AS (
        SELECT company_id, count(*)::int AS users FROM cohorts
-        WHERE kind = 'default' AND member_id = ANY($1::text[]) GROUP BY company_id)
+        WHERE kind = 'default' AND member_id = ANY(${p.add(userIds, 'text[]')}) GROUP BY company_id)
      SELECT h.company_id AS "companyId", h.users,
             (SELECT count(*)::int FROM cohorts x WHERE x.company_id = h.company_id AND x.kind = 'default') AS size
        FROM hits h JOIN companies c ON c.id = h.company_id
-      WHERE ${where.sql}
+      WHERE ${companyConditions(filter, p)}
       ORDER BY h.users DESC, h.company_id
-      LIMIT $2::int`,
-    [...params, ...where.params],
-  );
-}
-
-/** Stored population co-usage: how many companies use both the anchor and the product. */
-export async function coUsagePairs(db: Db, anchorIds: string[], productIds: string[]): Promise<{ anchorId: string; productId: string; together: number }[]> {
-  if (anchorIds.length === 0 || productIds.length === 0) return [];
-  return db.query(
-    `SELECT anchor_id AS "anchorId", product_id AS "productId", together FROM product_cousage
-      WHERE anchor_id = ANY($1::text[]) AND product_id = ANY($2::text[])`,
-    [anchorIds, productIds],
-  );
-}
-
-/** In-use user counts of products, from the last refresh (absent = 0). */
-export async function productUserCounts(db: Db, productIds: string[]): Promise<Map<string, number>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await db.query<{ productId: string; companies: number }>(
-    'SELECT product_id AS "productId", companies FROM product_usage_stats WHERE product_id = ANY($1::text[])',
-    [productIds],
-  );
-  return new Map(rows.map((r) => [r.productId, r.companies]));
-}
-
-export interface CompanyFacts {
-  id: string;
-  domain: string;
-  name: string | null;
-  country: string | null;
-  industry: string | null;
-}
-
-export async function companyFacts(db: Db, ids: string[]): Promise<CompanyFacts[]> {
-  if (ids.length === 0) return [];
-  return db.query<CompanyFacts>(
-    `SELECT c.id, c.domain, c.name, trim(c.country)::text AS country, i.name AS industry
-       FROM companies c LEFT JOIN industries i ON i.id = c.industry_id WHERE c.id = ANY($1::text[])`,
-    [ids],
-  );
-}
-
-/** Products of the given vendors, and of the given categories or any category below them. */
-export async function productsOf(db: Db, vendorIds: string[], categoryIds: string[]): Promise<{ id: string; vendorId: string; categoryId: string }[]> {
-  if (vendorIds.length === 0 && categoryIds.length === 0) return [];
-  return db.query(
-    `WITH RECURSIVE tree AS (
-       SELECT id FROM categories WHERE id = ANY($2::text[])
-       UNION SELECT k.id FROM categories k JOIN tree t ON k.parent_id = t.id)
-     SELECT p.id, p.vendor_id AS "vendorId", p.category_id AS "categoryId" FROM products p
-      WHERE p.vendor_id = ANY($1::text[]) OR p.category_id IN (SELECT id FROM tree)
-      ORDER BY p.id`,
-    [vendorIds, categoryIds],
+      LIMIT ${p.add(limit, 'int')}`,
+    p.values,
   );
 }
 
@@ -198,31 +138,27 @@ export interface PeopleCriteria {
 /** A profile summary as the AI people helper ranks it (no LinkedIn URL in its answer). */
 export type PeopleCandidate = Omit<ProfileRow, 'linkedinUrl'>;
 
-
 /**
  * People passing every hard criterion (place, company, industry, size, product users) and,
  * when soft criteria (titles, seniority, functions) are given, at least one of them; those
  * meeting most soft criteria first, then by id. At most `limit`.
  */
 export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: number): Promise<PeopleCandidate[]> {
-  const params: unknown[] = [];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
+  const p = new Params();
   const hard: string[] = [];
-  if (k.countries.length) hard.push(`p.country::text = ANY(${p(k.countries)}::text[])`);
-  if (k.companyIds.length) hard.push(`p.company_id = ANY(${p(k.companyIds)}::text[])`);
-  if (k.industryIds.length) hard.push(`c.industry_id = ANY(${p(k.industryIds)}::text[])`);
-  if (k.employeeBands.length) hard.push(`c.employee_band = ANY(${p(k.employeeBands)}::text[])`);
+  if (k.countries.length) hard.push(`p.country::text = ANY(${p.add(k.countries, 'text[]')})`);
+  if (k.companyIds.length) hard.push(`p.company_id = ANY(${p.add(k.companyIds, 'text[]')})`);
+  if (k.industryIds.length) hard.push(`c.industry_id = ANY(${p.add(k.industryIds, 'text[]')})`);
+  if (k.employeeBands.length) hard.push(`c.employee_band = ANY(${p.add(k.employeeBands, 'text[]')})`);
   if (k.productIds.length) {
-    hard.push(`EXISTS (SELECT 1 FROM installs i WHERE i.company_id = p.company_id AND i.product_id = ANY(${p(k.productIds)}::text[])
-                 AND (${p(k.productSince)}::timestamptz IS NULL OR i.last_verified >= ${p(k.productSince)}::timestamptz))`);
+    const since = p.add(k.productSince, 'timestamptz');
+    hard.push(`EXISTS (SELECT 1 FROM installs i WHERE i.company_id = p.company_id AND i.product_id = ANY(${p.add(k.productIds, 'text[]')})
+                 AND (${since} IS NULL OR i.last_verified >= ${since}))`);
   }
   const soft: string[] = [];
-  if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p(k.titles.map(containsPattern))}::text[]))`);
-  if (k.seniority.length) soft.push(`(lower(p.seniority) = ANY(${p(k.seniority)}::text[]))`);
-  if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p(k.functions)}::text[]))`);
+  if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p.add(k.titles.map(containsPattern), 'text[]')}))`);
+  if (k.seniority.length) soft.push(`(lower(p.seniority) = ANY(${p.add(k.seniority, 'text[]')}))`);
+  if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p.add(k.functions, 'text[]')}))`);
   const order = soft.length ? `${soft.map((s) => `coalesce(${s}, false)::int`).join(' + ')} DESC, p.id` : 'p.id';
   const where = [...hard, ...(soft.length ? [`(${soft.join(' OR ')})`] : [])];
   return db.query<PeopleCandidate>(
@@ -231,25 +167,7 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
        FROM people p LEFT JOIN companies c ON c.id = p.company_id
       WHERE ${where.length ? where.join(' AND ') : 'true'}
       ORDER BY ${order}
-      LIMIT ${p(limit)}::int`,
-    params,
+      LIMIT ${p.add(limit, 'int')}`,
+    p.values,
   );
-}
-
-/** In-use users per category, summed over its products from the last refresh (a company running two counts twice: approximate). */
-export async function categoryUserCounts(db: Db, categoryIds: string[]): Promise<Map<string, number>> {
-  if (categoryIds.length === 0) return new Map();
-  const rows = await db.query<{ categoryId: string; companies: number }>(
-    `SELECT p.category_id AS "categoryId", sum(s.companies)::int AS companies
-       FROM product_usage_stats s JOIN products p ON p.id = s.product_id
-      WHERE p.category_id = ANY($1::text[]) GROUP BY p.category_id`,
-    [categoryIds],
-  );
-  return new Map(rows.map((r) => [r.categoryId, r.companies]));
-}
-
-/** Ids of the products in one main category (exactly that category). */
-export async function productsInCategory(db: Db, categoryId: string): Promise<string[]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE category_id = $1 ORDER BY id', [categoryId]);
-  return rows.map((r) => r.id);
 }

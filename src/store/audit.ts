@@ -5,8 +5,8 @@ export async function insertAuditEntry(
   db: Db,
   e: { clientId: string; onBehalfOf: string; action: string; params: Record<string, unknown>; resultCount: number | null },
 ): Promise<void> {
-  await db.kysely
-    .insertInto('audit_log')
-    .values({ client_id: e.clientId, on_behalf_of: e.onBehalfOf, action: e.action, params: JSON.stringify(e.params), result_count: e.resultCount })
-    .execute();
+  await db.query(
+    `INSERT INTO audit_log (client_id, on_behalf_of, action, params, result_count) VALUES ($1::text, $2::text, $3::text, $4::jsonb, $5::int)`,
+    [e.clientId, e.onBehalfOf, e.action, JSON.stringify(e.params), e.resultCount],
+  );
 }

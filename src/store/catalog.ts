@@ -5,6 +5,8 @@
 // requests do not reload thousands of products each time. Writers may also call
 // invalidatePromptCatalog(db) to drop it at once.
 import type { Db } from './db.ts';
+import { Params } from './sql.ts';
+import { now } from '../clock.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
 
 interface CacheEntry {
@@ -33,19 +35,13 @@ async function fingerprint(db: Db): Promise<string> {
 }
 
 async function readCatalog(db: Db): Promise<PromptCatalog> {
-  const [products, vendors, categories, industries] = [
-    await db.kysely.selectFrom('products').select(['id', 'name', 'short_name', 'aliases', 'vendor_id', 'category_id']).orderBy('id').execute(),
-    await db.kysely.selectFrom('vendors').select(['id', 'domain', 'name']).orderBy('id').execute(),
-    await db.kysely.selectFrom('categories').select(['id', 'name', 'parent_id']).orderBy('id').execute(),
-    await db.kysely.selectFrom('industries').select(['id', 'name']).orderBy('id').execute(),
-  ];
   return {
-    products: products.map((p) => ({
-      id: p.id, name: p.name, shortName: p.short_name, aliases: p.aliases ?? [], vendorId: p.vendor_id, categoryId: p.category_id,
-    })),
-    vendors: vendors.map((v) => ({ id: v.id, domain: v.domain, name: v.name })),
-    categories: categories.map((c) => ({ id: c.id, name: c.name, parentId: c.parent_id })),
-    industries: industries.map((i) => ({ id: i.id, name: i.name })),
+    products: await db.query<PromptCatalog['products'][number]>(
+      'SELECT id, name, short_name AS "shortName", aliases, vendor_id AS "vendorId", category_id AS "categoryId" FROM products ORDER BY id',
+    ),
+    vendors: await db.query<PromptCatalog['vendors'][number]>('SELECT id, domain, name FROM vendors ORDER BY id'),
+    categories: await db.query<PromptCatalog['categories'][number]>('SELECT id, name, parent_id AS "parentId" FROM categories ORDER BY id'),
+    industries: await db.query<PromptCatalog['industries'][number]>('SELECT id, name FROM industries ORDER BY id'),
   };
 }
 
@@ -53,9 +49,8 @@ async function readCatalog(db: Db): Promise<PromptCatalog> {
  * The catalog for the prompt parser. Returns the same object while the data is unchanged,
  * which also keeps the parser's compiled index (cached per catalog object) warm.
  */
-export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number; now?: () => number } = {}): Promise<PromptCatalog> {
+export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number } = {}): Promise<PromptCatalog> {
   const maxAge = options.maxAgeMs ?? CATALOG_MAX_AGE_MS;
-  const now = options.now ?? Date.now;
   const hit = cache.get(db);
   if (hit && now() - hit.checkedAt < maxAge) return hit.catalog;
   const pending = inflight.get(db);
@@ -103,11 +98,14 @@ export async function findPromptCompanies(db: Db, candidates: { domains: string[
   const domains = [...new Set(candidates.domains)].slice(0, 50);
   const patterns = [...new Set(candidates.phrases.filter((p) => p.trim().length >= 3).map(companyNamePattern))].slice(0, 60);
   if (domains.length === 0 && patterns.length === 0) return [];
-  const parts = ['(SELECT id, domain, name FROM companies WHERE domain = ANY($1::text[]))'];
-  patterns.forEach((_, k) => parts.push(`(SELECT id, domain, name FROM companies WHERE name ~* $${k + 2}::text LIMIT 5)`));
+  const p = new Params();
+  const parts = [
+    `(SELECT id, domain, name FROM companies WHERE domain = ANY(${p.add(domains, 'text[]')}))`,
+    ...patterns.map((pattern) => `(SELECT id, domain, name FROM companies WHERE name ~* ${p.add(pattern, 'text')} LIMIT 5)`),
+  ];
   const rows = await db.query<{ id: string; domain: string; name: string | null }>(
     `SELECT DISTINCT ON (c.id) c.id, c.domain, c.name FROM (${parts.join(' UNION ALL ')}) c ORDER BY c.id LIMIT 100`,
-    [domains, ...patterns],
+    p.values,
   );
   return rows.map((r) => ({ id: r.id, domain: r.domain, name: r.name }));
 }

@@ -49,3 +49,8 @@ export async function categorySubtrees(db: Db, rootIds: string[]): Promise<{ roo
     [rootIds],
   );
 }
+
+/** The category and every category below it. */
+export async function categoryWithDescendants(db: Db, categoryId: string): Promise<string[]> {
+  return (await categorySubtrees(db, [categoryId])).map((r) => r.id);
+}

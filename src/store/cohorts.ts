@@ -1,22 +1,8 @@
-// SQL for reading peer sets: companies by domains, cohort pages of Peer items and
-// member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
+// SQL for reading peer sets: cohort pages of Peer items and member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
 // cohorts are imported.
 import type { CohortKind } from '../schemas/intelligence.ts';
 import type { Db } from './db.ts';
-
-export interface CompanyRef {
-  id: string;
-  domain: string;
-  name: string | null;
-  logo: string | null;
-}
-
-export async function findCompaniesByDomains(db: Db, domains: string[]): Promise<CompanyRef[]> {
-  return db.query<CompanyRef>(
-    'SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])',
-    [domains],
-  );
-}
+import type { CompanyRef } from './companies.ts';
 
 export async function countCohort(db: Db, companyId: string, kind: CohortKind): Promise<number> {
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cohorts WHERE company_id = $1 AND kind = $2', [companyId, kind]);

@@ -1,4 +1,4 @@
-// SQL for companies: lookup by domain and the company search (count, page, keyset batches).
+// SQL for companies: lookups by domain and id and the company search (count, page, keyset batches).
 import type { Db } from './db.ts';
 import { containsPattern, inBatches, Params } from './sql.ts';
 import type { TimeRange } from '../intelligence/buckets.ts';
@@ -38,6 +38,37 @@ const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_i
 export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRow | undefined> {
   const [row] = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} WHERE c.domain = $1`, [domain]);
   return row;
+}
+
+export interface CompanyRef {
+  id: string;
+  domain: string;
+  name: string | null;
+  logo: string | null;
+}
+
+export async function findCompaniesByDomains(db: Db, domains: string[]): Promise<CompanyRef[]> {
+  return db.query<CompanyRef>(
+    'SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])',
+    [domains],
+  );
+}
+
+export interface CompanyFacts {
+  id: string;
+  domain: string;
+  name: string | null;
+  country: string | null;
+  industry: string | null;
+}
+
+export async function companyFacts(db: Db, ids: string[]): Promise<CompanyFacts[]> {
+  if (ids.length === 0) return [];
+  return db.query<CompanyFacts>(
+    `SELECT c.id, c.domain, c.name, trim(c.country)::text AS country, i.name AS industry
+       FROM companies c LEFT JOIN industries i ON i.id = c.industry_id WHERE c.id = ANY($1::text[])`,
+    [ids],
+  );
 }
 
 /** Which of these domains are known companies. */

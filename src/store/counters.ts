@@ -4,7 +4,7 @@
 // refused request spends nothing. If Redis stops answering, counting continues in memory
 // (per instance, logged) rather than failing every request or lifting every limit.
 import { Redis } from 'ioredis';
-import { now } from '../auth/clock.ts';
+import { now } from '../clock.ts';
 
 export interface CounterState {
   /** Hits in the current window (after this call, for consume). */
@@ -170,8 +170,8 @@ export class RedisCounterStore implements CounterStore {
   }
 
   private warnOnce(message: string, err: unknown) {
-    if (Date.now() - this.lastWarning < 30_000) return;
-    this.lastWarning = Date.now();
+    if (now() - this.lastWarning < 30_000) return;
+    this.lastWarning = now();
     this.warn(message, err);
   }
 }

@@ -1,22 +1,50 @@
-// The one database port: node-postgres + Kysely over a PostgreSQL server (DATABASE_URL)
-// or over embedded PGlite through its node-postgres adapter. Same SQL on both engines.
+// The one database port: node-postgres over a PostgreSQL server (DATABASE_URL) or over
+// embedded PGlite through its node-postgres adapter. Same SQL on both engines.
+//
+// One SQL style for the whole store: raw, parameterized SQL text (`$n` placeholders, explicit
+// casts, set-based `unnest` batches), built with `Params` (sql.ts) where conditions vary.
+// Raw SQL was already ~150 of the ~175 statements when the store had two styles, and the
+// queries that matter (cohorts, co-usage, trigram search, COPY staging, keyset exports)
+// are the ones a query builder cannot say; a reader sees the statement PostgreSQL runs.
+// Row shapes are declared once in schema.ts and checked against the migrated database.
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
-import type { Database } from './schema.ts';
 import { acquireDirLock, type DirLock } from './lock.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
-export interface Db {
-  readonly engine: Engine;
-  /** Typed query builder; use `sql` from kysely for what the builder cannot say. */
-  readonly kysely: Kysely<Database>;
-  /** Raw pool for bulk statements and streaming. */
-  readonly pool: pg.Pool;
+/** What runs statements: the database (any pooled connection) or one open transaction. */
+export interface Queryable {
   /** Runs a parameterized statement and returns its rows. */
   query<R extends object = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** The same, each row an array of its column values: cheaper to parse for bulk reads. */
+  queryArrays<R extends unknown[] = unknown[]>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+/** An open transaction: store functions that must run inside one take it instead of `Db`. */
+export type Tx = Queryable;
+
+export interface TransactionOptions {
+  readOnly?: boolean;
+  /** Absent: the server's default (READ COMMITTED unless configured otherwise). */
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
+}
+
+export interface Db extends Queryable {
+  readonly engine: Engine;
+  /**
+   * Runs `fn` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when
+   * it throws. Inside, use only `tx`: on PGlite the pool has one connection, which `fn`
+   * holds, so a statement sent through `db` meanwhile would wait forever.
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * The driver's pool. Only the file import uses it (store/import/*, ingest/import): its
+   * `COPY ... FROM STDIN` needs the driver's client and its own BEGIN/ROLLBACK, and nothing
+   * else here speaks COPY. Everything else goes through `query`/`queryArrays`/`transaction`.
+   */
+  readonly pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -84,19 +112,49 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
 }
 
 function makeDb(engine: Engine, pool: pg.Pool, closeFn: () => Promise<void>): Db {
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed: Promise<void> | undefined;
   return {
     engine,
-    kysely,
     pool,
-    async query<R extends object>(text: string, params: unknown[] = []) {
-      const result = await pool.query(text, params);
-      return result.rows as R[];
+    ...queryable(pool),
+    async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(beginStatement(options));
+        const result = await fn(queryable(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        // A connection that cannot even roll back is closed instead of going back to the pool.
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
     },
     close() {
       closed ??= closeFn();
       return closed;
     },
   };
+}
+
+function queryable(runner: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<R extends object>(text: string, params?: unknown[]) {
+      // No parameters: the simple protocol, which also runs several statements (migrations).
+      const result = params && params.length > 0 ? await runner.query(text, params) : await runner.query(text);
+      return result.rows as R[];
+    },
+    async queryArrays<R extends unknown[]>(text: string, params?: unknown[]) {
+      const result = await runner.query<R>({ text, values: params, rowMode: 'array' });
+      return result.rows;
+    },
+  };
+}
+
+function beginStatement(o: TransactionOptions): string {
+  const modes = [o.isolation && `ISOLATION LEVEL ${o.isolation.toUpperCase()}`, o.readOnly && 'READ ONLY'].filter(Boolean);
+  return modes.length ? `BEGIN ${modes.join(', ')}` : 'BEGIN';
 }

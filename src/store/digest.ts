@@ -35,29 +35,20 @@ export interface WorldDigest {
 
 export async function worldDigest(db: Db): Promise<WorldDigest> {
   const collate = (cols: string) => cols.split(',').map((c) => `${c.trim()} COLLATE "C"`).join(', ');
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query("SET LOCAL TimeZone = 'UTC'");
-    await client.query('SET LOCAL extra_float_digits = 1');
+  return db.transaction(async (tx) => {
+    await tx.query("SET LOCAL TimeZone = 'UTC'");
+    await tx.query('SET LOCAL extra_float_digits = 1');
     const tables: WorldDigest['tables'] = {};
     const total = createHash('sha256');
     for (const t of TABLES) {
-      const { rows } = await client.query(
+      const [r] = await tx.query<{ rows: number; md5: string }>(
         `SELECT coalesce(sum(n), 0)::bigint AS rows, md5(coalesce(string_agg(g || ':' || h, ',' ORDER BY g COLLATE "C"), '')) AS md5
          FROM (SELECT ${t.group}::text AS g, count(*) AS n, md5(string_agg(ROW(${t.columns})::text, E'\\n' ORDER BY ${collate(t.order)})) AS h
                FROM ${t.table} GROUP BY 1) per_group`,
       );
-      const r = rows[0] as { rows: number; md5: string };
-      tables[t.table] = { rows: Number(r.rows), md5: r.md5 };
-      total.update(`${t.table}\t${r.rows}\t${r.md5}\n`);
+      tables[t.table] = { rows: Number(r!.rows), md5: r!.md5 };
+      total.update(`${t.table}\t${r!.rows}\t${r!.md5}\n`);
     }
-    await client.query('COMMIT');
     return { digest: total.digest('hex'), tables };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  }, { readOnly: true });
 }

@@ -1,5 +1,6 @@
 // SQL for feed items: newest first, keyset on (published_at DESC, id DESC).
 import type { Db } from './db.ts';
+import { Params } from './sql.ts';
 
 export interface FeedItemRow {
   id: string;
@@ -16,17 +17,13 @@ export interface FeedItemRow {
 
 /** Up to `limit` items of the company strictly older than `after` (null = the newest). */
 export async function feedItems(db: Db, companyId: string, after: { publishedAt: string; id: string } | null, limit: number): Promise<FeedItemRow[]> {
-  const params: unknown[] = [companyId, limit];
-  let keyset = '';
-  if (after) {
-    params.push(after.publishedAt, after.id);
-    keyset = 'AND (published_at, id) < ($3::timestamptz, $4::text)';
-  }
+  const p = new Params();
+  const keyset = after ? `AND (published_at, id) < (${p.add(after.publishedAt, 'timestamptz')}, ${p.add(after.id, 'text')})` : '';
   return db.query<FeedItemRow>(
     `SELECT id, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at,
             title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category
-     FROM feed_items WHERE company_id = $1 ${keyset}
-     ORDER BY published_at DESC, id DESC LIMIT $2::int`,
-    params,
+     FROM feed_items WHERE company_id = ${p.add(companyId, 'text')} ${keyset}
+     ORDER BY published_at DESC, id DESC LIMIT ${p.add(limit, 'int')}`,
+    p.values,
   );
 }

@@ -1,7 +1,7 @@
 // SQL for the intelligence refresh job: bulk loads of the population's features and
 // install evidence, batched writes of computed cohorts and co-usage statistics, and the
 // refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
-// evidence.ts.
+// cousage.ts.
 import type { Db } from './db.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
@@ -18,13 +18,12 @@ export interface CompanyFeatureRow {
 }
 
 export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> {
-  const res = await db.pool.query<unknown[]>({
-    text: `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description
-             FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
-            ORDER BY c.id`,
-    rowMode: 'array',
-  });
-  return res.rows.map((r) => ({
+  const rows = await db.queryArrays(
+    `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description
+       FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
+      ORDER BY c.id`,
+  );
+  return rows.map((r) => ({
     id: r[0] as string,
     industryId: r[1] as string | null,
     sector: r[2] as string | null,
@@ -49,23 +48,22 @@ export type EvidenceTuple = [string, string, number, number, number, number, num
 export async function forEachInstallEvidence(db: Db, onPage: (rows: EvidenceTuple[]) => void, pageSize = 100_000): Promise<void> {
   let after: [string, string] = ['', ''];
   for (;;) {
-    const res = await db.pool.query<EvidenceTuple>({
-      text: `SELECT company_id, product_id,
-                    extract(epoch FROM last_verified)::float8 * 1000,
-                    extract(epoch FROM first_verified)::float8 * 1000,
-                    hit_count, intensity::int, cardinality(sources)
-               FROM installs
-              WHERE (company_id, product_id) > ($1::text, $2::text)
-              ORDER BY company_id, product_id
-              LIMIT $3::int`,
-      values: [after[0], after[1], pageSize],
-      rowMode: 'array',
-    });
-    if (res.rows.length === 0) return;
-    onPage(res.rows);
-    const last = res.rows[res.rows.length - 1]!;
+    const rows = await db.queryArrays<EvidenceTuple>(
+      `SELECT company_id, product_id,
+              extract(epoch FROM last_verified)::float8 * 1000,
+              extract(epoch FROM first_verified)::float8 * 1000,
+              hit_count, intensity::int, cardinality(sources)
+         FROM installs
+        WHERE (company_id, product_id) > ($1::text, $2::text)
+        ORDER BY company_id, product_id
+        LIMIT $3::int`,
+      [after[0], after[1], pageSize],
+    );
+    if (rows.length === 0) return;
+    onPage(rows);
+    const last = rows[rows.length - 1]!;
     after = [last[0], last[1]];
-    if (res.rows.length < pageSize) return;
+    if (rows.length < pageSize) return;
   }
 }
 
@@ -88,54 +86,38 @@ export interface CohortRow {
  * see either the old or the new peer sets of each company. Defined cohorts are untouched.
  */
 export async function replaceComputedCohorts(db: Db, companyIds: string[], rows: CohortRow[]): Promise<void> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`DELETE FROM cohorts WHERE company_id = ANY($1::text[]) AND kind = ANY($2::text[])`, [companyIds, COMPUTED_KINDS]);
+  await db.transaction(async (tx) => {
+    await tx.query(`DELETE FROM cohorts WHERE company_id = ANY($1::text[]) AND kind = ANY($2::text[])`, [companyIds, COMPUTED_KINDS]);
     for (let i = 0; i < rows.length; i += 20_000) {
       const chunk = rows.slice(i, i + 20_000);
-      await client.query(
+      await tx.query(
         `INSERT INTO cohorts (company_id, kind, member_id, score, rank)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::real[], $5::int[])`,
         [chunk.map((r) => r.companyId), chunk.map((r) => r.kind), chunk.map((r) => r.memberId), chunk.map((r) => r.score), chunk.map((r) => r.rank)],
       );
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Replaces the global co-usage statistics in one transaction. */
 export async function replaceCoUsage(db: Db, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('DELETE FROM product_cousage');
-    await client.query('DELETE FROM product_usage_stats');
+  await db.transaction(async (tx) => {
+    await tx.query('DELETE FROM product_cousage');
+    await tx.query('DELETE FROM product_usage_stats');
     if (users.length > 0) {
-      await client.query(
+      await tx.query(
         `INSERT INTO product_usage_stats (product_id, companies) SELECT * FROM unnest($1::text[], $2::int[])`,
         [users.map((u) => u.productId), users.map((u) => u.companies)],
       );
     }
     for (let i = 0; i < pairs.length; i += 50_000) {
       const chunk = pairs.slice(i, i + 50_000);
-      await client.query(
+      await tx.query(
         `INSERT INTO product_cousage (anchor_id, product_id, together) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])`,
         [chunk.map((p) => p.anchorId), chunk.map((p) => p.productId), chunk.map((p) => p.together)],
       );
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface RefreshRun {

@@ -27,6 +27,12 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     }));
 }
 
+/** How many migrations the database has applied. */
+export async function appliedMigrationCount(db: Db): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+  return row?.n ?? 0;
+}
+
 /** Applies pending migrations; returns the names applied. */
 export async function migrate(db: Db, migrations = listMigrations()): Promise<string[]> {
   await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -36,22 +42,18 @@ export async function migrate(db: Db, migrations = listMigrations()): Promise<st
   )`);
   const applied: string[] = [];
   for (const m of migrations) {
-    const client = await db.pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-      const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
-      if (done.rowCount === 0) {
-        await client.query(m.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-        applied.push(m.name);
-      }
-      await client.query('COMMIT');
+      await db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+        const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+        if (done.length === 0) {
+          await tx.query(m.sql);
+          await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          applied.push(m.name);
+        }
+      });
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
       throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
-    } finally {
-      client.release();
     }
   }
   return applied;

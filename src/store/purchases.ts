@@ -2,13 +2,7 @@
 // runs in one transaction that first locks the client's row, so a client's purchases are
 // serialized; the (client_id, person_id) primary key and the ledger written in the same
 // transaction make each profile chargeable exactly once even without the lock.
-import type { Transaction } from 'kysely';
-import { sql } from 'kysely';
-import type { Db } from './db.ts';
-import type { Database } from './schema.ts';
-
-/** A transaction handle; services pass it back to the functions below and never look inside. */
-export type Tx = Transaction<Database>;
+import type { Db, Queryable, Tx } from './db.ts';
 
 export interface ContactRow {
   personId: string;
@@ -31,8 +25,8 @@ export interface LedgerRow {
  * hands it the current balance. A throw rolls everything back.
  */
 export async function withLockedClient<T>(db: Db, clientId: string, fn: (tx: Tx, balance: number) => Promise<T>): Promise<T> {
-  return db.kysely.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('api_clients').select('credits').where('id', '=', clientId).forUpdate().executeTakeFirst();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ credits: number }>('SELECT credits FROM api_clients WHERE id = $1::text FOR UPDATE', [clientId]);
     if (!row) throw new Error(`api client ${clientId} vanished during a purchase`);
     return fn(tx, row.credits);
   });
@@ -43,28 +37,28 @@ export async function findIdempotencyKey(
   clientId: string,
   key: string,
 ): Promise<{ requestHash: string; statusCode: number; response: unknown } | undefined> {
-  const row = await tx
-    .selectFrom('idempotency_keys')
-    .select(['request_hash', 'status_code', 'response'])
-    .where('client_id', '=', clientId)
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return row && { requestHash: row.request_hash, statusCode: row.status_code, response: row.response };
+  const [row] = await tx.query<{ requestHash: string; statusCode: number; response: unknown }>(
+    'SELECT request_hash AS "requestHash", status_code AS "statusCode", response FROM idempotency_keys WHERE client_id = $1::text AND key = $2::text',
+    [clientId, key],
+  );
+  return row;
 }
 
 export async function saveIdempotencyKey(tx: Tx, e: { clientId: string; key: string; requestHash: string; statusCode: number; response: unknown }): Promise<void> {
-  await tx
-    .insertInto('idempotency_keys')
-    .values({ client_id: e.clientId, key: e.key, request_hash: e.requestHash, status_code: e.statusCode, response: JSON.stringify(e.response) })
-    .execute();
+  await tx.query(
+    'INSERT INTO idempotency_keys (client_id, key, request_hash, status_code, response) VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb)',
+    [e.clientId, e.key, e.requestHash, e.statusCode, JSON.stringify(e.response)],
+  );
 }
 
 /** Which of `ids` are people, and which of those this client has already bought. */
 export async function classifyProfileIds(tx: Tx, clientId: string, ids: string[]): Promise<{ existing: Set<string>; purchased: Set<string> }> {
-  const { rows } = await sql<{ id: string; purchased: boolean }>`
-    SELECT p.id, (b.person_id IS NOT NULL) AS purchased
-    FROM people p LEFT JOIN purchases b ON b.client_id = ${clientId} AND b.person_id = p.id
-    WHERE p.id = ANY(${ids}::text[])`.execute(tx);
+  const rows = await tx.query<{ id: string; purchased: boolean }>(
+    `SELECT p.id, (b.person_id IS NOT NULL) AS purchased
+       FROM people p LEFT JOIN purchases b ON b.client_id = $1::text AND b.person_id = p.id
+      WHERE p.id = ANY($2::text[])`,
+    [clientId, ids],
+  );
   return { existing: new Set(rows.map((r) => r.id)), purchased: new Set(rows.filter((r) => r.purchased).map((r) => r.id)) };
 }
 
@@ -75,70 +69,64 @@ export async function classifyProfileIds(tx: Tx, clientId: string, ids: string[]
  */
 export async function insertPurchasesAndCharge(tx: Tx, clientId: string, onBehalfOf: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ person_id: string }>`
-    INSERT INTO purchases (client_id, person_id, on_behalf_of)
-    SELECT ${clientId}, id, ${onBehalfOf} FROM unnest(${ids}::text[]) AS u(id)
-    ON CONFLICT (client_id, person_id) DO NOTHING
-    RETURNING person_id`.execute(tx);
+  const rows = await tx.query<{ person_id: string }>(
+    `INSERT INTO purchases (client_id, person_id, on_behalf_of)
+     SELECT $1::text, id, $2::text FROM unnest($3::text[]) AS u(id)
+     ON CONFLICT (client_id, person_id) DO NOTHING
+     RETURNING person_id`,
+    [clientId, onBehalfOf, ids],
+  );
   const charged = rows.map((r) => r.person_id);
   if (charged.length === 0) return charged;
-  await sql`
-    INSERT INTO credit_ledger (client_id, delta, reason, reference)
-    SELECT ${clientId}, -1, 'purchase', id FROM unnest(${charged}::text[]) AS u(id)`.execute(tx);
+  await tx.query(
+    `INSERT INTO credit_ledger (client_id, delta, reason, reference)
+     SELECT $1::text, -1, 'purchase', id FROM unnest($2::text[]) AS u(id)`,
+    [clientId, charged],
+  );
   // The CHECK (credits >= 0) is the last line of defence: a bug here aborts, never overdraws.
-  await sql`UPDATE api_clients SET credits = credits - ${charged.length}::int WHERE id = ${clientId}`.execute(tx);
+  await tx.query('UPDATE api_clients SET credits = credits - $2::int WHERE id = $1::text', [clientId, charged.length]);
   return charged;
 }
 
 /** Emails and phones of the given people, ordered for stable output (verified first). */
-export async function findContacts(executor: Db | Tx, personIds: string[]): Promise<ContactRow[]> {
+export async function findContacts(db: Queryable, personIds: string[]): Promise<ContactRow[]> {
   if (personIds.length === 0) return [];
-  const kysely = 'kysely' in executor ? executor.kysely : executor;
-  const { rows } = await sql<ContactRow>`
-    SELECT person_id AS "personId", kind, value, type, verified
-    FROM contacts WHERE person_id = ANY(${personIds}::text[])
-    ORDER BY person_id, kind, verified DESC, id`.execute(kysely);
-  return rows;
+  return db.query<ContactRow>(
+    `SELECT person_id AS "personId", kind, value, type, verified
+       FROM contacts WHERE person_id = ANY($1::text[])
+      ORDER BY person_id, kind, verified DESC, id`,
+    [personIds],
+  );
 }
 
 /** When this client bought the profile, or undefined. */
 export async function findPurchase(db: Db, clientId: string, personId: string): Promise<{ purchasedAt: Date } | undefined> {
-  const row = await db.kysely
-    .selectFrom('purchases')
-    .select('purchased_at')
-    .where('client_id', '=', clientId)
-    .where('person_id', '=', personId)
-    .executeTakeFirst();
-  return row && { purchasedAt: row.purchased_at };
+  const [row] = await db.query<{ purchasedAt: Date }>(
+    'SELECT purchased_at AS "purchasedAt" FROM purchases WHERE client_id = $1::text AND person_id = $2::text',
+    [clientId, personId],
+  );
+  return row;
 }
 
 export async function findBalance(db: Db, clientId: string): Promise<number | undefined> {
-  const row = await db.kysely.selectFrom('api_clients').select('credits').where('id', '=', clientId).executeTakeFirst();
+  const [row] = await db.query<{ credits: number }>('SELECT credits FROM api_clients WHERE id = $1::text', [clientId]);
   return row?.credits;
 }
 
 export async function findLedger(db: Db, clientId: string, limit: number): Promise<LedgerRow[]> {
-  const rows = await db.kysely
-    .selectFrom('credit_ledger')
-    .select(['id', 'delta', 'reason', 'reference', 'created_at'])
-    .where('client_id', '=', clientId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ id: Number(r.id), delta: r.delta, reason: r.reason, reference: r.reference, createdAt: r.created_at }));
+  return db.query<LedgerRow>(
+    `SELECT id, delta, reason, reference, created_at AS "createdAt" FROM credit_ledger
+      WHERE client_id = $1::text ORDER BY id DESC LIMIT $2::int`,
+    [clientId, limit],
+  );
 }
 
 /** Adds (or removes) credits with a ledger entry, in one transaction; returns the new balance. */
 export async function adjustCredits(db: Db, clientId: string, delta: number, reason: string, reference: string | null): Promise<number | undefined> {
-  return db.kysely.transaction().execute(async (tx) => {
-    const row = await tx
-      .updateTable('api_clients')
-      .set({ credits: sql`credits + ${delta}::int` })
-      .where('id', '=', clientId)
-      .returning('credits')
-      .executeTakeFirst();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ credits: number }>('UPDATE api_clients SET credits = credits + $2::int WHERE id = $1::text RETURNING credits', [clientId, delta]);
     if (!row) return undefined;
-    await tx.insertInto('credit_ledger').values({ client_id: clientId, delta, reason, reference }).execute();
+    await tx.query('INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, $3::text, $4::text)', [clientId, delta, reason, reference]);
     return row.credits;
   });
 }

@@ -1,286 +1,114 @@
-// Kysely table types, kept in step with store/migrations/*.sql by hand.
-import type { ColumnType, Generated } from 'kysely';
-import type { CohortKind } from '../schemas/intelligence.ts';
+// Every table's columns, declared once as data: the TypeScript row types below are derived
+// from it, and test/store/schema-types.test.ts compares it with information_schema of a
+// migrated database (both engines), so a migration that adds, drops or retypes a column
+// fails the suite until this file says the same.
+//
+// A column is `'<udt> [null] [default]'`: its PostgreSQL type as information_schema's
+// udt_name spells it (int4, _text for text[], bpchar for char(n)), `null` when nullable,
+// `default` when the table fills it (serial ids, now(), constants).
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json<T = unknown> = ColumnType<T, string | T, string | T>;
+export const TABLES = {
+  schema_migrations: { version: 'int4', name: 'text', applied_at: 'timestamptz default' },
+  industries: { id: 'text', name: 'text', sector: 'text null' },
+  categories: { id: 'text', name: 'text', parent_id: 'text null', level: 'int2 default', description: 'text null' },
+  vendors: { id: 'text', domain: 'text', name: 'text', website: 'text null', logo_url: 'text null', description: 'text null' },
+  products: {
+    id: 'text', vendor_id: 'text', category_id: 'text', name: 'text', short_name: 'text null', description: 'text default',
+    features: '_text default', aliases: '_text default', review_count: 'int4 default', star_rating: 'float4 null', avg_rating: 'float4 null',
+    image_url: 'text null', product_url: 'text null', public_detail_url: 'text null',
+  },
+  companies: {
+    id: 'text', domain: 'text', name: 'text null', industry_id: 'text null', employee_band: 'text null', employee_count: 'int4 null',
+    revenue_band: 'text null', revenue_usd: 'int8 null', street: 'text null', city: 'text null', state: 'text null', postal_code: 'text null',
+    country: 'bpchar null', phone: 'text null', founded_year: 'int2 null', website: 'text null', logo_url: 'text null', linkedin_url: 'text null',
+    crunchbase_url: 'text null', description: 'text null', updated_at: 'timestamptz default',
+  },
+  firmographics: { company_id: 'text', profile: 'jsonb', updated_at: 'timestamptz default' },
+  installs: {
+    company_id: 'text', product_id: 'text', first_verified: 'timestamptz', last_verified: 'timestamptz', hit_count: 'int4 default',
+    intensity: 'int2 default', sources: '_text default',
+  },
+  cohorts: { company_id: 'text', kind: 'text', member_id: 'text', score: 'float4 null', rank: 'int4' },
+  refresh_runs: { id: 'int8 default', kind: 'text', started_at: 'timestamptz default', computed_at: 'timestamptz null', params: 'jsonb default' },
+  feed_items: {
+    id: 'text', company_id: 'text', published_at: 'timestamptz', title: 'text', description: 'text default', source_url: 'text null',
+    publisher_name: 'text null', publisher_logo_url: 'text null', enclosure_image_url: 'text null', category: 'text default',
+  },
+  people: {
+    id: 'text', company_id: 'text null', full_name: 'text', title: 'text null', seniority: 'text null', function: 'text null',
+    country: 'bpchar null', city: 'text null', linkedin_url: 'text null',
+  },
+  contacts: { id: 'int8 default', person_id: 'text', kind: 'text', value: 'text', type: 'text null', verified: 'bool default' },
+  plans: {
+    id: 'text', description: 'text null', can_export: 'bool default', can_ai: 'bool default', can_purchase: 'bool default',
+    initial_credits: 'int4 default', requests_per_minute: 'int4', ai_requests_per_minute: 'int4', export_requests_per_minute: 'int4',
+  },
+  api_clients: {
+    id: 'text', name: 'text', plan_id: 'text', secret_hash: 'text', secret_rotated_at: 'timestamptz default', credits: 'int4 default',
+    disabled_at: 'timestamptz null', created_at: 'timestamptz default', external_id: 'text null',
+  },
+  api_keys: {
+    id: 'text', client_id: 'text', prefix: 'text', key_hash: 'text', name: 'text null', created_at: 'timestamptz default',
+    revoked_at: 'timestamptz null', last_used_at: 'timestamptz null',
+  },
+  signing_keys: {
+    kid: 'text', alg: 'text', public_jwk: 'jsonb', private_jwk: 'jsonb', created_at: 'timestamptz default', retired_at: 'timestamptz null',
+    published_until: 'timestamptz null',
+  },
+  purchases: { client_id: 'text', person_id: 'text', on_behalf_of: 'text', purchased_at: 'timestamptz default' },
+  credit_ledger: { id: 'int8 default', client_id: 'text', delta: 'int4', reason: 'text', reference: 'text null', created_at: 'timestamptz default' },
+  idempotency_keys: { client_id: 'text', key: 'text', request_hash: 'text', status_code: 'int4', response: 'jsonb', created_at: 'timestamptz default' },
+  audit_log: {
+    id: 'int8 default', at: 'timestamptz default', client_id: 'text null', on_behalf_of: 'text null', action: 'text', params: 'jsonb default',
+    result_count: 'int4 null',
+  },
+  truth_segments: { company_id: 'text', segment_id: 'text', industry_id: 'text null', size_tier: 'text null', region: 'text null', maturity: 'text null' },
+  truth_installs: { company_id: 'text', product_id: 'text', in_use: 'bool', kind: 'text null' },
+  service_secrets: { name: 'text', value: 'text', created_at: 'timestamptz default' },
+  product_usage_stats: { product_id: 'text', companies: 'int4' },
+  product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
+} as const satisfies Record<string, Record<string, ColumnSpec>>;
 
-export interface IndustriesTable {
-  id: string;
-  name: string;
-  sector: string | null;
+/** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */
+interface UdtValues {
+  text: string;
+  bpchar: string;
+  int2: number;
+  int4: number;
+  int8: number;
+  float4: number;
+  bool: boolean;
+  timestamptz: Date;
+  jsonb: unknown;
+  _text: string[];
 }
+type Udt = keyof UdtValues;
+export type ColumnSpec = `${Udt}${'' | ' null'}${'' | ' default'}`;
 
-export interface CategoriesTable {
-  id: string;
-  name: string;
-  parent_id: string | null;
-  level: Generated<number>;
-  description: string | null;
-}
+export type TableName = keyof typeof TABLES;
+type Columns<T extends TableName> = (typeof TABLES)[T];
+type UdtOf<S> = S extends `${infer U} ${string}` ? U : S;
+type ValueOf<S> = UdtOf<S> extends Udt ? UdtValues[UdtOf<S>] : never;
+type NullOf<S> = S extends `${string} null${string}` ? null : never;
 
-export interface VendorsTable {
-  id: string;
-  domain: string;
-  name: string;
-  website: string | null;
-  logo_url: string | null;
-  description: string | null;
-}
+/** A row of the table as read by `SELECT *`. */
+export type Row<T extends TableName> = { -readonly [C in keyof Columns<T>]: ValueOf<Columns<T>[C]> | NullOf<Columns<T>[C]> };
 
-export interface ProductsTable {
-  id: string;
-  vendor_id: string;
-  category_id: string;
-  name: string;
-  short_name: string | null;
-  description: Generated<string>;
-  features: Generated<string[]>;
-  aliases: Generated<string[]>;
-  review_count: Generated<number>;
-  star_rating: number | null;
-  avg_rating: number | null;
-  image_url: string | null;
-  product_url: string | null;
-  public_detail_url: string | null;
-}
+/** Columns the table fills itself or that may be null: optional on insert. */
+type OptionalOnInsert<T extends TableName> = {
+  [C in keyof Columns<T>]: Columns<T>[C] extends `${string} null${string}` | `${string} default` ? C : never;
+}[keyof Columns<T>];
 
-export interface CompaniesTable {
-  id: string;
-  domain: string;
-  name: string | null;
-  industry_id: string | null;
-  employee_band: string | null;
-  employee_count: number | null;
-  revenue_band: string | null;
-  revenue_usd: number | null;
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  country: string | null;
-  phone: string | null;
-  founded_year: number | null;
-  website: string | null;
-  logo_url: string | null;
-  linkedin_url: string | null;
-  crunchbase_url: string | null;
-  description: string | null;
-  updated_at: DefaultTimestamp;
-}
+/** A row to insert: timestamps may be ISO strings, defaulted and nullable columns may be left out. */
+export type NewRow<T extends TableName> = {
+  [C in Exclude<keyof Columns<T>, OptionalOnInsert<T>>]: InsertValue<Row<T>[C]>;
+} & {
+  [C in OptionalOnInsert<T>]?: InsertValue<Row<T>[C]>;
+};
+type InsertValue<V> = V extends Date ? Date | string : V;
 
-export interface FirmographicsTable {
-  company_id: string;
-  profile: Json<Record<string, unknown>>;
-  updated_at: DefaultTimestamp;
-}
-
-export interface InstallsTable {
-  company_id: string;
-  product_id: string;
-  first_verified: Timestamp;
-  last_verified: Timestamp;
-  hit_count: Generated<number>;
-  intensity: Generated<number>;
-  sources: Generated<string[]>;
-}
-
-
-export interface CohortsTable {
-  company_id: string;
-  kind: CohortKind;
-  member_id: string;
-  score: number | null;
-  rank: number;
-}
-
-export interface RefreshRunsTable {
-  id: Generated<number>;
-  kind: string;
-  started_at: DefaultTimestamp;
-  computed_at: Timestamp | null;
-  params: Json<Record<string, unknown>>;
-}
-
-export type FeedCategory = 'NEWS' | 'PRESS' | 'FUNDING' | 'ACQUISITION' | 'PEOPLE' | 'BLOG' | 'VIDEOS';
-
-export interface FeedItemsTable {
-  id: string;
-  company_id: string;
-  published_at: Timestamp;
-  title: string;
-  description: Generated<string>;
-  source_url: string | null;
-  publisher_name: string | null;
-  publisher_logo_url: string | null;
-  enclosure_image_url: string | null;
-  category: Generated<FeedCategory>;
-}
-
-export interface PeopleTable {
-  id: string;
-  company_id: string | null;
-  full_name: string;
-  title: string | null;
-  seniority: string | null;
-  function: string | null;
-  country: string | null;
-  city: string | null;
-  linkedin_url: string | null;
-}
-
-export interface ContactsTable {
-  id: Generated<number>;
-  person_id: string;
-  kind: 'email' | 'phone';
-  value: string;
-  type: string | null;
-  verified: Generated<boolean>;
-}
-
-export interface PlansTable {
-  id: string;
-  description: string | null;
-  can_export: Generated<boolean>;
-  can_ai: Generated<boolean>;
-  can_purchase: Generated<boolean>;
-  initial_credits: Generated<number>;
-  requests_per_minute: number;
-  ai_requests_per_minute: number;
-  export_requests_per_minute: number;
-}
-
-export interface ApiClientsTable {
-  id: string;
-  name: string;
-  plan_id: string;
-  secret_hash: string;
-  secret_rotated_at: DefaultTimestamp;
-  credits: Generated<number>;
-  disabled_at: Timestamp | null;
-  created_at: DefaultTimestamp;
-  /** Client id at the external identity provider (migration 003). */
-  external_id: string | null;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  client_id: string;
-  prefix: string;
-  key_hash: string;
-  name: string | null;
-  created_at: DefaultTimestamp;
-  revoked_at: Timestamp | null;
-  last_used_at: Timestamp | null;
-}
-
-export interface SigningKeysTable {
-  kid: string;
-  alg: string;
-  public_jwk: Json<Record<string, unknown>>;
-  private_jwk: Json<Record<string, unknown>>;
-  created_at: DefaultTimestamp;
-  retired_at: Timestamp | null;
-  published_until: Timestamp | null;
-}
-
-export interface PurchasesTable {
-  client_id: string;
-  person_id: string;
-  on_behalf_of: string;
-  purchased_at: DefaultTimestamp;
-}
-
-export interface CreditLedgerTable {
-  id: Generated<number>;
-  client_id: string;
-  delta: number;
-  reason: string;
-  reference: string | null;
-  created_at: DefaultTimestamp;
-}
-
-export interface IdempotencyKeysTable {
-  client_id: string;
-  key: string;
-  request_hash: string;
-  status_code: number;
-  response: Json;
-  created_at: DefaultTimestamp;
-}
-
-export interface AuditLogTable {
-  id: Generated<number>;
-  at: DefaultTimestamp;
-  client_id: string | null;
-  on_behalf_of: string | null;
-  action: string;
-  params: Json<Record<string, unknown>>;
-  result_count: number | null;
-}
-
-export interface TruthSegmentsTable {
-  company_id: string;
-  segment_id: string;
-  industry_id: string | null;
-  size_tier: string | null;
-  region: string | null;
-  maturity: string | null;
-}
-
-export interface TruthInstallsTable {
-  company_id: string;
-  product_id: string;
-  in_use: boolean;
-  kind: string | null;
-}
-
-export interface ServiceSecretsTable {
-  name: string;
-  value: string;
-  created_at: DefaultTimestamp;
-}
-
-export interface Database extends IntelligenceTables {
-  industries: IndustriesTable;
-  categories: CategoriesTable;
-  vendors: VendorsTable;
-  products: ProductsTable;
-  companies: CompaniesTable;
-  firmographics: FirmographicsTable;
-  installs: InstallsTable;
-  cohorts: CohortsTable;
-  refresh_runs: RefreshRunsTable;
-  feed_items: FeedItemsTable;
-  people: PeopleTable;
-  contacts: ContactsTable;
-  plans: PlansTable;
-  api_clients: ApiClientsTable;
-  api_keys: ApiKeysTable;
-  signing_keys: SigningKeysTable;
-  purchases: PurchasesTable;
-  credit_ledger: CreditLedgerTable;
-  idempotency_keys: IdempotencyKeysTable;
-  audit_log: AuditLogTable;
-  truth_segments: TruthSegmentsTable;
-  truth_installs: TruthInstallsTable;
-  service_secrets: ServiceSecretsTable;
-}
-
-// Migration 007 (intelligence): co-usage statistics for related products.
-export interface ProductUsageStatsTable {
-  product_id: string;
-  companies: number;
-}
-
-export interface ProductCousageTable {
-  anchor_id: string;
-  product_id: string;
-  together: number;
-}
-
-export interface IntelligenceTables {
-  product_usage_stats: ProductUsageStatsTable;
-  product_cousage: ProductCousageTable;
+/** Parses a column spec into what information_schema reports. */
+export function parseColumnSpec(spec: ColumnSpec): { udt: string; nullable: boolean; hasDefault: boolean } {
+  const [udt, ...flags] = spec.split(' ');
+  return { udt: udt!, nullable: flags.includes('null'), hasDefault: flags.includes('default') };
 }

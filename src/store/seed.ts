@@ -1,10 +1,8 @@
 // Bulk writes of the generated demo world: one set-based INSERT … SELECT FROM unnest(...)
-// per table and batch, on one connection inside the caller's transaction. Array-valued
+// per table and batch, inside the caller's transaction (Db.transaction). Array-valued
 // columns (features, sources) travel as text joined by \x1f and are split in SQL,
 // because unnest cannot carry arrays of arrays.
-import type pg from 'pg';
-
-export type Queryable = Pick<pg.PoolClient, 'query'>;
+import type { Queryable, Tx } from './db.ts';
 
 const SEP = '\x1f';
 export const joinList = (xs: readonly string[]) => xs.join(SEP);
@@ -15,17 +13,25 @@ export const WORLD_TABLES = [
   'firmographics', 'companies', 'products', 'vendors', 'categories', 'industries',
 ] as const;
 
-export async function worldCounts(q: Queryable): Promise<{ companies: number; catalog: number }> {
-  const { rows } = await q.query(`SELECT (SELECT count(*) FROM companies)::int AS companies,
+export async function worldCounts(tx: Tx): Promise<{ companies: number; catalog: number }> {
+  const [counts] = await tx.query<{ companies: number; catalog: number }>(`SELECT (SELECT count(*) FROM companies)::int AS companies,
     ((SELECT count(*) FROM categories) + (SELECT count(*) FROM vendors) + (SELECT count(*) FROM industries))::int AS catalog`);
-  return rows[0] as { companies: number; catalog: number };
+  return counts!;
+}
+
+/** Whether any company or catalog row exists (the operator's own data, or an earlier world). */
+export async function hasWorldData(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM companies) OR EXISTS (SELECT 1 FROM products) OR EXISTS (SELECT 1 FROM categories) AS any',
+  );
+  return row?.any ?? false;
 }
 
 /** Empties every world table (and purchases of the people removed); returns purchases dropped. */
-export async function clearWorld(client: Queryable): Promise<number> {
-  const { rows } = await client.query('SELECT count(*)::int AS n FROM purchases');
-  await client.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, purchases RESTART IDENTITY`);
-  return (rows[0] as { n: number }).n;
+export async function clearWorld(tx: Tx): Promise<number> {
+  const [purchases] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases');
+  await tx.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, purchases RESTART IDENTITY`);
+  return purchases!.n;
 }
 
 /**
@@ -34,28 +40,27 @@ export async function clearWorld(client: Queryable): Promise<number> {
  * and, where the role may, foreign-key triggers are skipped (the generator writes
  * referentially complete data; tests check it). Returns the function that restores both.
  */
-export async function beginBulkLoad(client: Queryable): Promise<() => Promise<void>> {
-  const { rows } = await client.query(
+export async function beginBulkLoad(tx: Tx): Promise<() => Promise<void>> {
+  const indexes = await tx.query<{ indexname: string; indexdef: string }>(
     `SELECT i.indexname, i.indexdef FROM pg_indexes i
      WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
      ORDER BY i.indexname`,
     [[...WORLD_TABLES]],
   );
-  const indexes = rows as { indexname: string; indexdef: string }[];
-  for (const ix of indexes) await client.query(`DROP INDEX "${ix.indexname.replace(/"/g, '')}"`);
+  for (const ix of indexes) await tx.query(`DROP INDEX "${ix.indexname.replace(/"/g, '')}"`);
   let replica = false;
-  await client.query('SAVEPOINT bulk_load');
+  await tx.query('SAVEPOINT bulk_load');
   try {
-    await client.query('SET LOCAL session_replication_role = replica');
+    await tx.query('SET LOCAL session_replication_role = replica');
     replica = true;
   } catch {
-    await client.query('ROLLBACK TO SAVEPOINT bulk_load'); // not a superuser: keep the triggers
+    await tx.query('ROLLBACK TO SAVEPOINT bulk_load'); // not a superuser: keep the triggers
   }
-  await client.query('RELEASE SAVEPOINT bulk_load');
+  await tx.query('RELEASE SAVEPOINT bulk_load');
   return async () => {
-    if (replica) await client.query('SET LOCAL session_replication_role = origin');
-    for (const ix of indexes) await client.query(ix.indexdef);
+    if (replica) await tx.query('SET LOCAL session_replication_role = origin');
+    for (const ix of indexes) await tx.query(ix.indexdef);
   };
 }
 
@@ -64,12 +69,12 @@ export interface TaxonomyRows {
   categories: { id: string[]; name: string[]; parent_id: (string | null)[]; level: number[]; description: string[] };
 }
 
-export async function insertTaxonomy(client: Queryable, t: TaxonomyRows): Promise<void> {
+export async function insertTaxonomy(tx: Tx, t: TaxonomyRows): Promise<void> {
   const i = t.industries;
-  await client.query(`INSERT INTO industries (id, name, sector) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [i.id, i.name, i.sector]);
+  await tx.query(`INSERT INTO industries (id, name, sector) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [i.id, i.name, i.sector]);
   const c = t.categories;
   // Parents precede children in the outline, so one ordered insert satisfies the FK.
-  await client.query(
+  await tx.query(
     `INSERT INTO categories (id, name, parent_id, level, description)
      SELECT id, name, parent_id, level, description
      FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::text[]) WITH ORDINALITY AS t(id, name, parent_id, level, description, ord)
@@ -86,15 +91,15 @@ export interface CatalogRows {
   };
 }
 
-export async function insertCatalog(client: Queryable, c: CatalogRows): Promise<void> {
+export async function insertCatalog(tx: Tx, c: CatalogRows): Promise<void> {
   const v = c.vendors;
-  await client.query(
+  await tx.query(
     `INSERT INTO vendors (id, domain, name, website, logo_url, description)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
     [v.id, v.domain, v.name, v.website, v.logo_url, v.description],
   );
   const p = c.products;
-  await client.query(
+  await tx.query(
     `INSERT INTO products (id, vendor_id, category_id, name, short_name, description, features, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url)
      SELECT id, vendor_id, category_id, name, short_name, description, string_to_array(features, E'\\x1f'), review_count, star_rating, avg_rating, image_url, product_url, public_detail_url
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::real[], $10::real[], $11::text[], $12::text[], $13::text[])
@@ -125,7 +130,7 @@ function cols<K extends string>(...names: K[]): Record<K, unknown[]> {
  * Writes one batch, statement after statement. Callers may leave the promise pending and
  * generate the next batch meanwhile (yielding to the event loop now and then).
  */
-export async function insertCompanyBatch(client: Queryable, b: CompanyBatch, updatedAt: string): Promise<void> {
+export async function insertCompanyBatch(tx: Tx, b: CompanyBatch, updatedAt: string): Promise<void> {
   const c = b.companies;
   const f = b.firmographics;
   const s = b.truthSegments;
@@ -170,11 +175,11 @@ export async function insertCompanyBatch(client: Queryable, b: CompanyBatch, upd
       [n.id, n.company_id, n.published_at, n.title, n.description, n.source_url, n.publisher_name, n.publisher_logo_url, n.enclosure_image_url, n.category],
     ],
   ];
-  for (const [text, params] of statements) await client.query(text, params);
+  for (const [text, params] of statements) await tx.query(text, params);
 }
 
-export async function insertCohortRows(client: Queryable, rows: { company_id: string[]; member_id: string[]; rank: number[]; score: number[] }): Promise<void> {
-  await client.query(
+export async function insertCohortRows(tx: Tx, rows: { company_id: string[]; member_id: string[]; rank: number[]; score: number[] }): Promise<void> {
+  await tx.query(
     `INSERT INTO cohorts (company_id, kind, member_id, score, rank) SELECT c, 'defined', m, s, r FROM unnest($1::text[], $2::text[], $3::real[], $4::int[]) AS t(c, m, s, r)`,
     [rows.company_id, rows.member_id, rows.score, rows.rank],
   );

@@ -1,6 +1,5 @@
 // SQL for token signing keys. The newest unretired key signs; retired keys stay published
 // (public half only) until published_until, when every token they signed has expired.
-import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 export interface SigningKeyRow {
@@ -67,13 +66,17 @@ export async function insertFirstSigningKey(db: Db, key: NewSigningKey): Promise
  * Returns the kids that were retired.
  */
 export async function rotateSigningKeys(db: Db, key: NewSigningKey, keepPublishedSeconds: number): Promise<string[]> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const retired = await sql<{ kid: string }>`
-      UPDATE signing_keys SET retired_at = now(), published_until = now() + make_interval(secs => ${keepPublishedSeconds}::int)
-      WHERE retired_at IS NULL RETURNING kid`.execute(trx);
-    await sql`DELETE FROM signing_keys WHERE retired_at IS NOT NULL AND published_until <= now()`.execute(trx);
-    await sql`INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk)
-      VALUES (${key.kid}::text, ${key.alg}::text, ${JSON.stringify(key.publicJwk)}::jsonb, ${JSON.stringify(key.privateJwk)}::jsonb)`.execute(trx);
-    return retired.rows.map((r) => r.kid);
+  return db.transaction(async (tx) => {
+    const retired = await tx.query<{ kid: string }>(
+      `UPDATE signing_keys SET retired_at = now(), published_until = now() + make_interval(secs => $1::int)
+        WHERE retired_at IS NULL RETURNING kid`,
+      [keepPublishedSeconds],
+    );
+    await tx.query('DELETE FROM signing_keys WHERE retired_at IS NOT NULL AND published_until <= now()');
+    await tx.query(
+      `INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk) VALUES ($1::text, $2::text, $3::jsonb, $4::jsonb)`,
+      [key.kid, key.alg, JSON.stringify(key.publicJwk), JSON.stringify(key.privateJwk)],
+    );
+    return retired.map((r) => r.kid);
   });
 }

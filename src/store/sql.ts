@@ -1,5 +1,7 @@
 // Small helpers for building parameterized SQL in store modules: numbered placeholders
-// and LIKE patterns with the wildcards of user text escaped.
+// and LIKE patterns with the wildcards of user text escaped. A fixed statement numbers its
+// `$n` by hand; a statement whose conditions vary with the input collects its values in
+// one `Params`, so placeholders and values cannot fall out of step.
 
 /** Collects parameters and hands out their `$n` placeholders. */
 export class Params {

@@ -21,31 +21,25 @@ export async function truthSegments(db: Db): Promise<TruthSegment[]> {
 
 /** The truly in-use (company, product) pairs. */
 export async function truthInUse(db: Db): Promise<[string, string][]> {
-  const res = await db.pool.query<[string, string]>({ text: 'SELECT company_id, product_id FROM truth_installs WHERE in_use', rowMode: 'array' });
-  return res.rows;
+  return db.queryArrays<[string, string]>('SELECT company_id, product_id FROM truth_installs WHERE in_use');
 }
 
 /** Every install's evidence with its true flag (no truth row = not in use). */
 export async function labelledEvidence(db: Db): Promise<{ evidence: EvidenceTuple; inUse: boolean }[]> {
-  const res = await db.pool.query<[...EvidenceTuple, boolean]>({
-    text: `SELECT i.company_id, i.product_id,
-                  extract(epoch FROM i.last_verified)::float8 * 1000, extract(epoch FROM i.first_verified)::float8 * 1000,
-                  i.hit_count, i.intensity::int, cardinality(i.sources), coalesce(t.in_use, false)
-             FROM installs i LEFT JOIN truth_installs t ON t.company_id = i.company_id AND t.product_id = i.product_id`,
-    rowMode: 'array',
-  });
-  return res.rows.map((r) => ({ evidence: r.slice(0, 7) as EvidenceTuple, inUse: r[7] }));
+  const rows = await db.queryArrays<[...EvidenceTuple, boolean]>(
+    `SELECT i.company_id, i.product_id,
+            extract(epoch FROM i.last_verified)::float8 * 1000, extract(epoch FROM i.first_verified)::float8 * 1000,
+            i.hit_count, i.intensity::int, cardinality(i.sources), coalesce(t.in_use, false)
+       FROM installs i LEFT JOIN truth_installs t ON t.company_id = i.company_id AND t.product_id = i.product_id`,
+  );
+  return rows.map((r) => ({ evidence: r.slice(0, 7) as EvidenceTuple, inUse: r[7] }));
 }
 
 /** Computed peers of every company for one kind, in rank order. */
 export async function peersOfKind(db: Db, kind: string): Promise<Map<string, string[]>> {
-  const res = await db.pool.query<[string, string]>({
-    text: 'SELECT company_id, member_id FROM cohorts WHERE kind = $1 ORDER BY company_id, rank',
-    values: [kind],
-    rowMode: 'array',
-  });
+  const rows = await db.queryArrays<[string, string]>('SELECT company_id, member_id FROM cohorts WHERE kind = $1 ORDER BY company_id, rank', [kind]);
   const out = new Map<string, string[]>();
-  for (const [c, m] of res.rows) {
+  for (const [c, m] of rows) {
     const list = out.get(c);
     if (list) list.push(m);
     else out.set(c, [m]);
@@ -55,14 +49,13 @@ export async function peersOfKind(db: Db, kind: string): Promise<Map<string, str
 
 /** Truly in-use (company, product) pairs that have install evidence, by company. */
 export async function evidencedTruth(db: Db): Promise<Map<string, string[]>> {
-  const res = await db.pool.query<[string, string]>({
-    text: `SELECT t.company_id, t.product_id FROM truth_installs t
-             JOIN installs i ON i.company_id = t.company_id AND i.product_id = t.product_id
-            WHERE t.in_use ORDER BY t.company_id, t.product_id`,
-    rowMode: 'array',
-  });
+  const rows = await db.queryArrays<[string, string]>(
+    `SELECT t.company_id, t.product_id FROM truth_installs t
+       JOIN installs i ON i.company_id = t.company_id AND i.product_id = t.product_id
+      WHERE t.in_use ORDER BY t.company_id, t.product_id`,
+  );
   const out = new Map<string, string[]>();
-  for (const [c, p] of res.rows) {
+  for (const [c, p] of rows) {
     const list = out.get(c);
     if (list) list.push(p);
     else out.set(c, [p]);

@@ -1,4 +1,4 @@
-// SQL for vendors: exact and trigram-fuzzy search, lookup by domain, a vendor's products.
+// SQL for vendors: exact and trigram-fuzzy search, lookups by domain.
 import type { Db } from './db.ts';
 import { containsPattern, Params } from './sql.ts';
 
@@ -56,46 +56,4 @@ export async function findVendorByDomain(db: Db, domain: string): Promise<Vendor
 export async function vendorIdsByDomain(db: Db, domains: string[]): Promise<Map<string, string>> {
   const rows = await db.query<{ id: string; domain: string }>('SELECT id, domain FROM vendors WHERE domain = ANY($1::text[])', [domains]);
   return new Map(rows.map((r) => [r.domain, r.id]));
-}
-
-export interface ProductRow {
-  id: string;
-  name: string;
-  short_name: string | null;
-  description: string;
-  features: string[];
-  review_count: number;
-  star_rating: number | null;
-  avg_rating: number | null;
-  image_url: string | null;
-  product_url: string | null;
-  public_detail_url: string | null;
-  category_id: string;
-  category: string;
-  vendor_id: string;
-  vendor_domain: string;
-  vendor_name: string;
-  vendor_logo_url: string | null;
-}
-
-export async function vendorProducts(db: Db, vendorId: string, nameContains: string | undefined, limit: number, offset: number): Promise<{ total: number; rows: ProductRow[] }> {
-  const p = new Params();
-  let where = `WHERE p.vendor_id = ${p.add(vendorId)}`;
-  if (nameContains) where += ` AND p.name ILIKE ${p.add(containsPattern(nameContains))}`;
-  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM products p ${where}`, p.values);
-  const rows = await db.query<ProductRow>(
-    `SELECT p.id, p.name, p.short_name, p.description, p.features, p.review_count, p.star_rating, p.avg_rating,
-            p.image_url, p.product_url, p.public_detail_url, p.category_id, cat.name AS category,
-            v.id AS vendor_id, v.domain AS vendor_domain, v.name AS vendor_name, v.logo_url AS vendor_logo_url
-     FROM products p JOIN vendors v ON v.id = p.vendor_id JOIN categories cat ON cat.id = p.category_id
-     ${where} ORDER BY lower(p.name), p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
-    p.values,
-  );
-  return { total: count!.n, rows };
-}
-
-/** Which of these product ids exist. */
-export async function knownProductIds(db: Db, ids: string[]): Promise<Set<string>> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids]);
-  return new Set(rows.map((r) => r.id));
 }

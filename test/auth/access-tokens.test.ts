@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { SignJWT, base64url, decodeProtectedHeader, generateKeyPair, type JWTPayload } from 'jose';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { setClock } from '../../src/auth/clock.ts';
+import { setClock } from '../../src/clock.ts';
 import { currentSigningKey, rotateSigningKey } from '../../src/auth/signing-keys.ts';
 import { CLIENT_CACHE_MS } from '../../src/auth/client-cache.ts';
 import { rotateClientSecret, setClientEnabled } from '../../src/auth/clients.ts';

@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStacklensClient, StacklensError } from '../../clients/typescript/src/index.ts';
-import { now, setClock } from '../../src/auth/clock.ts';
+import { now, setClock } from '../../src/clock.ts';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../helpers/app.ts';
 import { freePortInRange } from '../helpers/ports.ts';

@@ -1,34 +1,31 @@
 // Hand-built worlds for tests: give only the fields a test cares about; the rest get
 // plausible defaults. Rows are inserted in foreign-key order in one transaction.
-import type { Insertable } from 'kysely';
-import type { Db } from '../../src/store/db.ts';
-import type { Database } from '../../src/store/schema.ts';
+import type { Db, Tx } from '../../src/store/db.ts';
+import { TABLES, type ColumnSpec, type NewRow, type TableName } from '../../src/store/schema.ts';
 
 type Partial1<T, K extends keyof T> = Partial<T> & Pick<T, K>;
 
 export interface WorldSpec {
-  industries?: Partial1<Insertable<Database['industries']>, 'id'>[];
-  categories?: Partial1<Insertable<Database['categories']>, 'id'>[];
-  vendors?: Partial1<Insertable<Database['vendors']>, 'id' | 'domain'>[];
-  products?: Partial1<Insertable<Database['products']>, 'id' | 'vendor_id' | 'category_id'>[];
-  companies?: Partial1<Insertable<Database['companies']>, 'id' | 'domain'>[];
-  firmographics?: Insertable<Database['firmographics']>[];
-  installs?: Partial1<Insertable<Database['installs']>, 'company_id' | 'product_id'>[];
-  cohorts?: Partial1<Insertable<Database['cohorts']>, 'company_id' | 'kind' | 'member_id'>[];
-  feed?: Partial1<Insertable<Database['feed_items']>, 'id' | 'company_id'>[];
-  people?: Partial1<Insertable<Database['people']>, 'id'>[];
-  contacts?: Partial1<Insertable<Database['contacts']>, 'person_id' | 'kind' | 'value'>[];
-  truthSegments?: Insertable<Database['truth_segments']>[];
-  truthInstalls?: Insertable<Database['truth_installs']>[];
+  industries?: Partial1<NewRow<'industries'>, 'id'>[];
+  categories?: Partial1<NewRow<'categories'>, 'id'>[];
+  vendors?: Partial1<NewRow<'vendors'>, 'id' | 'domain'>[];
+  products?: Partial1<NewRow<'products'>, 'id' | 'vendor_id' | 'category_id'>[];
+  companies?: Partial1<NewRow<'companies'>, 'id' | 'domain'>[];
+  firmographics?: NewRow<'firmographics'>[];
+  installs?: Partial1<NewRow<'installs'>, 'company_id' | 'product_id'>[];
+  cohorts?: Partial1<NewRow<'cohorts'>, 'company_id' | 'kind' | 'member_id'>[];
+  feed?: Partial1<NewRow<'feed_items'>, 'id' | 'company_id'>[];
+  people?: Partial1<NewRow<'people'>, 'id'>[];
+  contacts?: Partial1<NewRow<'contacts'>, 'person_id' | 'kind' | 'value'>[];
+  truthSegments?: NewRow<'truth_segments'>[];
+  truthInstalls?: NewRow<'truth_installs'>[];
 }
 
 const title = (id: string) => id.replace(/^[a-z]+_/, '').replace(/[_-]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 export async function insertWorld(db: Db, w: WorldSpec): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    const put = async <T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]) => {
-      if (rows.length > 0) await trx.insertInto(table).values(rows as any).execute();
-    };
+  await db.transaction(async (tx) => {
+    const put = <T extends TableName>(table: T, rows: NewRow<T>[]) => insertRows(tx, table, rows);
     await put('industries', (w.industries ?? []).map((r) => ({ name: title(r.id), sector: null, ...r })));
     await put('categories', (w.categories ?? []).map((r) => ({ name: title(r.id), parent_id: null, level: r.parent_id ? 1 : 0, description: null, ...r })));
     await put('vendors', (w.vendors ?? []).map((r) => ({ name: title(r.id), website: `https://${r.domain}`, logo_url: `https://logo.example/${r.domain}.png`, description: null, ...r })));
@@ -57,4 +54,29 @@ export async function insertWorld(db: Db, w: WorldSpec): Promise<void> {
     await put('truth_segments', w.truthSegments ?? []);
     await put('truth_installs', w.truthInstalls ?? []);
   });
+}
+
+/**
+ * Inserts rows given as objects, in order: each run of rows naming the same columns is one
+ * statement, values typed by the table itself (jsonb_populate_recordset); columns left out
+ * keep their defaults. A jsonb value given as a string is JSON text, as in a SQL literal.
+ */
+async function insertRows<T extends TableName>(tx: Tx, table: T, rows: NewRow<T>[]): Promise<void> {
+  let run: object[] = [];
+  let runKey = '';
+  const flush = async () => {
+    if (run.length === 0) return;
+    const columns = runKey.split(',').map((c) => `"${c}"`).join(', ');
+    await tx.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(null::${table}, $1::jsonb)`, [JSON.stringify(run)]);
+    run = [];
+  };
+  const specs = TABLES[table] as Record<string, ColumnSpec>;
+  const asJson = (column: string, value: unknown) => (specs[column]?.startsWith('jsonb') && typeof value === 'string' ? JSON.parse(value) : value);
+  for (const row of rows) {
+    const key = Object.keys(row).sort().join(',');
+    if (key !== runKey) await flush();
+    runKey = key;
+    run.push(Object.fromEntries(Object.entries(row).map(([column, value]) => [column, asJson(column, value)])));
+  }
+  await flush();
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { accessTestRoutes, defineTinyPlan } from '../helpers/access-routes.ts';
-import { setClock } from '../../src/auth/clock.ts';
+import { setClock } from '../../src/clock.ts';
 
 let t: TestApp;
 before(async () => {

@@ -1,8 +1,9 @@
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import type { Db } from '../../src/store/db.ts';
+import { setClock } from '../../src/clock.ts';
 import { companyNamePattern, findPromptCompanies, invalidatePromptCatalog, loadPromptCatalog } from '../../src/store/catalog.ts';
 import { companyCandidates, parsePrompt } from '../../src/intelligence/prompt/index.ts';
 
@@ -23,6 +24,7 @@ before(async () => {
   });
 });
 after(() => db.close());
+afterEach(() => setClock());
 
 test('loadPromptCatalog reads the four catalog tables as plain data', async () => {
   const catalog = await loadPromptCatalog(db, { maxAgeMs: 0 });
@@ -39,24 +41,24 @@ test('loadPromptCatalog reads the four catalog tables as plain data', async () =
 
 test('the catalog is cached per database and reloaded when its data changes', async () => {
   let clock = 1_000_000;
-  const now = () => clock;
+  setClock(() => clock);
   invalidatePromptCatalog(db);
-  const first = await loadPromptCatalog(db, { now });
-  assert.equal(await loadPromptCatalog(db, { now }), first, 'same object within maxAge');
+  const first = await loadPromptCatalog(db);
+  assert.equal(await loadPromptCatalog(db), first, 'same object within maxAge');
   clock += 60_000;
-  assert.equal(await loadPromptCatalog(db, { now }), first, 'same object when the fingerprint is unchanged');
+  assert.equal(await loadPromptCatalog(db), first, 'same object when the fingerprint is unchanged');
 
   // A rename keeps counts and ids: the fingerprint still notices it.
   await db.query(`UPDATE products SET name = 'HubSpot Smart CRM' WHERE id = 'prd_hubspot_crm'`);
-  assert.equal(await loadPromptCatalog(db, { now }), first, 'not re-checked within maxAge');
+  assert.equal(await loadPromptCatalog(db), first, 'not re-checked within maxAge');
   clock += 60_000;
-  const renamed = await loadPromptCatalog(db, { now });
+  const renamed = await loadPromptCatalog(db);
   assert.notEqual(renamed, first);
   assert.equal(renamed.products[0]!.name, 'HubSpot Smart CRM');
 
   await insertWorld(db, { vendors: [{ id: 'ven_zoom', domain: 'zoom.us', name: 'Zoom' }] });
   invalidatePromptCatalog(db);
-  const added = await loadPromptCatalog(db, { now });
+  const added = await loadPromptCatalog(db);
   assert.deepEqual(added.vendors.map((v) => v.id), ['ven_hubspot', 'ven_zoom']);
 });
 

@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, credentialsFromHeaders } from '../../auth/authenticate.ts';
 import { requireOnBehalfOf, requirePermission } from '../../auth/attribution.ts';
-import type { Permission, Principal } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { Permission } from '../../schemas/plans.ts';
 import { UnauthorizedError } from '../../errors.ts';
 
 declare module 'fastify' {

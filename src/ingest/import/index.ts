@@ -88,6 +88,8 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     };
   };
 
+  // The one transaction outside Db.transaction: COPY FROM STDIN needs the driver's own
+  // client, and a rejected file ends in ROLLBACK without an error.
   const client = await db.pool.connect();
   const stage = new ImportStage(client, STAGE_SPECS[kind], db.engine);
   try {

@@ -19,6 +19,7 @@ import {
   type CompanyBatch,
 } from '../../store/seed.ts';
 import type { Db } from '../../store/db.ts';
+import { nowDate } from '../../clock.ts';
 
 export interface SeedOptions {
   companies: number;
@@ -60,7 +61,7 @@ export interface SeedSummary {
 export class WorldExistsError extends Error {}
 
 /** Today (UTC) as YYYY-MM-DD. */
-export function todayUtc(now = new Date()): string {
+export function todayUtc(now = nowDate()): string {
   return now.toISOString().slice(0, 10);
 }
 
@@ -103,17 +104,15 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   // Domains are handed out in company order: the set makes them unique per run.
   const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: ids.company };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const existing = await worldCounts(client);
+  await db.transaction(async (tx) => {
+    const existing = await worldCounts(tx);
     if (existing.companies > 0 || existing.catalog > 0) {
       if (!options.replace) throw new WorldExistsError(`The database already holds a world (${existing.companies} companies); use --replace to empty it first.`);
-      summary.purchasesRemoved = await clearWorld(client);
+      summary.purchasesRemoved = await clearWorld(tx);
     }
-    const endBulkLoad = await beginBulkLoad(client);
-    await insertTaxonomy(client, taxonomyRows(catalog));
-    await insertCatalog(client, catalogRows(catalog));
+    const endBulkLoad = await beginBulkLoad(tx);
+    await insertTaxonomy(tx, taxonomyRows(catalog));
+    await insertCatalog(tx, catalogRows(catalog));
     progress({ phase: 'catalog', done: 1, total: 1 });
 
     const updatedAt = new Date(asOfMs).toISOString();
@@ -129,7 +128,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
       }
       await writing;
       if (from > 0) progress({ phase: 'companies', done: from, total: n });
-      writing = insertCompanyBatch(client, batch, updatedAt);
+      writing = insertCompanyBatch(tx, batch, updatedAt);
       writing.catch(() => {}); // surfaced by the await above or below
       summary.installs += batch.installs.company_id.length;
       summary.people += batch.people.id.length;
@@ -151,18 +150,12 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
           rows.score.push(Math.round((1 - r / (cohort.members.length + 1)) * 1000) / 1000);
         });
       }
-      if (rows.company_id.length) await insertCohortRows(client, rows);
+      if (rows.company_id.length) await insertCohortRows(tx, rows);
       progress({ phase: 'cohorts', done: to, total: n });
     }
     progress({ phase: 'indexes', done: 0, total: 1 });
     await endBulkLoad();
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
   progress({ phase: 'done', done: n, total: n });
   return summary;
 
