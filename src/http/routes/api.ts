@@ -1,9 +1,9 @@
 // Everything under /api: authenticated, then one module per resource.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { commonErrors } from '../../schemas/common.ts';
+import { meSchema } from '../../schemas/account.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
@@ -15,14 +15,6 @@ import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 
-const meSchema = z.object({
-  clientId: z.string(),
-  clientName: z.string(),
-  plan: z.string(),
-  permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
-  rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
-  authenticatedWith: z.enum(['api_key', 'access_token']),
-});
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);

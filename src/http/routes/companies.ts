@@ -4,14 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onBehalfOfHeaders } from '../../schemas/params.ts';
 
-import { commonErrors, pageSchema } from '../../schemas/common.ts';
-import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchQuerySchema, companySummarySchema } from '../../schemas/companies.ts';
+import { commonErrors } from '../../schemas/common.ts';
+import { COMPANY_SUMMARY_COLUMNS, companySearchBodySchema, companySearchPageSchema, companySearchQuerySchema } from '../../schemas/companies.ts';
 import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
 import { principalOf, requireAttributedAction } from '../plugins/auth.ts';
 import { sendCsv } from '../replies.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
-
-export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
 
 export async function companyRoutes(app: FastifyInstance): Promise<void> {
   allowEmptyJsonBody(app);

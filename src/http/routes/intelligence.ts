@@ -8,7 +8,7 @@ import {
   payloadTooLarge, peerPageSchema, productInUseSchema, relatedProductSchema, usageDetailSchema, usageMetricSchema,
 } from '../../schemas/intelligence.ts';
 import { listCohort, listCompetitors } from '../../services/cohorts.ts';
-import { cohortInput, competitorsInput, detailsInput, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
+import { bodyDomains, cohortInput, competitorsInput, detailsBody, detailsInput, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
 import { usageDetails, usageMetrics } from '../../services/metrics.ts';
 import { productsInUse } from '../../services/products-in-use.ts';
 import { relatedProducts } from '../../services/related.ts';
@@ -16,10 +16,6 @@ import { relatedProducts } from '../../services/related.ts';
 const tags = ['Intelligence'];
 const params = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
 const detailsFilters = detailsInput.pick({ vendorDomain: true, productId: true, categoryId: true, cohortCompanyDomain: true });
-const detailsBody = z
-  .union([z.array(z.string()), z.object({ cohortCompanyDomain: z.array(z.string()).optional() })])
-  .nullish()
-  .describe('{ cohortCompanyDomain: [domains] } (a bare array of domains is accepted too)');
 
 export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -84,9 +80,4 @@ export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> 
       response: { 200: z.array(relatedProductSchema), ...commonErrors },
     },
   }, (req) => relatedProducts(app.db, { ...req.params, ...req.query }));
-}
-
-function bodyDomains(body: string[] | { cohortCompanyDomain?: string[] } | null | undefined): string[] | undefined {
-  if (body === undefined || body === null) return undefined;
-  return Array.isArray(body) ? body : body.cohortCompanyDomain;
 }

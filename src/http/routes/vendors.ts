@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { commonErrors } from '../../schemas/common.ts';
 import { productPageSchema, vendorPageSchema, vendorParamsSchema, vendorProductsQuerySchema, vendorSearchInputSchema } from '../../schemas/vendors.ts';
 import { searchVendors, vendorProducts } from '../../services/vendors.ts';
-import { FUZZY_THRESHOLD } from '../../store/vendors.ts';
+import { FUZZY_THRESHOLD } from '../../schemas/vendors.ts';
 
 // The spec lists no 403 for the vendor calls: they need no permission beyond authentication.
 const { 403: _forbidden, ...vendorErrors } = commonErrors;
