@@ -64,8 +64,8 @@ export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
 
 export const companySearchQuerySchema = z.object({
   export: boolParam('export', false).describe('true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)'),
-  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page; the body field wins when both are given'),
-  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size; the body field wins when both are given'),
+  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page (or in the body; both with different values → 400)'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size (or in the body; both with different values → 400)'),
 });
 
 export const companySummarySchema = z

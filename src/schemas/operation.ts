@@ -40,7 +40,7 @@ export interface HttpBinding {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
-  readonly headers?: z.ZodType;
+  readonly headers?: z.ZodObject;
   /** Other addresses serving the same operation with the same schemas (own operationId and summary). */
   readonly aliases?: readonly HttpAlias[];
   /** Error responses beyond the common ones (e.g. 402, 413, 422). */

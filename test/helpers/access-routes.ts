@@ -2,11 +2,19 @@
 // resource routes other issues add: a plain read, an AI helper (/api/ai/...), an
 // export via ?export=true, and a route marked `config: { rateClass: 'export' }`.
 import type { FastifyInstance } from 'fastify';
-import { addAuthHook, principalOf, requireAttributedAction } from '../../src/http/plugins/auth.ts';
+import type { FastifyRequest } from 'fastify';
+import { addAuthHook, principalOf } from '../../src/http/plugins/auth.ts';
+import { requireAttribution } from '../../src/auth/attribution.ts';
+import type { Permission } from '../../src/auth/principal.ts';
 import { addRateLimitHook } from '../../src/http/plugins/rate-limit.ts';
 import { audit } from '../../src/services/audit.ts';
 import { definePlan } from '../../src/auth/clients.ts';
 import type { Db } from '../../src/store/db.ts';
+
+function requireAttributedAction(request: FastifyRequest, permission: Permission): string {
+  const header = request.headers['x-on-behalf-of-user'];
+  return requireAttribution(principalOf(request), permission, true, Array.isArray(header) ? header[0] : header)!;
+}
 
 export async function accessTestRoutes(app: FastifyInstance): Promise<void> {
   await app.register(

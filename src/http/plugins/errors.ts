@@ -46,10 +46,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, unsupported media type, body too large...
-      const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
-        : error.message;
-      return sendError(request, reply, status, message);
+      return sendError(request, reply, status, error.message);
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, 500, 'Internal server error; retry later. Quote the requestId when reporting it.');
