@@ -5,7 +5,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { defineTinyPlan } from '../helpers/access-routes.ts';
+import { defineTinyPlan } from '../helpers/plans.ts';
 import { setClock } from '../../src/auth/clock.ts';
 
 let t: TestApp;

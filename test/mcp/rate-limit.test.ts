@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient } from '../helpers/auth.ts';
-import { defineTinyPlan } from '../helpers/access-routes.ts';
+import { defineTinyPlan } from '../helpers/plans.ts';
 import { testTool } from '../helpers/mcp.ts';
 import { freePortInRange } from '../helpers/ports.ts';
 
