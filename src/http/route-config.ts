@@ -40,6 +40,9 @@ const ON_BEHALF_ALWAYS = 'Email of the user the call is made for; the call is au
 const ON_BEHALF_WHEN = (flag: string) =>
   `Email of the user the call is made for; required when ${flag}=true (missing → 403, not an email → 400), and the call is then audited under it`;
 
+// Documented as an email; checked by the permission hook (403 missing, 400 malformed), not here.
+const userEmail = z.string().meta({ format: 'email' });
+
 /** The header schema: the record's own headers plus X-On-Behalf-Of-User where the operation is attributed. */
 function headersOf(op: Operation): z.ZodObject | undefined {
   if (!op.attributed) return op.http.headers;
@@ -50,7 +53,7 @@ function headersOf(op: Operation): z.ZodObject | undefined {
   // need the headers this schema does not name. A required header is checked (403) before
   // validation by the permission hook, so its absence never reaches the validator.
   return base.extend({
-    'x-on-behalf-of-user': always ? z.string().describe(ON_BEHALF_ALWAYS) : z.string().optional().describe(ON_BEHALF_WHEN(flag)),
+    'x-on-behalf-of-user': always ? userEmail.describe(ON_BEHALF_ALWAYS) : userEmail.optional().describe(ON_BEHALF_WHEN(flag)),
   });
 }
 
@@ -63,7 +66,7 @@ function responsesOf(op: Operation): Record<number, unknown> {
   if (!stream) return { 200: op.output, ...errors };
   const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
   const ok = stream.when
-    ? { description: `${op.output.description ?? 'The JSON answer'}; with ${stream.when}=true, the ${stream.media} file instead`, content: { 'application/json': { schema: op.output }, ...streamed } }
+    ? { description: `The answer as application/json; with ${stream.when}=true, the ${stream.media} file instead`, content: { 'application/json': { schema: op.output }, ...streamed } }
     : { description: stream.description, content: streamed };
   return { 200: ok, ...errors };
 }
@@ -71,27 +74,21 @@ function responsesOf(op: Operation): Record<number, unknown> {
 /** Route options for every address of the operation: its main one, then its aliases. */
 export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[] {
   const { http } = op;
+  // Only the parts the operation has: Fastify warns about a schema key that is present but undefined.
+  const parts = Object.fromEntries(
+    Object.entries({ params: http.params, querystring: http.query, body: http.body, headers: headersOf(op) }).filter(([, v]) => v !== undefined),
+  ) as Pick<OperationRoute<O>['schema'], 'params' | 'querystring' | 'body' | 'headers'>;
   const main: OperationRoute<O> = {
     method: http.method,
     url: http.path,
     config: { operation: op },
-    schema: {
-      operationId: op.id,
-      summary: op.summary,
-      description: op.description,
-      tags: [op.tag],
-      params: http.params as Get<Binding<O>, 'params'>,
-      querystring: http.query as Get<Binding<O>, 'query'>,
-      body: http.body as Get<Binding<O>, 'body'>,
-      headers: headersOf(op),
-      response: responsesOf(op),
-    },
+    schema: { operationId: op.id, summary: op.summary, description: op.description, tags: [op.tag], ...parts, response: responsesOf(op) },
   };
   const aliases = (http.aliases ?? []).map((alias) => ({
     ...main,
     method: alias.method ?? http.method,
     url: alias.path ?? http.path,
-    schema: { ...main.schema, operationId: alias.id, summary: alias.summary, params: (alias.params ?? http.params) as Get<Binding<O>, 'params'> },
+    schema: { ...main.schema, operationId: alias.id, summary: alias.summary, ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}) },
   }));
   return [main, ...aliases];
 }
