@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { z } from 'zod';
 import { commonErrors } from '../schemas/common.ts';
-import { isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import { conditionOf, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,7 +48,7 @@ function headersOf(op: Operation): z.ZodObject | undefined {
   if (!op.attributed) return op.http.headers;
   const base = op.http.headers ?? z.looseObject({});
   const always = isUnconditional(op.permission);
-  const flag = op.permission !== undefined && !always ? (op.permission as { when: string }).when : 'export';
+  const flag = conditionOf(op.permission) ?? 'export';
   // Loose: Fastify replaces request.headers with the validated value, and later hooks still
   // need the headers this schema does not name. A required header is checked (403) before
   // validation by the permission hook, so its absence never reaches the validator.

@@ -85,15 +85,13 @@ export const aiHeaders = z.looseObject({
 });
 
 // Operations ---------------------------------------------------------------------------------
+// The AI calls are POSTs with their input in the query string; a body, if sent, is ignored.
 import { defineOperation } from './operation.ts';
 
 const UNDERSTOOD_DOC =
   'Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), ' +
   'X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).';
 const VERIFY = 'Suggestions are probabilistic: verify them with products_in_use, company_products_paged or profile_get.';
-
-/** The AI calls take their input in the query string; a body is ignored. */
-export const aiNoBody = z.unknown().optional().describe('Not used: input is in the query string');
 
 export const findCustomersOfProductsOp = defineOperation({
   id: 'findCustomersOfProducts',
@@ -109,7 +107,7 @@ export const findCustomersOfProductsOp = defineOperation({
   rateClass: 'ai',
   readOnly: true,
   attributed: true,
-  http: { method: 'POST', path: '/ai/find-customers-of-products', query: customersInput, body: aiNoBody },
+  http: { method: 'POST', path: '/ai/find-customers-of-products', query: customersInput },
   mcp: {
     name: 'find_customers_of_products',
     title: 'Find companies that use given products',
@@ -136,7 +134,7 @@ export const findTechStacksForCompanyOp = defineOperation({
   rateClass: 'ai',
   readOnly: true,
   attributed: true,
-  http: { method: 'POST', path: '/ai/find-techstacks-for-company', query: techStackInput, body: aiNoBody },
+  http: { method: 'POST', path: '/ai/find-techstacks-for-company', query: techStackInput },
   mcp: {
     name: 'find_techstacks_for_company',
     title: "Suggest a company's technology stack",
@@ -161,7 +159,7 @@ export const findPeopleProfilesOp = defineOperation({
   rateClass: 'ai',
   readOnly: true,
   attributed: true,
-  http: { method: 'POST', path: '/ai/find-people-profiles', query: peopleInput, body: aiNoBody },
+  http: { method: 'POST', path: '/ai/find-people-profiles', query: peopleInput },
   mcp: {
     name: 'find_people_profiles',
     title: 'Find people from a description',

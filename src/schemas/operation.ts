@@ -125,6 +125,11 @@ export function rateClassFor(op: Operation, args: Readonly<Record<string, unknow
   return ruleValue(op.rateClass, args) ?? 'default';
 }
 
+/** The boolean argument a rule depends on (e.g. 'export'), or undefined when it holds always. */
+export function conditionOf<T>(rule: Rule<T> | undefined): string | undefined {
+  return typeof rule === 'object' && rule !== null && 'when' in rule ? rule.when : undefined;
+}
+
 /** A rule that applies whatever the arguments (checked before input validation on REST). */
 export function isUnconditional<T>(rule: Rule<T> | undefined): rule is T {
   return rule !== undefined && !(typeof rule === 'object' && rule !== null && 'when' in rule);

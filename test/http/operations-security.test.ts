@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient } from '../helpers/auth.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 import { OPERATIONS } from '../../src/schemas/operations.ts';
-import { isUnconditional, type Operation } from '../../src/schemas/operation.ts';
+import { conditionOf, type Operation } from '../../src/schemas/operation.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
 
 let t: TestApp;
@@ -25,7 +25,7 @@ const SAMPLE: Record<string, unknown> = {
 };
 
 /** The flag that makes the permission apply (export=true), if the permission depends on one. */
-const flagOf = (op: Operation) => (op.permission !== undefined && !isUnconditional(op.permission) ? op.permission.when : undefined);
+const flagOf = (op: Operation) => conditionOf(op.permission);
 
 /** Every REST address of every record: [record, method, url with sample path parameters and the flag set]. */
 function addresses(): [Operation, 'GET' | 'POST', string][] {
