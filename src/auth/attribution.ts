@@ -1,4 +1,5 @@
-// Permission and on-behalf-of checks, shared by REST routes and MCP tools.
+// Permission and on-behalf-of checks, shared by REST routes and MCP tools: each door calls
+// requireAttribution once per call, from the operation record.
 import { z } from 'zod';
 import { BadRequestError, ForbiddenError } from '../errors.ts';
 import type { Principal } from './principal.ts';
@@ -24,4 +25,19 @@ export function requireOnBehalfOf(value: string | undefined, source = 'X-On-Beha
   if (!v) throw new ForbiddenError(`The ${source} is required for this action: name the user (an email address) it is done for`);
   if (v.length > 254 || !email.safeParse(v).success) throw new BadRequestError(`${source}: '${v.slice(0, 80)}' is not a valid email address`);
   return v.toLowerCase();
+}
+
+/**
+ * The permission, then (for attributed operations) the on-behalf user: returns the user,
+ * or undefined when the operation is not attributed.
+ */
+export function requireAttribution(
+  principal: Principal,
+  permission: Permission,
+  attributed: boolean,
+  onBehalfOf: string | undefined,
+  source?: string,
+): string | undefined {
+  requirePermission(principal, permission);
+  return attributed ? requireOnBehalfOf(onBehalfOf, source) : undefined;
 }

@@ -1,6 +1,8 @@
-// Lets the routes of one plugin scope accept POSTs whose JSON body is empty: the API's
-// existing clients send `Content-Type: application/json` with no body to the paged-products and
-// search calls. Non-empty bodies go through Fastify's own (poisoning-safe) JSON parser.
+// The one empty-body rule of the API: a POST whose JSON body is empty is a POST without a
+// body (the API's existing clients send `Content-Type: application/json` with no body to the paged,
+// search, details and AI calls). A route whose body is optional then runs; one that needs
+// a body answers 400 naming `body`. Non-empty bodies go through Fastify's own
+// (poisoning-safe) JSON parser.
 import type { FastifyInstance } from 'fastify';
 
 export function allowEmptyJsonBody(app: FastifyInstance): void {

@@ -1,4 +1,112 @@
-// Route config for the rate limiter (declared in http/plugins/rate-limit.ts): routes whose
-// every request is an export (CSV/JSONL-only) spend the export quota. Routes that export
-// only with `?export=true` need nothing: the limiter detects that query itself.
-export const EXPORT_ROUTE = { rateClass: 'export' } as const;
+// The REST side of an operation record: the Fastify route options (method, url, schema for
+// validation and the OpenAPI document, and `config.operation`) built from the record. The
+// hooks of http/plugins/auth.ts and rate-limit.ts read `config.operation` to enforce the
+// record's permission, attribution and rate class on every route the same way; a route
+// module only adds the handler.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { z } from 'zod';
+import { commonErrors } from '../schemas/common.ts';
+import { conditionOf, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation record this route serves. */
+    operation?: Operation;
+  }
+}
+
+type Get<T, K extends string> = T extends { readonly [P in K]: infer V } ? V : undefined;
+type Binding<O extends Operation> = O['http'];
+
+/** The typed part of a route's schema: what the handler's request is typed from. */
+export interface OperationRoute<O extends Operation> {
+  method: HttpMethod;
+  url: string;
+  config: { operation: O };
+  schema: {
+    operationId: string;
+    summary: string;
+    description: string;
+    tags: string[];
+    params: Get<Binding<O>, 'params'>;
+    querystring: Get<Binding<O>, 'query'>;
+    body: Get<Binding<O>, 'body'>;
+    headers: z.ZodObject | undefined;
+    response: Record<number, unknown>;
+  };
+}
+
+const ON_BEHALF_ALWAYS = 'Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400';
+const ON_BEHALF_WHEN = (flag: string) =>
+  `Email of the user the call is made for; required when ${flag}=true (missing → 403, not an email → 400), and the call is then audited under it`;
+
+// Documented as an email; checked by the permission hook (403 missing, 400 malformed), not here.
+const userEmail = z.string().meta({ format: 'email' });
+
+/** The header schema: the record's own headers plus X-On-Behalf-Of-User where the operation is attributed. */
+function headersOf(op: Operation): z.ZodObject | undefined {
+  if (!op.attributed) return op.http.headers;
+  const base = op.http.headers ?? z.looseObject({});
+  const always = isUnconditional(op.permission);
+  const flag = conditionOf(op.permission) ?? 'export';
+  // Loose: Fastify replaces request.headers with the validated value, and later hooks still
+  // need the headers this schema does not name. A required header is checked (403) before
+  // validation by the permission hook, so its absence never reaches the validator.
+  return base.extend({
+    'x-on-behalf-of-user': always ? userEmail.describe(ON_BEHALF_ALWAYS) : userEmail.optional().describe(ON_BEHALF_WHEN(flag)),
+  });
+}
+
+/** The documented responses: the JSON output (and the streamed variant), then the errors. */
+function responsesOf(op: Operation): Record<number, unknown> {
+  const { http, stream } = op;
+  // 403 only where a permission applies: nothing else refuses an authenticated client.
+  const { 403: forbidden, ...always } = commonErrors;
+  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...http.errors };
+  if (!stream) return { 200: op.output, ...errors };
+  const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
+  const ok = stream.when
+    ? { description: `The answer as application/json; with ${stream.when}=true, the ${stream.media} file instead`, content: { 'application/json': { schema: op.output }, ...streamed } }
+    : { description: stream.description, content: streamed };
+  return { 200: ok, ...errors };
+}
+
+/** Route options for every address of the operation: its main one, then its aliases. */
+export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[] {
+  const { http } = op;
+  // Only the parts the operation has: Fastify warns about a schema key that is present but undefined.
+  const parts = Object.fromEntries(
+    Object.entries({ params: http.params, querystring: http.query, body: http.body, headers: headersOf(op) }).filter(([, v]) => v !== undefined),
+  ) as Pick<OperationRoute<O>['schema'], 'params' | 'querystring' | 'body' | 'headers'>;
+  const main: OperationRoute<O> = {
+    method: http.method,
+    url: http.path,
+    config: { operation: op },
+    schema: { operationId: op.id, summary: op.summary, description: op.description, tags: [op.tag], ...parts, response: responsesOf(op) },
+  };
+  const aliases = (http.aliases ?? []).map((alias) => ({
+    ...main,
+    method: alias.method ?? http.method,
+    url: alias.path ?? http.path,
+    schema: { ...main.schema, operationId: alias.id, summary: alias.summary, ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}) },
+  }));
+  return [main, ...aliases];
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : unknown;
+
+/** The request of a route serving the operation, typed from the record's schemas. */
+export type OperationRequest<O extends Operation> = FastifyRequest<{
+  Params: Out<Get<Binding<O>, 'params'>>;
+  Querystring: Out<Get<Binding<O>, 'query'>>;
+  Body: Out<Get<Binding<O>, 'body'>>;
+}>;
+
+/** Registers every address of the operation with one handler: transport → one service call → answer. */
+export function serve<O extends Operation>(
+  app: FastifyInstance,
+  op: O,
+  handler: (request: OperationRequest<O>, reply: FastifyReply) => unknown,
+): void {
+  for (const route of operationRoutes(op)) app.route({ ...route, handler: handler as unknown as RouteHandlerMethod });
+}

@@ -1,10 +1,13 @@
-// Tool definitions: a name, a description written for a model, a zod input schema and a
-// handler that calls one service. Tools hold no logic of their own.
+// MCP tools built from the operation records: the name, title, description for a model,
+// input schema and annotations all come from the record; a tool adds only its handler,
+// which calls one service. Permission, attribution and rate class are enforced for every
+// tool by the server (server.ts) from the same record.
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Permission } from '../schemas/plans.ts';
+import { ForbiddenError } from '../errors.ts';
+import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
 export interface ToolContext {
   db: Db;
@@ -14,27 +17,59 @@ export interface ToolContext {
   onBehalfOfHeader?: string;
 }
 
-export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
-  name: string;
+/** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */
+export type CallContext = ToolContext & { onBehalfOf?: string };
+
+export interface ToolAnnotations {
   title: string;
-  /** What it answers, when to use it, what to call next, the limits. */
-  description: string;
-  input: S;
-  /** Other names the tool answers to in tools/call (not listed). */
-  aliases?: string[];
-  /**
-   * The plan permission the call needs, given its arguments (e.g. export only when
-   * export=true). Such calls also need an on-behalf user: the X-On-Behalf-Of-User header
-   * or the `onBehalfOfUser` argument, which every tool accepts.
-   */
-  permission?: (args: z.output<S>) => Permission | undefined;
-  /** Rate-limit class of the call: AI and export calls have their own, lower limits. */
-  rateClass?: (args: z.output<S>) => 'default' | 'ai' | 'export';
-  run(args: z.output<S>, ctx: ToolContext & { onBehalfOf?: string }): Promise<unknown>;
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
 }
 
-export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef {
-  return def as unknown as ToolDef;
+export interface ToolDef {
+  readonly operation: Operation;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodObject;
+  /** Other names the tool answers to in tools/call (not listed). */
+  readonly aliases: readonly string[];
+  readonly annotations: ToolAnnotations;
+  /** The rate-limit class of a call with these arguments (from the record). */
+  rateClass(args: Record<string, unknown>): OperationRateClass;
+  run(args: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
+}
+
+/** MCP hints from the record: a write is additive here (never destructive); the world is closed (our data only). */
+export function annotationsOf(op: Operation, mcp: McpBinding): ToolAnnotations {
+  if (op.readOnly) return { title: mcp.title, readOnlyHint: true, openWorldHint: false };
+  return { title: mcp.title, readOnlyHint: false, destructiveHint: false, idempotentHint: op.idempotent ?? false, openWorldHint: false };
+}
+
+export function defineTool<O extends Operation & { readonly mcp: McpBinding }>(
+  operation: O,
+  run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
+): ToolDef {
+  const { mcp } = operation;
+  return {
+    operation,
+    name: mcp.name,
+    title: mcp.title,
+    description: mcp.description,
+    input: operation.input,
+    aliases: mcp.aliases ?? [],
+    annotations: annotationsOf(operation, mcp),
+    rateClass: (args) => rateClassFor(operation, args),
+    run: async (args, ctx) => run(args as z.output<O['input']>, ctx),
+  };
+}
+
+/** The checked on-behalf user of an attributed call (the server sets it before run()). */
+export function onBehalfOf(ctx: CallContext): string {
+  if (!ctx.onBehalfOf) throw new ForbiddenError('The onBehalfOfUser argument (or X-On-Behalf-Of-User header) is required for this action');
+  return ctx.onBehalfOf;
 }
 
 /** The argument every tool accepts, for attribution where the HTTP header cannot be set. */

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { requireOnBehalfOf, requirePermission } from '../auth/attribution.ts';
+import { requireAttribution } from '../auth/attribution.ts';
+import { permissionFor } from '../schemas/operation.ts';
 import { onBehalfOfArgument, type ToolContext, type ToolDef } from './registry.ts';
 import { toolError, toolResult } from './results.ts';
 
@@ -33,7 +34,7 @@ export function createMcpServer(tools: ToolDef[], ctx: ToolContext, beforeCall?:
       title: tool.title,
       description: tool.description,
       inputSchema: inputJsonSchema(tool),
-      annotations: { title: tool.title, readOnlyHint: tool.name !== 'profiles_purchase', openWorldHint: false },
+      annotations: tool.annotations,
     })),
   }));
 
@@ -51,12 +52,11 @@ export function createMcpServer(tools: ToolDef[], ctx: ToolContext, beforeCall?:
     const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
     try {
       await beforeCall?.(tool, args);
-      let onBehalfOf: string | undefined;
-      const permission = tool.permission?.(args);
-      if (permission) {
-        requirePermission(ctx.principal, permission);
-        onBehalfOf = requireOnBehalfOf(onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)');
-      }
+      // The record's permission and attribution, checked here for every tool (as the REST hooks do).
+      const permission = permissionFor(tool.operation, args);
+      const onBehalfOf = permission
+        ? requireAttribution(ctx.principal, permission, tool.operation.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
+        : undefined;
       return toolResult(await tool.run(args, { ...ctx, onBehalfOf }));
     } catch (err) {
       return toolError(err);

@@ -83,3 +83,91 @@ export type PeopleItem = z.output<typeof peopleItemSchema>;
 export const aiHeaders = z.looseObject({
   'x-on-behalf-of-user': z.string().optional().describe('Email of the user the AI call is made for; required'),
 });
+
+// Operations ---------------------------------------------------------------------------------
+// The AI calls are POSTs with their input in the query string; a body, if sent, is ignored.
+import { defineOperation } from './operation.ts';
+
+const UNDERSTOOD_DOC =
+  'Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), ' +
+  'X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).';
+const VERIFY = 'Suggestions are probabilistic: verify them with products_in_use, company_products_paged or profile_get.';
+
+export const findCustomersOfProductsOp = defineOperation({
+  id: 'findCustomersOfProducts',
+  summary: 'Companies that use (or are likely to use) the products a prompt names',
+  description:
+    'Companies with install evidence of the products (probability from the in-use confidence model), then companies whose nearest ' +
+    'peers use them (probability from peer inference, calibrated on held-out evidence; evidence "inferred", no dates). One item per ' +
+    'company, sorted by probability descending, then company id. Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+  tag: 'AI helpers',
+  input: customersInput,
+  output: z.array(customerItemSchema),
+  permission: 'ai',
+  rateClass: 'ai',
+  readOnly: true,
+  attributed: true,
+  http: { method: 'POST', path: '/ai/find-customers-of-products', query: customersInput },
+  mcp: {
+    name: 'find_customers_of_products',
+    title: 'Find companies that use given products',
+    aliases: ['FindCustomersOfProducts'],
+    description:
+      'From a plain-language prompt naming products, vendors or categories (typos tolerated) and optionally which companies ' +
+      '(industry, country, size, revenue, "adopted in the last 6 months"), suggests companies that use them: first those with ' +
+      'evidence (probability from the evidence), then likely users inferred from their peers (lower probability, no dates). Each item ' +
+      `names its source and companyDomain. size 1-200, default 10. Needs the ai permission and onBehalfOfUser. ${VERIFY}`,
+  },
+});
+
+export const findTechStacksForCompanyOp = defineOperation({
+  id: 'findTechStacksForCompany',
+  summary: 'The evidenced and the likely tech stack of a company',
+  description:
+    'prompt and/or companyDomain (companyDomain wins over a company named in the prompt; products, vendors or categories named in the ' +
+    'prompt restrict the answer). Evidenced installs with their in-use probability and dates, plus products its nearest peers run that it ' +
+    'shows no evidence of (evidence "inferred"). Sorted by probability descending. Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+  tag: 'AI helpers',
+  input: techStackInput,
+  output: z.array(techStackItemSchema),
+  permission: 'ai',
+  rateClass: 'ai',
+  readOnly: true,
+  attributed: true,
+  http: { method: 'POST', path: '/ai/find-techstacks-for-company', query: techStackInput },
+  mcp: {
+    name: 'find_techstacks_for_company',
+    title: "Suggest a company's technology stack",
+    description:
+      'The software a company (companyDomain, or named in the prompt) uses: its evidenced products and products its nearest peers ' +
+      'run that it shows no evidence of, each with software, reason, source and a calibrated probability 0-100. The prompt can narrow ' +
+      `to products, vendors or categories. Give prompt or companyDomain (or both); size 1-200, default 20. Needs the ai permission and onBehalfOfUser. ${VERIFY}`,
+  },
+});
+
+export const findPeopleProfilesOp = defineOperation({
+  id: 'findPeopleProfiles',
+  summary: 'People profiles matching a prompt',
+  description:
+    'Profiles at the companies, places, industries and sizes the prompt names that meet the most of its titles, seniority and functions, ' +
+    'with a confidence 0-1 from match quality. Sorted by confidence descending, then id. Never emails or phones (buy them with ' +
+    'POST /profiles/purchase). Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+  tag: 'AI helpers',
+  input: peopleInput,
+  output: z.array(peopleItemSchema),
+  permission: 'ai',
+  rateClass: 'ai',
+  readOnly: true,
+  attributed: true,
+  http: { method: 'POST', path: '/ai/find-people-profiles', query: peopleInput },
+  mcp: {
+    name: 'find_people_profiles',
+    title: 'Find people from a description',
+    description:
+      'People matching a plain-language description of titles, seniority, functions, companies, industries and places ("VP of sales ' +
+      'at German fintechs"), each with a confidence 0-1 from how well it matches. Never emails or phones: buy those with ' +
+      'profiles_purchase. size 1-200, default 10. Needs the ai permission and onBehalfOfUser.',
+  },
+});
+
+export const aiOperations = [findCustomersOfProductsOp, findTechStacksForCompanyOp, findPeopleProfilesOp];

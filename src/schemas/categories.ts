@@ -26,3 +26,46 @@ export const CATEGORY_COLUMNS: CsvColumn<Category>[] = (['id', 'name', 'parentId
   header: k,
   value: (c: Category) => c[k],
 }));
+
+// Operations ---------------------------------------------------------------------------------
+import { onBehalfOfHeaders } from './params.ts';
+import { defineOperation } from './operation.ts';
+
+export const listCategoriesOp = defineOperation({
+  id: 'listCategories',
+  summary: 'Every product category',
+  description: `The whole taxonomy as one array, sorted by id. \`export=true\`: a CSV file with columns ${CATEGORY_COLUMNS.map((c) => c.header).join(', ')} (export permission and X-On-Behalf-Of-User; audited).`,
+  tag: 'Taxonomy',
+  input: z.object({}),
+  output: categoryListSchema,
+  stream: { media: 'text/csv', when: 'export', description: `CSV with a header row: ${CATEGORY_COLUMNS.map((c) => c.header).join(', ')}` },
+  permission: { when: 'export', then: 'export' },
+  rateClass: { when: 'export', then: 'export' },
+  readOnly: true,
+  attributed: true,
+  http: {
+    method: 'GET', path: '/categories', query: categoriesQuerySchema, headers: onBehalfOfHeaders,
+    aliases: [{ id: 'listProductCategories', path: '/dictionary/product-categories', summary: 'Every product category (alias of GET /categories)' }],
+  },
+  mcp: {
+    name: 'categories_list',
+    title: 'Product categories',
+    description:
+      'The whole product-category tree as a flat list of { id, name, parentId, level } (level 0 = top). Cacheable. Category ids ' +
+      'feed companies_search (mainCategoryIdIn) and usage_metrics_details (categoryId); a parent selects its whole subtree.',
+  },
+});
+
+export const getCategoryOp = defineOperation({
+  id: 'getCategory',
+  summary: 'One product category',
+  description: 'One category by id. Unknown id → 404.',
+  tag: 'Taxonomy',
+  input: categoryParamsSchema,
+  output: categorySchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/categories/:categoryId', params: categoryParamsSchema },
+});
+
+export const categoryOperations = [listCategoriesOp, getCategoryOp];

@@ -64,8 +64,8 @@ export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
 
 export const companySearchQuerySchema = z.object({
   export: boolParam('export', false).describe('true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)'),
-  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page; the body field wins when both are given'),
-  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size; the body field wins when both are given'),
+  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page (or in the body; both with different values → 400)'),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size (or in the body; both with different values → 400)'),
 });
 
 export const companySummarySchema = z
@@ -92,3 +92,45 @@ export type CompanySummary = z.output<typeof companySummarySchema>;
 export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = (
   ['id', 'domain', 'name', 'logo', 'industry', 'revenueRange', 'employeeRange', 'phone', 'city', 'state', 'country', 'postalCode', 'website'] as const
 ).map((k) => ({ header: k, value: (r: CompanySummary) => r[k] }));
+
+// Operations ---------------------------------------------------------------------------------
+import { pageSchema } from './common.ts';
+import { onBehalfOfHeaders } from './params.ts';
+import { defineOperation } from './operation.ts';
+
+export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
+
+export const searchCompaniesOp = defineOperation({
+  id: 'searchCompanies',
+  summary: 'Search companies by firmographics and technology stack',
+  description: [
+    'Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.',
+    'Results are sorted by name, then id (stable across pages). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.',
+    `With \`export=true\` the answer is a CSV stream of every match (not one page), columns: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}. It needs the export permission and X-On-Behalf-Of-User, and is audited.`,
+  ].join('\n\n'),
+  tag: 'Companies',
+  input: z.object({
+    export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
+    body: companySearchBodySchema.default({}).describe('The company search payload (both shapes, in any mix: top-level query and lists, and a structured filter)'),
+  }),
+  output: companySearchPageSchema,
+  stream: { media: 'text/csv', when: 'export', description: `CSV with a header row: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}` },
+  permission: { when: 'export', then: 'export' },
+  rateClass: { when: 'export', then: 'export' },
+  readOnly: true,
+  attributed: true,
+  http: { method: 'POST', path: '/companies/search', query: companySearchQuerySchema, headers: onBehalfOfHeaders, body: companySearchBodySchema.nullish() },
+  mcp: {
+    name: 'companies_search',
+    title: 'Search companies',
+    description:
+      'Finds companies by firmographics and technology stack. `body` is the company search payload: free text `query`, `countries` ' +
+      '(ISO-2), `industries`, `employeeRange`/`revenueRange` band labels, `domains`, `page`, `size`, and a structured `filter` ' +
+      '(vendorDomainIn/NotIn, productIdIn/NotIn, mainCategoryIdIn/NotIn with their ...And booleans, intensityBucketIn LOW|MEDIUM|HIGH, ' +
+      'dateLastVerifiedBucketIn RECENT|NEW|OLD|ANCIENT, companyNameContains, countryIn, industryIn, ...). Returns a page of company ' +
+      'summaries with nextPage. export=true returns the matches as CSV text instead (needs the export permission and onBehalfOfUser; ' +
+      'cut at about 25k tokens — use the REST export for whole files).',
+  },
+});
+
+export const companyOperations = [searchCompaniesOp];

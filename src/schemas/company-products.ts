@@ -84,3 +84,75 @@ const FIELDS = Object.keys(companyProductSchema.shape) as (keyof CompanyProduct)
 
 /** CSV columns: every record field, in record order. */
 export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = FIELDS.map((k) => ({ header: k, value: (r: CompanyProduct) => r[k] }));
+
+// Operations ---------------------------------------------------------------------------------
+import { onBehalfOfHeaders } from './params.ts';
+import { defineOperation } from './operation.ts';
+
+const CSV_HEADERS = COMPANY_PRODUCT_COLUMNS.map((c) => c.header).join(', ');
+const PAGED_DESCRIPTION = [
+  'One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.',
+  `\`intensityBucket\`: ${describeIntensityBuckets()}. \`dateLastVerifiedBucket\`: ${describeDateBuckets()}.`,
+  `With \`export=true\` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: ${CSV_HEADERS}.`,
+].join('\n\n');
+const csvExport = { media: 'text/csv', when: 'export', description: `CSV with a header row: ${CSV_HEADERS}` } as const;
+const exportWhenAsked = { when: 'export', then: 'export' } as const;
+
+export const companyProductsPagedOp = defineOperation({
+  id: 'companyProductsPaged',
+  summary: "A company's products, paged (POST with an empty body)",
+  description: PAGED_DESCRIPTION,
+  tag: 'Company products',
+  input: companyProductsInputSchema,
+  output: companyProductPageSchema,
+  stream: csvExport,
+  permission: exportWhenAsked,
+  rateClass: exportWhenAsked,
+  readOnly: true,
+  attributed: true,
+  http: {
+    method: 'POST', path: '/companies/:companyDomain/products/paged', params: companyParamsSchema, query: companyProductsQuerySchema, headers: onBehalfOfHeaders,
+    aliases: [{ id: 'companyProductsPagedGet', method: 'GET', summary: "A company's products, paged" }],
+  },
+  mcp: {
+    name: 'company_products_paged',
+    title: "A company's installed products",
+    description:
+      'The products a company (companyDomain) is seen using, with the evidence: first/last verified dates, hit count, intensity, ' +
+      'category (main, parent, top level) and vendor. Optional mainCategory (names) / mainCategoryId (ids) narrow to categories and ' +
+      'their subtrees. Paged (nextPage). To check specific products use products_in_use.',
+  },
+});
+
+export const companyProductsOp = defineOperation({
+  id: 'companyProducts',
+  summary: "A company's products: the CSV export (export=true, Accept: text/csv) or a JSON page",
+  description: `${PAGED_DESCRIPTION}\n\nWithout \`export=true\` this is the same JSON page as .../products/paged.`,
+  tag: 'Company products',
+  input: companyProductsInputSchema.extend({ export: companyProductsQuerySchema.shape.export }),
+  output: companyProductPageSchema,
+  stream: csvExport,
+  permission: exportWhenAsked,
+  rateClass: exportWhenAsked,
+  readOnly: true,
+  attributed: true,
+  http: { method: 'GET', path: '/companies/:companyDomain/products', params: companyParamsSchema, query: companyProductsQuerySchema, headers: onBehalfOfHeaders },
+});
+
+export const companyProductsJsonlOp = defineOperation({
+  id: 'companyProductsJsonl',
+  summary: 'Every product of a company as JSON Lines, streamed',
+  description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).',
+  tag: 'Company products',
+  input: companyParamsSchema.extend(companyProductsJsonlQuerySchema.shape),
+  output: companyProductSchema,
+  stream: { media: 'application/jsonl', description: 'JSON Lines: one CompanyProduct record per line' },
+  permission: exportWhenAsked,
+  // Every request of this route streams the whole list: it always spends the export quota.
+  rateClass: 'export',
+  readOnly: true,
+  attributed: true,
+  http: { method: 'GET', path: '/companies/:companyDomain/products/json', params: companyParamsSchema, query: companyProductsJsonlQuerySchema, headers: onBehalfOfHeaders },
+});
+
+export const companyProductOperations = [companyProductsPagedOp, companyProductsOp, companyProductsJsonlOp];

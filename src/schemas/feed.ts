@@ -37,3 +37,28 @@ export const feedSchema = z
   })
   .meta({ id: 'Feed', description: `Up to ${FEED_PAGE_SIZE} items, newest first` });
 export type Feed = z.output<typeof feedSchema>;
+
+// Operations ---------------------------------------------------------------------------------
+import { companyParamsSchema } from './company-products.ts';
+import { defineOperation } from './operation.ts';
+
+export const companyFeedOp = defineOperation({
+  id: 'companyFeed',
+  summary: "A company's news feed",
+  description: `Newest first, ${FEED_PAGE_SIZE} items a page (ties on the date ordered by id). Pass the returned \`paginationId\` to get the next, older page; the last page has none. Following cursors to the end yields every item exactly once. The cursor is opaque, signed and bound to the company: an edited cursor, one issued for another company or a malformed one is 400. Unknown company → 404.`,
+  tag: 'Feed',
+  input: feedInputSchema,
+  output: feedSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/feed', params: companyParamsSchema, query: feedQuerySchema },
+  mcp: {
+    name: 'company_feed',
+    title: 'Company news feed',
+    description:
+      "A company's news and activity (funding, acquisitions, people moves, press, blog, videos), newest first, 20 per call. Pass the " +
+      'returned paginationId to get older items; no paginationId in the answer means the end.',
+  },
+});
+
+export const feedOperations = [companyFeedOp];

@@ -51,3 +51,28 @@ export const firmographicsSchema = z
   .looseObject({ ...firmographicNativeShape, ...firmographicCommonShape })
   .meta({ id: 'Firmographics', description: 'The native firmographic profile, with the simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) always filled from the company record. Fields may be absent; more may appear.' });
 export type Firmographics = z.output<typeof firmographicsSchema>;
+
+// Operations ---------------------------------------------------------------------------------
+import { companyParamsSchema } from './company-products.ts';
+import { defineOperation } from './operation.ts';
+
+export const companyFirmographicsOp = defineOperation({
+  id: 'companyFirmographics',
+  summary: "A company's firmographic profile",
+  description: 'The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.',
+  tag: 'Firmographics',
+  input: companyParamsSchema,
+  output: firmographicsSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/firmographics', params: companyParamsSchema },
+  mcp: {
+    name: 'company_firmographics',
+    title: 'Company firmographics',
+    description:
+      "A company's firmographic profile: name, industry, size and revenue, headquarters, founding, funding rounds, acquisitions, " +
+      'CEO, stock, social links. Fields can be absent: check presence.',
+  },
+});
+
+export const firmographicsOperations = [companyFirmographicsOp];

@@ -13,3 +13,37 @@ export type Industry = z.output<typeof industrySchema>;
 export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
 
 export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).describe('Industry id') });
+
+// Operations ---------------------------------------------------------------------------------
+import { defineOperation } from './operation.ts';
+
+export const listIndustriesOp = defineOperation({
+  id: 'listIndustries',
+  summary: 'Every industry',
+  description: 'The whole industry taxonomy, sorted by name. Company search accepts these ids or names in `industries` / `filter.industryIn`.',
+  tag: 'Taxonomy',
+  input: z.object({}),
+  output: industryListSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/industries' },
+  mcp: {
+    name: 'industries_list',
+    title: 'Industries',
+    description: 'The industry taxonomy as a list of { id, name, ... }. Cacheable. Names or ids feed companies_search (industries) and profiles_search.',
+  },
+});
+
+export const getIndustryOp = defineOperation({
+  id: 'getIndustry',
+  summary: 'One industry',
+  description: 'One industry by id. Unknown id → 404.',
+  tag: 'Taxonomy',
+  input: industryParamsSchema,
+  output: industrySchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/industries/:industryId', params: industryParamsSchema },
+});
+
+export const industryOperations = [listIndustriesOp, getIndustryOp];

@@ -149,3 +149,144 @@ export const relatedProductSchema = z
   .describe('Product related to the anchor');
 
 export const payloadTooLarge = errorBodySchema.describe('Too many items in one request');
+
+// Operations ---------------------------------------------------------------------------------
+import { defineOperation } from './operation.ts';
+
+const detailsFilters = detailsInput.pick({ vendorDomain: true, productId: true, categoryId: true, cohortCompanyDomain: true });
+
+/** Body of the details calls: the domains to compare with (or none: then the query's cohortCompanyDomain). */
+export const detailsBody = z
+  .union([z.array(z.string()), z.object({ cohortCompanyDomain: z.array(z.string()).optional() })])
+  .nullish()
+  .describe('{ cohortCompanyDomain: [domains] } (a bare array of domains is accepted too)');
+
+/** The domains a details body names, if any. */
+export function bodyDomains(body: z.output<typeof detailsBody>): string[] | undefined {
+  if (body === undefined || body === null) return undefined;
+  return Array.isArray(body) ? body : body.cohortCompanyDomain;
+}
+
+export const companyCompetitorsOp = defineOperation({
+  id: 'companyCompetitors',
+  summary: 'Competitors: up to 50 similar companies',
+  description: 'Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }. Unknown company → 404.',
+  tag: 'Intelligence',
+  input: competitorsInput,
+  output: peerPageSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/competitors', params: competitorsInput.pick({ companyDomain: true }), query: competitorsInput.omit({ companyDomain: true }) },
+  mcp: {
+    name: 'company_competitors',
+    title: 'Competitors of a company',
+    description: 'Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }.',
+  },
+});
+
+export const companyCohortOp = defineOperation({
+  id: 'companyCohort',
+  summary: 'Members of a Default, Defined or Aspirational cohort',
+  description: 'A page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), Defined (the curated list; 404 when none is configured) or Aspirational (same market, one or two size bands larger, more mature stack).',
+  tag: 'Intelligence',
+  input: cohortInput,
+  output: peerPageSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort', params: cohortInput.pick({ companyDomain: true, cohort: true }), query: cohortInput.pick({ page: true, size: true }) },
+  mcp: {
+    name: 'company_cohort',
+    title: 'Peer cohort of a company',
+    description:
+      'Members of a company\'s cohort as a page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), ' +
+      'Defined (the operator\'s curated list; error 404 "not configured" when there is none) or Aspirational (same market, one or two ' +
+      'size bands larger, more mature stack). Use usage_metrics next to benchmark the cohort\'s technology usage.',
+  },
+});
+
+export const usageMetricsOp = defineOperation({
+  id: 'usageMetrics',
+  summary: 'Share of cohort members using each product (1-100)',
+  description: 'For each product used in the cohort: the percentage of members using it, with product, category, productId, vendorDomain, companiesUsing and cohortSize. `vendorDomain` or `productId` narrow the list.',
+  tag: 'Intelligence',
+  input: usageInput,
+  output: z.array(usageMetricSchema),
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort/metrics/usage', params: usageInput.pick({ companyDomain: true, cohort: true }), query: usageInput.pick({ vendorDomain: true, productId: true }) },
+  mcp: {
+    name: 'usage_metrics',
+    title: 'Technology usage in a cohort',
+    description:
+      'For each product used in the company\'s cohort: percentage (1-100) of cohort members using it, with product, category, productId, ' +
+      'vendorDomain, companiesUsing and cohortSize. Optional vendorDomain or productId narrow the list.',
+  },
+});
+
+export const usageMetricsDetailsOp = defineOperation({
+  id: 'usageMetricsDetails',
+  summary: 'Compare the company with chosen peers, category by category',
+  description: `Category by category over the company's categories, for each of 1-${MAX_COMPARED_COMPANIES} compared domains (in the body, or as repeated cohortCompanyDomain query parameters): similar (runs one of the company's products there), different (runs another product, named) or missing. More than ${MAX_COMPARED_COMPANIES} domains → 413.`,
+  tag: 'Intelligence',
+  input: detailsInput,
+  output: z.array(usageDetailSchema),
+  readOnly: true,
+  attributed: false,
+  http: {
+    method: 'POST', path: '/companies/:companyDomain/cohort/:cohort/metrics/details',
+    params: z.object({ companyDomain: detailsInput.shape.companyDomain, cohort: detailsInput.shape.cohort.unwrap() }),
+    query: detailsFilters, body: detailsBody, errors: { 413: payloadTooLarge },
+    aliases: [{
+      id: 'usageMetricsDetailsWithoutCohort', path: '/companies/:companyDomain/metrics/details', params: detailsInput.pick({ companyDomain: true }),
+      summary: 'Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)',
+    }],
+  },
+  mcp: {
+    name: 'usage_metrics_details',
+    title: 'Compare a company\'s stack with chosen companies',
+    description:
+      `Category by category over the company's categories, for each of 1-${MAX_COMPARED_COMPANIES} compared domains (cohortCompanyDomain): ` +
+      'similar (runs one of the company\'s products there), different (runs another product, named) or missing. Optional vendorDomain, productId, categoryId filters.',
+  },
+});
+
+export const productsInUseOp = defineOperation({
+  id: 'productsInUse',
+  summary: 'Whether the company uses each product now, with a calibrated confidence',
+  description: `For 1-${MAX_PRODUCT_IDS} product ids: inUse and a calibrated confidence (0-1) from the install evidence, with lastVerified and hitCount where evidence exists. Ids without evidence (or unknown) answer inUse false, confidence 0. More than ${MAX_PRODUCT_IDS} ids → 413.`,
+  tag: 'Intelligence',
+  input: productsInUseInput,
+  output: z.array(productInUseSchema),
+  readOnly: true,
+  attributed: false,
+  idempotent: true,
+  http: { method: 'POST', path: '/companies/:companyDomain/products-in-use', params: productsInUseInput.pick({ companyDomain: true }), body: productsInUseInput.pick({ productIds: true }), errors: { 413: payloadTooLarge } },
+  mcp: {
+    name: 'products_in_use',
+    title: 'Check whether a company uses products',
+    description:
+      `For 1-${MAX_PRODUCT_IDS} product ids: inUse and a calibrated confidence (0-1) from the install evidence, with lastVerified and hitCount ` +
+      'where evidence exists. Ids without evidence (or unknown) answer inUse false, confidence 0. Deterministic: use it to verify AI suggestions.',
+  },
+});
+
+export const relatedProductsOp = defineOperation({
+  id: 'relatedProducts',
+  summary: 'Products co-used with the anchor product in the cohort, ranked',
+  description: "Products co-used with the anchor product by the company's cohort, falling back on all companies when the cohort is small; ranked by lift, each with coUsage and lift. Never the anchor itself.",
+  tag: 'Intelligence',
+  input: relatedInput,
+  output: z.array(relatedProductSchema),
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/companies/:companyDomain/products/:productId/related', params: relatedInput.pick({ companyDomain: true, productId: true }), query: relatedInput.pick({ cohort: true, page: true, size: true }) },
+  mcp: {
+    name: 'products_related_in_cohort',
+    title: 'Products related to an anchor product',
+    description:
+      'Products co-used with the anchor product (productId) by the company\'s cohort, falling back on all companies when the cohort is small; ' +
+      'ranked by lift, each with coUsage (share of anchor users also using it) and lift. Never the anchor itself.',
+  },
+});
+
+export const intelligenceOperations = [companyCompetitorsOp, companyCohortOp, usageMetricsOp, usageMetricsDetailsOp, productsInUseOp, relatedProductsOp];

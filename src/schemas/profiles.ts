@@ -166,3 +166,104 @@ export const creditsSchema = z.object({
   ledger: z.array(ledgerEntrySchema).describe('Most recent entries, newest first'),
 });
 export type Credits = z.output<typeof creditsSchema>;
+
+// Operations ---------------------------------------------------------------------------------
+import { defineOperation } from './operation.ts';
+import { errorBodySchema } from './common.ts';
+
+export const searchProfilesOp = defineOperation({
+  id: 'searchProfiles',
+  summary: 'Search people profiles',
+  description:
+    'Filters combine with AND; values inside a list with OR. At least one meaningful filter is required. ' +
+    'Results are ordered by profile id and never include emails or phones. ' +
+    'With export=true every match streams as CSV (text/csv) instead, which needs the export permission and X-On-Behalf-Of-User and is audited.',
+  tag: 'People',
+  input: profileSearchInput,
+  output: profilePageSchema,
+  stream: { media: 'text/csv', when: 'export', description: profileCsvSchema.description ?? 'CSV' },
+  permission: { when: 'export', then: 'export' },
+  rateClass: { when: 'export', then: 'export' },
+  readOnly: true,
+  attributed: true,
+  http: { method: 'POST', path: '/profiles/search', query: profileSearchQuery, body: profileSearchBody },
+  mcp: {
+    name: 'profiles_search',
+    title: 'Search people profiles',
+    description:
+      'Finds people by free text (name, title, company name) and filters: titles (contains), seniority and functions (exact), ' +
+      'countries (ISO-2 or names), companyDomains, industries (id or name). Give at least one filter. Returns a page of profile ' +
+      'summaries ordered by id, never emails or phones: use profiles_purchase to buy contact details, profile_get to read one.',
+  },
+});
+
+export const getProfileOp = defineOperation({
+  id: 'getProfile',
+  summary: 'One people profile; emails and phones once purchased by this client',
+  description: 'The profile summary with `purchased`; emails and phones only when this client has bought the profile. Unknown id → 404.',
+  tag: 'People',
+  input: profileGetInput,
+  output: profileDetailSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/profiles/:profileId', params: profileIdParams },
+  mcp: {
+    name: 'profile_get',
+    title: 'Read one people profile',
+    description:
+      'One profile summary by id, with purchased: true|false. Emails and phones are included only when this client has bought the profile (profiles_purchase).',
+  },
+});
+
+export const purchaseProfilesOp = defineOperation({
+  id: 'purchaseProfiles',
+  summary: 'Buy the contact details of profiles (one credit per new profile)',
+  description:
+    'All-or-nothing: when the credits do not cover the profiles not yet bought, 402 and nothing is charged. ' +
+    'already_purchased and not_found cost nothing. Exactly once per client and profile, also under concurrency. ' +
+    'An Idempotency-Key makes retries safe: the same key and body return the stored response (header Idempotent-Replayed: true).',
+  tag: 'People',
+  input: profilePurchaseInput.extend({
+    idempotencyKey: z.string().optional().describe('Optional key (1-255 visible ASCII characters): a retry with the same key and ids returns the first answer'),
+  }),
+  output: purchaseResponseSchema,
+  permission: 'purchase',
+  readOnly: false,
+  attributed: true,
+  idempotent: true,
+  http: {
+    method: 'POST', path: '/profiles/purchase', headers: purchaseHeaders, body: profilePurchaseInput,
+    errors: {
+      402: errorBodySchema.describe('Not enough credits for the profiles not yet bought; nothing was charged'),
+      413: errorBodySchema.describe('More than 100 distinct profile ids'),
+      422: errorBodySchema.describe('The Idempotency-Key was already used with a different request'),
+    },
+  },
+  mcp: {
+    name: 'profiles_purchase',
+    title: 'Buy contact details of profiles',
+    description:
+      `Buys emails and phones of 1-${MAX_PURCHASE_IDS} profile ids (from profiles_search). One credit per profile not bought before; ` +
+      'already_purchased and not_found cost nothing. All-or-nothing: if credits do not cover the new profiles nothing is bought (error 402). ' +
+      'Needs the purchase permission and onBehalfOfUser. Pass an idempotencyKey to make a retry safe. credits_balance shows the balance.',
+  },
+});
+
+export const getCreditsOp = defineOperation({
+  id: 'getCredits',
+  summary: 'Credit balance and the most recent ledger entries',
+  description: 'The credits left for buying contact details and the most recent ledger entries, newest first.',
+  tag: 'People',
+  input: creditsInput,
+  output: creditsSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/credits', query: creditsQuery },
+  mcp: {
+    name: 'credits_balance',
+    title: 'Credit balance',
+    description: 'The credits left for buying contact details and the most recent ledger entries (newest first).',
+  },
+});
+
+export const profileOperations = [searchProfilesOp, getProfileOp, purchaseProfilesOp, getCreditsOp];

@@ -52,3 +52,51 @@ export const productSchema = z
 export type Product = z.output<typeof productSchema>;
 
 export const productPageSchema = pageSchema(productSchema).meta({ id: 'ProductPage' });
+
+// Operations ---------------------------------------------------------------------------------
+import { defineOperation } from './operation.ts';
+
+/** Minimum trigram score of a fuzzy vendor hit (pg_trgm similarity / word_similarity); substring hits always qualify. */
+export const FUZZY_THRESHOLD = 0.3;
+
+export const searchVendorsOp = defineOperation({
+  id: 'searchVendors',
+  summary: 'Search vendors by name or domain',
+  description: `\`fuzzy=false\`: case-insensitive exact match on the name, or on the domain (normalized). \`fuzzy=true\`: vendors whose name or domain contains the text or has a trigram similarity of at least ${FUZZY_THRESHOLD} (pg_trgm similarity / word_similarity), best score first, then by name. Without \`vendor\`: every vendor by name. No match is an empty page.`,
+  tag: 'Vendors',
+  input: vendorSearchInputSchema,
+  output: vendorPageSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/vendors', query: vendorSearchInputSchema },
+  mcp: {
+    name: 'vendors_search',
+    title: 'Search software vendors',
+    description:
+      'Finds software vendors by name or domain. fuzzy=false (default): case-insensitive exact name or domain; fuzzy=true: ' +
+      'similarity ranking that tolerates typos and partial names. Returns a page of { id, domain, name, logo }. Use the domain ' +
+      'with vendor_products, or as vendorDomain in companies_search and usage_metrics.',
+  },
+});
+
+export const vendorProductsOp = defineOperation({
+  id: 'vendorProducts',
+  summary: "A vendor's products",
+  description: 'Products of the vendor sorted by name then id; `productName` filters by case-insensitive substring. Unknown vendor → 404.',
+  tag: 'Vendors',
+  input: vendorProductsInputSchema,
+  output: productPageSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/vendors/:vendorDomain/products', params: vendorParamsSchema, query: vendorProductsQuerySchema },
+  mcp: {
+    name: 'vendor_products',
+    title: 'Products of a vendor',
+    description:
+      "A vendor's product catalog (by vendorDomain, e.g. from vendors_search), optionally narrowed by productName (case-insensitive " +
+      'contains). Each product has id, name, description, category, features, ratings and vendor. Product ids feed companies_search ' +
+      '(productIdIn), products_in_use and products_related_in_cohort.',
+  },
+});
+
+export const vendorOperations = [searchVendorsOp, vendorProductsOp];

@@ -6,7 +6,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requirePermission } from '../auth/attribution.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { CompanyFilter, TimeBounds } from '../store/ai.ts';
 import { companyFacts } from '../store/companies.ts';
@@ -86,7 +85,6 @@ function nothingFound(what: string, understood: UnderstoodPrompt): NotFoundError
 export async function findCustomersOfProducts(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: CustomersInput, deps: AiDeps = {},
 ): Promise<AiAnswer<CustomerItem>> {
-  requirePermission(principal, 'ai');
   const understood = await understandAiPrompt(db, config, input.prompt, 'customers', deps);
   const q = understood.query;
   const params = { prompt: input.prompt, size: input.size };
@@ -122,7 +120,6 @@ export async function findCustomersOfProducts(
 export async function findTechStacksForCompany(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps = {},
 ): Promise<AiAnswer<TechStackItem>> {
-  requirePermission(principal, 'ai');
   const prompt = input.prompt?.trim() ?? '';
   const domainInput = input.companyDomain?.trim() ?? '';
   if (prompt === '' && domainInput === '') throw new BadRequestError('prompt or companyDomain: give at least one (neither may be empty)');
@@ -167,7 +164,6 @@ export async function findTechStacksForCompany(
 export async function findPeopleProfiles(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: PeopleInput, deps: AiDeps = {},
 ): Promise<AiAnswer<PeopleItem>> {
-  requirePermission(principal, 'ai');
   const understood = await understandAiPrompt(db, config, input.prompt, 'people', deps);
   const { asOf } = await currentAsOf(db);
   const search = await peopleSearchOf(db, understood.query, asOf);

@@ -3,7 +3,6 @@
 // routes and the MCP tools call these with the same validated input.
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requirePermission } from '../auth/attribution.ts';
 import { normalizeCountry } from '../countries.ts';
 import { requireDomain } from '../domain.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
@@ -106,7 +105,6 @@ export interface ProfileExport {
  * so bad input is still a clean 4xx. The audit entry records the rows actually delivered.
  */
 export async function exportProfiles(db: Db, principal: Principal, onBehalfOf: string, input: FilterInput): Promise<ProfileExport> {
-  requirePermission(principal, 'export');
   const filter = await resolveProfileFilter(db, input);
   const params = { ...stripPaging(input) };
   async function* batches(): AsyncGenerator<ProfileSummary> {

@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
-import { requirePermission } from '../auth/attribution.ts';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, UnprocessableError } from '../errors.ts';
 import { MAX_PURCHASE_IDS, type Credits, type ProfilePurchaseInput, type PurchaseResponse } from '../schemas/profiles.ts';
 import {
@@ -63,7 +62,6 @@ export async function purchaseProfiles(
   input: ProfilePurchaseInput,
   options: PurchaseOptions = {},
 ): Promise<PurchaseOutcome> {
-  requirePermission(principal, 'purchase');
   const key = checkIdempotencyKey(options.idempotencyKey);
   const ids = [...new Set(input.profileIds)];
   if (ids.length > MAX_PURCHASE_IDS) {

@@ -17,8 +17,8 @@ export interface VendorQuery {
   fuzzy?: string;
 }
 
-/** Minimum trigram score for a fuzzy hit (substring hits always qualify). */
-export const FUZZY_THRESHOLD = 0.3;
+// The minimum trigram score of a fuzzy hit is part of the contract (the API reference states it).
+import { FUZZY_THRESHOLD } from '../schemas/vendors.ts';
 
 function vendorWhere(q: VendorQuery, p: Params): { where: string; score: string | null } {
   if (q.exact) {

@@ -1,8 +1,11 @@
 // An MCP SDK Client connected in memory to the real tool server, as a given plan's client.
+import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
+import { defineTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
+import { defineOperation, type OperationPermission, type OperationRateClass } from '../../src/schemas/operation.ts';
 import { findClient } from '../../src/store/access.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { TestApp } from './app.ts';
@@ -28,4 +31,24 @@ export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: n
     return { isError: res.isError === true, text: res.content[0]!.text, json: () => JSON.parse(res.content[0]!.text) };
   };
   return { client, call, clientId: tc.clientId, headers: tc.headers };
+}
+
+/** A test double of a tool (for the transport's contract): a minimal operation record plus its handler. */
+export function testTool<S extends z.ZodObject>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  aliases?: string[];
+  permission?: OperationPermission;
+  rateClass?: OperationRateClass;
+  run: (args: z.output<S>, ctx: CallContext) => Promise<unknown>;
+}): ToolDef {
+  const op = defineOperation({
+    id: spec.name, summary: spec.title, description: spec.description, tag: 'Account', input: spec.input, output: z.unknown(),
+    permission: spec.permission, rateClass: spec.rateClass, readOnly: true, attributed: spec.permission !== undefined,
+    http: { method: 'GET', path: `/test/${spec.name}` },
+    mcp: { name: spec.name, title: spec.title, description: spec.description, aliases: spec.aliases },
+  });
+  return defineTool(op, (args, ctx) => spec.run(args as z.output<S>, ctx));
 }

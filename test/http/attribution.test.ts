@@ -4,13 +4,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { accessTestRoutes } from '../helpers/access-routes.ts';
 
 let t: TestApp;
 let full: TestClient;
 let basic: TestClient;
 before(async () => {
-  t = await createTestApp({ routes: accessTestRoutes });
+  t = await createTestApp();
   full = await createTestClient(t.db, 'full');
   basic = await createTestClient(t.db, 'basic');
 });
@@ -25,9 +24,9 @@ async function auditRows(clientId: string) {
 
 test('a read-only plan gets 403 naming the missing permission for exports, AI and purchases', async () => {
   for (const [method, url, permission] of [
-    ['GET', '/api/t/rows?export=true', 'export'],
-    ['POST', '/api/ai/t-suggest?prompt=crm', 'ai'],
-    ['POST', '/api/t/purchase', 'purchase'],
+    ['GET', '/api/categories?export=true', 'export'],
+    ['POST', '/api/ai/find-customers-of-products?prompt=crm', 'ai'],
+    ['POST', '/api/profiles/purchase', 'purchase'],
   ] as const) {
     const res = await call(method, url, basic, { 'x-on-behalf-of-user': 'ana@example.com' });
     assert.equal(res.statusCode, 403, url);
@@ -36,15 +35,15 @@ test('a read-only plan gets 403 naming the missing permission for exports, AI an
     assert.match(res.json().message, new RegExp(`Permission '${permission}' is required.*'basic' plan`));
   }
   // Reads need no permission.
-  assert.equal((await call('GET', '/api/t/rows', basic)).statusCode, 200);
+  assert.equal((await call('GET', '/api/categories', basic)).statusCode, 200);
 });
 
 test('X-On-Behalf-Of-User: 403 naming the header when missing, 400 when not an email', async () => {
-  const missing = await call('POST', '/api/ai/t-suggest?prompt=crm', full);
+  const missing = await call('POST', '/api/ai/find-customers-of-products?prompt=crm', full);
   assert.equal(missing.statusCode, 403);
   assert.match(missing.json().message, /X-On-Behalf-Of-User header is required/);
   for (const bad of ['not-an-email', 'a@b', '<script>@x.com', `${'x'.repeat(250)}@example.com`]) {
-    const res = await call('GET', '/api/t/rows?export=true', full, { 'x-on-behalf-of-user': bad });
+    const res = await call('GET', '/api/categories?export=true', full, { 'x-on-behalf-of-user': bad });
     assert.equal(res.statusCode, 400, bad);
     assert.match(res.json().message, /X-On-Behalf-Of-User header: .* is not a valid email address/);
   }
@@ -53,15 +52,17 @@ test('X-On-Behalf-Of-User: 403 naming the header when missing, 400 when not an e
 
 test('each export and AI call writes one audit row: time, client, user, action, parameters, result count', async () => {
   const before = Date.now();
-  const ai = await call('POST', '/api/ai/t-suggest?prompt=crm%20tools', full, { 'x-on-behalf-of-user': 'Ana.Lopez@Example.com' });
-  assert.equal(ai.statusCode, 200, ai.body);
-  const exp = await call('GET', '/api/t/rows?export=true&size=10', full, { 'x-on-behalf-of-user': 'bo@example.org' });
+  // The test world is empty: the AI call answers 404 (nothing recognized) and is audited all the same.
+  const ai = await call('POST', '/api/ai/find-customers-of-products?prompt=crm%20tools&size=5', full, { 'x-on-behalf-of-user': 'Ana.Lopez@Example.com' });
+  assert.equal(ai.statusCode, 404, ai.body);
+  const exp = await call('GET', '/api/categories?export=true', full, { 'x-on-behalf-of-user': 'bo@example.org' });
   assert.equal(exp.statusCode, 200);
-  assert.equal(exp.json().exportedFor, 'bo@example.org');
+  const categories = exp.body.trimEnd().split('\r\n').length - 1;
   const rows = await auditRows(full.clientId);
   assert.equal(rows.length, 2);
   const [a, e] = rows;
   assert.ok(a!.at instanceof Date && a!.at.getTime() >= before - 5000);
-  assert.deepEqual({ ...a, at: undefined }, { at: undefined, client_id: full.clientId, on_behalf_of: 'ana.lopez@example.com', action: 'ai.suggest', params: { prompt: 'crm tools' }, result_count: 2 });
-  assert.deepEqual({ ...e, at: undefined }, { at: undefined, client_id: full.clientId, on_behalf_of: 'bo@example.org', action: 'rows.export', params: { export: 'true', size: '10' }, result_count: 3 });
+  assert.deepEqual({ ...a, at: undefined, params: undefined }, { at: undefined, params: undefined, client_id: full.clientId, on_behalf_of: 'ana.lopez@example.com', action: 'ai.find_customers_of_products', result_count: 0 });
+  assert.deepEqual({ prompt: a!.params.prompt, size: a!.params.size }, { prompt: 'crm tools', size: 5 });
+  assert.deepEqual({ ...e, at: undefined, params: undefined }, { at: undefined, params: undefined, client_id: full.clientId, on_behalf_of: 'bo@example.org', action: 'categories.export', result_count: categories });
 });

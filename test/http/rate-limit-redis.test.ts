@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { accessTestRoutes, defineTinyPlan } from '../helpers/access-routes.ts';
+import { defineTinyPlan } from '../helpers/plans.ts';
 import type { Db } from '../../src/store/db.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -34,8 +34,8 @@ before(async () => {
   await defineTinyPlan(db);
   reachable = await redisAnswers(REDIS_URL);
   if (!reachable) return;
-  a = await createTestApp({ db, env: { REDIS_URL }, routes: accessTestRoutes });
-  b = await createTestApp({ db, env: { REDIS_URL }, routes: accessTestRoutes });
+  a = await createTestApp({ db, env: { REDIS_URL } });
+  b = await createTestApp({ db, env: { REDIS_URL } });
 });
 after(async () => {
   await a?.close();
@@ -43,7 +43,7 @@ after(async () => {
   await db.close();
 });
 
-const ping = (t: TestApp, c: TestClient, url = '/api/t/ping') => t.app.inject({ method: 'GET', url, headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+const ping = (t: TestApp, c: TestClient, url = '/api/me') => t.app.inject({ method: 'GET', url, headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
 
 test('Redis store: two instances share one quota per client; other clients unaffected', async (t) => {
   if (!reachable) return t.skip(`Redis unreachable at ${REDIS_URL}: shared rate-limit test skipped`);
@@ -68,9 +68,10 @@ test('Redis store: two instances share one quota per client; other clients unaff
 test('Redis store: the AI quota is shared too, and a refused call spends nothing', async (t) => {
   if (!reachable) return t.skip(`Redis unreachable at ${REDIS_URL}: shared rate-limit test skipped`);
   const c = await createTestClient(db, 'tiny' as 'basic');
-  const ai = (inst: TestApp) => inst.app.inject({ method: 'POST', url: '/api/ai/t-suggest?prompt=x', headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
-  assert.equal((await ai(a)).statusCode, 200);
-  assert.equal((await ai(b)).statusCode, 200);
+  const ai = (inst: TestApp) => inst.app.inject({ method: 'POST', url: '/api/ai/find-customers-of-products?prompt=x', headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+  // The test world is empty: the calls are served (404, nothing recognized) and counted.
+  assert.equal((await ai(a)).statusCode, 404);
+  assert.equal((await ai(b)).statusCode, 404);
   const refused = await ai(a);
   assert.equal(refused.statusCode, 429);
   assert.match(refused.json().message, /AI helper calls/);
@@ -78,7 +79,7 @@ test('Redis store: the AI quota is shared too, and a refused call spends nothing
 });
 
 test('Redis down: the service starts and still limits (in memory, per instance)', async () => {
-  const down = await createTestApp({ db, env: { REDIS_URL: 'redis://127.0.0.1:18129' }, routes: accessTestRoutes });
+  const down = await createTestApp({ db, env: { REDIS_URL: 'redis://127.0.0.1:18129' } });
   try {
     const c = await createTestClient(db, 'tiny' as 'basic');
     for (let i = 0; i < 4; i++) assert.equal((await ping(down, c)).statusCode, 200);

@@ -5,12 +5,12 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { accessTestRoutes, defineTinyPlan } from '../helpers/access-routes.ts';
+import { defineTinyPlan } from '../helpers/plans.ts';
 import { setClock } from '../../src/clock.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await createTestApp({ routes: accessTestRoutes });
+  t = await createTestApp();
   await defineTinyPlan(t.db);
 });
 after(() => t.close());
@@ -35,18 +35,18 @@ function assert429(res: Awaited<ReturnType<typeof get>>, what: RegExp) {
 
 test('every authenticated response carries RateLimit-Policy and RateLimit (IETF draft form)', async () => {
   const c = await tiny();
-  const first = await get('/api/t/ping', c);
+  const first = await get('/api/me', c);
   assert.equal(first.statusCode, 200);
   assert.equal(first.headers['ratelimit-policy'], '"default";q=4;w=60');
   assert.match(String(first.headers.ratelimit), /^"default";r=3;t=(60|59)$/);
-  const me = await get('/api/me', c);
+  const me = await get('/api/industries', c);
   assert.match(String(me.headers.ratelimit), /^"default";r=2;t=\d+$/);
   const full = await createTestClient(t.db, 'full');
   assert.equal((await get('/api/me', full)).headers['ratelimit-policy'], '"default";q=600;w=60');
   // Errors after authentication carry them too; unauthenticated requests are not counted.
-  const notFound = await get('/api/t/nothing-here', c);
+  const notFound = await get('/api/nothing-here', c);
   assert.equal(notFound.statusCode, 404);
-  const anon = await t.app.inject({ method: 'GET', url: '/api/t/ping' });
+  const anon = await t.app.inject({ method: 'GET', url: '/api/me' });
   assert.equal(anon.statusCode, 401);
   assert.equal(anon.headers.ratelimit, undefined);
 });
@@ -54,48 +54,51 @@ test('every authenticated response carries RateLimit-Policy and RateLimit (IETF 
 test("429 with Retry-After after the plan's quota, keyed by client (token and key share it), others unaffected", async () => {
   const c = await tiny();
   const other = await tiny();
-  for (let i = 0; i < 4; i++) assert.equal((await get('/api/t/ping', c)).statusCode, 200);
-  const refused = await get('/api/t/ping', c);
+  for (let i = 0; i < 4; i++) assert.equal((await get('/api/me', c)).statusCode, 200);
+  const refused = await get('/api/me', c);
   assert429(refused, /'tiny' plan allows 4 requests per 60 s/);
   assert.match(String(refused.headers.ratelimit), /^"default";r=0;t=\d+$/);
   // The same client through an access token: same bucket.
   const tok = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' } });
-  const viaToken = await t.app.inject({ method: 'GET', url: '/api/t/ping', headers: { authorization: `Bearer ${tok.json().access_token}` } });
+  const viaToken = await t.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tok.json().access_token}` } });
   assert429(viaToken, /4 requests/);
   // Another client from the same address is not affected (never per IP).
-  const fine = await get('/api/t/ping', other);
+  const fine = await get('/api/me', other);
   assert.equal(fine.statusCode, 200);
   assert.match(String(fine.headers.ratelimit), /r=3;/);
   // After Retry-After seconds the window has reset.
   const wait = Number(refused.headers['retry-after']);
   setClock(() => Date.now() + wait * 1000 + 100);
-  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
+  assert.equal((await get('/api/me', c)).statusCode, 200);
 });
 
-test('AI calls (routes under /api/ai/) spend their own, lower quota as well as the general one', async () => {
+// The test world is empty: an AI call is served (404, nothing recognized in the prompt) and counted.
+const AI = '/api/ai/find-customers-of-products?prompt=crm';
+
+test('AI calls spend their own, lower quota as well as the general one', async () => {
   const c = await tiny();
-  const first = await post('/api/ai/t-suggest?prompt=x', c, USER);
-  assert.equal(first.statusCode, 200, first.body);
+  const first = await post(AI, c, USER);
+  assert.equal(first.statusCode, 404, first.body);
   assert.equal(first.headers['ratelimit-policy'], '"default";q=4;w=60, "ai";q=2;w=60');
   assert.match(String(first.headers.ratelimit), /^"default";r=3;t=\d+, "ai";r=1;t=\d+$/);
-  assert.equal((await post('/api/ai/t-suggest?prompt=x', c, USER)).statusCode, 200);
-  assert429(await post('/api/ai/t-suggest?prompt=x', c, USER), /2 AI helper calls per 60 s/);
+  assert.equal((await post(AI, c, USER)).statusCode, 404);
+  assert429(await post(AI, c, USER), /2 AI helper calls per 60 s/);
   // The refused AI call spent nothing: two general requests remain.
-  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
-  assert.equal((await get('/api/t/ping', c)).statusCode, 200);
-  assert429(await get('/api/t/ping', c), /4 requests/);
+  assert.equal((await get('/api/me', c)).statusCode, 200);
+  assert.equal((await get('/api/me', c)).statusCode, 200);
+  assert429(await get('/api/me', c), /4 requests/);
 });
 
-test('exports: ?export=true and routes marked rateClass "export" spend the export quota', async () => {
+test('exports: ?export=true and export-only routes spend the export quota', async () => {
   const c = await tiny();
-  const plain = await get('/api/t/rows', c);
+  const plain = await get('/api/categories', c);
   assert.equal(plain.headers['ratelimit-policy'], '"default";q=4;w=60');
-  const exp = await get('/api/t/rows?export=true', c, USER);
+  const exp = await get('/api/categories?export=true', c, USER);
   assert.equal(exp.statusCode, 200, exp.body);
   assert.equal(exp.headers['ratelimit-policy'], '"default";q=4;w=60, "export";q=1;w=60');
-  assert429(await get('/api/t/rows.csv', c), /1 exports per 60 s/);
-  assert429(await get('/api/t/rows?export=TRUE', c, USER), /exports/);
-  assert.equal((await get('/api/t/rows', c)).statusCode, 200);
+  assert429(await get('/api/companies/nope.example/products/json', c), /1 exports per 60 s/);
+  assert429(await get('/api/categories?export=TRUE', c, USER), /exports/);
+  assert.equal((await get('/api/categories', c)).statusCode, 200);
 });
 
 test('the real export routes spend the export quota only when they export', async () => {

@@ -8,13 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient } from '../helpers/auth.ts';
-import { defineTinyPlan } from '../helpers/access-routes.ts';
-import { defineTool } from '../../src/mcp/registry.ts';
+import { defineTinyPlan } from '../helpers/plans.ts';
+import { testTool } from '../helpers/mcp.ts';
 import { freePortInRange } from '../helpers/ports.ts';
 
 const tools = [
-  defineTool({ name: 'plain', title: 'Plain', description: 'A read.', input: z.object({}), run: async () => ({ ok: true }) }),
-  defineTool({ name: 'suggest', title: 'Suggest', description: 'An AI helper.', input: z.object({}), rateClass: () => 'ai', run: async () => ({ ok: true }) }),
+  testTool({ name: 'plain', title: 'Plain', description: 'A read.', input: z.object({}), run: async () => ({ ok: true }) }),
+  testTool({ name: 'suggest', title: 'Suggest', description: 'An AI helper.', input: z.object({}), rateClass: 'ai', run: async () => ({ ok: true }) }),
 ];
 
 let t: TestApp;

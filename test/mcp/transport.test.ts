@@ -8,13 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { defineTool } from '../../src/mcp/registry.ts';
+import { testTool } from '../helpers/mcp.ts';
 import { NotFoundError } from '../../src/errors.ts';
 import { MAX_RESULT_CHARS } from '../../src/mcp/results.ts';
 import { revokeApiKey } from '../../src/auth/api-keys.ts';
 
 const tools = [
-  defineTool({
+  testTool({
     name: 'echo_page',
     title: 'Echo',
     description: 'Echoes its arguments as a page.',
@@ -22,7 +22,7 @@ const tools = [
     aliases: ['EchoPage'],
     run: async (args, ctx) => ({ totalPages: 1, totalElements: 1, content: [{ word: args.word, page: args.page, client: ctx.principal.clientId }] }),
   }),
-  defineTool({
+  testTool({
     name: 'always_missing',
     title: 'Missing',
     description: 'Always fails with a 404.',
@@ -31,15 +31,15 @@ const tools = [
       throw new NotFoundError("Company 'nope.example' not found");
     },
   }),
-  defineTool({
+  testTool({
     name: 'ai_thing',
     title: 'AI thing',
     description: 'Needs the ai permission and an on-behalf user.',
     input: z.object({}),
-    permission: () => 'ai',
+    permission: 'ai',
     run: async (_args, ctx) => ({ onBehalfOf: ctx.onBehalfOf }),
   }),
-  defineTool({
+  testTool({
     name: 'huge',
     title: 'Huge',
     description: 'Returns more than fits in one result.',

@@ -1,5 +1,4 @@
-// Purchases' credit side at the service level: grants and refunds with their ledger entries, as
-// the CLI calls them (the purchase itself is tested through the doors: test/http/profiles-purchase).
+// Service-level credit operations used by the CLI (and later by MCP tools).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
@@ -26,4 +25,18 @@ test('grantCredits adds and removes with ledger entries; never below zero; unkno
   assert.deepEqual(credits.ledger.map((e) => [e.delta, e.reason, e.reference]), [[-20, 'refund', null], [50, 'grant', 'inv-1']]);
   assert.equal(credits.ledger.reduce((s, e) => s + e.delta, 0), credits.balance);
   await assert.rejects(getCredits(db, 'cli_nobody', { limit: 10 }), { status: 404 });
+});
+
+test('an export stopped half-way is audited with the rows delivered and completed=false', async () => {
+  const { insertWorld } = await import('../helpers/fixtures.ts');
+  const { exportProfiles } = await import('../../src/services/profiles.ts');
+  await insertWorld(db, { people: Array.from({ length: 30 }, (_, i) => ({ id: `per_${String(i).padStart(2, '0')}`, full_name: `P ${i}`, function: 'Ops' })) });
+  const principal = { clientId: 'cli_x', clientName: 'x', via: 'api_key' as const, plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 } };
+  const file = await exportProfiles(db, principal, 'a@example.com', { functions: ['ops'] });
+  let n = 0;
+  for await (const _row of file.rows) if (++n === 7) break; // the consumer goes away (client disconnect)
+  const [entry] = await db.query<Record<string, any>>("SELECT on_behalf_of, params, result_count FROM audit_log WHERE action = 'profiles.export'");
+  assert.equal(entry!.result_count, 7);
+  assert.equal(entry!.params.completed, false);
+  assert.deepEqual(entry!.params.functions, ['ops']);
 });

@@ -1,9 +1,11 @@
-// Everything under /api: authenticated, then one module per resource.
+// Everything under /api: authenticated (with the operation records' permission checks),
+// rate-limited, one empty-body rule, then one module per resource.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { getMeOp } from '../../schemas/account.ts';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
-import { commonErrors } from '../../schemas/common.ts';
+import { allowEmptyJsonBody } from '../empty-body.ts';
+import { serve } from '../route-config.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
@@ -15,39 +17,23 @@ import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 
-const meSchema = z.object({
-  clientId: z.string(),
-  clientName: z.string(),
-  plan: z.string(),
-  permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
-  rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
-  authenticatedWith: z.enum(['api_key', 'access_token']),
-});
-
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
   addRateLimitHook(app);
+  allowEmptyJsonBody(app);
 
-  app.get('/me', {
-    schema: {
-      operationId: 'getMe',
-      summary: 'The calling client, its plan, permissions and rate limits',
-      tags: ['Account'],
-      response: { 200: meSchema, 401: commonErrors[401] },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
+  serve(app, getMeOp, (request) => {
+    const { clientId, clientName, plan, via } = principalOf(request);
     return {
-      clientId: p.clientId,
-      clientName: p.clientName,
-      plan: p.plan.id,
-      permissions: { export: p.plan.canExport, ai: p.plan.canAi, purchase: p.plan.canPurchase },
-      rateLimits: { requestsPerMinute: p.plan.requestsPerMinute, aiRequestsPerMinute: p.plan.aiRequestsPerMinute, exportRequestsPerMinute: p.plan.exportRequestsPerMinute },
-      authenticatedWith: p.via,
+      clientId,
+      clientName,
+      plan: plan.id,
+      permissions: { export: plan.canExport, ai: plan.canAi, purchase: plan.canPurchase },
+      rateLimits: { requestsPerMinute: plan.requestsPerMinute, aiRequestsPerMinute: plan.aiRequestsPerMinute, exportRequestsPerMinute: plan.exportRequestsPerMinute },
+      authenticatedWith: via,
     };
   });
 
-  // Resource route modules register below, e.g. `await app.register(companyRoutes);`
   await app.register(intelligenceRoutes);
   await app.register(companyRoutes);
   await app.register(companyProductRoutes);

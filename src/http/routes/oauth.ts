@@ -3,31 +3,11 @@
 // Token responses and errors use the RFC 6749 shapes (`{ error, error_description }`),
 // except the throttle's 429, which has the service's usual error body.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { exchangeClientCredentials, OAuthError } from '../../auth/token-endpoint.ts';
 import { publishedJwks } from '../../auth/signing-keys.ts';
 import { sendError } from '../plugins/errors.ts';
-
-const tokenBody = z
-  .object({
-    grant_type: z.string().describe('Always `client_credentials`'),
-    client_id: z.string().optional().describe('Client id (or send it with the secret as HTTP Basic)'),
-    client_secret: z.string().optional().describe('Client secret (or HTTP Basic; not both)'),
-    audience: z.string().describe("The API audience: this service's API_AUDIENCE (by default its public origin)"),
-  })
-  .describe('JSON or application/x-www-form-urlencoded');
-
-const tokenResponse = z.object({
-  access_token: z.string().describe('JWT access token (RFC 9068); send as `Authorization: Bearer <token>`'),
-  token_type: z.literal('Bearer'),
-  expires_in: z.number().int().describe('Lifetime in seconds (TOKEN_TTL_SECONDS)'),
-});
-
-const oauthError = z.object({
-  error: z.string().describe('RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target'),
-  error_description: z.string(),
-});
+import { authorizationServerMetadataSchema, jwksSchema, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../../schemas/oauth.ts';
 
 /** Form fields into a null-prototype object; a repeated field becomes an array (refused later). */
 function parseForm(text: string): Record<string, string | string[]> {
@@ -77,14 +57,15 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     bodyLimit: 16 * 1024,
     attachValidation: true, // the pipeline checks parameters itself and answers in RFC 6749 terms
     schema: {
+      operationId: 'getAccessToken',
       summary: 'Get an access token (OAuth 2.0 client credentials)',
       description:
         'Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. ' +
         'Repeated failures for one client_id are answered with 429 and Retry-After for a while.',
       tags: ['Authentication'],
       security: [],
-      body: tokenBody,
-      response: { 200: tokenResponse, 400: oauthError, 401: oauthError },
+      body: tokenRequestSchema,
+      response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
     },
   }, async (request) => {
     const token = await exchangeClientCredentials(
@@ -101,10 +82,12 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/.well-known/jwks.json', {
     schema: {
+      operationId: 'getJwks',
       summary: 'Public keys that sign access tokens (JWKS)',
+      description: 'The current and recently retired public keys (RFC 7517) that verify access tokens issued here; cacheable for a minute.',
       tags: ['Authentication'],
       security: [],
-      response: { 200: z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string().optional(), use: z.string().optional() })) }).describe('JSON Web Key Set (RFC 7517): current and recently retired public keys') },
+      response: { 200: jwksSchema },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
@@ -113,20 +96,12 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/.well-known/oauth-authorization-server', {
     schema: {
+      operationId: 'getAuthorizationServerMetadata',
       summary: 'Authorization server metadata (RFC 8414)',
+      description: 'The token endpoint, the JWKS address and the supported grant and client-authentication methods.',
       tags: ['Authentication'],
       security: [],
-      response: {
-        200: z.object({
-          issuer: z.string(),
-          token_endpoint: z.string(),
-          jwks_uri: z.string(),
-          grant_types_supported: z.array(z.string()),
-          token_endpoint_auth_methods_supported: z.array(z.string()),
-          response_types_supported: z.array(z.string()),
-          scopes_supported: z.array(z.string()),
-        }).describe('Where and how to get access tokens'),
-      },
+      response: { 200: authorizationServerMetadataSchema },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');

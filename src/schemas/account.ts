@@ -1,0 +1,29 @@
+// The calling client: who it is, its plan's permissions and rate limits (GET /me).
+import { z } from 'zod';
+import { defineOperation } from './operation.ts';
+
+export const meSchema = z
+  .object({
+    clientId: z.string(),
+    clientName: z.string(),
+    plan: z.string(),
+    permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
+    rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
+    authenticatedWith: z.enum(['api_key', 'access_token']),
+  })
+  .meta({ id: 'Me', description: 'The calling client, its plan, permissions and rate limits' });
+export type Me = z.output<typeof meSchema>;
+
+export const getMeOp = defineOperation({
+  id: 'getMe',
+  summary: 'The calling client, its plan, permissions and rate limits',
+  description: 'Who the credentials belong to, what its plan allows (export, ai, purchase) and its per-minute quotas. Useful to check a key or token.',
+  tag: 'Account',
+  input: z.object({}),
+  output: meSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/me' },
+});
+
+export const accountOperations = [getMeOp];

@@ -1,0 +1,39 @@
+// OAuth 2.0 at the service origin: the client-credentials token request and response, the
+// RFC 6749 error body, the JWKS and the authorization-server metadata (RFC 8414).
+import { z } from 'zod';
+
+export const tokenRequestSchema = z
+  .object({
+    grant_type: z.string().describe('Always `client_credentials`'),
+    client_id: z.string().optional().describe('Client id (or send it with the secret as HTTP Basic)'),
+    client_secret: z.string().optional().describe('Client secret (or HTTP Basic; not both)'),
+    audience: z.string().describe("The API audience: this service's API_AUDIENCE (by default its public origin)"),
+  })
+  .describe('JSON or application/x-www-form-urlencoded');
+
+export const tokenResponseSchema = z.object({
+  access_token: z.string().describe('JWT access token (RFC 9068); send as `Authorization: Bearer <token>`'),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().describe('Lifetime in seconds (TOKEN_TTL_SECONDS)'),
+});
+
+export const oauthErrorSchema = z.object({
+  error: z.string().describe('RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target'),
+  error_description: z.string(),
+});
+
+export const jwksSchema = z
+  .object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string().optional(), use: z.string().optional() })) })
+  .describe('JSON Web Key Set (RFC 7517): current and recently retired public keys');
+
+export const authorizationServerMetadataSchema = z
+  .object({
+    issuer: z.string(),
+    token_endpoint: z.string(),
+    jwks_uri: z.string(),
+    grant_types_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+  })
+  .describe('Where and how to get access tokens');
