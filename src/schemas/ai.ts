@@ -3,6 +3,7 @@
 // suggestion with the deterministic endpoints (company domain, product id).
 import { z } from 'zod';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
+import { optionalDomainSchema } from './params.ts';
 import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
 
 const promptText = (what: string) =>
@@ -23,7 +24,7 @@ export type CustomersInput = z.output<typeof customersInput>;
 
 export const techStackInput = z.object({
   prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.').optional(),
-  companyDomain: z.string().max(253).optional().describe('The company domain; takes precedence over a company named in the prompt'),
+  companyDomain: optionalDomainSchema('The company domain; takes precedence over a company named in the prompt'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Maximum suggested products, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 export type TechStackInput = z.output<typeof techStackInput>;

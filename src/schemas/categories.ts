@@ -1,6 +1,6 @@
 // The product-category taxonomy: Category item, list, CSV columns, query and params.
 import { z } from 'zod';
-import { boolParam } from './common.ts';
+import { boolParam, csvColumnsOf } from './common.ts';
 import type { CsvColumn } from '../csv.ts';
 
 export const categorySchema = z
@@ -22,7 +22,5 @@ export const categoriesQuerySchema = z.object({
 
 export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max(100).describe('Category id') });
 
-export const CATEGORY_COLUMNS: CsvColumn<Category>[] = (['id', 'name', 'parentId', 'level', 'description'] as const).map((k) => ({
-  header: k,
-  value: (c: Category) => c[k],
-}));
+/** Columns of the category CSV export: the Category fields, in order. */
+export const CATEGORY_COLUMNS: CsvColumn<Category>[] = csvColumnsOf(categorySchema);

@@ -1,6 +1,7 @@
 // Schemas shared by every resource: paging, the page object, the error body and the
 // documented error responses spread into each route schema.
 import { z } from 'zod';
+import type { CsvColumn } from '../csv.ts';
 
 /**
  * A whole-number query parameter. Strict: "1.5", "abc", "" and out-of-range values are
@@ -62,6 +63,16 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 
 export function toPage<T>(content: T[], totalElements: number, size: number): Page<T> {
   return { totalPages: Math.ceil(totalElements / size), totalElements, content };
+}
+
+/** The field names of an object schema, in declaration order (CSV headers follow the schema). */
+export function fieldsOf<S extends z.ZodObject>(schema: S): (keyof z.output<S> & string)[] {
+  return Object.keys(schema.shape) as (keyof z.output<S> & string)[];
+}
+
+/** CSV columns of an object schema: every field, in declaration order, headed by its name. */
+export function csvColumnsOf<S extends z.ZodObject>(schema: S): CsvColumn<z.output<S>>[] {
+  return fieldsOf(schema).map((k) => ({ header: k, value: (r: z.output<S>) => r[k] as ReturnType<CsvColumn<z.output<S>>['value']> }));
 }
 
 export const errorBodySchema = z

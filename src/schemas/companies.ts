@@ -1,7 +1,7 @@
 // Company search: the request (both body shapes of the spec, in any mix), the Company
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
-import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
+import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE } from './common.ts';
 import { countrySchema, domainSchema } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
@@ -88,7 +88,5 @@ export const companySummarySchema = z
 
 export type CompanySummary = z.output<typeof companySummarySchema>;
 
-/** Columns of the company-search CSV export, in order. */
-export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = (
-  ['id', 'domain', 'name', 'logo', 'industry', 'revenueRange', 'employeeRange', 'phone', 'city', 'state', 'country', 'postalCode', 'website'] as const
-).map((k) => ({ header: k, value: (r: CompanySummary) => r[k] }));
+/** Columns of the company-search CSV export: the Company summary fields, in order. */
+export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = csvColumnsOf(companySummarySchema);

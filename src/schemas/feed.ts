@@ -10,7 +10,7 @@ export const feedQuerySchema = z.object({
 });
 
 export const feedInputSchema = z.object({
-  companyDomain: domainSchema(),
+  companyDomain: domainSchema('Company domain'),
   paginationId: z.string().max(1000).nullish().describe('Opaque cursor from the previous response; absent or null = the newest items'),
 });
 export type FeedInput = z.output<typeof feedInputSchema>;

@@ -4,20 +4,53 @@ import { z } from 'zod';
 import { normalizeDomain } from '../domain.ts';
 import { normalizeCountry } from '../countries.ts';
 
-/** A domain: normalized (case, scheme, www., path, trailing dot); invalid → 400 naming the field. */
-export function domainSchema(description = 'A DNS domain; scheme, www. and case are ignored') {
+/**
+ * Longest path parameter the router accepts (its maxParamLength, counted as sent, so
+ * percent-encoding included); a longer one matches no route (404).
+ */
+export const MAX_PATH_PARAM = 500;
+
+/**
+ * Longest domain input accepted, in characters. A domain is at most 253 characters, but the
+ * input may carry a scheme, `www.`, a port and a path, which are stripped. It equals the
+ * router's limit on a path parameter, so a domain is refused at the same length whether it
+ * travels in the path, the query string, a body or an MCP argument.
+ */
+export const MAX_DOMAIN_INPUT = MAX_PATH_PARAM;
+
+const DOMAIN_RULE =
+  'A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode';
+
+function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
+  const d = normalizeDomain(v);
+  if (d === null) {
+    ctx.addIssue({ code: 'custom', message: `'${v.length > 80 ? `${v.slice(0, 77)}...` : v}' is not a valid domain name` });
+    return z.NEVER;
+  }
+  return d;
+}
+
+/** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
+const domainDoc = (description: string) =>
+  ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, description: `${description}. ${DOMAIN_RULE}`, examples: ['example.com'] }) as const;
+
+/**
+ * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so
+ * services receive the stored form; an invalid one is a 400 naming the field, with the same
+ * wording on every operation and both doors.
+ */
+export function domainSchema(description = 'A company or vendor domain') {
+  return z.string().max(MAX_DOMAIN_INPUT).transform(normalizedDomain).meta({ ...domainDoc(description), minLength: 1 });
+}
+
+/** An optional domain: absent or blank means "not given"; otherwise as domainSchema. */
+export function optionalDomainSchema(description: string) {
   return z
     .string()
-    .max(2048)
-    .transform((v, ctx) => {
-      const d = normalizeDomain(v);
-      if (d === null) {
-        ctx.addIssue({ code: 'custom', message: `'${v.slice(0, 80)}' is not a valid domain name` });
-        return z.NEVER;
-      }
-      return d;
-    })
-    .meta({ type: 'string', description, examples: ['example.com'] });
+    .max(MAX_DOMAIN_INPUT)
+    .optional()
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : normalizedDomain(v, ctx)))
+    .meta({ ...domainDoc(`${description}; blank means not given`) });
 }
 
 /** An ISO 3166-1 alpha-2 code or an English country name → the ISO-2 code. */

@@ -1,7 +1,8 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
-import { boolParam, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { optionalDomainSchema } from './params.ts';
 
 /** Largest number of values one search filter takes. */
 export const MAX_FILTER_VALUES = 100;
@@ -25,7 +26,12 @@ export const profileFilterFields = {
   seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
   functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
   countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
-  companyDomains: filterList('Company domains, normalized (scheme, "www." and case do not matter); invalid is a 400, unknown a 404'),
+  companyDomains: z
+    .array(optionalDomainSchema('Company domain'))
+    .max(MAX_FILTER_VALUES, `at most ${MAX_FILTER_VALUES} values`)
+    .transform((list) => list.filter((d): d is string => d !== undefined))
+    .optional()
+    .describe('Company domains; invalid is a 400, unknown a 404. Any of the values matches (OR); blank values are ignored.'),
   industries: filterList("Industries of the person's company, by id (\"ind_software\") or name; unknown is a 404"),
 };
 
@@ -76,8 +82,8 @@ export type ProfileSummary = z.output<typeof profileSummarySchema>;
 
 export const profilePageSchema = pageSchema(profileSummarySchema).describe('Page of profile summaries, ordered by profile id');
 
-/** CSV columns of a profile export, in order: the Profile summary fields. */
-export const PROFILE_CSV_COLUMNS = ['id', 'fullName', 'title', 'seniority', 'function', 'companyName', 'companyDomain', 'country', 'city', 'linkedinUrl'] as const;
+/** CSV columns of a profile export, in order: the Profile summary fields (derived, like the other exports). */
+export const PROFILE_CSV_COLUMNS = fieldsOf(profileSummarySchema);
 
 export const profileCsvSchema = z
   .string()

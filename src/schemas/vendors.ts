@@ -10,7 +10,7 @@ export const vendorSearchInputSchema = z.object({
 });
 export type VendorSearchInput = z.output<typeof vendorSearchInputSchema>;
 
-export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain; scheme, www. and case are ignored') });
+export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain') });
 
 export const vendorProductsQuerySchema = z.object({
   productName: z.string().trim().max(200).optional().describe('Case-insensitive substring of the product name'),

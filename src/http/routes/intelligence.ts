@@ -8,18 +8,13 @@ import {
   payloadTooLarge, peerPageSchema, productInUseSchema, relatedProductSchema, usageDetailSchema, usageMetricSchema,
 } from '../../schemas/intelligence.ts';
 import { listCohort, listCompetitors } from '../../services/cohorts.ts';
-import { cohortInput, competitorsInput, detailsInput, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
+import { cohortInput, competitorsInput, detailsBody, detailsFilters, detailsInput, detailsQuery, productsInUseInput, relatedInput, usageInput } from '../../schemas/intelligence.ts';
 import { usageDetails, usageMetrics } from '../../services/metrics.ts';
 import { productsInUse } from '../../services/products-in-use.ts';
 import { relatedProducts } from '../../services/related.ts';
 
 const tags = ['Intelligence'];
 const params = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
-const detailsFilters = detailsInput.pick({ vendorDomain: true, productId: true, categoryId: true, cohortCompanyDomain: true });
-const detailsBody = z
-  .union([z.array(z.string()), z.object({ cohortCompanyDomain: z.array(z.string()).optional() })])
-  .nullish()
-  .describe('{ cohortCompanyDomain: [domains] } (a bare array of domains is accepted too)');
 
 export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -60,14 +55,14 @@ export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> 
       params: params({ companyDomain: detailsInput.shape.companyDomain, cohort: detailsInput.shape.cohort.unwrap() }),
       querystring: detailsFilters, body: detailsBody, response: detailsResponse,
     },
-  }, (req) => usageDetails(app.db, { ...req.query, ...req.params, cohortCompanyDomain: bodyDomains(req.body) ?? req.query.cohortCompanyDomain }));
+  }, (req) => usageDetails(app.db, { ...req.query, ...req.params, cohortCompanyDomain: req.body }));
 
   app.post('/companies/:companyDomain/metrics/details', {
     schema: {
       summary: 'Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)', tags,
-      params: detailsInput.pick({ companyDomain: true }), querystring: detailsFilters, body: detailsBody, response: detailsResponse,
+      params: detailsInput.pick({ companyDomain: true }), querystring: detailsQuery, response: detailsResponse,
     },
-  }, (req) => usageDetails(app.db, { ...req.query, ...req.params, cohortCompanyDomain: bodyDomains(req.body) ?? req.query.cohortCompanyDomain }));
+  }, (req) => usageDetails(app.db, { ...req.query, ...req.params }));
 
   app.post('/companies/:companyDomain/products-in-use', {
     schema: {
@@ -84,9 +79,4 @@ export async function intelligenceRoutes(scope: FastifyInstance): Promise<void> 
       response: { 200: z.array(relatedProductSchema), ...commonErrors },
     },
   }, (req) => relatedProducts(app.db, { ...req.params, ...req.query }));
-}
-
-function bodyDomains(body: string[] | { cohortCompanyDomain?: string[] } | null | undefined): string[] | undefined {
-  if (body === undefined || body === null) return undefined;
-  return Array.isArray(body) ? body : body.cohortCompanyDomain;
 }
