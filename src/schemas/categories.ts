@@ -20,7 +20,7 @@ export const categoriesQuerySchema = z.object({
   export: boolParam('export', false).describe('true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)'),
 });
 
-export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max(100).describe('Category id') });
+export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max(100).meta({ examples: ['cat_crm'] }).describe('Category id') });
 
 /** Columns of the category CSV export: the Category fields, in order. */
 export const CATEGORY_COLUMNS: CsvColumn<Category>[] = csvColumnsOf(categorySchema);

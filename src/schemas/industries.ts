@@ -12,4 +12,4 @@ export type Industry = z.output<typeof industrySchema>;
 
 export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
 
-export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).describe('Industry id') });
+export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).meta({ examples: ['ind_software'] }).describe('Industry id') });

@@ -114,7 +114,7 @@ export type ProductsInUseInput = z.output<typeof productsInUseInput>;
 
 export const relatedInput = z.object({
   companyDomain: companyDomainParam,
-  productId: z.string().min(1).max(100).describe('The anchor product'),
+  productId: z.string().min(1).max(100).meta({ examples: ['prd_crm_a'] }).describe('The anchor product'),
   cohort: cohortParam,
   page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),

@@ -31,8 +31,11 @@ function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
 }
 
 /** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
-const domainDoc = (description: string) =>
-  ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, description: `${description}. ${DOMAIN_RULE}`, examples: ['example.com'] }) as const;
+const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, description: `${description}. ${DOMAIN_RULE}` }) as const;
+
+// Examples go on the input side: the document describes what a client sends, and a
+// transform's own examples describe its output.
+const domainText = () => z.string().max(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
 
 /**
  * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so
@@ -40,14 +43,12 @@ const domainDoc = (description: string) =>
  * wording on every operation and both doors.
  */
 export function domainSchema(description = 'A company or vendor domain') {
-  return z.string().max(MAX_DOMAIN_INPUT).transform(normalizedDomain).meta({ ...domainDoc(description), minLength: 1 });
+  return domainText().transform(normalizedDomain).meta({ ...domainDoc(description), minLength: 1 });
 }
 
 /** An optional domain: absent or blank means "not given"; otherwise as domainSchema. */
 export function optionalDomainSchema(description: string) {
-  return z
-    .string()
-    .max(MAX_DOMAIN_INPUT)
+  return domainText()
     .optional()
     .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : normalizedDomain(v, ctx)))
     .meta({ ...domainDoc(`${description}; blank means not given`) });
@@ -58,6 +59,7 @@ export function countrySchema() {
   return z
     .string()
     .max(100)
+    .meta({ examples: ['DE'] })
     .transform((v, ctx) => {
       const code = normalizeCountry(v);
       if (code === null) {
@@ -66,19 +68,37 @@ export function countrySchema() {
       }
       return code;
     })
-    .meta({ type: 'string', description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name', examples: ['DE'] });
+    .meta({ type: 'string', description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name' });
 }
 
-/** A query parameter that may repeat (`?x=a&x=b`); always an array after parsing. */
+/** The documented (input) form of a schema, for metadata that has to spell it out. */
+function inputDoc(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...doc } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return doc;
+}
+
+/**
+ * A query parameter that may repeat (`?x=a&x=b`); always an array after parsing. It is
+ * documented as an array of the item's own schema (so its length limits show).
+ */
 export function repeatableParam<T extends z.ZodType<unknown, string>>(item: T, description: string, maxItems = 100) {
   return z
     .union([item, z.array(item).max(maxItems)])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.output<T>[])
-    .meta({ type: 'array', items: { type: 'string' }, description });
+    .meta({ type: 'array', items: inputDoc(item), maxItems, description });
+}
+
+/**
+ * The X-On-Behalf-Of-User header: the email address of the user an action is attributed
+ * to (at most 254 characters). The auth layer checks it before validation: absent where
+ * required is a 403, not an email address a 400.
+ */
+export function onBehalfOfUserHeader(description: string) {
+  return z.string().meta({ format: 'email', maxLength: 254, examples: ['analyst@example.com'] }).optional().describe(description);
 }
 
 /** Headers of routes that can export: documents X-On-Behalf-Of-User; other headers pass through untouched. */
 export const onBehalfOfHeaders = z.looseObject({
-  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
 });

@@ -2,7 +2,7 @@
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
 import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
-import { optionalDomainSchema } from './params.ts';
+import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 
 /** Largest number of values one search filter takes. */
 export const MAX_FILTER_VALUES = 100;
@@ -59,7 +59,7 @@ export const profileSearchQuery = z.object({
 // Loose: Fastify replaces request.headers with the validated value, and later hooks still
 // need the headers this schema does not name.
 export const onBehalfHeaders = z.looseObject({
-  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the action is done for; required for exports and purchases'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the action is done for; required for exports and purchases (403 when missing, 400 when not an email)'),
 });
 
 const nullableText = (text: string) => z.string().nullable().describe(text);
@@ -100,7 +100,7 @@ export const phoneSchema = z.object({
 });
 
 export const profileIdParams = z.object({
-  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Profile id'),
+  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').meta({ examples: ['per_001'] }).describe('Profile id'),
 });
 export const profileGetInput = profileIdParams;
 
@@ -128,9 +128,14 @@ export const profilePurchaseInput = z.object({
 });
 export type ProfilePurchaseInput = z.output<typeof profilePurchaseInput>;
 
+/** An Idempotency-Key: 1-255 visible ASCII characters (no spaces). */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key must be 1-255 visible ASCII characters (no spaces)')
+  .meta({ minLength: 1, maxLength: 255, examples: ['order-2026-10-01-42'] });
+
 export const purchaseHeaders = onBehalfHeaders.extend({
-  'idempotency-key': z
-    .string()
+  'idempotency-key': idempotencyKeySchema
     .optional()
     .describe('Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422'),
 });
