@@ -65,6 +65,13 @@ export function toPage<T>(content: T[], totalElements: number, size: number): Pa
   return { totalPages: Math.ceil(totalElements / size), totalElements, content };
 }
 
+/**
+ * Examples of a request schema that contains a transform. zod leaves `examples` out of the
+ * input (request) form of such a schema, as they would describe its output; under this key
+ * they reach the OpenAPI document, which restores them as `examples`.
+ */
+export const requestExamples = (...examples: unknown[]) => ({ 'x-request-examples': examples });
+
 /** The field names of an object schema, in declaration order (CSV headers follow the schema). */
 export function fieldsOf<S extends z.ZodObject>(schema: S): (keyof z.output<S> & string)[] {
   return Object.keys(schema.shape) as (keyof z.output<S> & string)[];

@@ -2,7 +2,7 @@
 // and detailed), products in use and related products — inputs and responses.
 import { z } from 'zod';
 import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
-import { domainSchema, MAX_DOMAIN_INPUT, optionalDomainSchema } from './params.ts';
+import { domainItemDoc, domainSchema, optionalDomainSchema } from './params.ts';
 
 /** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
 export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
@@ -69,7 +69,7 @@ const comparedDomainsParam = z
   .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined) })
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(comparedDomains)
-  .meta({ type: 'array', items: { type: 'string', maxLength: MAX_DOMAIN_INPUT }, minItems: 1, maxItems: MAX_COMPARED_COMPANIES })
+  .meta({ type: 'array', items: domainItemDoc, minItems: 1, maxItems: MAX_COMPARED_COMPANIES })
   .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES} (the parameter repeated); duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`);
 
 /** Optional filters of the detailed comparison (query parameters of both forms). */

@@ -6,7 +6,7 @@ import { normalizeCountry } from '../countries.ts';
 
 /**
  * Longest path parameter the router accepts (its maxParamLength, counted as sent, so
- * percent-encoding included); a longer one matches no route (404).
+ * percent-encoding included); a longer one is refused with 414 URI Too Long.
  */
 export const MAX_PATH_PARAM = 500;
 
@@ -36,6 +36,9 @@ const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOM
 // Examples go on the input side: the document describes what a client sends, and a
 // transform's own examples describe its output.
 const domainText = () => z.string().max(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
+
+/** The documented form of one domain in a list that a transform spells out by hand. */
+export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, examples: ['example.com'] } as const;
 
 /**
  * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so

@@ -1,7 +1,7 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
-import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 
 /** Largest number of values one search filter takes. */
@@ -35,8 +35,19 @@ export const profileFilterFields = {
   industries: filterList("Industries of the person's company, by id (\"ind_software\") or name; unknown is a 404"),
 };
 
-/** Service input of a profile search: filters plus paging. */
-export const profileSearchInput = z.object({ ...profileFilterFields, ...pageQuery });
+const AT_LEAST_ONE_FILTER =
+  'At least one meaningful filter is required: a non-blank query or a list with a non-blank value (page and size do not count); else 400';
+const SEARCH_EXAMPLE = { titles: ['Head of Marketing'], countries: ['DE'] };
+
+/**
+ * Service input of a profile search: filters plus paging. The at-least-one-filter rule is
+ * checked by the operation (blank values do not count, which JSON Schema cannot say); the
+ * document shows it as minProperties 1 and in the description.
+ */
+export const profileSearchInput = z
+  .object({ ...profileFilterFields, ...pageQuery })
+  .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
+  .describe(AT_LEAST_ONE_FILTER);
 export type ProfileSearchInput = z.output<typeof profileSearchInput>;
 
 /** REST body: the filters; `page`/`size` may be sent here or in the query string. */
@@ -46,7 +57,8 @@ export const profileSearchBody = z
     page: pageQuery.page.optional(),
     size: pageQuery.size.optional(),
   })
-  .describe('At least one meaningful filter is required: a non-blank query or a non-empty list');
+  .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
+  .describe(AT_LEAST_ONE_FILTER);
 
 export const profileSearchQuery = z.object({
   export: boolParam('export', false).describe(
@@ -122,8 +134,10 @@ export const profilePurchaseInput = z.object({
   profileIds: z
     .array(profileIdItem)
     .min(1, 'at least one profile id is required')
-    // A generous hard cap for validation; the real limit (MAX_PURCHASE_IDS) answers 413.
+    // A generous hard cap for validation; the real limit (MAX_PURCHASE_IDS) answers 413,
+    // and the document states that limit.
     .max(10_000, 'far too many profile ids')
+    .meta({ maxItems: MAX_PURCHASE_IDS, examples: [['per_001', 'per_002']] })
     .describe(`Profile ids to buy, 1-${MAX_PURCHASE_IDS}; duplicates are answered once. More than ${MAX_PURCHASE_IDS} is a 413`),
 });
 export type ProfilePurchaseInput = z.output<typeof profilePurchaseInput>;

@@ -249,12 +249,25 @@ function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', dept
   }
 }
 
+/** Restores the examples of request schemas that contain a transform (see requestExamples). */
+function restoreRequestExamples(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(restoreRequestExamples);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (Array.isArray(o['x-request-examples'])) {
+    o.examples = o['x-request-examples'];
+    delete o['x-request-examples'];
+  }
+  Object.values(o).forEach(restoreRequestExamples);
+}
+
 /**
  * An example for every request and response that has none: required parameters, JSON
  * request bodies, JSON responses (from the schemas and their `examples`), error bodies.
  * The lint (no-invalid-media-type-examples) checks each one against its schema.
  */
 function withExamples(doc: JsonSchema): JsonSchema {
+  restoreRequestExamples(doc);
   for (const { path, op } of operations(doc)) {
     for (const param of op.parameters ?? []) {
       const documented = Array.isArray(param.schema?.examples) || param.schema?.default !== undefined;
