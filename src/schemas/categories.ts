@@ -11,7 +11,11 @@ export const categorySchema = z
     level: z.number().int().describe('Depth in the hierarchy, 0 = top'),
     description: z.string().nullable(),
   })
-  .meta({ id: 'Category', description: 'A product category; categories form a tree through parentId' });
+  .meta({
+    id: 'Category',
+    description: 'A product category; categories form a tree through parentId',
+    examples: [{ id: 'cat_crm', name: 'CRM', parentId: 'cat_sales', level: 1, description: 'Customer relationship management' }],
+  });
 export type Category = z.output<typeof categorySchema>;
 
 export const categoryListSchema = z.array(categorySchema).meta({ id: 'CategoryList' });

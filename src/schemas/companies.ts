@@ -84,7 +84,15 @@ export const companySummarySchema = z
     postalCode: z.string().nullable(),
     website: z.string().nullable(),
   })
-  .meta({ id: 'CompanySummary', description: 'A company search result' });
+  .meta({
+    id: 'CompanySummary',
+    description: 'A company search result',
+    examples: [{
+      id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corporation', logo: 'https://logo.example/acme.com.png', industry: 'Software',
+      revenueRange: '10M - 50M', employeeRange: '200 - 499', phone: '+1 512 555 0100', city: 'Austin', state: 'TX', country: 'US',
+      postalCode: '78701', website: 'https://acme.com',
+    }],
+  });
 
 export type CompanySummary = z.output<typeof companySummarySchema>;
 

@@ -127,6 +127,7 @@ export const peerSchema = z
     name: z.string().nullable().describe('Company name; may be null'),
     logo: z.string().nullable().describe('URL of the company logo'),
   })
+  .meta({ examples: [{ domain: 'globex.io', name: 'Globex', logo: 'https://logo.example/globex.io.png' }] })
   .describe('Peer item: a company in a cohort or competitor list');
 
 export const peerPageSchema = pageSchema(peerSchema);
@@ -141,6 +142,7 @@ export const usageMetricSchema = z
     companiesUsing: z.number().int().describe('Cohort members using the product'),
     cohortSize: z.number().int().describe('Members in the cohort'),
   })
+  .meta({ examples: [{ percentage: 64, product: 'Salesforce Sales Cloud', category: 'CRM', productId: 'prd_sf_crm', vendorDomain: 'salesforce.com', companiesUsing: 16, cohortSize: 25 }] })
   .describe('Usage metric, simple form');
 
 export const usageDetailRowSchema = z.object({

@@ -89,6 +89,12 @@ export const profileSummarySchema = z
     city: nullableText('City'),
     linkedinUrl: nullableText('LinkedIn profile URL'),
   })
+  .meta({
+    examples: [{
+      id: 'per_001', fullName: 'Ada Example', title: 'Head of Marketing', seniority: 'Director', function: 'Marketing', companyName: 'Acme Corporation',
+      companyDomain: 'acme.com', country: 'DE', city: 'Berlin', linkedinUrl: 'https://www.linkedin.com/in/ada-example',
+    }],
+  })
   .describe('Profile summary; never carries emails or phones');
 export type ProfileSummary = z.output<typeof profileSummarySchema>;
 

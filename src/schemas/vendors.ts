@@ -26,7 +26,11 @@ export const vendorSchema = z
     name: z.string(),
     logo: z.string().nullable().describe('Logo image URL'),
   })
-  .meta({ id: 'Vendor', description: 'A vendor (peer-item shape with its id)' });
+  .meta({
+    id: 'Vendor',
+    description: 'A vendor (peer-item shape with its id)',
+    examples: [{ id: 'ven_salesforce', domain: 'salesforce.com', name: 'Salesforce', logo: 'https://logo.example/salesforce.com.png' }],
+  });
 export type Vendor = z.output<typeof vendorSchema>;
 
 export const vendorPageSchema = pageSchema(vendorSchema).meta({ id: 'VendorPage' });

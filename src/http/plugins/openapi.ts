@@ -239,7 +239,7 @@ function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', dept
     }
     case 'integer':
     case 'number':
-      return Math.min(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0), schema.maximum ?? Number.MAX_SAFE_INTEGER);
+      return Math.min(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1), schema.maximum ?? Number.MAX_SAFE_INTEGER);
     case 'boolean':
       return false;
     case 'null':
