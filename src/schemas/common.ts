@@ -20,7 +20,7 @@ export function intParam(name: string, min: number, max: number, def: number) {
       }
       return n;
     })
-    .meta({ type: 'integer', minimum: min, maximum: max, default: def });
+    .meta({ type: 'integer', minimum: min, maximum: max, ...requestDefault(def) });
 }
 
 /** A boolean query parameter: true/false (any case), 1/0; absent → the default. */
@@ -37,7 +37,7 @@ export function boolParam(name: string, def: boolean) {
       ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
       return z.NEVER;
     })
-    .meta({ type: 'boolean', default: def });
+    .meta({ type: 'boolean', ...requestDefault(def) });
 }
 
 export const MAX_PAGE_SIZE = 200;
@@ -71,6 +71,11 @@ export function toPage<T>(content: T[], totalElements: number, size: number): Pa
  * they reach the OpenAPI document, which restores them as `examples`.
  */
 export const requestExamples = (...examples: unknown[]) => ({ 'x-request-examples': examples });
+
+/** The default of a request schema that contains a transform (zod leaves it out likewise). */
+export function requestDefault(value: unknown) {
+  return { 'x-request-default': value };
+}
 
 /** The field names of an object schema, in declaration order (CSV headers follow the schema). */
 export function fieldsOf<S extends z.ZodObject>(schema: S): (keyof z.output<S> & string)[] {

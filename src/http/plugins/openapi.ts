@@ -249,7 +249,7 @@ function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', dept
   }
 }
 
-/** Restores the examples of request schemas that contain a transform (see requestExamples). */
+/** Restores the examples and defaults of request schemas that contain a transform (see requestExamples). */
 function restoreRequestExamples(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(restoreRequestExamples);
   if (!node || typeof node !== 'object') return;
@@ -257,6 +257,10 @@ function restoreRequestExamples(node: unknown): void {
   if (Array.isArray(o['x-request-examples'])) {
     o.examples = o['x-request-examples'];
     delete o['x-request-examples'];
+  }
+  if ('x-request-default' in o) {
+    o.default = o['x-request-default'];
+    delete o['x-request-default'];
   }
   Object.values(o).forEach(restoreRequestExamples);
 }
