@@ -1,7 +1,7 @@
 // Domain normalization and validation: the one place that decides what a domain is.
-// Domains are the join key across the API, so every door (REST, MCP, importers) uses this.
+// Domains are the join key across the API, so every door uses this: the API and MCP through
+// the contract's domain schema (schemas/params.ts), importers and prompt parsing directly.
 import { domainToASCII } from 'node:url';
-import { BadRequestError } from './errors.ts';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -27,15 +27,4 @@ export function normalizeDomain(input: string): string | null {
   const tld = labels[labels.length - 1]!;
   if (!/^[a-z]{2,63}$/.test(tld) && !tld.startsWith('xn--')) return null;
   return ascii;
-}
-
-/** Normalizes or throws a 400 naming the field. */
-export function requireDomain(input: string, field: string): string {
-  const domain = normalizeDomain(input);
-  if (domain === null) throw new BadRequestError(`${field}: '${truncate(input)}' is not a valid domain name`);
-  return domain;
-}
-
-function truncate(s: string): string {
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeDomain, requireDomain } from '../src/domain.ts';
-import { BadRequestError } from '../src/errors.ts';
+import { z } from 'zod';
+import { normalizeDomain } from '../src/domain.ts';
+import { domainSchema, MAX_DOMAIN_INPUT } from '../src/schemas/params.ts';
 
 test('normalizeDomain strips case, scheme, www, path, port and trailing dot', () => {
   assert.equal(normalizeDomain('Example.COM'), 'example.com');
@@ -21,11 +22,12 @@ test('normalizeDomain rejects what is not a DNS name', () => {
   }
 });
 
-test('requireDomain throws a 400 naming the field', () => {
-  assert.throws(() => requireDomain('nope', 'companyDomain'), (err: unknown) => {
-    assert.ok(err instanceof BadRequestError);
-    assert.equal(err.status, 400);
-    assert.match(err.message, /^companyDomain: 'nope' is not a valid domain/);
-    return true;
-  });
+test('domainSchema normalizes once and words an invalid domain the same way everywhere', () => {
+  const schema = z.object({ companyDomain: domainSchema() });
+  assert.deepEqual(schema.parse({ companyDomain: 'https://www.Example.com/pricing' }), { companyDomain: 'example.com' });
+  const bad = schema.safeParse({ companyDomain: 'nope' });
+  assert.ok(!bad.success);
+  assert.deepEqual(bad.error.issues.map((i) => [i.path.join('.'), i.message]), [['companyDomain', "'nope' is not a valid domain name"]]);
+  assert.ok(!schema.safeParse({ companyDomain: `example.com/${'x'.repeat(MAX_DOMAIN_INPUT)}` }).success, 'longer than the documented maxLength');
+  assert.ok(schema.safeParse({ companyDomain: `example.com/${'x'.repeat(MAX_DOMAIN_INPUT - 12)}` }).success, 'at the documented maxLength');
 });

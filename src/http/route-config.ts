@@ -84,12 +84,22 @@ export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[]
     config: { operation: op },
     schema: { operationId: op.id, summary: op.summary, description: op.description, tags: [op.tag], ...parts, response: responsesOf(op) },
   };
-  const aliases = (http.aliases ?? []).map((alias) => ({
-    ...main,
-    method: alias.method ?? http.method,
-    url: alias.path ?? http.path,
-    schema: { ...main.schema, operationId: alias.id, summary: alias.summary, ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}) },
-  }));
+  const aliases = (http.aliases ?? []).map((alias) => {
+    const { body, ...schema } = main.schema;
+    return {
+      ...main,
+      method: alias.method ?? http.method,
+      url: alias.path ?? http.path,
+      schema: {
+        ...schema,
+        operationId: alias.id,
+        summary: alias.summary,
+        ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}),
+        ...(alias.query ? { querystring: alias.query as Get<Binding<O>, 'query'> } : {}),
+        ...(alias.body === null ? {} : { body: (alias.body ?? body) as Get<Binding<O>, 'body'> }),
+      },
+    } as OperationRoute<O>;
+  });
   return [main, ...aliases];
 }
 

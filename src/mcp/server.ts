@@ -8,8 +8,9 @@ import { requireAttribution } from '../auth/attribution.ts';
 import { permissionFor } from '../schemas/operation.ts';
 import { onBehalfOfArgument, type ToolContext, type ToolDef } from './registry.ts';
 import { toolError, toolResult } from './results.ts';
+import { VERSION } from '../version.ts';
 
-export const SERVER_INFO = { name: 'stacklens', version: '0.1.0' };
+export const SERVER_INFO = { name: 'stacklens', version: VERSION };
 
 export const SERVER_INSTRUCTIONS =
   'Stacklens answers which companies use which software (with evidence), how a company compares with its peers, ' +

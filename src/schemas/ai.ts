@@ -3,33 +3,35 @@
 // suggestion with the deterministic endpoints (company domain, product id).
 import { z } from 'zod';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
+import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
 
-const promptText = (what: string) =>
+const promptText = (what: string, example: string) =>
   z
     .string()
     .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`)
+    .meta({ examples: [example] })
     .describe(`${what} Plain language, at most ${MAX_PROMPT_CHARS} characters; typos are tolerated. Contact details typed into it are ignored.`);
 
 /** A prompt that must be given and not blank. */
-const requiredPrompt = (what: string) =>
-  promptText(what).refine((s) => s.trim() !== '', 'must not be empty');
+const requiredPrompt = (what: string, example: string) =>
+  promptText(what, example).min(1, 'must not be empty').refine((s) => s.trim() !== '', 'must not be empty');
 
 export const customersInput = z.object({
-  prompt: requiredPrompt('Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time).'),
+  prompt: requiredPrompt('Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time).', 'Software companies in Germany using Salesforce'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 10).describe(`Maximum suggested companies, 1-${MAX_PAGE_SIZE} (default 10)`),
 });
 export type CustomersInput = z.output<typeof customersInput>;
 
 export const techStackInput = z.object({
-  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.').optional(),
-  companyDomain: z.string().max(253).optional().describe('The company domain; takes precedence over a company named in the prompt'),
+  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.', 'acme.com marketing tools').optional(),
+  companyDomain: optionalDomainSchema('The company domain; takes precedence over a company named in the prompt'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Maximum suggested products, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 export type TechStackInput = z.output<typeof techStackInput>;
 
 export const peopleInput = z.object({
-  prompt: requiredPrompt('Titles, seniority, functions, companies, industries and places of the people to find.'),
+  prompt: requiredPrompt('Titles, seniority, functions, companies, industries and places of the people to find.', 'Heads of marketing at fintech companies in Germany'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 10).describe(`Maximum profiles, 1-${MAX_PAGE_SIZE} (default 10)`),
 });
 export type PeopleInput = z.output<typeof peopleInput>;
@@ -81,7 +83,7 @@ export const peopleItemSchema = z.object({
 export type PeopleItem = z.output<typeof peopleItemSchema>;
 
 export const aiHeaders = z.looseObject({
-  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the AI call is made for; required'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the AI call is made for; required (403 when missing, 400 when not an email)'),
 });
 
 // Operations ---------------------------------------------------------------------------------

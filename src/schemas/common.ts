@@ -1,6 +1,7 @@
 // Schemas shared by every resource: paging, the page object, the error body and the
 // documented error responses spread into each route schema.
 import { z } from 'zod';
+import type { CsvColumn } from '../csv.ts';
 
 /**
  * A whole-number query parameter. Strict: "1.5", "abc", "" and out-of-range values are
@@ -19,7 +20,7 @@ export function intParam(name: string, min: number, max: number, def: number) {
       }
       return n;
     })
-    .meta({ type: 'integer', minimum: min, maximum: max, default: def });
+    .meta({ type: 'integer', minimum: min, maximum: max, ...requestDefault(def) });
 }
 
 /** A boolean query parameter: true/false (any case), 1/0; absent → the default. */
@@ -36,7 +37,7 @@ export function boolParam(name: string, def: boolean) {
       ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
       return z.NEVER;
     })
-    .meta({ type: 'boolean', default: def });
+    .meta({ type: 'boolean', ...requestDefault(def) });
 }
 
 export const MAX_PAGE_SIZE = 200;
@@ -62,6 +63,28 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 
 export function toPage<T>(content: T[], totalElements: number, size: number): Page<T> {
   return { totalPages: Math.ceil(totalElements / size), totalElements, content };
+}
+
+/**
+ * Examples of a request schema that contains a transform. zod leaves `examples` out of the
+ * input (request) form of such a schema, as they would describe its output; under this key
+ * they reach the OpenAPI document, which restores them as `examples`.
+ */
+export const requestExamples = (...examples: unknown[]) => ({ 'x-request-examples': examples });
+
+/** The default of a request schema that contains a transform (zod leaves it out likewise). */
+export function requestDefault(value: unknown) {
+  return { 'x-request-default': value };
+}
+
+/** The field names of an object schema, in declaration order (CSV headers follow the schema). */
+export function fieldsOf<S extends z.ZodObject>(schema: S): (keyof z.output<S> & string)[] {
+  return Object.keys(schema.shape) as (keyof z.output<S> & string)[];
+}
+
+/** CSV columns of an object schema: every field, in declaration order, headed by its name. */
+export function csvColumnsOf<S extends z.ZodObject>(schema: S): CsvColumn<z.output<S>>[] {
+  return fieldsOf(schema).map((k) => ({ header: k, value: (r: z.output<S>) => r[k] as ReturnType<CsvColumn<z.output<S>>['value']> }));
 }
 
 export const errorBodySchema = z

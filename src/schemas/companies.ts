@@ -1,7 +1,7 @@
 // Company search: the request (both body shapes, in any mix), the Company
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
-import { boolParam, intParam, MAX_PAGE_SIZE } from './common.ts';
+import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE } from './common.ts';
 import { countrySchema, domainSchema } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
@@ -84,14 +84,20 @@ export const companySummarySchema = z
     postalCode: z.string().nullable(),
     website: z.string().nullable(),
   })
-  .meta({ id: 'CompanySummary', description: 'A company search result' });
+  .meta({
+    id: 'CompanySummary',
+    description: 'A company search result',
+    examples: [{
+      id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corporation', logo: 'https://logo.example/acme.com.png', industry: 'Software',
+      revenueRange: '10M - 50M', employeeRange: '200 - 499', phone: '+1 512 555 0100', city: 'Austin', state: 'TX', country: 'US',
+      postalCode: '78701', website: 'https://acme.com',
+    }],
+  });
 
 export type CompanySummary = z.output<typeof companySummarySchema>;
 
-/** Columns of the company-search CSV export, in order. */
-export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = (
-  ['id', 'domain', 'name', 'logo', 'industry', 'revenueRange', 'employeeRange', 'phone', 'city', 'state', 'country', 'postalCode', 'website'] as const
-).map((k) => ({ header: k, value: (r: CompanySummary) => r[k] }));
+/** Columns of the company-search CSV export: the Company summary fields, in order. */
+export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = csvColumnsOf(companySummarySchema);
 
 // Operations ---------------------------------------------------------------------------------
 import { pageSchema } from './common.ts';

@@ -1,13 +1,13 @@
 // A company's installed products: the Company product record (paged JSON, CSV, JSONL),
 // the query of the three calls and the CSV columns. Reused by the MCP tool.
 import { z } from 'zod';
-import { boolParam, pageQuery, pageSchema } from './common.ts';
+import { boolParam, csvColumnsOf, pageQuery, pageSchema } from './common.ts';
 import { domainSchema, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
 
 export const companyParamsSchema = z.object({
-  companyDomain: domainSchema('Company domain; scheme, www. and case are ignored'),
+  companyDomain: domainSchema('Company domain'),
 });
 
 export const categorySelectionQuery = {
@@ -28,7 +28,7 @@ export const companyProductsJsonlQuerySchema = z.object({
 
 /** The validated input of the company-products operations (MCP tools reuse it). */
 export const companyProductsInputSchema = z.object({
-  companyDomain: domainSchema(),
+  companyDomain: domainSchema('Company domain'),
   ...pageQuery,
   ...categorySelectionQuery,
 });
@@ -80,10 +80,8 @@ export type CompanyProduct = z.output<typeof companyProductSchema>;
 
 export const companyProductPageSchema = pageSchema(companyProductSchema).meta({ id: 'CompanyProductPage' });
 
-const FIELDS = Object.keys(companyProductSchema.shape) as (keyof CompanyProduct)[];
-
 /** CSV columns: every record field, in record order. */
-export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = FIELDS.map((k) => ({ header: k, value: (r: CompanyProduct) => r[k] }));
+export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = csvColumnsOf(companyProductSchema);
 
 // Operations ---------------------------------------------------------------------------------
 import { onBehalfOfHeaders } from './params.ts';

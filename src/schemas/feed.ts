@@ -10,7 +10,7 @@ export const feedQuerySchema = z.object({
 });
 
 export const feedInputSchema = z.object({
-  companyDomain: domainSchema(),
+  companyDomain: domainSchema('Company domain'),
   paginationId: z.string().max(1000).nullish().describe('Opaque cursor from the previous response; absent or null = the newest items'),
 });
 export type FeedInput = z.output<typeof feedInputSchema>;
@@ -27,7 +27,13 @@ export const feedItemSchema = z
     enclosureImageUrl: z.string().optional().describe('Present when the item has an image'),
     category: z.enum(FEED_CATEGORIES),
   })
-  .meta({ id: 'FeedItem' });
+  .meta({
+    id: 'FeedItem',
+    examples: [{
+      id: 'fd_8f3a', title: 'Acme raises a $40M Series C', description: 'The round will fund expansion into Europe.', date: '2026-09-14T09:00:00.000Z',
+      sourceUrl: 'https://news.example/acme-series-c', publisherName: 'News Example', publisherLogoUrl: null, category: 'FUNDING',
+    }],
+  });
 export type FeedItem = z.output<typeof feedItemSchema>;
 
 export const feedSchema = z

@@ -7,12 +7,12 @@ export const industrySchema = z
     name: z.string(),
     sector: z.string().nullable().describe('Broader sector the industry belongs to'),
   })
-  .meta({ id: 'Industry', description: 'An industry; company search accepts its id or name' });
+  .meta({ id: 'Industry', description: 'An industry; company search accepts its id or name', examples: [{ id: 'ind_software', name: 'Software', sector: 'Technology' }] });
 export type Industry = z.output<typeof industrySchema>;
 
 export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
 
-export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).describe('Industry id') });
+export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).meta({ examples: ['ind_software'] }).describe('Industry id') });
 
 // Operations ---------------------------------------------------------------------------------
 import { defineOperation } from './operation.ts';

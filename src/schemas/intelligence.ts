@@ -2,6 +2,7 @@
 // and detailed), products in use and related products — inputs and responses.
 import { z } from 'zod';
 import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { domainItemDoc, domainSchema, optionalDomainSchema } from './params.ts';
 
 /** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
 export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
@@ -27,7 +28,7 @@ export const cohortParam = z
   .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'] })
   .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
 
-export const companyDomainParam = z.string().describe('Company domain, e.g. example.com (scheme, www. and path are ignored)');
+export const companyDomainParam = domainSchema('Company domain');
 
 export const competitorsInput = z.object({ companyDomain: companyDomainParam, ...pageQuery });
 export type CompetitorsInput = z.output<typeof competitorsInput>;
@@ -43,25 +44,59 @@ const optionalText = (what: string) =>
 export const usageInput = z.object({
   companyDomain: companyDomainParam,
   cohort: cohortParam,
-  vendorDomain: optionalText('Only products of this vendor (domain)'),
+  vendorDomain: optionalDomainSchema('Only products of this vendor (domain)'),
   productId: optionalText('Only this product'),
 });
 export type UsageInput = z.output<typeof usageInput>;
 
-/** Accepts one domain or many (a repeated query parameter arrives as a string or an array). */
-const domainList = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
-  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}`);
+const COMPARED_RULE = `give 1 to ${MAX_COMPARED_COMPANIES} company domains to compare with`;
 
+/**
+ * The compared companies: 1-50 domains. More than 50 is refused with a 413 by the operation
+ * (the document says maxItems 50; the validator lets the list through so the status is 413).
+ */
+const comparedDomains = z
+  .array(domainSchema('Domain of a company to compare with'))
+  .min(1, COMPARED_RULE)
+  .meta({ maxItems: MAX_COMPARED_COMPANIES })
+  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}; duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`);
+
+/**
+ * The same list where a query parameter carries it (one value, or the parameter repeated);
+ * MCP arguments give an array. Absent is the same 400 as empty.
+ */
+const comparedDomainsParam = z
+  .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined) })
+  .transform((v) => (Array.isArray(v) ? v : [v]))
+  .pipe(comparedDomains)
+  .meta({ type: 'array', items: domainItemDoc, minItems: 1, maxItems: MAX_COMPARED_COMPANIES })
+  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES} (the parameter repeated); duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`);
+
+/** Optional filters of the detailed comparison (query parameters of both forms). */
+export const detailsFilters = z.object({
+  vendorDomain: optionalDomainSchema('Only categories where the company runs a product of this vendor (domain)'),
+  productId: optionalText("Only this product's category"),
+  categoryId: optionalText('Only this category and the categories below it'),
+});
+
+/** Query of the second form (POST /companies/{d}/metrics/details): the domains and the filters; no body. */
+export const detailsQuery = detailsFilters.extend({ cohortCompanyDomain: comparedDomainsParam });
+export type DetailsQuery = z.output<typeof detailsQuery>;
+
+/** Body of the first form (POST /companies/{d}/cohort/{c}/metrics/details): the domains. */
+export const detailsBody = z
+  .union([comparedDomains, z.object({ cohortCompanyDomain: comparedDomains }).describe('The compared domains')], {
+    error: (issue) => (issue.input === undefined || issue.input === null ? `cohortCompanyDomain: ${COMPARED_RULE}` : undefined),
+  })
+  .transform((b) => (Array.isArray(b) ? b : b.cohortCompanyDomain))
+  .describe('{ "cohortCompanyDomain": [domains] }; a bare array of domains is accepted too');
+
+/** The operation's input (also the MCP tool's): the company, the compared domains, the filters. */
 export const detailsInput = z.object({
   companyDomain: companyDomainParam,
   cohort: cohortParam.optional(),
-  cohortCompanyDomain: domainList,
-  vendorDomain: optionalText('Only categories where the company runs a product of this vendor (domain)'),
-  productId: optionalText("Only this product's category"),
-  categoryId: optionalText('Only this category and the categories below it'),
+  cohortCompanyDomain: comparedDomainsParam,
+  ...detailsFilters.shape,
 });
 export type DetailsInput = z.output<typeof detailsInput>;
 
@@ -70,14 +105,17 @@ export const MAX_PRODUCT_IDS = 100;
 export const productsInUseInput = z.object({
   companyDomain: companyDomainParam,
   productIds: z
-    .array(z.string())
-    .describe(`Product ids to check, 1-${MAX_PRODUCT_IDS}; duplicates are answered once`),
+    .array(z.string().trim().min(1, 'must not be blank').max(100))
+    .min(1, 'give at least one product id')
+    // More than MAX_PRODUCT_IDS is refused by the operation with a 413, so the validator lets it through.
+    .meta({ maxItems: MAX_PRODUCT_IDS })
+    .describe(`Product ids to check, 1-${MAX_PRODUCT_IDS}; duplicates are answered once. More than ${MAX_PRODUCT_IDS} is a 413`),
 });
 export type ProductsInUseInput = z.output<typeof productsInUseInput>;
 
 export const relatedInput = z.object({
   companyDomain: companyDomainParam,
-  productId: z.string().min(1).describe('The anchor product'),
+  productId: z.string().min(1).max(100).meta({ examples: ['prd_crm_a'] }).describe('The anchor product'),
   cohort: cohortParam,
   page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
@@ -90,6 +128,7 @@ export const peerSchema = z
     name: z.string().nullable().describe('Company name; may be null'),
     logo: z.string().nullable().describe('URL of the company logo'),
   })
+  .meta({ examples: [{ domain: 'globex.io', name: 'Globex', logo: 'https://logo.example/globex.io.png' }] })
   .describe('Peer item: a company in a cohort or competitor list');
 
 export const peerPageSchema = pageSchema(peerSchema);
@@ -104,6 +143,7 @@ export const usageMetricSchema = z
     companiesUsing: z.number().int().describe('Cohort members using the product'),
     cohortSize: z.number().int().describe('Members in the cohort'),
   })
+  .meta({ examples: [{ percentage: 64, product: 'Salesforce Sales Cloud', category: 'CRM', productId: 'prd_sf_crm', vendorDomain: 'salesforce.com', companiesUsing: 16, cohortSize: 25 }] })
   .describe('Usage metric, simple form');
 
 export const usageDetailRowSchema = z.object({
@@ -152,20 +192,6 @@ export const payloadTooLarge = errorBodySchema.describe('Too many items in one r
 
 // Operations ---------------------------------------------------------------------------------
 import { defineOperation } from './operation.ts';
-
-const detailsFilters = detailsInput.pick({ vendorDomain: true, productId: true, categoryId: true, cohortCompanyDomain: true });
-
-/** Body of the details calls: the domains to compare with (or none: then the query's cohortCompanyDomain). */
-export const detailsBody = z
-  .union([z.array(z.string()), z.object({ cohortCompanyDomain: z.array(z.string()).optional() })])
-  .nullish()
-  .describe('{ cohortCompanyDomain: [domains] } (a bare array of domains is accepted too)');
-
-/** The domains a details body names, if any. */
-export function bodyDomains(body: z.output<typeof detailsBody>): string[] | undefined {
-  if (body === undefined || body === null) return undefined;
-  return Array.isArray(body) ? body : body.cohortCompanyDomain;
-}
 
 export const companyCompetitorsOp = defineOperation({
   id: 'companyCompetitors',
@@ -236,8 +262,10 @@ export const usageMetricsDetailsOp = defineOperation({
     method: 'POST', path: '/companies/:companyDomain/cohort/:cohort/metrics/details',
     params: z.object({ companyDomain: detailsInput.shape.companyDomain, cohort: detailsInput.shape.cohort.unwrap() }),
     query: detailsFilters, body: detailsBody, errors: { 413: payloadTooLarge },
+    // The second form names the compared domains as repeated query parameters and has no body.
     aliases: [{
       id: 'usageMetricsDetailsWithoutCohort', path: '/companies/:companyDomain/metrics/details', params: detailsInput.pick({ companyDomain: true }),
+      query: detailsQuery, body: null,
       summary: 'Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)',
     }],
   },

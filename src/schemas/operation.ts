@@ -54,6 +54,10 @@ export interface HttpAlias {
   readonly path?: string;
   /** When the alias spells its path parameters differently. */
   readonly params?: z.ZodType;
+  /** When the alias takes other query parameters. */
+  readonly query?: z.ZodType;
+  /** null: the alias takes no body. */
+  readonly body?: z.ZodType | null;
 }
 
 /** The MCP tool of an operation, described for a model. */

@@ -4,20 +4,57 @@ import { z } from 'zod';
 import { normalizeDomain } from '../domain.ts';
 import { normalizeCountry } from '../countries.ts';
 
-/** A domain: normalized (case, scheme, www., path, trailing dot); invalid → 400 naming the field. */
-export function domainSchema(description = 'A DNS domain; scheme, www. and case are ignored') {
-  return z
-    .string()
-    .max(2048)
-    .transform((v, ctx) => {
-      const d = normalizeDomain(v);
-      if (d === null) {
-        ctx.addIssue({ code: 'custom', message: `'${v.slice(0, 80)}' is not a valid domain name` });
-        return z.NEVER;
-      }
-      return d;
-    })
-    .meta({ type: 'string', description, examples: ['example.com'] });
+/**
+ * Longest path parameter the router accepts (its maxParamLength, counted as sent, so
+ * percent-encoding included); a longer one is refused with 414 URI Too Long.
+ */
+export const MAX_PATH_PARAM = 500;
+
+/**
+ * Longest domain input accepted, in characters. A domain is at most 253 characters, but the
+ * input may carry a scheme, `www.`, a port and a path, which are stripped. It equals the
+ * router's limit on a path parameter, so a domain is refused at the same length whether it
+ * travels in the path, the query string, a body or an MCP argument.
+ */
+export const MAX_DOMAIN_INPUT = MAX_PATH_PARAM;
+
+const DOMAIN_RULE =
+  'A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode';
+
+function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
+  const d = normalizeDomain(v);
+  if (d === null) {
+    ctx.addIssue({ code: 'custom', message: `'${v.length > 80 ? `${v.slice(0, 77)}...` : v}' is not a valid domain name` });
+    return z.NEVER;
+  }
+  return d;
+}
+
+/** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
+const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, description: `${description}. ${DOMAIN_RULE}` }) as const;
+
+// Examples go on the input side: the document describes what a client sends, and a
+// transform's own examples describe its output.
+const domainText = () => z.string().max(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
+
+/** The documented form of one domain in a list that a transform spells out by hand. */
+export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, examples: ['example.com'] } as const;
+
+/**
+ * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so
+ * services receive the stored form; an invalid one is a 400 naming the field, with the same
+ * wording on every operation and both doors.
+ */
+export function domainSchema(description = 'A company or vendor domain') {
+  return domainText().transform(normalizedDomain).meta({ ...domainDoc(description), minLength: 1 });
+}
+
+/** An optional domain: absent or blank means "not given"; otherwise as domainSchema. */
+export function optionalDomainSchema(description: string) {
+  return domainText()
+    .optional()
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : normalizedDomain(v, ctx)))
+    .meta({ ...domainDoc(`${description}; blank means not given`) });
 }
 
 /** An ISO 3166-1 alpha-2 code or an English country name → the ISO-2 code. */
@@ -25,6 +62,7 @@ export function countrySchema() {
   return z
     .string()
     .max(100)
+    .meta({ examples: ['DE'] })
     .transform((v, ctx) => {
       const code = normalizeCountry(v);
       if (code === null) {
@@ -33,19 +71,37 @@ export function countrySchema() {
       }
       return code;
     })
-    .meta({ type: 'string', description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name', examples: ['DE'] });
+    .meta({ type: 'string', description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name' });
 }
 
-/** A query parameter that may repeat (`?x=a&x=b`); always an array after parsing. */
+/** The documented (input) form of a schema, for metadata that has to spell it out. */
+function inputDoc(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...doc } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return doc;
+}
+
+/**
+ * A query parameter that may repeat (`?x=a&x=b`); always an array after parsing. It is
+ * documented as an array of the item's own schema (so its length limits show).
+ */
 export function repeatableParam<T extends z.ZodType<unknown, string>>(item: T, description: string, maxItems = 100) {
   return z
     .union([item, z.array(item).max(maxItems)])
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]) as z.output<T>[])
-    .meta({ type: 'array', items: { type: 'string' }, description });
+    .meta({ type: 'array', items: inputDoc(item), maxItems, description });
+}
+
+/**
+ * The X-On-Behalf-Of-User header: the email address of the user an action is attributed
+ * to (at most 254 characters). The auth layer checks it before validation: absent where
+ * required is a 403, not an email address a 400.
+ */
+export function onBehalfOfUserHeader(description: string) {
+  return z.string().meta({ format: 'email', maxLength: 254, examples: ['analyst@example.com'] }).optional().describe(description);
 }
 
 /** Headers of routes that can export: documents X-On-Behalf-Of-User; other headers pass through untouched. */
 export const onBehalfOfHeaders = z.looseObject({
-  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
 });

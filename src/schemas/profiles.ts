@@ -1,7 +1,8 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
-import { boolParam, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
+import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 
 /** Largest number of values one search filter takes. */
 export const MAX_FILTER_VALUES = 100;
@@ -25,12 +26,28 @@ export const profileFilterFields = {
   seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
   functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
   countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
-  companyDomains: filterList('Company domains, normalized (scheme, "www." and case do not matter); invalid is a 400, unknown a 404'),
+  companyDomains: z
+    .array(optionalDomainSchema('Company domain'))
+    .max(MAX_FILTER_VALUES, `at most ${MAX_FILTER_VALUES} values`)
+    .transform((list) => list.filter((d): d is string => d !== undefined))
+    .optional()
+    .describe('Company domains; invalid is a 400, unknown a 404. Any of the values matches (OR); blank values are ignored.'),
   industries: filterList("Industries of the person's company, by id (\"ind_software\") or name; unknown is a 404"),
 };
 
-/** Service input of a profile search: filters plus paging. */
-export const profileSearchInput = z.object({ ...profileFilterFields, ...pageQuery });
+const AT_LEAST_ONE_FILTER =
+  'At least one meaningful filter is required: a non-blank query or a list with a non-blank value (page and size do not count); else 400';
+const SEARCH_EXAMPLE = { titles: ['Head of Marketing'], countries: ['DE'] };
+
+/**
+ * Service input of a profile search: filters plus paging. The at-least-one-filter rule is
+ * checked by the operation (blank values do not count, which JSON Schema cannot say); the
+ * document shows it as minProperties 1 and in the description.
+ */
+export const profileSearchInput = z
+  .object({ ...profileFilterFields, ...pageQuery })
+  .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
+  .describe(AT_LEAST_ONE_FILTER);
 export type ProfileSearchInput = z.output<typeof profileSearchInput>;
 
 /** REST body: the filters; `page`/`size` may be sent here or in the query string. */
@@ -40,7 +57,8 @@ export const profileSearchBody = z
     page: pageQuery.page.optional(),
     size: pageQuery.size.optional(),
   })
-  .describe('At least one meaningful filter is required: a non-blank query or a non-empty list');
+  .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
+  .describe(AT_LEAST_ONE_FILTER);
 
 export const profileSearchQuery = z.object({
   export: boolParam('export', false).describe(
@@ -53,7 +71,7 @@ export const profileSearchQuery = z.object({
 // Loose: Fastify replaces request.headers with the validated value, and later hooks still
 // need the headers this schema does not name.
 export const onBehalfHeaders = z.looseObject({
-  'x-on-behalf-of-user': z.string().optional().describe('Email of the user the action is done for; required for exports and purchases'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the action is done for; required for exports and purchases (403 when missing, 400 when not an email)'),
 });
 
 const nullableText = (text: string) => z.string().nullable().describe(text);
@@ -71,13 +89,19 @@ export const profileSummarySchema = z
     city: nullableText('City'),
     linkedinUrl: nullableText('LinkedIn profile URL'),
   })
+  .meta({
+    examples: [{
+      id: 'per_001', fullName: 'Ada Example', title: 'Head of Marketing', seniority: 'Director', function: 'Marketing', companyName: 'Acme Corporation',
+      companyDomain: 'acme.com', country: 'DE', city: 'Berlin', linkedinUrl: 'https://www.linkedin.com/in/ada-example',
+    }],
+  })
   .describe('Profile summary; never carries emails or phones');
 export type ProfileSummary = z.output<typeof profileSummarySchema>;
 
 export const profilePageSchema = pageSchema(profileSummarySchema).describe('Page of profile summaries, ordered by profile id');
 
-/** CSV columns of a profile export, in order: the Profile summary fields. */
-export const PROFILE_CSV_COLUMNS = ['id', 'fullName', 'title', 'seniority', 'function', 'companyName', 'companyDomain', 'country', 'city', 'linkedinUrl'] as const;
+/** CSV columns of a profile export, in order: the Profile summary fields (derived, like the other exports). */
+export const PROFILE_CSV_COLUMNS = fieldsOf(profileSummarySchema);
 
 export const profileCsvSchema = z
   .string()
@@ -94,7 +118,7 @@ export const phoneSchema = z.object({
 });
 
 export const profileIdParams = z.object({
-  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Profile id'),
+  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').meta({ examples: ['per_001'] }).describe('Profile id'),
 });
 export const profileGetInput = profileIdParams;
 
@@ -116,15 +140,22 @@ export const profilePurchaseInput = z.object({
   profileIds: z
     .array(profileIdItem)
     .min(1, 'at least one profile id is required')
-    // A generous hard cap for validation; the real limit (MAX_PURCHASE_IDS) answers 413.
+    // A generous hard cap for validation; the real limit (MAX_PURCHASE_IDS) answers 413,
+    // and the document states that limit.
     .max(10_000, 'far too many profile ids')
+    .meta({ maxItems: MAX_PURCHASE_IDS, examples: [['per_001', 'per_002']] })
     .describe(`Profile ids to buy, 1-${MAX_PURCHASE_IDS}; duplicates are answered once. More than ${MAX_PURCHASE_IDS} is a 413`),
 });
 export type ProfilePurchaseInput = z.output<typeof profilePurchaseInput>;
 
+/** An Idempotency-Key: 1-255 visible ASCII characters (no spaces). */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key must be 1-255 visible ASCII characters (no spaces)')
+  .meta({ minLength: 1, maxLength: 255, examples: ['order-2026-10-01-42'] });
+
 export const purchaseHeaders = onBehalfHeaders.extend({
-  'idempotency-key': z
-    .string()
+  'idempotency-key': idempotencyKeySchema
     .optional()
     .describe('Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422'),
 });

@@ -10,7 +10,7 @@ export const vendorSearchInputSchema = z.object({
 });
 export type VendorSearchInput = z.output<typeof vendorSearchInputSchema>;
 
-export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain; scheme, www. and case are ignored') });
+export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain') });
 
 export const vendorProductsQuerySchema = z.object({
   productName: z.string().trim().max(200).optional().describe('Case-insensitive substring of the product name'),
@@ -26,7 +26,11 @@ export const vendorSchema = z
     name: z.string(),
     logo: z.string().nullable().describe('Logo image URL'),
   })
-  .meta({ id: 'Vendor', description: 'A vendor (peer-item shape with its id)' });
+  .meta({
+    id: 'Vendor',
+    description: 'A vendor (peer-item shape with its id)',
+    examples: [{ id: 'ven_salesforce', domain: 'salesforce.com', name: 'Salesforce', logo: 'https://logo.example/salesforce.com.png' }],
+  });
 export type Vendor = z.output<typeof vendorSchema>;
 
 export const vendorPageSchema = pageSchema(vendorSchema).meta({ id: 'VendorPage' });

@@ -21,7 +21,7 @@ import { understandAiPrompt, type UnderstoodPrompt } from './ai-prompt.ts';
 import { customerCandidates } from './ai-customers.ts';
 import { peerShareOf, stackCandidates } from './ai-techstack.ts';
 import { peopleSearchOf, rankPeople, toPeopleItem } from './ai-people.ts';
-import { resolveCompany } from './cohorts.ts';
+import { requireCompany } from './resolve.ts';
 import { currentAsOf } from './stacks.ts';
 import { audit } from './audit.ts';
 
@@ -121,11 +121,11 @@ export async function findTechStacksForCompany(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps = {},
 ): Promise<AiAnswer<TechStackItem>> {
   const prompt = input.prompt?.trim() ?? '';
-  const domainInput = input.companyDomain?.trim() ?? '';
-  if (prompt === '' && domainInput === '') throw new BadRequestError('prompt or companyDomain: give at least one (neither may be empty)');
-  // A domain given explicitly is checked first: an invalid one is a 400 whatever the prompt says.
-  const explicit = domainInput ? await resolveCompany(db, domainInput) : null;
-  const understood = await understandAiPrompt(db, config, prompt || domainInput, 'techstack', deps);
+  // The schema normalized the domain (an invalid one is a 400 whatever the prompt says); blank is absent.
+  const domain = input.companyDomain;
+  if (prompt === '' && domain === undefined) throw new BadRequestError('prompt or companyDomain: give at least one (neither may be empty)');
+  const explicit = domain !== undefined ? await requireCompany(db, domain) : null;
+  const understood = await understandAiPrompt(db, config, prompt || domain!, 'techstack', deps);
   const q = understood.query;
   const params = { prompt: input.prompt ?? null, companyDomain: input.companyDomain ?? null, size: input.size };
   const named = q.companies.find((c) => c.id);

@@ -4,12 +4,14 @@ import type { Db } from '../store/db.ts';
 import type { CohortInput, CohortKind, CompetitorsInput } from '../schemas/intelligence.ts';
 import { cohortMemberIds, cohortPage, countCohort } from '../store/cohorts.ts';
 import type { CompanyRef } from '../store/companies.ts';
-import { resolveCompany as resolveCompanyRow } from './companies.ts';
 import { NotFoundError } from '../errors.ts';
-import { requireDomain } from '../domain.ts';
+import { requireCompany } from './resolve.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
 
+
+/** What a peer-set read needs of the company. */
+type Company = Pick<CompanyRef, 'id' | 'domain'>;
 
 export interface Peer {
   domain: string;
@@ -17,27 +19,21 @@ export interface Peer {
   logo: string | null;
 }
 
-/** Normalizes the domain (400 when invalid) and finds the company (404 when unknown). */
-export async function resolveCompany(db: Db, domainInput: string, field = 'companyDomain'): Promise<CompanyRef> {
-  const c = await resolveCompanyRow(db, requireDomain(domainInput, field));
-  return { id: c.id, domain: c.domain, name: c.name, logo: c.logo_url };
-}
-
 /**
  * Member ids of a cohort, in rank order. A Defined cohort that was never imported is a
  * 404 "cohort not configured"; computed cohorts may legitimately be empty.
  */
-export async function cohortMembers(db: Db, company: CompanyRef, kind: CohortKind): Promise<string[]> {
+export async function cohortMembers(db: Db, company: Company, kind: CohortKind): Promise<string[]> {
   const ids = await cohortMemberIds(db, company.id, kind);
   if (ids.length === 0 && kind === 'defined') throw notConfigured(company);
   return ids;
 }
 
-const notConfigured = (company: CompanyRef) => new NotFoundError(`Defined cohort not configured for company '${company.domain}'`);
+const notConfigured = (company: Company) => new NotFoundError(`Defined cohort not configured for company '${company.domain}'`);
 
 const toPeer = (c: CompanyRef): Peer => ({ domain: c.domain, name: c.name, logo: c.logo });
 
-async function peerPage(db: Db, company: CompanyRef, kind: CohortKind, page: number, size: number, cap?: number): Promise<Page<Peer>> {
+async function peerPage(db: Db, company: Company, kind: CohortKind, page: number, size: number, cap?: number): Promise<Page<Peer>> {
   const total = Math.min(await countCohort(db, company.id, kind), cap ?? Number.MAX_SAFE_INTEGER);
   if (total === 0 && kind === 'defined') throw notConfigured(company);
   const offset = page * size;
@@ -49,13 +45,13 @@ async function peerPage(db: Db, company: CompanyRef, kind: CohortKind, page: num
 
 /** Up to 50 competitors, most alike first, as a page of Peer items. */
 export async function listCompetitors(db: Db, input: CompetitorsInput): Promise<Page<Peer>> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
 }
 
 
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, input.cohort, input.page, input.size);
 }

@@ -1,24 +1,15 @@
-// Company operations: resolve a company by domain, search (page and CSV export).
+// Company operations: search (page and CSV export).
 // Transport-free: REST routes and MCP tools call these with the parsed schema input.
 import type { Db } from '../store/db.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
-import { countCompanies, findCompanyByDomain, knownCompanyDomains, searchCompanies as searchRows, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
-import { vendorIdsByDomain } from '../store/vendors.ts';
-import { knownProductIds } from '../store/products.ts';
-import { categorySubtrees, findCategoriesByIds } from '../store/categories.ts';
-import { findIndustriesByIdOrName } from '../store/industries.ts';
+import { countCompanies, searchCompanies as searchRows, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
+import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
 import { nowDate } from '../clock.ts';
+import { requireCategories, requireCompanies, requireIndustries, requireProducts, requireVendors } from './resolve.ts';
 
-/** The company of a (normalized) domain, or 404 naming it. */
-export async function resolveCompany(db: Db, domain: string): Promise<CompanyRow> {
-  const company = await findCompanyByDomain(db, domain);
-  if (!company) throw new NotFoundError(`Company '${domain}' not found`);
-  return company;
-}
 
 export function toCompanySummary(r: CompanyRow): CompanySummary {
   return {
@@ -62,43 +53,21 @@ const uniq = <T>(xs: readonly T[] | undefined): T[] => [...new Set(xs ?? [])];
 /** Resolves names and domains to ids (404/400 for unknown ones) and derives the bucket scope. */
 async function toCriteria(db: Db, input: CompanySearchInput, now: Date): Promise<CompanySearchCriteria> {
   const f = input.filter ?? {};
+  await requireCompanies(db, uniq(input.domains), 'domains');
+  await requireCompanies(db, uniq(f.companyDomainIn), 'filter.companyDomainIn');
   const domains = uniq([...(input.domains ?? []), ...(f.companyDomainIn ?? [])]);
-  if (domains.length > 0) {
-    const known = await knownCompanyDomains(db, domains);
-    const unknown = domains.filter((d) => !known.has(d));
-    if (unknown.length > 0) throw new NotFoundError(`Unknown company domain${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}`);
-  }
-  const industryKeys = uniq([...(input.industries ?? []), ...(f.industryIn ?? [])]);
-  let industryIds: string[] = [];
-  if (industryKeys.length > 0) {
-    const found = await findIndustriesByIdOrName(db, industryKeys);
-    const unknown = industryKeys.filter((k) => !found.some((i) => i.id === k || i.name.toLowerCase() === k.toLowerCase()));
-    if (unknown.length > 0) throw new BadRequestError(`industries: unknown industry ${unknown.slice(0, 10).map((u) => `'${u}'`).join(', ')}; see GET /api/industries`);
-    industryIds = found.map((i) => i.id);
-  }
+  // Unknown industries are a 400 here, as the search documents (a closed vocabulary, like the bands).
+  const industries = [
+    ...(await requireIndustries(db, uniq(input.industries), 'industries', 400)),
+    ...(await requireIndustries(db, uniq(f.industryIn), 'filter.industryIn', 400)),
+  ];
+  const industryIds = uniq(industries.map((i) => i.id));
 
-  const vendorIds = async (list: string[] | undefined, field: string): Promise<string[]> => {
-    const ds = uniq(list);
-    if (ds.length === 0) return [];
-    const map = await vendorIdsByDomain(db, ds);
-    const unknown = ds.filter((d) => !map.has(d));
-    if (unknown.length > 0) throw new NotFoundError(`filter.${field}: unknown vendor ${unknown.slice(0, 10).join(', ')}`);
-    return ds.map((d) => map.get(d)!);
-  };
-  const productIds = async (list: string[] | undefined, field: string): Promise<string[]> => {
-    const ids = uniq(list);
-    if (ids.length === 0) return [];
-    const known = await knownProductIds(db, ids);
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new NotFoundError(`filter.${field}: unknown product ${unknown.slice(0, 10).join(', ')}`);
-    return ids;
-  };
+  const vendorIds = (list: string[] | undefined, field: string) => requireVendors(db, uniq(list), `filter.${field}`);
+  const productIds = async (list: string[] | undefined, field: string) => (await requireProducts(db, uniq(list), `filter.${field}`)).map((p) => p.id);
   const categories = async (list: string[] | undefined, field: string, all: boolean | undefined) => {
-    const ids = uniq(list);
+    const ids = (await requireCategories(db, uniq(list), `filter.${field}`)).map((c) => c.id);
     if (ids.length === 0) return undefined;
-    const found = new Set((await findCategoriesByIds(db, ids)).map((c) => c.id));
-    const unknown = ids.filter((id) => !found.has(id));
-    if (unknown.length > 0) throw new NotFoundError(`filter.${field}: unknown category ${unknown.slice(0, 10).join(', ')}`);
     return { ids, all: all ?? false, subtree: await categorySubtrees(db, ids) };
   };
   const set = (ids: string[], all: boolean | undefined): InstallSetFilter | undefined => (ids.length > 0 ? { ids, all: all ?? false } : undefined);

@@ -1,13 +1,12 @@
 // A company's installed products: one JSON page, or every record as a stream (CSV, JSONL).
 import type { Db } from '../store/db.ts';
-import { NotFoundError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-products.ts';
 import { companyProductsPage, countCompanyProducts, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
-import { categorySubtrees, findCategoriesByIds, findCategoriesByNames } from '../store/categories.ts';
+import { categorySubtrees } from '../store/categories.ts';
 import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
-import { resolveCompany } from './companies.ts';
 import { nowDate } from '../clock.ts';
+import { requireCategories, requireCategoriesByName, requireCompany } from './resolve.ts';
 import { audited, type Actor } from './exports.ts';
 
 type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
@@ -16,16 +15,10 @@ type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
  * The category ids a selection stands for: named and given categories with their whole
  * subtrees; null when nothing is selected. Unknown names or ids are a 404 naming them.
  */
-export async function selectedCategoryIds(db: Db, sel: Selection): Promise<string[] | null> {
-  const names = [...new Set(sel.mainCategory)];
-  const ids = [...new Set(sel.mainCategoryId)];
-  if (names.length === 0 && ids.length === 0) return null;
-  const byName = names.length > 0 ? await findCategoriesByNames(db, names) : [];
-  const missingNames = names.filter((n) => !byName.some((c) => c.name.toLowerCase() === n.toLowerCase()));
-  if (missingNames.length > 0) throw new NotFoundError(`mainCategory: unknown category ${missingNames.map((n) => `'${n}'`).join(', ')}; see GET /api/categories`);
-  const byId = ids.length > 0 ? await findCategoriesByIds(db, ids) : [];
-  const missingIds = ids.filter((id) => !byId.some((c) => c.id === id));
-  if (missingIds.length > 0) throw new NotFoundError(`mainCategoryId: unknown category ${missingIds.map((n) => `'${n}'`).join(', ')}; see GET /api/categories`);
+async function selectedCategoryIds(db: Db, sel: Selection): Promise<string[] | null> {
+  if (sel.mainCategory.length === 0 && sel.mainCategoryId.length === 0) return null;
+  const byName = await requireCategoriesByName(db, sel.mainCategory, 'mainCategory');
+  const byId = await requireCategories(db, sel.mainCategoryId, 'mainCategoryId');
   const roots = [...new Set([...byName, ...byId].map((c) => c.id))];
   return [...new Set((await categorySubtrees(db, roots)).map((s) => s.id))];
 }
@@ -72,7 +65,7 @@ export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduc
 }
 
 export async function companyProducts(db: Db, input: CompanyProductsInput): Promise<Page<CompanyProduct>> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const [total, rows] = await Promise.all([
     countCompanyProducts(db, company.id, categoryIds),
@@ -92,7 +85,7 @@ export async function streamAllCompanyProducts(
   input: Pick<CompanyProductsInput, 'companyDomain'> & Selection,
   exportedBy: { actor: Actor; format: 'csv' | 'jsonl' } | null,
 ): Promise<AsyncIterable<CompanyProduct>> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const now = nowDate();
   const records = (async function* () {

@@ -5,7 +5,7 @@ import { FEED_PAGE_SIZE, type Feed, type FeedInput, type FeedItem } from '../sch
 import { feedItems, type FeedItemRow } from '../store/feed.ts';
 import { getOrCreateSecret } from '../store/service-secrets.ts';
 import { cursorKey, signCursor, verifyCursor } from './feed-cursor.ts';
-import { resolveCompany } from './companies.ts';
+import { requireCompany } from './resolve.ts';
 
 const SECRET_NAME = 'feed_cursor';
 const keys = new WeakMap<Db, Promise<Buffer>>();
@@ -38,7 +38,7 @@ function toItem(r: FeedItemRow): FeedItem {
 }
 
 export async function companyFeed(db: Db, input: FeedInput, cursorSecret: string | undefined): Promise<Feed> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   const key = await feedCursorKey(db, cursorSecret);
   const after = input.paginationId ? verifyCursor(key, company.id, input.paginationId) : null;
   // One extra row tells whether an older page exists, so the last page carries no cursor.

@@ -4,7 +4,7 @@ import type { Db } from '../store/db.ts';
 import { firmographicNativeShape, type Firmographics } from '../schemas/firmographics.ts';
 import { findFirmographicProfile } from '../store/firmographics.ts';
 import type { CompanyRow } from '../store/companies.ts';
-import { resolveCompany } from './companies.ts';
+import { requireCompany } from './resolve.ts';
 
 /** The simplified common fields of the public profile, from the company record. */
 function commonFields(c: CompanyRow) {
@@ -53,7 +53,7 @@ function conforming(profile: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function companyFirmographics(db: Db, input: { companyDomain: string }): Promise<Firmographics> {
-  const company = await resolveCompany(db, input.companyDomain);
+  const company = await requireCompany(db, input.companyDomain);
   const stored = await findFirmographicProfile(db, company.id);
   const native = stored ? conforming(stored) : nativeFromCompany(company);
   return { name: company.name ?? undefined, ...native, ...commonFields(company) } as Firmographics;

@@ -3,14 +3,11 @@
 // similar / different / missing).
 import type { Db } from '../store/db.ts';
 import { categoryWithDescendants } from '../store/categories.ts';
-import { findProducts } from '../store/products.ts';
-import { findVendorByDomain } from '../store/vendors.ts';
-import { findCompaniesByDomains } from '../store/companies.ts';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
-import { requireDomain } from '../domain.ts';
+import { PayloadTooLargeError } from '../errors.ts';
 import { usageShares } from '../intelligence/usage.ts';
 import { compareStacks } from '../intelligence/comparison.ts';
-import { cohortMembers, resolveCompany } from './cohorts.ts';
+import { cohortMembers } from './cohorts.ts';
+import { requireCategories, requireCompanies, requireCompany, requireProducts, requireVendor } from './resolve.ts';
 import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput } from '../schemas/intelligence.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
@@ -27,8 +24,8 @@ export interface UsageMetric {
 
 /** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
 export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetric[]> {
-  const company = await resolveCompany(db, input.companyDomain);
-  const vendorId = input.vendorDomain ? await requireVendor(db, input.vendorDomain) : undefined;
+  const company = await requireCompany(db, input.companyDomain);
+  const vendorId = input.vendorDomain ? (await requireVendor(db, input.vendorDomain)).id : undefined;
   if (input.productId) await requireProducts(db, [input.productId]);
   const members = await cohortMembers(db, company, input.cohort);
   const { asOf } = await currentAsOf(db);
@@ -63,37 +60,31 @@ export interface UsageDetail {
 /** One entry per compared company, in request order, each over the company's categories. */
 export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDetail[]> {
   const list = input.cohortCompanyDomain;
-  if (list.length === 0) throw new BadRequestError('cohortCompanyDomain: give 1 to 50 company domains to compare with');
+  // The schema takes 1 or more domains; the upper bound is a 413, as for products-in-use.
   if (list.length > MAX_COMPARED_COMPANIES) throw new PayloadTooLargeError(`cohortCompanyDomain: at most ${MAX_COMPARED_COMPANIES} domains per request (got ${list.length})`);
-  const company = await resolveCompany(db, input.companyDomain);
-  const domains = [...new Set(list.map((d, i) => requireDomain(d, `cohortCompanyDomain[${i}]`)))];
-  const peers = await findCompaniesByDomains(db, domains);
-  const found = new Map(peers.map((p) => [p.domain, p]));
-  const unknown = domains.filter((d) => !found.has(d));
-  if (unknown.length > 0) throw new NotFoundError(`Companies not found: ${unknown.join(', ')}`);
+  const company = await requireCompany(db, input.companyDomain);
+  const peers = await requireCompanies(db, list, 'cohortCompanyDomain');
 
   const { asOf } = await currentAsOf(db);
   const stacks = await inUseStacks(db, [company.id, ...peers.map((p) => p.id)], asOf);
   const own = stacks.get(company.id)!;
   let categories: Set<string> | undefined;
   if (input.categoryId) {
-    const tree = await categoryWithDescendants(db, input.categoryId);
-    if (tree.length === 0) throw new NotFoundError(`Category '${input.categoryId}' not found`);
-    categories = new Set(tree);
+    await requireCategories(db, [input.categoryId], 'categoryId');
+    categories = new Set(await categoryWithDescendants(db, input.categoryId));
   }
   if (input.productId) {
-    const [product] = await requireProducts(db, [input.productId]);
+    const [product] = await requireProducts(db, [input.productId], 'productId');
     categories = intersect(categories, new Set([product!.categoryId]));
   }
   if (input.vendorDomain) {
-    const vendorId = await requireVendor(db, input.vendorDomain);
+    const vendorId = (await requireVendor(db, input.vendorDomain)).id;
     categories = intersect(categories, new Set(own.filter((r) => r.vendorId === vendorId).map((r) => r.categoryId)));
   }
-  return domains.map((domain) => {
-    const peer = found.get(domain)!;
+  return peers.map((peer) => {
     const rows = compareStacks(own, stacks.get(peer.id) ?? [], categories);
     return {
-      companyDomain: domain,
+      companyDomain: peer.domain,
       products: rows.map((r) => ({
         similar: r.similar, missing: r.missing, different: r.different, category: r.category, categoryId: r.categoryId,
         ...(r.product !== undefined ? { product: r.product, productId: r.productId } : {}), companyProducts: r.companyProducts,
@@ -104,21 +95,4 @@ export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDe
 
 function intersect(a: Set<string> | undefined, b: Set<string>): Set<string> {
   return a ? new Set([...a].filter((x) => b.has(x))) : b;
-}
-
-async function requireVendor(db: Db, vendorDomain: string): Promise<string> {
-  const domain = requireDomain(vendorDomain, 'vendorDomain');
-  const id = (await findVendorByDomain(db, domain))?.id;
-  if (!id) throw new NotFoundError(`Vendor '${domain}' not found`);
-  return id;
-}
-
-/** The products (404 naming the first unknown id). */
-export async function requireProducts(db: Db, ids: string[]) {
-  const products = await findProducts(db, ids);
-  if (products.length < ids.length) {
-    const known = new Set(products.map((p) => p.id));
-    throw new NotFoundError(`Product '${ids.find((id) => !known.has(id))}' not found`);
-  }
-  return products;
 }

@@ -3,9 +3,9 @@
 import type { Db } from '../store/db.ts';
 import { installEvidence } from '../store/evidence.ts';
 import { findProducts } from '../store/products.ts';
-import { BadRequestError, PayloadTooLargeError } from '../errors.ts';
+import { PayloadTooLargeError } from '../errors.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
-import { resolveCompany } from './cohorts.ts';
+import { requireCompany } from './resolve.ts';
 import { MAX_PRODUCT_IDS, type ProductsInUseInput } from '../schemas/intelligence.ts';
 import { currentAsOf, toEvidence } from './stacks.ts';
 
@@ -23,13 +23,11 @@ export interface ProductInUse {
  * `inUse: false, confidence: 0`: the verdict is about observed evidence, not a guess.
  */
 export async function productsInUse(db: Db, input: ProductsInUseInput): Promise<ProductInUse[]> {
+  // The schema takes 1 or more non-blank, trimmed ids; the upper bound is a 413.
   const ids = input.productIds;
-  if (ids.length === 0) throw new BadRequestError('productIds: give at least one product id');
   if (ids.length > MAX_PRODUCT_IDS) throw new PayloadTooLargeError(`productIds: at most ${MAX_PRODUCT_IDS} ids per request (got ${ids.length})`);
-  const blank = ids.findIndex((id) => id.trim() === '');
-  if (blank >= 0) throw new BadRequestError(`productIds[${blank}]: must not be blank`);
-  const company = await resolveCompany(db, input.companyDomain);
-  const unique = [...new Set(ids.map((id) => id.trim()))];
+  const company = await requireCompany(db, input.companyDomain);
+  const unique = [...new Set(ids)];
   const [known, evidence, { asOf }] = await Promise.all([
     findProducts(db, unique),
     installEvidence(db, [company.id], unique),

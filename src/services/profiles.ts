@@ -4,8 +4,7 @@
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { normalizeCountry } from '../countries.ts';
-import { requireDomain } from '../domain.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import {
   PROFILE_CSV_COLUMNS,
@@ -22,9 +21,8 @@ import {
 } from '../store/profiles.ts';
 import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audited } from './exports.ts';
-import { findCompaniesByDomains } from '../store/companies.ts';
-import { findIndustriesByIdOrName } from '../store/industries.ts';
 import { nowDate } from '../clock.ts';
+import { notFound, requireCompanies, requireIndustries } from './resolve.ts';
 
 export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
@@ -41,8 +39,9 @@ function values(list: string[] | undefined): string[] {
 }
 
 /**
- * Validates and resolves the filters: at least one meaningful filter (400), countries and
- * domains well-formed (400), referenced companies and industries known (404).
+ * Validates and resolves the filters: at least one meaningful filter (400), countries
+ * well-formed (400), referenced companies and industries known (404). Domains arrive
+ * normalized by the schema.
  */
 export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<ProfileFilter> {
   const terms = values((input.query ?? '').split(/\s+/));
@@ -63,23 +62,8 @@ export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<
     return code;
   });
 
-  let companyIds: string[] = [];
-  if (domainValues.length > 0) {
-    const domains = [...new Set(domainValues.map((d) => requireDomain(d, 'companyDomains')))];
-    const found = await findCompaniesByDomains(db, domains);
-    const known = new Set(found.map((r) => r.domain));
-    const unknown = domains.filter((d) => !known.has(d));
-    if (unknown.length > 0) throw new NotFoundError(`companyDomains: no company with domain ${unknown.map((d) => `'${d}'`).join(', ')}`);
-    companyIds = found.map((r) => r.id);
-  }
-
-  let industryIds: string[] = [];
-  if (industryValues.length > 0) {
-    const found = await findIndustriesByIdOrName(db, industryValues);
-    const unknown = industryValues.filter((v) => !found.some((r) => r.id === v || r.name.toLowerCase() === v.toLowerCase()));
-    if (unknown.length > 0) throw new NotFoundError(`industries: no industry with id or name ${unknown.map((v) => `'${v.slice(0, 80)}'`).join(', ')}`);
-    industryIds = found.map((r) => r.id);
-  }
+  const companyIds = (await requireCompanies(db, domainValues, 'companyDomains')).map((c) => c.id);
+  const industryIds = [...new Set((await requireIndustries(db, industryValues, 'industries')).map((r) => r.id))];
 
   return { terms, titles, seniority, functions, countries: [...new Set(countries)], companyIds, industryIds };
 }
@@ -129,7 +113,7 @@ function stripPaging(input: FilterInput & { page?: unknown; size?: unknown }): F
 /** One profile; emails and phones only when this client has purchased it. */
 export async function getProfile(db: Db, clientId: string, profileId: string): Promise<ProfileDetail> {
   const profile = await findProfile(db, profileId);
-  if (!profile) throw new NotFoundError(`profileId: no profile with id '${profileId.slice(0, 200)}'`);
+  if (!profile) throw notFound('profileId', 'profile', profileId);
   const purchase = await findPurchase(db, clientId, profileId);
   if (!purchase) return { ...profile, purchased: false, purchasedAt: null };
   const contacts = await findContacts(db, [profileId]);

@@ -7,8 +7,8 @@ import type { CompanyRef } from '../store/companies.ts';
 import { globalCoUsage } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
 import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
-import { cohortMembers, resolveCompany } from './cohorts.ts';
-import { requireProducts } from './metrics.ts';
+import { cohortMembers } from './cohorts.ts';
+import { requireCompany, requireProducts } from './resolve.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
 
@@ -30,7 +30,7 @@ export interface RelatedProduct {
 }
 
 /** The full ranking (no paging, no product details): used by the endpoint and the evaluation. */
-export async function relatedScores(db: Db, company: CompanyRef, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
+export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
   const members = await cohortMembers(db, company, kind);
   const { asOf, population } = await currentAsOf(db);
   const stacks = await inUseStacks(db, members, asOf);
@@ -52,8 +52,8 @@ export async function relatedScores(db: Db, company: CompanyRef, anchorId: strin
 
 /** A ranked page of related products (a plain array: the public API's shape). */
 export async function relatedProducts(db: Db, input: RelatedInput): Promise<RelatedProduct[]> {
-  const company = await resolveCompany(db, input.companyDomain);
-  await requireProducts(db, [input.productId]);
+  const company = await requireCompany(db, input.companyDomain);
+  await requireProducts(db, [input.productId], 'productId');
   const ranked = await relatedScores(db, company, input.productId, input.cohort);
   const page = ranked.slice(input.page * input.size, (input.page + 1) * input.size);
   if (page.length === 0) return [];

@@ -1,11 +1,11 @@
 // Vendor search (exact or fuzzy) and a vendor's product catalog.
 import type { Db } from '../store/db.ts';
-import { NotFoundError } from '../errors.ts';
 import { normalizeDomain } from '../domain.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { Product, Vendor, VendorProductsInput, VendorSearchInput } from '../schemas/vendors.ts';
-import { findVendorByDomain, searchVendors as searchRows, type VendorRow } from '../store/vendors.ts';
+import { searchVendors as searchRows, type VendorRow } from '../store/vendors.ts';
 import { vendorProducts as productRows, type ProductRow } from '../store/products.ts';
+import { requireVendor } from './resolve.ts';
 
 const toVendor = (v: VendorRow): Vendor => ({ id: v.id, domain: v.domain, name: v.name, logo: v.logo_url });
 
@@ -18,12 +18,6 @@ export async function searchVendors(db: Db, input: VendorSearchInput): Promise<P
       : { exact: { name: text, domain: normalizeDomain(text) } };
   const { total, rows } = await searchRows(db, query, input.size, input.page * input.size);
   return toPage(rows.map(toVendor), total, input.size);
-}
-
-export async function resolveVendor(db: Db, domain: string): Promise<VendorRow> {
-  const vendor = await findVendorByDomain(db, domain);
-  if (!vendor) throw new NotFoundError(`Vendor '${domain}' not found`);
-  return vendor;
 }
 
 export function toProduct(r: ProductRow): Product {
@@ -46,7 +40,7 @@ export function toProduct(r: ProductRow): Product {
 }
 
 export async function vendorProducts(db: Db, input: VendorProductsInput): Promise<Page<Product>> {
-  const vendor = await resolveVendor(db, input.vendorDomain);
+  const vendor = await requireVendor(db, input.vendorDomain);
   const { total, rows } = await productRows(db, vendor.id, input.productName || undefined, input.size, input.page * input.size);
   return toPage(rows.map(toProduct), total, input.size);
 }

@@ -120,7 +120,7 @@ test('the further filter fields: name, domain, industry, country names, state, c
 test('bad input is a 400 naming the field; unknown referenced entities are 404 naming them', async () => {
   const cases: [unknown, number, RegExp][] = [
     [{ countries: ['XX'] }, 400, /countries\.0/],
-    [{ industries: ['Nope'] }, 400, /industries: unknown industry 'Nope'/],
+    [{ industries: ['Nope'] }, 400, /industries: industry 'Nope' not found; see GET \/api\/industries/],
     [{ employeeRange: ['lots'] }, 400, /employeeRange\.0/],
     [{ revenueRange: ['1B+'] }, 400, /revenueRange\.0/],
     [{ domains: ['not a domain'] }, 400, /domains\.0: 'not a domain' is not a valid domain name/],
@@ -130,10 +130,10 @@ test('bad input is a 400 naming the field; unknown referenced entities are 404 n
     [{ size: 0 }, 400, /body\.size/],
     [{ size: 201 }, 400, /body\.size: size must be a whole number from 1 to 200/],
     [{ size: 2.5 }, 400, /body\.size/],
-    [{ domains: ['unknown-company.com'] }, 404, /unknown-company\.com/],
-    [{ filter: { vendorDomainIn: ['nobody.com'] } }, 404, /filter\.vendorDomainIn: unknown vendor nobody\.com/],
-    [{ filter: { productIdIn: ['prd_nope'] } }, 404, /unknown product prd_nope/],
-    [{ filter: { mainCategoryIdNotIn: ['cat_nope'] } }, 404, /unknown category cat_nope/],
+    [{ domains: ['unknown-company.com'] }, 404, /^domains: company 'unknown-company\.com' not found$/],
+    [{ filter: { vendorDomainIn: ['nobody.com'] } }, 404, /^filter\.vendorDomainIn: vendor 'nobody\.com' not found$/],
+    [{ filter: { productIdIn: ['prd_nope'] } }, 404, /^filter\.productIdIn: product 'prd_nope' not found$/],
+    [{ filter: { mainCategoryIdNotIn: ['cat_nope'] } }, 404, /^filter\.mainCategoryIdNotIn: category 'cat_nope' not found/],
   ];
   for (const [payload, status, message] of cases) {
     const res = await search(payload);

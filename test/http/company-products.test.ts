@@ -79,9 +79,9 @@ test('category selection: by name (any case) or id, repeatable, a parent selects
 
 test('errors: unknown category 404 naming it, unknown company 404, invalid domain and paging 400', async () => {
   const cases: [string, number, RegExp][] = [
-    ['/api/companies/acme.com/products/paged?mainCategory=Nope', 404, /mainCategory: unknown category 'Nope'/],
-    ['/api/companies/acme.com/products/paged?mainCategoryId=cat_nope', 404, /mainCategoryId: unknown category 'cat_nope'/],
-    ['/api/companies/unknown.com/products/paged', 404, /Company 'unknown\.com' not found/],
+    ['/api/companies/acme.com/products/paged?mainCategory=Nope', 404, /mainCategory: category 'Nope' not found/],
+    ['/api/companies/acme.com/products/paged?mainCategoryId=cat_nope', 404, /mainCategoryId: category 'cat_nope' not found/],
+    ['/api/companies/unknown.com/products/paged', 404, /companyDomain: company 'unknown\.com' not found/],
     ['/api/companies/unknown.com/products/json', 404, /unknown\.com/],
     ['/api/companies/unknown.com/products?export=true', 404, /unknown\.com/],
     ['/api/companies/not_a_domain/products/paged', 400, /params\.companyDomain: 'not_a_domain' is not a valid domain name/],

@@ -54,7 +54,7 @@ test('without a stored profile: the native fields the company record supplies', 
 test('unknown company 404, invalid domain 400, no credentials 401', async () => {
   const unknown = await get('/api/companies/unknown.com/firmographics');
   assert.equal(unknown.statusCode, 404);
-  assert.equal(unknown.json().message, "Company 'unknown.com' not found");
+  assert.equal(unknown.json().message, "companyDomain: company 'unknown.com' not found");
   assert.equal((await get('/api/companies/bad..domain/firmographics')).statusCode, 400);
   assert.equal((await t.app.inject({ method: 'GET', url: '/api/companies/acme.com/firmographics' })).statusCode, 401);
 });

@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { buildApp } from '../../src/app.ts';
+import { VERSION } from '../../src/version.ts';
 
 let t: TestApp;
 before(async () => {
@@ -12,7 +13,7 @@ after(() => t.close());
 test('GET /healthz answers without touching the database', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/healthz' });
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { status: 'ok' });
+  assert.deepEqual(res.json(), { status: 'ok', version: VERSION });
   assert.ok(res.headers['x-request-id'], 'every response carries its request id');
 });
 

@@ -150,7 +150,7 @@ test('detailed comparison: 1-50 domains, unknown domains named, invalid cohort',
   assert.equal((await post(base, { cohortCompanyDomain: Array.from({ length: 50 }, (_, i) => `soft${i}.example`) })).json().length, 50);
   const unknown = await post(base, { cohortCompanyDomain: ['same.example', 'ghost1.example', 'ghost2.example'] });
   assert.equal(unknown.statusCode, 404);
-  assert.match(unknown.json().message, /ghost1\.example, ghost2\.example/);
+  assert.equal(unknown.json().message, "cohortCompanyDomain: companies 'ghost1.example', 'ghost2.example' not found");
   assert.equal((await post(base, { cohortCompanyDomain: ['not a domain'] })).statusCode, 400);
   assert.equal((await post('/api/companies/me.example/cohort/Nope/metrics/details', { cohortCompanyDomain: ['same.example'] })).statusCode, 400);
 });
@@ -175,7 +175,7 @@ test('products in use: verdicts from evidence, duplicates once, unknown ids answ
   assert.equal((await post('/api/companies/me.example/products-in-use', { productIds: [] })).statusCode, 400);
   const blank = await post('/api/companies/me.example/products-in-use', { productIds: ['prd_crm_a', '  '] });
   assert.equal(blank.statusCode, 400);
-  assert.match(blank.json().message, /productIds\[1\]/);
+  assert.match(blank.json().message, /productIds\.1: must not be blank/);
   assert.equal((await post('/api/companies/me.example/products-in-use', {})).statusCode, 400);
   assert.equal((await post('/api/companies/me.example/products-in-use', { productIds: [1] })).statusCode, 400);
   const hundred = Array.from({ length: 100 }, (_, i) => `prd_x${i}`);

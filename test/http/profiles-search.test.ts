@@ -101,7 +101,7 @@ test('companyDomains: normalized; invalid 400; unknown 404 naming the domain', a
   assert.deepEqual(ids(await search({ companyDomains: ['acme.com', 'globex.io'] })), ['per_001', 'per_002', 'per_004', 'per_005']);
   const bad = await search({ companyDomains: ['not a domain'] });
   assert.equal(bad.statusCode, 400);
-  assert.match(bad.json().message, /companyDomains: 'not a domain' is not a valid domain/);
+  assert.match(bad.json().message, /companyDomains\.0: 'not a domain' is not a valid domain/);
   const unknown = await search({ companyDomains: ['acme.com', 'nowhere.example'] });
   assert.equal(unknown.statusCode, 404);
   assert.match(unknown.json().message, /nowhere\.example/);

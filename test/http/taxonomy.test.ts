@@ -37,7 +37,7 @@ test('GET /categories/{id}: one category; unknown is 404 naming it', async () =>
   assert.deepEqual((await get('/api/categories/cat_crm')).json(), { id: 'cat_crm', name: 'CRM', parentId: 'cat_sales', level: 1, description: null });
   const res = await get('/api/categories/cat_nope');
   assert.equal(res.statusCode, 404);
-  assert.equal(res.json().message, "Category 'cat_nope' not found");
+  assert.equal(res.json().message, "categoryId: category 'cat_nope' not found; see GET /api/categories");
 });
 
 test('categories export: CSV with neutralized cells, permission and on-behalf header, audited', async () => {

@@ -72,7 +72,7 @@ test("a vendor's products: Product shape with features and vendor, sorted, filte
 test("a vendor's products: unknown vendor 404, invalid domain 400, 401 without credentials", async () => {
   const unknown = await get('/api/vendors/nobody.com/products');
   assert.equal(unknown.statusCode, 404);
-  assert.equal(unknown.json().message, "Vendor 'nobody.com' not found");
+  assert.equal(unknown.json().message, "vendorDomain: vendor 'nobody.com' not found");
   const invalid = await get('/api/vendors/no%20pe/products');
   assert.equal(invalid.statusCode, 400);
   assert.match(invalid.json().message, /params\.vendorDomain/);

@@ -1,11 +1,18 @@
 // The API reference: OpenAPI 3.1 generated from the route schemas (@fastify/swagger with
 // the zod transforms), served at /api/openapi.json and rendered by Swagger UI at /docs.
-// Registered before the routes so it sees every one of them.
+// Registered before the routes so it sees every one of them. What holds for every
+// operation is added here, once, whatever routes exist: the shared Error schema, the
+// response headers, the 503 of startup, and request and response examples.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '../../schemas/common.ts';
+import { VERSION } from '../../version.ts';
+import { reasonPhrase } from '../../errors.ts';
+import { OPERATION_TAGS } from '../../schemas/operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -88,12 +95,205 @@ function optionalBodies(doc: JsonSchema): JsonSchema {
   return doc;
 }
 
+
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'The request id (the one sent in X-Request-Id, or a generated one); quote it when reporting a problem',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'Remaining quota per policy, e.g. `"default";r=599;t=42` (r: requests left, t: seconds until the window resets)',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The quotas of the calling client\'s plan that this request counts against, e.g. `"default";q=600;w=60, "ai";q=60;w=60`',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Content-Disposition': {
+    description: 'On a CSV reply: `attachment; filename="..."`',
+    schema: { type: 'string' },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key (nothing was charged again)',
+    schema: { type: 'string', enum: ['true'] },
+  },
+} as const;
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+type Operation = Record<string, any>;
+
+/** Every operation of the document, with its path. */
+function operations(doc: JsonSchema): { path: string; method: string; op: Operation }[] {
+  return Object.entries((doc.paths ?? {}) as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })));
+}
+
+/**
+ * One Error schema (from the same zod schema the error handler's replies follow) referenced
+ * by every 4xx/5xx response, and a 503 on every /api operation: until startup work is done
+ * the API answers 503 with Retry-After.
+ */
+function sharedErrors(doc: JsonSchema): JsonSchema {
+  const { $schema: _drop, description: _description, ...error } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as JsonSchema;
+  const components = doc.components as { schemas: Record<string, unknown> };
+  components.schemas = { ...components.schemas, Error: { ...error, description: 'The error body of every 4xx/5xx: the message names the offending field or rule' } };
+  for (const { path, op } of operations(doc)) {
+    if (path.startsWith('/api/') && !op.responses['503']) {
+      op.responses['503'] = { description: 'Starting up (the demo world is being built); retry after Retry-After seconds' };
+    }
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      if (Number(status) < 400) continue;
+      response.content = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+    }
+  }
+  return doc;
+}
+
+/**
+ * The response headers, where the server sends them: X-Request-Id on every response;
+ * RateLimit and RateLimit-Policy on every /api response of an authenticated request (so not
+ * on a 401, nor on the 503 of startup); Retry-After on 429 and 503; Content-Disposition on
+ * CSV replies; Idempotent-Replayed on the 200 of an operation that takes an Idempotency-Key.
+ */
+function responseHeaders(doc: JsonSchema): JsonSchema {
+  (doc.components as Record<string, unknown>).headers = HEADERS;
+  for (const { path, op } of operations(doc)) {
+    const idempotent = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      const headers: Record<string, unknown> = { ...response.headers, 'X-Request-Id': headerRef('X-Request-Id') };
+      if (path.startsWith('/api/') && status !== '401' && status !== '503') {
+        headers.RateLimit = headerRef('RateLimit');
+        headers['RateLimit-Policy'] = headerRef('RateLimit-Policy');
+      }
+      if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');
+      if (response.content?.['text/csv']) headers['Content-Disposition'] = headerRef('Content-Disposition');
+      if (idempotent && status === '200') headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      response.headers = headers;
+    }
+  }
+  return doc;
+}
+
+const MAX_DEPTH = 10;
+
+/**
+ * A value valid against a schema of this document: its first example, const, enum value or
+ * default; else one built from its type and bounds. In a request only the required
+ * properties are filled (optional ones have rules of their own, such as a category that
+ * must exist); in a response every property is.
+ */
+function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', depth = 0): unknown {
+  if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH) return undefined;
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return sample((doc.components as { schemas: Record<string, unknown> }).schemas[name], doc, mode, depth + 1);
+  }
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const branches = (schema.anyOf ?? schema.oneOf) as any[] | undefined;
+  if (Array.isArray(branches) && branches.length > 0) {
+    return sample(branches.find((b) => b.type !== 'null') ?? branches[0], doc, mode, depth + 1);
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') ?? 'null' : schema.type;
+  switch (type ?? (schema.properties ? 'object' : undefined)) {
+    case 'object': {
+      const required = new Set<string>(schema.required ?? []);
+      const out: Record<string, unknown> = {};
+      for (const [key, sub] of Object.entries<any>(schema.properties ?? {})) {
+        if (mode === 'request' && !required.has(key)) continue;
+        const value = sample(sub, doc, mode, depth + 1);
+        if (value !== undefined) out[key] = value;
+      }
+      return out;
+    }
+    case 'array': {
+      const item = sample(schema.items, doc, mode, depth + 1);
+      const n = Math.min(Math.max(1, schema.minItems ?? 0), schema.maxItems ?? Number.MAX_SAFE_INTEGER);
+      return item === undefined ? [] : Array.from({ length: n }, () => item);
+    }
+    case 'string': {
+      const byFormat: Record<string, string> = { 'date-time': '2026-10-01T08:30:00.000Z', date: '2026-10-01', email: 'analyst@example.com', uri: 'https://example.com/' };
+      const text = byFormat[schema.format] ?? 'string';
+      return text.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? text.length + (schema.minLength ?? 0));
+    }
+    case 'integer':
+    case 'number':
+      return Math.min(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1), schema.maximum ?? Number.MAX_SAFE_INTEGER);
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/** Restores the examples and defaults of request schemas that contain a transform (see requestExamples). */
+function restoreRequestExamples(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(restoreRequestExamples);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (Array.isArray(o['x-request-examples'])) {
+    o.examples = o['x-request-examples'];
+    delete o['x-request-examples'];
+  }
+  if ('x-request-default' in o) {
+    o.default = o['x-request-default'];
+    delete o['x-request-default'];
+  }
+  Object.values(o).forEach(restoreRequestExamples);
+}
+
+/**
+ * An example for every request and response that has none: required parameters, JSON
+ * request bodies, JSON responses (from the schemas and their `examples`), error bodies.
+ * The lint (no-invalid-media-type-examples) checks each one against its schema.
+ */
+function withExamples(doc: JsonSchema): JsonSchema {
+  restoreRequestExamples(doc);
+  for (const { path, op } of operations(doc)) {
+    for (const param of op.parameters ?? []) {
+      const documented = Array.isArray(param.schema?.examples) || param.schema?.default !== undefined;
+      if (param.example === undefined && (param.required || documented)) {
+        const value = sample(param.schema, doc, 'request');
+        if (value !== undefined) param.example = value;
+      }
+    }
+    const body = op.requestBody?.content?.['application/json'];
+    if (body && body.example === undefined && body.examples === undefined) {
+      const value = sample(body.schema, doc, 'request');
+      if (value !== undefined) body.example = value;
+    }
+    for (const [status, response] of Object.entries<any>(op.responses)) {
+      const media = response.content?.['application/json'];
+      if (!media || media.example !== undefined || media.examples !== undefined) continue;
+      if (Number(status) >= 400) {
+        media.example = { status: Number(status), error: reasonPhrase(Number(status)), message: response.description, path: path.replace(/\{(\w+)\}/g, ':$1'), requestId: 'req-1a2b3c' };
+      } else {
+        const value = sample(media.schema, doc, 'response');
+        if (value !== undefined) media.example = value;
+      }
+    }
+  }
+  return doc;
+}
+
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Stacklens API', version: '1.0.0', description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
-      servers: [{ url: app.config.publicUrl, description: 'This service' }],
+      info: { title: 'Stacklens API', version: VERSION, description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+      // Relative: "Try it" on /docs (and any client given the document's address) calls the
+      // host the document was fetched from, whatever name the user opened it with.
+      servers: [{ url: '/', description: 'This service (the host the document was fetched from)' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /oauth/token (client credentials)' },
@@ -101,20 +301,10 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         },
       },
       security: [{ bearerAuth: [] }, { apiKey: [] }],
-      tags: [
-        { name: 'Account', description: 'The calling client' },
-        { name: 'Companies', description: 'Company search' },
-        { name: 'Company products', description: "A company's installed products: paged JSON, CSV, JSONL" },
-        { name: 'Vendors', description: 'Vendors and their product catalogs' },
-        { name: 'Taxonomy', description: 'Product categories and industries' },
-        { name: 'Firmographics', description: 'Company profiles' },
-        { name: 'Feed', description: 'Company news feed' },
-        { name: 'Profiles', description: 'People profiles and purchases' },
-        { name: 'Health', description: 'Liveness and readiness (no authentication)' },
-      ],
+      tags: [...OPERATION_TAGS],
     },
     transform: (input) => withOperationId(zodTransform(input), input.route.method, input.url),
-    transformObject: (doc) => optionalBodies(pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema)),
+    transformObject: (doc) => withExamples(responseHeaders(sharedErrors(optionalBodies(pruneUnusedSchemas(zodTransformObject(doc) as JsonSchema))))),
   });
   // The CSP of /docs is set by the security plugin (one owner for that header).
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });

@@ -2,7 +2,8 @@
 // products in use and related products. Thin: transport → one service call → response.
 import type { FastifyInstance } from 'fastify';
 import {
-  bodyDomains, companyCohortOp, companyCompetitorsOp, productsInUseOp, relatedProductsOp, usageMetricsDetailsOp, usageMetricsOp,
+  companyCohortOp, companyCompetitorsOp, productsInUseOp, relatedProductsOp, usageMetricsDetailsOp, usageMetricsOp,
+  type DetailsQuery,
 } from '../../schemas/intelligence.ts';
 import { listCohort, listCompetitors } from '../../services/cohorts.ts';
 import { usageDetails, usageMetrics } from '../../services/metrics.ts';
@@ -14,9 +15,11 @@ export async function intelligenceRoutes(app: FastifyInstance): Promise<void> {
   serve(app, companyCompetitorsOp, (request) => listCompetitors(app.db, { ...request.params, ...request.query }));
   serve(app, companyCohortOp, (request) => listCohort(app.db, { ...request.params, ...request.query }));
   serve(app, usageMetricsOp, (request) => usageMetrics(app.db, { ...request.params, ...request.query }));
-  // The compared domains come from the body, or else from repeated query parameters.
-  serve(app, usageMetricsDetailsOp, (request) =>
-    usageDetails(app.db, { ...request.query, ...request.params, cohortCompanyDomain: bodyDomains(request.body) ?? request.query.cohortCompanyDomain }));
+  // The compared domains: the body of the first form, the repeated query parameter of the second.
+  serve(app, usageMetricsDetailsOp, (request) => {
+    const query = request.query as DetailsQuery;
+    return usageDetails(app.db, { ...query, ...request.params, cohortCompanyDomain: request.body ?? query.cohortCompanyDomain });
+  });
   serve(app, productsInUseOp, (request) => productsInUse(app.db, { ...request.params, ...request.body }));
   serve(app, relatedProductsOp, (request) => relatedProducts(app.db, { ...request.params, ...request.query }));
 }
