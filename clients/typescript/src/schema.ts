@@ -14,7 +14,7 @@ export interface paths {
          * Get an access token (OAuth 2.0 client credentials)
          * @description Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. Repeated failures for one client_id are answered with 429 and Retry-After for a while.
          */
-        post: operations["postOauthToken"];
+        post: operations["getAccessToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -28,8 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that sign access tokens (JWKS) */
-        get: operations["getWellKnownJwksJson"];
+        /**
+         * Public keys that sign access tokens (JWKS)
+         * @description The current and recently retired public keys (RFC 7517) that verify access tokens issued here; cacheable for a minute.
+         */
+        get: operations["getJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -45,8 +48,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Authorization server metadata (RFC 8414) */
-        get: operations["getWellKnownOauthAuthorizationServer"];
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description The token endpoint, the JWKS address and the supported grant and client-authentication methods.
+         */
+        get: operations["getAuthorizationServerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -62,7 +68,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling client, its plan, permissions and rate limits */
+        /**
+         * The calling client, its plan, permissions and rate limits
+         * @description Who the credentials belong to, what its plan allows (export, ai, purchase) and its per-minute quotas. Useful to check a key or token.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -79,8 +88,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Competitors: up to 50 similar companies */
-        get: operations["getApiCompaniesByCompanyDomainCompetitors"];
+        /**
+         * Competitors: up to 50 similar companies
+         * @description Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }. Unknown company → 404.
+         */
+        get: operations["companyCompetitors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -96,8 +108,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a Default, Defined or Aspirational cohort */
-        get: operations["getApiCompaniesByCompanyDomainCohortByCohort"];
+        /**
+         * Members of a Default, Defined or Aspirational cohort
+         * @description A page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), Defined (the curated list; 404 when none is configured) or Aspirational (same market, one or two size bands larger, more mature stack).
+         */
+        get: operations["companyCohort"];
         put?: never;
         post?: never;
         delete?: never;
@@ -113,8 +128,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Share of cohort members using each product (1-100) */
-        get: operations["getApiCompaniesByCompanyDomainCohortByCohortMetricsUsage"];
+        /**
+         * Share of cohort members using each product (1-100)
+         * @description For each product used in the cohort: the percentage of members using it, with product, category, productId, vendorDomain, companiesUsing and cohortSize. `vendorDomain` or `productId` narrow the list.
+         */
+        get: operations["usageMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -132,8 +150,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare the company with chosen peers, category by category */
-        post: operations["postApiCompaniesByCompanyDomainCohortByCohortMetricsDetails"];
+        /**
+         * Compare the company with chosen peers, category by category
+         * @description Category by category over the company's categories, for each of 1-50 compared domains (in the body, or as repeated cohortCompanyDomain query parameters): similar (runs one of the company's products there), different (runs another product, named) or missing. More than 50 domains → 413.
+         */
+        post: operations["usageMetricsDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,8 +170,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters) */
-        post: operations["postApiCompaniesByCompanyDomainMetricsDetails"];
+        /**
+         * Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)
+         * @description Category by category over the company's categories, for each of 1-50 compared domains (in the body, or as repeated cohortCompanyDomain query parameters): similar (runs one of the company's products there), different (runs another product, named) or missing. More than 50 domains → 413.
+         */
+        post: operations["usageMetricsDetailsWithoutCohort"];
         delete?: never;
         options?: never;
         head?: never;
@@ -166,8 +190,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Whether the company uses each product now, with a calibrated confidence */
-        post: operations["postApiCompaniesByCompanyDomainProductsInUse"];
+        /**
+         * Whether the company uses each product now, with a calibrated confidence
+         * @description For 1-100 product ids: inUse and a calibrated confidence (0-1) from the install evidence, with lastVerified and hitCount where evidence exists. Ids without evidence (or unknown) answer inUse false, confidence 0. More than 100 ids → 413.
+         */
+        post: operations["productsInUse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -181,8 +208,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Products co-used with the anchor product in the cohort, ranked */
-        get: operations["getApiCompaniesByCompanyDomainProductsByProductIdRelated"];
+        /**
+         * Products co-used with the anchor product in the cohort, ranked
+         * @description Products co-used with the anchor product by the company's cohort, falling back on all companies when the cohort is small; ranked by lift, each with coUsage and lift. Never the anchor itself.
+         */
+        get: operations["relatedProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -380,7 +410,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product category */
+        /**
+         * One product category
+         * @description One category by id. Unknown id → 404.
+         */
         get: operations["getCategory"];
         put?: never;
         post?: never;
@@ -417,7 +450,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One industry */
+        /**
+         * One industry
+         * @description One industry by id. Unknown id → 404.
+         */
         get: operations["getIndustry"];
         put?: never;
         post?: never;
@@ -480,7 +516,7 @@ export interface paths {
          * Search people profiles
          * @description Filters combine with AND; values inside a list with OR. At least one meaningful filter is required. Results are ordered by profile id and never include emails or phones. With export=true every match streams as CSV (text/csv) instead, which needs the export permission and X-On-Behalf-Of-User and is audited.
          */
-        post: operations["postApiProfilesSearch"];
+        post: operations["searchProfiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -494,8 +530,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One people profile; emails and phones once purchased by this client */
-        get: operations["getApiProfilesByProfileId"];
+        /**
+         * One people profile; emails and phones once purchased by this client
+         * @description The profile summary with `purchased`; emails and phones only when this client has bought the profile. Unknown id → 404.
+         */
+        get: operations["getProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -517,7 +556,7 @@ export interface paths {
          * Buy the contact details of profiles (one credit per new profile)
          * @description All-or-nothing: when the credits do not cover the profiles not yet bought, 402 and nothing is charged. already_purchased and not_found cost nothing. Exactly once per client and profile, also under concurrency. An Idempotency-Key makes retries safe: the same key and body return the stored response (header Idempotent-Replayed: true).
          */
-        post: operations["postApiProfilesPurchase"];
+        post: operations["purchaseProfiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -531,8 +570,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit balance and the most recent ledger entries */
-        get: operations["getApiCredits"];
+        /**
+         * Credit balance and the most recent ledger entries
+         * @description The credits left for buying contact details and the most recent ledger entries, newest first.
+         */
+        get: operations["getCredits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -554,7 +596,7 @@ export interface paths {
          * Companies that use (or are likely to use) the products a prompt names
          * @description Companies with install evidence of the products (probability from the in-use confidence model), then companies whose nearest peers use them (probability from peer inference, calibrated on held-out evidence; evidence "inferred", no dates). One item per company, sorted by probability descending, then company id. Needs the ai permission and X-On-Behalf-Of-User; audited. Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).
          */
-        post: operations["postApiAiFindCustomersOfProducts"];
+        post: operations["findCustomersOfProducts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -574,7 +616,7 @@ export interface paths {
          * The evidenced and the likely tech stack of a company
          * @description prompt and/or companyDomain (companyDomain wins over a company named in the prompt; products, vendors or categories named in the prompt restrict the answer). Evidenced installs with their in-use probability and dates, plus products its nearest peers run that it shows no evidence of (evidence "inferred"). Sorted by probability descending. Needs the ai permission and X-On-Behalf-Of-User; audited. Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).
          */
-        post: operations["postApiAiFindTechstacksForCompany"];
+        post: operations["findTechStacksForCompany"];
         delete?: never;
         options?: never;
         head?: never;
@@ -594,7 +636,7 @@ export interface paths {
          * People profiles matching a prompt
          * @description Profiles at the companies, places, industries and sizes the prompt names that meet the most of its titles, seniority and functions, with a confidence 0-1 from match quality. Sorted by confidence descending, then id. Never emails or phones (buy them with POST /profiles/purchase). Needs the ai permission and X-On-Behalf-Of-User; audited. Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).
          */
-        post: operations["postApiAiFindPeopleProfiles"];
+        post: operations["findPeopleProfiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -607,10 +649,16 @@ export interface components {
     schemas: {
         /** @description Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND). */
         CompanySearchRequestInput: {
-            /** @description 0-based page number, default 0 (also accepted as a query parameter) */
-            page?: number;
-            /** @description Page size, 1-200, default 20 (also accepted as a query parameter) */
-            size?: number;
+            /**
+             * @description 0-based page number, default 0 (also accepted as a query parameter)
+             * @default 0
+             */
+            page: number;
+            /**
+             * @description Page size, 1-200, default 20 (also accepted as a query parameter)
+             * @default 20
+             */
+            size: number;
             /** @description Structured filter; every given field must hold (AND) */
             filter?: {
                 /** @description Case-insensitive substring of the company name */
@@ -673,7 +721,87 @@ export interface components {
             /** @description Only these company domains (normalized; unknown → 404) */
             domains?: string[];
         };
-        /** @description A company search result */
+        /** @description The calling client, its plan, permissions and rate limits */
+        Me: {
+            clientId: string;
+            clientName: string;
+            plan: string;
+            permissions: {
+                export: boolean;
+                ai: boolean;
+                purchase: boolean;
+            };
+            rateLimits: {
+                requestsPerMinute: number;
+                aiRequestsPerMinute: number;
+                exportRequestsPerMinute: number;
+            };
+            /** @enum {string} */
+            authenticatedWith: "api_key" | "access_token";
+        };
+        /**
+         * @description A vendor (peer-item shape with its id)
+         * @example {
+         *       "id": "ven_salesforce",
+         *       "domain": "salesforce.com",
+         *       "name": "Salesforce",
+         *       "logo": "https://logo.example/salesforce.com.png"
+         *     }
+         */
+        Vendor: {
+            id: string;
+            domain: string;
+            name: string;
+            /** @description Logo image URL */
+            logo: string | null;
+        };
+        VendorPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Vendor"][];
+        };
+        /** @description A product of the catalog */
+        Product: {
+            id: string;
+            name: string;
+            shortName: string | null;
+            /** @description May be empty */
+            description: string;
+            /** @description Product image URL */
+            logo: string | null;
+            category: string;
+            categoryId: string;
+            features: string[];
+            reviewCount: number;
+            starRating: number | null;
+            avgRating: number | null;
+            productUrl: string | null;
+            publicDetailUrl: string | null;
+            vendor: components["schemas"]["Vendor"];
+        };
+        ProductPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Product"][];
+        };
+        /**
+         * @description A company search result
+         * @example {
+         *       "id": "cmp_acme",
+         *       "domain": "acme.com",
+         *       "name": "Acme Corporation",
+         *       "logo": "https://logo.example/acme.com.png",
+         *       "industry": "Software",
+         *       "revenueRange": "10M - 50M",
+         *       "employeeRange": "200 - 499",
+         *       "phone": "+1 512 555 0100",
+         *       "city": "Austin",
+         *       "state": "TX",
+         *       "country": "US",
+         *       "postalCode": "78701",
+         *       "website": "https://acme.com"
+         *     }
+         */
         CompanySummary: {
             id: string;
             domain: string;
@@ -758,44 +886,16 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["CompanyProduct"][];
         };
-        /** @description A vendor (peer-item shape with its id) */
-        Vendor: {
-            id: string;
-            domain: string;
-            name: string;
-            /** @description Logo image URL */
-            logo: string | null;
-        };
-        VendorPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["Vendor"][];
-        };
-        /** @description A product of the catalog */
-        Product: {
-            id: string;
-            name: string;
-            shortName: string | null;
-            /** @description May be empty */
-            description: string;
-            /** @description Product image URL */
-            logo: string | null;
-            category: string;
-            categoryId: string;
-            features: string[];
-            reviewCount: number;
-            starRating: number | null;
-            avgRating: number | null;
-            productUrl: string | null;
-            publicDetailUrl: string | null;
-            vendor: components["schemas"]["Vendor"];
-        };
-        ProductPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["Product"][];
-        };
-        /** @description A product category; categories form a tree through parentId */
+        /**
+         * @description A product category; categories form a tree through parentId
+         * @example {
+         *       "id": "cat_crm",
+         *       "name": "CRM",
+         *       "parentId": "cat_sales",
+         *       "level": 1,
+         *       "description": "Customer relationship management"
+         *     }
+         */
         Category: {
             id: string;
             name: string;
@@ -806,7 +906,14 @@ export interface components {
             description: string | null;
         };
         CategoryList: components["schemas"]["Category"][];
-        /** @description An industry; company search accepts its id or name */
+        /**
+         * @description An industry; company search accepts its id or name
+         * @example {
+         *       "id": "ind_software",
+         *       "name": "Software",
+         *       "sector": "Technology"
+         *     }
+         */
         Industry: {
             id: string;
             name: string;
@@ -894,6 +1001,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @example {
+         *       "id": "fd_8f3a",
+         *       "title": "Acme raises a $40M Series C",
+         *       "description": "The round will fund expansion into Europe.",
+         *       "date": "2026-09-14T09:00:00.000Z",
+         *       "sourceUrl": "https://news.example/acme-series-c",
+         *       "publisherName": "News Example",
+         *       "publisherLogoUrl": null,
+         *       "category": "FUNDING"
+         *     }
+         */
         FeedItem: {
             id: string;
             title: string;
@@ -914,16 +1033,37 @@ export interface components {
             paginationId?: string;
             feeds: components["schemas"]["FeedItem"][];
         };
+        /** @description The error body of every 4xx/5xx: the message names the offending field or rule */
+        Error: {
+            status: number;
+            error: string;
+            message: string;
+            path?: string;
+            requestId?: string;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id (the one sent in X-Request-Id, or a generated one); quote it when reporting a problem */
+        "X-Request-Id": string;
+        /** @description Remaining quota per policy, e.g. `"default";r=599;t=42` (r: requests left, t: seconds until the window resets) */
+        RateLimit: string;
+        /** @description The quotas of the calling client's plan that this request counts against, e.g. `"default";q=600;w=60, "ai";q=60;w=60` */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description On a CSV reply: `attachment; filename="..."` */
+        "Content-Disposition": string;
+        /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key (nothing was charged again) */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    postOauthToken: {
+    getAccessToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -933,6 +1073,12 @@ export interface operations {
         /** @description JSON or application/x-www-form-urlencoded */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "string",
+                 *       "audience": "string"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Always `client_credentials` */
                     grant_type: string;
@@ -949,9 +1095,17 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "string",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description JWT access token (RFC 9068); send as `Authorization: Bearer <token>` */
                         access_token: string;
@@ -965,32 +1119,44 @@ export interface operations {
             /** @description Default Response */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target */
-                        error: string;
-                        error_description: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Default Response",
+                     *       "path": "/oauth/token",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target */
-                        error: string;
-                        error_description: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Default Response",
+                     *       "path": "/oauth/token",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getWellKnownJwksJson: {
+    getJwks: {
         parameters: {
             query?: never;
             header?: never;
@@ -1002,9 +1168,22 @@ export interface operations {
             /** @description JSON Web Key Set (RFC 7517): current and recently retired public keys */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "string",
+                     *           "kid": "string",
+                     *           "alg": "string",
+                     *           "use": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         keys: ({
                             kty: string;
@@ -1019,7 +1198,7 @@ export interface operations {
             };
         };
     };
-    getWellKnownOauthAuthorizationServer: {
+    getAuthorizationServerMetadata: {
         parameters: {
             query?: never;
             header?: never;
@@ -1031,9 +1210,29 @@ export interface operations {
             /** @description Where and how to get access tokens */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "issuer": "string",
+                     *       "token_endpoint": "string",
+                     *       "jwks_uri": "string",
+                     *       "grant_types_supported": [
+                     *         "string"
+                     *       ],
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "string"
+                     *       ],
+                     *       "response_types_supported": [
+                     *         "string"
+                     *       ],
+                     *       "scopes_supported": [
+                     *         "string"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         issuer: string;
                         token_endpoint: string;
@@ -1059,56 +1258,158 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        clientId: string;
-                        clientName: string;
-                        plan: string;
-                        permissions: {
-                            export: boolean;
-                            ai: boolean;
-                            purchase: boolean;
-                        };
-                        rateLimits: {
-                            requestsPerMinute: number;
-                            aiRequestsPerMinute: number;
-                            exportRequestsPerMinute: number;
-                        };
-                        /** @enum {string} */
-                        authenticatedWith: "api_key" | "access_token";
-                    };
+                    /**
+                     * @example {
+                     *       "clientId": "string",
+                     *       "clientName": "string",
+                     *       "plan": "string",
+                     *       "permissions": {
+                     *         "export": false,
+                     *         "ai": false,
+                     *         "purchase": false
+                     *       },
+                     *       "rateLimits": {
+                     *         "requestsPerMinute": 1,
+                     *         "aiRequestsPerMinute": 1,
+                     *         "exportRequestsPerMinute": 1
+                     *       },
+                     *       "authenticatedWith": "api_key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiCompaniesByCompanyDomainCompetitors: {
+    companyCompetitors: {
         parameters: {
             query?: {
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
@@ -1118,9 +1419,25 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "domain": "globex.io",
+                     *           "name": "Globex",
+                     *           "logo": "https://logo.example/globex.io.png"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         totalPages: number;
                         totalElements: number;
@@ -1137,93 +1454,133 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/competitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/competitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/competitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/competitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/competitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiCompaniesByCompanyDomainCohortByCohort: {
+    companyCohort: {
         parameters: {
             query?: {
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
-                /** @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers) */
+                /**
+                 * @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)
+                 * @example Default
+                 */
                 cohort: "Default" | "Defined" | "Aspirational";
             };
             cookie?: never;
@@ -1233,9 +1590,25 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "domain": "globex.io",
+                     *           "name": "Globex",
+                     *           "logo": "https://logo.example/globex.io.png"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         totalPages: number;
                         totalElements: number;
@@ -1252,93 +1625,130 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiCompaniesByCompanyDomainCohortByCohortMetricsUsage: {
+    usageMetrics: {
         parameters: {
             query?: {
-                /** @description Only products of this vendor (domain) */
+                /**
+                 * @description Only products of this vendor (domain); blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 vendorDomain?: string;
                 /** @description Only this product */
                 productId?: string;
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
-                /** @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers) */
+                /**
+                 * @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)
+                 * @example Default
+                 */
                 cohort: "Default" | "Defined" | "Aspirational";
             };
             cookie?: never;
@@ -1348,9 +1758,25 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "percentage": 64,
+                     *         "product": "Salesforce Sales Cloud",
+                     *         "category": "CRM",
+                     *         "productId": "prd_sf_crm",
+                     *         "vendorDomain": "salesforce.com",
+                     *         "companiesUsing": 16,
+                     *         "cohortSize": 25
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Share of cohort members using the product, 1-100 (any use shows as at least 1) */
                         percentage: number;
@@ -1368,106 +1794,147 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiCompaniesByCompanyDomainCohortByCohortMetricsDetails: {
+    usageMetricsDetails: {
         parameters: {
             query?: {
-                /** @description Only categories where the company runs a product of this vendor (domain) */
+                /**
+                 * @description Only categories where the company runs a product of this vendor (domain); blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 vendorDomain?: string;
                 /** @description Only this product's category */
                 productId?: string;
                 /** @description Only this category and the categories below it */
                 categoryId?: string;
-                /** @description Domains of the companies to compare with, 1-50 */
-                cohortCompanyDomain?: string | string[];
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
-                /** @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers) */
+                /**
+                 * @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)
+                 * @example Default
+                 */
                 cohort: "Default" | "Defined" | "Aspirational";
             };
             cookie?: never;
         };
-        /** @description { cohortCompanyDomain: [domains] } (a bare array of domains is accepted too) */
-        requestBody?: {
+        /** @description { "cohortCompanyDomain": [domains] }; a bare array of domains is accepted too */
+        requestBody: {
             content: {
+                /**
+                 * @example [
+                 *       "example.com"
+                 *     ]
+                 */
                 "application/json": string[] | {
-                    cohortCompanyDomain?: string[];
+                    /** @description Domains of the companies to compare with, 1-50; duplicates are answered once. More than 50 is a 413 */
+                    cohortCompanyDomain: string[];
                 };
             };
         };
@@ -1475,9 +1942,33 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "companyDomain": "string",
+                     *         "products": [
+                     *           {
+                     *             "similar": false,
+                     *             "missing": false,
+                     *             "different": false,
+                     *             "category": "string",
+                     *             "categoryId": "string",
+                     *             "product": "string",
+                     *             "productId": "string",
+                     *             "companyProducts": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description The compared company */
                         companyDomain: string;
@@ -1502,129 +1993,191 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many items in one request */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Too many items in one request",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiCompaniesByCompanyDomainMetricsDetails: {
+    usageMetricsDetailsWithoutCohort: {
         parameters: {
-            query?: {
-                /** @description Only categories where the company runs a product of this vendor (domain) */
+            query: {
+                /**
+                 * @description Only categories where the company runs a product of this vendor (domain); blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 vendorDomain?: string;
                 /** @description Only this product's category */
                 productId?: string;
                 /** @description Only this category and the categories below it */
                 categoryId?: string;
-                /** @description Domains of the companies to compare with, 1-50 */
-                cohortCompanyDomain?: string | string[];
+                /**
+                 * @description Domains of the companies to compare with, 1-50 (the parameter repeated); duplicates are answered once. More than 50 is a 413
+                 * @example [
+                 *       "example.com"
+                 *     ]
+                 */
+                cohortCompanyDomain: string[];
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
-        /** @description { cohortCompanyDomain: [domains] } (a bare array of domains is accepted too) */
-        requestBody?: {
-            content: {
-                "application/json": string[] | {
-                    cohortCompanyDomain?: string[];
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "companyDomain": "string",
+                     *         "products": [
+                     *           {
+                     *             "similar": false,
+                     *             "missing": false,
+                     *             "different": false,
+                     *             "category": "string",
+                     *             "categoryId": "string",
+                     *             "product": "string",
+                     *             "productId": "string",
+                     *             "companyProducts": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description The compared company */
                         companyDomain: string;
@@ -1649,109 +2202,153 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many items in one request */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Too many items in one request",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/metrics/details",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiCompaniesByCompanyDomainProductsInUse: {
+    productsInUse: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "productIds": [
+                 *         "string"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Product ids to check, 1-100; duplicates are answered once */
+                    /** @description Product ids to check, 1-100; duplicates are answered once. More than 100 is a 413 */
                     productIds: string[];
                 };
             };
@@ -1760,9 +2357,23 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "productId": "string",
+                     *         "inUse": false,
+                     *         "confidence": 0,
+                     *         "lastVerified": "string",
+                     *         "hitCount": 1
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         productId: string;
                         /** @description confidence >= 0.5 */
@@ -1778,110 +2389,159 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many items in one request */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Too many items in one request",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products-in-use",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiCompaniesByCompanyDomainProductsByProductIdRelated: {
+    relatedProducts: {
         parameters: {
             query: {
-                /** @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers) */
+                /**
+                 * @description Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)
+                 * @example Default
+                 */
                 cohort: "Default" | "Defined" | "Aspirational";
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: never;
             path: {
-                /** @description Company domain, e.g. example.com (scheme, www. and path are ignored) */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
-                /** @description The anchor product */
+                /**
+                 * @description The anchor product
+                 * @example prd_crm_a
+                 */
                 productId: string;
             };
             cookie?: never;
@@ -1891,9 +2551,35 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "description": "string",
+                     *         "logo": "string",
+                     *         "category": "string",
+                     *         "categoryId": "string",
+                     *         "reviewCount": 1,
+                     *         "starRating": 1,
+                     *         "avgRating": 1,
+                     *         "vendor": {
+                     *           "id": "string",
+                     *           "domain": "string",
+                     *           "name": "string",
+                     *           "logo": "string"
+                     *         },
+                     *         "coUsage": 1,
+                     *         "lift": 1
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         id: string;
                         name: string;
@@ -1920,76 +2606,104 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/related",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/related",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/related",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/related",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/related",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1997,15 +2711,24 @@ export interface operations {
     searchCompanies: {
         parameters: {
             query?: {
-                /** @description true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User) */
+                /**
+                 * @description true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)
+                 * @example false
+                 */
                 export?: boolean;
-                /** @description 0-based page; the body field wins when both are given */
+                /**
+                 * @description 0-based page (or in the body; both with different values → 400)
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size; the body field wins when both are given */
+                /**
+                 * @description Page size (or in the body; both with different values → 400)
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -2013,16 +2736,44 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CompanySearchRequestInput"];
             };
         };
         responses: {
-            /** @description A page of Company summaries, or the CSV export */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "cmp_acme",
+                     *           "domain": "acme.com",
+                     *           "name": "Acme Corporation",
+                     *           "logo": "https://logo.example/acme.com.png",
+                     *           "industry": "Software",
+                     *           "revenueRange": "10M - 50M",
+                     *           "employeeRange": "200 - 499",
+                     *           "phone": "+1 512 555 0100",
+                     *           "city": "Austin",
+                     *           "state": "TX",
+                     *           "country": "US",
+                     *           "postalCode": "78701",
+                     *           "website": "https://acme.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanySummaryPage"];
                     "text/csv": string;
                 };
@@ -2030,76 +2781,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2107,35 +2907,97 @@ export interface operations {
     companyProductsPagedGet: {
         parameters: {
             query?: {
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
                 /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
-                /** @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required) */
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Company product records, or the CSV export when export=true */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyProductPage"];
                     "text/csv": string;
                 };
@@ -2143,76 +3005,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2220,35 +3131,97 @@ export interface operations {
     companyProductsPaged: {
         parameters: {
             query?: {
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
                 /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
-                /** @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required) */
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Company product records, or the CSV export when export=true */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyProductPage"];
                     "text/csv": string;
                 };
@@ -2256,76 +3229,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2333,35 +3355,97 @@ export interface operations {
     companyProducts: {
         parameters: {
             query?: {
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
                 /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
-                /** @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required) */
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Company product records, or the CSV export when export=true */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CompanyProductPage"];
                     "text/csv": string;
                 };
@@ -2369,76 +3453,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2450,24 +3583,33 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
-                /** @description true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read */
+                /**
+                 * @description true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One CompanyProduct JSON object per line */
+            /** @description JSON Lines: one CompanyProduct record per line */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2477,76 +3619,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2556,11 +3747,20 @@ export interface operations {
             query?: {
                 /** @description Vendor name or domain. Absent: every vendor, by name */
                 vendor?: string;
-                /** @description false: case-insensitive exact name or domain; true: trigram similarity on name and domain (typos and partial names match), best first */
+                /**
+                 * @description false: case-insensitive exact name or domain; true: trigram similarity on name and domain (typos and partial names match), best first
+                 * @example false
+                 */
                 fuzzy?: boolean;
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: never;
@@ -2572,70 +3772,130 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "ven_salesforce",
+                     *           "domain": "salesforce.com",
+                     *           "name": "Salesforce",
+                     *           "logo": "https://logo.example/salesforce.com.png"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["VendorPage"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/vendors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/vendors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/vendors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/vendors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/vendors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2645,14 +3905,23 @@ export interface operations {
             query?: {
                 /** @description Case-insensitive substring of the product name */
                 productName?: string;
-                /** @description 0-based page number */
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 */
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: never;
             path: {
-                /** @description Vendor domain; scheme, www. and case are ignored */
+                /**
+                 * @description Vendor domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 vendorDomain: string;
             };
             cookie?: never;
@@ -2662,70 +3931,147 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "shortName": "string",
+                     *           "description": "string",
+                     *           "logo": "string",
+                     *           "category": "string",
+                     *           "categoryId": "string",
+                     *           "features": [
+                     *             "string"
+                     *           ],
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "vendor": {
+                     *             "id": "ven_salesforce",
+                     *             "domain": "salesforce.com",
+                     *             "name": "Salesforce",
+                     *             "logo": "https://logo.example/salesforce.com.png"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProductPage"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2733,11 +4079,14 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
-                /** @description true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited) */
+                /**
+                 * @description true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -2745,12 +4094,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The category list, or the CSV export */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "cat_crm",
+                     *         "name": "CRM",
+                     *         "parentId": "cat_sales",
+                     *         "level": 1,
+                     *         "description": "Customer relationship management"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["CategoryList"];
                     "text/csv": string;
                 };
@@ -2758,76 +4122,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2835,11 +4248,14 @@ export interface operations {
     listProductCategories: {
         parameters: {
             query?: {
-                /** @description true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited) */
+                /**
+                 * @description true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)
+                 * @example false
+                 */
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email) */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -2847,12 +4263,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The category list, or the CSV export */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "cat_crm",
+                     *         "name": "CRM",
+                     *         "parentId": "cat_sales",
+                     *         "level": 1,
+                     *         "description": "Customer relationship management"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["CategoryList"];
                     "text/csv": string;
                 };
@@ -2860,76 +4291,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/dictionary/product-categories",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2939,7 +4419,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Category id */
+                /**
+                 * @description Category id
+                 * @example cat_crm
+                 */
                 categoryId: string;
             };
             cookie?: never;
@@ -2949,85 +4432,125 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cat_crm",
+                     *       "name": "CRM",
+                     *       "parentId": "cat_sales",
+                     *       "level": 1,
+                     *       "description": "Customer relationship management"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/categories/:categoryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/categories/:categoryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/categories/:categoryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/categories/:categoryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/categories/:categoryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3044,85 +4567,125 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "ind_software",
+                     *         "name": "Software",
+                     *         "sector": "Technology"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["IndustryList"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/industries",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/industries",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/industries",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/industries",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/industries",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3132,7 +4695,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Industry id */
+                /**
+                 * @description Industry id
+                 * @example ind_software
+                 */
                 industryId: string;
             };
             cookie?: never;
@@ -3142,85 +4708,123 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ind_software",
+                     *       "name": "Software",
+                     *       "sector": "Technology"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Industry"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3230,7 +4834,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
@@ -3240,85 +4847,188 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acquisition": [
+                     *         {
+                     *           "amount": "string",
+                     *           "company_id": "string",
+                     *           "date": "string",
+                     *           "name": "string",
+                     *           "status": "string",
+                     *           "undisclosed": "string",
+                     *           "website": "string"
+                     *         }
+                     *       ],
+                     *       "ceo": {
+                     *         "first_name": "string",
+                     *         "last_name": "string",
+                     *         "image_url": "string"
+                     *       },
+                     *       "company_id": 1,
+                     *       "company_type": "string",
+                     *       "description": "string",
+                     *       "employee_count": "string",
+                     *       "founded_date": "string",
+                     *       "facebook_link": "string",
+                     *       "linkedin_link": "string",
+                     *       "twitter_link": "string",
+                     *       "youtube_link": "string",
+                     *       "website": "string",
+                     *       "logo_url": "string",
+                     *       "profile_url": "string",
+                     *       "perm_id": "string",
+                     *       "funding": [
+                     *         {
+                     *           "amount": "string",
+                     *           "date": "string",
+                     *           "type": "string",
+                     *           "undisclosed": "string"
+                     *         }
+                     *       ],
+                     *       "hq_address": {
+                     *         "city": "string",
+                     *         "country": "string",
+                     *         "phone": "string",
+                     *         "postal_code": "string",
+                     *         "state": "string",
+                     *         "street1": "string"
+                     *       },
+                     *       "industries": [
+                     *         "string"
+                     *       ],
+                     *       "sic_code": [
+                     *         "string"
+                     *       ],
+                     *       "name": "string",
+                     *       "short_name": "string",
+                     *       "revenue": "string",
+                     *       "stock": {
+                     *         "exchange": "string",
+                     *         "ticker": "string"
+                     *       },
+                     *       "id": "string",
+                     *       "domain": "string",
+                     *       "industry": "string",
+                     *       "employeeRange": "string",
+                     *       "revenueRange": "string",
+                     *       "foundedYear": 1,
+                     *       "hqCountry": "string",
+                     *       "hqCity": "string",
+                     *       "linkedinUrl": "string",
+                     *       "crunchbaseUrl": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Firmographics"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3331,7 +5041,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Company domain; scheme, www. and case are ignored */
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain: string;
             };
             cookie?: never;
@@ -3341,109 +5054,176 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "paginationId": "string",
+                     *       "feeds": [
+                     *         {
+                     *           "id": "fd_8f3a",
+                     *           "title": "Acme raises a $40M Series C",
+                     *           "description": "The round will fund expansion into Europe.",
+                     *           "date": "2026-09-14T09:00:00.000Z",
+                     *           "sourceUrl": "https://news.example/acme-series-c",
+                     *           "publisherName": "News Example",
+                     *           "publisherLogoUrl": null,
+                     *           "category": "FUNDING"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Feed"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiProfilesSearch: {
+    searchProfiles: {
         parameters: {
             query?: {
-                /** @description true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission */
+                /**
+                 * @description true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission
+                 * @example false
+                 */
                 export?: boolean;
-                /** @description 0-based page number (default 0) */
+                /**
+                 * @description 0-based page number (default 0)
+                 * @example 0
+                 */
                 page?: number;
-                /** @description Page size, 1-200 (default 20) */
+                /**
+                 * @description Page size, 1-200 (default 20)
+                 * @example 20
+                 */
                 size?: number;
             };
             header?: {
-                /** @description Email of the user the action is done for; required for exports and purchases */
+                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description At least one meaningful filter is required: a non-blank query or a non-empty list */
+        /** @description At least one meaningful filter is required: a non-blank query or a list with a non-blank value (page and size do not count); else 400 */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "titles": [
+                 *         "Head of Marketing"
+                 *       ],
+                 *       "countries": [
+                 *         "DE"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Free text over full name, job title and company name; every word must match one of them (case-insensitive contains) */
                     query?: string;
@@ -3455,24 +5235,54 @@ export interface operations {
                     functions?: string[];
                     /** @description Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400. Any of the values matches (OR); blank values are ignored. */
                     countries?: string[];
-                    /** @description Company domains, normalized (scheme, "www." and case do not matter); invalid is a 400, unknown a 404. Any of the values matches (OR); blank values are ignored. */
+                    /** @description Company domains; invalid is a 400, unknown a 404. Any of the values matches (OR); blank values are ignored. */
                     companyDomains?: string[];
                     /** @description Industries of the person's company, by id ("ind_software") or name; unknown is a 404. Any of the values matches (OR); blank values are ignored. */
                     industries?: string[];
-                    /** @description 0-based page number */
+                    /**
+                     * @description 0-based page number
+                     * @default 0
+                     */
                     page?: number;
-                    /** @description Page size, 1-200 */
+                    /**
+                     * @description Page size, 1-200
+                     * @default 20
+                     */
                     size?: number;
                 };
             };
         };
         responses: {
-            /** @description A page of profile summaries, or the CSV file when export=true */
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "per_001",
+                     *           "fullName": "Ada Example",
+                     *           "title": "Head of Marketing",
+                     *           "seniority": "Director",
+                     *           "function": "Marketing",
+                     *           "companyName": "Acme Corporation",
+                     *           "companyDomain": "acme.com",
+                     *           "country": "DE",
+                     *           "city": "Berlin",
+                     *           "linkedinUrl": "https://www.linkedin.com/in/ada-example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         totalPages: number;
                         totalElements: number;
@@ -3504,86 +5314,138 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/profiles/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiProfilesByProfileId: {
+    getProfile: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Profile id */
+                /**
+                 * @description Profile id
+                 * @example per_001
+                 */
                 profileId: string;
             };
             cookie?: never;
@@ -3593,9 +5455,41 @@ export interface operations {
             /** @description Profile summary plus, once purchased by this client, its emails and phones */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "fullName": "string",
+                     *       "title": "string",
+                     *       "seniority": "string",
+                     *       "function": "string",
+                     *       "companyName": "string",
+                     *       "companyDomain": "string",
+                     *       "country": "string",
+                     *       "city": "string",
+                     *       "linkedinUrl": "string",
+                     *       "purchased": false,
+                     *       "purchasedAt": "2026-10-01T08:30:00.000Z",
+                     *       "emails": [
+                     *         {
+                     *           "value": "string",
+                     *           "type": "string",
+                     *           "verified": false
+                     *         }
+                     *       ],
+                     *       "phones": [
+                     *         {
+                     *           "value": "string",
+                     *           "type": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Profile id */
                         id: string;
@@ -3642,87 +5536,121 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/profiles/:profileId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/profiles/:profileId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/profiles/:profileId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/profiles/:profileId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/profiles/:profileId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiProfilesPurchase: {
+    purchaseProfiles: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Email of the user the action is done for; required for exports and purchases */
-                "x-on-behalf-of-user"?: string;
-                /** @description Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422 */
+            header: {
+                /**
+                 * @description Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user": string;
+                /**
+                 * @description Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422
+                 * @example order-2026-10-01-42
+                 */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3730,8 +5658,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profileIds": [
+                 *         "per_001",
+                 *         "per_002"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Profile ids to buy, 1-100; duplicates are answered once. More than 100 is a 413 */
+                    /**
+                     * @description Profile ids to buy, 1-100; duplicates are answered once. More than 100 is a 413
+                     * @example [
+                     *       "per_001",
+                     *       "per_002"
+                     *     ]
+                     */
                     profileIds: string[];
                 };
             };
@@ -3740,9 +5682,38 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "profileId": "string",
+                     *           "status": "purchased",
+                     *           "emails": [
+                     *             {
+                     *               "value": "string",
+                     *               "type": "string",
+                     *               "verified": false
+                     *             }
+                     *           ],
+                     *           "phones": [
+                     *             {
+                     *               "value": "string",
+                     *               "type": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "charged": 1,
+                     *       "balance": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description One result per distinct requested id, in request order */
                         results: {
@@ -3779,129 +5750,199 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not enough credits for the profiles not yet bought; nothing was charged */
             402: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 402,
+                     *       "error": "Payment Required",
+                     *       "message": "Not enough credits for the profiles not yet bought; nothing was charged",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description More than 100 distinct profile ids */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "More than 100 distinct profile ids",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Idempotency-Key was already used with a different request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "The Idempotency-Key was already used with a different request",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/profiles/purchase",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    getApiCredits: {
+    getCredits: {
         parameters: {
             query?: {
-                /** @description How many recent ledger entries to return, 1-200 (default 50) */
+                /**
+                 * @description How many recent ledger entries to return, 1-200 (default 50)
+                 * @example 50
+                 */
                 limit?: number;
             };
             header?: never;
@@ -3913,9 +5954,27 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "string",
+                     *       "balance": 1,
+                     *       "ledger": [
+                     *         {
+                     *           "id": 1,
+                     *           "delta": 1,
+                     *           "reason": "string",
+                     *           "reference": "string",
+                     *           "createdAt": "2026-10-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         clientId: string;
                         /** @description Credits available now */
@@ -3942,108 +6001,162 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiAiFindCustomersOfProducts: {
+    findCustomersOfProducts: {
         parameters: {
             query: {
-                /** @description Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time). Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored. */
+                /**
+                 * @description Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time). Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored.
+                 * @example Software companies in Germany using Salesforce
+                 */
                 prompt: string;
-                /** @description Maximum suggested companies, 1-200 (default 10) */
+                /**
+                 * @description Maximum suggested companies, 1-200 (default 10)
+                 * @example 10
+                 */
                 size?: number;
             };
-            header?: {
-                /** @description Email of the user the AI call is made for; required */
-                "x-on-behalf-of-user"?: string;
+            header: {
+                /**
+                 * @description Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user": string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description Not used: input is in the query string */
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "companyName": "string",
+                     *         "companyDomain": "string",
+                     *         "country": "string",
+                     *         "industry": "string",
+                     *         "productId": "string",
+                     *         "product": "string",
+                     *         "howProductIsUsed": "string",
+                     *         "scope": "string",
+                     *         "source": "string",
+                     *         "evidence": "observed",
+                     *         "probability": 0,
+                     *         "dateFirstVerified": "2026-10-01T08:30:00.000Z",
+                     *         "dateLastVerified": "2026-10-01T08:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         companyName: string | null;
                         /** @description Verify with POST /companies/{companyDomain}/products-in-use */
@@ -4083,110 +6196,185 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/ai/find-customers-of-products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiAiFindTechstacksForCompany: {
+    findTechStacksForCompany: {
         parameters: {
             query?: {
-                /** @description The company (name or domain) and optionally which products, vendors or categories to look at. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored. */
+                /**
+                 * @description The company (name or domain) and optionally which products, vendors or categories to look at. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored.
+                 * @example acme.com marketing tools
+                 */
                 prompt?: string;
-                /** @description The company domain; takes precedence over a company named in the prompt */
+                /**
+                 * @description The company domain; takes precedence over a company named in the prompt; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
                 companyDomain?: string;
-                /** @description Maximum suggested products, 1-200 (default 20) */
+                /**
+                 * @description Maximum suggested products, 1-200 (default 20)
+                 * @example 20
+                 */
                 size?: number;
             };
-            header?: {
-                /** @description Email of the user the AI call is made for; required */
-                "x-on-behalf-of-user"?: string;
+            header: {
+                /**
+                 * @description Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user": string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description Not used: input is in the query string */
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "software": "string",
+                     *         "productId": "string",
+                     *         "vendorDomain": "string",
+                     *         "category": "string",
+                     *         "reason": "string",
+                     *         "source": "string",
+                     *         "evidence": "observed",
+                     *         "probability": 0,
+                     *         "dateFirstVerified": "2026-10-01T08:30:00.000Z",
+                     *         "dateLastVerified": "2026-10-01T08:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Product name */
                         software: string;
@@ -4215,108 +6403,178 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/ai/find-techstacks-for-company",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
     };
-    postApiAiFindPeopleProfiles: {
+    findPeopleProfiles: {
         parameters: {
             query: {
-                /** @description Titles, seniority, functions, companies, industries and places of the people to find. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored. */
+                /**
+                 * @description Titles, seniority, functions, companies, industries and places of the people to find. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored.
+                 * @example Heads of marketing at fintech companies in Germany
+                 */
                 prompt: string;
-                /** @description Maximum profiles, 1-200 (default 10) */
+                /**
+                 * @description Maximum profiles, 1-200 (default 10)
+                 * @example 10
+                 */
                 size?: number;
             };
-            header?: {
-                /** @description Email of the user the AI call is made for; required */
-                "x-on-behalf-of-user"?: string;
+            header: {
+                /**
+                 * @description Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user": string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description Not used: input is in the query string */
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "string",
+                     *         "fullName": "string",
+                     *         "title": "string",
+                     *         "companyName": "string",
+                     *         "companyDomain": "string",
+                     *         "country": "string",
+                     *         "city": "string",
+                     *         "confidence": 0
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Profile id (GET /profiles/{profileId}) */
                         id: string;
@@ -4334,76 +6592,125 @@ export interface operations {
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid or expired credentials */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown company, product, vendor, category or profile; or nothing matched */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Rate limit exceeded; wait Retry-After seconds */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path?: string;
-                        requestId?: string;
-                    };
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
