@@ -51,16 +51,21 @@ export async function captureSql(dbUrl: string, logFile: string, request: () => 
   try {
     const { rows } = await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const myPid = rows[0]!.pid;
+    let from: number;
+    let to: number;
     await admin.query("ALTER SYSTEM SET log_statement = 'all'");
-    await admin.query('SELECT pg_reload_conf()');
-    // Backends apply a reload before running their next command; give the signal a moment.
-    await new Promise((r) => setTimeout(r, 300));
-    const from = statSync(logFile).size;
-    await request();
-    await new Promise((r) => setTimeout(r, 300));
-    const to = statSync(logFile).size;
-    await admin.query('ALTER SYSTEM RESET log_statement');
-    await admin.query('SELECT pg_reload_conf()');
+    try {
+      await admin.query('SELECT pg_reload_conf()');
+      // Backends apply a reload before running their next command; give the signal a moment.
+      await new Promise((r) => setTimeout(r, 300));
+      from = statSync(logFile).size;
+      await request();
+      await new Promise((r) => setTimeout(r, 300));
+      to = statSync(logFile).size;
+    } finally {
+      await admin.query('ALTER SYSTEM RESET log_statement');
+      await admin.query('SELECT pg_reload_conf()');
+    }
     const text = readFileSync(logFile).subarray(from, to).toString('utf8');
     return parseStatementLog(text, myPid);
   } finally {

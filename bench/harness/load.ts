@@ -37,7 +37,7 @@ export function loadTool(): 'wrk' | 'autocannon' {
 
 // Lua (wrk) string literal: bytes as-is except quote, backslash and control characters.
 function lua(s: string): string {
-  return '"' + s.replace(/[\\"\x00-\x1f]/g, (c) => `\\${c.charCodeAt(0)}`) + '"';
+  return '"' + s.replace(/[\\"\x00-\x1f]/g, (c) => `\\${String(c.charCodeAt(0)).padStart(3, '0')}`) + '"';
 }
 
 function wrkScript(requests: RequestSpec[], headers: Record<string, string>): string {
