@@ -73,11 +73,35 @@ export async function captureSql(dbUrl: string, logFile: string, request: () => 
   }
 }
 
+// pgbench reads every `:name` as a variable, even inside string literals ('HH24:MI'); spell
+// the colon of a literal as chr(58), which the planner folds back into the same constant.
+function hideLiteralColons(sql: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'") {
+      if (inString && sql[i + 1] === "'") {
+        out += "''";
+        i++;
+        continue;
+      }
+      inString = !inString;
+      out += c;
+    } else if (c === ':' && inString) {
+      out += "' || chr(58) || '";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /** A pgbench script and its -D variables: parameters stay parameters (:name), NULLs are inlined. */
 export function pgbenchScript(statements: CapturedStatement[]): { script: string; defines: string[] } {
   const defines: string[] = [];
   const lines = statements.map((s, i) => {
-    let sql = s.sql.replace(/\s+/g, ' ').replace(/;\s*$/, '');
+    let sql = hideLiteralColons(s.sql.replace(/\s+/g, ' ').replace(/;\s*$/, ''));
     sql = sql.replace(/\$(\d+)\b/g, (_, n: string) => {
       const v = s.params[Number(n) - 1];
       if (v === null || v === undefined) return 'NULL';

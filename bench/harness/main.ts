@@ -2,7 +2,7 @@
 // Measures every endpoint of the performance issue against the machine's own ceilings and
 // writes bench/results/<date>-<engine>-<scale>.json. What each figure means: bench/README.md.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -20,6 +20,8 @@ const SCALES = { S: 5_000, M: 50_000, L: 1_000_000 } as const;
 type Scale = keyof typeof SCALES;
 const SEED = 'stacklens';
 const AS_OF = '2026-01-01';
+/** Requests whose SQL is captured and replayed as one pgbench transaction. */
+const CAPTURED_REQUESTS = 5;
 
 const { values: args } = parseArgs({
   options: {
@@ -258,13 +260,16 @@ try {
     const sample = await send(requests[0]!, apiKeyHeaders);
     if (sample.status >= 300) console.log(`  warning: sample request answered ${sample.status}: ${sample.body.toString().slice(0, 200)}`);
 
-    // The exact SQL of one request, before any load (pg private cluster only).
+    // The exact SQL of the first few requests, before any load (pg private cluster only).
+    // Several inputs, because what a search or a metric costs depends on its input; they are
+    // sent one after the other, so one pgbench transaction replays `captured` requests.
     let statements: CapturedStatement[] | null = null;
+    const captured = Math.min(CAPTURED_REQUESTS, requests.length);
     if (cluster) {
       statements = await captureSql(databaseUrl!, cluster.logFile, async () => {
-        await send(requests[0]!, apiKeyHeaders);
+        for (const spec of requests.slice(0, captured)) await send(spec, apiKeyHeaders);
       });
-      console.log(`  captured ${statements.length} SQL statements`);
+      console.log(`  captured ${statements.length} SQL statements of ${captured} requests`);
     }
 
     const load = (headers: Record<string, string>, connections: number, seconds: number, url = origin) =>
@@ -290,15 +295,21 @@ try {
     const httpCeiling = httpRun.result.rps;
 
     // DB ceiling: that SQL replayed as prepared statements on 8 connections.
-    let db: (PgbenchResult & { pgMsPerTx: number | null; statements: number }) | null = null;
+    let db: (PgbenchResult & { pgMsPerRequest: number | null; statements: number; requestsPerTransaction: number }) | null = null;
     if (cluster && statements && statements.length > 0) {
       const { script, defines } = pgbenchScript(statements);
       writeFileSync(path.join(work, `${ep.name}.sql.json`), JSON.stringify(statements, null, 2));
       const pgb = await measured(null, () =>
         runPgbench({ bin: pgBin('pgbench'), host: '127.0.0.1', port: cluster!.port, user: 'postgres', database: dbName, scriptFile: path.join(work, `${ep.name}.pgbench.sql`), script, defines, clients: 8, threads: 2, seconds: duration }),
       );
-      const tx = pgb.result.tps ? pgb.result.tps * (pgb.cpu.wallMs / 1000) : null;
-      db = { ...pgb.result, statements: statements.length, pgMsPerTx: tx && pgb.cpu.pgMs !== null ? round(pgb.cpu.pgMs / tx, 3) : null };
+      const replayed = pgb.result.tps ? pgb.result.tps * captured * (pgb.cpu.wallMs / 1000) : null;
+      db = {
+        ...pgb.result,
+        tps: pgb.result.tps === null ? null : pgb.result.tps * captured,
+        statements: statements.length,
+        requestsPerTransaction: captured,
+        pgMsPerRequest: replayed && pgb.cpu.pgMs !== null ? round(pgb.cpu.pgMs / replayed, 3) : null,
+      };
       if (pgb.result.error) console.log(`  pgbench: ${pgb.result.error}`);
     }
     const dbCeiling = db?.tps ?? null;
@@ -313,7 +324,7 @@ try {
       sample: { method: requests[0]!.method, path: requests[0]!.path, body: requests[0]!.body ?? null, status: sample.status, bytes: sample.body.length },
       runs,
       httpCeiling: { rps: round(httpCeiling, 0), p99Ms: round(httpRun.result.p99Ms), nodeMsPerReq: perReq(httpRun.cpu.serverMs, httpRun.result.requests), othersCores: cores_(httpRun.cpu) },
-      dbCeiling: db ? { tps: round(db.tps, 0), failed: db.failed, latencyMs: db.latencyMs, statements: db.statements, pgMsPerTx: db.pgMsPerTx, error: db.error ?? null } : null,
+      dbCeiling: db ? { rps: round(db.tps, 0), requestsPerTransaction: db.requestsPerTransaction, failed: db.failed, latencyMs: db.latencyMs, statements: db.statements, pgMsPerRequest: db.pgMsPerRequest, error: db.error ?? null } : null,
       compositeCeiling: round(composite, 0),
       ratio: round(ratio, 3),
     });
@@ -418,7 +429,9 @@ const out = {
 };
 const outDir = path.join(ROOT, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-const outFile = path.join(outDir, `${startedAt.toISOString().slice(0, 10)}-${engine}-${scale}.json`);
+// <date>-<engine>-<scale>.json; a second run on the same day gets the start time appended.
+let outFile = path.join(outDir, `${startedAt.toISOString().slice(0, 10)}-${engine}-${scale}.json`);
+if (existsSync(outFile)) outFile = outFile.replace(/\.json$/, `-${startedAt.toISOString().slice(11, 16).replace(':', '')}.json`);
 writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
 console.log('\n' + (await import('./report.ts')).markdown(out as never));
 console.log(`\nwritten ${path.relative(ROOT, outFile)}`);
