@@ -112,7 +112,8 @@ export const ENDPOINTS: Endpoint[] = [
 
 /**
  * 200 random companies that have a Default cohort (a fixed random seed, so every run asks
- * for the same ones), each with products it uses and its first peers; and vendor-name prefixes.
+ * for the same ones, in the same order: the first five are the ones whose SQL is captured),
+ * each with products it uses and its first peers; and vendor-name prefixes.
  */
 export async function drawInputs(db: Db, count = 200): Promise<Inputs> {
   const client = await db.pool.connect();
@@ -122,16 +123,17 @@ export async function drawInputs(db: Db, count = 200): Promise<Inputs> {
       `WITH pick AS (
          SELECT c.id, c.domain, c.country FROM companies c
          WHERE EXISTS (SELECT 1 FROM cohorts k WHERE k.company_id = c.id AND k.kind = 'default')
-         ORDER BY random() LIMIT $1)
+         ORDER BY random() LIMIT $1),
+       ordered AS (SELECT pick.*, row_number() OVER (ORDER BY pick.domain) AS rn FROM pick)
        SELECT p.domain, p.country,
          (SELECT array_agg(x.product_id) FROM (SELECT i.product_id FROM installs i WHERE i.company_id = p.id ORDER BY random() LIMIT 10) x) AS products,
          (SELECT array_agg(m.domain) FROM (SELECT c2.domain FROM cohorts k JOIN companies c2 ON c2.id = k.member_id
             WHERE k.company_id = p.id AND k.kind = 'default' ORDER BY k.rank LIMIT 5) m) AS peers
-       FROM pick p`,
+       FROM ordered p ORDER BY p.rn`,
       [count],
     );
     const vendors = await client.query<{ prefix: string }>(
-      `SELECT lower(substr(name, 1, 5)) AS prefix FROM vendors ORDER BY random() LIMIT 50`,
+      `SELECT prefix FROM (SELECT lower(substr(name, 1, 5)) AS prefix, id FROM vendors ORDER BY random() LIMIT 50) v ORDER BY id`,
     );
     return {
       samples: rows.map((r) => ({ domain: r.domain, country: r.country, products: r.products ?? [], peers: r.peers ?? [] })),

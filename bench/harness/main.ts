@@ -371,10 +371,10 @@ try {
   if (wanted('exports')) {
     console.log('\n## exports');
     const exportHeaders = { ...apiKeyHeaders, 'X-On-Behalf-Of-User': 'bench@example.com', 'content-type': 'application/json' };
-    const largestCountry = inputs.samples.find((s) => s.country)?.country?.trim() ?? 'US';
     for (const [name, urlPath, body] of [
       ['company-search-csv (all companies)', '/api/companies/search?export=true', '{}'],
-      [`people-csv (countries ${largestCountry})`, '/api/profiles/search?export=true', JSON.stringify({ countries: [largestCountry] })],
+      // The people of the largest country: about 40 % of all people (180,000 at scale M).
+      ['people-csv (countries US)', '/api/profiles/search?export=true', JSON.stringify({ countries: ['US'] })],
     ] as const) {
       const before = rssMb(server.pid!);
       let peak = before ?? 0;

@@ -1,4 +1,6 @@
 // The markdown tables the harness prints (and bench/README.md explains), from its JSON.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 interface Run {
   auth: string;
@@ -86,4 +88,9 @@ export function markdown(r: Results): string {
     }
   }
   return lines.join('\n');
+}
+
+// `npx tsx bench/harness/report.ts bench/results/<file>.json …` prints the tables of saved runs.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const file of process.argv.slice(2)) console.log(markdown(JSON.parse(readFileSync(file, 'utf8')) as Results) + '\n');
 }
