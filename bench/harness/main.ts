@@ -281,7 +281,7 @@ try {
       const { result, cpu } = await measured(server.pid!, () => load(headers, c, duration));
       runs.push(summarize(auth, c, result, cpu));
       const r = runs[runs.length - 1]!;
-      console.log(`  ${auth} c=${c}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, node ${r.nodeMsPerReq} + PG ${r.pgMsPerReq} ms/req, others ${r.othersCores} cores`);
+      console.log(`  ${auth} c=${c}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, node ${r.nodeMsPerReq} + PG ${r.pgMsPerReq ?? 'n/a'} ms/req, others ${r.othersCores} cores`);
     }
 
     // HTTP ceiling: a bare Fastify answering the same bytes, same concurrency, same requests.

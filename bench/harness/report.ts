@@ -32,7 +32,7 @@ interface Results {
     name: string;
     runs: Run[];
     httpCeiling: { rps: number | null };
-    dbCeiling: { rps?: number | null; tps?: number | null; error: string | null } | null;
+    dbCeiling: { rps?: number | null; tps?: number | null; pgMsPerRequest?: number | null; pgMsPerTx?: number | null; error: string | null } | null;
     compositeCeiling: number | null;
     ratio: number | null;
   }[];
@@ -54,8 +54,8 @@ export function markdown(r: Results): string {
       (r.serverReadySeconds !== undefined ? ` · server ready in ${n(r.serverReadySeconds, 1)} s` : ''),
   );
   lines.push('');
-  lines.push('| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio | PG ms/req replayed |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const e of r.endpoints ?? []) {
     for (const run of e.runs) {
       const main = run.auth === 'api-key' && run.connections === 50;
@@ -63,8 +63,8 @@ export function markdown(r: Results): string {
         `| ${e.name} | ${run.auth} | ${run.connections} | ${n(run.rps)} | ${n(run.p50Ms, 1)} | ${n(run.p99Ms, 1)} | ${run.non2xx} / ${run.errors} | ` +
           `${n(run.nodeMsPerReq, 2)} | ${n(run.pgMsPerReq, 2)} | ${n(run.othersCores, 2)} | ${run.load.end?.split(' ')[0] ?? 'n/a'} | ` +
           (main
-            ? `${n(e.httpCeiling.rps)} | ${e.dbCeiling ? ((e.dbCeiling.rps ?? e.dbCeiling.tps ?? null) !== null ? n(e.dbCeiling.rps ?? e.dbCeiling.tps) : 'failed') : 'n/a'} | ${n(e.compositeCeiling)} | ${e.ratio === null ? 'n/a' : (e.ratio * 100).toFixed(0) + ' %'} |`
-            : ' | | | |'),
+            ? `${n(e.httpCeiling.rps)} | ${e.dbCeiling ? ((e.dbCeiling.rps ?? e.dbCeiling.tps ?? null) !== null ? n(e.dbCeiling.rps ?? e.dbCeiling.tps) : 'failed') : 'n/a'} | ${n(e.compositeCeiling)} | ${e.ratio === null ? 'n/a' : (e.ratio * 100).toFixed(0) + ' %'} | ${n(e.dbCeiling?.pgMsPerRequest ?? e.dbCeiling?.pgMsPerTx, 2)} |`
+            : ' | | | | |'),
       );
     }
   }
