@@ -63,7 +63,7 @@ export function markdown(r: Results): string {
         `| ${e.name} | ${run.auth} | ${run.connections} | ${n(run.rps)} | ${n(run.p50Ms, 1)} | ${n(run.p99Ms, 1)} | ${run.non2xx} / ${run.errors} | ` +
           `${n(run.nodeMsPerReq, 2)} | ${n(run.pgMsPerReq, 2)} | ${n(run.othersCores, 2)} | ${run.load.end?.split(' ')[0] ?? 'n/a'} | ` +
           (main
-            ? `${n(e.httpCeiling.rps)} | ${e.dbCeiling ? ((e.dbCeiling.rps ?? e.dbCeiling.tps ?? null) !== null ? n(e.dbCeiling.rps ?? e.dbCeiling.tps) : 'failed') : 'n/a'} | ${n(e.compositeCeiling)} | ${e.ratio === null ? 'n/a' : (e.ratio * 100).toFixed(0) + ' %'} | ${n(e.dbCeiling?.pgMsPerRequest ?? e.dbCeiling?.pgMsPerTx, 2)} |`
+            ? `${n(e.httpCeiling.rps)} | ${e.dbCeiling ? ((e.dbCeiling.rps ?? e.dbCeiling.tps ?? null) !== null ? n(e.dbCeiling.rps ?? e.dbCeiling.tps) : 'failed') : 'n/a'} | ${n(e.compositeCeiling)} | ${e.ratio === null ? 'n/a' : (e.ratio * 100).toFixed(e.ratio < 0.1 ? 1 : 0) + ' %'} | ${n(e.dbCeiling?.pgMsPerRequest ?? e.dbCeiling?.pgMsPerTx, 2)} |`
             : ' | | | | |'),
       );
     }
