@@ -278,8 +278,9 @@ try {
 
     const runs = [];
     for (const [auth, headers, c] of [['api-key', apiKeyHeaders, 10], ['api-key', apiKeyHeaders, 50], ['bearer', bearerHeaders, 50]] as const) {
+      const probe = healthProbe(origin);
       const { result, cpu } = await measured(server.pid!, () => load(headers, c, duration));
-      runs.push(summarize(auth, c, result, cpu));
+      runs.push({ ...summarize(auth, c, result, cpu), healthzP99Ms: await probe.stop() });
       const r = runs[runs.length - 1]!;
       console.log(`  ${auth} c=${c}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, node ${r.nodeMsPerReq} + PG ${r.pgMsPerReq ?? 'n/a'} ms/req, others ${r.othersCores} cores`);
     }
@@ -461,6 +462,37 @@ function summarize(auth: string, connections: number, r: LoadResult, cpu: Cpu) {
     loadgenMsPerReq: perReq(cpu.loadgenMs, r.requests),
     othersCores: cores_(cpu),
     load: { start: cpu.loadStart, end: cpu.loadEnd },
+  };
+}
+
+/**
+ * `/healthz` asked every 50 ms while the API is loaded: whether the event loop stays free
+ * (it answers without touching the database). Returns the p99 in ms.
+ */
+function healthProbe(origin: string): { stop(): Promise<number | null> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t = performance.now();
+      try {
+        const r = await fetch(`${origin}/healthz`);
+        await r.arrayBuffer();
+        latencies.push(performance.now() - t);
+      } catch {
+        latencies.push(performance.now() - t);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      if (latencies.length === 0) return null;
+      latencies.sort((a, b) => a - b);
+      return round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]!, 1);
+    },
   };
 }
 

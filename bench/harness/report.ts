@@ -13,6 +13,7 @@ interface Run {
   nodeMsPerReq: number | null;
   pgMsPerReq: number | null;
   othersCores: number | null;
+  healthzP99Ms?: number | null;
   load: { start: string | null; end: string | null };
 }
 
@@ -54,8 +55,8 @@ export function markdown(r: Results): string {
       (r.serverReadySeconds !== undefined ? ` · server ready in ${n(r.serverReadySeconds, 1)} s` : ''),
   );
   lines.push('');
-  lines.push('| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio | PG ms/req replayed |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio | PG ms/req replayed | healthz p99 ms |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const e of r.endpoints ?? []) {
     for (const run of e.runs) {
       const main = run.auth === 'api-key' && run.connections === 50;
@@ -64,7 +65,8 @@ export function markdown(r: Results): string {
           `${n(run.nodeMsPerReq, 2)} | ${n(run.pgMsPerReq, 2)} | ${n(run.othersCores, 2)} | ${run.load.end?.split(' ')[0] ?? 'n/a'} | ` +
           (main
             ? `${n(e.httpCeiling.rps)} | ${e.dbCeiling ? ((e.dbCeiling.rps ?? e.dbCeiling.tps ?? null) !== null ? n(e.dbCeiling.rps ?? e.dbCeiling.tps) : 'failed') : 'n/a'} | ${n(e.compositeCeiling)} | ${e.ratio === null ? 'n/a' : (e.ratio * 100).toFixed(e.ratio < 0.1 ? 1 : 0) + ' %'} | ${n(e.dbCeiling?.pgMsPerRequest ?? e.dbCeiling?.pgMsPerTx, 2)} |`
-            : ' | | | | |'),
+            : ' | | | | |') +
+          ` ${n(run.healthzP99Ms, 1)} |`,
       );
     }
   }
