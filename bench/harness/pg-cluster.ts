@@ -4,7 +4,7 @@
 // on and off, which would disturb anyone else's database.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, chownSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import pg from 'pg';
 
 export interface Cluster {
@@ -66,7 +66,7 @@ export function startCluster(opts: { dir: string; port: number; logFile: string 
   if (!running) {
     const options = [
       `-p ${port}`,
-      '-k /tmp',
+      `-k ${tmpdir()}`,
       '-c shared_preload_libraries=pg_stat_statements',
       '-c shared_buffers=512MB',
       "-c log_line_prefix='%m [%p] '",
