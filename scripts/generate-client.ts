@@ -39,7 +39,9 @@ export async function servedOpenApiDocument(): Promise<OpenAPI3> {
 
 /** The text of schema.ts for a document; the same document always gives the same text. */
 export async function generateClientTypes(doc?: OpenAPI3): Promise<string> {
-  const ast = await openapiTS(doc ?? (await servedOpenApiDocument()), { silent: true });
+  // defaultNonNullable off: a request field with a default (page, size) stays optional for
+  // the caller; the server fills the default in.
+  const ast = await openapiTS(doc ?? (await servedOpenApiDocument()), { silent: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

@@ -653,12 +653,12 @@ export interface components {
              * @description 0-based page number, default 0 (also accepted as a query parameter)
              * @default 0
              */
-            page: number;
+            page?: number;
             /**
              * @description Page size, 1-200, default 20 (also accepted as a query parameter)
              * @default 20
              */
-            size: number;
+            size?: number;
             /** @description Structured filter; every given field must hold (AND) */
             filter?: {
                 /** @description Case-insensitive substring of the company name */
