@@ -188,6 +188,13 @@ export const relatedProductSchema = z
   })
   .describe('Product related to the anchor');
 
+export type Peer = z.output<typeof peerSchema>;
+export type UsageMetric = z.output<typeof usageMetricSchema>;
+export type DetailRow = z.output<typeof usageDetailRowSchema>;
+export type UsageDetail = z.output<typeof usageDetailSchema>;
+export type ProductInUse = z.output<typeof productInUseSchema>;
+export type RelatedProduct = z.output<typeof relatedProductSchema>;
+
 export const payloadTooLarge = errorBodySchema.describe('Too many items in one request');
 
 // Operations ---------------------------------------------------------------------------------

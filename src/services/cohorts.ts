@@ -1,7 +1,7 @@
 // Peer sets of a company: competitors (≤ 50) and the Default, Defined and Aspirational
 // cohorts, read from what the refresh job (or the import, for Defined) materialized.
 import type { Db } from '../store/db.ts';
-import type { CohortInput, CohortKind, CompetitorsInput } from '../schemas/intelligence.ts';
+import type { CohortInput, CohortKind, CompetitorsInput, Peer } from '../schemas/intelligence.ts';
 import { cohortMemberIds, cohortPage, countCohort } from '../store/cohorts.ts';
 import type { CompanyRef } from '../store/companies.ts';
 import { NotFoundError } from '../errors.ts';
@@ -12,12 +12,6 @@ import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
 
 /** What a peer-set read needs of the company. */
 type Company = Pick<CompanyRef, 'id' | 'domain'>;
-
-export interface Peer {
-  domain: string;
-  name: string | null;
-  logo: string | null;
-}
 
 /**
  * Member ids of a cohort, in rank order. A Defined cohort that was never imported is a

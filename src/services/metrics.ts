@@ -8,19 +8,9 @@ import { usageShares } from '../intelligence/usage.ts';
 import { compareStacks } from '../intelligence/comparison.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCategories, requireCompanies, requireCompany, requireProducts, requireVendor } from './resolve.ts';
-import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput } from '../schemas/intelligence.ts';
+import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageMetric, type DetailRow, type UsageDetail } from '../schemas/intelligence.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
-
-export interface UsageMetric {
-  percentage: number;
-  product: string;
-  category: string;
-  productId: string;
-  vendorDomain: string;
-  companiesUsing: number;
-  cohortSize: number;
-}
 
 /** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
 export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetric[]> {
@@ -40,22 +30,6 @@ export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetr
     });
 }
 
-
-export interface DetailRow {
-  similar: boolean;
-  missing: boolean;
-  different: boolean;
-  category: string;
-  categoryId: string;
-  product?: string;
-  productId?: string;
-  companyProducts: string[];
-}
-
-export interface UsageDetail {
-  companyDomain: string;
-  products: DetailRow[];
-}
 
 /** One entry per compared company, in request order, each over the company's categories. */
 export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDetail[]> {

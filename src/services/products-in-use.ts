@@ -6,17 +6,9 @@ import { findProducts } from '../store/products.ts';
 import { PayloadTooLargeError } from '../errors.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { requireCompany } from './resolve.ts';
-import { MAX_PRODUCT_IDS, type ProductsInUseInput } from '../schemas/intelligence.ts';
+import { MAX_PRODUCT_IDS, type ProductsInUseInput, type ProductInUse } from '../schemas/intelligence.ts';
 import { currentAsOf, toEvidence } from './stacks.ts';
 
-
-export interface ProductInUse {
-  productId: string;
-  inUse: boolean;
-  confidence: number;
-  lastVerified?: string;
-  hitCount?: number;
-}
 
 /**
  * Independent verdicts per id. No evidence (or an id that names no product) is

@@ -2,7 +2,7 @@
 // blended with the whole population's co-usage when the cohort says little
 // (intelligence/related.ts), ranked, paged; never the anchor itself.
 import type { Db } from '../store/db.ts';
-import type { CohortKind, RelatedInput } from '../schemas/intelligence.ts';
+import type { CohortKind, RelatedInput, RelatedProduct } from '../schemas/intelligence.ts';
 import type { CompanyRef } from '../store/companies.ts';
 import { globalCoUsage } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
@@ -11,23 +11,6 @@ import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
-
-export interface RelatedProduct {
-  id: string;
-  name: string;
-  description: string;
-  logo: string | null;
-  category: string;
-  categoryId: string;
-  reviewCount: number;
-  starRating: number | null;
-  avgRating: number | null;
-  vendor: { id: string; domain: string; name: string; logo: string | null };
-  /** Blended share of anchor users in the cohort who also use the product. */
-  coUsage: number;
-  /** coUsage over the product's share of the whole population. */
-  lift: number;
-}
 
 /** The full ranking (no paging, no product details): used by the endpoint and the evaluation. */
 export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
