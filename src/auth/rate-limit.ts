@@ -8,9 +8,7 @@
 import type { CounterStore } from '../store/counters.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
-import type { Plan } from '../schemas/plans.ts';
-
-export type RateClass = 'default' | 'ai' | 'export';
+import type { Plan, RateClass } from '../schemas/plans.ts';
 export const RATE_WINDOW_SECONDS = 60;
 
 interface Policy {

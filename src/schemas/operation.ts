@@ -3,9 +3,11 @@
 // door enforces what the record says (permission, on-behalf attribution, rate class), so
 // a new operation cannot forget a permission on one door.
 import { z } from 'zod';
+import type { Permission, RateClass } from './plans.ts';
 
-export type OperationPermission = 'export' | 'ai' | 'purchase';
-export type OperationRateClass = 'default' | 'ai' | 'export';
+/** The plan permission an operation needs (the plans' own list). */
+export type OperationPermission = Permission;
+export type OperationRateClass = RateClass;
 
 /**
  * Holds always, or only when the boolean argument named by `when` is true (e.g. a

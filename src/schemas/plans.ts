@@ -5,6 +5,9 @@
 /** What a plan may grant beyond plain reads. */
 export type Permission = 'export' | 'ai' | 'purchase';
 
+/** The quotas a request spends: every request the general one, AI and export calls their own too. */
+export type RateClass = 'default' | 'ai' | 'export';
+
 /** Plan permissions and limits; plans are rows of the `plans` table, not code. */
 export interface Plan {
   id: string;

@@ -3,7 +3,8 @@
 // answers 429 + Retry-After when a quota is spent. Which quota a request spends besides
 // the general one (ai, export) comes from the route's operation record.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { enforceRateLimit, type RateClass } from '../../auth/rate-limit.ts';
+import { enforceRateLimit } from '../../auth/rate-limit.ts';
+import type { RateClass } from '../../schemas/plans.ts';
 import { rateClassFor } from '../../schemas/operation.ts';
 import { principalOf } from './auth.ts';
 
