@@ -96,7 +96,8 @@ export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[]
         summary: alias.summary,
         ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}),
         ...(alias.query ? { querystring: alias.query as Get<Binding<O>, 'query'> } : {}),
-        ...(alias.body === null ? {} : { body: (alias.body ?? body) as Get<Binding<O>, 'body'> }),
+        // Only a body the alias has: Fastify warns about a schema key that is present but undefined.
+        ...(alias.body === null || (alias.body ?? body) === undefined ? {} : { body: (alias.body ?? body) as Get<Binding<O>, 'body'> }),
       },
     } as OperationRoute<O>;
   });
