@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { z } from 'zod';
 import { commonErrors } from '../schemas/common.ts';
+import { onBehalfOfUserSchema } from '../schemas/params.ts';
 import { conditionOf, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 
 declare module 'fastify' {
@@ -40,8 +41,6 @@ const ON_BEHALF_ALWAYS = 'Email of the user the call is made for; the call is au
 const ON_BEHALF_WHEN = (flag: string) =>
   `Email of the user the call is made for; required when ${flag}=true (missing → 403, not an email → 400), and the call is then audited under it`;
 
-// Documented as an email; checked by the permission hook (403 missing, 400 malformed), not here.
-const userEmail = z.string().meta({ format: 'email' });
 
 /** The header schema: the record's own headers plus X-On-Behalf-Of-User where the operation is attributed. */
 function headersOf(op: Operation): z.ZodObject | undefined {
@@ -53,7 +52,7 @@ function headersOf(op: Operation): z.ZodObject | undefined {
   // need the headers this schema does not name. A required header is checked (403) before
   // validation by the permission hook, so its absence never reaches the validator.
   return base.extend({
-    'x-on-behalf-of-user': always ? userEmail.describe(ON_BEHALF_ALWAYS) : userEmail.optional().describe(ON_BEHALF_WHEN(flag)),
+    'x-on-behalf-of-user': always ? onBehalfOfUserSchema.describe(ON_BEHALF_ALWAYS) : onBehalfOfUserSchema.optional().describe(ON_BEHALF_WHEN(flag)),
   });
 }
 

@@ -97,8 +97,14 @@ export function repeatableParam<T extends z.ZodType<unknown, string>>(item: T, d
  * to (at most 254 characters). The auth layer checks it before validation: absent where
  * required is a 403, not an email address a 400.
  */
+/**
+ * The X-On-Behalf-Of-User value as documented: an email of at most 254 characters. Checked by
+ * the permission hook (403 missing, 400 malformed), so the schema only documents it.
+ */
+export const onBehalfOfUserSchema = z.string().meta({ format: 'email', maxLength: 254, examples: ['analyst@example.com'] });
+
 export function onBehalfOfUserHeader(description: string) {
-  return z.string().meta({ format: 'email', maxLength: 254, examples: ['analyst@example.com'] }).optional().describe(description);
+  return onBehalfOfUserSchema.optional().describe(description);
 }
 
 /** Headers of routes that can export: documents X-On-Behalf-Of-User; other headers pass through untouched. */

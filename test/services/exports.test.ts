@@ -74,6 +74,3 @@ test('an export stopped half-way is audited with the rows delivered and complete
   assert.equal((await lastAudit('companies.search.export')).params.completed, false);
 });
 
-test('the profile export needs the export permission, checked before anything streams', async () => {
-  await assert.rejects(exportProfiles(db, { ...principal, plan: { ...principal.plan, canExport: false } }, 'a@example.com', { functions: ['ops'] }), { status: 403 });
-});

@@ -2728,7 +2728,10 @@ export interface operations {
                 size?: number;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -2928,7 +2931,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
@@ -3152,7 +3158,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
@@ -3376,7 +3385,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
@@ -3590,7 +3602,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path: {
@@ -4086,7 +4101,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -4255,7 +4273,10 @@ export interface operations {
                 export?: boolean;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
@@ -5205,7 +5226,10 @@ export interface operations {
                 size?: number;
             };
             header?: {
-                /** @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it */
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
                 "x-on-behalf-of-user"?: string;
             };
             path?: never;
