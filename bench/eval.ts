@@ -45,7 +45,7 @@ try {
   }
   t = Date.now();
   const report = await evaluateIntelligence(db, { fit: values.fit, coAdoptionThreshold: Number(values.threshold) });
-  console.log(JSON.stringify(report, (k, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v)));
+  console.log(JSON.stringify(report, (_key, v) => (typeof v === 'number' ? Math.round(v * 1000) / 1000 : v)));
   console.log(`eval ${((Date.now() - t) / 1000).toFixed(1)} s`);
 } finally {
   await db.close();

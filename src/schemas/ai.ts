@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
+import { defineOperation } from './operation.ts';
 
 const promptText = (what: string, example: string) =>
   z
@@ -88,7 +89,6 @@ export const aiHeaders = z.looseObject({
 
 // Operations ---------------------------------------------------------------------------------
 // The AI calls are POSTs with their input in the query string; a body, if sent, is ignored.
-import { defineOperation } from './operation.ts';
 
 const UNDERSTOOD_DOC =
   'Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), ' +

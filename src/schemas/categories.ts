@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { boolParam, csvColumnsOf } from './common.ts';
 import type { CsvColumn } from '../csv.ts';
+import { onBehalfOfHeaders } from './params.ts';
+import { defineOperation } from './operation.ts';
 
 export const categorySchema = z
   .object({
@@ -29,10 +31,7 @@ export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max
 /** Columns of the category CSV export: the Category fields, in order. */
 export const CATEGORY_COLUMNS: CsvColumn<Category>[] = csvColumnsOf(categorySchema);
 
-// Operations ---------------------------------------------------------------------------------
-import { onBehalfOfHeaders } from './params.ts';
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const listCategoriesOp = defineOperation({
   id: 'listCategories',
   summary: 'Every product category',

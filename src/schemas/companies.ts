@@ -1,11 +1,12 @@
 // Company search: the request (both body shapes, in any mix), the Company
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
-import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE } from './common.ts';
-import { countrySchema, domainSchema } from './params.ts';
+import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE, pageSchema } from './common.ts';
+import { countrySchema, domainSchema, onBehalfOfHeaders } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
 import type { CsvColumn } from '../csv.ts';
+import { defineOperation } from './operation.ts';
 
 const MAX_LIST = 500;
 const text = (max = 200) => z.string().trim().min(1).max(max);
@@ -99,11 +100,7 @@ export type CompanySummary = z.output<typeof companySummarySchema>;
 /** Columns of the company-search CSV export: the Company summary fields, in order. */
 export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = csvColumnsOf(companySummarySchema);
 
-// Operations ---------------------------------------------------------------------------------
-import { pageSchema } from './common.ts';
-import { onBehalfOfHeaders } from './params.ts';
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
 
 export const searchCompaniesOp = defineOperation({

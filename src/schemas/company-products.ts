@@ -2,9 +2,10 @@
 // the query of the three calls and the CSV columns. Reused by the MCP tool.
 import { z } from 'zod';
 import { boolParam, csvColumnsOf, pageQuery, pageSchema } from './common.ts';
-import { domainSchema, repeatableParam } from './params.ts';
+import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
+import { defineOperation } from './operation.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
@@ -83,10 +84,7 @@ export const companyProductPageSchema = pageSchema(companyProductSchema).meta({ 
 /** CSV columns: every record field, in record order. */
 export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = csvColumnsOf(companyProductSchema);
 
-// Operations ---------------------------------------------------------------------------------
-import { onBehalfOfHeaders } from './params.ts';
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 const CSV_HEADERS = COMPANY_PRODUCT_COLUMNS.map((c) => c.header).join(', ');
 const PAGED_DESCRIPTION = [
   'One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.',

@@ -1,6 +1,8 @@
 // The company feed: query, item and response. Reused by the company_feed MCP tool.
 import { z } from 'zod';
 import { domainSchema } from './params.ts';
+import { companyParamsSchema } from './company-products.ts';
+import { defineOperation } from './operation.ts';
 
 export const FEED_PAGE_SIZE = 20;
 export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
@@ -44,10 +46,7 @@ export const feedSchema = z
   .meta({ id: 'Feed', description: `Up to ${FEED_PAGE_SIZE} items, newest first` });
 export type Feed = z.output<typeof feedSchema>;
 
-// Operations ---------------------------------------------------------------------------------
-import { companyParamsSchema } from './company-products.ts';
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const companyFeedOp = defineOperation({
   id: 'companyFeed',
   summary: "A company's news feed",

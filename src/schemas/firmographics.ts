@@ -2,6 +2,8 @@
 // Every field is optional and unknown fields pass through: the shape evolves, and clients
 // must check for presence.
 import { z } from 'zod';
+import { companyParamsSchema } from './company-products.ts';
+import { defineOperation } from './operation.ts';
 
 const s = z.string();
 const opt = <T extends z.ZodType>(t: T) => t.optional();
@@ -52,10 +54,7 @@ export const firmographicsSchema = z
   .meta({ id: 'Firmographics', description: 'The native firmographic profile, with the simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) always filled from the company record. Fields may be absent; more may appear.' });
 export type Firmographics = z.output<typeof firmographicsSchema>;
 
-// Operations ---------------------------------------------------------------------------------
-import { companyParamsSchema } from './company-products.ts';
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const companyFirmographicsOp = defineOperation({
   id: 'companyFirmographics',
   summary: "A company's firmographic profile",

@@ -1,5 +1,6 @@
 // The industry taxonomy: Industry item, list, params (also the MCP industries_list tool).
 import { z } from 'zod';
+import { defineOperation } from './operation.ts';
 
 export const industrySchema = z
   .object({
@@ -14,9 +15,7 @@ export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryLi
 
 export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).meta({ examples: ['ind_software'] }).describe('Industry id') });
 
-// Operations ---------------------------------------------------------------------------------
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const listIndustriesOp = defineOperation({
   id: 'listIndustries',
   summary: 'Every industry',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
 import { domainItemDoc, domainSchema, optionalDomainSchema } from './params.ts';
+import { defineOperation } from './operation.ts';
 
 /** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
 export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
@@ -197,9 +198,7 @@ export type RelatedProduct = z.output<typeof relatedProductSchema>;
 
 export const payloadTooLarge = errorBodySchema.describe('Too many items in one request');
 
-// Operations ---------------------------------------------------------------------------------
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const companyCompetitorsOp = defineOperation({
   id: 'companyCompetitors',
   summary: 'Competitors: up to 50 similar companies',

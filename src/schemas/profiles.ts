@@ -1,8 +1,9 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
-import { boolParam, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
+import { boolParam, errorBodySchema, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
+import { defineOperation } from './operation.ts';
 
 /** Largest number of values one search filter takes. */
 export const MAX_FILTER_VALUES = 100;
@@ -198,10 +199,7 @@ export const creditsSchema = z.object({
 });
 export type Credits = z.output<typeof creditsSchema>;
 
-// Operations ---------------------------------------------------------------------------------
-import { defineOperation } from './operation.ts';
-import { errorBodySchema } from './common.ts';
-
+// Operations -----------------------------------------------------------------------------------
 export const searchProfilesOp = defineOperation({
   id: 'searchProfiles',
   summary: 'Search people profiles',

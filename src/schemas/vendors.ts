@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { boolParam, pageQuery, pageSchema } from './common.ts';
 import { domainSchema } from './params.ts';
+import { defineOperation } from './operation.ts';
 
 export const vendorSearchInputSchema = z.object({
   vendor: z.string().trim().max(200).optional().describe('Vendor name or domain. Absent: every vendor, by name'),
@@ -57,9 +58,7 @@ export type Product = z.output<typeof productSchema>;
 
 export const productPageSchema = pageSchema(productSchema).meta({ id: 'ProductPage' });
 
-// Operations ---------------------------------------------------------------------------------
-import { defineOperation } from './operation.ts';
-
+// Operations -----------------------------------------------------------------------------------
 /** Minimum trigram score of a fuzzy vendor hit (pg_trgm similarity / word_similarity); substring hits always qualify. */
 export const FUZZY_THRESHOLD = 0.3;
 

@@ -25,7 +25,6 @@ import { requireCompany } from './resolve.ts';
 import { currentAsOf } from './stacks.ts';
 import { audit } from './audit.ts';
 
-export { customersInput, techStackInput, peopleInput } from '../schemas/ai.ts';
 
 export interface AiAnswer<T> {
   items: T[];

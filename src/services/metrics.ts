@@ -8,7 +8,7 @@ import { usageShares } from '../intelligence/usage.ts';
 import { compareStacks } from '../intelligence/comparison.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCategories, requireCompanies, requireCompany, requireProducts, requireVendor } from './resolve.ts';
-import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageMetric, type DetailRow, type UsageDetail } from '../schemas/intelligence.ts';
+import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageMetric, type UsageDetail } from '../schemas/intelligence.ts';
 import { currentAsOf, inUseStacks } from './stacks.ts';
 
 

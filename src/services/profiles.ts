@@ -24,7 +24,6 @@ import { audited } from './exports.ts';
 import { nowDate } from '../clock.ts';
 import { notFound, requireCompanies, requireIndustries } from './resolve.ts';
 
-export { profileSearchInput, profileGetInput, profileFilterFields } from '../schemas/profiles.ts';
 
 /** Rows read per query while streaming an export. */
 export const EXPORT_BATCH_SIZE = 1000;

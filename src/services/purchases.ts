@@ -20,7 +20,6 @@ import {
 } from '../store/purchases.ts';
 import { audit } from './audit.ts';
 
-export { profilePurchaseInput, creditsInput } from '../schemas/profiles.ts';
 
 export interface PurchaseOptions {
   /** Client-chosen key that makes a retry return the first answer instead of buying again. */
