@@ -123,8 +123,11 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
     const t = p.add(containsPattern(term));
     where.push(`(c.name ILIKE ${t} OR c.domain ILIKE ${t} OR ind.name ILIKE ${t})`);
   }
-  // char(2) against char(2): a cast on the column would hide its statistics and index.
-  anyOf('c.country', c.countries, 'bpchar[]');
+  // Kept as text on purpose: with the column's real statistics (a country like US holds 40 %
+  // of the companies) the planner walks every company in sort order and probes its installs
+  // (~117,000 buffers for a popular product), while the misestimate of the cast keeps it
+  // driving from the product's installs (~3,400 buffers). Measured with EXPLAIN (BUFFERS).
+  anyOf('c.country::text', c.countries);
   anyOf('c.industry_id', c.industryIds);
   anyOf('c.employee_band', c.employeeBands);
   anyOf('c.revenue_band', c.revenueBands);
