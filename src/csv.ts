@@ -2,7 +2,6 @@
 // the MCP tools alike). Cells that a spreadsheet would run as a formula (=, +, -, @, tab,
 // CR) get a leading apostrophe.
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 
 export interface CsvColumn<T> {
   header: string;
@@ -28,17 +27,47 @@ export function safeFileName(name: string): string {
   return cleaned || 'export.csv';
 }
 
-/** CSV text of rows (header first), as a stream of lines. */
+// A field is quoted when it holds a quote, a comma, CR or LF; quotes inside are doubled.
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTE = /"/g;
+
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
+}
+
+/** Lines are gathered into chunks of about this many characters before they are pushed. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * CSV text of rows (header first, CRLF line ends), streamed. Lines are joined into chunks
+ * rather than pushed one row at a time, so the per-row cost is the encoding alone; the
+ * stream pulls the next rows only when the reader wants more (backpressure), and
+ * destroying it (the client went away) returns the row source, whose generators run
+ * their finally.
+ */
 export function csvStream<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColumn<T>[]): Readable {
-  const source = Readable.from(
+  const n = columns.length;
+  const line = (row: T): string => {
+    let out = '';
+    for (let i = 0; i < n; i++) {
+      if (i > 0) out += ',';
+      out += field(cell(columns[i]!.value(row)));
+    }
+    return `${out}\r\n`;
+  };
+  return Readable.from(
     (async function* () {
-      for await (const row of rows) yield columns.map((c) => cell(c.value(row)));
+      yield `${columns.map((c) => field(c.header)).join(',')}\r\n`;
+      let chunk = '';
+      for await (const row of rows) {
+        chunk += line(row);
+        if (chunk.length >= CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (chunk) yield chunk;
     })(),
+    { objectMode: false },
   );
-  const stringifier = stringify({ header: true, columns: columns.map((c) => c.header), quoted_match: /[",\r\n]/, record_delimiter: 'windows' });
-  source.on('error', (err) => stringifier.destroy(err));
-  // pipe() does not pass destruction upstream: when the client goes away and the reply
-  // destroys the stringifier, stop the row source too (its generators run their finally).
-  stringifier.on('close', () => source.destroy());
-  return source.pipe(stringifier);
 }

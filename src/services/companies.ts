@@ -3,7 +3,7 @@
 import type { Db } from '../store/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
-import { countCompanies, searchCompanies as searchRows, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
+import { searchCompaniesCounted, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
@@ -33,7 +33,7 @@ export async function searchCompanies(db: Db, input: CompanySearchInput): Promis
   const page = input.page ?? 0;
   const size = input.size ?? 20;
   const criteria = await toCriteria(db, input, nowDate());
-  const [total, rows] = await Promise.all([countCompanies(db, criteria), searchRows(db, criteria, size, page * size)]);
+  const { rows, total } = await searchCompaniesCounted(db, criteria, size, page * size);
   return toPage(rows.map(toCompanySummary), total, size);
 }
 

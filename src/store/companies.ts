@@ -123,6 +123,10 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
     const t = p.add(containsPattern(term));
     where.push(`(c.name ILIKE ${t} OR c.domain ILIKE ${t} OR ind.name ILIKE ${t})`);
   }
+  // Kept as text on purpose: with the column's real statistics (a country like US holds 40 %
+  // of the companies) the planner walks every company in sort order and probes its installs
+  // (~117,000 buffers for a popular product), while the misestimate of the cast keeps it
+  // driving from the product's installs (~3,400 buffers). Measured with EXPLAIN (BUFFERS).
   anyOf('c.country::text', c.countries);
   anyOf('c.industry_id', c.industryIds);
   anyOf('c.employee_band', c.employeeBands);
@@ -186,6 +190,28 @@ export async function searchCompanies(db: Db, criteria: CompanySearchCriteria, l
   const p = new Params();
   const where = buildWhere(criteria, p);
   return db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`, p.values);
+}
+
+/**
+ * One page and the number of all matches from one statement: the filters (install
+ * sub-queries included) are evaluated once instead of once for the count and once for
+ * the page. A page past the end (or of size 0) has no row to carry the total, so only then
+ * is it counted on its own.
+ */
+export async function searchCompaniesCounted(
+  db: Db,
+  criteria: CompanySearchCriteria,
+  limit: number,
+  offset: number,
+): Promise<{ rows: CompanyRow[]; total: number }> {
+  const p = new Params();
+  const where = buildWhere(criteria, p);
+  const rows = await db.query<CompanyRow & { total: number }>(
+    `SELECT ${COMPANY_COLUMNS}, count(*) OVER ()::int8 AS total ${FROM} ${where} ${ORDER} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
+    p.values,
+  );
+  if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
+  return { rows, total: offset > 0 || limit <= 0 ? await countCompanies(db, criteria) : 0 };
 }
 
 /** Every match, in the same order, read in keyset batches (for exports). */

@@ -57,7 +57,10 @@ function whereOf(f: ProfileFilter, p: Params): string {
   if (f.titles.length > 0) conds.push(`p.title ILIKE ANY(${p.add(f.titles.map(containsPattern), 'text[]')})`);
   if (f.seniority.length > 0) conds.push(`lower(p.seniority) = ANY(${p.add(f.seniority, 'text[]')})`);
   if (f.functions.length > 0) conds.push(`lower(p.function) = ANY(${p.add(f.functions, 'text[]')})`);
-  if (f.countries.length > 0) conds.push(`p.country::text = ANY(${p.add(f.countries, 'text[]')})`);
+  // Compared as char(2) (no cast on the column, so its statistics and indexes apply); one
+  // country is an equality, so the (country, id) index also yields the id order.
+  if (f.countries.length === 1) conds.push(`p.country = ${p.add(f.countries[0], 'bpchar')}`);
+  else if (f.countries.length > 1) conds.push(`p.country = ANY(${p.add(f.countries, 'bpchar[]')})`);
   if (f.companyIds.length > 0) conds.push(`p.company_id = ANY(${p.add(f.companyIds, 'text[]')})`);
   if (f.industryIds.length > 0) conds.push(`c.industry_id = ANY(${p.add(f.industryIds, 'text[]')})`);
   return conds.length > 0 ? conds.join(' AND ') : 'true';
@@ -82,9 +85,10 @@ export async function findProfilePage(db: Db, filter: ProfileFilter, offset: num
 export async function findProfileBatch(db: Db, filter: ProfileFilter, afterId: string | null, limit: number): Promise<ProfileRow[]> {
   const p = new Params();
   const where = whereOf(filter, p);
-  const after = p.add(afterId, 'text');
+  // Only a real lower bound: `$n IS NULL OR p.id > $n` is no index condition in a generic plan.
+  const keyset = afterId === null ? '' : ` AND p.id > ${p.add(afterId, 'text')}`;
   return db.query<ProfileRow>(
-    `SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where} AND (${after} IS NULL OR p.id > ${after}) ORDER BY p.id LIMIT ${p.add(limit, 'int')}`,
+    `SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where}${keyset} ORDER BY p.id LIMIT ${p.add(limit, 'int')}`,
     p.values,
   );
 }
