@@ -1,17 +1,46 @@
 // API keys: `sl_<prefix>_<secret>`. The prefix is stored in clear (to find the row and to
 // show in listings); only the SHA-256 of the whole key is stored. Printed once at creation.
-// Every request reads the key row, so a revocation takes effect on the next request.
+//
+// Resolved keys are cached per process by the key's hash (never the key) for KEY_CACHE_MS,
+// and every request first reads the access version, one row that the database bumps in the
+// same transaction as any change to keys, clients or plans (migration 008). A changed
+// version empties the cache, so a revocation, a disabled client or a plan change made by
+// any process (this one, the CLI, another instance) is refused or applied on the next
+// request; an unchanged one lets the request go on with one primary-key read instead of
+// the key and client lookups.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { findApiKeyByPrefix, findClient, insertApiKey, listApiKeys, revokeApiKey as revokeKeyRow, touchApiKey, type ApiKeyRow, type ClientWithPlan } from '../store/access.ts';
+import {
+  findApiKeyWithClient,
+  findClient,
+  insertApiKey,
+  listApiKeys,
+  readAccessVersion,
+  revokeApiKey as revokeKeyRow,
+  touchApiKeys,
+  type ApiKeyRow,
+  type ClientWithPlan,
+} from '../store/access.ts';
 import { NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken, secretMatches } from './secrets.ts';
 import { now } from '../clock.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+/** How long a resolved key may serve from memory while the access version is unchanged. */
+export const KEY_CACHE_MS = 30_000;
+const MAX_CACHED_KEYS = 10_000;
 /** last_used_at is written at most this often per key and process. */
 const TOUCH_INTERVAL_MS = 60_000;
-const touched = new Map<string, number>();
+
+type CachedKey = { keyId: string; client: ClientWithPlan; at: number };
+type KeyCache = { version: number; byHash: Map<string, CachedKey> };
+const keyCaches = new WeakMap<Db, KeyCache>();
+
+function keyCache(db: Db): KeyCache {
+  let cache = keyCaches.get(db);
+  if (!cache) keyCaches.set(db, (cache = { version: -1, byHash: new Map() }));
+  return cache;
+}
 
 export interface CreatedApiKey {
   id: string;
@@ -33,22 +62,65 @@ export async function createApiKey(db: Db, clientId: string, name: string | null
 export async function verifyApiKey(db: Db, apiKey: string): Promise<ClientWithPlan | undefined> {
   const match = KEY_SHAPE.exec(apiKey);
   if (!match) return undefined;
-  const row = await findApiKeyByPrefix(db, match[1]!);
-  if (!row || row.revokedAt || !secretMatches(apiKey, row.keyHash)) return undefined;
-  const client = await findClient(db, row.clientId);
+  const hash = hashSecret(apiKey);
+  const cache = keyCache(db);
+  const hit = cache.byHash.get(hash);
+  if (hit && now() - hit.at < KEY_CACHE_MS) {
+    const version = await readAccessVersion(db);
+    if (version === cache.version) {
+      noteUse(db, hit.keyId);
+      return hit.client;
+    }
+    // Something changed somewhere: every cached key is suspect, not only this one.
+    cache.byHash.clear();
+    cache.version = version;
+  }
+  const { version, key, client } = await findApiKeyWithClient(db, match[1]!);
+  if (!key || key.revokedAt || !secretMatches(apiKey, key.keyHash)) return undefined;
   if (!client || client.disabledAt) return undefined;
-  noteUse(db, row.id);
+  remember(cache, version, hash, { keyId: key.id, client, at: now() });
+  noteUse(db, key.id);
   return client;
 }
 
-/** Records last use without a write per request (and without delaying the request). */
+/**
+ * Caches what was read under `version`. Versions only grow, so a read older than the cache's
+ * version is dropped (a slower request must not bring back what a newer one saw change).
+ */
+function remember(cache: KeyCache, version: number, hash: string, entry: CachedKey): void {
+  if (version < cache.version) return;
+  if (version > cache.version) {
+    cache.byHash.clear();
+    cache.version = version;
+  }
+  if (cache.byHash.size >= MAX_CACHED_KEYS) cache.byHash.clear();
+  cache.byHash.set(hash, entry);
+}
+
+const touched = new Map<string, number>();
+const pendingTouches = new WeakMap<Db, Set<string>>();
+
+/**
+ * Records last use without a write per request and without delaying it: a key is stamped at
+ * most once per TOUCH_INTERVAL_MS, and the stamps due in one turn of the event loop are
+ * written by one statement.
+ */
 function noteUse(db: Db, keyId: string): void {
   const t = now();
   if (t - (touched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
   if (touched.size > 50_000) touched.clear();
   touched.set(keyId, t);
-  touchApiKey(db, keyId).catch(() => {
-    /* best effort: a lost last-used stamp is harmless */
+  let pending = pendingTouches.get(db);
+  if (pending) {
+    pending.add(keyId);
+    return;
+  }
+  pendingTouches.set(db, (pending = new Set([keyId])));
+  setImmediate(() => {
+    pendingTouches.delete(db);
+    touchApiKeys(db, [...pending]).catch(() => {
+      /* best effort: a lost last-used stamp is harmless */
+    });
   });
 }
 
@@ -58,7 +130,7 @@ export function listKeys(db: Db, clientId?: string): Promise<ApiKeyRow[]> {
   return listApiKeys(db, clientId);
 }
 
-/** Revokes by key id (`key_…`) or prefix; the next request with that key is refused. */
+/** Revokes by key id (`key_…`) or prefix; the next request with that key is refused (by any process: see above). */
 export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<ApiKeyRow> {
   const row = await revokeKeyRow(db, idOrPrefix);
   if (!row) throw new NotFoundError(`key: no API key with id or prefix '${idOrPrefix}'`);

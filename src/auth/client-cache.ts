@@ -1,7 +1,9 @@
 // Short-lived per-process cache of client rows for bearer-token verification, so a token
 // costs no query on most requests. Its lifetime is THE bound on how long a disabled client
-// or a rotated secret keeps working with tokens already issued (documented: 30 s).
-// API keys and the token endpoint always read the database.
+// or a rotated secret keeps working with tokens already issued (documented: 30 s) when the
+// change comes from another process; a change made through this process (auth/clients.ts)
+// empties it at once. API keys have their own cache, checked against the access version
+// on every request (api-keys.ts); the token endpoint always reads the database.
 import type { Db } from '../store/db.ts';
 import { findClient, findClientByExternalId, type ClientWithPlan } from '../store/access.ts';
 import { now } from '../clock.ts';
@@ -29,4 +31,9 @@ export function cachedClient(db: Db, clientId: string): Promise<ClientWithPlan |
 
 export function cachedExternalClient(db: Db, externalId: string): Promise<ClientWithPlan | undefined> {
   return cached(db, `ext:${externalId}`, () => findClientByExternalId(db, externalId));
+}
+
+/** Forgets every cached client of `db`: called after a change to clients or plans made by this process. */
+export function forgetCachedClients(db: Db): void {
+  caches.get(db)?.clear();
 }

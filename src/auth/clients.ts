@@ -16,6 +16,7 @@ import {
 } from '../store/access.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken } from './secrets.ts';
+import { forgetCachedClients } from './client-cache.ts';
 
 export interface CreatedClient {
   clientId: string;
@@ -49,15 +50,22 @@ export async function createClient(
 export { listClients, listPlans };
 export type { ClientWithPlan, PlanRow };
 
-/** Disables (or re-enables) a client. API keys stop at once; issued tokens within the client cache lifetime (30 s). */
+/**
+ * Disables (or re-enables) a client. API keys stop at once; issued tokens at once in this
+ * process, within the client cache lifetime (30 s) in others.
+ */
 export async function setClientEnabled(db: Db, clientId: string, enabled: boolean): Promise<void> {
-  if (!(await setClientDisabled(db, clientId, !enabled))) throw new NotFoundError(`client: no client '${clientId}'`);
+  const found = await setClientDisabled(db, clientId, !enabled);
+  forgetCachedClients(db);
+  if (!found) throw new NotFoundError(`client: no client '${clientId}'`);
 }
 
-/** New secret, printed once; tokens issued before now stop being accepted (within 30 s). */
+/** New secret, printed once; tokens issued before now stop being accepted (at once here, within 30 s elsewhere). */
 export async function rotateClientSecret(db: Db, clientId: string): Promise<{ clientId: string; clientSecret: string }> {
   const clientSecret = randomToken(32);
-  if (!(await updateClientSecret(db, clientId, hashSecret(clientSecret)))) throw new NotFoundError(`client: no client '${clientId}'`);
+  const found = await updateClientSecret(db, clientId, hashSecret(clientSecret));
+  forgetCachedClients(db);
+  if (!found) throw new NotFoundError(`client: no client '${clientId}'`);
   return { clientId, clientSecret };
 }
 
@@ -69,5 +77,6 @@ export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
   }
   if (!Number.isInteger(plan.initialCredits) || plan.initialCredits < 0) throw new BadRequestError('credits: must be a whole number ≥ 0');
   await upsertPlan(db, plan);
+  forgetCachedClients(db);
   return plan;
 }

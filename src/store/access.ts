@@ -180,9 +180,44 @@ export async function revokeApiKey(db: Db, idOrPrefix: string): Promise<ApiKeyRo
   return r && toApiKey(r);
 }
 
-/** Records use of a key; callers throttle how often (one write per key per minute). */
-export async function touchApiKey(db: Db, keyId: string): Promise<void> {
-  await db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1::text`, [keyId]);
+/** Stamps last use of several keys in one statement; callers batch (one stamp per key per minute). */
+export async function touchApiKeys(db: Db, keyIds: string[]): Promise<void> {
+  if (keyIds.length === 0) return;
+  await db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::text[])`, [keyIds]);
+}
+
+/**
+ * The access version: bumped (by triggers, in the same transaction) by every change to keys,
+ * clients or plans except usage stamps and credits. One primary-key row, read per API-key request.
+ */
+export async function readAccessVersion(db: Db): Promise<number> {
+  const [r] = await db.queryArrays<[number]>('SELECT version FROM access_version WHERE id');
+  return r![0];
+}
+
+/** A key row, its client (with plan) and the access version, read in one statement (one snapshot). */
+export async function findApiKeyWithClient(
+  db: Db,
+  prefix: string,
+): Promise<{ version: number; key: ApiKeyRow | undefined; client: ClientWithPlan | undefined }> {
+  const rows = await db.query<Record<string, any>>(
+    `SELECT v.version, k.id AS key_id, k.client_id AS key_client_id, k.prefix AS key_prefix, k.key_hash AS key_key_hash, k.name AS key_name,
+            k.created_at AS key_created_at, k.revoked_at AS key_revoked_at, k.last_used_at AS key_last_used_at, c.*
+     FROM access_version v
+     LEFT JOIN api_keys k ON k.prefix = $1::text
+     LEFT JOIN (${CLIENT_WITH_PLAN}) c ON c.id = k.client_id
+     WHERE v.id`,
+    [prefix],
+  );
+  const r = rows[0]!;
+  const key: ApiKeyRow | undefined =
+    r.key_id == null
+      ? undefined
+      : {
+          id: r.key_id, clientId: r.key_client_id, prefix: r.key_prefix, keyHash: r.key_key_hash, name: r.key_name,
+          createdAt: r.key_created_at, revokedAt: r.key_revoked_at, lastUsedAt: r.key_last_used_at,
+        };
+  return { version: Number(r.version), key, client: r.id == null ? undefined : toClient(r) };
 }
 
 function toApiKey(r: ApiKeysRow): ApiKeyRow {

@@ -51,6 +51,7 @@ export const TABLES = {
     id: 'text', client_id: 'text', prefix: 'text', key_hash: 'text', name: 'text null', created_at: 'timestamptz default',
     revoked_at: 'timestamptz null', last_used_at: 'timestamptz null',
   },
+  access_version: { id: 'bool default', version: 'int8' },
   signing_keys: {
     kid: 'text', alg: 'text', public_jwk: 'jsonb', private_jwk: 'jsonb', created_at: 'timestamptz default', retired_at: 'timestamptz null',
     published_until: 'timestamptz null',

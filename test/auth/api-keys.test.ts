@@ -71,3 +71,45 @@ test("a disabled client's keys are refused at once", async () => {
   await setClientEnabled(t.db, c.clientId, true);
   assert.equal((await me({ 'x-api-key': key.apiKey })).statusCode, 200);
 });
+
+// Changes made by another process (the CLI, another instance) reach the database without
+// passing through this process's code; plain SQL on the same database is exactly that.
+test('changes made outside this process take effect on the next request, even for a key already served from the cache', async () => {
+  const c = await createClient(t.db, { name: 'k5', plan: 'full' });
+  const key = await createApiKey(t.db, c.clientId);
+  const other = await createApiKey(t.db, c.clientId);
+  const headers = { 'x-api-key': key.apiKey };
+  for (let i = 0; i < 3; i++) assert.equal((await me(headers)).statusCode, 200);
+
+  await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+  assert.equal((await me(headers)).statusCode, 401);
+  await t.db.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
+  assert.equal((await me(headers)).statusCode, 200);
+
+  await t.db.query('UPDATE api_clients SET disabled_at = now() WHERE id = $1', [c.clientId]);
+  assert.equal((await me({ 'x-api-key': other.apiKey })).statusCode, 401);
+  assert.equal((await me(headers)).statusCode, 401);
+  await t.db.query('UPDATE api_clients SET disabled_at = NULL WHERE id = $1', [c.clientId]);
+
+  await t.db.query(`INSERT INTO plans (id, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute)
+                    VALUES ('k5-plan', false, false, false, 0, 7, 1, 1)`);
+  assert.equal((await me(headers)).json().plan, 'full');
+  await t.db.query(`UPDATE api_clients SET plan_id = 'k5-plan' WHERE id = $1`, [c.clientId]);
+  const moved = (await me(headers)).json();
+  assert.equal(moved.plan, 'k5-plan');
+  assert.deepEqual(moved.permissions, { export: false, ai: false, purchase: false });
+  await t.db.query(`UPDATE plans SET requests_per_minute = 8 WHERE id = 'k5-plan'`);
+  assert.equal((await me(headers)).json().rateLimits.requestsPerMinute, 8);
+});
+
+test('usage stamps and credit changes do not count as access changes', async () => {
+  const c = await createClient(t.db, { name: 'k6', plan: 'full' });
+  const key = await createApiKey(t.db, c.clientId);
+  const version = async () => (await t.db.query<{ version: number }>('SELECT version FROM access_version'))[0]!.version;
+  const v = await version();
+  await t.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [key.id]);
+  await t.db.query('UPDATE api_clients SET credits = credits + 1 WHERE id = $1', [c.clientId]);
+  assert.equal(await version(), v);
+  await revokeApiKey(t.db, key.id);
+  assert.ok((await version()) > v);
+});
