@@ -3,6 +3,7 @@
 // isError results (see results.ts), so a model can tell a bad call from a bad outcome.
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
 import { permissionFor } from '../schemas/operation.ts';
@@ -56,8 +57,18 @@ function catalogOf(tools: readonly ToolDef[]): Catalog {
 // transport at a time, and a stateless transport serves one request), so everything that
 // does not depend on the caller — the name map, the tools/list reply, each tool's strict
 // argument schema — is computed once per registry and shared by every request.
+// The SDK's default JSON-schema validator builds a whole Ajv instance per server (most of
+// a server's construction cost); one instance serves every server, as its compiled
+// validators depend only on the schema.
+let validator: AjvJsonSchemaValidator | undefined;
+
 export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: validator,
+  });
   const { byName, listed } = catalogOf(tools);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
