@@ -116,6 +116,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     // The SDK insists on both media types; the choice between them is ours (wantsJson).
     request.raw.headers.accept = 'application/json, text/event-stream';
     const onBehalf = request.headers['x-on-behalf-of-user'];
+    // A server per request, not per session: an SDK server connects to one transport at a
+    // time and a stateless transport serves one request, while a session may have several
+    // requests in flight, each with its own principal check, on-behalf header and rate
+    // limit. createMcpServer shares everything caller-independent, so this stays light.
     const server = createMcpServer(
       options.tools,
       { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf },

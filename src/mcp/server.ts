@@ -3,6 +3,7 @@
 // isError results (see results.ts), so a model can tell a bad call from a bad outcome.
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
 import { permissionFor } from '../schemas/operation.ts';
@@ -21,23 +22,56 @@ export const SERVER_INSTRUCTIONS =
 /** Checks a tool call before it runs: rate limit etc. Throws an AppError to refuse. */
 export type BeforeCall = (tool: ToolDef, args: Record<string, unknown>) => Promise<void>;
 
-export function createMcpServer(tools: ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
-  const byName = new Map<string, ToolDef>();
-  for (const tool of tools) {
-    byName.set(tool.name, tool);
-    for (const alias of tool.aliases ?? []) byName.set(alias, tool);
-  }
+/** What every server over one tool registry shares: computed once, not per request. */
+interface Catalog {
+  byName: Map<string, ToolDef>;
+  listed: { tools: Array<Record<string, unknown>> };
+}
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(tool),
-      annotations: tool.annotations,
-    })),
-  }));
+const catalogs = new WeakMap<readonly ToolDef[], Catalog>();
+
+function catalogOf(tools: readonly ToolDef[]): Catalog {
+  let catalog = catalogs.get(tools);
+  if (!catalog) {
+    const byName = new Map<string, ToolDef>();
+    for (const tool of tools) {
+      byName.set(tool.name, tool);
+      for (const alias of tool.aliases ?? []) byName.set(alias, tool);
+    }
+    const listed = {
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: inputJsonSchema(tool),
+        annotations: tool.annotations,
+      })),
+    };
+    catalog = { byName, listed };
+    catalogs.set(tools, catalog);
+  }
+  return catalog;
+}
+
+// The HTTP door serves each request with its own server (an SDK server connects to one
+// transport at a time, and a stateless transport serves one request), so everything that
+// does not depend on the caller — the name map, the tools/list reply, each tool's strict
+// argument schema — is computed once per registry and shared by every request.
+// The SDK's default JSON-schema validator builds a whole Ajv instance per server (most of
+// a server's construction cost); one instance serves every server, as its compiled
+// validators depend only on the schema.
+let validator: AjvJsonSchemaValidator | undefined;
+
+export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: validator,
+  });
+  const { byName, listed } = catalogOf(tools);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => listed);
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
@@ -66,8 +100,16 @@ export function createMcpServer(tools: ToolDef[], ctx: ToolContext, beforeCall?:
   return server;
 }
 
+const strictCache = new WeakMap<ToolDef, z.ZodObject>();
+
+/** The tool's arguments plus onBehalfOfUser, strict; built once per tool (zod compiles a schema on first use). */
 function withOnBehalfOf(tool: ToolDef): z.ZodObject {
-  return tool.input.extend({ onBehalfOfUser: onBehalfOfArgument }).strict();
+  let schema = strictCache.get(tool);
+  if (!schema) {
+    schema = tool.input.extend({ onBehalfOfUser: onBehalfOfArgument }).strict();
+    strictCache.set(tool, schema);
+  }
+  return schema;
 }
 
 const schemaCache = new WeakMap<ToolDef, Record<string, unknown>>();
