@@ -253,7 +253,7 @@ export const purchaseProfilesOp = defineOperation({
     'An Idempotency-Key makes retries safe: the same key and body return the stored response (header Idempotent-Replayed: true).',
   tag: 'People',
   input: profilePurchaseInput.extend({
-    idempotencyKey: z.string().optional().describe('Optional key (1-255 visible ASCII characters): a retry with the same key and ids returns the first answer'),
+    idempotencyKey: idempotencyKeySchema.optional().describe('Optional key (1-255 visible ASCII characters): a retry with the same key and ids returns the first answer'),
   }),
   output: purchaseResponseSchema,
   permission: 'purchase',

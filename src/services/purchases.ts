@@ -34,15 +34,6 @@ export interface PurchaseOutcome {
   replayed: boolean;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** Checks an Idempotency-Key value: 1-255 visible ASCII characters. */
-export function checkIdempotencyKey(key: string | undefined): string | undefined {
-  if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequestError('Idempotency-Key header: must be 1-255 visible ASCII characters (no spaces)');
-  return key;
-}
-
 /** Fingerprint of what was asked, so a key reused for another request is caught (422). */
 function requestHash(ids: string[], onBehalfOf: string): string {
   return createHash('sha256').update(JSON.stringify({ profileIds: ids, onBehalfOf })).digest('hex');
@@ -61,7 +52,8 @@ export async function purchaseProfiles(
   input: ProfilePurchaseInput,
   options: PurchaseOptions = {},
 ): Promise<PurchaseOutcome> {
-  const key = checkIdempotencyKey(options.idempotencyKey);
+  // Validated by the contract (idempotencyKeySchema) on both doors.
+  const key = options.idempotencyKey;
   const ids = [...new Set(input.profileIds)];
   if (ids.length > MAX_PURCHASE_IDS) {
     throw new PayloadTooLargeError(`profileIds: at most ${MAX_PURCHASE_IDS} distinct profile ids per purchase (got ${ids.length}); split the request`);
