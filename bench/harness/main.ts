@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { openDb } from '../../src/store/db.ts';
 import { captureSql, pgbenchScript, runPgbench, type CapturedStatement, type PgbenchResult } from './capture.ts';
 import { drawInputs, ENDPOINTS, type Inputs } from './endpoints.ts';
+import { measureLifecycle, type LifecycleStep } from './lifecycle.ts';
 import { loadTool, runLoad, type LoadResult, type RequestSpec } from './load.ts';
 import { ensureDatabase, pgBin, startCluster, type Cluster } from './pg-cluster.ts';
 import { clusterCpuMs, cores, loadAverage, machineBusyMs, processCpuMs, rssMb, waitedChildrenCpuMs } from './proc.ts';
@@ -411,6 +412,21 @@ try {
   serverLog.end();
 }
 
+// ---- seed, refresh, import: the operator's jobs (after the server: PGlite admits one process) ----
+let lifecycle: LifecycleStep[] | null = null;
+if (wanted('lifecycle')) {
+  console.log('\n## lifecycle');
+  lifecycle = await measureLifecycle({
+    db: () => openDb(databaseUrl ? { databaseUrl, poolSize: 1 } : { dataDir }),
+    cli: (argv) => cli(argv, path.join(work, `${argv.slice(0, 2).join('-')}.log`)),
+    measure: async (fn) => {
+      const { result, cpu } = await measured(null, fn);
+      return { result, wallMs: cpu.wallMs, childrenMs: cpu.loadgenMs, pgMs: cpu.pgMs };
+    },
+    work,
+  });
+}
+
 const endLoad = loadAverage();
 const out = {
   startedAt: startedAt.toISOString(),
@@ -427,6 +443,7 @@ const out = {
   node: process.version,
   loadAverage: { start: startLoad, end: endLoad },
   ...results,
+  lifecycle,
 };
 const outDir = path.join(ROOT, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });

@@ -38,6 +38,7 @@ interface Results {
     ratio: number | null;
   }[];
   mcp?: { tool: string; mcp: Run; rest: Run; cpuRatio: number | null } | null;
+  lifecycle?: { name: string; seconds: number; nodeCpuMs: number | null; pgCpuMs: number | null }[] | null;
   exports?: { name: string; status: number; rows: number; seconds: number | null; rowsPerSecond: number | null; ttfbMs: number | null; rssBeforeMb: number | null; rssPeakMb: number | null; nodeCpuMs: number | null; pgCpuMs: number | null; othersCores: number | null }[];
 }
 
@@ -88,6 +89,13 @@ export function markdown(r: Results): string {
     for (const e of r.exports) {
       lines.push(`| ${e.name} | ${e.status} | ${n(e.rows)} | ${n(e.seconds, 2)} | ${n(e.rowsPerSecond)} | ${n(e.ttfbMs, 1)} | ${n(e.rssBeforeMb, 0)} → ${n(e.rssPeakMb, 0)} | ${n(e.nodeCpuMs)} | ${n(e.pgCpuMs)} | ${n(e.othersCores, 2)} |`);
     }
+  }
+  if (r.lifecycle && r.lifecycle.length > 0) {
+    lines.push('');
+    lines.push('| job | seconds | node CPU ms | PG CPU ms |');
+    lines.push('|---|---:|---:|---:|');
+    if (r.seed.seededThisRun) lines.push(`| seed + full refresh (\`stacklens seed\`) | ${n(r.seed.seconds, 1)} | | |`);
+    for (const j of r.lifecycle) lines.push(`| ${j.name} | ${n(j.seconds, 1)} | ${n(j.nodeCpuMs)} | ${n(j.pgCpuMs)} |`);
   }
   return lines.join('\n');
 }
