@@ -152,7 +152,7 @@ export async function companiesToRefresh(db: Db, since: Date): Promise<string[]>
     `SELECT c.id FROM companies c
       WHERE c.updated_at > $1::timestamptz
          OR NOT EXISTS (SELECT 1 FROM cohorts h WHERE h.company_id = c.id AND h.kind = 'default')
-         OR EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.last_verified > $1::timestamptz)
+         OR EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.updated_at > $1::timestamptz)
       ORDER BY c.id`,
     [since],
   );

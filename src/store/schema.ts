@@ -26,7 +26,7 @@ export const TABLES = {
   firmographics: { company_id: 'text', profile: 'jsonb', updated_at: 'timestamptz default' },
   installs: {
     company_id: 'text', product_id: 'text', first_verified: 'timestamptz', last_verified: 'timestamptz', hit_count: 'int4 default',
-    intensity: 'int2 default', sources: '_text default',
+    intensity: 'int2 default', sources: '_text default', updated_at: 'timestamptz default',
   },
   cohorts: { company_id: 'text', kind: 'text', member_id: 'text', score: 'float4 null', rank: 'int4' },
   refresh_runs: { id: 'int8 default', kind: 'text', started_at: 'timestamptz default', computed_at: 'timestamptz null', params: 'jsonb default' },

@@ -1,9 +1,13 @@
 import { test, before, after } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import type { Db } from '../../src/store/db.ts';
 import { refreshAll, refreshChanged, refreshCompanies } from '../../src/ingest/refresh.ts';
+import { importFile } from '../../src/ingest/import/index.ts';
 import { AS_OF, intelligenceWorld } from './world.ts';
 
 let db: Db;
@@ -88,6 +92,26 @@ test('incremental refresh recomputes only the given companies; refreshChanged fi
   const changed = await refreshChanged(db);
   assert.equal(changed.kind, 'incremental');
   assert.equal(changed.refreshed, 0);
+});
+
+test('an installs import marks the companies whose evidence changed, even evidence dated in the past', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-refresh-'));
+  const file = path.join(dir, 'installs.csv');
+  // soft3: a back-filled install last seen in 2021; soft5: a corrected hit count on evidence
+  // dated at the as-of. Neither verification is newer than the last refresh.
+  fs.writeFileSync(file, [
+    'companyDomain,productId,firstVerified,lastVerified,hitCount,intensity,sources',
+    'soft3.example,prd_email_a,2020-01-01,2021-06-01,3,20,website',
+    `soft5.example,prd_crm_a,2024-01-01,${AS_OF},41,70,website|jobs`,
+  ].join('\n') + '\n');
+  const first = await importFile(db, 'installs', file);
+  assert.deepEqual([first.inserted, first.updated], [1, 1]);
+  const changed = await refreshChanged(db);
+  assert.equal(changed.refreshed, 2, 'both companies, and only them');
+  // The same file again changes no row, so the next incremental refresh has nothing to do.
+  const again = await importFile(db, 'installs', file);
+  assert.deepEqual([again.inserted, again.updated], [0, 0]);
+  assert.equal((await refreshChanged(db)).refreshed, 0);
 });
 
 test('deleting companies still cascades to their cohorts and their memberships', async () => {

@@ -81,6 +81,8 @@ export const installs: StageSpec = {
   bulk: { references: ['companies', 'products'], order: 'c.id COLLATE "C", s.product_id COLLATE "C"' },
   from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
   conflict: ['company_id', 'product_id'],
+  // The incremental refresh finds changed evidence by this stamp (store/intelligence.ts).
+  touch: 'updated_at',
   upsert: [
     { target: 'company_id', expr: 'c.id' },
     { target: 'product_id', expr: 's.product_id' },
