@@ -3,7 +3,7 @@
 import type { Db } from '../store/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
-import { searchCompaniesCounted, streamCompanies, type CompanyRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
+import { searchCompaniesCounted, streamCompanies, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
@@ -11,7 +11,7 @@ import { nowDate } from '../clock.ts';
 import { requireCategories, requireCompanies, requireIndustries, requireProducts, requireVendors } from './resolve.ts';
 
 
-export function toCompanySummary(r: CompanyRow): CompanySummary {
+export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
   return {
     id: r.id,
     domain: r.domain,

@@ -35,6 +35,13 @@ const COMPANY_COLUMNS = `c.id, c.domain, c.name, c.industry_id, ind.name AS indu
   lower(coalesce(c.name, c.domain)) AS sort_key`;
 const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_id';
 
+/** What a search result or export line shows (CompanySummary) plus the sort key: no more
+ *  is read for the thousands of rows of an export (descriptions are the bulk of a row). */
+export type CompanySummaryRow = Pick<CompanyRow, 'id' | 'domain' | 'name' | 'logo_url' | 'industry' | 'revenue_band' | 'employee_band' |
+  'phone' | 'city' | 'state' | 'country' | 'postal_code' | 'website' | 'sort_key'>;
+const SUMMARY_COLUMNS = `c.id, c.domain, c.name, c.logo_url, ind.name AS industry, c.revenue_band, c.employee_band, c.phone,
+  c.city, c.state, c.country::text AS country, c.postal_code, c.website, lower(coalesce(c.name, c.domain)) AS sort_key`;
+
 export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRow | undefined> {
   const [row] = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} WHERE c.domain = $1`, [domain]);
   return row;
@@ -204,12 +211,12 @@ export async function searchCompaniesCounted(
   criteria: CompanySearchCriteria,
   limit: number,
   offset: number,
-): Promise<{ rows: CompanyRow[]; total: number }> {
+): Promise<{ rows: CompanySummaryRow[]; total: number }> {
   const p = new Params();
   const where = buildWhere(criteria, p);
-  const rows = await db.query<CompanyRow & { total: number }>(
+  const rows = await db.query<CompanySummaryRow & { total: number }>(
     `WITH matches AS MATERIALIZED (SELECT c.id, lower(coalesce(c.name, c.domain)) AS sort_key ${FROM} ${where})
-     SELECT ${COMPANY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
+     SELECT ${SUMMARY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
        FROM (SELECT id, sort_key FROM matches ORDER BY sort_key, id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
        JOIN companies c ON c.id = page.id LEFT JOIN industries ind ON ind.id = c.industry_id
       ORDER BY page.sort_key, page.id`,
@@ -220,14 +227,14 @@ export async function searchCompaniesCounted(
 }
 
 /** Every match, in the same order, read in keyset batches (for exports). */
-export function streamCompanies(db: Db, criteria: CompanySearchCriteria, batchSize = 1000): AsyncGenerator<CompanyRow> {
-  return inBatches<CompanyRow>(async (after) => {
+export function streamCompanies(db: Db, criteria: CompanySearchCriteria, batchSize = 1000): AsyncGenerator<CompanySummaryRow> {
+  return inBatches<CompanySummaryRow>(async (after) => {
     const p = new Params();
     let where = buildWhere(criteria, p);
     if (after) {
       const keyset = `(lower(coalesce(c.name, c.domain)), c.id) > (${p.add(after.sort_key)}, ${p.add(after.id)})`;
       where = where ? `${where} AND ${keyset}` : `WHERE ${keyset}`;
     }
-    return db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(batchSize, 'int')}`, p.values);
+    return db.query<CompanySummaryRow>(`SELECT ${SUMMARY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(batchSize, 'int')}`, p.values);
   }, batchSize);
 }
