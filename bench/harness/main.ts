@@ -447,9 +447,11 @@ const out = {
 };
 const outDir = path.join(ROOT, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-// <date>-<engine>-<scale>.json; a second run on the same day gets the start time appended.
+// <date>-<engine>-<scale>.json; a second run on the same day gets the start time appended
+// (hours and minutes, and seconds too when two runs start in the same minute).
 let outFile = path.join(outDir, `${startedAt.toISOString().slice(0, 10)}-${engine}-${scale}.json`);
 if (existsSync(outFile)) outFile = outFile.replace(/\.json$/, `-${startedAt.toISOString().slice(11, 16).replace(':', '')}.json`);
+if (existsSync(outFile)) outFile = outFile.replace(/\.json$/, `${startedAt.toISOString().slice(17, 19)}.json`);
 writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
 console.log('\n' + (await import('./report.ts')).markdown(out as never));
 console.log(`\nwritten ${path.relative(ROOT, outFile)}`);
