@@ -1,5 +1,6 @@
-// The refresh job: materializes, per company, the Default cohort, the competitors and the
-// Aspirational cohort, and the global co-usage statistics behind related products.
+// The refresh job: materializes, per company, the in-use stack, the Default cohort, the
+// competitors and the Aspirational cohort, and the global co-usage statistics behind related
+// products.
 // Loads the population's compact features once, computes in batches in Node (pure code in
 // intelligence/), writes each batch in its own transaction, records the run and its
 // parameters in refresh_runs. Run after every import and after seeding.
@@ -129,7 +130,8 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
     if (failure) throw failure;
     const done = Math.min(targets.length, start + batch.length);
     // The rejection is caught at once (and rethrown above) so it never goes unhandled while computing.
-    pending = replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows).then(
+    const stacks = batch.map((i) => Array.from(pop.stacks[i]!, (p) => pop.productIds[p]!));
+    pending = replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows, stacks).then(
       () => progress({ phase: 'cohorts', done, total: targets.length }),
       (err: unknown) => void (failure ??= err),
     );

@@ -9,7 +9,7 @@ import { compareStacks } from '../intelligence/comparison.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCategories, requireCompanies, requireCompany, requireProducts, requireVendor } from './resolve.ts';
 import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageMetric, type UsageDetail } from '../schemas/intelligence.ts';
-import { currentAsOf, inUseStacks } from './stacks.ts';
+import { currentAsOf, currentStacks } from './stacks.ts';
 
 
 /** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
@@ -19,7 +19,7 @@ export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetr
   if (input.productId) await requireProducts(db, [input.productId]);
   const members = await cohortMembers(db, company, input.cohort);
   const { asOf } = await currentAsOf(db);
-  const stacks = await inUseStacks(db, members, asOf);
+  const stacks = await currentStacks(db, members, asOf);
   const info = new Map([...stacks.values()].flat().map((r) => [r.productId, r]));
   const shares = usageShares([...stacks.values()].map((rows) => rows.map((r) => r.productId)), members.length);
   return shares
@@ -40,7 +40,7 @@ export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDe
   const peers = await requireCompanies(db, list, 'cohortCompanyDomain');
 
   const { asOf } = await currentAsOf(db);
-  const stacks = await inUseStacks(db, [company.id, ...peers.map((p) => p.id)], asOf);
+  const stacks = await currentStacks(db, [company.id, ...peers.map((p) => p.id)], asOf);
   const own = stacks.get(company.id)!;
   let categories: Set<string> | undefined;
   if (input.categoryId) {

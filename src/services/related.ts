@@ -9,14 +9,14 @@ import { productDetails } from '../store/products.ts';
 import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
-import { currentAsOf, inUseStacks } from './stacks.ts';
+import { currentAsOf, currentStacks } from './stacks.ts';
 
 
 /** The full ranking (no paging, no product details): used by the endpoint and the evaluation. */
 export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
   const members = await cohortMembers(db, company, kind);
   const { asOf, population } = await currentAsOf(db);
-  const stacks = await inUseStacks(db, members, asOf);
+  const stacks = await currentStacks(db, members, asOf);
   const cohort: CoUsageCounts = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
   for (const rows of stacks.values()) {
     if (rows.length === 0) continue;

@@ -2,7 +2,7 @@
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
 import type { Db } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
-import { installEvidence, type InstallEvidenceRow } from '../store/evidence.ts';
+import { installEvidence, materializedStacks, type InstallEvidenceRow, type StackProductRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
 import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligence/confidence.ts';
 
@@ -48,4 +48,19 @@ export async function inUseStacks(db: Db, companyIds: string[], asOf: Date): Pro
     if (confidence >= IN_USE_THRESHOLD) stacks.get(row.companyId)?.push({ ...row, confidence });
   }
   return stacks;
+}
+
+/**
+ * In-use stacks at the latest refresh, per company id (every requested company has an
+ * entry): read from company_stacks, which the refresh writes at its as-of date, so usage,
+ * comparisons and related products cost a few short rows per peer. A company the refresh has
+ * not reached yet (imported since) is scored from its evidence at the same as-of date, so
+ * both paths agree. Evidence changed after the refresh shows once the next refresh has run
+ * (`stacklens import` runs it), as cohorts do.
+ */
+export async function currentStacks(db: Db, companyIds: string[], asOf: Date): Promise<Map<string, StackProductRow[]>> {
+  const stored = await materializedStacks(db, companyIds);
+  const missing = companyIds.filter((id) => !stored.has(id));
+  const live = missing.length > 0 ? await inUseStacks(db, missing, asOf) : new Map<string, StackProductRow[]>();
+  return new Map(companyIds.map((id) => [id, stored.get(id) ?? live.get(id) ?? []]));
 }

@@ -1,5 +1,6 @@
-// SQL for request-time intelligence: install evidence of a few companies with product,
-// category and vendor names. Lookups by table live in the table's module (products.ts,
+// SQL for request-time intelligence: install evidence of a few companies, and their in-use
+// stacks as the refresh materialized them (company_stacks), with product, category and
+// vendor names. Lookups by table live in the table's module (products.ts,
 // categories.ts, vendors.ts, cousage.ts).
 import type { Db } from './db.ts';
 
@@ -32,4 +33,32 @@ export async function installEvidence(db: Db, companyIds: string[], productIds?:
         AND ($2::text[] IS NULL OR i.product_id = ANY($2::text[]))`,
     [companyIds, productIds ?? null],
   );
+}
+
+export type StackProductRow = Pick<InstallEvidenceRow, 'productId' | 'productName' | 'categoryId' | 'categoryName' | 'vendorId' | 'vendorDomain'>;
+
+/**
+ * The materialized in-use stacks of these companies: company id → its products, for the
+ * companies the refresh has computed (an empty list when nothing is in use); companies
+ * missing from the map have no row yet.
+ */
+export async function materializedStacks(db: Db, companyIds: string[]): Promise<Map<string, StackProductRow[]>> {
+  const rows = await db.queryArrays<[string, string | null, string, string, string, string, string]>(
+    `SELECT s.company_id, p.id, p.name, p.category_id, c.name, v.id, v.domain
+       FROM company_stacks s
+       LEFT JOIN LATERAL unnest(s.product_ids) AS u(product_id) ON true
+       LEFT JOIN products p ON p.id = u.product_id
+       LEFT JOIN categories c ON c.id = p.category_id
+       LEFT JOIN vendors v ON v.id = p.vendor_id
+      WHERE s.company_id = ANY($1::text[])`,
+    [companyIds],
+  );
+  const stacks = new Map<string, StackProductRow[]>();
+  for (const [companyId, productId, productName, categoryId, categoryName, vendorId, vendorDomain] of rows) {
+    let list = stacks.get(companyId);
+    if (!list) stacks.set(companyId, (list = []));
+    // A product deleted since the refresh leaves no name behind: skipped.
+    if (productId !== null) list.push({ productId, productName, categoryId, categoryName, vendorId, vendorDomain });
+  }
+  return stacks;
 }

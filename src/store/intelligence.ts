@@ -85,9 +85,35 @@ export interface CohortRow {
  * Replaces the computed cohorts of a batch of companies in one transaction, so readers
  * see either the old or the new peer sets of each company. Defined cohorts are untouched.
  */
-export async function replaceComputedCohorts(db: Db, companyIds: string[], rows: CohortRow[]): Promise<void> {
+/**
+ * Replaces the computed cohorts and the in-use stacks (`stacks[i]`: the product ids of
+ * `companyIds[i]`) of these companies in one transaction: readers see all old or all new.
+ */
+export async function replaceComputedCohorts(db: Db, companyIds: string[], rows: CohortRow[], stacks: string[][]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`DELETE FROM cohorts WHERE company_id = ANY($1::text[]) AND kind = ANY($2::text[])`, [companyIds, COMPUTED_KINDS]);
+    // unnest cannot take a ragged text[][]: (company, product) pairs travel flat, a company
+    // with an empty stack as one pair with a null product, and are grouped back here.
+    const owners: string[] = [];
+    const products: (string | null)[] = [];
+    companyIds.forEach((id, i) => {
+      const ids = stacks[i] ?? [];
+      if (ids.length === 0) {
+        owners.push(id);
+        products.push(null);
+      }
+      for (const productId of ids) {
+        owners.push(id);
+        products.push(productId);
+      }
+    });
+    await tx.query(
+      `INSERT INTO company_stacks (company_id, product_ids)
+       SELECT id, coalesce(array_agg(product ORDER BY product) FILTER (WHERE product IS NOT NULL), '{}')
+         FROM unnest($1::text[], $2::text[]) AS s(id, product) GROUP BY id
+       ON CONFLICT (company_id) DO UPDATE SET product_ids = EXCLUDED.product_ids`,
+      [owners, products],
+    );
     for (let i = 0; i < rows.length; i += 20_000) {
       const chunk = rows.slice(i, i + 20_000);
       await tx.query(

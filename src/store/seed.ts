@@ -30,7 +30,8 @@ export async function hasWorldData(db: Queryable): Promise<boolean> {
 /** Empties every world table (and purchases of the people removed); returns purchases dropped. */
 export async function clearWorld(tx: Tx): Promise<number> {
   const [purchases] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases');
-  await tx.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, purchases RESTART IDENTITY`);
+  // company_stacks: derived by the refresh, but it references companies, so it goes with them.
+  await tx.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, company_stacks, purchases RESTART IDENTITY`);
   return purchases!.n;
 }
 

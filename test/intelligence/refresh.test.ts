@@ -8,6 +8,7 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import type { Db } from '../../src/store/db.ts';
 import { refreshAll, refreshChanged, refreshCompanies } from '../../src/ingest/refresh.ts';
 import { importFile } from '../../src/ingest/import/index.ts';
+import { currentAsOf, currentStacks, inUseStacks } from '../../src/services/stacks.ts';
 import { AS_OF, intelligenceWorld } from './world.ts';
 
 let db: Db;
@@ -122,4 +123,41 @@ test('deleting companies still cascades to their cohorts and their memberships',
   assert.equal(after[0]!.n, 0);
   const defined = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_me' AND kind = 'defined' ORDER BY rank`);
   assert.deepEqual(defined.map((r) => r.member_id), ['cmp_diff', 'cmp_none']);
+});
+
+test('the refresh materializes each company\'s in-use stack; a company it has not reached is scored live', async () => {
+  await refreshAll(db);
+  const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM company_stacks')) as [{ n: number }];
+  const [{ companies }] = (await db.query<{ companies: number }>('SELECT count(*)::int AS companies FROM companies')) as [{ companies: number }];
+  assert.equal(n, companies, 'one row per company, empty stacks included');
+  const stored = await db.query<{ company_id: string; product_ids: string[] }>(
+    `SELECT company_id, product_ids FROM company_stacks WHERE company_id = ANY($1::text[]) ORDER BY company_id`, [['cmp_me', 'cmp_mixed', 'cmp_none']],
+  );
+  // The stale install of cmp_mixed is not in use; cmp_none has no installs at all.
+  assert.deepEqual(stored, [
+    { company_id: 'cmp_me', product_ids: ['prd_crm_a', 'prd_email_a'] },
+    { company_id: 'cmp_mixed', product_ids: ['prd_crm_a'] },
+    { company_id: 'cmp_none', product_ids: [] },
+  ]);
+
+  // Stored and live answers agree for every company.
+  const { asOf } = await currentAsOf(db);
+  const ids = (await db.query<{ id: string }>('SELECT id FROM companies ORDER BY id')).map((r) => r.id);
+  const productsOf = (m: Map<string, { productId: string }[]>) => ids.map((id) => (m.get(id) ?? []).map((r) => r.productId).sort().join(','));
+  assert.deepEqual(productsOf(await currentStacks(db, ids, asOf)), productsOf(await inUseStacks(db, ids, asOf)));
+
+  // A company added after the refresh has no row: its evidence is scored on the spot.
+  await insertWorld(db, {
+    companies: [{ id: 'cmp_late', domain: 'late.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US' }],
+    installs: [{ company_id: 'cmp_late', product_id: 'prd_crm_b', first_verified: '2024-01-01T00:00:00Z', last_verified: AS_OF, hit_count: 40, intensity: 70, sources: ['website'] }],
+  });
+  const late = await currentStacks(db, ['cmp_late', 'cmp_me'], asOf);
+  assert.deepEqual(late.get('cmp_late')!.map((r) => [r.productId, r.productName, r.categoryName, r.vendorDomain]), [['prd_crm_b', 'B CRM', 'CRM', 'b-soft.com']]);
+  assert.deepEqual(late.get('cmp_me')!.map((r) => r.productId).sort(), ['prd_crm_a', 'prd_email_a']);
+  // The next refresh computes it (it never had cohorts) and stores its stack.
+  await refreshChanged(db);
+  assert.deepEqual((await db.query('SELECT product_ids FROM company_stacks WHERE company_id = $1', ['cmp_late']))[0], { product_ids: ['prd_crm_b'] });
+  // Deleting a company deletes its stack.
+  await db.query(`DELETE FROM companies WHERE id = 'cmp_late'`);
+  assert.equal((await db.query('SELECT 1 FROM company_stacks WHERE company_id = $1', ['cmp_late'])).length, 0);
 });
