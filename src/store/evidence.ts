@@ -40,25 +40,25 @@ export type StackProductRow = Pick<InstallEvidenceRow, 'productId' | 'productNam
 /**
  * The materialized in-use stacks of these companies: company id → its products, for the
  * companies the refresh has computed (an empty list when nothing is in use); companies
- * missing from the map have no row yet.
+ * missing from the map have no row yet. Two short reads — the stacks, then each distinct
+ * product once with its names — rather than one join that repeats a product's names for
+ * every peer using it (25 peers: ≈ 850 joined rows for ≈ 290 products, 1.3 ms of PostgreSQL).
  */
 export async function materializedStacks(db: Db, companyIds: string[]): Promise<Map<string, StackProductRow[]>> {
-  const rows = await db.queryArrays<[string, string | null, string, string, string, string, string]>(
-    `SELECT s.company_id, p.id, p.name, p.category_id, c.name, v.id, v.domain
-       FROM company_stacks s
-       LEFT JOIN LATERAL unnest(s.product_ids) AS u(product_id) ON true
-       LEFT JOIN products p ON p.id = u.product_id
-       LEFT JOIN categories c ON c.id = p.category_id
-       LEFT JOIN vendors v ON v.id = p.vendor_id
-      WHERE s.company_id = ANY($1::text[])`,
-    [companyIds],
-  );
-  const stacks = new Map<string, StackProductRow[]>();
-  for (const [companyId, productId, productName, categoryId, categoryName, vendorId, vendorDomain] of rows) {
-    let list = stacks.get(companyId);
-    if (!list) stacks.set(companyId, (list = []));
-    // A product deleted since the refresh leaves no name behind: skipped.
-    if (productId !== null) list.push({ productId, productName, categoryId, categoryName, vendorId, vendorDomain });
+  const stacks = await db.queryArrays<[string, string[]]>(`SELECT company_id, product_ids FROM company_stacks WHERE company_id = ANY($1::text[])`, [companyIds]);
+  const productIds = [...new Set(stacks.flatMap(([, ids]) => ids))];
+  const products = new Map<string, StackProductRow>();
+  if (productIds.length > 0) {
+    const rows = await db.queryArrays<[string, string, string, string, string, string]>(
+      `SELECT p.id, p.name, p.category_id, c.name, v.id, v.domain
+         FROM products p JOIN categories c ON c.id = p.category_id JOIN vendors v ON v.id = p.vendor_id
+        WHERE p.id = ANY($1::text[])`,
+      [productIds],
+    );
+    for (const [productId, productName, categoryId, categoryName, vendorId, vendorDomain] of rows) {
+      products.set(productId, { productId, productName, categoryId, categoryName, vendorId, vendorDomain });
+    }
   }
-  return stacks;
+  // A product deleted since the refresh has no row any more: left out.
+  return new Map(stacks.map(([companyId, ids]) => [companyId, ids.flatMap((id) => products.get(id) ?? [])]));
 }
