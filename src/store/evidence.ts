@@ -45,7 +45,12 @@ export type StackProductRow = Pick<InstallEvidenceRow, 'productId' | 'productNam
  * every peer using it (25 peers: ≈ 850 joined rows for ≈ 290 products, 1.3 ms of PostgreSQL).
  */
 export async function materializedStacks(db: Db, companyIds: string[]): Promise<Map<string, StackProductRow[]>> {
-  const stacks = await db.queryArrays<[string, string[]]>(`SELECT company_id, product_ids FROM company_stacks WHERE company_id = ANY($1::text[])`, [companyIds]);
+  // The arrays come as space-joined text: node-postgres's array parser cost ≈ 0.25 ms per
+  // 25 stacks in a profile, a split almost nothing; ids never hold a space (letters, digits
+  // and _ . : - by the import rules).
+  const stacks = (
+    await db.queryArrays<[string, string]>(`SELECT company_id, array_to_string(product_ids, ' ') FROM company_stacks WHERE company_id = ANY($1::text[])`, [companyIds])
+  ).map(([companyId, joined]) => [companyId, joined === '' ? [] : joined.split(' ')] as const);
   const productIds = [...new Set(stacks.flatMap(([, ids]) => ids))];
   const products = new Map<string, StackProductRow>();
   if (productIds.length > 0) {
