@@ -48,22 +48,39 @@ export async function materializedStacks(db: Db, companyIds: string[]): Promise<
   // The arrays come as space-joined text: node-postgres's array parser cost ≈ 0.25 ms per
   // 25 stacks in a profile, a split almost nothing; ids never hold a space (letters, digits
   // and _ . : - by the import rules).
-  const stacks = (
-    await db.queryArrays<[string, string]>(`SELECT company_id, array_to_string(product_ids, ' ') FROM company_stacks WHERE company_id = ANY($1::text[])`, [companyIds])
-  ).map(([companyId, joined]) => [companyId, joined === '' ? [] : joined.split(' ')] as const);
-  const productIds = [...new Set(stacks.flatMap(([, ids]) => ids))];
+  const rows = await db.queryArrays<[string, string]>(
+    `SELECT company_id, array_to_string(product_ids, ' ') FROM company_stacks WHERE company_id = ANY($1::text[])`,
+    [companyIds],
+  );
+  // Plain loops: this runs for every usage, comparison and related request, over ~25 × 35 ids.
+  const stackIds = new Map<string, string[]>();
+  const distinct = new Set<string>();
+  for (const [companyId, joined] of rows) {
+    const ids = joined === '' ? [] : joined.split(' ');
+    for (const id of ids) distinct.add(id);
+    stackIds.set(companyId, ids);
+  }
   const products = new Map<string, StackProductRow>();
-  if (productIds.length > 0) {
-    const rows = await db.queryArrays<[string, string, string, string, string, string]>(
+  if (distinct.size > 0) {
+    const found = await db.queryArrays<[string, string, string, string, string, string]>(
       `SELECT p.id, p.name, p.category_id, c.name, v.id, v.domain
          FROM products p JOIN categories c ON c.id = p.category_id JOIN vendors v ON v.id = p.vendor_id
         WHERE p.id = ANY($1::text[])`,
-      [productIds],
+      [[...distinct]],
     );
-    for (const [productId, productName, categoryId, categoryName, vendorId, vendorDomain] of rows) {
+    for (const [productId, productName, categoryId, categoryName, vendorId, vendorDomain] of found) {
       products.set(productId, { productId, productName, categoryId, categoryName, vendorId, vendorDomain });
     }
   }
-  // A product deleted since the refresh has no row any more: left out.
-  return new Map(stacks.map(([companyId, ids]) => [companyId, ids.flatMap((id) => products.get(id) ?? [])]));
+  const stacks = new Map<string, StackProductRow[]>();
+  for (const [companyId, ids] of stackIds) {
+    const list: StackProductRow[] = [];
+    for (const id of ids) {
+      const product = products.get(id);
+      // A product deleted since the refresh has no row any more: left out.
+      if (product) list.push(product);
+    }
+    stacks.set(companyId, list);
+  }
+  return stacks;
 }
