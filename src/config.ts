@@ -20,6 +20,8 @@ const envSchema = z.object({
   /** PostgreSQL connection string; unset → embedded PGlite database in DATA_DIR/pglite. */
   DATABASE_URL: optionalText,
   DATABASE_POOL_SIZE: int(1, 200).default(10),
+  /** Named prepared statements (off behind a pooler in transaction mode, e.g. PgBouncer < 1.21). */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo world on first start when the database holds no company. */
@@ -64,6 +66,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  databasePreparedStatements: boolean;
   redisUrl: string | undefined;
   logLevel: string;
   seedDemo: boolean;
@@ -112,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,

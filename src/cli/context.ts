@@ -10,7 +10,7 @@ export interface CliContext {
 
 export async function openContext(): Promise<CliContext> {
   const config = loadConfig();
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
   try {
     await migrate(db);
   } catch (err) {

@@ -56,6 +56,12 @@ export interface OpenDbOptions {
   poolSize?: number;
   /** PostgreSQL only: the schema to work in (tests use a fresh one per file). */
   schema?: string;
+  /**
+   * Name parameterized statements so each connection prepares them once (default true).
+   * Off behind a connection pooler in transaction mode, where the next statement may reach
+   * a server connection that never prepared it.
+   */
+  preparedStatements?: boolean;
 }
 
 // int8 (counts, bigserial ids) as JS numbers: every value we store fits in 2^53.
@@ -78,7 +84,7 @@ async function openPostgres(options: OpenDbOptions): Promise<Db> {
     /* an idle client died (server restart); the pool replaces it on next checkout */
   });
   await pool.query('select 1');
-  return makeDb('postgres', pool, async () => {
+  return makeDb('postgres', pool, options.preparedStatements ?? true, async () => {
     await pool.end();
   });
 }
@@ -98,7 +104,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
     // PGlite serves one connection: a pool of one serializes every caller onto it.
     const pool = new pg.Pool({ ...(createPgConfig(pglite) as object), max: 1 });
-    return makeDb('pglite', pool, async () => {
+    return makeDb('pglite', pool, options.preparedStatements ?? true, async () => {
       await pool.end();
       // Flush the WAL into the data files so the next open starts clean.
       await pglite.query('CHECKPOINT');
@@ -111,18 +117,18 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   }
 }
 
-function makeDb(engine: Engine, pool: pg.Pool, closeFn: () => Promise<void>): Db {
+function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, closeFn: () => Promise<void>): Db {
   let closed: Promise<void> | undefined;
   return {
     engine,
     pool,
-    ...queryable(pool),
+    ...queryable(pool, prepared),
     async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         await client.query(beginStatement(options));
-        const result = await fn(queryable(client));
+        const result = await fn(queryable(client, prepared));
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -162,15 +168,16 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-function queryable(runner: pg.Pool | pg.PoolClient): Queryable {
+function queryable(runner: pg.Pool | pg.PoolClient, prepared: boolean): Queryable {
+  const nameOf = (text: string, params?: unknown[]) => (prepared && params && params.length > 0 ? statementName(text) : undefined);
   return {
     async query<R extends object>(text: string, params?: unknown[]) {
       // No parameters: the simple protocol, which also runs several statements (migrations).
       if (!params || params.length === 0) return (await runner.query(text)).rows as R[];
-      return (await runner.query({ name: statementName(text), text, values: params })).rows as R[];
+      return (await runner.query({ name: nameOf(text, params), text, values: params })).rows as R[];
     },
     async queryArrays<R extends unknown[]>(text: string, params?: unknown[]) {
-      const result = await runner.query<R>({ name: params && params.length > 0 ? statementName(text) : undefined, text, values: params, rowMode: 'array' });
+      const result = await runner.query<R>({ name: nameOf(text, params), text, values: params, rowMode: 'array' });
       return result.rows;
     },
   };

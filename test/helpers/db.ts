@@ -7,9 +7,9 @@ import { migrate } from '../../src/store/migrate.ts';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 
-export async function createTestDb(): Promise<Db> {
+export async function createTestDb(options: { preparedStatements?: boolean } = {}): Promise<Db> {
   if (!TEST_DATABASE_URL) {
-    const db = await openDb();
+    const db = await openDb(options);
     await migrate(db);
     return db;
   }
@@ -26,7 +26,7 @@ export async function createTestDb(): Promise<Db> {
   } finally {
     await admin.end();
   }
-  const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5 });
+  const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5, ...options });
   await migrate(db);
   const close = db.close.bind(db);
   return Object.assign(db, {
