@@ -2,9 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './store/db.ts';
+import { replySerializerCompiler } from './http/reply-serializer.ts';
+import { ReferenceCache } from './http/reference-cache.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -42,6 +44,8 @@ declare module 'fastify' {
     /** Fixed-window counters for rate limits and token-endpoint throttling. */
     counters: CounterStore;
     readiness: Readiness;
+    /** Reference answers kept in memory with their ETags (routes of operations with http.referenceData). */
+    referenceCache: ReferenceCache;
   }
 }
 
@@ -90,12 +94,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.headersTimeout = config.headersTimeoutMs;
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(replySerializerCompiler({ checkReplies: config.checkReplies }));
   app.decorate('config', config);
   app.decorate('db', deps.db);
   const counters = deps.counters ?? (await openCounterStore(config.redisUrl, (msg, err) => app.log.warn({ err }, msg)));
   app.decorate('counters', counters);
   if (!deps.counters) app.addHook('onClose', () => counters.close());
+  app.decorate('referenceCache', new ReferenceCache(deps.db, { checkReplies: config.checkReplies }));
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
   await app.register(securityPlugin);

@@ -31,6 +31,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   REQUEST_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
   HEADERS_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** Check every JSON reply against its contract schema (zod) as well as writing it with the compiled serializer; costs CPU, for tests and debugging. */
+  CHECK_REPLIES: bool.default(false),
   /** OAuth issuer (iss claim) and token audience; default the public origin. */
   ISSUER_URL: optionalText,
   API_AUDIENCE: optionalText,
@@ -75,6 +77,8 @@ export interface Config {
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  /** Validate every JSON reply with zod too (tests): see http/reply-serializer.ts. */
+  checkReplies: boolean;
   auth: {
     issuer: string;
     audience: string;
@@ -124,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    checkReplies: e.CHECK_REPLIES,
     auth: {
       issuer: stripSlash(e.ISSUER_URL ?? publicUrl),
       audience: e.API_AUDIENCE ?? publicUrl,

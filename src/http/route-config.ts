@@ -56,12 +56,15 @@ function headersOf(op: Operation): z.ZodObject | undefined {
   });
 }
 
+// No body: a `null` schema is documented without media types.
+const notModified = z.null().describe('Not Modified: If-None-Match holds the current ETag of this answer; no body');
+
 /** The documented responses: the JSON output (and the streamed variant), then the errors. */
 function responsesOf(op: Operation): Record<number, unknown> {
   const { http, stream } = op;
   // 403 only where a permission applies: nothing else refuses an authenticated client.
   const { 403: forbidden, ...always } = commonErrors;
-  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...http.errors };
+  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...(http.referenceData ? { 304: notModified } : {}), ...http.errors };
   if (!stream) return { 200: op.output, ...errors };
   const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
   const ok = stream.when

@@ -45,7 +45,7 @@ export const listCategoriesOp = defineOperation({
   readOnly: true,
   attributed: true,
   http: {
-    method: 'GET', path: '/categories', query: categoriesQuerySchema, headers: onBehalfOfHeaders,
+    method: 'GET', path: '/categories', query: categoriesQuerySchema, headers: onBehalfOfHeaders, referenceData: true,
     aliases: [{ id: 'listProductCategories', path: '/dictionary/product-categories', summary: 'Every product category (alias of GET /categories)' }],
   },
   mcp: {
@@ -66,7 +66,7 @@ export const getCategoryOp = defineOperation({
   output: categorySchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/categories/:categoryId', params: categoryParamsSchema },
+  http: { method: 'GET', path: '/categories/:categoryId', params: categoryParamsSchema, referenceData: true },
 });
 
 export const categoryOperations = [listCategoriesOp, getCategoryOp];

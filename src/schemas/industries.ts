@@ -25,7 +25,7 @@ export const listIndustriesOp = defineOperation({
   output: industryListSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/industries' },
+  http: { method: 'GET', path: '/industries', referenceData: true },
   mcp: {
     name: 'industries_list',
     title: 'Industries',
@@ -42,7 +42,7 @@ export const getIndustryOp = defineOperation({
   output: industrySchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/industries/:industryId', params: industryParamsSchema },
+  http: { method: 'GET', path: '/industries/:industryId', params: industryParamsSchema, referenceData: true },
 });
 
 export const industryOperations = [listIndustriesOp, getIndustryOp];

@@ -45,6 +45,12 @@ export interface HttpBinding {
   readonly headers?: z.ZodObject;
   /** Other addresses serving the same operation with the same schemas (own operationId and summary). */
   readonly aliases?: readonly HttpAlias[];
+  /**
+   * The JSON answer depends only on the input and the reference data (industries, categories,
+   * vendors, products): it carries an ETag, is kept in memory until that data changes
+   * (http/reference-cache.ts), and If-None-Match with the current ETag answers 304.
+   */
+  readonly referenceData?: boolean;
   /** Error responses beyond the common ones (e.g. 402, 413, 422). */
   readonly errors?: Readonly<Record<number, z.ZodType>>;
 }

@@ -65,13 +65,13 @@ export const FUZZY_THRESHOLD = 0.3;
 export const searchVendorsOp = defineOperation({
   id: 'searchVendors',
   summary: 'Search vendors by name or domain',
-  description: `\`fuzzy=false\`: case-insensitive exact match on the name, or on the domain (normalized). \`fuzzy=true\`: vendors whose name or domain contains the text or has a trigram similarity of at least ${FUZZY_THRESHOLD} (pg_trgm similarity / word_similarity), best score first, then by name. Without \`vendor\`: every vendor by name. No match is an empty page.`,
+  description: `\`fuzzy=false\`: case-insensitive exact match on the name, or on the domain (normalized). \`fuzzy=true\`: vendors whose name or domain contains the text or has a trigram similarity of at least ${FUZZY_THRESHOLD} (pg_trgm similarity / word_similarity), best score first, then by name. Without \`vendor\`: every vendor by name. No match is an empty page. Answers carry an ETag (If-None-Match → 304).`,
   tag: 'Vendors',
   input: vendorSearchInputSchema,
   output: vendorPageSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/vendors', query: vendorSearchInputSchema },
+  http: { method: 'GET', path: '/vendors', query: vendorSearchInputSchema, referenceData: true },
   mcp: {
     name: 'vendors_search',
     title: 'Search software vendors',
@@ -91,7 +91,7 @@ export const vendorProductsOp = defineOperation({
   output: productPageSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/vendors/:vendorDomain/products', params: vendorParamsSchema, query: vendorProductsQuerySchema },
+  http: { method: 'GET', path: '/vendors/:vendorDomain/products', params: vendorParamsSchema, query: vendorProductsQuerySchema, referenceData: true },
   mcp: {
     name: 'vendor_products',
     title: 'Products of a vendor',

@@ -1,16 +1,18 @@
 // SQL for prompt understanding: the catalog the parser reads (products, vendors, categories,
 // industries), cached in process per database, and the companies a prompt may name.
-// The cache is checked against a cheap fingerprint of the four tables (row counts and a sum
-// of row hashes) at most every `maxAgeMs`, so an import shows up without a restart while
+// The cache is checked against the reference version (bumped by triggers on the four tables)
+// at most every `maxAgeMs`, so an import shows up without a restart while
 // requests do not reload thousands of products each time. Writers may also call
 // invalidatePromptCatalog(db) to drop it at once.
 import type { Db } from './db.ts';
 import { Params } from './sql.ts';
 import { now } from '../clock.ts';
+import { readReferenceVersion } from './reference-version.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
 
 interface CacheEntry {
-  fingerprint: string;
+  /** The reference version (migration 015) the catalog was read at. */
+  version: number;
   checkedAt: number;
   catalog: PromptCatalog;
 }
@@ -18,21 +20,8 @@ interface CacheEntry {
 const cache = new WeakMap<Db, CacheEntry>();
 const inflight = new WeakMap<Db, Promise<PromptCatalog>>();
 
-/** How long a loaded catalog is trusted before its fingerprint is checked again. */
+/** How long a loaded catalog is trusted before the reference version is checked again. */
 export const CATALOG_MAX_AGE_MS = 2000;
-
-const FINGERPRINT_SQL = `
-  SELECT
-    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name || '|' || coalesce(short_name, '') || '|'
-              || array_to_string(aliases, ',') || '|' || vendor_id || '|' || category_id)::bigint), 0)::text FROM products) AS p,
-    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || domain || '|' || name)::bigint), 0)::text FROM vendors) AS v,
-    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name || '|' || coalesce(parent_id, ''))::bigint), 0)::text FROM categories) AS c,
-    (SELECT count(*)::text || ':' || coalesce(sum(hashtext(id || '|' || name)::bigint), 0)::text FROM industries) AS i`;
-
-async function fingerprint(db: Db): Promise<string> {
-  const [row] = await db.query<{ p: string; v: string; c: string; i: string }>(FINGERPRINT_SQL);
-  return `${row!.p}/${row!.v}/${row!.c}/${row!.i}`;
-}
 
 async function readCatalog(db: Db): Promise<PromptCatalog> {
   return {
@@ -56,14 +45,14 @@ export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number } =
   const pending = inflight.get(db);
   if (pending) return pending;
   const load = (async () => {
-    const fp = await fingerprint(db);
+    const version = await readReferenceVersion(db);
     const current = cache.get(db);
-    if (current && current.fingerprint === fp) {
+    if (current && current.version === version) {
       current.checkedAt = now();
       return current.catalog;
     }
     const catalog = await readCatalog(db);
-    cache.set(db, { fingerprint: fp, checkedAt: now(), catalog });
+    cache.set(db, { version, checkedAt: now(), catalog });
     return catalog;
   })();
   inflight.set(db, load);

@@ -90,8 +90,7 @@ async function openPostgres(options: OpenDbOptions): Promise<Db> {
 }
 
 async function openPglite(options: OpenDbOptions): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { PgliteThread } = await import('./pglite-thread.ts');
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   let lock: DirLock | undefined;
   let dataDir: string | undefined;
@@ -100,18 +99,19 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     lock = acquireDirLock(options.dataDir);
     dataDir = path.join(options.dataDir, 'pglite');
   }
+  // On a worker thread, so statements never block this thread's event loop (pglite-thread.ts).
+  const thread = new PgliteThread(dataDir);
   try {
-    const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+    await thread.waitReady;
     // PGlite serves one connection: a pool of one serializes every caller onto it.
-    const pool = new pg.Pool({ ...(createPgConfig(pglite) as object), max: 1 });
+    const pool = new pg.Pool({ ...(createPgConfig(thread as never) as object), max: 1 });
     return makeDb('pglite', pool, options.preparedStatements ?? true, async () => {
       await pool.end();
-      // Flush the WAL into the data files so the next open starts clean.
-      await pglite.query('CHECKPOINT');
-      await pglite.close();
+      await thread.close(); // CHECKPOINT, then close
       lock?.release();
     });
   } catch (err) {
+    await thread.close().catch(() => {});
     lock?.release();
     throw err;
   }

@@ -46,7 +46,7 @@ export async function findIdempotencyKey(
 
 export async function saveIdempotencyKey(tx: Tx, e: { clientId: string; key: string; requestHash: string; statusCode: number; response: unknown }): Promise<void> {
   await tx.query(
-    'INSERT INTO idempotency_keys (client_id, key, request_hash, status_code, response) VALUES ($1::text, $2::text, $3::text, $4::int, $5::jsonb)',
+    'INSERT INTO idempotency_keys (client_id, key, request_hash, status_code, response) VALUES ($1::text, $2::text, $3::text, $4::int, $5::json)',
     [e.clientId, e.key, e.requestHash, e.statusCode, JSON.stringify(e.response)],
   );
 }

@@ -52,13 +52,14 @@ export const TABLES = {
     revoked_at: 'timestamptz null', last_used_at: 'timestamptz null',
   },
   access_version: { id: 'bool default', version: 'int8' },
+  reference_version: { id: 'bool default', version: 'int8' },
   signing_keys: {
     kid: 'text', alg: 'text', public_jwk: 'jsonb', private_jwk: 'jsonb', created_at: 'timestamptz default', retired_at: 'timestamptz null',
     published_until: 'timestamptz null',
   },
   purchases: { client_id: 'text', person_id: 'text', on_behalf_of: 'text', purchased_at: 'timestamptz default' },
   credit_ledger: { id: 'int8 default', client_id: 'text', delta: 'int4', reason: 'text', reference: 'text null', created_at: 'timestamptz default' },
-  idempotency_keys: { client_id: 'text', key: 'text', request_hash: 'text', status_code: 'int4', response: 'jsonb', created_at: 'timestamptz default' },
+  idempotency_keys: { client_id: 'text', key: 'text', request_hash: 'text', status_code: 'int4', response: 'json', created_at: 'timestamptz default' },
   audit_log: {
     id: 'int8 default', at: 'timestamptz default', client_id: 'text null', on_behalf_of: 'text null', action: 'text', params: 'jsonb default',
     result_count: 'int4 null',
@@ -81,6 +82,7 @@ interface UdtValues {
   float4: number;
   bool: boolean;
   timestamptz: Date;
+  json: unknown;
   jsonb: unknown;
   _text: string[];
 }

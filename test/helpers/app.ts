@@ -14,7 +14,7 @@ export interface TestApp {
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', ...env });
+  return loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', CHECK_REPLIES: 'true', ...env });
 }
 
 export interface TestAppOptions {

@@ -94,7 +94,7 @@ test('one Error schema for every 4xx/5xx; 503 of startup on every /api operation
 });
 
 test('response headers are documented where the server sends them', () => {
-  assert.deepEqual(Object.keys(doc.components.headers).sort(), ['Content-Disposition', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
+  assert.deepEqual(Object.keys(doc.components.headers).sort(), ['Cache-Control', 'Content-Disposition', 'ETag', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
   const names = (response: any) => Object.keys(response.headers ?? {}).sort();
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
@@ -105,6 +105,8 @@ test('response headers are documented where the server sends them', () => {
         assert.equal(names(response).includes('RateLimit') && names(response).includes('RateLimit-Policy'), limited, where);
         assert.equal(names(response).includes('Retry-After'), status === '429' || status === '503', where);
         assert.equal(names(response).includes('Content-Disposition'), Boolean(response.content?.['text/csv']), where);
+        const revalidated = Boolean(op.responses['304']) && (status === '200' || status === '304');
+        assert.equal(names(response).includes('ETag') && names(response).includes('Cache-Control'), revalidated, where);
       }
     }
   }

@@ -332,7 +332,7 @@ export interface paths {
         };
         /**
          * Search vendors by name or domain
-         * @description `fuzzy=false`: case-insensitive exact match on the name, or on the domain (normalized). `fuzzy=true`: vendors whose name or domain contains the text or has a trigram similarity of at least 0.3 (pg_trgm similarity / word_similarity), best score first, then by name. Without `vendor`: every vendor by name. No match is an empty page.
+         * @description `fuzzy=false`: case-insensitive exact match on the name, or on the domain (normalized). `fuzzy=true`: vendors whose name or domain contains the text or has a trigram similarity of at least 0.3 (pg_trgm similarity / word_similarity), best score first, then by name. Without `vendor`: every vendor by name. No match is an empty page. Answers carry an ETag (If-None-Match → 304).
          */
         get: operations["searchVendors"];
         put?: never;
@@ -1058,6 +1058,10 @@ export interface components {
         "Content-Disposition": string;
         /** @description `true` when this is the stored response of an earlier request with the same Idempotency-Key (nothing was charged again) */
         "Idempotent-Replayed": "true";
+        /** @description Strong validator of this answer (reference data); send it back in If-None-Match to get 304 while the answer is unchanged */
+        ETag: string;
+        /** @description `private, no-cache`: keep the answer, but revalidate it (If-None-Match) before each use */
+        "Cache-Control": string;
     };
     pathItems: never;
 }
@@ -3790,6 +3794,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +3815,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["VendorPage"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -3949,6 +3967,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,6 +4005,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ProductPage"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -4119,6 +4151,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Content-Disposition": components["headers"]["Content-Disposition"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,6 +4170,18 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                     "text/csv": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -4291,6 +4337,8 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Content-Disposition": components["headers"]["Content-Disposition"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +4356,18 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                     "text/csv": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -4456,6 +4516,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4470,6 +4532,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Category"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -4591,6 +4665,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,6 +4681,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["IndustryList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {
@@ -4732,6 +4820,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4744,6 +4834,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Industry"];
                 };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
             400: {

@@ -121,6 +121,14 @@ const HEADERS = {
     description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key (nothing was charged again)',
     schema: { type: 'string', enum: ['true'] },
   },
+  ETag: {
+    description: 'Strong validator of this answer (reference data); send it back in If-None-Match to get 304 while the answer is unchanged',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: '`private, no-cache`: keep the answer, but revalidate it (If-None-Match) before each use',
+    schema: { type: 'string' },
+  },
 } as const;
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -173,6 +181,10 @@ function responseHeaders(doc: JsonSchema): JsonSchema {
       if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');
       if (response.content?.['text/csv']) headers['Content-Disposition'] = headerRef('Content-Disposition');
       if (idempotent && status === '200') headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      if (op.responses['304'] && (status === '200' || status === '304')) {
+        headers.ETag = headerRef('ETag');
+        headers['Cache-Control'] = headerRef('Cache-Control');
+      }
       response.headers = headers;
     }
   }

@@ -1,0 +1,35 @@
+-- Reference version (issue 13): one counter that every change to the reference data
+-- (industries, categories, vendors, products) bumps, in the same transaction as the change.
+-- Servers keep the JSON answers of reference reads (category and industry lists, the vendor
+-- list) in memory with an ETag and probe this one row per request; a changed number drops
+-- them, so an import made by any process (CLI, another instance, plain SQL) shows on the
+-- next request, and an unchanged answer revalidates with 304.
+CREATE TABLE reference_version (
+  id       boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version  bigint NOT NULL
+);
+INSERT INTO reference_version (id, version) VALUES (true, 1);
+
+CREATE FUNCTION bump_reference_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE reference_version SET version = version + 1 WHERE id;
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER industries_reference_version AFTER INSERT OR DELETE OR UPDATE ON industries
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER industries_reference_version_truncate AFTER TRUNCATE ON industries
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER categories_reference_version AFTER INSERT OR DELETE OR UPDATE ON categories
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER categories_reference_version_truncate AFTER TRUNCATE ON categories
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER vendors_reference_version AFTER INSERT OR DELETE OR UPDATE ON vendors
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER vendors_reference_version_truncate AFTER TRUNCATE ON vendors
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER products_reference_version AFTER INSERT OR DELETE OR UPDATE ON products
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+CREATE TRIGGER products_reference_version_truncate AFTER TRUNCATE ON products
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
