@@ -91,7 +91,6 @@ async function openPostgres(options: OpenDbOptions): Promise<Db> {
 
 async function openPglite(options: OpenDbOptions): Promise<Db> {
   const { PgliteThread } = await import('./pglite-thread.ts');
-  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   let lock: DirLock | undefined;
   let dataDir: string | undefined;
   if (options.dataDir) {
@@ -103,8 +102,12 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   const thread = new PgliteThread(dataDir);
   try {
     await thread.waitReady;
-    // PGlite serves one connection: a pool of one serializes every caller onto it.
-    const pool = new pg.Pool({ ...(createPgConfig(thread as never) as object), max: 1 });
+    // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
+    // (a reconnect resets the session: see the worker's 'reset').
+    const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() });
+    pool.on('error', () => {
+      /* the worker stopped; the next checkout reports it */
+    });
     return makeDb('pglite', pool, options.preparedStatements ?? true, async () => {
       await pool.end();
       await thread.close(); // CHECKPOINT, then close

@@ -67,3 +67,17 @@ test('a process that opens the embedded database exits when its work is done, cl
     assert.match(run.stdout, /"answer":42/);
   }
 });
+
+test('a new connection starts clean: no transaction or prepared statement left by a dropped one', async (t) => {
+  const db = await openDb({});
+  t.after(() => db.close());
+  await db.query('CREATE TABLE t2 (v int)');
+  assert.deepEqual(await db.query('SELECT $1::int AS v', [1]), [{ v: 1 }]); // a named statement on the first connection
+  const client = await db.pool.connect();
+  await client.query('BEGIN');
+  await client.query('INSERT INTO t2 VALUES (1)');
+  client.release(new Error('dropped mid-transaction')); // the pool discards this connection
+  assert.deepEqual(await db.query('SELECT count(*)::int AS n FROM t2'), [{ n: 0 }]);
+  // The next connection prepares the same statement name again without "already exists".
+  assert.deepEqual(await db.query('SELECT $1::int AS v', [2]), [{ v: 2 }]);
+});
