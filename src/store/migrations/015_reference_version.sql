@@ -17,19 +17,15 @@ BEGIN
 END;
 $$;
 
-CREATE TRIGGER industries_reference_version AFTER INSERT OR DELETE OR UPDATE ON industries
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER industries_reference_version_truncate AFTER TRUNCATE ON industries
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER categories_reference_version AFTER INSERT OR DELETE OR UPDATE ON categories
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER categories_reference_version_truncate AFTER TRUNCATE ON categories
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER vendors_reference_version AFTER INSERT OR DELETE OR UPDATE ON vendors
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER vendors_reference_version_truncate AFTER TRUNCATE ON vendors
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER products_reference_version AFTER INSERT OR DELETE OR UPDATE ON products
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
-CREATE TRIGGER products_reference_version_truncate AFTER TRUNCATE ON products
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+-- Row changes and TRUNCATE (the demo world's --replace) of each reference table.
+DO $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['industries', 'categories', 'vendors', 'products'] LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR DELETE OR UPDATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version()',
+                   t || '_reference_version', t);
+    EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version()',
+                   t || '_reference_version_truncate', t);
+  END LOOP;
+END;
+$$;
