@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../store/db.ts';
-import { readReferenceVersion } from '../store/reference-version.ts';
+import { referenceDataVersion } from '../services/reference-data.ts';
 import { replyWriter } from './reply-serializer.ts';
 
 interface Kept {
@@ -35,7 +35,7 @@ export class ReferenceCache {
    * value is written by the operation's reply writer (the bytes the route would send).
    */
   async reply<T>(request: FastifyRequest, reply: FastifyReply, load: () => Promise<T>): Promise<FastifyReply> {
-    const version = await readReferenceVersion(this.db);
+    const version = await referenceDataVersion(this.db);
     // The route (not the URL as sent) and the validated input: ?a=1&b=2 and ?b=2&a=1 share an entry.
     const key = `${request.routeOptions.url}\n${JSON.stringify(request.params)}\n${JSON.stringify(request.query)}`;
     const hit = this.kept.get(key);
