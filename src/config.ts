@@ -31,7 +31,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   REQUEST_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
   HEADERS_TIMEOUT_MS: int(1000, 600_000).default(30_000),
-  /** Check every JSON reply against its contract schema (zod) as well as writing it with the compiled serializer; costs CPU, for tests and debugging. */
+  /** Check every JSON reply against its contract schema (zod) and its exact shape before writing it; costs CPU, for tests and debugging. */
   CHECK_REPLIES: bool.default(false),
   /** OAuth issuer (iss claim) and token audience; default the public origin. */
   ISSUER_URL: optionalText,

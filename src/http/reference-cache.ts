@@ -1,4 +1,5 @@
-// Reference answers (the category and industry lists and items, the vendor list) kept in
+// Reference answers (operations with http.referenceData: categories, industries, vendor
+// search and a vendor's products; route-config's serve() sends them here) kept in
 // memory as the bytes the route would write, with a strong ETag. They depend only on the
 // request and on the reference data, whose version (migration 015, bumped by triggers in
 // the writing transaction) is probed once per request: a change made by any process drops

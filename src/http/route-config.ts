@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { z } from 'zod';
 import { commonErrors } from '../schemas/common.ts';
 import { onBehalfOfUserSchema } from '../schemas/params.ts';
-import { conditionOf, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import { conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -115,11 +115,22 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
   Body: Out<Get<Binding<O>, 'body'>>;
 }>;
 
-/** Registers every address of the operation with one handler: transport → one service call → answer. */
+/**
+ * Registers every address of the operation with one handler: transport → one service call →
+ * answer. An operation on reference data (`http.referenceData`) answers its JSON through the
+ * app's reference cache (ETag/304); a call asking for the streamed variant (export=true) is
+ * never kept.
+ */
 export function serve<O extends Operation>(
   app: FastifyInstance,
   op: O,
   handler: (request: OperationRequest<O>, reply: FastifyReply) => unknown,
 ): void {
-  for (const route of operationRoutes(op)) app.route({ ...route, handler: handler as unknown as RouteHandlerMethod });
+  const streams = (request: OperationRequest<O>) =>
+    op.stream !== undefined && (op.stream.when === undefined || flagSet((request.query as Record<string, unknown> | undefined)?.[op.stream.when]));
+  const answer = op.http.referenceData
+    ? (request: OperationRequest<O>, reply: FastifyReply) =>
+        streams(request) ? handler(request, reply) : app.referenceCache.reply(request, reply, async () => handler(request, reply))
+    : handler;
+  for (const route of operationRoutes(op)) app.route({ ...route, handler: answer as unknown as RouteHandlerMethod });
 }

@@ -115,3 +115,10 @@ test('the OpenAPI document lists 304 on the reference operations only', async ()
   const with304 = ops.filter((o) => o.responses['304']).map((o) => o.operationId).sort();
   assert.deepEqual(with304, ['getCategory', 'getIndustry', 'listCategories', 'listIndustries', 'listProductCategories', 'searchVendors', 'vendorProducts']);
 });
+
+test('the streamed variant (export=true) is answered live, never kept', async () => {
+  const res = await get('/api/categories?export=true', { 'x-on-behalf-of-user': 'analyst@example.com' });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^text\/csv/);
+  assert.equal(res.headers.etag, undefined);
+});

@@ -9,9 +9,9 @@ import { serve } from '../route-config.ts';
 
 export async function categoryRoutes(app: FastifyInstance): Promise<void> {
   serve(app, listCategoriesOp, (request, reply) => {
-    if (!request.query.export) return app.referenceCache.reply(request, reply, () => listCategories(app.db));
+    if (!request.query.export) return listCategories(app.db);
     const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
     return sendCsv(reply, 'categories.csv', exportCategories(app.db, actor), CATEGORY_COLUMNS);
   });
-  serve(app, getCategoryOp, (request, reply) => app.referenceCache.reply(request, reply, () => getCategory(app.db, request.params.categoryId)));
+  serve(app, getCategoryOp, (request) => getCategory(app.db, request.params.categoryId));
 }

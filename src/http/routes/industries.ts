@@ -5,6 +5,6 @@ import { getIndustry, listIndustries } from '../../services/industries.ts';
 import { serve } from '../route-config.ts';
 
 export async function industryRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, listIndustriesOp, (request, reply) => app.referenceCache.reply(request, reply, () => listIndustries(app.db)));
-  serve(app, getIndustryOp, (request, reply) => app.referenceCache.reply(request, reply, () => getIndustry(app.db, request.params.industryId)));
+  serve(app, listIndustriesOp, () => listIndustries(app.db));
+  serve(app, getIndustryOp, (request) => getIndustry(app.db, request.params.industryId));
 }
