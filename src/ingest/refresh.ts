@@ -9,12 +9,15 @@ import { buildPopulation, type CompanyInput, type Population } from '../intellig
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';
 import { CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
-import { WEIGHTS } from '../intelligence/similarity.ts';
+import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
 import { resolveAsOf } from '../services/stacks.ts';
 import {
   companiesToRefresh, finishRefreshRun, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
   loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
 } from '../store/intelligence.ts';
+
+/** Companies scored between two turns of the event loop (about 20-40 ms of work). */
+const YIELD_EVERY = 50;
 
 export type RefreshPhase = 'load' | 'cohorts' | 'cousage';
 
@@ -106,6 +109,7 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
   const loaded = await loadPopulation(db, asOf);
   const { pop } = loaded;
   const index = new BlockIndex(pop);
+  const probe = new SimilarityProbe(pop);
   progress({ phase: 'load', done: 1, total: 1 });
   timings.load = Date.now() - t;
 
@@ -118,8 +122,12 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
   for (let start = 0; start < targets.length; start += batchSize) {
     const batch = targets.slice(start, start + batchSize);
     const rows: CohortRow[] = [];
-    for (const self of batch) {
-      const sets = computeCohorts(index, self, params);
+    for (let j = 0; j < batch.length; j++) {
+      // The previous batch's write is several statements, each sent when the event loop
+      // turns: yield now and then, or it would only progress while this loop waits for it.
+      if (j > 0 && j % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      const self = batch[j]!;
+      const sets = computeCohorts(index, self, params, probe);
       for (const kindName of ['default', 'competitors', 'aspirational'] as const) {
         sets[kindName].forEach((s, r) => rows.push({ companyId: pop.ids[self]!, kind: kindName, memberId: pop.ids[s.member]!, score: s.score, rank: r + 1 }));
       }

@@ -3,7 +3,7 @@
 // step until there are enough), never from an all-pairs scan; each candidate is then
 // scored with the kind's combined similarity and the top K are kept.
 import type { Population } from './features.ts';
-import { combinedSimilarity, WEIGHTS } from './similarity.ts';
+import { combineParts, emptyParts, SimilarityProbe, WEIGHTS, type SimilarityParts } from './similarity.ts';
 
 export interface CohortParams {
   /** Most members of a Default cohort. */
@@ -112,10 +112,8 @@ function gather(index: BlockIndex, self: number, tiers: Key[][], min: number, ma
   return [...picked];
 }
 
-function topK(pop: Population, self: number, candidates: number[], kind: keyof typeof WEIGHTS, size: number, bonus?: (m: number) => number): Scored[] {
-  const w = WEIGHTS[kind];
-  const scored = candidates.map((m) => ({ member: m, score: combinedSimilarity(pop, self, m, w) + (bonus ? bonus(m) : 0) }));
-  // Ties break on the member's id so results do not depend on load order.
+/** The best `size` of the scored candidates; ties break on the member's id so results do not depend on load order. */
+function topK(pop: Population, scored: Scored[], size: number): Scored[] {
   scored.sort((a, b) => b.score - a.score || (pop.ids[a.member]! < pop.ids[b.member]! ? -1 : 1));
   return scored.slice(0, size).map((s) => ({ member: s.member, score: Math.round(s.score * 10_000) / 10_000 }));
 }
@@ -175,10 +173,23 @@ export function aspirationalCandidates(index: BlockIndex, self: number, params: 
   return gather(index, self, tiers, params.minCandidates, params.maxCandidates);
 }
 
-/** All three computed peer sets of one company. */
-export function computeCohorts(index: BlockIndex, self: number, params: CohortParams = DEFAULT_COHORT_PARAMS): CompanyCohorts {
+/**
+ * All three computed peer sets of one company. Pass one probe for a whole refresh: it holds
+ * dense arrays the size of the product catalog and the term vocabulary.
+ */
+export function computeCohorts(index: BlockIndex, self: number, params: CohortParams = DEFAULT_COHORT_PARAMS, probe = new SimilarityProbe(index.pop)): CompanyCohorts {
   const pop = index.pop;
+  probe.from(self);
+  // Default and Competitors rank one candidate set with different weights: compare once.
   const peers = peerCandidates(index, self, params);
+  const defaults: Scored[] = [];
+  const competitors: Scored[] = [];
+  const parts: SimilarityParts = emptyParts();
+  for (const m of peers) {
+    probe.parts(m, parts);
+    defaults.push({ member: m, score: combineParts(parts, WEIGHTS.default) });
+    competitors.push({ member: m, score: combineParts(parts, WEIGHTS.competitors) });
+  }
   const own = pop.stackWeight[self]!;
   let aspiring = aspirationalCandidates(index, self, params);
   // "More mature stack": keep candidates whose stack outweighs the company's, unless
@@ -186,9 +197,10 @@ export function computeCohorts(index: BlockIndex, self: number, params: CohortPa
   const mature = aspiring.filter((m) => pop.stackWeight[m]! > own);
   if (mature.length >= params.aspirationalSize) aspiring = mature;
   const gain = (m: number) => 0.1 * Math.min(1, Math.max(0, pop.stackWeight[m]! - own) / Math.max(1, own));
+  const aspirational = aspiring.map((m) => ({ member: m, score: combineParts(probe.parts(m, parts), WEIGHTS.aspirational) + gain(m) }));
   return {
-    default: relativeCut(topK(pop, self, peers, 'default', params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
-    competitors: relativeCut(topK(pop, self, peers, 'competitors', Math.min(MAX_COMPETITORS, params.competitorsSize)), params.competitorsMinSize, params.competitorsRelativeCut),
-    aspirational: topK(pop, self, aspiring, 'aspirational', params.aspirationalSize, gain),
+    default: relativeCut(topK(pop, defaults, params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
+    competitors: relativeCut(topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)), params.competitorsMinSize, params.competitorsRelativeCut),
+    aspirational: topK(pop, aspirational, params.aspirationalSize),
   };
 }

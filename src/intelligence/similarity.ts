@@ -57,7 +57,8 @@ export function productCosine(pop: Population, a: number, b: number): number {
   while (i < sa.length && j < sb.length) {
     const x = sa[i]!, y = sb[j]!;
     if (x === y) {
-      dot += pop.productIdf[x]! ** 2;
+      const w = pop.productIdf[x]!;
+      dot += w * w;
       i++;
       j++;
     } else if (x < y) i++;
@@ -89,7 +90,8 @@ export function termSimilarity(pop: Population, a: number, b: number): number {
   while (i < ta.length && j < tb.length) {
     const x = ta[i]!, y = tb[j]!;
     if (x === y) {
-      dot += pop.termIdf[x]! ** 2;
+      const w = pop.termIdf[x]!;
+      dot += w * w;
       i++;
       j++;
     } else if (x < y) i++;
@@ -133,5 +135,113 @@ export function combinedSimilarity(pop: Population, a: number, b: number, w: Wei
   if (w.productsCosine) s += w.productsCosine * productCosine(pop, a, b);
   if (w.categories) s += w.categories * categorySimilarity(pop, a, b);
   if (w.terms) s += w.terms * termSimilarity(pop, a, b);
+  return s;
+}
+
+/** The parts of one comparison, in the order combinedSimilarity adds them. */
+export interface SimilarityParts {
+  industry: number;
+  employees: number;
+  revenue: number;
+  region: number;
+  country: number;
+  products: number;
+  productsCosine: number;
+  categories: number;
+  terms: number;
+}
+
+/**
+ * One company compared with many (the refresh scores hundreds of candidates per company):
+ * its stack, category profile and terms are spread once into dense arrays indexed by
+ * product, category and term, so each comparison is one pass over the other company's
+ * sorted lists instead of a branchy merge of two. The sums run in the same order as in the
+ * pairwise functions above (a non-match adds an exact 0), so every part, and every score,
+ * is bit-for-bit the same as combinedSimilarity's.
+ */
+export class SimilarityProbe {
+  private self = -1;
+  private readonly productWeight: Float64Array;
+  private readonly categoryCount: Float64Array;
+  private readonly termWeight: Float64Array;
+
+  constructor(private readonly pop: Population) {
+    this.productWeight = new Float64Array(pop.productIdf.length);
+    this.categoryCount = new Float64Array(pop.productCategory.reduce((max, c) => Math.max(max, c + 1), 0));
+    this.termWeight = new Float64Array(pop.termIdf.length);
+  }
+
+  /** Makes `a` the company every following comparison starts from. */
+  from(a: number): this {
+    if (a === this.self) return this;
+    if (this.self >= 0) this.spread(this.self, true);
+    this.self = a;
+    this.spread(a, false);
+    return this;
+  }
+
+  private spread(a: number, clear: boolean): void {
+    const pop = this.pop;
+    for (const p of pop.stacks[a]!) this.productWeight[p] = clear ? 0 : pop.productIdf[p]!;
+    const ci = pop.catIdx[a]!, cv = pop.catVal[a]!;
+    for (let i = 0; i < ci.length; i++) this.categoryCount[ci[i]!] = clear ? 0 : cv[i]!;
+    for (const t of pop.terms[a]!) this.termWeight[t] = clear ? 0 : pop.termIdf[t]!;
+  }
+
+  /** Every part of the comparison of the current company with `b`, into `out`. */
+  parts(b: number, out: SimilarityParts): SimilarityParts {
+    const pop = this.pop, a = this.self;
+    out.industry = industrySimilarity(pop, a, b);
+    out.employees = bandSimilarity(pop.emp[a]!, pop.emp[b]!);
+    out.revenue = bandSimilarity(pop.rev[a]!, pop.rev[b]!);
+    out.region = regionSimilarity(pop, a, b);
+    out.country = countrySimilarity(pop, a, b);
+
+    const sb = pop.stacks[b]!, sa = pop.stacks[a]!;
+    let inter = 0, dot = 0;
+    for (let j = 0; j < sb.length; j++) {
+      const w = this.productWeight[sb[j]!]!;
+      inter += w;
+      dot += w * w;
+    }
+    const union = pop.stackWeight[a]! + pop.stackWeight[b]! - inter;
+    out.products = sa.length === 0 || sb.length === 0 ? 0 : union > 0 ? inter / union : 0;
+    const stackNorm = pop.stackNorm[a]! * pop.stackNorm[b]!;
+    out.productsCosine = stackNorm === 0 ? 0 : dot / stackNorm;
+
+    const ib = pop.catIdx[b]!, vb = pop.catVal[b]!;
+    const catNorm = pop.catNorm[a]! * pop.catNorm[b]!;
+    let catDot = 0;
+    for (let j = 0; j < ib.length; j++) catDot += this.categoryCount[ib[j]!]! * vb[j]!;
+    out.categories = catNorm === 0 ? 0 : catDot / catNorm;
+
+    const tb = pop.terms[b]!;
+    const termNorm = pop.termNorm[a]! * pop.termNorm[b]!;
+    let termDot = 0;
+    for (let j = 0; j < tb.length; j++) {
+      const w = this.termWeight[tb[j]!]!;
+      termDot += w * w;
+    }
+    out.terms = termNorm === 0 ? 0 : termDot / termNorm;
+    return out;
+  }
+}
+
+export function emptyParts(): SimilarityParts {
+  return { industry: 0, employees: 0, revenue: 0, region: 0, country: 0, products: 0, productsCosine: 0, categories: 0, terms: 0 };
+}
+
+/** The weighted sum of parts, added in combinedSimilarity's order (so the same double). */
+export function combineParts(p: SimilarityParts, w: Weights): number {
+  let s = 0;
+  if (w.industry) s += w.industry * p.industry;
+  if (w.employees) s += w.employees * p.employees;
+  if (w.revenue) s += w.revenue * p.revenue;
+  if (w.region) s += w.region * p.region;
+  if (w.country) s += w.country * p.country;
+  if (w.products) s += w.products * p.products;
+  if (w.productsCosine) s += w.productsCosine * p.productsCosine;
+  if (w.categories) s += w.categories * p.categories;
+  if (w.terms) s += w.terms * p.terms;
   return s;
 }

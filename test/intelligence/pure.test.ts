@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { employeeBandIndex, regionOf, revenueBandIndex } from '../../src/intelligence/bands.ts';
 import { buildPopulation, descriptionTerms, type CompanyInput } from '../../src/intelligence/features.ts';
-import { bandSimilarity, productSimilarity, termSimilarity, industrySimilarity } from '../../src/intelligence/similarity.ts';
+import { bandSimilarity, combinedSimilarity, combineParts, emptyParts, industrySimilarity, productSimilarity, SimilarityProbe, termSimilarity, WEIGHTS } from '../../src/intelligence/similarity.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../../src/intelligence/cohorts.ts';
 import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
 import { compareStacks } from '../../src/intelligence/comparison.ts';
@@ -70,6 +70,54 @@ test('cohorts: blocking keeps peers in their block; K and the 50 cap hold; no se
   const b0 = computeCohorts(index, pop.indexOf.get('b0')!, DEFAULT_COHORT_PARAMS);
   assert.ok(b0.default.every((s) => pop.ids[s.member]!.startsWith('b')));
   assert.equal(b0.aspirational.length, 0, 'no larger finance company');
+});
+
+test('similarity probe: every score bit-for-bit the pairwise one; cohorts the same with a shared probe', () => {
+  // A varied population from a fixed pseudo-random sequence: stacks of 0-12 of 40 products
+  // over 6 categories, 3 industries in 2 sectors, missing bands and countries, descriptions.
+  let state = 7;
+  const next = (n: number) => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+  const bands = ['Less than 10', '10 - 49', '50 - 199', '200 - 499', 'nonsense'];
+  // 40 words, so each is in few enough descriptions to carry weight (over a third get none).
+  const words = Array.from({ length: 40 }, (_, i) => `term${i}`);
+  const products = Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, categoryId: `c${i % 6}` }));
+  const companies: CompanyInput[] = [];
+  for (let i = 0; i < 300; i++) {
+    const stack = new Set<string>();
+    for (let k = next(13); k > 0; k--) stack.add(`p${next(next(2) ? 8 : 40)}`);
+    companies.push(company(`x${i}`, {
+      industryId: next(5) === 0 ? null : `ind_${next(3)}`,
+      sector: next(2) ? 'S' : 'T',
+      employeeBand: bands[next(bands.length)]!,
+      country: next(6) === 0 ? null : ['US', 'DE', 'FR', 'JP'][next(4)]!,
+      description: next(4) === 0 ? null : Array.from({ length: 1 + next(5) }, () => words[next(words.length)]).join(' '),
+      products: [...stack],
+    }));
+  }
+  const pop = buildPopulation(companies, products);
+  const probe = new SimilarityProbe(pop);
+  const parts = emptyParts();
+  for (let a = 0; a < pop.size; a += 7) {
+    probe.from(a);
+    for (let b = 0; b < pop.size; b++) {
+      probe.parts(b, parts);
+      for (const kind of ['default', 'competitors', 'aspirational'] as const) {
+        assert.equal(combineParts(parts, WEIGHTS[kind]), combinedSimilarity(pop, a, b, WEIGHTS[kind]), `${kind} ${a}-${b}`);
+      }
+    }
+  }
+  // One probe reused across companies (as the refresh does) gives what a fresh one gives.
+  const index = new BlockIndex(pop);
+  const shared = new SimilarityProbe(pop);
+  for (let self = 0; self < pop.size; self += 11) {
+    assert.deepEqual(computeCohorts(index, self, DEFAULT_COHORT_PARAMS, shared), computeCohorts(index, self, DEFAULT_COHORT_PARAMS));
+  }
 });
 
 test('usage shares: 1-100, never 0 for a used product', () => {
