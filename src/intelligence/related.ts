@@ -41,23 +41,52 @@ export interface RelatedScore {
   globalTogether: number;
 }
 
-export function rankRelated(anchorId: string, cohort: CoUsageCounts, global: CoUsageCounts, options: RelatedOptions = RELATED_OPTIONS): RelatedScore[] {
+/** A co-adopted partner of the anchor: enough support and a blended rate of at least minConfidence. */
+export interface Partner {
+  productId: string;
+  confidence: number;
+  cohortTogether: number;
+  globalTogether: number;
+}
+
+/**
+ * The products co-adopted with the anchor: supported by enough companies and co-used by at
+ * least minConfidence of the anchor's users (blended). Needs no per-product user counts, so a
+ * caller can read those for the few partners only.
+ */
+export function coAdoptedPartners(
+  anchorId: string,
+  cohort: Pick<CoUsageCounts, 'anchorUsers' | 'together'>,
+  global: Pick<CoUsageCounts, 'anchorUsers' | 'together'>,
+  options: RelatedOptions = RELATED_OPTIONS,
+): Partner[] {
   const ids = new Set<string>([...cohort.together.keys(), ...global.together.keys()]);
   ids.delete(anchorId);
   const a = options.priorStrength;
-  const out: RelatedScore[] = [];
+  const out: Partner[] = [];
   for (const p of ids) {
     const t = cohort.together.get(p) ?? 0;
     const gt = global.together.get(p) ?? 0;
     if (t + gt < options.minSupport) continue;
     const globalRate = global.anchorUsers > 0 ? gt / global.anchorUsers : 0;
     const confidence = (t + a * globalRate) / (cohort.anchorUsers + a);
-    if (confidence < options.minConfidence) continue;
-    // Base rate over the population, with one pseudo-user so an unseen product is not ∞.
-    const gu = Math.max(global.users.get(p) ?? 0, gt, 1);
-    const base = gu / Math.max(global.population, gu);
-    out.push({ productId: p, confidence: round(confidence), lift: round(confidence / base), cohortTogether: t, globalTogether: gt });
+    if (confidence >= options.minConfidence) out.push({ productId: p, confidence, cohortTogether: t, globalTogether: gt });
   }
+  return out;
+}
+
+/** The partners ranked by lift over the population base rate (`global.users` needs only the partners). */
+export function rankRelated(anchorId: string, cohort: CoUsageCounts, global: CoUsageCounts, options: RelatedOptions = RELATED_OPTIONS): RelatedScore[] {
+  return rankPartners(coAdoptedPartners(anchorId, cohort, global, options), global);
+}
+
+export function rankPartners(partners: Partner[], global: Pick<CoUsageCounts, 'population' | 'users'>): RelatedScore[] {
+  const out = partners.map(({ productId, confidence, cohortTogether, globalTogether }) => {
+    // Base rate over the population, with one pseudo-user so an unseen product is not ∞.
+    const gu = Math.max(global.users.get(productId) ?? 0, globalTogether, 1);
+    const base = gu / Math.max(global.population, gu);
+    return { productId, confidence: round(confidence), lift: round(confidence / base), cohortTogether, globalTogether };
+  });
   return out.sort((x, y) => y.lift - x.lift || y.confidence - x.confidence || (x.productId < y.productId ? -1 : 1));
 }
 

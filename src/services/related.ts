@@ -4,33 +4,38 @@
 import type { Db } from '../store/db.ts';
 import type { CohortKind, RelatedInput, RelatedProduct } from '../schemas/intelligence.ts';
 import type { CompanyRef } from '../store/companies.ts';
-import { globalCoUsage } from '../store/cousage.ts';
+import { anchorCoUsage, productUserCounts } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
-import { rankRelated, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
+import { coAdoptedPartners, rankPartners, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
-import { currentAsOf, currentStacks } from './stacks.ts';
+import { currentAsOf, currentStackIds } from './stacks.ts';
 
 
-/** The full ranking (no paging, no product details): used by the endpoint and the evaluation. */
+/**
+ * The full ranking (no paging, no product details): used by the endpoint and the evaluation.
+ * Only product ids are read for the peers' stacks, and user counts only for the few
+ * partners that pass the co-adoption rule (the base rate of their lift).
+ */
 export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
   const members = await cohortMembers(db, company, kind);
   const { asOf, population } = await currentAsOf(db);
-  const stacks = await currentStacks(db, members, asOf);
+  const stacks = await currentStackIds(db, members, asOf);
   const cohort: CoUsageCounts = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
-  for (const rows of stacks.values()) {
-    if (rows.length === 0) continue;
+  for (const ids of stacks.values()) {
+    if (ids.length === 0) continue;
     cohort.population++;
-    const ids = new Set(rows.map((r) => r.productId));
-    const hasAnchor = ids.has(anchorId);
+    const hasAnchor = ids.includes(anchorId);
     if (hasAnchor) cohort.anchorUsers++;
     for (const p of ids) {
       cohort.users.set(p, (cohort.users.get(p) ?? 0) + 1);
       if (hasAnchor && p !== anchorId) cohort.together.set(p, (cohort.together.get(p) ?? 0) + 1);
     }
   }
-  const g = await globalCoUsage(db, anchorId, [...cohort.together.keys()]);
-  return rankRelated(anchorId, cohort, { population, anchorUsers: g.anchorUsers, together: g.together, users: g.users });
+  const global = await anchorCoUsage(db, anchorId);
+  const partners = coAdoptedPartners(anchorId, cohort, global);
+  const users = await productUserCounts(db, partners.map((p) => p.productId));
+  return rankPartners(partners, { population, users });
 }
 
 /** A ranked page of related products (a plain array: the public API's shape). */

@@ -2,7 +2,7 @@
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
 import type { Db } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
-import { installEvidence, materializedStacks, type InstallEvidenceRow, type StackProductRow } from '../store/evidence.ts';
+import { installEvidence, materializedStackIds, materializedStacks, type InstallEvidenceRow, type StackProductRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
 import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligence/confidence.ts';
 
@@ -63,4 +63,12 @@ export async function currentStacks(db: Db, companyIds: string[], asOf: Date): P
   const missing = companyIds.filter((id) => !stored.has(id));
   const live = missing.length > 0 ? await inUseStacks(db, missing, asOf) : new Map<string, StackProductRow[]>();
   return new Map(companyIds.map((id) => [id, stored.get(id) ?? live.get(id) ?? []]));
+}
+
+/** currentStacks without the product names: each company's in-use product ids. */
+export async function currentStackIds(db: Db, companyIds: string[], asOf: Date): Promise<Map<string, string[]>> {
+  const stored = await materializedStackIds(db, companyIds);
+  const missing = companyIds.filter((id) => !stored.has(id));
+  const live = missing.length > 0 ? await inUseStacks(db, missing, asOf) : new Map<string, ScoredInstall[]>();
+  return new Map(companyIds.map((id) => [id, stored.get(id) ?? live.get(id)?.map((r) => r.productId) ?? []]));
 }

@@ -34,18 +34,23 @@ export async function coUsagePairs(db: Db, anchorIds: string[], productIds: stri
   );
 }
 
-export interface GlobalCoUsage {
+export interface AnchorCoUsage {
+  /** Companies using the anchor (0 when the refresh saw none). */
   anchorUsers: number;
+  /** Per partner product: companies using both it and the anchor. */
   together: Map<string, number>;
-  users: Map<string, number>;
 }
 
-/** The anchor's stored co-usage pairs with each partner's user count. */
-export async function globalCoUsage(db: Db, anchorId: string, extraProducts: string[]): Promise<GlobalCoUsage> {
-  const pairs = await db.query<{ productId: string; together: number }>(
-    'SELECT product_id AS "productId", together FROM product_cousage WHERE anchor_id = $1',
+/** The anchor's user count and its stored co-usage pairs, in one statement. */
+export async function anchorCoUsage(db: Db, anchorId: string): Promise<AnchorCoUsage> {
+  const rows = await db.queryArrays<[number | null, string | null, number | null]>(
+    `SELECT s.companies, c.product_id, c.together
+       FROM (SELECT $1::text AS id) a
+       LEFT JOIN product_usage_stats s ON s.product_id = a.id
+       LEFT JOIN product_cousage c ON c.anchor_id = a.id`,
     [anchorId],
   );
-  const userMap = await productUserCounts(db, [...new Set([anchorId, ...pairs.map((p) => p.productId), ...extraProducts])]);
-  return { anchorUsers: userMap.get(anchorId) ?? 0, together: new Map(pairs.map((p) => [p.productId, p.together])), users: userMap };
+  const together = new Map<string, number>();
+  for (const [, productId, n] of rows) if (productId !== null) together.set(productId, n!);
+  return { anchorUsers: rows[0]?.[0] ?? 0, together };
 }
