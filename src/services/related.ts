@@ -6,7 +6,7 @@ import type { CohortKind, RelatedInput, RelatedProduct } from '../schemas/intell
 import type { CompanyRef } from '../store/companies.ts';
 import { anchorCoUsage, productUserCounts } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
-import { coAdoptedPartners, rankPartners, type CoUsageCounts, type RelatedScore } from '../intelligence/related.ts';
+import { coAdoptedPartners, rankPartners, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 import { currentAsOf, currentStackIds } from './stacks.ts';
@@ -21,16 +21,12 @@ export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'do
   const members = await cohortMembers(db, company, kind);
   const { asOf, population } = await currentAsOf(db);
   const stacks = await currentStackIds(db, members, asOf);
-  const cohort: CoUsageCounts = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
+  // Inside the cohort only the anchor's users matter: how many there are, and what else they run.
+  const cohort = { anchorUsers: 0, together: new Map<string, number>() };
   for (const ids of stacks.values()) {
-    if (ids.length === 0) continue;
-    cohort.population++;
-    const hasAnchor = ids.includes(anchorId);
-    if (hasAnchor) cohort.anchorUsers++;
-    for (const p of ids) {
-      cohort.users.set(p, (cohort.users.get(p) ?? 0) + 1);
-      if (hasAnchor && p !== anchorId) cohort.together.set(p, (cohort.together.get(p) ?? 0) + 1);
-    }
+    if (!ids.includes(anchorId)) continue;
+    cohort.anchorUsers++;
+    for (const p of ids) if (p !== anchorId) cohort.together.set(p, (cohort.together.get(p) ?? 0) + 1);
   }
   const global = await anchorCoUsage(db, anchorId);
   const partners = coAdoptedPartners(anchorId, cohort, global);
