@@ -1,5 +1,6 @@
 // SQL for prompt understanding: the catalog the parser reads (products, vendors, categories,
-// industries), cached in process per database, and the companies a prompt may name.
+// industries), cached in process per database, and the companies a prompt may name; and the
+// product labels (name, category, vendor) that usage and comparison answers show, cached alike.
 // The cache is checked against the reference version (bumped by triggers on the four tables)
 // at most every `maxAgeMs`, so an import shows up without a restart while
 // requests do not reload thousands of products each time. Writers may also call
@@ -11,16 +12,56 @@ import { readReferenceVersion } from './reference-version.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';
 
 interface CacheEntry {
-  /** The reference version (migration 015) the catalog was read at. */
+  /** The reference version (migration 015) the value was read at. */
   version: number;
   checkedAt: number;
-  catalog: PromptCatalog;
+  value: unknown;
 }
 
-const cache = new WeakMap<Db, CacheEntry>();
-const inflight = new WeakMap<Db, Promise<PromptCatalog>>();
+/** Per database, per cached reference read (its name): the value and the read in flight. */
+const cache = new WeakMap<Db, Map<string, CacheEntry>>();
+const inflight = new WeakMap<Db, Map<string, Promise<unknown>>>();
 
-/** How long a loaded catalog is trusted before the reference version is checked again. */
+function perDb<V>(map: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
+  let m = map.get(db);
+  if (!m) map.set(db, (m = new Map()));
+  return m;
+}
+
+/**
+ * A read of reference data kept in process: returns the same object while the reference
+ * version is unchanged, probing the version when the value is older than `maxAgeMs` (0:
+ * on every call). Concurrent callers share one probe and one read. The version is read
+ * before the data, so data newer than its label only causes one more read later, never a
+ * stale answer kept as current.
+ */
+async function byReferenceVersion<T>(db: Db, name: string, read: (db: Db) => Promise<T>, maxAgeMs: number): Promise<T> {
+  const entries = perDb(cache, db);
+  const hit = entries.get(name);
+  if (hit && maxAgeMs > 0 && now() - hit.checkedAt < maxAgeMs) return hit.value as T;
+  const pending = perDb(inflight, db);
+  const running = pending.get(name);
+  if (running) return running as Promise<T>;
+  const load = (async () => {
+    const version = await readReferenceVersion(db);
+    const current = entries.get(name);
+    if (current && current.version === version) {
+      current.checkedAt = now();
+      return current.value as T;
+    }
+    const value = await read(db);
+    entries.set(name, { version, checkedAt: now(), value });
+    return value;
+  })();
+  pending.set(name, load);
+  try {
+    return await load;
+  } finally {
+    pending.delete(name);
+  }
+}
+
+/** How long a loaded prompt catalog is trusted before the reference version is checked again. */
 export const CATALOG_MAX_AGE_MS = 2000;
 
 async function readCatalog(db: Db): Promise<PromptCatalog> {
@@ -38,32 +79,42 @@ async function readCatalog(db: Db): Promise<PromptCatalog> {
  * The catalog for the prompt parser. Returns the same object while the data is unchanged,
  * which also keeps the parser's compiled index (cached per catalog object) warm.
  */
-export async function loadPromptCatalog(db: Db, options: { maxAgeMs?: number } = {}): Promise<PromptCatalog> {
-  const maxAge = options.maxAgeMs ?? CATALOG_MAX_AGE_MS;
-  const hit = cache.get(db);
-  if (hit && now() - hit.checkedAt < maxAge) return hit.catalog;
-  const pending = inflight.get(db);
-  if (pending) return pending;
-  const load = (async () => {
-    const version = await readReferenceVersion(db);
-    const current = cache.get(db);
-    if (current && current.version === version) {
-      current.checkedAt = now();
-      return current.catalog;
-    }
-    const catalog = await readCatalog(db);
-    cache.set(db, { version, checkedAt: now(), catalog });
-    return catalog;
-  })();
-  inflight.set(db, load);
-  try {
-    return await load;
-  } finally {
-    inflight.delete(db);
-  }
+export function loadPromptCatalog(db: Db, options: { maxAgeMs?: number } = {}): Promise<PromptCatalog> {
+  return byReferenceVersion(db, 'prompt-catalog', readCatalog, options.maxAgeMs ?? CATALOG_MAX_AGE_MS);
 }
 
-/** Drops the cached catalog of a database (after an import or a catalog edit). */
+/** What an in-use stack shows of each product: its name, category and vendor. */
+export interface ProductLabel {
+  productId: string;
+  productName: string;
+  categoryId: string;
+  categoryName: string;
+  vendorId: string;
+  vendorDomain: string;
+}
+
+async function readProductLabels(db: Db): Promise<Map<string, ProductLabel>> {
+  const rows = await db.queryArrays<[string, string, string, string, string, string]>(
+    `SELECT p.id, p.name, p.category_id, c.name, v.id, v.domain
+       FROM products p JOIN categories c ON c.id = p.category_id JOIN vendors v ON v.id = p.vendor_id`,
+  );
+  const labels = new Map<string, ProductLabel>();
+  for (const [productId, productName, categoryId, categoryName, vendorId, vendorDomain] of rows) {
+    labels.set(productId, { productId, productName, categoryId, categoryName, vendorId, vendorDomain });
+  }
+  return labels;
+}
+
+/**
+ * Every product's label, by id, checked against the reference version on every call (one
+ * one-row read): usage and comparison answers name ~300 products, which cost 1 ms of
+ * PostgreSQL per request when read with the stacks.
+ */
+export function loadProductLabels(db: Db): Promise<Map<string, ProductLabel>> {
+  return byReferenceVersion(db, 'product-labels', readProductLabels, 0);
+}
+
+/** Drops the cached reference reads of a database (after an import or a catalog edit). */
 export function invalidatePromptCatalog(db: Db): void {
   cache.delete(db);
 }

@@ -4,7 +4,7 @@ import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import type { Db } from '../../src/store/db.ts';
 import { setClock } from '../../src/clock.ts';
-import { companyNamePattern, findPromptCompanies, invalidatePromptCatalog, loadPromptCatalog } from '../../src/store/catalog.ts';
+import { companyNamePattern, findPromptCompanies, invalidatePromptCatalog, loadProductLabels, loadPromptCatalog } from '../../src/store/catalog.ts';
 import { companyCandidates, parsePrompt } from '../../src/intelligence/prompt/index.ts';
 
 let db: Db;
@@ -67,6 +67,20 @@ test('concurrent loads share one read', async () => {
   const [a, b, c] = await Promise.all([loadPromptCatalog(db), loadPromptCatalog(db), loadPromptCatalog(db)]);
   assert.equal(a, b);
   assert.equal(b, c);
+});
+
+test('product labels are kept while the reference version holds and re-read on the next call after any change', async () => {
+  const first = await loadProductLabels(db);
+  assert.deepEqual(first.get('prd_hubspot_crm'), {
+    productId: 'prd_hubspot_crm', productName: first.get('prd_hubspot_crm')!.productName, categoryId: 'cat_crm', categoryName: 'CRM', vendorId: 'ven_hubspot', vendorDomain: 'hubspot.com',
+  });
+  assert.equal(await loadProductLabels(db), first, 'same object while nothing changed');
+  // No maxAge here: a change made by any writer shows on the very next call.
+  await db.query(`UPDATE categories SET name = 'Customer Relationship Management' WHERE id = 'cat_crm'`);
+  const renamed = await loadProductLabels(db);
+  assert.notEqual(renamed, first);
+  assert.equal(renamed.get('prd_hubspot_crm')!.categoryName, 'Customer Relationship Management');
+  await db.query(`UPDATE categories SET name = 'CRM' WHERE id = 'cat_crm'`);
 });
 
 test('findPromptCompanies matches whole names in any case, legal suffix optional, and domains', async () => {
