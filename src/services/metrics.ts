@@ -9,7 +9,8 @@ import { compareStacks } from '../intelligence/comparison.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCategories, requireCompanies, requireCompany, requireProducts, requireVendor } from './resolve.ts';
 import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageMetric, type UsageDetail } from '../schemas/intelligence.ts';
-import { currentAsOf, currentStacks } from './stacks.ts';
+import { currentAsOf, currentStackIds, currentStacks } from './stacks.ts';
+import { loadProductLabels } from '../store/catalog.ts';
 
 
 /** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
@@ -19,15 +20,17 @@ export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetr
   if (input.productId) await requireProducts(db, [input.productId]);
   const members = await cohortMembers(db, company, input.cohort);
   const { asOf } = await currentAsOf(db);
-  const stacks = await currentStacks(db, members, asOf);
-  const info = new Map([...stacks.values()].flat().map((r) => [r.productId, r]));
-  const shares = usageShares([...stacks.values()].map((rows) => rows.map((r) => r.productId)), members.length);
-  return shares
-    .filter((s) => (!input.productId || s.productId === input.productId) && (!vendorId || info.get(s.productId)!.vendorId === vendorId))
-    .map((s) => {
-      const r = info.get(s.productId)!;
-      return { percentage: s.percentage, product: r.productName, category: r.categoryName, productId: s.productId, vendorDomain: r.vendorDomain, companiesUsing: s.companiesUsing, cohortSize: s.cohortSize };
-    });
+  // Ids for the counting, labels only for the answer: no per-peer product objects.
+  const stacks = await currentStackIds(db, members, asOf);
+  const labels = await loadProductLabels(db);
+  const out: UsageMetric[] = [];
+  for (const s of usageShares([...stacks.values()], members.length)) {
+    const r = labels.get(s.productId);
+    // A product deleted since the refresh has no label: left out, as from the stacks.
+    if (!r || (input.productId && s.productId !== input.productId) || (vendorId && r.vendorId !== vendorId)) continue;
+    out.push({ percentage: s.percentage, product: r.productName, category: r.categoryName, productId: s.productId, vendorDomain: r.vendorDomain, companiesUsing: s.companiesUsing, cohortSize: s.cohortSize });
+  }
+  return out;
 }
 
 
