@@ -131,7 +131,7 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
     where.push(`(c.name ILIKE ${t} OR c.domain ILIKE ${t} OR ind.name ILIKE ${t})`);
   }
   // Compared as the column's own type (char(2)), so the planner sees its statistics and can
-  // use companies_country_idx; the page query below keeps a LIMIT from turning that
+  // use companies_country_covering_idx; the page query below keeps a LIMIT from turning that
   // knowledge into a walk of every company in sort order (see searchCompaniesCounted).
   anyOf('c.country', c.countries, 'bpchar[]');
   anyOf('c.industry_id', c.industryIds);
@@ -187,9 +187,18 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
   return where.length > 0 ? `WHERE ${where.join('\n  AND ')}` : '';
 }
 
+/**
+ * The FROM of a search's match set: industries are joined only when a search term may match
+ * an industry's name. Without that join the planner can answer a country filter from the
+ * covering index alone (migration 017); with it, even unused, it read the table.
+ */
+function matchesFrom(criteria: CompanySearchCriteria): string {
+  return criteria.terms.length > 0 ? FROM : 'FROM companies c';
+}
+
 export async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
   const p = new Params();
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${FROM} ${buildWhere(criteria, p)}`, p.values);
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${matchesFrom(criteria)} ${buildWhere(criteria, p)}`, p.values);
   return row!.n;
 }
 
@@ -215,7 +224,7 @@ export async function searchCompaniesCounted(
   const p = new Params();
   const where = buildWhere(criteria, p);
   const rows = await db.query<CompanySummaryRow & { total: number }>(
-    `WITH matches AS MATERIALIZED (SELECT c.id, lower(coalesce(c.name, c.domain)) AS sort_key ${FROM} ${where})
+    `WITH matches AS MATERIALIZED (SELECT c.id, lower(coalesce(c.name, c.domain)) AS sort_key ${matchesFrom(criteria)} ${where})
      SELECT ${SUMMARY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
        FROM (SELECT id, sort_key FROM matches ORDER BY sort_key, id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
        JOIN companies c ON c.id = page.id LEFT JOIN industries ind ON ind.id = c.industry_id
