@@ -138,18 +138,8 @@ export function combinedSimilarity(pop: Population, a: number, b: number, w: Wei
   return s;
 }
 
-/** The parts of one comparison, in the order combinedSimilarity adds them. */
-export interface SimilarityParts {
-  industry: number;
-  employees: number;
-  revenue: number;
-  region: number;
-  country: number;
-  products: number;
-  productsCosine: number;
-  categories: number;
-  terms: number;
-}
+/** The parts of one comparison, one per weight (each in [0, 1]). */
+export type SimilarityParts = Record<keyof Weights, number>;
 
 /**
  * One company compared with many (the refresh scores hundreds of candidates per company):

@@ -3,16 +3,10 @@
 // vendor names. Lookups by table live in the table's module (products.ts,
 // categories.ts, vendors.ts, cousage.ts).
 import type { Db } from './db.ts';
-import { loadProductLabels } from './catalog.ts';
+import { loadProductLabels, type ProductLabel } from './catalog.ts';
 
-export interface InstallEvidenceRow {
+export interface InstallEvidenceRow extends ProductLabel {
   companyId: string;
-  productId: string;
-  productName: string;
-  categoryId: string;
-  categoryName: string;
-  vendorId: string;
-  vendorDomain: string;
   firstVerified: Date;
   lastVerified: Date;
   hitCount: number;
@@ -36,7 +30,7 @@ export async function installEvidence(db: Db, companyIds: string[], productIds?:
   );
 }
 
-export type StackProductRow = Pick<InstallEvidenceRow, 'productId' | 'productName' | 'categoryId' | 'categoryName' | 'vendorId' | 'vendorDomain'>;
+export type StackProductRow = ProductLabel;
 
 /**
  * The product ids of the stacks the refresh materialized, per company id (companies without a
