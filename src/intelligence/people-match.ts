@@ -39,12 +39,12 @@ export interface ProfileMatch {
 const lower = (s: string | null) => (s ?? '').trim().toLowerCase();
 
 /** C-level acronyms spelled out, as titles are usually written ("CTO" → "Chief Technology Officer"). */
-const SPELLED_OUT: Record<string, string> = {
+const SPELLED_OUT = new Map<string, string>(Object.entries({
   ceo: 'chief executive officer', cto: 'chief technology officer', cio: 'chief information officer',
   ciso: 'chief information security officer', cfo: 'chief financial officer', cmo: 'chief marketing officer',
   coo: 'chief operating officer', cro: 'chief revenue officer', chro: 'chief human resources officer',
   cpo: 'chief product officer', cdo: 'chief data officer', cco: 'chief customer officer', clo: 'chief legal officer',
-};
+}));
 
 /** Lowercase title fragments to look for: each asked title and, for an acronym, its spelled-out form. */
 export function expandTitles(titles: string[]): string[] {
@@ -53,7 +53,7 @@ export function expandTitles(titles: string[]): string[] {
     const l = t.trim().toLowerCase();
     if (!l) continue;
     out.add(l);
-    const full = SPELLED_OUT[l.replace(/s$/, '')];
+    const full = SPELLED_OUT.get(l.replace(/s$/, ''));
     if (full) out.add(full);
   }
   return [...out];

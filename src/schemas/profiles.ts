@@ -1,6 +1,7 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
+import { idInput, textInput } from './text.ts';
 import { boolParam, errorBodySchema, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
@@ -10,7 +11,7 @@ export const MAX_FILTER_VALUES = 100;
 /** Largest number of profile ids one purchase takes; more is a 413. */
 export const MAX_PURCHASE_IDS = 100;
 
-const filterText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const filterText = (max: number) => textInput(max);
 const filterList = (what: string) =>
   z
     .array(filterText(200))
@@ -119,7 +120,7 @@ export const phoneSchema = z.object({
 });
 
 export const profileIdParams = z.object({
-  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').meta({ examples: ['per_001'] }).describe('Profile id'),
+  profileId: idInput('per_001').describe('Profile id'),
 });
 export const profileGetInput = profileIdParams;
 
@@ -135,7 +136,7 @@ export type ProfileDetail = z.output<typeof profileDetailSchema>;
 
 // Purchases --------------------------------------------------------------------------------
 
-const profileIdItem = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const profileIdItem = idInput('per_001');
 
 export const profilePurchaseInput = z.object({
   profileIds: z

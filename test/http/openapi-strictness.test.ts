@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { MAX_PATH_PARAM } from '../../src/schemas/params.ts';
+import { MAX_ID_LENGTH } from '../../src/schemas/text.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 
 let t: TestApp;
@@ -158,7 +159,7 @@ test('documented-invalid headers and bodies are refused', async () => {
   const inUse = '/api/companies/{companyDomain}/products-in-use';
   assert.equal((await body(inUse, 'post', { productIds: [] })).statusCode, 400);
   assert.equal((await body(inUse, 'post', { productIds: [''] })).statusCode, 400);
-  assert.equal((await body(inUse, 'post', { productIds: ['x'.repeat(101)] })).statusCode, 400);
+  assert.equal((await body(inUse, 'post', { productIds: ['x'.repeat(MAX_ID_LENGTH + 1)] })).statusCode, 400);
 
   const search = op('/api/profiles/search', 'post').requestBody.content['application/json'].schema;
   assert.equal(search.minProperties, 1, 'the at-least-one-filter rule is in the schema');
