@@ -154,8 +154,12 @@ function sharedErrors(doc: JsonSchema): JsonSchema {
     if (path.startsWith('/api/') && !op.responses['503']) {
       op.responses['503'] = { description: 'Starting up (the demo world is being built); retry after Retry-After seconds' };
     }
+    // Every body has a limit (BODY_LIMIT_BYTES, or the route's own): over it is a 413.
+    if (op.requestBody && !op.responses['413']) op.responses['413'] = { description: 'Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)' };
     for (const [status, response] of Object.entries<any>(op.responses)) {
       if (Number(status) < 400) continue;
+      // The token endpoint's RFC 6749 error bodies keep their own schema.
+      if (response.content?.['application/json']?.schema?.properties?.error_description) continue;
       response.content = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
     }
   }
@@ -287,7 +291,9 @@ function withExamples(doc: JsonSchema): JsonSchema {
     for (const [status, response] of Object.entries<any>(op.responses)) {
       const media = response.content?.['application/json'];
       if (!media || media.example !== undefined || media.examples !== undefined) continue;
-      if (Number(status) >= 400) {
+      if (Number(status) >= 400 && media.schema?.properties?.error_description) {
+        media.example = { error: 'invalid_request', error_description: response.description };
+      } else if (Number(status) >= 400) {
         media.example = { status: Number(status), error: reasonPhrase(Number(status)), message: response.description, path: path.replace(/\{(\w+)\}/g, ':$1'), requestId: 'req-1a2b3c' };
       } else {
         const value = sample(media.schema, doc, 'response');
