@@ -265,7 +265,7 @@ export const purchaseProfilesOp = defineOperation({
     method: 'POST', path: '/profiles/purchase', headers: purchaseHeaders, body: profilePurchaseInput,
     errors: {
       402: errorBodySchema.describe('Not enough credits for the profiles not yet bought; nothing was charged'),
-      413: errorBodySchema.describe('More than 100 distinct profile ids'),
+      413: errorBodySchema.describe('More than 100 profile ids (duplicates included)'),
       422: errorBodySchema.describe('The Idempotency-Key was already used with a different request'),
     },
   },

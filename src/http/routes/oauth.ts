@@ -36,6 +36,8 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Only the token endpoint answers in RFC 6749 terms; the others go to the service's handler.
+    if (request.routeOptions.url !== '/oauth/token') throw error;
     if (error instanceof OAuthError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.code(error.status).send({ error: error.code, error_description: error.description });
@@ -105,7 +107,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       tags: ['Authentication'],
       security: [],
       querystring: strictQuery(undefined),
-      response: { 200: jwksSchema },
+      response: { 200: jwksSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
@@ -120,7 +122,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       tags: ['Authentication'],
       security: [],
       querystring: strictQuery(undefined),
-      response: { 200: authorizationServerMetadataSchema },
+      response: { 200: authorizationServerMetadataSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
