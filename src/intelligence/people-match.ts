@@ -59,10 +59,16 @@ export function expandTitles(titles: string[]): string[] {
   return [...out];
 }
 
+/** `phrase` appears in `text` as whole words (both lowercase): "cto" is in "deputy cto", not in "director". */
+export function containsWords(text: string, phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${words.join('\\s+')}($|[^\\p{L}\\p{N}])`, 'u').test(text);
+}
+
 export function matchProfile(ask: PeopleAsk, p: ProfileFacts): ProfileMatch {
   const title = lower(p.title);
   const titles = expandTitles(ask.titles);
-  const titleMatch = titles.length > 0 && titles.some((t) => title.includes(t));
+  const titleMatch = titles.length > 0 && titles.some((t) => containsWords(title, t));
   const titleExact = titles.length > 0 && titles.some((t) => title === t);
   const seniorityMatch = ask.seniority.length > 0 && ask.seniority.includes(lower(p.seniority));
   const functionMatch = ask.functions.length > 0 && ask.functions.includes(lower(p.function));

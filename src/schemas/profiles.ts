@@ -24,7 +24,7 @@ export const profileFilterFields = {
   query: filterText(200)
     .optional()
     .describe('Free text over full name, job title and company name; every word must match one of them (case-insensitive contains)'),
-  titles: filterList('Job titles, case-insensitive contains'),
+  titles: filterList('Job titles, matched as whole words or phrases, case-insensitive ("CTO" matches "CTO" and "Deputy CTO", never "Director"); a C-level acronym also matches its spelled-out form ("CTO" → "Chief Technology Officer")'),
   seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
   functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
   countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
@@ -221,7 +221,7 @@ export const searchProfilesOp = defineOperation({
     name: 'profiles_search',
     title: 'Search people profiles',
     description:
-      'Finds people by free text (name, title, company name) and filters: titles (contains), seniority and functions (exact), ' +
+      'Finds people by free text (name, title, company name) and filters: titles (whole words or phrases; CTO also finds Chief Technology Officer), seniority and functions (exact), ' +
       'countries (ISO-2 or names), companyDomains, industries (id or name). Give at least one filter. Returns a page of profile ' +
       'summaries ordered by id, never emails or phones: use profiles_purchase to buy contact details, profile_get to read one.',
   },
