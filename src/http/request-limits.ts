@@ -3,8 +3,8 @@
 // - a URL longer than MAX_URL_LENGTH → 414, headers larger than MAX_HEADERS_BYTES → 431,
 //   checked by a hook on the parsed request;
 // - a request line plus headers beyond MAX_REQUEST_HEAD_BYTES never reaches a hook: Node's
-//   parser refuses it (HPE_HEADER_OVERFLOW) and `clientErrorHandler` writes the reply on the
-//   socket (414 when the overflow is still in the request line, else 431);
+//   parser refuses it (HPE_HEADER_OVERFLOW, for a long URL too) and `clientErrorHandler`
+//   writes a 431 on the socket;
 // - the router's refusals (a path parameter over its limit → 414, a malformed URL → 400)
 //   arrive in `frameworkErrors`.
 import { randomUUID } from 'node:crypto';
@@ -66,7 +66,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * Node's client errors, answered on the socket: the request was not parsed, so no hook or
  * handler runs. The body still has the service's shape and a request id (also logged).
  */
-type ClientError = Error & { code?: string; rawPacket?: unknown };
+type ClientError = Error & { code?: string };
 
 export function clientErrorReply(err: ClientError): { status: number; body: string; requestId: string } {
   let status: number;
@@ -75,12 +75,10 @@ export function clientErrorReply(err: ClientError): { status: number; body: stri
     status = 408;
     message = 'The request was not received in time';
   } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    // Still in the request line when the limit hit: the packet holds no line break yet.
-    const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1') : '';
-    status = packet.includes('\r\n') ? 431 : 414;
-    message = status === 414
-      ? `The URL is longer than ${MAX_URL_LENGTH} characters`
-      : `The request line and headers exceed ${MAX_REQUEST_HEAD_BYTES} bytes`;
+    // Node counts the request line and the headers together and does not say which one
+    // overflowed (the packet at hand may be the middle of either): one answer for both.
+    status = 431;
+    message = `The request line and headers together exceed ${MAX_REQUEST_HEAD_BYTES} bytes (URLs over ${MAX_URL_LENGTH} characters are refused with 414 below that)`;
   } else if (err.code === 'HPE_URI_TOO_LONG') {
     status = 414;
     message = `The URL is longer than ${MAX_URL_LENGTH} characters`;
