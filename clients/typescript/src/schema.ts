@@ -1149,7 +1149,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "invalid_request",
+                     *       "error": "invalid_client",
                      *       "error_description": "invalid_client: unknown client, wrong secret or disabled client"
                      *     }
                      */

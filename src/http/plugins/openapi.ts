@@ -299,7 +299,7 @@ function withExamples(doc: JsonSchema): JsonSchema {
       const media = response.content?.['application/json'];
       if (!media || media.example !== undefined || media.examples !== undefined) continue;
       if (Number(status) >= 400 && media.schema?.properties?.error_description) {
-        media.example = { error: 'invalid_request', error_description: response.description };
+        media.example = { error: Number(status) === 401 ? 'invalid_client' : 'invalid_request', error_description: response.description };
       } else if (Number(status) >= 400) {
         media.example = { status: Number(status), error: reasonPhrase(Number(status)), message: response.description, path: path.replace(/\{(\w+)\}/g, ':$1'), requestId: 'req-1a2b3c' };
       } else {
