@@ -158,3 +158,14 @@ test('the AI routes audit calls whose prompts hold quotes, LIKE wildcards, emoji
   const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action LIKE 'ai.%'");
   assert.ok(rows[0]!.n >= 2, `${rows[0]!.n} audit rows`);
 });
+
+test('the MCP door applies the same text and id rules (the tools share the schemas)', async () => {
+  const { connectMcp } = await import('../helpers/mcp.ts');
+  const { client } = await connectMcp(t, 'full', undefined, 'analyst@example.com');
+  // An invalid argument is refused before the tool runs (the SDK's -32602, or a tool error).
+  const failure = (name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }).then((res) => JSON.stringify(res), (err: Error) => err.message);
+  assert.match(await failure('vendors_search', { vendor: 'a\u0000b' }), /vendor: must not contain control characters/);
+  assert.match(await failure('profiles_search', { titles: ['x\ud800'] }), /titles\.0: must not contain control characters .* or unpaired surrogates/);
+  assert.match(await failure('profile_get', { profileId: 'p'.repeat(10_240) }), /profileId: must be an id/);
+});
