@@ -53,8 +53,10 @@ export function expandTitles(titles: string[]): string[] {
     const l = t.trim().toLowerCase();
     if (!l) continue;
     out.add(l);
-    const full = SPELLED_OUT.get(l.replace(/s$/, ''));
-    if (full) out.add(full);
+    // "CTOs" asks for CTOs: the acronym and its spelled-out form.
+    const acronym = l.replace(/s$/, '');
+    const full = SPELLED_OUT.get(acronym);
+    if (full) out.add(acronym).add(full);
   }
   return [...out];
 }
