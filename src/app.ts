@@ -1,5 +1,5 @@
 // Builds the Fastify app: plugins first, then routes. Never listens: main.ts and the tests do.
-import { randomUUID } from 'node:crypto';
+import { MAX_PATH_PARAM } from './schemas/params.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,6 +12,8 @@ import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { securityPlugin } from './http/plugins/security.ts';
+import { methodsPlugin } from './http/plugins/methods.ts';
+import { checkRequestHead, clientErrorHandler, frameworkErrors, MAX_REQUEST_HEAD_BYTES, requestIdOf } from './http/request-limits.ts';
 import { openCounterStore, type CounterStore } from './store/counters.ts';
 import { enforceRateLimit } from './auth/rate-limit.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
@@ -73,6 +75,8 @@ export const LOG_REDACT = [
   '*.body',
 ];
 
+const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM };
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -82,14 +86,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // One line per request, written by requestLogPlugin, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // X-Request-Id is read by requestIdOf (kept only when short and printable).
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // Node's parser limit on request line + headers; the 414/431 limits below it are checked
+    // by checkRequestHead, and what overflows it is answered by clientErrorHandler.
+    http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    clientErrorHandler,
+    frameworkErrors,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: ROUTER_OPTIONS,
   }).withTypeProvider<ZodTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
 
@@ -106,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(securityPlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
+  app.addHook('onRequest', checkRequestHead);
+  await app.register(methodsPlugin, ROUTER_OPTIONS);
   // Before the routes: the OpenAPI document is collected from routes as they register.
   await app.register(openapiPlugin);
   await registerRoutes(app);

@@ -2,7 +2,7 @@
 // Never fails open: anything but a verified, enabled client is an UnauthorizedError.
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
-import { UnauthorizedError } from '../errors.ts';
+import { BadRequestError, UnauthorizedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import { verifyApiKey } from './api-keys.ts';
 import { verifyAccessToken } from './tokens.ts';
@@ -14,8 +14,28 @@ export interface Credentials {
   bearerToken?: string;
 }
 
-/** Reads credentials from request headers (any case); a malformed Authorization header is a 401. */
-export function credentialsFromHeaders(headers: Record<string, string | string[] | undefined>): Credentials {
+/** The credential headers, each of which may be sent once. */
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key'] as const;
+
+/**
+ * Refuses a credential header sent twice (400). Node keeps only the first Authorization and
+ * joins repeated X-API-Key values, so which credential counts would depend on the proxy in
+ * front; the raw header list (name, value, name, value...) shows every occurrence.
+ */
+export function refuseRepeatedCredentials(rawHeaders: readonly string[]): void {
+  for (const name of CREDENTIAL_HEADERS) {
+    let seen = 0;
+    for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) seen++;
+    if (seen > 1) throw new BadRequestError(`${name === 'authorization' ? 'Authorization' : 'X-API-Key'}: the header is sent ${seen} times; send one credential, once`);
+  }
+}
+
+/**
+ * Reads credentials from request headers (any case; `rawHeaders` is the request's raw list);
+ * a malformed Authorization header is a 401, a repeated credential header a 400.
+ */
+export function credentialsFromHeaders(headers: Record<string, string | string[] | undefined>, rawHeaders: readonly string[]): Credentials {
+  refuseRepeatedCredentials(rawHeaders);
   const header = (name: string) => {
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;

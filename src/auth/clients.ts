@@ -70,6 +70,27 @@ export async function rotateClientSecret(db: Db, clientId: string): Promise<{ cl
 }
 
 /** Creates or replaces a plan. */
+/** The fields of a plan `stacklens plans set` may change; absent ones keep their value. */
+export type PlanChanges = Partial<Omit<PlanRow, 'id'>>;
+
+/**
+ * Creates a plan, or changes only the given fields of an existing one (the others keep their
+ * values: a plan's description survives a change of its rate limits). A new plan needs its
+ * three rate limits; permissions default to off, credits to 0, the description to none.
+ */
+export async function setPlan(db: Db, id: string, changes: PlanChanges): Promise<{ plan: PlanRow; created: boolean }> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PlanChanges;
+  const existing = await findPlan(db, id);
+  if (!existing) {
+    const missing = (['requestsPerMinute', 'aiRequestsPerMinute', 'exportRequestsPerMinute'] as const).filter((k) => given[k] === undefined);
+    if (missing.length > 0) throw new BadRequestError(`plan '${id}' does not exist yet: a new plan needs --rpm, --ai-rpm and --export-rpm`);
+  }
+  const base: Omit<PlanRow, 'id' | 'requestsPerMinute' | 'aiRequestsPerMinute' | 'exportRequestsPerMinute'> & Partial<PlanRow> =
+    existing ?? { description: null, canExport: false, canAi: false, canPurchase: false, initialCredits: 0 };
+  const plan = await definePlan(db, { ...base, ...given, id } as PlanRow);
+  return { plan, created: !existing };
+}
+
 export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(plan.id)) throw new BadRequestError('id: lowercase letters, digits, - and _ (up to 63)');
   for (const [field, v] of [['rpm', plan.requestsPerMinute], ['ai-rpm', plan.aiRequestsPerMinute], ['export-rpm', plan.exportRequestsPerMinute]] as const) {

@@ -7,6 +7,8 @@ import type { Db } from '../store/db.ts';
 import type { CounterStore } from '../store/counters.ts';
 import { findClient } from '../store/access.ts';
 import { RateLimitedError } from '../errors.ts';
+import { MAX_TOKEN_PARAM } from '../schemas/oauth.ts';
+import { isSafeText, TEXT_RULE } from '../schemas/text.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 import { issueAccessToken, type IssuedToken } from './tokens.ts';
 
@@ -45,6 +47,8 @@ function readParams(body: unknown): (name: string) => string | undefined {
     const v = record[name];
     if (Array.isArray(v)) throw invalidRequest(`Parameter '${name}' is repeated; send it once`);
     if (typeof v !== 'string') throw invalidRequest(`Parameter '${name}' must be a string`);
+    if (v.length > MAX_TOKEN_PARAM) throw invalidRequest(`Parameter '${name}' must be at most ${MAX_TOKEN_PARAM} characters`);
+    if (!isSafeText(v)) throw invalidRequest(`Parameter '${name}' ${TEXT_RULE}`);
     return v === '' ? undefined : v;
   };
 }
@@ -79,6 +83,7 @@ function clientCredentials(authorization: string | undefined, param: (name: stri
     } catch {
       // malformed percent-encoding: handled as bad credentials below
     }
+    if ((id && !isSafeText(id)) || (secret && !isSafeText(secret))) throw invalidRequest(`Basic credentials ${TEXT_RULE}`);
     if (!id || !secret) throw new OAuthError(401, 'invalid_client', 'Malformed Basic credentials: expected base64(client_id:client_secret)', BASIC_CHALLENGE);
     if (bodyId !== undefined && bodyId !== id) throw invalidRequest('client_id in the body differs from the one in the Basic header');
     return { clientId: id, clientSecret: secret, basic: true };

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { isoOrDash, output, wholeNumber } from './options.ts';
-import { createClient, definePlan, listClients, listPlans, rotateClientSecret, setClientEnabled } from '../auth/clients.ts';
+import { createClient, listClients, listPlans, rotateClientSecret, setClientEnabled, setPlan } from '../auth/clients.ts';
 import { CLIENT_CACHE_MS } from '../auth/client-cache.ts';
 
 const BOUND = `${CLIENT_CACHE_MS / 1000} s`;
@@ -104,20 +104,22 @@ export function registerClientCommands(program: Command): void {
 
   plans
     .command('set <id>')
-    .description('Create or replace a plan')
+    .description('Create a plan, or change only the given fields of an existing one')
     .option('--description <text>', 'what the plan is for')
-    .option('--export', 'allow exports', false)
-    .option('--ai', 'allow AI helpers', false)
-    .option('--purchase', 'allow profile purchases', false)
-    .option('--credits <n>', 'starting credits of new clients', wholeNumber(0), 0)
-    .requiredOption('--rpm <n>', 'requests per minute (all calls)', wholeNumber(1))
-    .requiredOption('--ai-rpm <n>', 'AI helper calls per minute', wholeNumber(1))
-    .requiredOption('--export-rpm <n>', 'exports per minute', wholeNumber(1))
-    .action(async (id: string, o: { description?: string; export: boolean; ai: boolean; purchase: boolean; credits: number; rpm: number; aiRpm: number; exportRpm: number }) => {
+    .option('--export', 'allow exports')
+    .option('--no-export', 'forbid exports')
+    .option('--ai', 'allow AI helpers')
+    .option('--no-ai', 'forbid AI helpers')
+    .option('--purchase', 'allow profile purchases')
+    .option('--no-purchase', 'forbid profile purchases')
+    .option('--credits <n>', 'starting credits of new clients (new plan: 0)', wholeNumber(0))
+    .option('--rpm <n>', 'requests per minute (all calls; required for a new plan)', wholeNumber(1))
+    .option('--ai-rpm <n>', 'AI helper calls per minute (required for a new plan)', wholeNumber(1))
+    .option('--export-rpm <n>', 'exports per minute (required for a new plan)', wholeNumber(1))
+    .action(async (id: string, o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number }) => {
       await withContext(async ({ db }) => {
-        await definePlan(db, {
-          id,
-          description: o.description ?? null,
+        const { created } = await setPlan(db, id, {
+          description: o.description,
           canExport: o.export,
           canAi: o.ai,
           canPurchase: o.purchase,
@@ -126,7 +128,7 @@ export function registerClientCommands(program: Command): void {
           aiRequestsPerMinute: o.aiRpm,
           exportRequestsPerMinute: o.exportRpm,
         });
-        console.log(`Plan ${id} saved. Clients on it see the change from the next request (within 30 s for access tokens already issued).`);
+        console.log(`Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`);
       });
     });
 }

@@ -73,12 +73,22 @@ function responsesOf(op: Operation): Record<number, unknown> {
   return { 200: ok, ...errors };
 }
 
+/**
+ * The query schema as validated: a parameter the operation does not document is a 400 naming
+ * it (not silently ignored), on every operation, including those that take no parameters.
+ */
+export function strictQuery(query: z.ZodType | undefined): z.ZodType {
+  if (query === undefined) return z.strictObject({});
+  if (query instanceof z.ZodObject) return query.strict();
+  return query;
+}
+
 /** Route options for every address of the operation: its main one, then its aliases. */
 export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[] {
   const { http } = op;
   // Only the parts the operation has: Fastify warns about a schema key that is present but undefined.
   const parts = Object.fromEntries(
-    Object.entries({ params: http.params, querystring: http.query, body: http.body, headers: headersOf(op) }).filter(([, v]) => v !== undefined),
+    Object.entries({ params: http.params, querystring: strictQuery(http.query), body: http.body, headers: headersOf(op) }).filter(([, v]) => v !== undefined),
   ) as Pick<OperationRoute<O>['schema'], 'params' | 'querystring' | 'body' | 'headers'>;
   const main: OperationRoute<O> = {
     method: http.method,
@@ -97,7 +107,7 @@ export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[]
         operationId: alias.id,
         summary: alias.summary,
         ...(alias.params ? { params: alias.params as Get<Binding<O>, 'params'> } : {}),
-        ...(alias.query ? { querystring: alias.query as Get<Binding<O>, 'query'> } : {}),
+        ...(alias.query ? { querystring: strictQuery(alias.query) as Get<Binding<O>, 'query'> } : {}),
         // Only a body the alias has: Fastify warns about a schema key that is present but undefined.
         ...(alias.body === null || (alias.body ?? body) === undefined ? {} : { body: (alias.body ?? body) as Get<Binding<O>, 'body'> }),
       },

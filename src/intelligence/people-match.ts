@@ -39,12 +39,12 @@ export interface ProfileMatch {
 const lower = (s: string | null) => (s ?? '').trim().toLowerCase();
 
 /** C-level acronyms spelled out, as titles are usually written ("CTO" → "Chief Technology Officer"). */
-const SPELLED_OUT: Record<string, string> = {
+const SPELLED_OUT = new Map<string, string>(Object.entries({
   ceo: 'chief executive officer', cto: 'chief technology officer', cio: 'chief information officer',
   ciso: 'chief information security officer', cfo: 'chief financial officer', cmo: 'chief marketing officer',
   coo: 'chief operating officer', cro: 'chief revenue officer', chro: 'chief human resources officer',
   cpo: 'chief product officer', cdo: 'chief data officer', cco: 'chief customer officer', clo: 'chief legal officer',
-};
+}));
 
 /** Lowercase title fragments to look for: each asked title and, for an acronym, its spelled-out form. */
 export function expandTitles(titles: string[]): string[] {
@@ -53,16 +53,24 @@ export function expandTitles(titles: string[]): string[] {
     const l = t.trim().toLowerCase();
     if (!l) continue;
     out.add(l);
-    const full = SPELLED_OUT[l.replace(/s$/, '')];
-    if (full) out.add(full);
+    // "CTOs" asks for CTOs: the acronym and its spelled-out form.
+    const acronym = l.replace(/s$/, '');
+    const full = SPELLED_OUT.get(acronym);
+    if (full) out.add(acronym).add(full);
   }
   return [...out];
+}
+
+/** `phrase` appears in `text` as whole words (both lowercase): "cto" is in "deputy cto", not in "director". */
+export function containsWords(text: string, phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${words.join('\\s+')}($|[^\\p{L}\\p{N}])`, 'u').test(text);
 }
 
 export function matchProfile(ask: PeopleAsk, p: ProfileFacts): ProfileMatch {
   const title = lower(p.title);
   const titles = expandTitles(ask.titles);
-  const titleMatch = titles.length > 0 && titles.some((t) => title.includes(t));
+  const titleMatch = titles.length > 0 && titles.some((t) => containsWords(title, t));
   const titleExact = titles.length > 0 && titles.some((t) => title === t);
   const seniorityMatch = ask.seniority.length > 0 && ask.seniority.includes(lower(p.seniority));
   const functionMatch = ask.functions.length > 0 && ask.functions.includes(lower(p.function));

@@ -8,10 +8,11 @@ import { intensityBucket, type IntensityBucket } from './buckets.ts';
 // The same LOW/MEDIUM/HIGH cut-offs as the search filters (one definition in buckets.ts).
 export { intensityBucket };
 
-const SOURCE_WORDS: Record<string, string> = {
+// A Map: a stored source name such as 'constructor' must not find Object's prototype.
+const SOURCE_WORDS = new Map<string, string>(Object.entries({
   website: 'website', job_posting: 'job-posting', jobs: 'job-posting', dns: 'DNS', partner_data: 'partner-data',
   social: 'social-media', press: 'press',
-};
+}));
 
 /** "a", "a and b", "a, b and c". */
 export function joinWords(words: string[]): string {
@@ -20,7 +21,7 @@ export function joinWords(words: string[]): string {
 }
 
 function sourceWords(sources: string[]): string[] {
-  const words = [...new Set(sources.map((s) => SOURCE_WORDS[s] ?? s.replace(/[_\s]+/g, '-').toLowerCase()))].sort();
+  const words = [...new Set(sources.map((s) => SOURCE_WORDS.get(s) ?? s.replace(/[_\s]+/g, '-').toLowerCase()))].sort();
   return words.length ? words : ['unattributed'];
 }
 

@@ -49,7 +49,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
       return undefined;
     }
     try {
-      const principal = await authenticate(app.db, config, credentialsFromHeaders(request.headers));
+      const principal = await authenticate(app.db, config, credentialsFromHeaders(request.headers, request.raw.rawHeaders));
       request.principal = principal;
       request.clientId = principal.clientId;
       return principal;

@@ -2,15 +2,14 @@
 // and the suggestion items of the public API, with the extra fields a client needs to verify a
 // suggestion with the deterministic endpoints (company domain, product id).
 import { z } from 'zod';
+import { textInput } from './text.ts';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
 import { defineOperation } from './operation.ts';
 
 const promptText = (what: string, example: string) =>
-  z
-    .string()
-    .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`)
+  textInput(MAX_PROMPT_CHARS, { multiline: true })
     .meta({ examples: [example] })
     .describe(`${what} Plain language, at most ${MAX_PROMPT_CHARS} characters; typos are tolerated. Contact details typed into it are ignored.`);
 

@@ -1,5 +1,6 @@
 // The product-category taxonomy: Category item, list, CSV columns, query and params.
 import { z } from 'zod';
+import { idInput } from './text.ts';
 import { boolParam, csvColumnsOf } from './common.ts';
 import type { CsvColumn } from '../csv.ts';
 import { onBehalfOfHeaders } from './params.ts';
@@ -26,7 +27,7 @@ export const categoriesQuerySchema = z.object({
   export: boolParam('export', false).describe('true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)'),
 });
 
-export const categoryParamsSchema = z.object({ categoryId: z.string().min(1).max(100).meta({ examples: ['cat_crm'] }).describe('Category id') });
+export const categoryParamsSchema = z.object({ categoryId: idInput('cat_crm').describe('Category id') });
 
 /** Columns of the category CSV export: the Category fields, in order. */
 export const CATEGORY_COLUMNS: CsvColumn<Category>[] = csvColumnsOf(categorySchema);

@@ -1,6 +1,7 @@
 // Company search: the request (both body shapes, in any mix), the Company
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
+import { idInput, textInput } from './text.ts';
 import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE, pageSchema } from './common.ts';
 import { countrySchema, domainSchema, onBehalfOfHeaders } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
@@ -9,7 +10,8 @@ import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
 
 const MAX_LIST = 500;
-const text = (max = 200) => z.string().trim().min(1).max(max);
+const text = (max = 200) => textInput(max).trim().min(1);
+const id = () => idInput('prd_crm_a');
 const list = <T extends z.ZodType>(item: T, description: string) => z.array(item).max(MAX_LIST).optional().describe(description);
 const and = (description: string) => z.boolean().optional().describe(description);
 
@@ -23,13 +25,13 @@ export const companySearchFilterSchema = z
     vendorDomainInAnd: and('true: the company must use every listed vendor; false (default): any'),
     vendorDomainNotIn: list(domainSchema(), 'Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd)'),
     vendorDomainNotInAnd: and('true: excluded only if it uses every listed vendor; false (default): any'),
-    productIdIn: list(text(100), 'Companies using these products (any; all when productIdInAnd). Unknown product → 404'),
+    productIdIn: list(id(), 'Companies using these products (any; all when productIdInAnd). Unknown product → 404'),
     productIdInAnd: and('true: the company must use every listed product; false (default): any'),
-    productIdNotIn: list(text(100), 'Exclude companies using these products'),
+    productIdNotIn: list(id(), 'Exclude companies using these products'),
     productIdNotInAnd: and('true: excluded only if it uses every listed product; false (default): any'),
-    mainCategoryIdIn: list(text(100), 'Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404'),
+    mainCategoryIdIn: list(idInput('cat_crm'), 'Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404'),
     mainCategoryIdInAnd: and('true: a product in every listed category; false (default): any'),
-    mainCategoryIdNotIn: list(text(100), 'Exclude companies using a product in these categories (subtrees included)'),
+    mainCategoryIdNotIn: list(idInput('cat_crm'), 'Exclude companies using a product in these categories (subtrees included)'),
     mainCategoryIdNotInAnd: and('true: excluded only if it has products in every listed category; false (default): any'),
     intensityBucketIn: z.array(z.enum(INTENSITY_BUCKETS)).max(3).optional()
       .describe(`Only installs of these intensity buckets count for the vendor/product/category filters (${describeIntensityBuckets()}, on the 0-100 intensity score). Alone, it keeps companies with at least one such install`),
@@ -51,7 +53,7 @@ export const companySearchBodySchema = z
     page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page number, default 0 (also accepted as a query parameter)'),
     size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE}, default 20 (also accepted as a query parameter)`),
     filter: companySearchFilterSchema.optional(),
-    query: z.string().trim().max(200).optional().describe('Free text: every word must appear in the name, domain or industry'),
+    query: textInput(200).trim().optional().describe('Free text: every word must appear in the name, domain or industry'),
     countries: list(countrySchema(), 'ISO-2 country codes (country names accepted)'),
     industries: list(text(), 'Industry names or ids (see GET /industries); unknown → 400'),
     employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),

@@ -1,6 +1,7 @@
 // A company's installed products: the Company product record (paged JSON, CSV, JSONL),
 // the query of the three calls and the CSV columns. Reused by the MCP tool.
 import { z } from 'zod';
+import { idInput, textInput } from './text.ts';
 import { boolParam, csvColumnsOf, pageQuery, pageSchema } from './common.ts';
 import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
@@ -12,8 +13,8 @@ export const companyParamsSchema = z.object({
 });
 
 export const categorySelectionQuery = {
-  mainCategory: repeatableParam(z.string().trim().min(1).max(200), 'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404'),
-  mainCategoryId: repeatableParam(z.string().trim().min(1).max(100), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
+  mainCategory: repeatableParam(textInput(200).trim().min(1), 'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404'),
+  mainCategoryId: repeatableParam(idInput('cat_crm'), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
 };
 
 export const companyProductsQuerySchema = z.object({

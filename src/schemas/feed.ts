@@ -1,5 +1,6 @@
 // The company feed: query, item and response. Reused by the company_feed MCP tool.
 import { z } from 'zod';
+import { textInput } from './text.ts';
 import { domainSchema } from './params.ts';
 import { companyParamsSchema } from './company-products.ts';
 import { defineOperation } from './operation.ts';
@@ -8,12 +9,12 @@ export const FEED_PAGE_SIZE = 20;
 export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
 
 export const feedQuerySchema = z.object({
-  paginationId: z.string().max(1000).optional().describe('Opaque cursor from the previous response; absent or empty = the newest items'),
+  paginationId: textInput(1000).optional().describe('Opaque cursor from the previous response; absent or empty = the newest items'),
 });
 
 export const feedInputSchema = z.object({
   companyDomain: domainSchema('Company domain'),
-  paginationId: z.string().max(1000).nullish().describe('Opaque cursor from the previous response; absent or null = the newest items'),
+  paginationId: textInput(1000).nullish().describe('Opaque cursor from the previous response; absent or null = the newest items'),
 });
 export type FeedInput = z.output<typeof feedInputSchema>;
 

@@ -1,5 +1,6 @@
 // The industry taxonomy: Industry item, list, params (also the MCP industries_list tool).
 import { z } from 'zod';
+import { idInput } from './text.ts';
 import { defineOperation } from './operation.ts';
 
 export const industrySchema = z
@@ -13,7 +14,7 @@ export type Industry = z.output<typeof industrySchema>;
 
 export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
 
-export const industryParamsSchema = z.object({ industryId: z.string().min(1).max(100).meta({ examples: ['ind_software'] }).describe('Industry id') });
+export const industryParamsSchema = z.object({ industryId: idInput('ind_software').describe('Industry id') });
 
 // Operations -----------------------------------------------------------------------------------
 export const listIndustriesOp = defineOperation({

@@ -1,32 +1,35 @@
 // The intelligence endpoints' contract: peers (competitors, cohorts), usage metrics (simple
 // and detailed), products in use and related products — inputs and responses.
 import { z } from 'zod';
+import { blankOrIdInput, idInput } from './text.ts';
 import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
-import { domainItemDoc, domainSchema, optionalDomainSchema } from './params.ts';
+import { domainItemDoc, domainSchema, MAX_DOMAIN_INPUT, optionalDomainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
 
 /** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
 export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
 export type CohortType = 'Default' | 'Defined' | 'Aspirational';
 
-const COHORT_KINDS: Record<string, { type: CohortType; kind: CohortKind }> = {
-  default: { type: 'Default', kind: 'default' },
-  defined: { type: 'Defined', kind: 'defined' },
-  aspirational: { type: 'Aspirational', kind: 'aspirational' },
-};
+// A Map, not an object literal: a name such as 'constructor' must not find Object's prototype.
+const COHORT_KINDS = new Map<string, { type: CohortType; kind: CohortKind }>([
+  ['default', { type: 'Default', kind: 'default' }],
+  ['defined', { type: 'Defined', kind: 'defined' }],
+  ['aspirational', { type: 'Aspirational', kind: 'aspirational' }],
+]);
 
 /** A cohort name, any case: Default, Defined or Aspirational → the stored kind. */
 export const cohortParam = z
   .string()
+  .max(40)
   .transform((v, ctx) => {
-    const hit = COHORT_KINDS[v.trim().toLowerCase()];
+    const hit = COHORT_KINDS.get(v.trim().toLowerCase());
     if (!hit) {
       ctx.addIssue({ code: 'custom', message: `cohort must be one of Default, Defined, Aspirational (got '${v.slice(0, 40)}')` });
       return z.NEVER;
     }
     return hit.kind;
   })
-  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'] })
+  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'], maxLength: 40 })
   .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
 
 export const companyDomainParam = domainSchema('Company domain');
@@ -39,14 +42,15 @@ export type CohortInput = z.output<typeof cohortInput>;
 
 export const MAX_COMPARED_COMPANIES = 50;
 
-const optionalText = (what: string) =>
-  z.string().optional().transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim())).describe(what);
+/** An optional id: absent or blank means not given. */
+const optionalId = (what: string, example: string) =>
+  blankOrIdInput(example).optional().transform((v) => (v === undefined || v === '' ? undefined : v)).describe(`${what}; empty means not given`);
 
 export const usageInput = z.object({
   companyDomain: companyDomainParam,
   cohort: cohortParam,
   vendorDomain: optionalDomainSchema('Only products of this vendor (domain)'),
-  productId: optionalText('Only this product'),
+  productId: optionalId('Only this product', 'prd_crm_a'),
 });
 export type UsageInput = z.output<typeof usageInput>;
 
@@ -67,7 +71,7 @@ const comparedDomains = z
  * MCP arguments give an array. Absent is the same 400 as empty.
  */
 const comparedDomainsParam = z
-  .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined) })
+  .union([z.string().max(MAX_DOMAIN_INPUT), z.array(z.string().max(MAX_DOMAIN_INPUT))], { error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined) })
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(comparedDomains)
   .meta({ type: 'array', items: domainItemDoc, minItems: 1, maxItems: MAX_COMPARED_COMPANIES })
@@ -76,8 +80,8 @@ const comparedDomainsParam = z
 /** Optional filters of the detailed comparison (query parameters of both forms). */
 export const detailsFilters = z.object({
   vendorDomain: optionalDomainSchema('Only categories where the company runs a product of this vendor (domain)'),
-  productId: optionalText("Only this product's category"),
-  categoryId: optionalText('Only this category and the categories below it'),
+  productId: optionalId("Only this product's category", 'prd_crm_a'),
+  categoryId: optionalId('Only this category and the categories below it', 'cat_crm'),
 });
 
 /** Query of the second form (POST /companies/{d}/metrics/details): the domains and the filters; no body. */
@@ -106,7 +110,7 @@ export const MAX_PRODUCT_IDS = 100;
 export const productsInUseInput = z.object({
   companyDomain: companyDomainParam,
   productIds: z
-    .array(z.string().trim().min(1, 'must not be blank').max(100))
+    .array(idInput('prd_crm_a'))
     .min(1, 'give at least one product id')
     // More than MAX_PRODUCT_IDS is refused by the operation with a 413, so the validator lets it through.
     .meta({ maxItems: MAX_PRODUCT_IDS })
@@ -116,7 +120,7 @@ export type ProductsInUseInput = z.output<typeof productsInUseInput>;
 
 export const relatedInput = z.object({
   companyDomain: companyDomainParam,
-  productId: z.string().min(1).max(100).meta({ examples: ['prd_crm_a'] }).describe('The anchor product'),
+  productId: idInput('prd_crm_a').describe('The anchor product'),
   cohort: cohortParam,
   page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),

@@ -1,13 +1,17 @@
 // OAuth 2.0 at the service origin: the client-credentials token request and response, the
 // RFC 6749 error body, the JWKS and the authorization-server metadata (RFC 8414).
 import { z } from 'zod';
+import { textInput } from './text.ts';
+
+/** Longest value of a token-request parameter (a longer one is an invalid_request). */
+export const MAX_TOKEN_PARAM = 512;
 
 export const tokenRequestSchema = z
   .object({
-    grant_type: z.string().describe('Always `client_credentials`'),
-    client_id: z.string().optional().describe('Client id (or send it with the secret as HTTP Basic)'),
-    client_secret: z.string().optional().describe('Client secret (or HTTP Basic; not both)'),
-    audience: z.string().describe("The API audience: this service's API_AUDIENCE (by default its public origin)"),
+    grant_type: textInput(MAX_TOKEN_PARAM).describe('Always `client_credentials`'),
+    client_id: textInput(MAX_TOKEN_PARAM).optional().describe('Client id (or send it with the secret as HTTP Basic)'),
+    client_secret: textInput(MAX_TOKEN_PARAM).optional().describe('Client secret (or HTTP Basic; not both)'),
+    audience: textInput(MAX_TOKEN_PARAM).describe("The API audience: this service's API_AUDIENCE (by default its public origin)"),
   })
   .describe('JSON or application/x-www-form-urlencoded');
 

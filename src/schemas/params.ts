@@ -1,6 +1,7 @@
 // Parameter schemas shared by the resource schemas: domains (normalized by the one
 // normalizer, so every door gets clean values), ISO countries, repeatable query params.
 import { z } from 'zod';
+import { textInput, TEXT_PATTERN_DOC } from './text.ts';
 import { normalizeDomain } from '../domain.ts';
 import { normalizeCountry } from '../countries.ts';
 
@@ -31,14 +32,14 @@ function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
 }
 
 /** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
-const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, description: `${description}. ${DOMAIN_RULE}` }) as const;
+const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, ...TEXT_PATTERN_DOC, description: `${description}. ${DOMAIN_RULE}` }) as const;
 
 // Examples go on the input side: the document describes what a client sends, and a
 // transform's own examples describe its output.
-const domainText = () => z.string().max(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
+const domainText = () => textInput(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
 
 /** The documented form of one domain in a list that a transform spells out by hand. */
-export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, examples: ['example.com'] } as const;
+export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, ...TEXT_PATTERN_DOC, examples: ['example.com'] } as const;
 
 /**
  * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so
@@ -59,9 +60,7 @@ export function optionalDomainSchema(description: string) {
 
 /** An ISO 3166-1 alpha-2 code or an English country name → the ISO-2 code. */
 export function countrySchema() {
-  return z
-    .string()
-    .max(100)
+  return textInput(100)
     .meta({ examples: ['DE'] })
     .transform((v, ctx) => {
       const code = normalizeCountry(v);
@@ -71,7 +70,7 @@ export function countrySchema() {
       }
       return code;
     })
-    .meta({ type: 'string', description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name' });
+    .meta({ type: 'string', maxLength: 100, ...TEXT_PATTERN_DOC, description: 'ISO 3166-1 alpha-2 code (e.g. DE) or English country name' });
 }
 
 /** The documented (input) form of a schema, for metadata that has to spell it out. */

@@ -1,6 +1,7 @@
 // Schemas of the people resource: profile search (JSON page or CSV), one profile, purchases
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
+import { idInput, textInput } from './text.ts';
 import { boolParam, errorBodySchema, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
@@ -10,7 +11,7 @@ export const MAX_FILTER_VALUES = 100;
 /** Largest number of profile ids one purchase takes; more is a 413. */
 export const MAX_PURCHASE_IDS = 100;
 
-const filterText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const filterText = (max: number) => textInput(max);
 const filterList = (what: string) =>
   z
     .array(filterText(200))
@@ -23,7 +24,7 @@ export const profileFilterFields = {
   query: filterText(200)
     .optional()
     .describe('Free text over full name, job title and company name; every word must match one of them (case-insensitive contains)'),
-  titles: filterList('Job titles, case-insensitive contains'),
+  titles: filterList('Job titles, matched as whole words or phrases, case-insensitive ("CTO" matches "CTO" and "Deputy CTO", never "Director"); a C-level acronym also matches its spelled-out form ("CTO" → "Chief Technology Officer")'),
   seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
   functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
   countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
@@ -119,7 +120,7 @@ export const phoneSchema = z.object({
 });
 
 export const profileIdParams = z.object({
-  profileId: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').meta({ examples: ['per_001'] }).describe('Profile id'),
+  profileId: idInput('per_001').describe('Profile id'),
 });
 export const profileGetInput = profileIdParams;
 
@@ -135,7 +136,7 @@ export type ProfileDetail = z.output<typeof profileDetailSchema>;
 
 // Purchases --------------------------------------------------------------------------------
 
-const profileIdItem = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const profileIdItem = idInput('per_001');
 
 export const profilePurchaseInput = z.object({
   profileIds: z
@@ -220,7 +221,7 @@ export const searchProfilesOp = defineOperation({
     name: 'profiles_search',
     title: 'Search people profiles',
     description:
-      'Finds people by free text (name, title, company name) and filters: titles (contains), seniority and functions (exact), ' +
+      'Finds people by free text (name, title, company name) and filters: titles (whole words or phrases; CTO also finds Chief Technology Officer), seniority and functions (exact), ' +
       'countries (ISO-2 or names), companyDomains, industries (id or name). Give at least one filter. Returns a page of profile ' +
       'summaries ordered by id, never emails or phones: use profiles_purchase to buy contact details, profile_get to read one.',
   },
@@ -264,7 +265,7 @@ export const purchaseProfilesOp = defineOperation({
     method: 'POST', path: '/profiles/purchase', headers: purchaseHeaders, body: profilePurchaseInput,
     errors: {
       402: errorBodySchema.describe('Not enough credits for the profiles not yet bought; nothing was charged'),
-      413: errorBodySchema.describe('More than 100 distinct profile ids'),
+      413: errorBodySchema.describe('More than 100 profile ids (duplicates included)'),
       422: errorBodySchema.describe('The Idempotency-Key was already used with a different request'),
     },
   },

@@ -1,11 +1,12 @@
 // Vendors and their catalogs: search query, vendor item, Product item. Reused by MCP tools.
 import { z } from 'zod';
+import { textInput } from './text.ts';
 import { boolParam, pageQuery, pageSchema } from './common.ts';
 import { domainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
 
 export const vendorSearchInputSchema = z.object({
-  vendor: z.string().trim().max(200).optional().describe('Vendor name or domain. Absent: every vendor, by name'),
+  vendor: textInput(200).trim().optional().describe('Vendor name or domain. Absent: every vendor, by name'),
   fuzzy: boolParam('fuzzy', false).describe('false: case-insensitive exact name or domain; true: trigram similarity on name and domain (typos and partial names match), best first'),
   ...pageQuery,
 });
@@ -14,7 +15,7 @@ export type VendorSearchInput = z.output<typeof vendorSearchInputSchema>;
 export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain') });
 
 export const vendorProductsQuerySchema = z.object({
-  productName: z.string().trim().max(200).optional().describe('Case-insensitive substring of the product name'),
+  productName: textInput(200).trim().optional().describe('Case-insensitive substring of the product name'),
   ...pageQuery,
 });
 export const vendorProductsInputSchema = vendorParamsSchema.extend(vendorProductsQuerySchema.shape);

@@ -49,7 +49,7 @@ function dropUndefined<T extends Record<string, unknown>>(o: T): T {
 /** Drops stored native fields whose type breaks the documented shape, instead of failing the call. */
 function conforming(profile: Record<string, unknown>): Record<string, unknown> {
   const shape = firmographicNativeShape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
-  return Object.fromEntries(Object.entries(profile).filter(([k, v]) => !(k in shape) || shape[k]!.safeParse(v).success));
+  return Object.fromEntries(Object.entries(profile).filter(([k, v]) => !Object.hasOwn(shape, k) || shape[k]!.safeParse(v).success));
 }
 
 export async function companyFirmographics(db: Db, input: { companyDomain: string }): Promise<Firmographics> {

@@ -23,6 +23,7 @@ import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audited } from './exports.ts';
 import { nowDate } from '../clock.ts';
 import { notFound, requireCompanies, requireIndustries } from './resolve.ts';
+import { expandTitles } from '../intelligence/people-match.ts';
 
 
 /** Rows read per query while streaming an export. */
@@ -44,7 +45,8 @@ function values(list: string[] | undefined): string[] {
  */
 export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<ProfileFilter> {
   const terms = values((input.query ?? '').split(/\s+/));
-  const titles = values(input.titles);
+  // Whole words or phrases; a C-level acronym also finds its spelled-out form (CTO → Chief Technology Officer).
+  const titles = expandTitles(values(input.titles));
   const seniority = values(input.seniority).map((s) => s.toLowerCase());
   const functions = values(input.functions).map((s) => s.toLowerCase());
   const countryValues = values(input.countries);

@@ -42,7 +42,7 @@ function requestHash(ids: string[], onBehalfOf: string): string {
 /**
  * Buys the contact details of the given profiles for this client. Duplicate ids are answered
  * once, in first-seen order. Throws 403 without the purchase permission, 413 above
- * MAX_PURCHASE_IDS distinct ids, 402 when credits do not cover the new profiles (nothing is
+ * MAX_PURCHASE_IDS ids (duplicates included: the contract's maxItems), 402 when credits do not cover the new profiles (nothing is
  * charged), 422 when the idempotency key was used for a different request.
  */
 export async function purchaseProfiles(
@@ -54,10 +54,10 @@ export async function purchaseProfiles(
 ): Promise<PurchaseOutcome> {
   // Validated by the contract (idempotencyKeySchema) on both doors.
   const key = options.idempotencyKey;
-  const ids = [...new Set(input.profileIds)];
-  if (ids.length > MAX_PURCHASE_IDS) {
-    throw new PayloadTooLargeError(`profileIds: at most ${MAX_PURCHASE_IDS} distinct profile ids per purchase (got ${ids.length}); split the request`);
+  if (input.profileIds.length > MAX_PURCHASE_IDS) {
+    throw new PayloadTooLargeError(`profileIds: at most ${MAX_PURCHASE_IDS} profile ids per purchase (got ${input.profileIds.length}); split the request`);
   }
+  const ids = [...new Set(input.profileIds)];
   const clientId = principal.clientId;
   const hash = requestHash(input.profileIds, onBehalfOf);
   const auditBase = { clientId, onBehalfOf, action: 'profiles.purchase' };

@@ -3,7 +3,7 @@
 // candidate people of a people prompt. Contact details are never read here. Lookups by
 // table live in the table's module (products.ts, companies.ts, cousage.ts).
 import type { Db } from './db.ts';
-import { containsPattern, Params } from './sql.ts';
+import { Params, phrasesCondition } from './sql.ts';
 import type { ProfileRow } from './profiles.ts';
 import type { EvidenceTuple } from './intelligence.ts';
 
@@ -156,7 +156,7 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
                  AND (${since} IS NULL OR i.last_verified >= ${since}))`);
   }
   const soft: string[] = [];
-  if (k.titles.length) soft.push(`(p.title ILIKE ANY(${p.add(k.titles.map(containsPattern), 'text[]')}))`);
+  if (k.titles.length) soft.push(phrasesCondition('p.title', k.titles, p));
   if (k.seniority.length) soft.push(`(lower(p.seniority) = ANY(${p.add(k.seniority, 'text[]')}))`);
   if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p.add(k.functions, 'text[]')}))`);
   const order = soft.length ? `${soft.map((s) => `coalesce(${s}, false)::int`).join(' + ')} DESC, p.id` : 'p.id';

@@ -2,13 +2,13 @@
 // profile. Contact details are NOT read here:
 // search never touches the contacts table (store/purchases.ts owns contact reads).
 import type { Db } from './db.ts';
-import { containsPattern, Params } from './sql.ts';
+import { containsPattern, Params, phrasesCondition } from './sql.ts';
 
 /** Resolved search filters: every list is ANDed with the others, values inside a list ORed. */
 export interface ProfileFilter {
   /** Free-text words; each must be contained in full name, title or company name. */
   terms: string[];
-  /** Contained in the title (case-insensitive), any of. */
+  /** Whole words or phrases of the title (case-insensitive), any of (acronyms already expanded). */
   titles: string[];
   /** Lowercased; exact, any of. */
   seniority: string[];
@@ -54,7 +54,7 @@ function whereOf(f: ProfileFilter, p: Params): string {
       UNION ALL
       SELECT pp.id FROM companies cc JOIN people pp ON pp.company_id = cc.id WHERE cc.name ILIKE ${x})`);
   }
-  if (f.titles.length > 0) conds.push(`p.title ILIKE ANY(${p.add(f.titles.map(containsPattern), 'text[]')})`);
+  if (f.titles.length > 0) conds.push(phrasesCondition('p.title', f.titles, p));
   if (f.seniority.length > 0) conds.push(`lower(p.seniority) = ANY(${p.add(f.seniority, 'text[]')})`);
   if (f.functions.length > 0) conds.push(`lower(p.function) = ANY(${p.add(f.functions, 'text[]')})`);
   // Compared as char(2) (no cast on the column, so its statistics and indexes apply); one

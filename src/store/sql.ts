@@ -19,6 +19,28 @@ export function containsPattern(text: string): string {
 }
 
 /**
+ * A PostgreSQL regular expression that finds `phrase` as whole words (case-insensitive with
+ * `~*`): not inside a longer word ("cto" is not found in "Director"), spaces matching any
+ * run of white space. Every other non-alphanumeric character is escaped (in an ARE, a
+ * backslash before one means the character itself).
+ */
+export function wordsPattern(phrase: string): string {
+  const words = phrase.trim().split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`));
+  return `(^|[^[:alnum:]])${words.join('\\s+')}($|[^[:alnum:]])`;
+}
+
+/**
+ * `column` holds any of the phrases as whole words. The ILIKE on the same phrases is implied
+ * by the word match; it is there so a trigram index on the column can narrow the rows before
+ * the regular expressions are checked.
+ */
+export function phrasesCondition(column: string, phrases: string[], p: Params): string {
+  // Words in order with anything between them: implied by the word pattern (any run of spaces).
+  const likes = phrases.map((phrase) => `%${phrase.trim().split(/\s+/).map((w) => containsPattern(w).slice(1, -1)).join('%')}%`);
+  return `(${column} ILIKE ANY(${p.add(likes, 'text[]')}) AND ${column} ~* ANY(${p.add(phrases.map(wordsPattern), 'text[]')}))`;
+}
+
+/**
  * Reads a keyset-ordered table in batches: `fetch(after)` returns up to `batchSize` rows
  * after the given row (null = from the start). The next batch is asked for as soon as a full
  * one arrives, so the database reads it while the caller consumes this one (an export

@@ -11,7 +11,7 @@ export interface TestClient {
   headers: Record<string, string>;
 }
 
-export async function createTestClient(db: Db, plan: 'basic' | 'full' = 'full', credits?: number): Promise<TestClient> {
+export async function createTestClient(db: Db, plan: 'basic' | 'full' | (string & {}) = 'full', credits?: number): Promise<TestClient> {
   const client = await createClient(db, { name: `test-${plan}`, plan, credits });
   const key = await createApiKey(db, client.clientId, 'test');
   return { clientId: client.clientId, clientSecret: client.clientSecret, apiKey: key.apiKey, headers: { 'x-api-key': key.apiKey } };

@@ -2,6 +2,22 @@
 import { definePlan } from '../../src/auth/clients.ts';
 import type { Db } from '../../src/store/db.ts';
 
+/** Every permission and quotas no test run reaches: for walks over every operation (the fuzzing pass). */
+export async function defineUnlimitedPlan(db: Db): Promise<string> {
+  await definePlan(db, {
+    id: 'unlimited',
+    description: 'test plan: every permission, no practical quota',
+    canExport: true,
+    canAi: true,
+    canPurchase: true,
+    initialCredits: 1_000_000,
+    requestsPerMinute: 1_000_000,
+    aiRequestsPerMinute: 1_000_000,
+    exportRequestsPerMinute: 1_000_000,
+  });
+  return 'unlimited';
+}
+
 /** 4 requests/min overall, 2 AI, 1 export. */
 export async function defineTinyPlan(db: Db): Promise<void> {
   await definePlan(db, {

@@ -138,7 +138,7 @@ test('402 when credits do not cover the new profiles; nothing is charged', async
   assert.equal(audit!.params.profileIds, 3);
 });
 
-test('profileIds: 400 when missing, empty or blank; 413 above 100 distinct ids', async () => {
+test('profileIds: 400 when missing, empty or blank; 413 above 100 ids, duplicates included', async () => {
   const buyer = await createTestClient(t.db, 'full', 500);
   for (const ids of [undefined, [], [''], ['  '], 'per_ada', [42]]) {
     const res = await purchase(buyer, ids);
@@ -150,12 +150,15 @@ test('profileIds: 400 when missing, empty or blank; 413 above 100 distinct ids',
   assert.equal(tooMany.statusCode, 413);
   assert.match(tooMany.json().message, /at most 100/);
   assert.equal(await balance(buyer.clientId), 500);
-  // 100 distinct ids (plus duplicates) are fine.
-  const ok = await purchase(buyer, [...many.slice(0, 100), ...many.slice(0, 50)]);
+  // The limit is on the list as sent (the contract's maxItems): duplicates count.
+  assert.equal((await purchase(buyer, [...many.slice(0, 100), many[0]!])).statusCode, 413);
+  assert.equal(await balance(buyer.clientId), 500);
+  // 100 ids with duplicates among them are answered once each.
+  const ok = await purchase(buyer, [...many.slice(0, 50), ...many.slice(0, 50)]);
   assert.equal(ok.statusCode, 200);
-  assert.equal(ok.json().results.length, 100);
-  assert.equal(ok.json().charged, 100);
-  assert.equal(await balance(buyer.clientId), 400);
+  assert.equal(ok.json().results.length, 50);
+  assert.equal(ok.json().charged, 50);
+  assert.equal(await balance(buyer.clientId), 450);
 });
 
 test('403 without the purchase permission or the on-behalf header, before validating the body', async () => {

@@ -74,9 +74,26 @@ test('query: every word must match name, title or company name (case-insensitive
   assert.deepEqual(ids(await search({ query: '_' })), []);
 });
 
-test('titles: case-insensitive contains, any of', async () => {
-  assert.deepEqual(ids(await search({ titles: ['engineer'] })), ['per_001', 'per_004']);
+test('titles: whole words or phrases, case-insensitive, any of', async () => {
+  assert.deepEqual(ids(await search({ titles: ['engineer'] })), ['per_004'], '"engineer" is not a word of "VP of Engineering"');
+  assert.deepEqual(ids(await search({ titles: ['of  engineering'] })), ['per_001'], 'a phrase, any run of spaces');
   assert.deepEqual(ids(await search({ titles: ['CHIEF', 'director'] })), ['per_002', 'per_003']);
+  assert.deepEqual(ids(await search({ titles: ['tor'] })), [], 'no match inside a word');
+});
+
+test('titles: CTO matches the CTO by the documented spelled-out form, never "Director"', async () => {
+  for (const title of ['CTO', 'cto', ' CTO ', 'CTOs']) {
+    const res = await search({ titles: [title] });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(ids(res), ['per_002'], `${title}: Chief Technology Officer, not Sales Director`);
+  }
+  // LIKE and regular-expression metacharacters are matched literally.
+  for (const title of ['%', '_', '\\', '.*', 'Direct.r', "'", '(', '[']) {
+    const res = await search({ titles: [title] });
+    assert.equal(res.statusCode, 200, title);
+    assert.deepEqual(ids(res), [], title);
+  }
+  assert.deepEqual(ids(await search({ titles: ['+danger'] })), ['per_006'], 'a leading symbol');
 });
 
 test('seniority and functions: case-insensitive exact, any of', async () => {

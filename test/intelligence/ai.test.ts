@@ -30,7 +30,7 @@ const ask = (over: Partial<PeopleAsk> = {}): PeopleAsk => ({
 });
 
 test('people: acronyms match their spelled-out titles; full matches score above partial ones', () => {
-  assert.deepEqual(expandTitles(['CTOs', 'VP of Sales']), ['ctos', 'chief technology officer', 'vp of sales']);
+  assert.deepEqual(expandTitles(['CTOs', 'VP of Sales']), ['ctos', 'cto', 'chief technology officer', 'vp of sales']);
   const cto = { title: 'Chief Technology Officer', seniority: 'C-Level', function: 'Engineering' };
   const engineer = { title: 'Software Engineer', seniority: 'Entry', function: 'Engineering' };
   const m = matchProfile(ask({ titles: expandTitles(['CTO']) }), cto);

@@ -20,7 +20,7 @@ declare module 'fastify' {
 /** Adds authentication and the record's permission checks to the calling (encapsulated) scope. */
 export function addAuthHook(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    const principal = await authenticate(app.db, app.config, credentialsFromHeaders(request.headers));
+    const principal = await authenticate(app.db, app.config, credentialsFromHeaders(request.headers, request.raw.rawHeaders));
     request.principal = principal;
     request.clientId = principal.clientId;
   });

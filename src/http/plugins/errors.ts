@@ -66,7 +66,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendError(request, reply, 503, app.readiness.message, { 'retry-after': '5' });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0];
+    // A known path called with another method: 405 with the methods it has.
+    const allowed = app.allowedMethods(request.url);
+    if (allowed.length > 0) {
+      request.errorCode = 'method_not_allowed';
+      return sendError(request, reply, 405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+    }
+    return sendError(request, reply, 404, `Route ${request.method} ${path} not found`);
+  });
 });

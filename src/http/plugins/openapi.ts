@@ -10,6 +10,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../schemas/common.ts';
+import { MAX_PATH_PARAM } from '../../schemas/params.ts';
+import { MAX_HEADERS_BYTES, MAX_URL_LENGTH } from '../request-limits.ts';
 import { VERSION } from '../../version.ts';
 import { reasonPhrase } from '../../errors.ts';
 import { OPERATION_TAGS } from '../../schemas/operation.ts';
@@ -38,7 +40,8 @@ client credentials) or \`X-API-Key: <key>\`. Exports and AI helpers also need
 \`X-On-Behalf-Of-User: <email>\`, the user the action is attributed to (audited).
 
 Errors are always \`{ status, error, message, path, requestId }\`; the message names the
-offending parameter. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
+offending parameter (an undocumented query parameter is a 400 too). A URL over ${MAX_URL_LENGTH} characters is a 414,
+headers over ${MAX_HEADERS_BYTES} bytes a 431, a method a path does not serve a 405 with \`Allow\`. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
 (default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.`;
 
 const zodTransform = createJsonSchemaTransform({ zodToJsonConfig: { override } });
@@ -154,8 +157,16 @@ function sharedErrors(doc: JsonSchema): JsonSchema {
     if (path.startsWith('/api/') && !op.responses['503']) {
       op.responses['503'] = { description: 'Starting up (the demo world is being built); retry after Retry-After seconds' };
     }
+    // Every body has a limit (BODY_LIMIT_BYTES, or the route's own): over it is a 413.
+    // A URL over MAX_URL_LENGTH, or a path parameter over the router's limit, is a 414.
+    if ((op.parameters ?? []).some((p: { in: string }) => p.in === 'path' || p.in === 'query') && !op.responses['414']) {
+      op.responses['414'] = { description: `URI Too Long: a path parameter over ${MAX_PATH_PARAM} characters or a URL over ${MAX_URL_LENGTH} characters (as sent)` };
+    }
+    if (op.requestBody && !op.responses['413']) op.responses['413'] = { description: 'Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)' };
     for (const [status, response] of Object.entries<any>(op.responses)) {
       if (Number(status) < 400) continue;
+      // The token endpoint's RFC 6749 error bodies keep their own schema.
+      if (response.content?.['application/json']?.schema?.properties?.error_description) continue;
       response.content = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
     }
   }
@@ -287,7 +298,9 @@ function withExamples(doc: JsonSchema): JsonSchema {
     for (const [status, response] of Object.entries<any>(op.responses)) {
       const media = response.content?.['application/json'];
       if (!media || media.example !== undefined || media.examples !== undefined) continue;
-      if (Number(status) >= 400) {
+      if (Number(status) >= 400 && media.schema?.properties?.error_description) {
+        media.example = { error: Number(status) === 401 ? 'invalid_client' : 'invalid_request', error_description: response.description };
+      } else if (Number(status) >= 400) {
         media.example = { status: Number(status), error: reasonPhrase(Number(status)), message: response.description, path: path.replace(/\{(\w+)\}/g, ':$1'), requestId: 'req-1a2b3c' };
       } else {
         const value = sample(media.schema, doc, 'response');

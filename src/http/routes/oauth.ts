@@ -7,6 +7,8 @@ import { AppError } from '../../errors.ts';
 import { exchangeClientCredentials, OAuthError } from '../../auth/token-endpoint.ts';
 import { publishedJwks } from '../../auth/signing-keys.ts';
 import { sendError } from '../plugins/errors.ts';
+import { strictQuery } from '../route-config.ts';
+import { errorBodySchema } from '../../schemas/common.ts';
 import { authorizationServerMetadataSchema, jwksSchema, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../../schemas/oauth.ts';
 
 /** Form fields into a null-prototype object; a repeated field becomes an array (refused later). */
@@ -18,6 +20,9 @@ function parseForm(text: string): Record<string, string | string[]> {
   }
   return out;
 }
+
+/** Largest token-request body: its four parameters fit many times over. */
+const TOKEN_BODY_LIMIT = 16 * 1024;
 
 export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app;
@@ -31,12 +36,16 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Only the token endpoint answers in RFC 6749 terms; the others go to the service's handler.
+    if (request.routeOptions.url !== '/oauth/token') throw error;
     if (error instanceof OAuthError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.code(error.status).send({ error: error.code, error_description: error.description });
     }
     if (error instanceof AppError) return sendError(request, reply, error.status, error.message, error.headers);
     const status = error.statusCode ?? 500;
+    // A body over the limit is a 413 here as on every route, in the service's error shape.
+    if (status === 413) return sendError(request, reply, 413, `body: larger than the token endpoint's limit of ${TOKEN_BODY_LIMIT} bytes`);
     if (status < 500) {
       // Unparsable JSON, unsupported media type, oversized body, prototype poisoning...
       return reply.code(400).send({ error: 'invalid_request', error_description: error.message });
@@ -54,7 +63,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.post('/oauth/token', {
-    bodyLimit: 16 * 1024,
+    bodyLimit: TOKEN_BODY_LIMIT,
     attachValidation: true, // the pipeline checks parameters itself and answers in RFC 6749 terms
     schema: {
       operationId: 'getAccessToken',
@@ -64,10 +73,20 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         'Repeated failures for one client_id are answered with 429 and Retry-After for a while.',
       tags: ['Authentication'],
       security: [],
+      querystring: strictQuery(undefined),
       body: tokenRequestSchema,
-      response: { 200: tokenResponseSchema, 400: oauthErrorSchema, 401: oauthErrorSchema },
+      response: {
+        200: tokenResponseSchema,
+        400: oauthErrorSchema.describe('invalid_request, unsupported_grant_type or invalid_target: the description names the parameter'),
+        401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or disabled client'),
+        413: errorBodySchema.describe(`The body is larger than ${TOKEN_BODY_LIMIT} bytes`),
+        429: errorBodySchema.describe('Too many failed authentications for this client_id; wait Retry-After seconds'),
+      },
     },
   }, async (request) => {
+    // The schema allows no query parameter, but attachValidation leaves the refusal to us.
+    const unknown = Object.keys((request.query ?? {}) as object);
+    if (unknown.length > 0) throw new OAuthError(400, 'invalid_request', `Unknown query parameter '${unknown[0]!.slice(0, 60)}': send the parameters in the body`);
     const token = await exchangeClientCredentials(
       {
         db: app.db,
@@ -87,7 +106,8 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       description: 'The current and recently retired public keys (RFC 7517) that verify access tokens issued here; cacheable for a minute.',
       tags: ['Authentication'],
       security: [],
-      response: { 200: jwksSchema },
+      querystring: strictQuery(undefined),
+      response: { 200: jwksSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
@@ -101,7 +121,8 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       description: 'The token endpoint, the JWKS address and the supported grant and client-authentication methods.',
       tags: ['Authentication'],
       security: [],
-      response: { 200: authorizationServerMetadataSchema },
+      querystring: strictQuery(undefined),
+      response: { 200: authorizationServerMetadataSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
     },
   }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');

@@ -5,6 +5,7 @@
 // very same rules without zod's per-record overhead (kinds/define.ts).
 import { z } from 'zod';
 import { normalizeDomain } from '../../domain.ts';
+import { ID_PATTERN } from '../../schemas/text.ts';
 
 /** A rejected value: the message says why (the field is the object key). */
 export class Bad {
@@ -67,7 +68,7 @@ export const id = () =>
   field((v) => {
     const s = scalarText(v);
     if (s instanceof Bad) return s;
-    return /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(s) ? s : bad(`${show(s)} is not a valid id (letters, digits, _ - . : up to 128)`);
+    return ID_PATTERN.test(s) ? s : bad(`${show(s)} is not a valid id (letters, digits, _ - . : up to 128)`);
   });
 
 /** Domains go through the one normalizer (src/domain.ts). A small cache spares repeated

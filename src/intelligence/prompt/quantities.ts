@@ -132,15 +132,15 @@ export function findSizes(text: string, skip: (start: number, end: number) => bo
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const WORD_NUMBERS: Record<string, number> = {
+const WORD_NUMBERS = new Map<string, number>(Object.entries({
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12, eighteen: 18, 'twenty-four': 24, 'couple of': 2, couple: 2, few: 3, 'a few': 3, several: 3,
-};
-const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30.5, quarter: 91.5, year: 365 };
+}));
+const UNIT_DAYS = new Map<string, number>(Object.entries({ day: 1, week: 7, month: 30.5, quarter: 91.5, year: 365 }));
 
 const RELATIVE_RE = new RegExp(
   String.raw`\b(?:(?:in|within|during|over|for)\s+)?(?:the\s+)?(?:last|past|previous|recent|prior)\s+` +
-    String.raw`(?:(?<n>\d{1,4}|a few|couple of|${Object.keys(WORD_NUMBERS).join('|')})\s+)?(?<unit>day|week|month|quarter|year)s?\b`,
+    String.raw`(?:(?<n>\d{1,4}|a few|couple of|${[...WORD_NUMBERS.keys()].join('|')})\s+)?(?<unit>day|week|month|quarter|year)s?\b`,
   'gi',
 );
 const AGO_RE = /\b(?:within|in)\s+(?:the\s+)?(?<n>\d{1,4})\s+(?<unit>day|week|month|quarter|year)s?(?:\s+ago)?\b/gi;
@@ -176,12 +176,12 @@ export function findTimeWindow(text: string): TimeFindings {
   const push = (m: RegExpMatchArray, value: TimeWindow, vague = false) =>
     found.push({ start: m.index!, end: m.index! + m[0].length, value, vague });
   for (const m of text.matchAll(RELATIVE_RE)) {
-    const n = m.groups!.n ? (WORD_NUMBERS[m.groups!.n.toLowerCase()] ?? Number(m.groups!.n)) : 1;
-    const days = Math.round(n * UNIT_DAYS[m.groups!.unit!.toLowerCase()]!);
+    const n = m.groups!.n ? (WORD_NUMBERS.get(m.groups!.n.toLowerCase()) ?? Number(m.groups!.n)) : 1;
+    const days = Math.round(n * UNIT_DAYS.get(m.groups!.unit!.toLowerCase())!);
     if (days >= 1 && days <= 36_500) push(m, { field, withinDays: days });
   }
   for (const m of text.matchAll(AGO_RE)) {
-    const days = Math.round(Number(m.groups!.n) * UNIT_DAYS[m.groups!.unit!.toLowerCase()]!);
+    const days = Math.round(Number(m.groups!.n) * UNIT_DAYS.get(m.groups!.unit!.toLowerCase())!);
     if (days >= 1 && days <= 36_500) push(m, { field, withinDays: days });
   }
   for (const m of text.matchAll(SINCE_RE)) {

@@ -61,10 +61,13 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
+// A Map, not an object literal: the word 'constructor' must not find Object's prototype.
+const IRREGULAR_PLURALS = new Map(Object.entries({ people: 'person', men: 'man', women: 'woman', heads: 'head', ceos: 'ceo', vps: 'vp' }));
+
 /** English plural → singular, for the simple regular cases plus a few irregular ones. */
 export function singular(word: string): string {
-  const irregular: Record<string, string> = { people: 'person', men: 'man', women: 'woman', heads: 'head', ceos: 'ceo', vps: 'vp' };
-  if (irregular[word]) return irregular[word];
+  const irregular = IRREGULAR_PLURALS.get(word);
+  if (irregular) return irregular;
   if (word.length <= 3) return word;
   if (/(ss|us|is|ics)$/.test(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;

@@ -12,7 +12,8 @@ interface Acronym {
   upperOnly?: boolean;
 }
 
-const ACRONYMS: Record<string, Acronym> = {
+// Maps, not object literals: a prompt word such as 'constructor' must not find Object's prototype.
+const ACRONYMS = new Map<string, Acronym>(Object.entries({
   ceo: { seniority: 'C-Level', functions: ['General Management'] },
   cto: { seniority: 'C-Level', functions: ['Engineering', 'IT'] },
   cio: { seniority: 'C-Level', functions: ['IT'] },
@@ -36,17 +37,17 @@ const ACRONYMS: Record<string, Acronym> = {
   ae: { seniority: null, functions: ['Sales'], upperOnly: true },
   pm: { seniority: null, functions: ['Product'], upperOnly: true },
   sre: { seniority: null, functions: ['Engineering'] },
-};
+} satisfies Record<string, Acronym>));
 
 /** "chief X officer" spelled out → the acronym it stands for. */
-const CHIEF_FORMS: Record<string, string> = {
+const CHIEF_FORMS = new Map<string, string>(Object.entries({
   executive: 'ceo', technology: 'cto', information: 'cio', informationsecurity: 'ciso', security: 'ciso', financial: 'cfo',
   finance: 'cfo', marketing: 'cmo', operating: 'coo', operations: 'coo', revenue: 'cro', humanresources: 'chro',
   people: 'chro', product: 'cpo', data: 'cdo', sales: 'cro', legal: 'clo', customer: 'cco',
-};
+}));
 
 /** Role nouns (singular) → functions they imply. */
-const HEADS: Record<string, PeopleFunction[]> = {
+const HEADS = new Map<string, PeopleFunction[]>(Object.entries({
   officer: [], president: [], director: [], manager: [], head: [], lead: [], leader: [], engineer: ['Engineering'],
   developer: ['Engineering'], programmer: ['Engineering'], architect: ['Engineering'], analyst: [], scientist: [],
   designer: ['Product'], administrator: [], admin: [], consultant: [], specialist: [], executive: [], representative: [],
@@ -55,7 +56,7 @@ const HEADS: Record<string, PeopleFunction[]> = {
   coordinator: [], associate: [], intern: [], strategist: [], marketer: ['Marketing'], salesperson: ['Sales'],
   technician: ['IT'], advisor: [], adviser: [], supervisor: [], assistant: [], buyer: ['Operations'], planner: [],
   editor: ['Marketing'], writer: ['Marketing'], copywriter: ['Marketing'], researcher: [], tester: ['Engineering'],
-};
+} satisfies Record<string, PeopleFunction[]>));
 
 /** Role nouns that, bare, only say how senior someone is ("directors", "executives"). */
 const BARE_SENIORITY = new Set(['director', 'manager', 'head', 'lead', 'leader', 'executive', 'vp', 'svp', 'evp', 'avp', 'supervisor', 'intern']);
@@ -79,7 +80,7 @@ for (const extra of ['success', 'customer', 'business', 'development', 'demand',
   if (!FUNCTION_OF.has(extra)) FUNCTION_OF.set(extra, []);
 }
 
-const UPPER_WORDS = new Set([...Object.keys(ACRONYMS), 'it', 'hr', 'ux', 'ui', 'qa', 'bi', 'ai', 'ml', 'seo', 'pr', 'cx', 'r&d', 'fp&a', 'ios']);
+const UPPER_WORDS = new Set([...ACRONYMS.keys(), 'it', 'hr', 'ux', 'ui', 'qa', 'bi', 'ai', 'ml', 'seo', 'pr', 'cx', 'r&d', 'fp&a', 'ios']);
 const LOWER_WORDS = new Set(['of', 'for', 'and']);
 const SENIORITY_RANK = new Map(SENIORITIES.map((s, i) => [s, i]));
 
@@ -92,13 +93,13 @@ export interface TitleFinding {
   functions: PeopleFunction[];
 }
 
-const isHead = (t: Token | undefined) => t !== undefined && !t.used && (singular(t.compact) in HEADS || acronymOf(t) !== undefined);
+const isHead = (t: Token | undefined) => t !== undefined && !t.used && (HEADS.has(singular(t.compact)) || acronymOf(t) !== undefined);
 // A role noun right before another one modifies it ("lead engineer", "executive assistant").
-const isModifier = (t: Token) => !t.used && (SENIORITY_MODIFIERS.has(t.compact) || FUNCTION_OF.has(t.compact) || t.compact in HEADS);
+const isModifier = (t: Token) => !t.used && (SENIORITY_MODIFIERS.has(t.compact) || FUNCTION_OF.has(t.compact) || HEADS.has(t.compact));
 const isFunctionWord = (t: Token | undefined) => t !== undefined && !t.used && !t.breakBefore && FUNCTION_OF.has(t.compact) && !SENIORITY_MODIFIERS.has(t.compact);
 
 function acronymOf(t: Token): Acronym | undefined {
-  const a = ACRONYMS[singular(t.compact)];
+  const a = ACRONYMS.get(singular(t.compact));
   return a && (!a.upperOnly || t.upper) ? a : undefined;
 }
 
@@ -110,7 +111,7 @@ export function findTitles(tokens: Token[]): TitleFinding[] {
     if (t.used) continue;
     const head = singular(t.compact);
     const acronym = acronymOf(t);
-    if (!acronym && !(head in HEADS)) continue;
+    if (!acronym && !HEADS.has(head)) continue;
     if (!acronym && isHead(tokens[i + 1]) && !tokens[i + 1]!.breakBefore) continue;
     let s = i;
     while (s > 0 && !tokens[s].breakBefore && isModifier(tokens[s - 1]!)) s--;
@@ -138,12 +139,12 @@ export function findTitles(tokens: Token[]): TitleFinding[] {
 }
 
 function meaningOf(words: string[], head: string, acronym: Acronym | undefined): { seniority: Seniority[]; functions: PeopleFunction[] } {
-  const fns = new Set<PeopleFunction>(HEADS[head] ?? []);
+  const fns = new Set<PeopleFunction>(HEADS.get(head) ?? []);
   let sen: Seniority | null = acronym?.seniority ?? null;
   for (const f of acronym?.functions ?? []) fns.add(f);
   const joined = words.join(' ');
   const chief = /^chief (.+) officer$/.exec(joined);
-  const chiefAcronym = chief ? ACRONYMS[CHIEF_FORMS[chief[1]!.replace(/ /g, '')] ?? ''] : undefined;
+  const chiefAcronym = chief ? ACRONYMS.get(CHIEF_FORMS.get(chief[1]!.replace(/ /g, '')) ?? '') : undefined;
   if (chiefAcronym) {
     sen = chiefAcronym.seniority;
     for (const f of chiefAcronym.functions) fns.add(f);
