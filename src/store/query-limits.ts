@@ -49,3 +49,14 @@ export function statementEnd(limits: QueryLimits | undefined, startedAt: number)
   const end = Math.min(limits.deadline ?? Infinity, perStatement);
   return Number.isFinite(end) ? end : undefined;
 }
+
+/**
+ * Runs `fn` under the current limits but deaf to the client's disconnect: for work that must
+ * happen because the client went away (the audit entry of an export it abandoned).
+ */
+export function despiteDisconnect<T>(fn: () => T): T {
+  const limits = storage.getStore();
+  if (!limits?.signal) return fn();
+  const { signal: _signal, ...rest } = limits;
+  return storage.run(rest, fn);
+}
