@@ -60,3 +60,8 @@ export function despiteDisconnect<T>(fn: () => T): T {
   const { signal: _signal, ...rest } = limits;
   return storage.run(rest, fn);
 }
+
+/** Runs `fn` outside any request's limits: background work a request merely triggered. */
+export function outsideRequest<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

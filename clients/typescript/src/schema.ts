@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * Every product of a company as JSON Lines, streamed
-         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).
+         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).
          */
         get: operations["companyProductsJsonl"];
         put?: never;
@@ -1158,6 +1158,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
+                     *       "path": "/oauth/token",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJwks: {
@@ -1198,6 +1218,26 @@ export interface operations {
                             [key: string]: unknown;
                         })[];
                     };
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
+                     *       "path": "/.well-known/jwks.json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1246,6 +1286,26 @@ export interface operations {
                         response_types_supported: string[];
                         scopes_supported: string[];
                     };
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
+                     *       "path": "/.well-known/oauth-authorization-server",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1372,7 +1432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1384,7 +1444,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/me",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1538,7 +1598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1550,7 +1610,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/competitors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1709,7 +1769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1721,7 +1781,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1878,7 +1938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1890,7 +1950,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2098,7 +2158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2110,7 +2170,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2307,7 +2367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2319,7 +2379,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2494,7 +2554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2506,7 +2566,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products-in-use",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2690,7 +2750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2702,7 +2762,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/:productId/related",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2889,7 +2949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2901,7 +2961,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3116,7 +3176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3128,7 +3188,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3343,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3355,7 +3415,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3570,7 +3630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3582,7 +3642,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3600,7 +3660,7 @@ export interface operations {
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
                 /**
-                 * @description true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read
+                 * @description true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone
                  * @example false
                  */
                 export?: boolean;
@@ -3739,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3751,7 +3811,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/json",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3911,7 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3923,7 +3983,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/vendors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4101,7 +4161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4113,7 +4173,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/vendors/:vendorDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4287,7 +4347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4299,7 +4359,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4473,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4485,7 +4545,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/dictionary/product-categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4628,7 +4688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4640,7 +4700,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/categories/:categoryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4777,7 +4837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4789,7 +4849,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4930,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4942,7 +5002,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries/:industryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5134,7 +5194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5146,7 +5206,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/firmographics",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5286,7 +5346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5298,7 +5358,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/feed",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5541,7 +5601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5553,7 +5613,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5742,7 +5802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5754,7 +5814,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/:profileId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6040,7 +6100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6052,7 +6112,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/purchase",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6207,7 +6267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6219,7 +6279,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/credits",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6423,7 +6483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6435,7 +6495,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-customers-of-products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6630,7 +6690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6642,7 +6702,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-techstacks-for-company",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6819,7 +6879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6831,7 +6891,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-people-profiles",
                      *       "requestId": "req-1a2b3c"
                      *     }

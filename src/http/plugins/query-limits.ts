@@ -45,9 +45,11 @@ export const queryLimitsPlugin = fp(async (app: FastifyInstance) => {
   const timeouts = app.config.databaseTimeouts;
   app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
-    // 'close' before the response is written out: the client went away.
+    // 'close' before 'finish' (the whole response handed to the system): the client went away.
+    let finished = false;
+    reply.raw.once('finish', () => (finished = true));
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
+      if (!finished) controller.abort();
     });
     const kind = requestClassOf(request.routeOptions.config?.operation, request.query, request.url);
     request.requestClass = kind;
