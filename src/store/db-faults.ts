@@ -28,7 +28,7 @@ export class DatabaseUnavailableError extends AppError {
 const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 // node-postgres and pg-pool report lost or refused connections with plain messages, no code.
-const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|connection timeout|Connection ended|Client has encountered a connection error|the embedded database stopped|not queryable/i;
+const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|timeout expired|connection timeout|Connection ended|Client has encountered a connection error|the embedded database stopped|not queryable/i;
 
 /** The fault an error of the driver stands for; undefined when it is an ordinary statement error. */
 export function faultOf(err: unknown): DatabaseFault | undefined {
@@ -66,13 +66,15 @@ export interface AvailabilityChange {
  */
 export class Availability extends EventEmitter<{ change: [AvailabilityChange] }> {
   private downSince: number | undefined;
+  private upSince = 0;
 
   get up(): boolean {
     return this.downSince === undefined;
   }
 
-  failed(err: unknown): void {
-    if (this.downSince !== undefined || faultOf(err) !== 'down') return;
+  /** A statement or connection attempt begun at `startedAt` failed; one begun before the last recovery is old news. */
+  failed(err: unknown, startedAt: number): void {
+    if (this.downSince !== undefined || startedAt < this.upSince || faultOf(err) !== 'down') return;
     this.downSince = Date.now();
     const cause = err instanceof DatabaseUnavailableError && err.cause instanceof Error ? err.cause : err;
     this.emit('change', { state: 'down', reason: cause instanceof Error ? cause.message : String(cause) });
@@ -80,7 +82,8 @@ export class Availability extends EventEmitter<{ change: [AvailabilityChange] }>
 
   succeeded(): void {
     if (this.downSince === undefined) return;
-    const downForMs = Date.now() - this.downSince;
+    this.upSince = Date.now();
+    const downForMs = this.upSince - this.downSince;
     this.downSince = undefined;
     this.emit('change', { state: 'up', downForMs });
   }

@@ -200,9 +200,9 @@ const ABANDON_GRACE_MS = 1000;
 const guarded = new WeakSet<pg.PoolClient>();
 
 /** A driver error as the service reports it, noted by the availability monitor. */
-function failure(ctx: Context, err: unknown): unknown {
+function failure(ctx: Context, err: unknown, startedAt: number): unknown {
   const mapped = asServiceError(err);
-  ctx.availability.failed(mapped);
+  ctx.availability.failed(mapped, startedAt);
   return mapped;
 }
 
@@ -229,7 +229,7 @@ async function acquire(ctx: Context): Promise<Lease> {
     try {
       return new Lease(ctx, await connecting);
     } catch (err) {
-      throw failure(ctx, err);
+      throw failure(ctx, err, started);
     }
   }
   const end = Math.min(statementEnd(limits, started) ?? Infinity, started + ctx.timeouts.acquireMs);
@@ -258,7 +258,7 @@ async function acquire(ctx: Context): Promise<Lease> {
         resolve(new Lease(ctx, client));
       },
       (err: unknown) => {
-        const mapped = failure(ctx, err);
+        const mapped = failure(ctx, err, started);
         giveUp(mapped instanceof Error ? mapped : new Error(String(mapped)));
       },
     );
@@ -295,8 +295,9 @@ class Lease {
     const signal = limits?.signal;
     if (signal?.aborted) throw clientGone();
     const end = statementEnd(limits, Date.now());
+    const startedAt = Date.now();
     const pending = send(this.client, statement, this.ctx.prepared);
-    if (end === undefined && !signal) return this.settle(pending);
+    if (end === undefined && !signal) return this.settle(pending, startedAt);
     return new Promise<pg.QueryResult>((resolve, reject) => {
       let done = false;
       const finish = () => {
@@ -313,7 +314,7 @@ class Lease {
       const onAbort = () => stop(clientGone());
       const timer = end === undefined ? undefined : setTimeout(() => stop(timeLimitError(limits)), Math.max(0, end - Date.now()));
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.settle(pending).then(
+      this.settle(pending, startedAt).then(
         (result) => {
           if (done) return;
           finish();
@@ -339,7 +340,7 @@ class Lease {
     });
   }
 
-  private async settle(pending: Promise<pg.QueryResult>): Promise<pg.QueryResult> {
+  private async settle(pending: Promise<pg.QueryResult>, startedAt: number): Promise<pg.QueryResult> {
     try {
       const result = await pending;
       this.ctx.availability.succeeded();
@@ -347,7 +348,7 @@ class Lease {
     } catch (err) {
       // A statement given up already answered its caller: its late error (the cancel) is no news.
       if (this.abandoned) throw err;
-      throw failure(this.ctx, err);
+      throw failure(this.ctx, err, startedAt);
     }
   }
 
