@@ -111,7 +111,9 @@ test('SIGTERM: readiness 503 at once, in-flight JSON complete, exports finish or
       await db.close();
     }
     const port = await freePortInRange();
-    const server = startServe(dataDir, port, { ...database.env, SEED_DEMO: 'false', SHUTDOWN_EXPORT_GRACE_SECONDS: '3', LOG_LEVEL: 'info' });
+    const server = startServe(dataDir, port, { ...database.env, SEED_DEMO: 'false', SHUTDOWN_EXPORT_GRACE_SECONDS: '3', LOG_LEVEL: 'info',
+      // Time limits are not under test here: a loaded machine must not turn a held request into a 503.
+      DATABASE_READ_TIMEOUT_MS: '60000', DATABASE_ACQUIRE_TIMEOUT_MS: '60000' });
     await waitReady(server);
     const base = `http://127.0.0.1:${port}`;
 
