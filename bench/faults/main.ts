@@ -105,7 +105,7 @@ function steadyLoad(creds: Credentials, token: () => string, phase: () => string
     const started = Date.now();
     const p0 = phase();
     const request = kind === 'token'
-      ? fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret }), signal: AbortSignal.timeout(60_000) })
+      ? fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }), signal: AbortSignal.timeout(60_000) })
       : fetch(`${BASE}/api/companies/big.com/firmographics`, { headers: kind === 'api-key' ? { 'x-api-key': creds.apiKey } : { authorization: `Bearer ${token()}` }, signal: AbortSignal.timeout(60_000) });
     const p = request.then(
       async (res) => {
@@ -137,11 +137,11 @@ function outageTable(samples: Sample[], phases: { name: string; recoveredAt?: nu
     const u = s.filter((x) => x.status === 503);
     console.log(`| ${name} | ${s.length} | ${count((x) => x.status === 200)} | ${u.length} | ${count((x) => x.status === 401)} | ${count((x) => x.status === 500)} | ${count((x) => ![200, 503, 401, 500].includes(x.status))} | ${pct(u.filter((x) => x.retryAfter).length, u.length)} | ${quantile(s.map((x) => x.ms), 0.5)} | ${quantile(s.map((x) => x.ms), 1)} |`);
   }
-  console.log('\n| recovery | first success after (s) | success rate of requests sent 10 s or more after recovery |');
+  console.log('\n| recovery | first success after (s) | success rate of requests sent 10-20 s after recovery |');
   console.log('| --- | --- | --- |');
   for (const { name, recoveredAt } of phases) {
     if (recoveredAt === undefined) continue;
-    const after = samples.filter((x) => x.sentAt >= recoveredAt).sort((a, b) => a.sentAt - b.sentAt);
+    const after = samples.filter((x) => x.phase === name && x.sentAt >= recoveredAt).sort((a, b) => a.sentAt - b.sentAt);
     const first = after.find((x) => x.status === 200);
     const late = after.filter((x) => x.sentAt >= recoveredAt + 10_000);
     console.log(`| ${name} | ${first ? ((first.sentAt + first.ms - recoveredAt) / 1000).toFixed(1) : 'never'} | ${pct(late.filter((x) => x.status === 200).length, late.length)} (${late.length} requests) |`);
@@ -154,7 +154,8 @@ async function outage(cluster: Cluster): Promise<void> {
   const server = startServer({ DATABASE_URL: url });
   try {
     await waitReady();
-    const tokenRes = await fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret }) });
+    const tokenRes = await fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }) });
+    if (tokenRes.status !== 200) throw new Error(`token request: ${tokenRes.status} ${await tokenRes.text()}`);
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
     let phase = 'before (15 s)';
     const load = steadyLoad(creds, () => token, () => phase);
@@ -225,15 +226,16 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     const exportHeld = await pausedGet('/api/companies/big.com/products/json', headers);
     const agent = new http.Agent({ keepAlive: false, maxSockets: 200 });
     const outcomes: string[] = [];
-    let firstAnswer!: () => void;
-    const answered = new Promise<void>((r) => (firstAnswer = r));
+    // In flight: the client has written the whole request (its 'finish'); SIGTERM when all 100 are.
+    let written = 0;
+    let allWritten!: () => void;
+    const sent = new Promise<void>((r) => (allWritten = r));
     const inflight = Array.from({ length: 100 }, (_, i) => new Promise<void>((done) => {
       const req = http.get({ host: '127.0.0.1', port: PORT, path: `/api/companies/big.com/products/paged?size=200&page=${i % 50}`, headers, agent }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d) => (body += d));
         res.on('end', () => {
-          firstAnswer();
           if (res.statusCode === 200) outcomes.push(JSON.parse(body).content.length === 200 ? 'complete' : 'short');
           else outcomes.push(String(res.statusCode));
           done();
@@ -241,11 +243,20 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
         res.on('error', () => (outcomes.push('reset'), done()));
       });
       req.on('error', () => (outcomes.push('reset'), done()));
+      req.on('finish', () => ++written === 100 && allWritten());
     }));
-    await answered; // the first answer is in: the other 99 are in flight
+    await sent;
     const signalled = Date.now();
     server.child.kill('SIGTERM');
-    const readyz = await fetch(`${BASE}/readyz`).then((r) => r.status, () => 0);
+    // How soon /readyz says 503 (a new connection each time, as a load balancer's probe).
+    let readyzMs = -1;
+    for (let i = 0; i < 100; i++) {
+      const status = await fetch(`${BASE}/readyz`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0);
+      if (status !== 200) {
+        readyzMs = Date.now() - signalled;
+        break;
+      }
+    }
     const read = await exportRead.read();
     await Promise.all(inflight);
     const code = await server.exited;
@@ -261,9 +272,9 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
       }
     })();
     console.log(`\n## Shutdown (${engine}): SIGTERM with 100 JSON requests and 2 exports in flight, export grace 5 s`);
-    console.log('\n| in-flight JSON: complete 200 | 503 | reset | /readyz right after SIGTERM | export read on: bytes, clean end | export held: bytes, clean end | exit code | exit after (s) |');
+    console.log('\n| in-flight JSON: complete 200 | 503 | reset | /readyz 503 after (ms) | export read on: bytes, clean end | export held: bytes, clean end | exit code | exit after (s) |');
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    console.log(`| ${tally('complete')} | ${tally('503')} | ${tally('reset')} | ${readyz} | ${read.bytes}, ${read.clean} | ${held.bytes}, ${held.clean} | ${code} | ${(exitedAfter / 1000).toFixed(1)} |`);
+    console.log(`| ${tally('complete')} | ${tally('503')} | ${tally('reset')} | ${readyzMs} | ${read.bytes}, ${read.clean} | ${held.bytes}, ${held.clean} | ${code} | ${(exitedAfter / 1000).toFixed(1)} |`);
     console.log(`\nAudit rows: ${audit.map((r) => `${r.action} completed=${r.params.completed} rows=${r.result_count}`).join('; ')}`);
   } finally {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -170,9 +170,12 @@ function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTi
         await lease.run({ text: 'COMMIT' });
         return result;
       } catch (err) {
-        // A connection that cannot even roll back is closed instead of going back to the pool;
-        // one whose statement was given up (time limit, client gone) is handled by the lease.
-        if (!lease.abandoned) await lease.client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        // A connection that cannot even roll back is closed instead of going back to the pool,
+        // and so is one whose statement was given up (time limit, client gone): its transaction
+        // is still open, and closing the connection is what rolls it back (PGlite: the next
+        // connection's reset).
+        if (lease.abandoned) broken = new Error('transaction given up mid-way');
+        else await lease.client.query('ROLLBACK').catch((e: Error) => (broken = e));
         throw err;
       } finally {
         lease.release(broken);

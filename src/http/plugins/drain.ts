@@ -1,6 +1,6 @@
 // Graceful shutdown of the HTTP side (README "Shutdown"): once draining starts, every new
-// request but /healthz gets a 503 with Retry-After and `Connection: close` (so /readyz turns
-// 503 at once and a load balancer moves on), while the requests already in flight go on.
+// request but /healthz gets a 503 with Retry-After and `Connection: close` (so a load
+// balancer moves on; /readyz says 503 anyway), while the requests already in flight go on.
 // JSON requests finish with their whole body; exports (CSV/JSONL streams) get a grace
 // period, after which the ones still running are cut by destroying their connection: a
 // chunked reply then lacks its terminating chunk, so the client sees an error, never a
@@ -12,8 +12,9 @@ import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
 
 export interface DrainOutcome {
-  /** Requests (not exports) that were in flight when draining started and finished. */
+  /** Requests (not exports) that ended while draining, and those still running at the end of the grace period (cut). */
   requestsFinished: number;
+  requestsCut: number;
   exportsFinished: number;
   /** Exports still running at the end of the grace period, cut. */
   exportsCut: number;
@@ -44,18 +45,39 @@ interface InFlight {
 
 export const drainPlugin = fp(async (app: FastifyInstance) => {
   const inFlight = new Set<InFlight>();
+  /** Requests and exports that ended while draining (cut ones included; settle() tells them apart). */
+  const finished = { requests: 0, exports: 0 };
   let draining = false;
   let startedAt = 0;
+
+  // Connections accepted before draining started, and whether one of their requests has been
+  // taken since: the first request on such a connection was on its way when the signal came
+  // (a client cannot know yet), so it is served, with `Connection: close`; anything later,
+  // or on a connection accepted later, is a new request.
+  const acceptedBefore = new WeakSet<object>();
+  const servedSince = new WeakSet<object>();
+  app.server.on('connection', (socket) => {
+    if (!draining) acceptedBefore.add(socket);
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (draining) {
       if (request.url === '/healthz') return;
-      reply.header('connection', 'close');
-      return sendError(request, reply, 503, 'Stacklens is shutting down; retry (another instance will answer)', { 'retry-after': '5' });
+      const socket = request.raw.socket;
+      const inFlightWhenSignalled = acceptedBefore.has(socket) && !servedSince.has(socket);
+      servedSince.add(socket);
+      if (!inFlightWhenSignalled) {
+        reply.header('connection', 'close');
+        return sendError(request, reply, 503, 'Stacklens is shutting down; retry (another instance will answer)', { 'retry-after': '5' });
+      }
     }
     let entry!: InFlight;
     const closed = new Promise<void>((resolve) => reply.raw.once('close', () => {
       inFlight.delete(entry);
+      if (draining) {
+        if (isExport(entry)) finished.exports++;
+        else if (!isEventStream(entry)) finished.requests++;
+      }
       resolve();
     }));
     entry = { request, reply, closed };
@@ -85,21 +107,20 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
     start,
     async settle(graceMs: number): Promise<DrainOutcome> {
       start();
-      const entries = [...inFlight];
-      const exportCount = entries.filter(isExport).length;
       let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, startedAt + graceMs - Date.now()))));
-      await Promise.race([Promise.all(entries.map((e) => e.closed)), graceOver]);
+      let over = false;
+      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(() => resolve(void (over = true)), Math.max(0, startedAt + graceMs - Date.now()))));
+      // Requests still arriving on connections accepted before the signal join the set
+      // meanwhile: wait until it is empty, not only for the requests seen at the start.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      while (inFlight.size > 0 && !over) await Promise.race([Promise.all([...inFlight].map((e) => e.closed)), graceOver]);
       clearTimeout(timer);
-      const left = entries.filter((e) => inFlight.has(e));
+      const left = [...inFlight];
       for (const e of left) cut(e);
       await Promise.all(left.map((e) => e.closed));
       const exportsCut = left.filter(isExport).length;
-      return {
-        requestsFinished: entries.length - exportCount - (left.length - exportsCut),
-        exportsFinished: exportCount - exportsCut,
-        exportsCut,
-      };
+      const requestsCut = left.filter((e) => !isExport(e) && !isEventStream(e)).length;
+      return { requestsFinished: finished.requests - requestsCut, requestsCut, exportsFinished: finished.exports - exportsCut, exportsCut };
     },
   };
   app.decorate('drain', drain);
