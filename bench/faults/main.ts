@@ -235,12 +235,15 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     let written = 0;
     let allWritten!: () => void;
     const sent = new Promise<void>((r) => (allWritten = r));
+    let firstAnswer!: () => void;
+    const answered = new Promise<void>((r) => (firstAnswer = r));
     const inflight = Array.from({ length: 100 }, (_, i) => new Promise<void>((done) => {
       const req = http.get({ host: '127.0.0.1', port: PORT, path: `/api/companies/big.com/products/paged?size=200&page=${i % 50}`, headers, agent }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d) => (body += d));
         res.on('end', () => {
+          firstAnswer();
           if (res.statusCode === 200) outcomes.push(JSON.parse(body).content.length === 200 ? 'complete' : 'short');
           else outcomes.push(String(res.statusCode));
           done();
@@ -251,7 +254,9 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
       req.on('socket', (socket) => socket.once('connect', () => req.once('finish', () => ++written === 100 && allWritten())));
     }));
     await sent;
-    // Written on connected sockets; a moment for the server (busy streaming the exports) to take them in.
+    // Written on connected sockets, and the server is answering them: a moment more for it
+    // (busy streaming the exports) to take them all in.
+    await answered;
     await sleep(300);
     const answeredBefore = outcomes.length;
     const signalled = Date.now();
