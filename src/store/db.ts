@@ -271,9 +271,8 @@ async function acquire(ctx: Context): Promise<Lease> {
 /**
  * One checked-out connection. Each statement runs within the request's limits: past its
  * time limit, or when the client goes away, the caller gets a 503 at once, PostgreSQL is
- * asked to cancel the statement, and the connection goes back to the pool when the
- * statement ends, or is closed if it has not ended within ABANDON_GRACE_MS (a frozen
- * server never answers). PGlite cannot cancel a running statement (nor honour
+ * asked to cancel the statement, and the connection is closed once the statement ends, or
+ * after ABANDON_GRACE_MS if it has not (a frozen server never answers). PGlite cannot cancel a running statement (nor honour
  * statement_timeout): it finishes in the worker while the caller has its answer.
  */
 class Lease {
@@ -337,7 +336,10 @@ class Lease {
     this.released = true;
     if (!this.abandoned) return this.client.release(broken);
     void this.abandoned.then((ended) => {
-      if (ended && !broken) return this.client.release();
+      // After a cancel request the connection is never reused: the request travels on a
+      // connection of its own and may arrive after the statement ended, cancelling whatever
+      // the connection runs next. (PGlite sends none.)
+      if (ended && !broken && this.ctx.engine === 'pglite') return this.client.release();
       this.client.release(broken ?? new Error('statement given up and not ended'));
       (this.client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
     });
