@@ -201,6 +201,8 @@ type Statement = { text: string; params?: unknown[]; rowMode?: 'array' };
 /** How long a given-up statement may take to end (after its cancel) before its connection is closed. */
 const ABANDON_GRACE_MS = 1000;
 const guarded = new WeakSet<pg.PoolClient>();
+/** When each connection was first handed out (about when it was opened). */
+const bornAt = new WeakMap<pg.PoolClient, number>();
 
 /** A driver error as the service reports it, noted by the availability monitor. */
 function failure(ctx: Context, err: unknown, startedAt: number): unknown {
@@ -288,6 +290,7 @@ class Lease {
     // would end the process unheard; the next statement on it reports the loss instead.
     if (!guarded.has(client)) {
       guarded.add(client);
+      bornAt.set(client, Date.now());
       client.on('error', () => {});
     }
   }
@@ -353,7 +356,9 @@ class Lease {
     } catch (err) {
       // A statement given up already answered its caller: its late error (the cancel) is no news.
       if (this.abandoned) throw err;
-      throw failure(this.ctx, err, startedAt);
+      // A connection opened before the last recovery that turns out dead is a leftover of
+      // that outage, not a new one: it counts from when it was opened.
+      throw failure(this.ctx, err, Math.min(startedAt, bornAt.get(this.client) ?? startedAt));
     }
   }
 
