@@ -24,8 +24,7 @@ export function registerServeCommand(program: Command): void {
       closeWithGrace({ delay: grace + CLOSE_MARGIN_MS }, async ({ signal, err }) => {
         if (err) app.log.error({ err }, 'fatal error, shutting down');
         else app.log.info({ signal, exportGraceMs: grace }, 'shutting down: draining requests');
-        readiness.ready = false;
-        readiness.message = 'Stacklens is shutting down';
+        // /readyz turns 503 at once; requests already on their way are still served (drain.ts).
         const outcome = await app.drain.settle(grace);
         await exportsSettled(); // the audit entries of finished and cut exports
         app.log.info(outcome, 'drained');

@@ -12,6 +12,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   // balancer stops sending traffic. The database's state changes are logged once each
   // (plugins/database-state.ts), not per probe.
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    if (app.drain.draining) return sendError(request, reply, 503, 'Stacklens is shutting down', { 'retry-after': '5' });
     if (!app.readiness.ready) return sendError(request, reply, 503, app.readiness.message, { 'retry-after': '5' });
     try {
       await pingDatabase(app.db);
