@@ -14,6 +14,9 @@ import { openapiPlugin } from './http/plugins/openapi.ts';
 import { securityPlugin } from './http/plugins/security.ts';
 import { methodsPlugin } from './http/plugins/methods.ts';
 import { checkRequestHead, clientErrorHandler, frameworkErrors, MAX_REQUEST_HEAD_BYTES, requestIdOf } from './http/request-limits.ts';
+import { queryLimitsPlugin } from './http/plugins/query-limits.ts';
+import { drainPlugin } from './http/plugins/drain.ts';
+import { databaseStatePlugin } from './http/plugins/database-state.ts';
 import { openCounterStore, type CounterStore } from './store/counters.ts';
 import { enforceRateLimit } from './auth/rate-limit.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
@@ -114,6 +117,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
 
   await app.register(securityPlugin);
+  // First of the request hooks: once shutting down, new requests get their 503 before any work.
+  await app.register(drainPlugin);
+  await app.register(queryLimitsPlugin);
+  await app.register(databaseStatePlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   app.addHook('onRequest', checkRequestHead);

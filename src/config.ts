@@ -22,6 +22,15 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   /** Named prepared statements (off behind a pooler in transaction mode, e.g. PgBouncer < 1.21). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  /** Longest wait to open a database connection, and for a free pooled one (PGlite: its one connection). */
+  DATABASE_CONNECT_TIMEOUT_MS: int(100, 60_000).default(2000),
+  DATABASE_ACQUIRE_TIMEOUT_MS: int(100, 60_000).default(2000),
+  /** Time limit of all database work of one request, per request class; exports: per statement. */
+  DATABASE_READ_TIMEOUT_MS: int(100, 600_000).default(2000),
+  DATABASE_SEARCH_TIMEOUT_MS: int(100, 600_000).default(5000),
+  DATABASE_EXPORT_IDLE_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  /** On SIGTERM/SIGINT: how long exports in flight may go on before they are cut. */
+  SHUTDOWN_EXPORT_GRACE_SECONDS: int(0, 3600).default(30),
   REDIS_URL: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo world on first start when the database holds no company. */
@@ -69,6 +78,19 @@ export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   databasePreparedStatements: boolean;
+  /** Database time limits (README "Database faults"). */
+  databaseTimeouts: {
+    connectMs: number;
+    acquireMs: number;
+    /** All database work of a light read (the default class). */
+    readMs: number;
+    /** All database work of a search, a many-peer comparison, an AI call or an MCP call. */
+    searchMs: number;
+    /** Each statement of an export (CSV/JSONL stream): an export may run long, but not stall. */
+    exportIdleMs: number;
+  };
+  /** Grace for exports in flight when the process is told to stop. */
+  shutdownExportGraceMs: number;
   redisUrl: string | undefined;
   logLevel: string;
   seedDemo: boolean;
@@ -120,6 +142,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
+      readMs: e.DATABASE_READ_TIMEOUT_MS,
+      searchMs: e.DATABASE_SEARCH_TIMEOUT_MS,
+      exportIdleMs: e.DATABASE_EXPORT_IDLE_TIMEOUT_MS,
+    },
+    shutdownExportGraceMs: e.SHUTDOWN_EXPORT_GRACE_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,

@@ -1,6 +1,7 @@
 // Readings from /proc: CPU time of processes and of the whole machine, load average, RSS.
 // Linux only; on other systems every reading is null and the tables show "n/a".
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
+import { clusterPids } from '../../scripts/lib/pg-cluster.ts';
 
 const TICK_MS = 10; // USER_HZ is 100 on every Linux distribution we run on
 
@@ -23,25 +24,7 @@ export function waitedChildrenCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
 }
 
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
-
-/** The postmaster and every process it forked (backends, checkpointer, walwriter…). */
-export function clusterPids(postmasterPid: number): number[] {
-  const pids = [postmasterPid];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (parentOf(pid) === postmasterPid) pids.push(pid);
-  }
-  return pids;
-}
+export { clusterPids } from '../../scripts/lib/pg-cluster.ts';
 
 /** Summed CPU ms of a process tree snapshot, keyed by pid (so exits between readings are visible). */
 export function cpuByPid(pids: number[]): Map<number, number> {

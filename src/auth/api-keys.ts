@@ -24,6 +24,7 @@ import {
 import { NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken, secretMatches } from './secrets.ts';
 import { now } from '../clock.ts';
+import { outsideRequest } from '../store/query-limits.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key may serve from memory while the access version is unchanged. */
@@ -116,12 +117,15 @@ function noteUse(db: Db, keyId: string): void {
     return;
   }
   pendingTouches.set(db, (pending = new Set([keyId])));
-  setImmediate(() => {
-    pendingTouches.delete(db);
-    touchApiKeys(db, [...pending]).catch(() => {
-      /* best effort: a lost last-used stamp is harmless */
-    });
-  });
+  // Not the request's work: neither its time limit nor its client's disconnect applies.
+  outsideRequest(() =>
+    setImmediate(() => {
+      pendingTouches.delete(db);
+      touchApiKeys(db, [...pending]).catch(() => {
+        /* best effort: a lost last-used stamp is harmless */
+      });
+    }),
+  );
 }
 
 export type { ApiKeyRow };

@@ -47,7 +47,7 @@ export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: st
   return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'access_token' };
 }
 
-function externalError(err: unknown): AppError {
+function externalError(err: unknown): unknown {
   const keysUnavailable =
     err instanceof errors.JWKSTimeout ||
     err instanceof errors.JWKSInvalid ||

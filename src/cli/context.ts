@@ -10,7 +10,10 @@ export interface CliContext {
 
 export async function openContext(): Promise<CliContext> {
   const config = loadConfig();
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements,
+    timeouts: { connectMs: config.databaseTimeouts.connectMs, acquireMs: config.databaseTimeouts.acquireMs },
+  });
   try {
     await migrate(db);
   } catch (err) {

@@ -25,7 +25,7 @@ export const companyProductsQuerySchema = z.object({
 
 export const companyProductsJsonlQuerySchema = z.object({
   ...categorySelectionQuery,
-  export: boolParam('export', false).describe('true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read'),
+  export: boolParam('export', false).describe('true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone'),
 });
 
 /** The validated input of the company-products operations (MCP tools reuse it). */
@@ -139,7 +139,7 @@ export const companyProductsOp = defineOperation({
 export const companyProductsJsonlOp = defineOperation({
   id: 'companyProductsJsonl',
   summary: 'Every product of a company as JSON Lines, streamed',
-  description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).',
+  description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).',
   tag: 'Company products',
   input: companyParamsSchema.extend(companyProductsJsonlQuerySchema.shape),
   output: companyProductSchema,

@@ -4,7 +4,7 @@ import { insertAuditEntry } from '../store/audit.ts';
 
 export interface AuditEntry {
   clientId: string;
-  onBehalfOf: string;
+  onBehalfOf: string | null;
   action: string;
   params: Record<string, unknown>;
   resultCount: number | null;

@@ -76,14 +76,15 @@ export async function companyProducts(db: Db, input: CompanyProductsInput): Prom
 }
 
 /**
- * Every record of the company (by product id), streamed in keyset batches. With an
- * actor it is an attributed export, audited when the stream ends. Unknown company or
- * category fails here, before anything is streamed.
+ * Every record of the company (by product id), streamed in keyset batches, and audited when
+ * the stream ends: every export is, attributed (export=true: the on-behalf user) or not (the
+ * plain JSON Lines stream: on_behalf_of null). Unknown company or category fails here,
+ * before anything is streamed.
  */
 export async function streamAllCompanyProducts(
   db: Db,
   input: Pick<CompanyProductsInput, 'companyDomain'> & Selection,
-  exportedBy: { actor: Actor; format: 'csv' | 'jsonl' } | null,
+  exportedBy: { actor: Actor; format: 'csv' | 'jsonl' },
 ): Promise<AsyncIterable<CompanyProduct>> {
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
@@ -91,10 +92,9 @@ export async function streamAllCompanyProducts(
   const records = (async function* () {
     for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, now);
   })();
-  if (!exportedBy) return records;
   return audited(db, records, {
     actor: exportedBy.actor,
     action: `company-products.export.${exportedBy.format}`,
-    params: { companyDomain: company.domain, mainCategory: input.mainCategory, mainCategoryId: input.mainCategoryId },
+    params: { companyDomain: company.domain, mainCategory: input.mainCategory, mainCategoryId: input.mainCategoryId, attributed: exportedBy.actor.onBehalfOf !== null },
   });
 }

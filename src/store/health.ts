@@ -1,14 +1,9 @@
 // Database liveness query for the readiness probe.
 import type { Db } from './db.ts';
+import { currentQueryLimits, withQueryLimits } from './query-limits.ts';
 
+/** Resolves when the database answers within `timeoutMs`; rejects (with a 503 error) otherwise. */
 export async function pingDatabase(db: Db, timeoutMs = 2000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    await Promise.race([db.query('SELECT 1'), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const limits = { deadline: Date.now() + timeoutMs, signal: currentQueryLimits()?.signal, label: `the readiness probe (${timeoutMs} ms)` };
+  await withQueryLimits(limits, () => db.query('SELECT 1'));
 }

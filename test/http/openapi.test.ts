@@ -79,11 +79,12 @@ test('every operation is documented with its parameters, responses and errors', 
   assert.ok(doc.paths['/api/companies/{companyDomain}/products/json'].get.responses['200'].content['application/jsonl']);
 });
 
-test('one Error schema for every 4xx/5xx (the token endpoint\'s RFC 6749 400/401 aside); 503 of startup on every /api operation', () => {
+test('one Error schema for every 4xx/5xx (the token endpoint\'s RFC 6749 400/401 aside); 503 (starting, shutting down, database unavailable) on every operation', () => {
   assert.deepEqual(doc.components.schemas.Error.required, ['status', 'error', 'message']);
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
-      if (path.startsWith('/api/')) assert.ok(op.responses['503'], `${method} ${path} documents the 503 of startup`);
+      assert.ok(op.responses['503'], `${method} ${path} documents the 503`);
+      assert.match(op.responses['503'].description, /database is down/, `${method} ${path}: the 503 names database faults`);
       for (const [status, response] of Object.entries<any>(op.responses)) {
         if (Number(status) < 400) continue;
         // The token endpoint answers its 400 and 401 in the RFC 6749 shape, documented as such.

@@ -38,8 +38,8 @@ async function drain(rows: AsyncIterable<unknown>, stopAfter = Infinity): Promis
   return n;
 }
 
-async function lastAudit(action: string): Promise<{ on_behalf_of: string; params: Record<string, any>; result_count: number }> {
-  const [entry] = await db.query<{ on_behalf_of: string; params: Record<string, any>; result_count: number }>(
+async function lastAudit(action: string): Promise<{ on_behalf_of: string | null; params: Record<string, any>; result_count: number }> {
+  const [entry] = await db.query<{ on_behalf_of: string | null; params: Record<string, any>; result_count: number }>(
     'SELECT on_behalf_of, params, result_count FROM audit_log WHERE action = $1 ORDER BY id DESC LIMIT 1', [action],
   );
   assert.ok(entry, `no audit row for ${action}`);
@@ -74,3 +74,10 @@ test('an export stopped half-way is audited with the rows delivered and complete
   assert.equal((await lastAudit('companies.search.export')).params.completed, false);
 });
 
+
+test('the plain JSON Lines stream of a company\'s products is audited too, without an on-behalf user', async () => {
+  const rows = await streamAllCompanyProducts(db, { companyDomain: 'acme.com', mainCategory: [], mainCategoryId: [] }, { actor: { clientId: 'cli_x', onBehalfOf: null }, format: 'jsonl' });
+  assert.equal(await drain(rows), 2);
+  const entry = await lastAudit('company-products.export.jsonl');
+  assert.deepEqual([entry.on_behalf_of, entry.result_count, entry.params.completed, entry.params.attributed], [null, 2, true, false]);
+});

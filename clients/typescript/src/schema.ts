@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * Every product of a company as JSON Lines, streamed
-         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User; audited).
+         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).
          */
         get: operations["companyProductsJsonl"];
         put?: never;
@@ -1199,6 +1199,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
+                     *       "path": "/oauth/token",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getJwks: {
@@ -1253,6 +1273,26 @@ export interface operations {
                      *       "status": 400,
                      *       "error": "Bad Request",
                      *       "message": "An undocumented query parameter",
+                     *       "path": "/.well-known/jwks.json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/.well-known/jwks.json",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1320,6 +1360,26 @@ export interface operations {
                      *       "status": 400,
                      *       "error": "Bad Request",
                      *       "message": "An undocumented query parameter",
+                     *       "path": "/.well-known/oauth-authorization-server",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/.well-known/oauth-authorization-server",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1451,7 +1511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1463,7 +1523,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/me",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1638,7 +1698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1650,7 +1710,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/competitors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1830,7 +1890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1842,7 +1902,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2023,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2035,7 +2095,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2270,7 +2330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2282,7 +2342,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2506,7 +2566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2518,7 +2578,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2714,7 +2774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2726,7 +2786,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products-in-use",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2931,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2943,7 +3003,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/:productId/related",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3172,7 +3232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3184,7 +3244,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3420,7 +3480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3432,7 +3492,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3668,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3680,7 +3740,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3916,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3928,7 +3988,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3946,7 +4006,7 @@ export interface operations {
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
                 /**
-                 * @description true: treat the stream as an attributed export (export permission and X-On-Behalf-Of-User required, audited); false: a plain read
+                 * @description true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone
                  * @example false
                  */
                 export?: boolean;
@@ -4106,7 +4166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4118,7 +4178,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/json",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4299,7 +4359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4311,7 +4371,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/vendors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4510,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4522,7 +4582,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/vendors/:vendorDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4717,7 +4777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4729,7 +4789,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4924,7 +4984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4936,7 +4996,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/dictionary/product-categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5100,7 +5160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5112,7 +5172,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/categories/:categoryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5249,7 +5309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5261,7 +5321,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5423,7 +5483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5435,7 +5495,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries/:industryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5648,7 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5660,7 +5720,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/firmographics",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5821,7 +5881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5833,7 +5893,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/feed",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6118,7 +6178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6130,7 +6190,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6340,7 +6400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6352,7 +6412,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/:profileId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6638,7 +6698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6650,7 +6710,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/profiles/purchase",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6826,7 +6886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6838,7 +6898,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/credits",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -7063,7 +7123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7075,7 +7135,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-customers-of-products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -7291,7 +7351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7303,7 +7363,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-techstacks-for-company",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -7501,7 +7561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7513,7 +7573,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time. Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-people-profiles",
                      *       "requestId": "req-1a2b3c"
                      *     }

@@ -42,7 +42,11 @@ client credentials) or \`X-API-Key: <key>\`. Exports and AI helpers also need
 Errors are always \`{ status, error, message, path, requestId }\`; the message names the
 offending parameter (an undocumented query parameter is a 400 too). A URL over ${MAX_URL_LENGTH} characters is a 414,
 headers over ${MAX_HEADERS_BYTES} bytes a 431, a method a path does not serve a 405 with \`Allow\`. Pages are \`{ totalPages, totalElements, content }\` with \`page\` ≥ 0
-(default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.`;
+(default 0) and \`size\` 1-200 (default 20); out-of-range values are 400, never clamped.
+
+Any operation may answer 503 with Retry-After while the service starts or shuts down, or
+when its database is down or too slow; wait the given seconds and retry. A 503 is never
+a verdict on the credentials: a valid token stays valid.`;
 
 const zodTransform = createJsonSchemaTransform({ zodToJsonConfig: { override } });
 
@@ -144,19 +148,23 @@ function operations(doc: JsonSchema): { path: string; method: string; op: Operat
     Object.entries(item).map(([method, op]) => ({ path, method, op })));
 }
 
+/** Why any operation may answer 503 (always with Retry-After). */
+const UNAVAILABLE =
+  'Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, ' +
+  'or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), ' +
+  'or had no free connection in time. Never a verdict on the credentials or the input.';
+
 /**
  * One Error schema (from the same zod schema the error handler's replies follow) referenced
- * by every 4xx/5xx response, and a 503 on every /api operation: until startup work is done
- * the API answers 503 with Retry-After.
+ * by every 4xx/5xx response, and a 503 on every operation: while starting or shutting down,
+ * and whenever the database is down or too slow, the service answers 503 with Retry-After.
  */
 function sharedErrors(doc: JsonSchema): JsonSchema {
   const { $schema: _drop, description: _description, ...error } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as JsonSchema;
   const components = doc.components as { schemas: Record<string, unknown> };
   components.schemas = { ...components.schemas, Error: { ...error, description: 'The error body of every 4xx/5xx: the message names the offending field or rule' } };
-  for (const { path, op } of operations(doc)) {
-    if (path.startsWith('/api/') && !op.responses['503']) {
-      op.responses['503'] = { description: 'Starting up (the demo world is being built); retry after Retry-After seconds' };
-    }
+  for (const { op } of operations(doc)) {
+    if (!op.responses['503']) op.responses['503'] = { description: UNAVAILABLE };
     // Every body has a limit (BODY_LIMIT_BYTES, or the route's own): over it is a 413.
     // A URL over MAX_URL_LENGTH, or a path parameter over the router's limit, is a 414.
     if ((op.parameters ?? []).some((p: { in: string }) => p.in === 'path' || p.in === 'query') && !op.responses['414']) {

@@ -24,7 +24,9 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
 
   serve(app, companyProductsJsonlOp, async (request, reply) => {
     const { export: isExport, ...query } = request.query;
-    const exportedBy = isExport ? { actor: actorOf(request), format: 'jsonl' as const } : null;
+    // The plain stream is an export too (every record), audited without an on-behalf user.
+    const actor = isExport ? actorOf(request) : { clientId: principalOf(request).clientId, onBehalfOf: null };
+    const exportedBy = { actor, format: 'jsonl' as const };
     return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy));
   });
 }
