@@ -12,11 +12,13 @@ import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { securityPlugin } from './http/plugins/security.ts';
+import { overloadPlugin } from './http/plugins/overload.ts';
 import { openCounterStore, type CounterStore } from './store/counters.ts';
 import { enforceRateLimit } from './auth/rate-limit.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
+import { Bulkheads } from './bulkhead.ts';
 
 export interface AppDeps {
   config: Config;
@@ -46,6 +48,8 @@ declare module 'fastify' {
     readiness: Readiness;
     /** Reference answers kept in memory with their ETags (routes of operations with http.referenceData). */
     referenceCache: ReferenceCache;
+    /** The concurrency limits and queues every operation call runs in (REST and MCP alike). */
+    bulkheads: Bulkheads;
   }
 }
 
@@ -102,8 +106,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.counters) app.addHook('onClose', () => counters.close());
   app.decorate('referenceCache', new ReferenceCache(deps.db, { checkReplies: config.checkReplies }));
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
+  const bulkheads = new Bulkheads(config.bulkheads);
+  app.decorate('bulkheads', bulkheads);
 
   await app.register(securityPlugin);
+  // Before every other hook: a shed request costs no authentication, parsing or database work.
+  await app.register(overloadPlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   // Before the routes: the OpenAPI document is collected from routes as they register.
@@ -111,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRoutes(app);
   await app.register(mcpHttpRoutes, {
     tools: deps.mcpTools ?? allTools,
+    bulkheads,
     // Each MCP tool call spends the client's quota as a REST request does (AI/export calls their own too).
     beforeCall: (principal) => (tool, args) => enforceRateLimit(counters, principal, tool.rateClass?.(args) ?? 'default', () => {}),
   });

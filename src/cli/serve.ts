@@ -20,7 +20,7 @@ export function registerServeCommand(program: Command): void {
         await app.close(); // stops accepting, waits for in-flight requests
         await db.close(); // checkpoints and closes the embedded database
       });
-      await app.listen({ host: config.host, port: config.port });
+      await app.listen({ host: config.host, port: config.port, backlog: config.overload.listenBacklog });
       readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
       await ensureDemoWorld(db, config, (line) => console.log(line));
       readiness.ready = true;
