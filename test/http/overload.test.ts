@@ -1,5 +1,5 @@
 // Load shedding and the per-address connection cap: with the database queue past its limit
-// the API, MCP and token endpoint answer 503 + Retry-After at once (before authentication)
+// the API and MCP answer 503 + Retry-After at once (before authentication)
 // while /healthz and /readyz answer; one address flooding connections is cut off at its cap
 // while another client's request and the probes are answered.
 import { test, before, after } from 'node:test';
@@ -41,7 +41,7 @@ async function holdEveryConnection(app: TestApp): Promise<() => Promise<void>> {
   };
 }
 
-test('past OVERLOAD_MAX_DB_WAITING the API, MCP and token endpoint are shed with 503 + Retry-After; the probes answer', async () => {
+test('past OVERLOAD_MAX_DB_WAITING the API and MCP are shed with 503 + Retry-After; the probes answer', async () => {
   const app = await createTestApp({ db: t.db, env: { OVERLOAD_MAX_DB_WAITING: '2', OVERLOAD_RETRY_AFTER_SECONDS: '3' } });
   const release = await holdEveryConnection(app);
   let waiting: Promise<unknown>[] = [];
@@ -50,7 +50,7 @@ test('past OVERLOAD_MAX_DB_WAITING the API, MCP and token endpoint are shed with
     // Three statements queue for a connection: one more than the limit.
     waiting = [1, 2, 3].map(() => t.db.query('SELECT 1'));
     await waitFor(() => pressured(app.app), 'the database queue to be sampled past its limit');
-    for (const [method, url] of [['GET', '/api/me'], ['POST', '/mcp'], ['POST', '/oauth/token']] as const) {
+    for (const [method, url] of [['GET', '/api/me'], ['POST', '/mcp'], ['POST', '/api/companies/search']] as const) {
       const res = await app.app.inject({ method, url, headers: client.headers, payload: method === 'POST' ? {} : undefined });
       assert.equal(res.statusCode, 503, `${method} ${url}`);
       assert.equal(res.headers['retry-after'], '3');

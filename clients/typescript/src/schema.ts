@@ -650,7 +650,7 @@ export interface components {
         /** @description Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND). */
         CompanySearchRequestInput: {
             /**
-             * @description 0-based page number, default 0 (also accepted as a query parameter)
+             * @description 0-based page number, default 0 (also accepted as a query parameter). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
              * @default 0
              */
             page?: number;
@@ -1372,7 +1372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1384,7 +1384,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/me",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1538,7 +1538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1550,7 +1550,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/competitors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1709,7 +1709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1721,7 +1721,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -1878,7 +1878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1890,7 +1890,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/usage",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2098,7 +2098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2110,7 +2110,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/cohort/:cohort/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2307,7 +2307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2319,7 +2319,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/metrics/details",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2494,7 +2494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2506,7 +2506,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products-in-use",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2690,7 +2690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2702,7 +2702,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products/:productId/related",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -2721,7 +2721,7 @@ export interface operations {
                  */
                 export?: boolean;
                 /**
-                 * @description 0-based page (or in the body; both with different values → 400)
+                 * @description 0-based page number, default 0 (or in the body; both with different values → 400). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
                  * @example 0
                  */
                 page?: number;
@@ -2889,7 +2889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2901,7 +2901,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3116,7 +3116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3128,7 +3128,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3343,7 +3343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3355,7 +3355,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products/paged",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3570,7 +3570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3582,7 +3582,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3739,7 +3739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3751,7 +3751,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/products/json",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -3911,7 +3911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3923,7 +3923,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/vendors",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4101,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4113,7 +4113,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/vendors/:vendorDomain/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4287,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4299,7 +4299,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4473,7 +4473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4485,7 +4485,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/dictionary/product-categories",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4628,7 +4628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4640,7 +4640,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/categories/:categoryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4777,7 +4777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4789,7 +4789,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/industries",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -4930,7 +4930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4942,7 +4942,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/industries/:industryId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5134,7 +5134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5146,7 +5146,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/firmographics",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5286,7 +5286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5298,7 +5298,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/companies/:companyDomain/feed",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5317,7 +5317,7 @@ export interface operations {
                  */
                 export?: boolean;
                 /**
-                 * @description 0-based page number (default 0)
+                 * @description 0-based page number, default 0 (or in the body). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
                  * @example 0
                  */
                 page?: number;
@@ -5366,7 +5366,7 @@ export interface operations {
                     /** @description Industries of the person's company, by id ("ind_software") or name; unknown is a 404. Any of the values matches (OR); blank values are ignored. */
                     industries?: string[];
                     /**
-                     * @description 0-based page number
+                     * @description 0-based page number, default 0 (also accepted as a query parameter). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
                      * @default 0
                      */
                     page?: number;
@@ -5541,7 +5541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5553,7 +5553,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/profiles/search",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -5742,7 +5742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5754,7 +5754,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/profiles/:profileId",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6040,7 +6040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6052,7 +6052,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/profiles/purchase",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6207,7 +6207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6219,7 +6219,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/credits",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6423,7 +6423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6435,7 +6435,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/ai/find-customers-of-products",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6630,7 +6630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6642,7 +6642,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/ai/find-techstacks-for-company",
                      *       "requestId": "req-1a2b3c"
                      *     }
@@ -6819,7 +6819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Starting up (the demo world is being built); retry after Retry-After seconds */
+            /** @description Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6831,7 +6831,7 @@ export interface operations {
                      * @example {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
-                     *       "message": "Starting up (the demo world is being built); retry after Retry-After seconds",
+                     *       "message": "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds",
                      *       "path": "/api/ai/find-people-profiles",
                      *       "requestId": "req-1a2b3c"
                      *     }

@@ -143,8 +143,9 @@ function operations(doc: JsonSchema): { path: string; method: string; op: Operat
 
 /**
  * One Error schema (from the same zod schema the error handler's replies follow) referenced
- * by every 4xx/5xx response, and a 503 on every /api operation: until startup work is done
- * the API answers 503 with Retry-After.
+ * by every 4xx/5xx response, and a 503 on every /api operation: until startup work is done,
+ * when the operation's bulkhead is full and when the server sheds load, the API answers 503
+ * with Retry-After.
  */
 function sharedErrors(doc: JsonSchema): JsonSchema {
   const { $schema: _drop, description: _description, ...error } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as JsonSchema;
@@ -152,7 +153,11 @@ function sharedErrors(doc: JsonSchema): JsonSchema {
   components.schemas = { ...components.schemas, Error: { ...error, description: 'The error body of every 4xx/5xx: the message names the offending field or rule' } };
   for (const { path, op } of operations(doc)) {
     if (path.startsWith('/api/') && !op.responses['503']) {
-      op.responses['503'] = { description: 'Starting up (the demo world is being built); retry after Retry-After seconds' };
+      op.responses['503'] = {
+        description:
+          "Not now: starting up (the demo world is being built), the operation's bulkhead is full (its queue is full or the wait passed its deadline), " +
+          'or the server is shedding load (event-loop delay or database queue past its limit); retry after Retry-After seconds',
+      };
     }
     for (const [status, response] of Object.entries<any>(op.responses)) {
       if (Number(status) < 400) continue;

@@ -4,18 +4,19 @@
 //   server's sockets and event loop from the others (the listen backlog, set where the
 //   server listens, keeps the kernel from dropping theirs meanwhile);
 // - @fastify/under-pressure: when the event loop's mean delay or the number of statements
-//   waiting for a database connection passes its threshold, API, MCP and token calls get a
-//   503 with Retry-After in the service's error shape at once, before authentication or
+//   waiting for a database connection passes its threshold, API and MCP calls get a 503
+//   with Retry-After in the service's error shape at once, before authentication or
 //   parsing, so the rejection stays cheap and the work already admitted can finish.
-// The probes /healthz and /readyz are never shed.
+// The probes /healthz and /readyz are never shed; nor is the token endpoint, which answers
+// in OAuth terms and is throttled on its own (failed attempts per client_id).
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
 import { sendError } from './errors.ts';
 
-/** Paths that are shed under pressure: everything a client calls, not the probes nor the docs. */
-const SHED = /^\/(api|mcp|oauth)(\/|\?|$)/;
+/** Paths that are shed under pressure: the API and MCP, not the probes, the token endpoint nor the docs. */
+const SHED = /^\/(api|mcp)(\/|\?|$)/;
 
 const REASON: Record<string, string> = {
   eventLoopDelay: 'the server is overloaded (event-loop delay above its limit)',
