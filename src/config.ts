@@ -75,7 +75,7 @@ const envSchema = z.object({
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000).default(100),
   OVERLOAD_MAX_DB_WAITING: int(0, 1_000_000).default(50),
   OVERLOAD_RETRY_AFTER_SECONDS: int(1, 3600).default(2),
-  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(64),
+  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(16),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
 });
 
@@ -117,7 +117,7 @@ export interface Config {
     /** Statements waiting for a database connection above which the API sheds load; 0: off. */
     maxDbWaiting: number;
     retryAfterSeconds: number;
-    /** Open connections per client address; 0: unlimited. */
+    /** Connections per client address served at a time (more wait, parked); 0: unlimited. */
     maxConnectionsPerIp: number;
     listenBacklog: number;
   };

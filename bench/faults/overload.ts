@@ -168,9 +168,11 @@ try {
   }
 
   // ---- inputs: known domains, and the filters of a worst-case search ----------------------------
-  const light = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  const heavy = new http.Agent({ keepAlive: true, maxSockets: Number(opts.searches) });
-  const probe = new http.Agent({ keepAlive: false }); // a probe opens a connection each time, as kubelet does
+  // Each client from its own loopback address, as separate machines would be (the server
+  // limits connections per address): light 127.0.0.1, searches .3, probe .4, flood .2.
+  const light = new http.Agent({ keepAlive: true, maxSockets: 4, localAddress: '127.0.0.1' });
+  const heavy = new http.Agent({ keepAlive: true, maxSockets: Number(opts.searches), localAddress: '127.0.0.3' });
+  const probe = new http.Agent({ keepAlive: false, localAddress: '127.0.0.4' }); // a probe opens a connection each time, as kubelet does
   const headers = { 'x-api-key': lightKey };
   const get = async (url: string) => (await fetch(`${origin}${url}`, { headers })).json() as Promise<any>;
   const page = await (await fetch(`${origin}/api/companies/search`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"size":200}' })).json() as { content: { domain: string }[] };

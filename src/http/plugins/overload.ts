@@ -1,8 +1,8 @@
 // Load shedding ahead of everything else. Two guards:
-// - per client address, a cap on open connections: one more is closed as it arrives,
-//   before a byte of it is parsed, so one client's flood of connections cannot take the
-//   server's sockets and event loop from the others (the listen backlog, set where the
-//   server listens, keeps the kernel from dropping theirs meanwhile);
+// - per client address, a cap on connections served at once: more are parked unread until
+//   one of that address's connections closes (or closed, past a bound), so one client's
+//   flood of connections holds up that client, not the event loop the others need (the
+//   listen backlog, set where the server listens, keeps the kernel from dropping theirs);
 // - @fastify/under-pressure: when the event loop's mean delay or the number of statements
 //   waiting for a database connection passes its threshold, API and MCP calls get a 503
 //   with Retry-After in the service's error shape at once, before authentication or
@@ -50,23 +50,70 @@ export const overloadPlugin = fp(async (app: FastifyInstance) => {
 });
 
 /**
- * Counts open connections per remote address; one past the limit is destroyed as it arrives.
- * Prepended, so it runs before the HTTP server sets up a parser for the socket.
+ * Connections of one address that may wait, parked, for one of its slots; more are closed.
+ * Large, because a closed connection comes back (a flooding client reconnects at once) and
+ * each return costs an accept and a close, where a parked one costs nothing until served.
+ */
+const MAX_PARKED_PER_ADDRESS = 1024;
+/** A parked connection not served within this time is closed. */
+const PARK_TIMEOUT_MS = 30_000;
+
+/**
+ * Serves at most `limit` connections per remote address at a time. The server accepts every
+ * connection paused; one past the limit is parked, unread, until one of its address's
+ * connections closes (then it is served in arrival order), and closed if it waits longer
+ * than PARK_TIMEOUT_MS or more than MAX_PARKED_PER_ADDRESS are waiting. A parked socket
+ * costs memory only: no read, no parse, no reconnect churn, so a flood of connections from
+ * one address holds that address up, not the event loop every other client needs.
  */
 function limitConnectionsPerAddress(app: FastifyInstance, limit: number): void {
+  const server = app.server;
+  const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  // Accepted sockets start unread; the HTTP server gets them (and reads) only when served.
+  (server as typeof server & { pauseOnConnect: boolean }).pauseOnConnect = true;
   const open = new Map<string, number>();
-  app.server.prependListener('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = open.get(address) ?? 0;
-    if (count >= limit) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count + 1);
+  const parked = new Map<string, Socket[]>();
+
+  const serveSocket = (socket: Socket, address: string) => {
+    open.set(address, (open.get(address) ?? 0) + 1);
     socket.once('close', () => {
       const left = (open.get(address) ?? 1) - 1;
       if (left > 0) open.set(address, left);
       else open.delete(address);
+      const waiting = parked.get(address);
+      const next = waiting?.shift();
+      if (waiting?.length === 0) parked.delete(address);
+      if (next) {
+        next.setTimeout(0);
+        serveSocket(next, address);
+      }
     });
+    for (const listener of httpListeners) listener.call(server, socket);
+    socket.resume();
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    if ((open.get(address) ?? 0) < limit) return serveSocket(socket, address);
+    const waiting = parked.get(address) ?? [];
+    if (waiting.length >= MAX_PARKED_PER_ADDRESS) {
+      socket.destroy();
+      return;
+    }
+    waiting.push(socket);
+    parked.set(address, waiting);
+    const leave = () => {
+      const at = waiting.indexOf(socket);
+      if (at >= 0) waiting.splice(at, 1);
+      if (waiting.length === 0 && parked.get(address) === waiting) parked.delete(address);
+    };
+    socket.once('close', leave);
+    socket.on('error', () => {}); // a parked socket reset by its client: nothing to do but forget it
+    socket.setTimeout(PARK_TIMEOUT_MS, () => socket.destroy());
+  });
+  app.addHook('onClose', async () => {
+    for (const waiting of parked.values()) for (const socket of waiting) socket.destroy();
+    parked.clear();
   });
 }
