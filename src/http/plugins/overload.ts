@@ -26,14 +26,23 @@ const REASON: Record<string, string> = {
   rssBytes: 'the server is short of memory',
 };
 
+/** How often the event-loop delay is sampled (a mean over the interval). */
+const SAMPLE_INTERVAL_MS = 500;
+
 export const overloadPlugin = fp(async (app: FastifyInstance) => {
   const { maxEventLoopDelayMs, maxDbWaiting, retryAfterSeconds, maxConnectionsPerIp } = app.config.overload;
   if (maxConnectionsPerIp > 0) limitConnectionsPerAddress(app, maxConnectionsPerIp);
 
+  // The first samples after start cover the start itself (schemas compiled, routes
+  // registered: seconds of a blocked loop), not load: delay counts from two intervals after ready.
+  let delayCountsFrom = Infinity;
+  app.addHook('onReady', async () => {
+    delayCountsFrom = performance.now() + 2 * SAMPLE_INTERVAL_MS;
+  });
+
   await app.register(underPressure, {
     maxEventLoopDelay: maxEventLoopDelayMs,
-    // Sampled twice a second: the delay is a mean over the interval, the queue a snapshot.
-    sampleInterval: 500,
+    sampleInterval: SAMPLE_INTERVAL_MS,
     ...(maxDbWaiting > 0
       ? { healthCheck: async () => app.db.pool.waitingCount <= maxDbWaiting, healthCheckInterval: 100 }
       : {}),
@@ -41,6 +50,7 @@ export const overloadPlugin = fp(async (app: FastifyInstance) => {
       // Returning nothing lets the request through (the probes, the docs). After a reply is
       // sent, the returned promise ends the hook and Fastify runs nothing more for it.
       if (!SHED.test(request.url)) return undefined;
+      if (type === 'eventLoopDelay' && performance.now() < delayCountsFrom) return undefined;
       request.errorCode = 'unavailable';
       const message = `Service Unavailable: ${REASON[type] ?? 'the server is overloaded'}; retry after ${retryAfterSeconds} s`;
       sendError(request, reply, 503, message, { 'retry-after': String(retryAfterSeconds) });
