@@ -17,11 +17,13 @@ import { checkRequestHead, clientErrorHandler, frameworkErrors, MAX_REQUEST_HEAD
 import { queryLimitsPlugin } from './http/plugins/query-limits.ts';
 import { drainPlugin } from './http/plugins/drain.ts';
 import { databaseStatePlugin } from './http/plugins/database-state.ts';
+import { overloadPlugin } from './http/plugins/overload.ts';
 import { openCounterStore, type CounterStore } from './store/counters.ts';
 import { enforceRateLimit } from './auth/rate-limit.ts';
 import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
+import { Bulkheads } from './bulkhead.ts';
 
 export interface AppDeps {
   config: Config;
@@ -51,6 +53,8 @@ declare module 'fastify' {
     readiness: Readiness;
     /** Reference answers kept in memory with their ETags (routes of operations with http.referenceData). */
     referenceCache: ReferenceCache;
+    /** The concurrency limits and queues every operation call runs in (REST and MCP alike). */
+    bulkheads: Bulkheads;
   }
 }
 
@@ -115,10 +119,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.counters) app.addHook('onClose', () => counters.close());
   app.decorate('referenceCache', new ReferenceCache(deps.db, { checkReplies: config.checkReplies }));
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
+  const bulkheads = new Bulkheads(config.bulkheads);
+  app.decorate('bulkheads', bulkheads);
 
   await app.register(securityPlugin);
   // First of the request hooks: once shutting down, new requests get their 503 before any work.
   await app.register(drainPlugin);
+  // Then load shedding: a shed request costs no authentication, parsing or database work.
+  await app.register(overloadPlugin);
   await app.register(queryLimitsPlugin);
   await app.register(databaseStatePlugin);
   await app.register(errorsPlugin);
@@ -130,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRoutes(app);
   await app.register(mcpHttpRoutes, {
     tools: deps.mcpTools ?? allTools,
+    bulkheads,
     // Each MCP tool call spends the client's quota as a REST request does (AI/export calls their own too).
     beforeCall: (principal) => (tool, args) => enforceRateLimit(counters, principal, tool.rateClass?.(args) ?? 'default', () => {}),
   });

@@ -1,5 +1,6 @@
 // Environment → typed configuration, parsed once at start. Nothing else reads process.env.
 import { z } from 'zod';
+import type { BulkheadLimits, BulkheadName } from './bulkhead.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -68,6 +69,23 @@ const envSchema = z.object({
   AI_MODEL: optionalText,
   AI_API_KEY: optionalText,
   AI_TIMEOUT_MS: int(100, 120_000).default(8000),
+  /** Bulkheads (bulkhead.ts): calls running at once per compartment, and the queue before each. */
+  BULKHEAD_SEARCH: int(1, 1000).default(2),
+  BULKHEAD_PEERS: int(1, 1000).default(2),
+  BULKHEAD_EXPORT: int(1, 1000).default(2),
+  BULKHEAD_AI: int(1, 1000).default(2),
+  BULKHEAD_QUEUE: int(0, 100_000).default(20),
+  BULKHEAD_QUEUE_TIMEOUT_MS: int(1, 600_000).default(5000),
+  /** Unset: 2 × DATABASE_POOL_SIZE on PostgreSQL, 8 on the embedded database (one connection). */
+  BULKHEAD_STANDARD: int(1, 100_000).optional(),
+  BULKHEAD_STANDARD_QUEUE: int(0, 100_000).default(200),
+  BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS: int(1, 600_000).default(2000),
+  /** Load shedding (0 turns a check off): mean event-loop delay, statements waiting for a connection. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000).default(100),
+  OVERLOAD_MAX_DB_WAITING: int(0, 1_000_000).default(50),
+  OVERLOAD_RETRY_AFTER_SECONDS: int(1, 3600).default(2),
+  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(16),
+  LISTEN_BACKLOG: int(1, 65_535).default(2048),
 });
 
 export interface Config {
@@ -113,6 +131,18 @@ export interface Config {
   stdioApiKey: string | undefined;
   mcp: { allowedOrigins: string[]; sessionTtlSeconds: number; maxSessionsPerClient: number; responseMode: 'sse' | 'json' };
   ai: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
+  /** Concurrency, queue length and queue deadline of each bulkhead. */
+  bulkheads: Record<BulkheadName, BulkheadLimits>;
+  overload: {
+    /** Mean event-loop delay (ms) above which the API sheds load with 503; 0: off. */
+    maxEventLoopDelayMs: number;
+    /** Statements waiting for a database connection above which the API sheds load; 0: off. */
+    maxDbWaiting: number;
+    retryAfterSeconds: number;
+    /** Connections per client address served at a time (more wait, parked); 0: unlimited. */
+    maxConnectionsPerIp: number;
+    listenBacklog: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -181,6 +211,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.AI_BASE_URL && e.AI_MODEL
         ? { baseUrl: stripSlash(e.AI_BASE_URL), model: e.AI_MODEL, apiKey: e.AI_API_KEY, timeoutMs: e.AI_TIMEOUT_MS }
         : undefined,
+    bulkheads: bulkheadLimits(e),
+    overload: {
+      maxEventLoopDelayMs: e.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+      maxDbWaiting: e.OVERLOAD_MAX_DB_WAITING,
+      retryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+      listenBacklog: e.LISTEN_BACKLOG,
+    },
+  };
+}
+
+function bulkheadLimits(e: z.output<typeof envSchema>): Record<BulkheadName, BulkheadLimits> {
+  const expensive = (concurrency: number): BulkheadLimits => ({ concurrency, queue: e.BULKHEAD_QUEUE, queueTimeoutMs: e.BULKHEAD_QUEUE_TIMEOUT_MS });
+  // PostgreSQL: twice the pool, so cheap calls keep the pool busy without queueing in it for
+  // long. The embedded database runs one statement at a time: a few calls in flight keep it
+  // busy; more only lengthen every call's wait behind the others' statements.
+  const standard = e.BULKHEAD_STANDARD ?? (e.DATABASE_URL ? 2 * e.DATABASE_POOL_SIZE : 8);
+  return {
+    search: expensive(e.BULKHEAD_SEARCH),
+    peers: expensive(e.BULKHEAD_PEERS),
+    export: expensive(e.BULKHEAD_EXPORT),
+    ai: expensive(e.BULKHEAD_AI),
+    standard: { concurrency: standard, queue: e.BULKHEAD_STANDARD_QUEUE, queueTimeoutMs: e.BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS },
   };
 }
 

@@ -71,6 +71,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** The service cannot take the call now (busy, overloaded); the client should retry after the given seconds. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, 'unavailable', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
 /** The standard reason phrase for a status, used as the `error` field of every body. */
 export function reasonPhrase(status: number): string {
   return REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');

@@ -31,7 +31,7 @@ export function registerServeCommand(program: Command): void {
         await app.close(); // stops listening, closes idle connections, MCP sessions
         await db.close(); // checkpoints and closes the embedded database
       });
-      await app.listen({ host: config.host, port: config.port });
+      await app.listen({ host: config.host, port: config.port, backlog: config.overload.listenBacklog });
       readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
       await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;

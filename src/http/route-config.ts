@@ -1,13 +1,15 @@
 // The REST side of an operation record: the Fastify route options (method, url, schema for
 // validation and the OpenAPI document, and `config.operation`) built from the record. The
 // hooks of http/plugins/auth.ts and rate-limit.ts read `config.operation` to enforce the
-// record's permission, attribution and rate class on every route the same way; a route
-// module only adds the handler.
+// record's permission, attribution and rate class on every route the same way, and
+// `serve()` runs each call in the record's bulkhead; a route module only adds the handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { z } from 'zod';
 import { commonErrors } from '../schemas/common.ts';
 import { onBehalfOfUserSchema } from '../schemas/params.ts';
-import { conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import { bulkheadFor, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import type { Release } from '../bulkhead.ts';
+import { ServiceUnavailableError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -127,9 +129,11 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
 
 /**
  * Registers every address of the operation with one handler: transport → one service call →
- * answer. An operation on reference data (`http.referenceData`) answers its JSON through the
- * app's reference cache (ETag/304); a call asking for the streamed variant (export=true) is
- * never kept.
+ * answer. Each call runs in the bulkhead of its record (bulkheadFor: search, peers, export,
+ * ai or standard), holding the slot until its reply has been written, streamed exports
+ * included; a full bulkhead answers 503 with Retry-After. An operation on reference data
+ * (`http.referenceData`) answers its JSON through the app's reference cache (ETag/304); a
+ * call asking for the streamed variant (export=true) is never kept.
  */
 export function serve<O extends Operation>(
   app: FastifyInstance,
@@ -142,5 +146,30 @@ export function serve<O extends Operation>(
     ? (request: OperationRequest<O>, reply: FastifyReply) =>
         streams(request) ? handler(request, reply) : app.referenceCache.reply(request, reply, async () => handler(request, reply))
     : handler;
-  for (const route of operationRoutes(op)) app.route({ ...route, handler: answer as unknown as RouteHandlerMethod });
+  const limited = async (request: OperationRequest<O>, reply: FastifyReply) => {
+    const bulkhead = app.bulkheads.get(bulkheadFor(op, request.query as Record<string, unknown> | undefined));
+    // The slot is given back when the response closes: written in full, or the client gone.
+    // A client that goes away while queued leaves the queue.
+    const gone = new AbortController();
+    let release: Release | undefined;
+    let closed = false;
+    reply.raw.once('close', () => {
+      closed = true;
+      if (release) release();
+      else gone.abort(new ServiceUnavailableError('The client closed the connection while the call was queued', 1));
+    });
+    const slot = await bulkhead.acquire(gone.signal);
+    if (closed) {
+      slot();
+      return reply;
+    }
+    release = slot;
+    try {
+      return await answer(request, reply);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+  for (const route of operationRoutes(op)) app.route({ ...route, handler: limited as unknown as RouteHandlerMethod });
 }

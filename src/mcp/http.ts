@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import { createMcpServer, type BeforeCall } from './server.ts';
 import { SessionStore } from './sessions.ts';
 import type { ToolDef } from './registry.ts';
+import type { Bulkheads } from '../bulkhead.ts';
 
 const PARSE_ERROR = Symbol('parse error');
 
@@ -19,6 +20,8 @@ export interface McpHttpOptions {
   tools: ToolDef[];
   /** Rate limiting and other checks per tool call. */
   beforeCall?: (principal: Principal) => BeforeCall;
+  /** The app's bulkheads: each tool call runs in its operation's, as the REST route does. */
+  bulkheads?: Bulkheads;
 }
 
 export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOptions): Promise<void> {
@@ -122,7 +125,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     // limit. createMcpServer shares everything caller-independent, so this stays light.
     const server = createMcpServer(
       options.tools,
-      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf },
+      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads },
       options.beforeCall?.(principal),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { Bulkheads } from '../bulkhead.ts';
 import { ForbiddenError } from '../errors.ts';
 import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
@@ -15,6 +16,8 @@ export interface ToolContext {
   principal: Principal;
   /** The X-On-Behalf-Of-User header of the HTTP request, when there is one. */
   onBehalfOfHeader?: string;
+  /** Where tool calls run (the app's, shared with REST); absent: unlimited (stdio, one client). */
+  bulkheads?: Bulkheads;
 }
 
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */

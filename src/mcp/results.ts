@@ -22,6 +22,7 @@ const HINTS: Record<number, string> = {
   413: 'Too many items in one call: split the list into smaller calls.',
   422: 'The Idempotency key was reused with different arguments: use a new key.',
   429: 'Rate limit reached: wait the number of seconds given, then call again.',
+  503: 'The service is busy or overloaded: wait the number of seconds given, then call again.',
 };
 
 export function toolError(err: unknown): ToolResult {

@@ -6,7 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
-import { permissionFor } from '../schemas/operation.ts';
+import { bulkheadFor, permissionFor } from '../schemas/operation.ts';
 import { onBehalfOfArgument, type ToolContext, type ToolDef } from './registry.ts';
 import { toolError, toolResult } from './results.ts';
 import { VERSION } from '../version.ts';
@@ -92,7 +92,9 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
       const onBehalfOf = permission
         ? requireAttribution(ctx.principal, permission, tool.operation.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
         : undefined;
-      return toolResult(await tool.run(args, { ...ctx, onBehalfOf }));
+      // In the operation's bulkhead, as on REST: a full one is an isError result with Retry-After.
+      const run = () => tool.run(args, { ...ctx, onBehalfOf });
+      return toolResult(await (ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(tool.operation, args)).run(run) : run()));
     } catch (err) {
       return toolError(err);
     }

@@ -2,6 +2,7 @@
 // documented error responses spread into each route schema.
 import { z } from 'zod';
 import type { CsvColumn } from '../csv.ts';
+import { BadRequestError } from '../errors.ts';
 
 /**
  * A whole-number query parameter. Strict: "1.5", "abc", "" and out-of-range values are
@@ -46,6 +47,34 @@ export const pageQuery = {
   page: intParam('page', 0, 1_000_000, 0).describe('0-based page number'),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Page size, 1-${MAX_PAGE_SIZE}`),
 };
+
+/**
+ * The searches (companies, people) page through their first MAX_RESULT_WINDOW matches:
+ * page × size must stay below it. A deeper page would have the database sort and skip every
+ * match before it (page=1000000 took seconds); export=true streams every match in keyset
+ * batches instead. The schema's maximum page is the deepest any size allows (size 1).
+ */
+export const MAX_RESULT_WINDOW = 10_000;
+
+/** The `page` parameter of a search: 0 to MAX_RESULT_WINDOW - 1, and page × size below MAX_RESULT_WINDOW. */
+export function searchPageParam(where: string) {
+  return intParam('page', 0, MAX_RESULT_WINDOW - 1, 0).describe(
+    `0-based page number, default 0 (${where}). page × size must stay below ${MAX_RESULT_WINDOW}: a search pages through its first ${MAX_RESULT_WINDOW} matches (at size 20 the last page is ${lastSearchPage(20)}; at ${MAX_PAGE_SIZE}, ${lastSearchPage(MAX_PAGE_SIZE)}); export=true streams every match. Deeper → 400`,
+  );
+}
+
+/** The deepest page a search answers at this size. */
+export function lastSearchPage(size: number): number {
+  return Math.floor((MAX_RESULT_WINDOW - 1) / size);
+}
+
+/** Refuses a search page that starts past the result window (400 naming the field and the limit). */
+export function checkResultWindow(page: number, size: number): void {
+  if (page * size < MAX_RESULT_WINDOW) return;
+  throw new BadRequestError(
+    `page: page × size must stay below ${MAX_RESULT_WINDOW} (a search pages through its first ${MAX_RESULT_WINDOW} matches); at size ${size} the last page is ${lastSearchPage(size)}. Narrow the filters, or export every match with export=true`,
+  );
+}
 
 export interface Page<T> {
   totalPages: number;

@@ -2,7 +2,7 @@
 // summary it returns and the CSV columns of its export. Reused by the MCP tool.
 import { z } from 'zod';
 import { idInput, textInput } from './text.ts';
-import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE, pageSchema } from './common.ts';
+import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE, pageSchema, searchPageParam } from './common.ts';
 import { countrySchema, domainSchema, onBehalfOfHeaders } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
@@ -50,7 +50,7 @@ export const companySearchFilterSchema = z
 
 export const companySearchBodySchema = z
   .strictObject({
-    page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page number, default 0 (also accepted as a query parameter)'),
+    page: searchPageParam('also accepted as a query parameter').optional(),
     size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE}, default 20 (also accepted as a query parameter)`),
     filter: companySearchFilterSchema.optional(),
     query: textInput(200).trim().optional().describe('Free text: every word must appear in the name, domain or industry'),
@@ -67,7 +67,7 @@ export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
 
 export const companySearchQuerySchema = z.object({
   export: boolParam('export', false).describe('true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)'),
-  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page (or in the body; both with different values → 400)'),
+  page: searchPageParam('or in the body; both with different values → 400').optional(),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size (or in the body; both with different values → 400)'),
 });
 
@@ -122,6 +122,7 @@ export const searchCompaniesOp = defineOperation({
   stream: { media: 'text/csv', when: 'export', description: `CSV with a header row: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}` },
   permission: { when: 'export', then: 'export' },
   rateClass: { when: 'export', then: 'export' },
+  bulkhead: 'search',
   readOnly: true,
   attributed: true,
   http: { method: 'POST', path: '/companies/search', query: companySearchQuerySchema, headers: onBehalfOfHeaders, body: companySearchBodySchema.nullish() },

@@ -266,6 +266,7 @@ export const usageMetricsDetailsOp = defineOperation({
   tag: 'Intelligence',
   input: detailsInput,
   output: z.array(usageDetailSchema),
+  bulkhead: 'peers',
   readOnly: true,
   attributed: false,
   http: {

@@ -4,6 +4,7 @@
 // a new operation cannot forget a permission on one door.
 import { z } from 'zod';
 import type { Permission, RateClass } from './plans.ts';
+import type { BulkheadName } from '../bulkhead.ts';
 
 /** The plan permission an operation needs (the plans' own list). */
 export type OperationPermission = Permission;
@@ -99,6 +100,12 @@ export interface Operation {
   readonly stream?: StreamedAnswer;
   readonly permission?: Rule<OperationPermission>;
   readonly rateClass?: Rule<OperationRateClass>;
+  /**
+   * The bulkhead of an expensive operation (its own concurrency limit and queue: bulkhead.ts).
+   * Exports and AI calls need none here: their rate class puts them in the `export` and `ai`
+   * bulkheads. Absent: the `standard` one.
+   */
+  readonly bulkhead?: Rule<Exclude<BulkheadName, 'standard' | 'export' | 'ai'>>;
   /** Changes nothing a caller can see (audit records aside). */
   readonly readOnly: boolean;
   /** When the permission applies, the call also names the user it is made for (on-behalf). */
@@ -135,6 +142,16 @@ export function permissionFor(op: Operation, args: Readonly<Record<string, unkno
 /** The rate-limit class this call spends besides the general quota. */
 export function rateClassFor(op: Operation, args: Readonly<Record<string, unknown>> | undefined): OperationRateClass {
   return ruleValue(op.rateClass, args) ?? 'default';
+}
+
+/**
+ * The bulkhead a call with these arguments runs in: an export or AI call (by its rate
+ * class) in `export` or `ai`, else the record's own bulkhead, else `standard`.
+ */
+export function bulkheadFor(op: Operation, args: Readonly<Record<string, unknown>> | undefined): BulkheadName {
+  const rateClass = rateClassFor(op, args);
+  if (rateClass === 'export' || rateClass === 'ai') return rateClass;
+  return ruleValue(op.bulkhead, args) ?? 'standard';
 }
 
 /** The boolean argument a rule depends on (e.g. 'export'), or undefined when it holds always. */

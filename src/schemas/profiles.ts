@@ -2,7 +2,7 @@
 // of contact details and the credit balance. The input schemas are also the MCP tool inputs.
 import { z } from 'zod';
 import { idInput, textInput } from './text.ts';
-import { boolParam, errorBodySchema, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
+import { boolParam, errorBodySchema, fieldsOf, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples, searchPageParam } from './common.ts';
 import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
 
@@ -47,7 +47,7 @@ const SEARCH_EXAMPLE = { titles: ['Head of Marketing'], countries: ['DE'] };
  * document shows it as minProperties 1 and in the description.
  */
 export const profileSearchInput = z
-  .object({ ...profileFilterFields, ...pageQuery })
+  .object({ ...profileFilterFields, page: searchPageParam('the page of matches'), size: pageQuery.size })
   .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
   .describe(AT_LEAST_ONE_FILTER);
 export type ProfileSearchInput = z.output<typeof profileSearchInput>;
@@ -56,7 +56,7 @@ export type ProfileSearchInput = z.output<typeof profileSearchInput>;
 export const profileSearchBody = z
   .object({
     ...profileFilterFields,
-    page: pageQuery.page.optional(),
+    page: searchPageParam('also accepted as a query parameter').optional(),
     size: pageQuery.size.optional(),
   })
   .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
@@ -66,7 +66,7 @@ export const profileSearchQuery = z.object({
   export: boolParam('export', false).describe(
     'true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission',
   ),
-  page: intParam('page', 0, 1_000_000, 0).optional().describe('0-based page number (default 0)'),
+  page: searchPageParam('or in the body').optional(),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 
@@ -214,6 +214,7 @@ export const searchProfilesOp = defineOperation({
   stream: { media: 'text/csv', when: 'export', description: profileCsvSchema.description ?? 'CSV' },
   permission: { when: 'export', then: 'export' },
   rateClass: { when: 'export', then: 'export' },
+  bulkhead: 'search',
   readOnly: true,
   attributed: true,
   http: { method: 'POST', path: '/profiles/search', query: profileSearchQuery, body: profileSearchBody },

@@ -1,7 +1,7 @@
 // Company operations: search (page and CSV export).
 // Transport-free: REST routes and MCP tools call these with the parsed schema input.
 import type { Db } from '../store/db.ts';
-import { toPage, type Page } from '../schemas/common.ts';
+import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
 import { searchCompaniesCounted, streamCompanies, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
@@ -32,6 +32,7 @@ export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
 export async function searchCompanies(db: Db, input: CompanySearchInput): Promise<Page<CompanySummary>> {
   const page = input.page ?? 0;
   const size = input.size ?? 20;
+  checkResultWindow(page, size);
   const criteria = await toCriteria(db, input, nowDate());
   const { rows, total } = await searchCompaniesCounted(db, criteria, size, page * size);
   return toPage(rows.map(toCompanySummary), total, size);

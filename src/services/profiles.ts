@@ -5,7 +5,7 @@ import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { normalizeCountry } from '../countries.ts';
 import { BadRequestError } from '../errors.ts';
-import { toPage, type Page } from '../schemas/common.ts';
+import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import {
   PROFILE_CSV_COLUMNS,
   type ProfileDetail,
@@ -71,6 +71,7 @@ export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<
 
 /** A page of profile summaries, ordered by id. Never includes emails or phones. */
 export async function searchProfiles(db: Db, input: ProfileSearchInput): Promise<Page<ProfileSummary>> {
+  checkResultWindow(input.page, input.size);
   const filter = await resolveProfileFilter(db, input);
   const total = await countProfiles(db, filter);
   const offset = input.page * input.size;

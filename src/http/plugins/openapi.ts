@@ -152,12 +152,14 @@ function operations(doc: JsonSchema): { path: string; method: string; op: Operat
 const UNAVAILABLE =
   'Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, ' +
   'or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), ' +
-  'or had no free connection in time. Never a verdict on the credentials or the input.';
+  "or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), " +
+  'or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.';
 
 /**
  * One Error schema (from the same zod schema the error handler's replies follow) referenced
  * by every 4xx/5xx response, and a 503 on every operation: while starting or shutting down,
- * and whenever the database is down or too slow, the service answers 503 with Retry-After.
+ * when the database is down or too slow, when the operation's bulkhead is full and when the
+ * server sheds load, the service answers 503 with Retry-After.
  */
 function sharedErrors(doc: JsonSchema): JsonSchema {
   const { $schema: _drop, description: _description, ...error } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as JsonSchema;

@@ -1,6 +1,7 @@
 // The database time limits of each request, by request class (README "Database faults"):
-// light reads share DATABASE_READ_TIMEOUT_MS (2 s) for all their database work, searches,
-// many-peer comparisons, AI helpers and MCP calls DATABASE_SEARCH_TIMEOUT_MS (5 s), and
+// light reads share DATABASE_READ_TIMEOUT_MS (2 s) for all their database work; operations
+// with a bulkhead of their own (searches, many-peer comparisons, AI helpers: the operation
+// record's bulkhead) and MCP calls DATABASE_SEARCH_TIMEOUT_MS (5 s); and
 // exports (CSV/JSONL streams), which may run for minutes, DATABASE_EXPORT_IDLE_TIMEOUT_MS
 // per statement. A client that disconnects aborts the request's signal: its waiting or
 // running statement is given up and cancelled (store/db.ts). The limits travel with the
@@ -9,13 +10,10 @@ import type { AsyncResource } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { enterQueryLimits, type QueryLimits } from '../../store/query-limits.ts';
-import { flagSet, ruleValue, type Operation } from '../../schemas/operation.ts';
+import { bulkheadFor, flagSet, type Operation } from '../../schemas/operation.ts';
 import type { Config } from '../../config.ts';
 
 export type RequestClass = 'light' | 'search' | 'export';
-
-/** Operations whose database work can be heavy although they answer one JSON page. */
-const SEARCH_OPERATIONS = new Set(['searchCompanies', 'searchProfiles', 'searchVendors', 'usageMetricsDetails']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,8 +29,9 @@ export function requestClassOf(op: Operation | undefined, query: unknown, url: s
   if (!op) return url.startsWith('/mcp') ? 'search' : 'light';
   const args = (query ?? {}) as Record<string, unknown>;
   if (op.stream && (op.stream.when === undefined || flagSet(args[op.stream.when]))) return 'export';
-  if (ruleValue(op.rateClass, args) === 'ai' || SEARCH_OPERATIONS.has(op.id)) return 'search';
-  return 'light';
+  // One record field decides both: an operation with a bulkhead of its own (search, peers,
+  // ai; bulkheadFor) is heavy enough for the search limit, the rest are light reads.
+  return bulkheadFor(op, args) === 'standard' ? 'light' : 'search';
 }
 
 export function limitsFor(kind: RequestClass, timeouts: Config['databaseTimeouts'], startedAt: number, signal?: AbortSignal): QueryLimits {
