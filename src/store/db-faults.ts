@@ -61,7 +61,7 @@ export interface AvailabilityChange {
 
 /**
  * Up or down, as the last statements saw it: down on the first connection failure, up again
- * on the first statement that succeeds after. Emits 'change' once per transition. Timeouts
+ * on the first statement begun after it that succeeds. Emits 'change' once per transition. Timeouts
  * and a busy pool say nothing about availability (one slow query is not an outage).
  */
 export class Availability extends EventEmitter<{ change: [AvailabilityChange] }> {
@@ -80,8 +80,13 @@ export class Availability extends EventEmitter<{ change: [AvailabilityChange] }>
     this.emit('change', { state: 'down', reason: cause instanceof Error ? cause.message : String(cause) });
   }
 
-  succeeded(): void {
-    if (this.downSince === undefined) return;
+  /**
+   * A statement begun at `startedAt` succeeded. One begun before the database went down is
+   * old news too: while PostgreSQL stops, a statement already running may still complete
+   * after others have failed, and must not log a recovery (then a second outage).
+   */
+  succeeded(startedAt: number): void {
+    if (this.downSince === undefined || startedAt < this.downSince) return;
     this.upSince = Date.now();
     const downForMs = this.upSince - this.downSince;
     this.downSince = undefined;

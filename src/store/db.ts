@@ -351,7 +351,7 @@ class Lease {
   private async settle(pending: Promise<pg.QueryResult>, startedAt: number): Promise<pg.QueryResult> {
     try {
       const result = await pending;
-      this.ctx.availability.succeeded();
+      this.ctx.availability.succeeded(startedAt);
       return result;
     } catch (err) {
       // A statement given up already answered its caller: its late error (the cancel) is no news.
