@@ -84,6 +84,22 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 // numeric as number: ratings and shares, never money.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+/**
+ * A driver client that can never end the process with an unheard 'error' event. A connection
+ * lost while no statement runs (PostgreSQL stopping sends "terminating connection due to
+ * administrator command" to every backend) is emitted as 'error' on its client. pg-pool and
+ * our leases listen while they hold a client, yet one such event went unheard in the outage
+ * test under load (CI run of 2026-11-25) and ended the process; the window could not be
+ * traced, so every client listens from birth. The loss still reaches whoever uses the
+ * client next, as the failed statement; this listener only makes sure it is heard.
+ */
+class GuardedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+  }
+}
+
 export async function openDb(options: OpenDbOptions = {}): Promise<Db> {
   return options.databaseUrl ? openPostgres(options) : openPglite(options);
 }
@@ -93,7 +109,7 @@ async function openPostgres(options: OpenDbOptions): Promise<Db> {
   // The connect timeout goes to each Client only: given to the pool, pg-pool would also
   // apply it to the wait for a pooled connection, which has its own limit here.
   const connectionTimeoutMillis = timeouts.connectMs;
-  class TimedClient extends pg.Client {
+  class TimedClient extends GuardedClient {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis });
     }
@@ -129,7 +145,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     await thread.waitReady;
     // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
     // (a reconnect resets the session: see the worker's 'reset').
-    const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() });
+    const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() } as pg.PoolConfig);
     pool.on('error', () => {
       /* the worker stopped; the next checkout reports it */
     });
@@ -200,7 +216,6 @@ type Statement = { text: string; params?: unknown[]; rowMode?: 'array' };
 
 /** How long a given-up statement may take to end (after its cancel) before its connection is closed. */
 const ABANDON_GRACE_MS = 1000;
-const guarded = new WeakSet<pg.PoolClient>();
 /** When each connection was first handed out (about when it was opened). */
 const bornAt = new WeakMap<pg.PoolClient, number>();
 
@@ -286,13 +301,9 @@ class Lease {
     private readonly ctx: Context,
     readonly client: pg.PoolClient,
   ) {
-    // A connection lost while checked out but idle between statements emits 'error', which
-    // would end the process unheard; the next statement on it reports the loss instead.
-    if (!guarded.has(client)) {
-      guarded.add(client);
-      bornAt.set(client, Date.now());
-      client.on('error', () => {});
-    }
+    // A connection lost while checked out but idle between statements emits 'error', heard
+    // by GuardedClient; the next statement on it reports the loss.
+    if (!bornAt.has(client)) bornAt.set(client, Date.now());
   }
 
   async run(statement: Statement): Promise<pg.QueryResult> {
