@@ -6,18 +6,19 @@
 // gets one line per outage instead of a stack trace per request.
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { AppError } from '../errors.ts';
+import { ServiceUnavailableError } from '../errors.ts';
 
 export type DatabaseFault = 'down' | 'timeout' | 'busy' | 'aborted';
 
 /** Seconds a client is told to wait (Retry-After) per kind of fault. */
 export const RETRY_AFTER_SECONDS: Record<DatabaseFault, number> = { down: 5, timeout: 2, busy: 1, aborted: 1 };
 
-export class DatabaseUnavailableError extends AppError {
+/** A ServiceUnavailableError (503 + Retry-After) that says which database fault caused it. */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
   readonly fault: DatabaseFault;
 
   constructor(fault: DatabaseFault, message: string, options: { cause?: unknown } = {}) {
-    super(503, 'unavailable', message, { 'retry-after': String(RETRY_AFTER_SECONDS[fault]) });
+    super(message, RETRY_AFTER_SECONDS[fault]);
     this.fault = fault;
     if (options.cause !== undefined) this.cause = options.cause;
   }
