@@ -85,6 +85,8 @@ const envSchema = z.object({
   OVERLOAD_MAX_DB_WAITING: int(0, 1_000_000).default(50),
   OVERLOAD_RETRY_AFTER_SECONDS: int(1, 3600).default(2),
   MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(16),
+  /** How long a 429 of the per-client rate limit is held before it is sent (0: at once). */
+  RATE_LIMITED_REPLY_DELAY_MS: int(0, 10_000).default(250),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
 });
 
@@ -142,6 +144,8 @@ export interface Config {
     /** Connections per client address served at a time (more wait, parked); 0: unlimited. */
     maxConnectionsPerIp: number;
     listenBacklog: number;
+    /** A rate-limit refusal (429) is sent this long after it is decided: a flood of retries that ignore Retry-After slows to the client's own pace. */
+    rateLimitedReplyDelayMs: number;
   };
 }
 
@@ -218,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
       listenBacklog: e.LISTEN_BACKLOG,
+      rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
   };
 }

@@ -114,3 +114,22 @@ test('the real export routes spend the export quota only when they export', asyn
   const jsonl = await get('/api/companies/nope.example/products/json', c);
   assert.equal(jsonl.headers['ratelimit-policy'], '"default";q=600;w=60, "export";q=30;w=60', 'JSONL-only route is an export route');
 });
+
+test('a 429 is held back RATE_LIMITED_REPLY_DELAY_MS before it is sent, so retries that ignore Retry-After slow down; allowed calls are not held', async () => {
+  const held = await createTestApp({ env: { RATE_LIMITED_REPLY_DELAY_MS: '400' } });
+  try {
+    await defineTinyPlan(held.db);
+    const c = await createTestClient(held.db, 'tiny' as 'basic');
+    const timed = async () => {
+      const t0 = performance.now();
+      const res = await held.app.inject({ method: 'GET', url: '/api/me', headers: c.headers });
+      return { res, ms: performance.now() - t0 };
+    };
+    for (let i = 0; i < 4; i++) assert.equal((await timed()).res.statusCode, 200);
+    const refused = await timed();
+    assert429(refused.res, /'tiny' plan allows 4 requests per 60 s/);
+    assert.ok(refused.ms >= 390, `the refusal came after ${refused.ms.toFixed(0)} ms, before the 400 ms hold`);
+  } finally {
+    await held.close();
+  }
+});
