@@ -53,10 +53,10 @@ export interface CompanyCohorts {
   aspirational: Scored[];
 }
 
-type Key = string | null;
+export type Key = string | null;
 const k = (...parts: (string | number)[]) => parts.join(':');
 
-/** Inverted lists from block key to member indices, built once per population. */
+/** Inverted lists from block key to member indices (ascending: gather relies on it), built once per population. */
 export class BlockIndex {
   private readonly blocks = new Map<string, number[]>();
   private readonly all: number[];
@@ -92,24 +92,89 @@ export class BlockIndex {
 /**
  * Gathers candidates tier by tier. A tier that would overflow maxCandidates is sampled
  * with a deterministic stride (seeded by the company) so refreshes are reproducible.
+ *
+ * The sample is taken without walking the tier: a tier's blocks are disjoint and each
+ * lists members in ascending order, so the positions of the members to leave out (the
+ * company itself, those picked in earlier tiers) are found by binary search, and each
+ * sampled position maps to its member in O(1) amortized. A large population's blocks hold
+ * tens of thousands of members; walking them for every company made the refresh
+ * quadratic (10 ms per company at 1,000,000 companies, against 1 ms at 50,000). Small
+ * tiers are walked, which is cheaper there; both ways pick the same members.
  */
-function gather(index: BlockIndex, self: number, tiers: Key[][], min: number, max: number): number[] {
+export function gather(index: BlockIndex, self: number, tiers: Key[][], min: number, max: number): number[] {
   const picked = new Set<number>();
   for (const tier of tiers) {
-    const fresh: number[] = [];
-    for (const key of tier) for (const m of index.list(key)) if (m !== self && !picked.has(m)) fresh.push(m);
+    const lists = [...new Set(tier)].map((key) => index.list(key)).filter((list) => list.length > 0);
+    const total = lists.reduce((sum, list) => sum + list.length, 0);
     const room = max - picked.size;
-    if (fresh.length <= room) {
-      for (const m of fresh) picked.add(m);
-    } else {
-      const unique = [...new Set(fresh)];
-      const stride = unique.length / room;
-      const offset = ((self * 2654435761) >>> 0) % Math.max(1, Math.floor(stride));
-      for (let t = 0; t < room; t++) picked.add(unique[Math.min(unique.length - 1, offset + Math.floor(t * stride))]!);
-    }
+    if (total <= WALK_FACTOR * (room + picked.size + 1)) walkTier(lists, self, picked, room);
+    else sampleTier(lists, total, self, picked, room);
     if (picked.size >= min) break;
   }
   return [...picked];
+}
+
+/** Below this many members per candidate slot a tier is walked rather than searched. */
+const WALK_FACTOR = 4;
+
+/** The stride's start: the same company always starts at the same place. */
+const strideOffset = (self: number, stride: number) => ((self * 2654435761) >>> 0) % Math.max(1, Math.floor(stride));
+
+function walkTier(lists: number[][], self: number, picked: Set<number>, room: number): void {
+  const fresh: number[] = [];
+  for (const list of lists) for (const m of list) if (m !== self && !picked.has(m)) fresh.push(m);
+  if (fresh.length <= room) {
+    for (const m of fresh) picked.add(m);
+    return;
+  }
+  const stride = fresh.length / room;
+  const offset = strideOffset(self, stride);
+  for (let t = 0; t < room; t++) picked.add(fresh[Math.min(fresh.length - 1, offset + Math.floor(t * stride))]!);
+}
+
+function sampleTier(lists: number[][], total: number, self: number, picked: Set<number>, room: number): void {
+  // Positions, in the tier's lists laid end to end, of the members that are not candidates.
+  const skip: number[] = [];
+  let base = 0;
+  for (const list of lists) {
+    const at = ascendingIndexOf(list, self);
+    if (at >= 0) skip.push(base + at);
+    for (const m of picked) {
+      const pos = ascendingIndexOf(list, m);
+      if (pos >= 0) skip.push(base + pos);
+    }
+    base += list.length;
+  }
+  skip.sort((a, b) => a - b);
+  const fresh = total - skip.length;
+  if (fresh <= room) {
+    walkTier(lists, self, picked, room);
+    return;
+  }
+  const stride = fresh / room;
+  const offset = strideOffset(self, stride);
+  let skipped = 0, list = 0, listStart = 0;
+  for (let t = 0; t < room; t++) {
+    // The t-th sampled candidate is the p-th member that is not skipped.
+    const p = Math.min(fresh - 1, offset + Math.floor(t * stride));
+    let q = p + skipped;
+    while (skipped < skip.length && skip[skipped]! <= q) q = p + ++skipped;
+    while (q >= listStart + lists[list]!.length) listStart += lists[list++]!.length;
+    picked.add(lists[list]![q - listStart]!);
+  }
+}
+
+/** Index of `value` in an ascending array, or -1. */
+function ascendingIndexOf(sorted: number[], value: number): number {
+  let lo = 0, hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** The best `size` of the scored candidates; ties break on the member's id so results do not depend on load order. */
