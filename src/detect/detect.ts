@@ -169,6 +169,17 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
 
 const toArray = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/** At most `max` items, strongest first, but the strongest of every source before a second of any: the reader sees where all the traces were. */
+function pickEvidence(sorted: Evidence[], max: number): Evidence[] {
+  const firsts: Evidence[] = [], rest: Evidence[] = [];
+  const seen = new Set<string>();
+  for (const e of sorted) {
+    if (seen.has(e.source)) rest.push(e);
+    else (seen.add(e.source), firsts.push(e));
+  }
+  return [...firsts, ...rest].slice(0, max);
+}
+
 /** Noisy-OR of the distinct rules' weights. */
 export function combine(weights: number[]): number {
   let miss = 1;
@@ -217,7 +228,7 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
     const version = direct.find((e) => e.version)?.version;
     const d: Detection = {
       name: info.name, vendor: info.vendor, vendorDomain: info.vendorDomain, category: info.category,
-      confidence: Math.round(entry.confidence * 1000) / 1000, evidence: entry.evidence.slice(0, maxEvidence),
+      confidence: Math.round(entry.confidence * 1000) / 1000, evidence: pickEvidence(entry.evidence, maxEvidence),
     };
     if (version) d.version = version;
     if (entry.impliedBy && direct.length === 0) d.impliedBy = entry.impliedBy;
