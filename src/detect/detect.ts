@@ -30,9 +30,9 @@ export interface DetectOptions {
   maxEvidence?: number;
 }
 
-/** At most 200 characters of `text` around [index, index + length), whitespace collapsed. */
-export function excerptOf(text: string, index: number, length: number): string {
-  const start = Math.max(0, index - 40);
+/** At most 200 characters of `text` from `before` characters ahead of [index, index + length), whitespace collapsed. */
+export function excerptOf(text: string, index: number, length: number, before = 40): string {
+  const start = Math.max(0, index - before);
   const raw = text.slice(start, Math.min(text.length, index + Math.max(length, 1) + 160));
   const s = raw.replace(/\s+/g, ' ').trim();
   return s.length <= LIMITS.excerpt ? s : `${s.slice(0, LIMITS.excerpt - 1)}…`;
@@ -74,10 +74,10 @@ function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: 
 function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Findings): void {
   const page = scanPage(html, LIMITS.html);
   for (const r of page.resources.slice(0, LIMITS.resources)) {
-    matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.html, r.start, r.end - r.start), url);
+    matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url);
   }
   for (const meta of page.metas) {
-    matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start), url);
+    matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
     for (const p of catalog.inlineScripts.candidates(page.inlineLower)) {

@@ -90,9 +90,10 @@ export function parsePatternTags(raw: string): { source: string; version?: strin
 const MAX_PATTERN_LENGTH = 1000;
 
 export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string): CompiledPattern {
-  const where = `${techName}: ${field}${key ? ` '${key}'` : ''}`;
+  const where = `${techName}: ${field}${/^\d+$/.test(key) ? `[${key}]` : key ? ` '${key}'` : ''}`;
   const { source, version, confidence } = parsePatternTags(raw);
   if (source.length > MAX_PATTERN_LENGTH) throw new RuleError(`${where}: pattern longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (/\(\?<[=!]/.test(source)) throw new RuleError(`${where}: lookbehind is not supported (the backtracking check cannot read it); write (?:^|[^\\w]) instead of (?<!\\w)`);
   let re: RegExp;
   try {
     // `html` patterns run with the g flag: a match in an excluded range is skipped and the search goes on.
