@@ -53,6 +53,7 @@ const compileMs = performance.now() - t0;
 
 for (const s of sites) detect(s, catalog); // warm-up: JIT and the lazily compiled regexes
 let pages = 0, chars = 0, detections = 0;
+const cpuStart = process.cpuUsage();
 const start = performance.now();
 const until = start + seconds * 1000;
 while (performance.now() < until) {
@@ -63,8 +64,12 @@ while (performance.now() < until) {
   chars += bytes;
 }
 const elapsed = (performance.now() - start) / 1000;
+const cpu = process.cpuUsage(cpuStart);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
 console.log(`catalog: ${catalog.technologies.length} technologies, loaded and compiled in ${compileMs.toFixed(0)} ms`);
 console.log(`pages: ${sites.length} fixture sites padded to ${minKb}-${maxKb} KB (mean ${(bytes / sites.length / 1024).toFixed(0)} KB of HTML), with headers, cookies, DNS and job posts`);
 console.log(`throughput: ${(pages / elapsed).toFixed(0)} pages/s on one core, ${(chars / elapsed / 1e6).toFixed(1)} MB/s of HTML, ${(detections / pages).toFixed(1)} detections per page (${pages} pages in ${elapsed.toFixed(1)} s)`);
+// On a shared machine the wall clock counts time other processes held the core; CPU time does not.
+console.log(`per CPU-second: ${(pages / cpuSeconds).toFixed(0)} pages (${cpuSeconds.toFixed(1)} s of CPU in ${elapsed.toFixed(1)} s of wall time: ${Math.round((100 * cpuSeconds) / elapsed)}% of one core)`);
 console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);

@@ -156,10 +156,19 @@ export function requiredLiteral(source: string): string | null {
     run += c;
   }
   flush();
-  let best = '';
-  for (const r of runs) if (r.length > best.length) best = r;
-  return best.length >= 3 ? best.toLowerCase() : null;
+  // The most distinctive run: common markup (`class="`, `src="https://`, `<iframe`) counts for
+  // nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+  let best = '', bestScore = 0;
+  for (const r of runs) {
+    const lower = r.toLowerCase();
+    const score = lower.replace(COMMON_MARKUP, '').length;
+    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length))) (best = lower), (bestScore = score);
+  }
+  return best.length >= 3 ? best : null;
 }
+
+/** Fragments found on every page: a literal made only of them does not narrow anything down. */
+const COMMON_MARKUP = /<(?:script|iframe|div|link|meta|img|span|form|input|section|a)\b|\s|(?:class|id|src|href|type|action|name|content|rel|data-[a-z-]+)=['"]?|https?:\/\/|www\.|\.(?:com|net|org|io|js|css)\b|["'=\/>]/g;
 
 /**
  * Patterns matched against the same kind of text. One pass of a regex made of every pattern's

@@ -12,6 +12,8 @@ export const FIXTURES_FILE = new URL('../../test/fixtures/detect/fixtures.jsonl'
 
 export interface LabelledSite {
   id: string;
+  /** The site template the generator used (wordpress, shopify, negatives-only, ...). */
+  kind?: string;
   artifact: ArtifactLine;
   truth: Record<string, EvidenceSource[]>;
   negatives: string[];
