@@ -68,6 +68,9 @@ function tagEnd(lower: string, from: number): number {
   return lower.length;
 }
 
+/** Lengths and first letters of the tag names the scanner reads (a, pre, code, link, meta, xmp, style, script, iframe, textarea). */
+const WANTED_LENGTHS = new Set([3, 4, 5, 6, 8]);
+const WANTED_FIRST = new Set([...'slmiptcx'].map((ch) => ch.charCodeAt(0)));
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
 
 export function scanPage(input: string, cap = HTML_CAP): PageFacts {
@@ -101,6 +104,12 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     let j = i + 2;
     while (j < len && isNameChar(lower.charCodeAt(j))) j++;
+    // Most tags (div, p, span, li, img, h2...) are none of ours: decide on length and first letter before slicing the name.
+    const nameLength = j - i - 1;
+    if (!(nameLength === 1 ? c === 97 : WANTED_LENGTHS.has(nameLength) && WANTED_FIRST.has(c))) {
+      i = j;
+      continue;
+    }
     const name = lower.slice(i + 1, j);
     switch (name) {
       case 'script': case 'link': case 'meta': case 'iframe': case 'a':
