@@ -75,6 +75,13 @@ test('job posts: phrases are matched case-sensitively, so brand names count and 
   assert.match(find(ds, 'Salesforce')!.evidence[0]!.excerpt, /Salesforce org/);
 });
 
+test('job posts: brand names that are also words count only in a list or after "with", "using", "our"', () => {
+  const prose = 'Sales Development Representative, Hong Kong. You will own our GTM strategy. Indeed, this role is about Outreach to new customers and Greenhouse gas reporting. Amplitude of impact matters. Loom large. Ramp up quickly.';
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [prose] }, catalog)), []);
+  const stack = 'Requirements: 3+ years with Amplitude and Looker. Our stack: Outreach, Gong and Greenhouse. Record demos in Loom.';
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [stack] }, catalog)), ['Amplitude', 'Gong', 'Greenhouse', 'Looker', 'Loom', 'Outreach']);
+});
+
 test('implies runs transitively and carries the evidence of its source; excludes removes the excluded', () => {
   const ds = detect(page(doc('<meta name="generator" content="WooCommerce 8.9.1">')), catalog);
   assert.equal(find(ds, 'WooCommerce')!.version, '8.9.1');
