@@ -100,6 +100,14 @@ test('intelligence/ is pure: it imports no store, service, auth, model client, i
   assert.deepEqual(found, []);
 });
 
+test('the detector (detect/) is pure: no store, service, auth or door; only the catalog loader reads files', () => {
+  assert.deepEqual(crossings(['detect'], ['store', 'services', 'auth', 'llm', 'eval', 'http', 'mcp', 'cli']), []);
+  const io = /^(pg|ioredis|@electric-sql\/.*|node:(fs|net|http|https|child_process)|fs|net|http|https)$/;
+  const found = graph.files.filter((f) => area(f) === 'detect' && f !== 'detect/catalog.ts').flatMap((f) =>
+    ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles.filter((i) => io.test(i.fileName)).map((i) => `${f} → ${i.fileName}`));
+  assert.deepEqual(found, []);
+});
+
 test('the evaluations (eval/) are run from the command line only: the API never imports them', () => {
   assert.deepEqual(crossings(allAreas.filter((a) => a !== 'cli' && a !== 'eval'), ['eval']), []);
 });

@@ -1,7 +1,8 @@
 // `stacklens eval [--fit]` and `stacklens eval ai`: the measurements of src/eval/ run from the
 // command line. `eval` reads the configured database (a seeded demo world: it needs the
 // hidden truth); `eval ai` builds a fresh world in memory, never the configured database,
-// because it deletes evidence to hold it out. Both print a table of figures with their goals.
+// because it deletes evidence to hold it out. `eval detect` runs the technology detector on the
+// labelled fixture set (no database) and exits 1 when a goal is missed. Each prints its figures with their goals.
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { openDb } from '../store/db.ts';
@@ -12,6 +13,8 @@ import type { Calibration, ReliabilityBin } from '../eval/metrics.ts';
 import { FEATURE_NAMES } from '../intelligence/confidence.ts';
 import { INFERENCE_FEATURE_NAMES } from '../intelligence/peer-inference.ts';
 import { PEOPLE_FEATURE_NAMES } from '../intelligence/people-match.ts';
+import { evaluateDetector, formatDetectEval, GOALS as DETECT_GOALS, readFixtures, FIXTURES_FILE } from '../eval/detect.ts';
+import { loadCatalog } from '../detect/catalog.ts';
 
 export function registerEvalCommands(program: Command): void {
   const parent = program
@@ -65,6 +68,21 @@ export function registerEvalCommands(program: Command): void {
       } finally {
         await db.close();
       }
+    });
+
+  parent
+    .command('detect')
+    .description('Measure the technology detector on the labelled fixture set (precision, recall, F1 per technology, per source, micro-averaged); no database')
+    .option('--fixtures <file>', 'labelled fixtures (JSON Lines of { id, artifact, truth, negatives })')
+    .option('--rules <file>', "an operator's rule file added to the catalog")
+    .option('--errors', 'also list every false positive and false negative with its evidence')
+    .option('--json', 'print the report as JSON')
+    .action((opts: { fixtures?: string; rules?: string; errors?: boolean; json?: boolean }) => {
+      const report = evaluateDetector(readFixtures(opts.fixtures ?? FIXTURES_FILE), loadCatalog({ rulesFile: opts.rules }));
+      if (opts.json) console.log(JSON.stringify(report, (_k, v) => (typeof v === 'number' ? Math.round(v * 10_000) / 10_000 : v), 2));
+      else console.log(formatDetectEval(report, { errors: opts.errors }));
+      const met = report.micro.precision >= DETECT_GOALS.precision && report.micro.recall >= DETECT_GOALS.recall && report.hardNegatives.detected.length === 0;
+      if (!met) process.exitCode = 1;
     });
 }
 

@@ -1,0 +1,238 @@
+// The detector: a pure function from one site's artifacts to the technologies it uses, each with
+// the evidence behind it. Traces are weighed by where they were found (rules.ts FIELD_WEIGHTS);
+// a technology's confidence is the noisy-OR of its distinct rules, so two independent traces
+// outweigh one. Mentions are not use: page.ts keeps comments, links, logos, CSP lists and
+// connection hints out of reach of the patterns. Every input is capped before it is matched.
+import type { CompiledCatalog } from './catalog.ts';
+import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
+import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
+import type { Detection, Evidence, SiteArtifacts } from './types.ts';
+
+export const LIMITS = {
+  html: HTML_CAP,
+  pages: 20,
+  headerValue: 4096,
+  headers: 200,
+  cookies: 100,
+  cookieValue: 4096,
+  resources: 500,
+  dnsRecords: 50,
+  dnsValue: 1024,
+  jobs: 100,
+  jobText: 64 * 1024,
+  excerpt: 200,
+} as const;
+
+export interface DetectOptions {
+  /** Detections below this confidence are left out (default 0.5): an SPF include alone (0.4) stays out. */
+  minConfidence?: number;
+  /** Evidence items kept per technology, strongest first (default 5). */
+  maxEvidence?: number;
+}
+
+/** At most 200 characters of `text` from `before` characters ahead of [index, index + length), whitespace collapsed. */
+export function excerptOf(text: string, index: number, length: number, before = 40): string {
+  const start = Math.max(0, index - before);
+  const raw = text.slice(start, Math.min(text.length, index + Math.max(length, 1) + 160));
+  const s = raw.replace(/\s+/g, ' ').trim();
+  return s.length <= LIMITS.excerpt ? s : `${s.slice(0, LIMITS.excerpt - 1)}…`;
+}
+
+const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
+
+class Findings {
+  readonly byTech = new Map<number, Evidence[]>();
+  add(p: CompiledPattern, m: RegExpExecArray, excerpt: string, url?: string): void {
+    const ev: Evidence = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
+    if (url !== undefined) ev.url = url;
+    const version = fillVersion(p.version, m);
+    if (version) ev.version = version;
+    const list = this.byTech.get(p.tech);
+    if (!list) this.byTech.set(p.tech, [ev]);
+    else if (!list.some((e) => e.ruleId === ev.ruleId)) list.push(ev);
+    else if (version && !list.some((e) => e.version)) list.splice(list.findIndex((e) => e.ruleId === ev.ruleId), 1, ev);
+  }
+}
+
+/** Runs the candidate patterns of `set` over one short text (a URL, a record); the excerpt is the text. */
+function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: RegExpExecArray) => string, url?: string): void {
+  if (set.size === 0) return;
+  for (const p of set.candidates(text.toLowerCase())) {
+    const m = p.re.exec(text);
+    if (m) found.add(p, m, excerpt(m), url);
+  }
+}
+
+function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: Findings, excerpt: string, url: string): void {
+  if (!rules) return;
+  for (const p of rules) {
+    const m = p.re.exec(value);
+    if (m) found.add(p, m, excerpt, url);
+  }
+}
+
+function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Findings): void {
+  const page = scanPage(html, LIMITS.html);
+  for (const r of page.resources.slice(0, LIMITS.resources)) {
+    matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url);
+  }
+  for (const meta of page.metas) {
+    matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
+  }
+  if (page.inlineScript && catalog.inlineScripts.size) {
+    for (const p of catalog.inlineScripts.candidates(page.inlineLower)) {
+      const m = p.re.exec(page.inlineScript);
+      if (m) found.add(p, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
+    }
+  }
+  if (catalog.html.size) {
+    for (const p of catalog.html.candidates(page.lower)) {
+      // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
+      const re = p.re;
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      for (let tries = 0; tries < 50 && (m = re.exec(page.html)) !== null; tries++) {
+        const until = excludedUntil(page.excluded, m.index);
+        if (until < 0) {
+          found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
+          break;
+        }
+        re.lastIndex = Math.max(until, m.index + 1);
+      }
+    }
+  }
+}
+
+function cookieParts(setCookie: string): [string, string] {
+  const first = setCookie.split(';', 1)[0]!;
+  const eq = first.indexOf('=');
+  return eq < 0 ? [first.trim(), ''] : [first.slice(0, eq).trim(), first.slice(eq + 1).trim()];
+}
+
+/** The domains an SPF record authorises by name (include:, redirect=, a:, mx:, exists:). */
+export function spfDomains(record: string): string[] {
+  if (!/^\s*"?v=spf1\b/i.test(record)) return [];
+  const out: string[] = [];
+  for (const m of record.matchAll(/(?:^|\s)[+~?-]?(?:include:|redirect=|a:|mx:|exists:)([^\s"]+)/gi)) out.push(m[1]!.toLowerCase());
+  return out;
+}
+
+export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: DetectOptions = {}): Detection[] {
+  const minConfidence = opts.minConfidence ?? 0.5;
+  const maxEvidence = opts.maxEvidence ?? 5;
+  const found = new Findings();
+
+  for (const page of site.pages.slice(0, LIMITS.pages)) {
+    const url = page.url;
+    matchShort(catalog.pageUrl, cap(url, 2048), found, () => cap(url, LIMITS.excerpt), url);
+    const headers = Object.entries(page.headers ?? {}).slice(0, LIMITS.headers);
+    for (const [rawName, rawValue] of headers) {
+      const name = rawName.toLowerCase();
+      const value = cap(Array.isArray(rawValue) ? rawValue.join(', ') : String(rawValue), LIMITS.headerValue);
+      matchKeyed(catalog.headers.get(name), value, found, excerptOf(`${name}: ${value}`, 0, 0), url);
+    }
+    const setCookies = page.cookies ?? toArray(page.headers?.['set-cookie']);
+    for (const raw of setCookies.slice(0, LIMITS.cookies)) {
+      const [name, value] = cookieParts(cap(raw, LIMITS.cookieValue));
+      if (!name) continue;
+      const excerpt = excerptOf(`${name}=${value}`, 0, 0);
+      matchKeyed(catalog.cookies.get(name), value, found, excerpt, url);
+      for (const [prefix, p] of catalog.cookiePrefixes) {
+        if (!name.startsWith(prefix)) continue;
+        const m = p.re.exec(value);
+        if (m) found.add(p, m, excerpt, url);
+      }
+    }
+    if (page.html) scanHtml(catalog, page.html, url, found);
+  }
+
+  const dns = site.dns ?? {};
+  for (const type of ['MX', 'NS', 'CNAME', 'A', 'AAAA', 'TXT'] as const) {
+    for (const raw of (dns[type] ?? []).slice(0, LIMITS.dnsRecords)) {
+      const record = cap(String(raw), LIMITS.dnsValue);
+      matchShort(catalog.dns[type], record, found, () => excerptOf(`${type} ${record}`, 0, 0));
+      if (type === 'TXT') for (const domain of spfDomains(record)) matchShort(catalog.dns.SPF, domain, found, () => excerptOf(`TXT ${record}`, 0, 0));
+    }
+  }
+
+  for (const raw of (site.jobs ?? []).slice(0, LIMITS.jobs)) {
+    const text = cap(String(raw), LIMITS.jobText);
+    if (catalog.job.size === 0) break;
+    for (const p of catalog.job.candidates(text.toLowerCase())) {
+      const m = p.re.exec(text);
+      if (m) found.add(p, m, excerptOf(text, m.index, m[0].length));
+    }
+  }
+
+  return resolve(catalog, found, minConfidence, maxEvidence);
+}
+
+const toArray = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** At most `max` items, strongest first, but the strongest of every source before a second of any: the reader sees where all the traces were. */
+function pickEvidence(sorted: Evidence[], max: number): Evidence[] {
+  const firsts: Evidence[] = [], rest: Evidence[] = [];
+  const seen = new Set<string>();
+  for (const e of sorted) {
+    if (seen.has(e.source)) rest.push(e);
+    else (seen.add(e.source), firsts.push(e));
+  }
+  return [...firsts, ...rest].slice(0, max);
+}
+
+/** Noisy-OR of the distinct rules' weights. */
+export function combine(weights: number[]): number {
+  let miss = 1;
+  for (const w of weights) miss *= 1 - Math.min(Math.max(w, 0), 1);
+  return 1 - miss;
+}
+
+/** Confidence per technology, then `implies` (transitively), then `excludes`, then the threshold. */
+function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: number, maxEvidence: number): Detection[] {
+  interface Entry { confidence: number; evidence: Evidence[]; impliedBy?: string[] }
+  const entries = new Map<number, Entry>();
+  for (const [tech, evidence] of found.byTech) {
+    entries.set(tech, { confidence: combine(evidence.map((e) => e.weight)), evidence: evidence.sort((a, b) => b.weight - a.weight) });
+  }
+  // Implications run to a fixed point (a chain such as WooCommerce → WordPress → PHP); only claims imply.
+  let changed = true;
+  for (let round = 0; changed && round < 10; round++) {
+    changed = false;
+    for (const [tech, entry] of [...entries]) {
+      if (entry.confidence < minConfidence) continue;
+      const parent = catalog.technologies[tech]!;
+      for (const [target, weight] of parent.implies) {
+        const current = entries.get(target);
+        if (current?.impliedBy?.includes(parent.name)) continue;
+        const implied = entry.confidence * weight;
+        const carried: Evidence = { ...entry.evidence[0]!, ruleId: `${parent.name}/implies/${catalog.technologies[target]!.name}`, weight };
+        delete carried.version;
+        if (current) {
+          current.confidence = Math.max(current.confidence, implied);
+          current.evidence.push(carried);
+          (current.impliedBy ??= []).push(parent.name);
+        } else entries.set(target, { confidence: implied, evidence: [carried], impliedBy: [parent.name] });
+        changed = true;
+      }
+    }
+  }
+  for (const [tech, entry] of entries) {
+    if (entry.confidence < minConfidence) continue;
+    for (const target of catalog.technologies[tech]!.excludes) entries.delete(target);
+  }
+  const out: Detection[] = [];
+  for (const [tech, entry] of entries) {
+    if (entry.confidence < minConfidence) continue;
+    const info = catalog.technologies[tech]!;
+    const direct = entry.evidence.filter((e) => !e.ruleId.includes('/implies/'));
+    const version = direct.find((e) => e.version)?.version;
+    const d: Detection = {
+      name: info.name, vendor: info.vendor, vendorDomain: info.vendorDomain, category: info.category,
+      confidence: Math.round(entry.confidence * 1000) / 1000, evidence: pickEvidence(entry.evidence, maxEvidence),
+    };
+    if (version) d.version = version;
+    if (entry.impliedBy && direct.length === 0) d.impliedBy = entry.impliedBy;
+    out.push(d);
+  }
+  return out.sort((a, b) => b.confidence - a.confidence || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,183 @@
+// A light scanner over one page's HTML: one pass from '<' to '<' (no DOM) that collects what the
+// rules look at (resource URLs, meta tags, inline script text) and the ranges that are mentions,
+// not use (comments, links and images in text, CSP meta, dns-prefetch/preconnect hints, code
+// samples, script bodies), which `html` patterns must not match in.
+
+/** HTML beyond this many characters is not scanned (home pages are rarely larger; the head is what counts). */
+export const HTML_CAP = 512 * 1024;
+
+export interface ResourceRef {
+  url: string;
+  /** The tag's range in the page, for the excerpt. */
+  start: number;
+  end: number;
+}
+
+export interface MetaTag {
+  name: string;
+  content: string;
+  start: number;
+  end: number;
+}
+
+export interface PageFacts {
+  /** The scanned (capped) HTML and its lower-case copy of the same length. */
+  html: string;
+  lower: string;
+  /** Script src, iframe src and link href (not dns-prefetch, preconnect, prefetch or other hints). */
+  resources: ResourceRef[];
+  metas: MetaTag[];
+  /** Inline JavaScript bodies joined with newlines (JSON and templates left out), and its lower-case copy. */
+  inlineScript: string;
+  inlineLower: string;
+  /** Sorted, disjoint [start, end) pairs, flat: where `html` patterns may not match. */
+  excluded: number[];
+}
+
+/** Link relations that announce a host without loading anything from it. */
+const HINT_RELS = /(?:^|\s)(?:dns-prefetch|preconnect|prefetch|prerender|alternate|canonical|shortlink|next|prev|author|me|nofollow|noopener|noreferrer|external|help|license|search|bookmark)(?:\s|$)/;
+/** Script types whose body is not JavaScript we should read globals from. */
+const NON_JS_TYPE = /json|template|text\/html|x-handlebars|x-tmpl|text\/x-|markdown/;
+const ATTRIBUTE = /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+
+function attributes(tag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  ATTRIBUTE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ATTRIBUTE.exec(tag)) !== null) {
+    const name = m[1]!.toLowerCase();
+    if (!out.has(name)) out.set(name, m[2] ?? m[3] ?? m[4] ?? '');
+  }
+  return out;
+}
+
+/** The index just after the `>` that closes the tag whose name ends at `from` (quotes respected). */
+function tagEnd(lower: string, from: number): number {
+  let quote = 0;
+  for (let i = from; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) {
+      // A quote opens a value only after `=` (optionally spaced); a stray quote elsewhere is text.
+      let k = i - 1;
+      while (k > from && lower.charCodeAt(k) <= 32) k--;
+      if (lower.charCodeAt(k) === 61) quote = c;
+    } else if (c === 62) return i + 1;
+  }
+  return lower.length;
+}
+
+/** Lengths and first letters of the tag names the scanner reads (a, pre, code, link, meta, xmp, style, script, iframe, textarea). */
+const WANTED_LENGTHS = new Set([3, 4, 5, 6, 8]);
+const WANTED_FIRST = new Set([...'slmiptcx'].map((ch) => ch.charCodeAt(0)));
+const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
+
+export function scanPage(input: string, cap = HTML_CAP): PageFacts {
+  const html = input.length > cap ? input.slice(0, cap) : input;
+  let lower = html.toLowerCase();
+  // A few characters change length when lower-cased (U+0130); positions must agree between the two copies.
+  if (lower.length !== html.length) lower = html.replace(/[^\x00-\x7f]/g, '?').toLowerCase();
+  const resources: ResourceRef[] = [];
+  const metas: MetaTag[] = [];
+  const inline: string[] = [];
+  const excluded: number[] = [];
+  const exclude = (start: number, end: number) => {
+    if (end > start) excluded.push(start, end);
+  };
+  const len = lower.length;
+  let i = 0;
+  while ((i = lower.indexOf('<', i)) !== -1) {
+    const c = lower.charCodeAt(i + 1);
+    if (c === 33) {
+      if (lower.startsWith('!--', i + 1)) {
+        const e = lower.indexOf('-->', i + 4);
+        const end = e < 0 ? len : e + 3;
+        exclude(i, end);
+        i = end;
+      } else i += 2;
+      continue;
+    }
+    if (c < 97 || c > 122) {
+      i++;
+      continue;
+    }
+    let j = i + 2;
+    while (j < len && isNameChar(lower.charCodeAt(j))) j++;
+    // Most tags (div, p, span, li, img, h2...) are none of ours: decide on length and first letter before slicing the name.
+    const nameLength = j - i - 1;
+    if (!(nameLength === 1 ? c === 97 : WANTED_LENGTHS.has(nameLength) && WANTED_FIRST.has(c))) {
+      i = j;
+      continue;
+    }
+    const name = lower.slice(i + 1, j);
+    switch (name) {
+      case 'script': case 'link': case 'meta': case 'iframe': case 'a':
+      case 'pre': case 'code': case 'textarea': case 'style': case 'xmp':
+        break;
+      default:
+        i = j;
+        continue;
+    }
+    const end = tagEnd(lower, j);
+    if (name === 'a') {
+      // A link in the text names a vendor (a partner, a case study, "powered by"); it is not use.
+      // Images stay matchable: an `html` rule names an asset host or a pixel path, never a logo file.
+      exclude(i, end);
+      i = end;
+      continue;
+    }
+    if (name === 'pre' || name === 'code' || name === 'textarea' || name === 'xmp' || name === 'style') {
+      // Code samples and form text quote snippets without running them; styles are skipped whole.
+      const close = lower.indexOf(`</${name}`, end);
+      const stop = close < 0 ? len : close;
+      if (name !== 'style') exclude(i, stop);
+      i = stop;
+      continue;
+    }
+    const attrs = attributes(html.slice(j, end - 1));
+    if (name === 'script') {
+      const close = lower.indexOf('</script', end);
+      const stop = close < 0 ? len : close;
+      const src = attrs.get('src');
+      if (src) resources.push({ url: src, start: i, end });
+      else if (!NON_JS_TYPE.test(attrs.get('type')?.toLowerCase() ?? '')) inline.push(html.slice(end, stop));
+      exclude(end, stop);
+      i = stop;
+      continue;
+    }
+    if (name === 'link') {
+      const rel = (attrs.get('rel') ?? '').toLowerCase();
+      const href = attrs.get('href');
+      if (HINT_RELS.test(rel) && !/(?:^|\s)(?:stylesheet|icon|preload|modulepreload|manifest)(?:\s|$)/.test(rel)) exclude(i, end);
+      else if (href) resources.push({ url: href, start: i, end });
+    } else if (name === 'meta') {
+      const equiv = (attrs.get('http-equiv') ?? '').toLowerCase();
+      if (equiv.startsWith('content-security-policy')) exclude(i, end);
+      else {
+        const key = (attrs.get('name') ?? attrs.get('property') ?? equiv).toLowerCase();
+        const content = attrs.get('content');
+        if (key && content !== undefined) metas.push({ name: key, content, start: i, end });
+      }
+    } else if (name === 'iframe') {
+      const src = attrs.get('src') ?? attrs.get('data-src');
+      if (src) resources.push({ url: src, start: i, end });
+    }
+    i = end;
+  }
+  const inlineScript = inline.join('\n');
+  return { html, lower, resources, metas, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
+}
+
+/** The end of the excluded range holding `pos`, or -1 when `pos` is free. */
+export function excludedUntil(excluded: number[], pos: number): number {
+  let lo = 0, hi = excluded.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = excluded[2 * mid]!, e = excluded[2 * mid + 1]!;
+    if (pos < s) hi = mid - 1;
+    else if (pos >= e) lo = mid + 1;
+    else return e;
+  }
+  return -1;
+}

@@ -1,0 +1,235 @@
+// The rule format (docs/detection-rules.md): a JSON object of technology name → rule, close to
+// the format open detectors share (cats, website, scriptSrc, js, meta, html, headers, cookies,
+// dns, implies, excludes, `\;version:\1` and `\;confidence:N` tags). Validated with zod at load;
+// every pattern is compiled once and checked for catastrophic backtracking (safe-regex2), so an
+// operator's file fails at load with the technology and field named, never while matching.
+import { z } from 'zod';
+import safeRegex from 'safe-regex2';
+import type { EvidenceSource } from './types.ts';
+
+const patternList = z.union([z.string(), z.array(z.string())]);
+const keyedPatterns = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+/** Fields of the open format that need a browser or an extra fetch: accepted, ignored. */
+const ignored = z.unknown().optional();
+
+export const DNS_RULE_TYPES = ['MX', 'TXT', 'SPF', 'CNAME', 'NS', 'A', 'AAAA'] as const;
+export type DnsRuleType = (typeof DNS_RULE_TYPES)[number];
+
+export const technologyRuleSchema = z.object({
+  cats: z.array(z.string().min(1)).min(1).describe('categories of our taxonomy (names); the first is the main one'),
+  vendor: z.string().min(1).optional(),
+  vendorDomain: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a lower-case domain such as example.com').optional(),
+  website: z.string().url().optional(),
+  description: z.string().max(300).optional(),
+  scriptSrc: patternList.optional(),
+  scripts: patternList.optional(),
+  js: keyedPatterns.optional(),
+  meta: keyedPatterns.optional(),
+  html: patternList.optional(),
+  url: patternList.optional(),
+  headers: keyedPatterns.optional(),
+  cookies: keyedPatterns.optional(),
+  dns: z.object(Object.fromEntries(DNS_RULE_TYPES.map((t) => [t, patternList.optional()])) as Record<DnsRuleType, z.ZodOptional<typeof patternList>>).strict().optional(),
+  job: patternList.optional(),
+  implies: patternList.optional(),
+  excludes: patternList.optional(),
+  icon: ignored, cpe: ignored, saas: ignored, oss: ignored, pricing: ignored, xhr: ignored, dom: ignored, css: ignored,
+  robots: ignored, probe: ignored, text: ignored, certIssuer: ignored, requires: ignored, requiresCategory: ignored,
+}).strict();
+export type TechnologyRule = z.infer<typeof technologyRuleSchema>;
+
+export const ruleFileSchema = z.record(z.string().min(1).max(100), technologyRuleSchema);
+export type RuleFile = z.infer<typeof ruleFileSchema>;
+
+/** A rule file that cannot be used; the message names the file, technology and field. */
+export class RuleError extends Error {
+  override name = 'RuleError';
+}
+
+/** Default weight of one trace, by where it was found: how rarely that kind of trace is there without use. */
+export const FIELD_WEIGHTS: Record<string, number> = {
+  scriptSrc: 0.9, scripts: 0.8, js: 0.8, meta: 0.9, html: 0.75, url: 0.9, headers: 0.9, cookies: 0.75,
+  'dns.MX': 0.95, 'dns.NS': 0.9, 'dns.CNAME': 0.9, 'dns.A': 0.6, 'dns.AAAA': 0.6, 'dns.TXT': 0.6,
+  // An SPF include outlives the service it authorised (nobody prunes SPF): alone it stays below the
+  // reporting threshold; a second trace (DKIM CNAME, MX, script, cookie, job post) makes it a claim.
+  'dns.SPF': 0.4,
+  job: 0.6,
+};
+
+const FIELD_SOURCES: Record<string, EvidenceSource> = {
+  scriptSrc: 'script', scripts: 'script', js: 'script', meta: 'meta', html: 'html', url: 'html', headers: 'header', cookies: 'cookie', job: 'job',
+};
+export const sourceOfField = (field: string): EvidenceSource => FIELD_SOURCES[field] ?? 'dns';
+
+export interface CompiledPattern {
+  tech: number;
+  field: string;
+  ruleId: string;
+  re: RegExp;
+  /** Version template (`\1`, `\2`) filled from the match's groups. */
+  version?: string;
+  weight: number;
+  /** A lower-case literal every match contains (the prefilter), or null: always run. */
+  literal: string | null;
+}
+
+/** Splits `regex\;version:\1\;confidence:50` into its parts. */
+export function parsePatternTags(raw: string): { source: string; version?: string; confidence?: number } {
+  const [source, ...tags] = raw.split('\\;');
+  const out: { source: string; version?: string; confidence?: number } = { source: source! };
+  for (const tag of tags) {
+    const colon = tag.indexOf(':');
+    const key = colon < 0 ? tag : tag.slice(0, colon);
+    const value = colon < 0 ? '' : tag.slice(colon + 1);
+    if (key === 'version') out.version = value;
+    else if (key === 'confidence') out.confidence = Number(value);
+  }
+  return out;
+}
+
+const MAX_PATTERN_LENGTH = 1000;
+
+export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string): CompiledPattern {
+  const where = `${techName}: ${field}${/^\d+$/.test(key) ? `[${key}]` : key ? ` '${key}'` : ''}`;
+  const { source, version, confidence } = parsePatternTags(raw);
+  if (source.length > MAX_PATTERN_LENGTH) throw new RuleError(`${where}: pattern longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (/\(\?<[=!]/.test(source)) throw new RuleError(`${where}: lookbehind is not supported (the backtracking check cannot read it); write (?:^|[^\\w]) instead of (?<!\\w)`);
+  let re: RegExp;
+  try {
+    // `html` patterns run with the g flag: a match in an excluded range is skipped and the search goes on.
+    // Job phrases are case-sensitive: brand names are capitalised, and 'slack' or 'box' are words.
+    re = new RegExp(source, field === 'html' ? 'gi' : field === 'job' ? '' : 'i');
+  } catch (err) {
+    throw new RuleError(`${where}: not a valid regular expression: ${(err as Error).message}`);
+  }
+  // safe-regex2 counts `?` as a repetition, so the usual optional version group `(?: ([\d.]+))?` would
+  // read as nested repetition; a group that matches at most once cannot multiply paths, so the check
+  // sees it without its `?` (a `*` or `+` around it still counts).
+  if (!safeRegex(source.replace(/\)\?(?!\?)/g, ')'))) throw new RuleError(`${where}: pattern /${source}/ may backtrack catastrophically (nested or overlapping repetition); rewrite it without a repeated group that itself repeats`);
+  if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
+  const weight = confidence !== undefined ? confidence / 100 : FIELD_WEIGHTS[field] ?? 0.7;
+  return { tech, field, ruleId: `${techName}/${field}/${key}`, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+}
+
+/**
+ * The longest run of literal characters every match of `source` must contain (lower-case, at
+ * least 3 characters), or null when there is none or the pattern has a top-level alternation.
+ * Groups and classes break a run; a character followed by `?`, `*` or `{0` is optional.
+ */
+export function requiredLiteral(source: string): string | null {
+  const runs: string[] = [];
+  let run = '';
+  let depth = 0;
+  const flush = () => {
+    if (run) runs.push(run);
+    run = '';
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const n = source[i + 1] ?? '';
+      i++;
+      if (/[A-Za-z0-9]/.test(n)) {
+        if (depth === 0) flush();
+        if (n === 'x') i += 2;
+        else if (n === 'u') i += 4;
+        continue;
+      }
+      if (depth === 0) run += n;
+      continue;
+    }
+    if (c === '[') {
+      if (depth === 0) flush();
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(') { if (depth === 0) flush(); depth++; continue; }
+    if (c === ')') { depth--; continue; }
+    if (c === '|') { if (depth === 0) return null; continue; }
+    if (depth > 0) continue;
+    if (c === '?' || c === '*' || (c === '{' && source[i + 1] === '0')) {
+      run = run.slice(0, -1);
+      flush();
+      continue;
+    }
+    if (c === '+' || c === '{' || c === '.' || c === '^' || c === '$') { flush(); continue; }
+    run += c;
+  }
+  flush();
+  // The most distinctive run: common markup (`class="`, `src="https://`, `<iframe`) counts for
+  // nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+  let best = '', bestScore = 0;
+  for (const r of runs) {
+    const lower = r.toLowerCase();
+    const score = lower.replace(COMMON_MARKUP, '').length;
+    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length))) (best = lower), (bestScore = score);
+  }
+  return best.length >= 3 ? best : null;
+}
+
+/** Fragments found on every page: a literal made only of them does not narrow anything down. */
+const COMMON_MARKUP = /<(?:script|iframe|div|link|meta|img|span|form|input|section|a)\b|\s|(?:class|id|src|href|type|action|name|content|rel|data-[a-z-]+)=['"]?|https?:\/\/|www\.|\.(?:com|net|org|io|js|css)\b|["'=\/>]/g;
+
+/**
+ * Patterns matched against the same kind of text. One pass of a regex made of every pattern's
+ * literal finds the candidates; only their own regexes then run (instead of every regex over
+ * every text). Two literals found at the same position are prefixes of each other, so each
+ * match also marks the shorter literals it starts with.
+ */
+export class PatternSet {
+  readonly patterns: CompiledPattern[];
+  private readonly literalRe: RegExp | null;
+  private readonly byLiteral = new Map<string, number[]>();
+  private readonly prefixesOf = new Map<string, string[]>();
+  private readonly always: number[] = [];
+
+  constructor(patterns: CompiledPattern[]) {
+    this.patterns = patterns;
+    patterns.forEach((p, i) => {
+      if (p.literal === null) this.always.push(i);
+      else {
+        const list = this.byLiteral.get(p.literal);
+        if (list) list.push(i);
+        else this.byLiteral.set(p.literal, [i]);
+      }
+    });
+    const literals = [...this.byLiteral.keys()].sort((a, b) => b.length - a.length);
+    for (const lit of literals) this.prefixesOf.set(lit, literals.filter((other) => lit.startsWith(other)));
+    this.literalRe = literals.length ? new RegExp(literals.map(escapeRegex).join('|'), 'g') : null;
+  }
+
+  get size(): number {
+    return this.patterns.length;
+  }
+
+  /** The patterns that may match a text, given its lower-cased copy. */
+  candidates(lower: string): CompiledPattern[] {
+    if (this.patterns.length === 0) return [];
+    const hits = new Set<number>(this.always);
+    const re = this.literalRe;
+    if (re) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(lower)) !== null) {
+        for (const lit of this.prefixesOf.get(m[0])!) for (const i of this.byLiteral.get(lit)!) hits.add(i);
+        re.lastIndex = m.index + 1;
+      }
+    }
+    return [...hits].sort((a, b) => a - b).map((i) => this.patterns[i]!);
+  }
+}
+
+export function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+export const toList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** Fills a `\1` version template from a match; undefined when empty or implausible. */
+export function fillVersion(template: string | undefined, m: RegExpExecArray): string | undefined {
+  if (!template) return undefined;
+  const ternary = /^\\(\d)\?([^:]*):(.*)$/.exec(template);
+  const filled = ternary ? (m[Number(ternary[1])] ? ternary[2]! : ternary[3]!) : template.replace(/\\(\d)/g, (_s, d: string) => m[Number(d)] ?? '');
+  const v = filled.trim();
+  return v && v.length <= 40 && /^[\w.+-]+$/.test(v) ? v : undefined;
+}

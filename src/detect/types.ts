@@ -1,0 +1,60 @@
+// The detector's plain data: artifacts in (what a crawler, a HAR/WARC reader, a DNS lookup
+// or a job-post import collected about one site), detections with their evidence out.
+// Every collector of issue 17 produces SiteArtifacts; every surface prints Detection[].
+
+/** What one fetched page carried. Header names are lower-case; cookies are raw Set-Cookie values. */
+export interface PageArtifact {
+  url: string;
+  status?: number;
+  headers?: Record<string, string | string[]>;
+  cookies?: string[];
+  html?: string;
+}
+
+/** DNS records of the site's domain (and of its www host, DKIM selectors, ... as the collector chose). */
+export interface DnsRecords {
+  MX?: string[];
+  TXT?: string[];
+  CNAME?: string[];
+  A?: string[];
+  AAAA?: string[];
+  NS?: string[];
+}
+
+/** One site: its pages, its DNS records and the text of its job posts. */
+export interface SiteArtifacts {
+  domain: string;
+  pages: PageArtifact[];
+  dns?: DnsRecords;
+  /** Job-post texts (title and body), matched with the `job` phrase rules. */
+  jobs?: string[];
+}
+
+export const EVIDENCE_SOURCES = ['html', 'script', 'meta', 'header', 'cookie', 'dns', 'job'] as const;
+export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
+
+export interface Evidence {
+  source: EvidenceSource;
+  /** The page the trace was on (absent for DNS records and job posts). */
+  url?: string;
+  /** `<technology>/<field>/<key or index>`, e.g. `HubSpot/scriptSrc/0`, `Google Workspace/dns.MX/0`. */
+  ruleId: string;
+  /** At most 200 characters of the matched text, whitespace collapsed. */
+  excerpt: string;
+  version?: string;
+  /** How much this one trace says the technology is in use, in (0, 1]. */
+  weight: number;
+}
+
+export interface Detection {
+  name: string;
+  vendor: string;
+  vendorDomain: string;
+  category: string;
+  version?: string;
+  /** 1 - Π(1 - weight) over the distinct rules that matched (noisy-OR), in [0, 1]. */
+  confidence: number;
+  evidence: Evidence[];
+  /** Technologies whose detection implied this one (absent when it was seen itself). */
+  impliedBy?: string[];
+}

@@ -1,0 +1,166 @@
+// The detector on hand-written artifacts: each kind of evidence, versions, implies/excludes,
+// every class of hard negative, the excerpt limit and the input caps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileCatalog, loadCatalog } from '../../src/detect/catalog.ts';
+import { combine, detect, LIMITS, spfDomains } from '../../src/detect/detect.ts';
+import type { Detection, SiteArtifacts } from '../../src/detect/types.ts';
+
+const catalog = loadCatalog();
+const page = (html: string, extra: Partial<SiteArtifacts['pages'][0]> = {}): SiteArtifacts => ({ domain: 'example.com', pages: [{ url: 'https://www.example.com/', html, ...extra }] });
+const names = (ds: Detection[]) => ds.map((d) => d.name).sort();
+const find = (ds: Detection[], name: string) => ds.find((d) => d.name === name);
+const doc = (head: string, body = '') => `<!doctype html><html><head><title>t</title>${head}</head><body><p>Hello</p>${body}</body></html>`;
+
+test('script src: the resource URL names the technology; the evidence says where', () => {
+  const ds = detect(page(doc('<script async src="https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ"></script>')), catalog);
+  const ga = find(ds, 'Google Analytics')!;
+  assert.ok(ga);
+  assert.equal(ga.evidence[0]!.source, 'script');
+  assert.equal(ga.evidence[0]!.url, 'https://www.example.com/');
+  assert.equal(ga.evidence[0]!.ruleId, 'Google Analytics/scriptSrc/1');
+  assert.match(ga.evidence[0]!.excerpt, /^<script async src="https:\/\/www\.googletagmanager\.com/);
+  assert.equal(ga.vendorDomain, 'google.com');
+  assert.equal(ga.category, 'Web Analytics');
+});
+
+test('inline script: a js global and a vendor snippet', () => {
+  const ds = detect(page(doc('<script>window._hsq = window._hsq || []; _hsq.push(["setPath", "/"]);</script>')), catalog);
+  assert.deepEqual(find(ds, 'HubSpot')!.evidence.map((e) => e.ruleId).sort(), ['HubSpot/js/_hsq', 'HubSpot/scripts/1']);
+  const snippet = detect(page(doc(`<script>!function(f,b,e,v,n,t,s){}(window, document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');</script>`)), catalog);
+  assert.ok(find(snippet, 'Meta Pixel'));
+  // A global inside a longer identifier is not the global.
+  assert.equal(find(detect(page(doc('<script>var my_hsqueue = 1;</script>')), catalog), 'HubSpot'), undefined);
+});
+
+test('meta generator with version, and header with version', () => {
+  const ds = detect(page(doc('<meta name="generator" content="WordPress 6.5.2" />'), { headers: { server: 'nginx/1.25.3' } }), catalog);
+  assert.equal(find(ds, 'WordPress')!.version, '6.5.2');
+  assert.equal(find(ds, 'WordPress')!.evidence[0]!.source, 'meta');
+  assert.equal(find(ds, 'Nginx')!.version, '1.25.3');
+  assert.equal(find(ds, 'Nginx')!.evidence[0]!.source, 'header');
+  assert.equal(find(ds, 'Nginx')!.evidence[0]!.excerpt, 'server: nginx/1.25.3');
+});
+
+test('cookies: by exact name and by a name prefix (`_ga_*`)', () => {
+  const ds = detect(page(doc(''), { cookies: ['hubspotutk=abc; Path=/', '_ga_XYZ123=GS1.1.1700000000; Path=/; Max-Age=100'] }), catalog);
+  assert.equal(find(ds, 'HubSpot')!.evidence[0]!.source, 'cookie');
+  assert.equal(find(ds, 'Google Analytics')!.evidence[0]!.ruleId, 'Google Analytics/cookies/_ga_*');
+  // A Set-Cookie header works too when the collector kept no separate list.
+  assert.ok(find(detect(page(doc(''), { headers: { 'set-cookie': ['__kla_id=abc; Path=/'] } }), catalog), 'Klaviyo'));
+});
+
+test('each DNS record type: MX, TXT verification, SPF with a second trace, CNAME, NS, A', () => {
+  const ds = detect({ domain: 'example.com', pages: [], dns: {
+    MX: ['1 aspmx.l.google.com.', '5 alt1.aspmx.l.google.com.'],
+    TXT: ['v=spf1 include:_spf.google.com include:sendgrid.net ~all', 'atlassian-domain-verification=abc123'],
+    CNAME: ['u123.wl.sendgrid.net.', 'proxy-ssl.webflow.com.'],
+    NS: ['ada.ns.cloudflare.com.', 'bob.ns.cloudflare.com.'],
+    A: ['76.76.21.21'],
+  } }, catalog);
+  const sources = (name: string) => find(ds, name)?.evidence.map((e) => e.ruleId.split('/')[1]).sort();
+  assert.deepEqual(sources('Google Workspace'), ['dns.MX', 'dns.SPF']);
+  assert.deepEqual(sources('Atlassian Jira'), ['dns.TXT']);
+  assert.deepEqual(sources('SendGrid'), ['dns.CNAME', 'dns.SPF']);
+  assert.deepEqual(sources('Webflow'), ['dns.CNAME']);
+  assert.deepEqual(sources('Cloudflare DNS'), ['dns.NS']);
+  assert.deepEqual(sources('Vercel'), ['dns.A']);
+  assert.ok(find(ds, 'SendGrid')!.confidence > 0.9);
+});
+
+test('job posts: phrases are matched case-sensitively, so brand names count and ordinary words do not', () => {
+  const ds = detect({ domain: 'example.com', pages: [], jobs: ['You will administer our Salesforce org and report in Tableau. We pick up the slack when needed and box up old laptops.'] }, catalog);
+  assert.deepEqual(names(ds), ['Salesforce', 'Tableau']);
+  assert.equal(find(ds, 'Salesforce')!.evidence[0]!.source, 'job');
+  assert.match(find(ds, 'Salesforce')!.evidence[0]!.excerpt, /Salesforce org/);
+});
+
+test('job posts: brand names that are also words count only in a list or after "with", "using", "our"', () => {
+  const prose = 'Sales Development Representative, Hong Kong. You will own our GTM strategy. Indeed, this role is about Outreach to new customers and Greenhouse gas reporting. Amplitude of impact matters. Loom large. Ramp up quickly.';
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [prose] }, catalog)), []);
+  const stack = 'Requirements: 3+ years with Amplitude and Looker. Our stack: Outreach, Gong and Greenhouse. Record demos in Loom.';
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [stack] }, catalog)), ['Amplitude', 'Gong', 'Greenhouse', 'Looker', 'Loom', 'Outreach']);
+});
+
+test('implies runs transitively and carries the evidence of its source; excludes removes the excluded', () => {
+  const ds = detect(page(doc('<meta name="generator" content="WooCommerce 8.9.1">')), catalog);
+  assert.equal(find(ds, 'WooCommerce')!.version, '8.9.1');
+  assert.deepEqual(find(ds, 'WordPress')!.impliedBy, ['WooCommerce']);
+  assert.deepEqual(find(ds, 'PHP')!.impliedBy, ['WordPress']);
+  assert.equal(find(ds, 'PHP')!.evidence[0]!.ruleId, 'WordPress/implies/PHP');
+  assert.equal(find(ds, 'MySQL'), undefined, 'MySQL is implied at 50% only, below the threshold');
+  const both = detect(page(doc('', '<app-root ng-version="17.3.1"></app-root><div ng-app="legacy"></div>')), catalog);
+  assert.equal(find(both, 'Angular')!.version, '17.3.1');
+  assert.equal(find(both, 'AngularJS'), undefined);
+  const custom = compileCatalog({ A: { cats: ['Live Chat'], html: '<a-widget', excludes: 'B' }, B: { cats: ['Live Chat'], html: '<b-widget' } });
+  assert.deepEqual(names(detect(page(doc('', '<a-widget></a-widget><b-widget></b-widget>')), custom)), ['A']);
+});
+
+test('hard negatives are not use: comments, links, logos, code samples, CSP lists, hints, stale SPF', () => {
+  const html = doc(
+    `<link rel="dns-prefetch" href="//js.hs-scripts.com"><link rel="preconnect" href="https://widget.intercom.io">
+     <link rel="preconnect dns-prefetch" href="https://cdn.segment.com">
+     <meta http-equiv="Content-Security-Policy" content="script-src https://js.stripe.com https://static.hotjar.com">
+     <!-- <script src="https://cdn.optimizely.com/js/12345678901.js"></script> -->
+     <!--
+       <script async src="https://www.googletagmanager.com/gtag/js?id=G-OLD"></script>
+     -->`,
+    `<p>We switched from Marketo to HubSpot, and from Zendesk to Intercom.</p>
+     <a href="https://www.shopify.com/"><img src="/img/partners/shopify-logo.svg" alt="Shopify partner"></a>
+     <a href="https://js.stripe.com/v3/">Stripe.js</a>
+     <pre><code>&lt;script src="https://cdn.segment.com/analytics.js/v1/KEY/analytics.min.js"&gt;&lt;/script&gt;</code></pre>
+     <script type="application/ld+json">{"featureList": "Salesforce integration, window._hsq"}</script>`,
+  );
+  const ds = detect({ domain: 'example.com', pages: [{ url: 'https://example.com/', html, headers: { 'content-security-policy': "script-src 'self' https://js.intercomcdn.com https://cdn.segment.com" } }],
+    dns: { TXT: ['v=spf1 include:servers.mcsv.net include:mail.zendesk.com ~all'] } }, catalog);
+  assert.deepEqual(names(ds), []);
+  // The stale SPF includes are still candidates below the threshold, visible when asked for.
+  const candidates = detect({ domain: 'example.com', pages: [], dns: { TXT: ['v=spf1 include:servers.mcsv.net ~all'] } }, catalog, { minConfidence: 0.1 });
+  assert.equal(find(candidates, 'Mailchimp')!.confidence, 0.4);
+});
+
+test('a trace hidden in a comment does not hide the same trace outside it', () => {
+  const ds = detect(page(doc('<!-- <script src="https://static.hotjar.com/c/hotjar-1.js?sv=6"></script> -->', '<noscript><img height="1" width="1" src="https://www.facebook.com/tr?id=1&ev=PageView"/></noscript>')), catalog);
+  assert.deepEqual(names(ds), ['Meta Pixel']);
+});
+
+test('excerpts are at most 200 characters, even from a one-line megabyte script', () => {
+  const long = `<script>${'var a=1;'.repeat(20_000)}fbq('init', '123');${'var b=2;'.repeat(20_000)}</script>`;
+  const ds = detect(page(doc(`<meta name="generator" content="WordPress 6.5 ${'x'.repeat(500)}">`, long), { headers: { server: `nginx/1.2 ${'y'.repeat(5000)}` } }), catalog);
+  assert.ok(ds.length >= 3);
+  for (const d of ds) for (const e of d.evidence) assert.ok(e.excerpt.length <= LIMITS.excerpt, `${e.ruleId}: ${e.excerpt.length}`);
+});
+
+test('input caps: HTML beyond 512 KB, header values beyond 4 KB and records beyond the limits are not read', () => {
+  const filler = `<div>${'lorem ipsum '.repeat(50_000)}</div>`;
+  assert.ok(filler.length > LIMITS.html);
+  const late = detect(page(doc('', `${filler}<script src="https://js.stripe.com/v3/"></script>`)), catalog);
+  assert.equal(find(late, 'Stripe'), undefined);
+  const early = detect(page(doc('<script src="https://js.stripe.com/v3/"></script>', filler)), catalog);
+  assert.ok(find(early, 'Stripe'));
+  const header = detect(page('', { headers: { via: `${'x'.repeat(LIMITS.headerValue)} (CloudFront)` } }), catalog);
+  assert.equal(find(header, 'Amazon CloudFront'), undefined);
+  const manyMx = Array.from({ length: LIMITS.dnsRecords }, (_, i) => `10 mx${i}.example.net.`);
+  assert.equal(find(detect({ domain: 'e.com', pages: [], dns: { MX: [...manyMx, '1 aspmx.l.google.com.'] } }, catalog), 'Google Workspace'), undefined);
+});
+
+test('confidence is the noisy-OR of distinct rules; evidence lists the strongest trace of each source first', () => {
+  assert.equal(combine([0.5, 0.5]), 0.75);
+  assert.equal(combine([]), 0);
+  const ds = detect(page(doc('<script src="https://js.hs-scripts.com/123.js"></script><script>_hsq.push([])</script>'), { cookies: ['hubspotutk=1', '__hstc=2', '__hssc=3'] }), catalog, { maxEvidence: 2 });
+  const hs = find(ds, 'HubSpot')!;
+  assert.deepEqual(hs.evidence.map((e) => e.source), ['script', 'cookie']);
+  assert.ok(hs.confidence > 0.99);
+});
+
+test('SPF domains are read from include:, redirect= and the other named mechanisms only', () => {
+  assert.deepEqual(spfDomains('v=spf1 ip4:1.2.3.4 include:_spf.google.com ~include:x.example a:mail.example.com redirect=spf.example.net -all'), ['_spf.google.com', 'x.example', 'mail.example.com', 'spf.example.net']);
+  assert.deepEqual(spfDomains('google-site-verification=include:abc'), []);
+});
+
+test('the detector is pure: the same artifacts give the same answer, and the input is not changed', () => {
+  const site = page(doc('<script src="https://js.stripe.com/v3/"></script>'), { headers: { server: 'cloudflare' }, cookies: ['__cf_bm=1'] });
+  const copy = structuredClone(site);
+  assert.deepEqual(detect(site, catalog), detect(site, catalog));
+  assert.deepEqual(site, copy);
+});
