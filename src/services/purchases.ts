@@ -94,7 +94,7 @@ export async function purchaseProfiles(
     });
   } catch (err) {
     if (err instanceof PaymentRequiredError) {
-      await audit(db, { ...auditBase, params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null }, resultCount: 0 });
+      await audit(db, { ...auditBase, params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null }, resultCount: 0, outcome: 'failure' });
     }
     throw err;
   }
