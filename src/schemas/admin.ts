@@ -63,6 +63,7 @@ export const updateClientBody = z
     plan: idInput('full').optional().describe('New plan id'),
     role: roleSchema.optional().describe('New role; null removes it. An admin cannot remove its own'),
   })
+  .refine((o) => Object.keys(o).length > 0, 'name, plan or role: give at least one field to change')
   .meta({ minProperties: 1, examples: [{ plan: 'full' }] })
   .describe('The fields to change; absent ones keep their value. At least one');
 

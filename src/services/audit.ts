@@ -63,7 +63,7 @@ export async function auditDenied(db: Db, principal: Principal, operationId: str
 
 /** One page of the audit log, newest first, and the cursor of the next (older) page. */
 export async function listAudit(db: Db, q: AuditQuery): Promise<{ entries: AuditEntryOut[]; nextCursor: string | null }> {
-  const rows = await findAuditEntries(db, { clientId: q.clientId, action: q.action, outcome: q.outcome, from: q.from, to: q.to, beforeId: q.cursor === undefined ? undefined : Number(q.cursor) }, q.size + 1);
+  const rows = await findAuditEntries(db, { clientId: q.clientId, action: q.action, outcome: q.outcome, from: q.from, to: q.to, beforeId: q.cursor }, q.size + 1);
   const page = rows.slice(0, q.size);
   return {
     entries: page.map((r) => ({

@@ -75,7 +75,7 @@ export async function settleJobs(db: Db): Promise<void> {
 }
 
 export async function getJob(db: Db, jobId: string): Promise<Job> {
-  const row = await findJob(db, Number(jobId));
+  const row = await findJob(db, jobId);
   if (!row) throw new NotFoundError(`jobId: no job '${jobId}'`);
   return toJob(row);
 }

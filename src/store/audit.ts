@@ -23,7 +23,7 @@ export interface AuditFilter {
   from?: string | undefined;
   to?: string | undefined;
   /** Only entries older than this id (keyset paging, newest first). */
-  beforeId?: number | undefined;
+  beforeId?: string | undefined;
 }
 
 /** Up to `limit` entries matching every given filter, newest first (by id). */

@@ -46,7 +46,7 @@ export async function finishJob(db: Db, id: number, outcome: { status: 'succeede
   );
 }
 
-export async function findJob(db: Db, id: number): Promise<JobRow | undefined> {
+export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
   const [row] = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1::bigint`, [id]);
   return row;
 }
