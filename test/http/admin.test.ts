@@ -337,6 +337,7 @@ test('refresh job: started in the background, its progress and status readable t
   assert.equal(current.result.kind, 'full');
   assert.equal(current.result.companies, 2);
   assert.equal(current.phase, 'cousage');
+  assert.deepEqual([current.done, current.total], [1, 1], 'the last phase finished');
   assert.ok(current.finishedAt);
   const listed = (await asAdmin('GET', '/api/admin/jobs?kind=refresh')).json();
   assert.equal(listed.content[0].id, job.id);
