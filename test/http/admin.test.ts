@@ -115,8 +115,12 @@ test('clients: create shows the secret once; get and list never; update, disable
   assert.equal(updated.json().plan, 'full');
   assert.equal(updated.json().role, null, 'a field not given keeps its value');
 
+  // An access token in use (so its client sits in the token cache) is refused at once after disable.
+  const bearer = { authorization: `Bearer ${token.json().access_token}` };
+  assert.equal((await call('GET', '/api/me', bearer)).statusCode, 200);
   const disabled = await asAdmin('POST', `/api/admin/clients/${client.clientId}/disable`);
   assert.equal(disabled.json().disabled, true);
+  assert.equal((await call('GET', '/api/me', bearer)).statusCode, 401, 'the token is refused from the next request');
   assert.equal((await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience } })).statusCode, 401);
   assert.equal((await asAdmin('POST', `/api/admin/clients/${client.clientId}/enable`)).json().disabled, false);
 
