@@ -4,7 +4,7 @@
 // kind runs at a time across processes (the table's partial unique index); a job whose
 // process died is marked failed by the next start once its heartbeat is JOB_STALE_MS old.
 import type { Db } from '../store/db.ts';
-import { findJob, finishJob, insertRunningJob, listJobs, updateJobProgress, type JobRow } from '../store/jobs.ts';
+import { findJob, finishJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
 import { refreshAll, refreshChanged, type RefreshProgress } from '../ingest/refresh.ts';
 import { outsideRequest } from '../store/query-limits.ts';
 import { now } from '../clock.ts';
@@ -14,6 +14,8 @@ import type { Job } from '../schemas/admin-activity.ts';
 import { adminAction, type AdminActor } from './audit.ts';
 
 const PROGRESS_EVERY_MS = 1_000;
+/** A running job's heartbeat, written even while a phase reports no progress. */
+const HEARTBEAT_MS = 30_000;
 export const JOB_STALE_MS = 5 * 60_000;
 
 /** The jobs running in this process, per database: awaited before the database closes. */
@@ -59,6 +61,7 @@ async function runRefresh(db: Db, id: number, full: boolean): Promise<void> {
       /* progress is informative: a lost update is overwritten by the next */
     });
   };
+  const heartbeat = setInterval(() => void touchJob(db, id).catch(() => {}), HEARTBEAT_MS).unref();
   try {
     const result = await (full ? refreshAll : refreshChanged)(db, { onProgress });
     await writes;
@@ -66,6 +69,8 @@ async function runRefresh(db: Db, id: number, full: boolean): Promise<void> {
   } catch (err) {
     await writes;
     await finishJob(db, id, { status: 'failed', error: err instanceof Error ? err.message : String(err) }).catch(() => {});
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 

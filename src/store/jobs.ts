@@ -39,6 +39,11 @@ export async function updateJobProgress(db: Db, id: number, p: { phase: string; 
   ]);
 }
 
+/** Says the job's process is alive, whether or not it made progress (a long phase reports none). */
+export async function touchJob(db: Db, id: number): Promise<void> {
+  await db.query(`UPDATE jobs SET heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [id]);
+}
+
 export async function finishJob(db: Db, id: number, outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: string }): Promise<void> {
   await db.query(
     `UPDATE jobs SET status = $2::text, result = $3::jsonb, error = $4::text, finished_at = now(), heartbeat_at = now() WHERE id = $1::bigint`,
