@@ -64,7 +64,7 @@ const notModified = z.null().describe('Not Modified: If-None-Match holds the cur
 /** The documented responses: the JSON output (and the streamed variant), then the errors. */
 function responsesOf(op: Operation): Record<number, unknown> {
   const { http, stream } = op;
-  // 403 only where a permission applies: nothing else refuses an authenticated client.
+  // 403 only where a permission or a role applies: nothing else refuses an authenticated client.
   const { 403: forbidden, ...always } = commonErrors;
   const roleForbidden = op.role ? { 403: errorBodySchema.describe(`The caller lacks the '${op.role}' role; the message names it`) } : {};
   const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...roleForbidden, ...(http.referenceData ? { 304: notModified } : {}), ...http.errors };
