@@ -21,12 +21,20 @@ export class UsageRecorder {
   private pending = new Map<string, UsageCount>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Today's UTC day and when it ends, so a request formats no date. */
+  private day = '';
+  private dayEndsAt = 0;
 
   constructor(private readonly db: Db, private readonly flushMs = USAGE_FLUSH_MS) {}
 
   /** Counts one answered request (status ≥ 400 also as an error). */
   note(clientId: string, operation: string, status: number): void {
-    const day = dayOf(now());
+    const t = now();
+    if (t >= this.dayEndsAt || t < this.dayEndsAt - DAY_MS) {
+      this.day = dayOf(t);
+      this.dayEndsAt = Date.parse(`${this.day}T00:00:00Z`) + DAY_MS;
+    }
+    const day = this.day;
     const key = `${clientId}\u0000${day}\u0000${operation}`;
     let count = this.pending.get(key);
     if (!count) this.pending.set(key, (count = { clientId, day, operation, requests: 0, errors: 0 }));
