@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { isoOrDash, output, wholeNumber } from './options.ts';
-import { listClients, listPlans, rotateClientSecret, setClientEnabled, setPlan } from '../auth/clients.ts';
-import { createAdminClient, updateAdminClient } from '../services/admin.ts';
+import { listClients, listPlans } from '../auth/clients.ts';
+import { createAdminClient, rotateAdminClientSecret, setAdminClientEnabled, setAdminPlan, updateAdminClient } from '../services/admin.ts';
 import { CLI_ACTOR } from '../services/audit.ts';
 import { BadRequestError } from '../errors.ts';
 import { isRole, ROLES } from '../schemas/roles.ts';
@@ -73,7 +73,7 @@ export function registerClientCommands(program: Command): void {
     .description(`Disable a client: its API keys stop at once, its tokens within ${BOUND}, no new tokens`)
     .action(async (clientId: string) => {
       await withContext(async ({ db }) => {
-        await setClientEnabled(db, clientId, false);
+        await setAdminClientEnabled(db, CLI_ACTOR, clientId, false);
         console.log(`Client ${clientId} disabled. API keys are refused from the next request; access tokens already issued within ${BOUND}.`);
       });
     });
@@ -83,7 +83,7 @@ export function registerClientCommands(program: Command): void {
     .description('Enable a disabled client again')
     .action(async (clientId: string) => {
       await withContext(async ({ db }) => {
-        await setClientEnabled(db, clientId, true);
+        await setAdminClientEnabled(db, CLI_ACTOR, clientId, true);
         console.log(`Client ${clientId} enabled.`);
       });
     });
@@ -94,7 +94,7 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (clientId: string, opts: { json?: boolean }) => {
       await withContext(async ({ db }) => {
-        const r = await rotateClientSecret(db, clientId);
+        const r = await rotateAdminClientSecret(db, CLI_ACTOR, clientId);
         output(opts.json, { client_id: r.clientId, client_secret: r.clientSecret }, () => [
           `New secret for ${r.clientId}: ${r.clientSecret}`,
           `The old secret no longer works; tokens issued with it are refused within ${BOUND}. API keys are unaffected.`,
@@ -136,7 +136,7 @@ export function registerClientCommands(program: Command): void {
     .option('--export-rpm <n>', 'exports per minute (required for a new plan)', wholeNumber(1))
     .action(async (id: string, o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number }) => {
       await withContext(async ({ db }) => {
-        const { created } = await setPlan(db, id, {
+        const { created } = await setAdminPlan(db, CLI_ACTOR, id, {
           description: o.description,
           canExport: o.export,
           canAi: o.ai,

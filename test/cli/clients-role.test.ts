@@ -1,6 +1,7 @@
 // `stacklens clients create --admin` and `stacklens clients set-role`: the admin role is
-// granted and taken away from the command line only through the audited service (actor
-// "cli"), on a PGlite data folder with the real command.
+// granted and taken away from the command line through the audited service (actor "cli"),
+// like every other change the CLI makes (keys, credits, disable), on a PGlite data folder
+// with the real command.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -38,19 +39,30 @@ test('clients create --admin, set-role none/admin, refused role names; every cha
     assert.notEqual(unknown.status, 0);
     assert.match(unknown.stderr, /no client 'cli_nope'/);
 
+    // The other changes go through the same audited services too.
+    const key = JSON.parse(ok('keys', 'create', '--client', created.client_id, '--json'));
+    assert.match(key.api_key, /^sl_/);
+    ok('credits', 'grant', created.client_id, '5', '--reason', 'trial');
+    ok('clients', 'disable', created.client_id);
+
     // The audit trail, read on the same folder now the commands have exited.
     const { openDb } = await import('../../src/store/db.ts');
     const db = await openDb({ dataDir });
     try {
       const rows = await db.query<{ action: string; client_id: string | null; outcome: string; params: Record<string, unknown> }>(
-        `SELECT action, client_id, outcome, params FROM audit_log WHERE action LIKE 'admin.clients.%' ORDER BY id`,
+        `SELECT action, client_id, outcome, params FROM audit_log WHERE action LIKE 'admin.%' ORDER BY id`,
       );
       assert.deepEqual(rows.map((r) => [r.action, r.outcome, r.client_id, r.params.actor]), [
         ['admin.clients.create', 'success', null, 'cli'],
         ['admin.clients.update', 'success', null, 'cli'],
         ['admin.clients.update', 'success', null, 'cli'],
         ['admin.clients.update', 'failure', null, 'cli'],
+        ['admin.keys.create', 'success', null, 'cli'],
+        ['admin.credits.grant', 'success', null, 'cli'],
+        ['admin.clients.disable', 'success', null, 'cli'],
       ]);
+      assert.equal(rows[4]!.params.keyId, key.id);
+      assert.deepEqual([rows[5]!.params.amount, rows[5]!.params.reason, rows[5]!.params.balance], [5, 'trial', 5]);
     } finally {
       await db.close();
     }
