@@ -6,7 +6,7 @@
 /** The stable codes of the typed errors. */
 export type ErrorCode =
   | 'bad_request' | 'unauthorized' | 'payment_required' | 'forbidden' | 'not_found'
-  | 'payload_too_large' | 'unprocessable' | 'rate_limited' | 'unavailable';
+  | 'conflict' | 'payload_too_large' | 'unprocessable' | 'rate_limited' | 'unavailable';
 
 export class AppError extends Error {
   readonly status: number;
@@ -50,6 +50,13 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(message: string) {
     super(404, 'not_found', message);
+  }
+}
+
+/** The request is valid but clashes with the current state (e.g. a refresh job already running). */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { BadRequestError, UnauthorizedError } from '../errors.ts';
-import type { Principal } from './principal.ts';
+import { principalOfClient, type Principal } from './principal.ts';
 import { verifyApiKey } from './api-keys.ts';
 import { verifyAccessToken } from './tokens.ts';
 
@@ -61,7 +61,7 @@ export async function authenticate(db: Db, config: Config, credentials: Credenti
   if (credentials.apiKey !== undefined) {
     const client = await verifyApiKey(db, credentials.apiKey);
     if (!client) throw new UnauthorizedError('Invalid, revoked or unknown API key');
-    return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'api_key' };
+    return principalOfClient(client, 'api_key');
   }
   throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"');
 }

@@ -11,12 +11,14 @@ import {
   setClientDisabled,
   updateClientSecret,
   upsertPlan,
+  updateClient,
   type ClientWithPlan,
   type PlanRow,
 } from '../store/access.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 import { forgetCachedClients } from './client-cache.ts';
+import type { Role } from '../schemas/roles.ts';
 
 export interface CreatedClient {
   clientId: string;
@@ -25,11 +27,12 @@ export interface CreatedClient {
   plan: string;
   credits: number;
   externalId?: string;
+  role: Role | null;
 }
 
 export async function createClient(
   db: Db,
-  input: { name: string; plan: string; credits?: number; externalId?: string },
+  input: { name: string; plan: string; credits?: number; externalId?: string; role?: Role | null },
 ): Promise<CreatedClient> {
   const name = input.name.trim();
   if (!name) throw new BadRequestError('name: must not be empty');
@@ -43,8 +46,9 @@ export async function createClient(
   if (externalId && (await findClientByExternalId(db, externalId))?.externalId === externalId) {
     throw new BadRequestError(`external-id: '${externalId}' is already mapped to another client`);
   }
-  await insertClient(db, { id: clientId, name, planId: plan.id, secretHash: hashSecret(clientSecret), credits, externalId });
-  return { clientId, clientSecret, name, plan: plan.id, credits, ...(externalId ? { externalId } : {}) };
+  const role = input.role ?? null;
+  await insertClient(db, { id: clientId, name, planId: plan.id, secretHash: hashSecret(clientSecret), credits, externalId, role });
+  return { clientId, clientSecret, name, plan: plan.id, credits, ...(externalId ? { externalId } : {}), role };
 }
 
 export { listClients, listPlans };
@@ -56,6 +60,20 @@ export type { ClientWithPlan, PlanRow };
  */
 export async function setClientEnabled(db: Db, clientId: string, enabled: boolean): Promise<void> {
   const found = await setClientDisabled(db, clientId, !enabled);
+  forgetCachedClients(db);
+  if (!found) throw new NotFoundError(`client: no client '${clientId}'`);
+}
+
+/**
+ * Changes a client's name, plan or role (undefined keeps a field; role null removes it). Seen
+ * from the client's next request: API keys by any process (access version), tokens at once
+ * here and within the client cache lifetime elsewhere.
+ */
+export async function changeClient(db: Db, clientId: string, changes: { name?: string; plan?: string; role?: Role | null }): Promise<void> {
+  const name = changes.name?.trim();
+  if (changes.name !== undefined && !name) throw new BadRequestError('name: must not be empty');
+  if (changes.plan !== undefined && !(await findPlan(db, changes.plan))) throw new BadRequestError(`plan: no plan named '${changes.plan}'`);
+  const found = await updateClient(db, clientId, { name, planId: changes.plan, role: changes.role });
   forgetCachedClients(db);
   if (!found) throw new NotFoundError(`client: no client '${clientId}'`);
 }

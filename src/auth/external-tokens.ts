@@ -6,7 +6,7 @@ import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from '../errors.ts';
-import type { Principal } from './principal.ts';
+import { principalOfClient, type Principal } from './principal.ts';
 import { now } from '../clock.ts';
 import { cachedExternalClient } from './client-cache.ts';
 import { CLOCK_TOLERANCE_SECONDS, tokenError } from './token-errors.ts';
@@ -44,7 +44,7 @@ export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: st
     throw new ForbiddenError(`The identity provider's client '${externalId.slice(0, 200)}' is not registered here; an operator maps it with: stacklens clients create --name NAME --plan PLAN --external-id '${externalId.slice(0, 200)}'`);
   }
   if (client.disabledAt) throw new UnauthorizedError('This client is disabled');
-  return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'access_token' };
+  return principalOfClient(client, 'access_token');
 }
 
 function externalError(err: unknown): unknown {

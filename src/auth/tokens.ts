@@ -10,7 +10,7 @@ import { SignJWT, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'j
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { UnauthorizedError } from '../errors.ts';
-import type { Principal } from './principal.ts';
+import { principalOfClient, type Principal } from './principal.ts';
 import { now } from '../clock.ts';
 import { cachedClient } from './client-cache.ts';
 import { currentSigningKey, publicKeyFor, SIGNING_ALG } from './signing-keys.ts';
@@ -61,7 +61,7 @@ export async function verifyAccessToken(db: Db, config: Config, token: string): 
   if (payload.iat! < Math.floor(client.secretRotatedAt.getTime() / 1000)) {
     throw new UnauthorizedError('Access token was issued before the client secret was rotated; request a new one');
   }
-  return { clientId: client.id, clientName: client.name, plan: client.plan, via: 'access_token' };
+  return principalOfClient(client, 'access_token');
 }
 
 /**

@@ -3,13 +3,17 @@
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { isoOrDash, output, wholeNumber } from './options.ts';
-import { createClient, listClients, listPlans, rotateClientSecret, setClientEnabled, setPlan } from '../auth/clients.ts';
+import { listClients, listPlans } from '../auth/clients.ts';
+import { createAdminClient, rotateAdminClientSecret, setAdminClientEnabled, setAdminPlan, updateAdminClient } from '../services/admin.ts';
+import { CLI_ACTOR } from '../services/audit.ts';
+import { BadRequestError } from '../errors.ts';
+import { isRole, ROLES } from '../schemas/roles.ts';
 import { CLIENT_CACHE_MS } from '../auth/client-cache.ts';
 
 const BOUND = `${CLIENT_CACHE_MS / 1000} s`;
 
 export function registerClientCommands(program: Command): void {
-  const clients = program.command('clients').description('API clients: create, list, disable, enable, rotate-secret');
+  const clients = program.command('clients').description('API clients: create, list, set-role, disable, enable, rotate-secret');
 
   clients
     .command('create')
@@ -18,13 +22,16 @@ export function registerClientCommands(program: Command): void {
     .requiredOption('--plan <plan>', 'plan id (basic, full, or one of `stacklens plans list`)')
     .option('--credits <n>', 'starting credits (default: the plan’s)', wholeNumber(0))
     .option('--external-id <id>', 'client id at the external identity provider (AUTH_ISSUER mode)')
+    .option('--admin', 'give the client the admin role: it may call the Admin API (/api/admin/…)')
     .option('--json', 'print JSON (for scripts)')
-    .action(async (opts: { name: string; plan: string; credits?: number; externalId?: string; json?: boolean }) => {
+    .action(async (opts: { name: string; plan: string; credits?: number; externalId?: string; admin?: boolean; json?: boolean }) => {
       await withContext(async ({ db, config }) => {
-        const c = await createClient(db, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId });
-        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, audience: config.auth.audience, token_url: `${config.auth.issuer}/oauth/token` };
+        // The same audited service as POST /api/admin/clients (actor: cli).
+        const created = await createAdminClient(db, config, CLI_ACTOR, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId, role: opts.admin ? 'admin' : null });
+        const c = { ...created.client, clientSecret: created.clientSecret };
+        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, role: c.role, audience: created.audience, token_url: created.tokenUrl };
         output(opts.json, data, () => [
-          `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits)`,
+          `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits${c.role ? `, role ${c.role}` : ''})`,
           `  client_id:     ${c.clientId}`,
           `  client_secret: ${c.clientSecret}`,
           ...(c.externalId ? [`  external_id:   ${c.externalId}`] : []),
@@ -41,12 +48,23 @@ export function registerClientCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       await withContext(async ({ db }) => {
         const rows = await listClients(db);
-        const data = rows.map((c) => ({ client_id: c.id, name: c.name, plan: c.planId, credits: c.credits, external_id: c.externalId, disabled_at: c.disabledAt, secret_rotated_at: c.secretRotatedAt, created_at: c.createdAt }));
+        const data = rows.map((c) => ({ client_id: c.id, name: c.name, plan: c.planId, role: c.role, credits: c.credits, external_id: c.externalId, disabled_at: c.disabledAt, secret_rotated_at: c.secretRotatedAt, created_at: c.createdAt }));
         output(opts.json, data, () =>
           rows.length === 0
             ? ['No clients. Create one: stacklens clients create --name NAME --plan full']
-            : rows.map((c) => `${c.id}  ${c.name}  plan=${c.planId}  credits=${c.credits}  ${c.disabledAt ? `DISABLED since ${c.disabledAt.toISOString()}` : 'enabled'}${c.externalId ? `  external=${c.externalId}` : ''}  created=${isoOrDash(c.createdAt)}`),
+            : rows.map((c) => `${c.id}  ${c.name}  plan=${c.planId}${c.role ? `  role=${c.role}` : ''}  credits=${c.credits}  ${c.disabledAt ? `DISABLED since ${c.disabledAt.toISOString()}` : 'enabled'}${c.externalId ? `  external=${c.externalId}` : ''}  created=${isoOrDash(c.createdAt)}`),
         );
+      });
+    });
+
+  clients
+    .command('set-role <clientId> <role>')
+    .description(`Give a client a role (${ROLES.join(', ')}; admin may call the Admin API) or take it away (none); audited`)
+    .action(async (clientId: string, role: string) => {
+      if (role !== 'none' && !isRole(role)) throw new BadRequestError(`role: must be one of ${ROLES.join(', ')} or none`);
+      await withContext(async ({ db }) => {
+        const c = await updateAdminClient(db, CLI_ACTOR, clientId, { role: role === 'none' ? null : role });
+        console.log(`Client ${c.clientId} ${c.role ? `has role ${c.role}` : 'has no role'} from its next request.`);
       });
     });
 
@@ -55,7 +73,7 @@ export function registerClientCommands(program: Command): void {
     .description(`Disable a client: its API keys stop at once, its tokens within ${BOUND}, no new tokens`)
     .action(async (clientId: string) => {
       await withContext(async ({ db }) => {
-        await setClientEnabled(db, clientId, false);
+        await setAdminClientEnabled(db, CLI_ACTOR, clientId, false);
         console.log(`Client ${clientId} disabled. API keys are refused from the next request; access tokens already issued within ${BOUND}.`);
       });
     });
@@ -65,7 +83,7 @@ export function registerClientCommands(program: Command): void {
     .description('Enable a disabled client again')
     .action(async (clientId: string) => {
       await withContext(async ({ db }) => {
-        await setClientEnabled(db, clientId, true);
+        await setAdminClientEnabled(db, CLI_ACTOR, clientId, true);
         console.log(`Client ${clientId} enabled.`);
       });
     });
@@ -76,7 +94,7 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (clientId: string, opts: { json?: boolean }) => {
       await withContext(async ({ db }) => {
-        const r = await rotateClientSecret(db, clientId);
+        const r = await rotateAdminClientSecret(db, CLI_ACTOR, clientId);
         output(opts.json, { client_id: r.clientId, client_secret: r.clientSecret }, () => [
           `New secret for ${r.clientId}: ${r.clientSecret}`,
           `The old secret no longer works; tokens issued with it are refused within ${BOUND}. API keys are unaffected.`,
@@ -118,7 +136,7 @@ export function registerClientCommands(program: Command): void {
     .option('--export-rpm <n>', 'exports per minute (required for a new plan)', wholeNumber(1))
     .action(async (id: string, o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number }) => {
       await withContext(async ({ db }) => {
-        const { created } = await setPlan(db, id, {
+        const { created } = await setAdminPlan(db, CLI_ACTOR, id, {
           description: o.description,
           canExport: o.export,
           canAi: o.ai,

@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { withContext } from './context.ts';
 import { BadRequestError } from '../errors.ts';
-import { getCredits, grantCredits } from '../services/purchases.ts';
+import { getCredits } from '../services/purchases.ts';
+import { grantAdminClientCredits } from '../services/admin.ts';
+import { CLI_ACTOR } from '../services/audit.ts';
 
 function wholeNumber(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('must be a whole number');
@@ -42,7 +44,7 @@ export function registerCreditsCommands(program: Command): void {
       const amount = opts.amount ?? amountArg;
       if (!clientId || amount === undefined) throw new BadRequestError('Name the client and the amount: credits grant <clientId> <amount>, or --client ID --amount N');
       await withContext(async ({ db }) => {
-        const balance = await grantCredits(db, clientId, amount, opts.reason, opts.reference ?? null);
+        const { balance } = await grantAdminClientCredits(db, CLI_ACTOR, clientId, { amount, reason: opts.reason, reference: opts.reference });
         if (opts.json) console.log(JSON.stringify({ client_id: clientId, amount, balance }));
         else console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
       });

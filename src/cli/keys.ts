@@ -3,7 +3,9 @@
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { isoOrDash, output } from './options.ts';
-import { createApiKey, listKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { listKeys } from '../auth/api-keys.ts';
+import { createAdminClientKey, revokeAdminKey } from '../services/admin.ts';
+import { CLI_ACTOR } from '../services/audit.ts';
 import { rotateSigningKey } from '../auth/signing-keys.ts';
 import { listSigningKeys } from '../store/signing-keys.ts';
 
@@ -18,7 +20,9 @@ export function registerKeyCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { client: string; name?: string; json?: boolean }) => {
       await withContext(async ({ db, config }) => {
-        const k = await createApiKey(db, opts.client, opts.name ?? null);
+        // The same audited service as POST /api/admin/clients/{clientId}/keys (actor: cli).
+        const { key, apiKey } = await createAdminClientKey(db, CLI_ACTOR, opts.client, opts.name ?? null);
+        const k = { ...key, apiKey };
         output(opts.json, { id: k.id, prefix: k.prefix, api_key: k.apiKey, client_id: k.clientId }, () => [
           `API key for ${k.clientId} (id ${k.id}):`,
           `  ${k.apiKey}`,
@@ -50,7 +54,7 @@ export function registerKeyCommands(program: Command): void {
     .description('Revoke an API key (by id key_… or prefix); refused from the next request')
     .action(async (idOrPrefix: string) => {
       await withContext(async ({ db }) => {
-        const k = await revokeApiKey(db, idOrPrefix);
+        const k = await revokeAdminKey(db, CLI_ACTOR, idOrPrefix);
         console.log(`API key ${k.id} (client ${k.clientId}) revoked.`);
       });
     });

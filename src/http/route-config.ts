@@ -5,9 +5,9 @@
 // `serve()` runs each call in the record's bulkhead; a route module only adds the handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { z } from 'zod';
-import { commonErrors } from '../schemas/common.ts';
+import { commonErrors, errorBodySchema } from '../schemas/common.ts';
 import { onBehalfOfUserSchema } from '../schemas/params.ts';
-import { bulkheadFor, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import { bulkheadFor, checkAdminRole, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 import type { Release } from '../bulkhead.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 
@@ -64,9 +64,10 @@ const notModified = z.null().describe('Not Modified: If-None-Match holds the cur
 /** The documented responses: the JSON output (and the streamed variant), then the errors. */
 function responsesOf(op: Operation): Record<number, unknown> {
   const { http, stream } = op;
-  // 403 only where a permission applies: nothing else refuses an authenticated client.
+  // 403 only where a permission or a role applies: nothing else refuses an authenticated client.
   const { 403: forbidden, ...always } = commonErrors;
-  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...(http.referenceData ? { 304: notModified } : {}), ...http.errors };
+  const roleForbidden = op.role ? { 403: errorBodySchema.describe(`The caller lacks the '${op.role}' role; the message names it`) } : {};
+  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...roleForbidden, ...(http.referenceData ? { 304: notModified } : {}), ...http.errors };
   if (!stream) return { 200: op.output, ...errors };
   const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
   const ok = stream.when
@@ -87,6 +88,7 @@ export function strictQuery(query: z.ZodType | undefined): z.ZodType {
 
 /** Route options for every address of the operation: its main one, then its aliases. */
 export function operationRoutes<O extends Operation>(op: O): OperationRoute<O>[] {
+  checkAdminRole(op);
   const { http } = op;
   // Only the parts the operation has: Fastify warns about a schema key that is present but undefined.
   const parts = Object.fromEntries(

@@ -55,6 +55,8 @@ export function defineTool<O extends Operation & { readonly mcp: McpBinding }>(
   operation: O,
   run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
 ): ToolDef {
+  // Administration is not a model's job: an operation that needs a role has no tool.
+  if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
   const { mcp } = operation;
   return {
     operation,

@@ -34,12 +34,14 @@ function catalogOf(tools: readonly ToolDef[]): Catalog {
   let catalog = catalogs.get(tools);
   if (!catalog) {
     const byName = new Map<string, ToolDef>();
-    for (const tool of tools) {
+    // Operations that need a role (the Admin API) are never tools, even in a hand-made registry.
+    const served = tools.filter((tool) => !tool.operation.role);
+    for (const tool of served) {
       byName.set(tool.name, tool);
       for (const alias of tool.aliases ?? []) byName.set(alias, tool);
     }
     const listed = {
-      tools: tools.map((tool) => ({
+      tools: served.map((tool) => ({
         name: tool.name,
         title: tool.title,
         description: tool.description,

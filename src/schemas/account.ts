@@ -1,6 +1,7 @@
 // The calling client: who it is, its plan's permissions and rate limits (GET /me).
 import { z } from 'zod';
 import { defineOperation } from './operation.ts';
+import { ROLES } from './roles.ts';
 
 export const meSchema = z
   .object({
@@ -9,6 +10,7 @@ export const meSchema = z
     plan: z.string(),
     permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
     rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
+    role: z.enum(ROLES).nullable().describe("What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client"),
     authenticatedWith: z.enum(['api_key', 'access_token']),
   })
   .meta({ id: 'Me', description: 'The calling client, its plan, permissions and rate limits' });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Permission, RateClass } from './plans.ts';
 import type { BulkheadName } from '../bulkhead.ts';
+import type { Role } from './roles.ts';
 
 /** The plan permission an operation needs (the plans' own list). */
 export type OperationPermission = Permission;
@@ -30,6 +31,7 @@ export const OPERATION_TAGS = [
   { name: 'People', description: 'People profiles, contact-detail purchases and credits' },
   { name: 'AI helpers', description: 'Grounded suggestions from plain-language prompts (ai permission, attributed, audited)' },
   { name: 'Authentication', description: 'OAuth 2.0 client credentials and token signing keys (no authentication)' },
+  { name: 'Admin', description: 'Clients, API keys, plans, credits, usage, the audit log and jobs (admin role; never MCP tools)' },
 ] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number]['name'];
 
@@ -99,6 +101,12 @@ export interface Operation {
   readonly output: z.ZodType;
   readonly stream?: StreamedAnswer;
   readonly permission?: Rule<OperationPermission>;
+  /**
+   * The role the caller needs (admin: the Admin API), checked before input validation on REST.
+   * An operation with a role has no MCP tool (mcp/registry.ts refuses one), and every
+   * operation under /admin must name the admin role (route-config.ts refuses to serve it else).
+   */
+  readonly role?: Role;
   readonly rateClass?: Rule<OperationRateClass>;
   /**
    * The bulkhead of an expensive operation (its own concurrency limit and queue: bulkhead.ts).
@@ -119,6 +127,18 @@ export interface Operation {
 /** Keeps the literal types of the record, so each door's handler is typed from its schemas. */
 export function defineOperation<const O extends Operation>(op: O): O {
   return op;
+}
+
+/** Where admin operations live (under /api); each must name the admin role. */
+export const ADMIN_PATH_PREFIX = '/admin/';
+
+/** The rule that no admin operation is served without its role check: thrown at start-up. */
+export function checkAdminRole(op: Operation): void {
+  const paths = [op.http.path, ...(op.http.aliases ?? []).map((a) => a.path ?? op.http.path)];
+  if (paths.some((p) => p.startsWith(ADMIN_PATH_PREFIX) || p === '/admin') && op.role !== 'admin') {
+    throw new Error(`Operation ${op.id} is served under /admin but does not name role 'admin'`);
+  }
+  if (op.tag === 'Admin' && op.role !== 'admin') throw new Error(`Operation ${op.id} is tagged Admin but does not name role 'admin'`);
 }
 
 /** A boolean argument as either door delivers it: parsed (true) or raw query text ("true", "1"). */

@@ -12,6 +12,8 @@ import { categoryOperations } from './categories.ts';
 import { industryOperations } from './industries.ts';
 import { profileOperations } from './profiles.ts';
 import { aiOperations } from './ai.ts';
+import { adminAccessOperations } from './admin.ts';
+import { adminActivityOperations } from './admin-activity.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
@@ -25,4 +27,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...industryOperations,
   ...profileOperations,
   ...aiOperations,
+  ...adminAccessOperations,
+  ...adminActivityOperations,
 ];

@@ -94,7 +94,7 @@ export async function purchaseProfiles(
     });
   } catch (err) {
     if (err instanceof PaymentRequiredError) {
-      await audit(db, { ...auditBase, params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null }, resultCount: 0 });
+      await audit(db, { ...auditBase, params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null }, resultCount: 0, outcome: 'failure' });
     }
     throw err;
   }
@@ -134,6 +134,8 @@ export async function grantCredits(db: Db, clientId: string, delta: number, reas
   const balance = await adjustCredits(db, clientId, delta, reason, reference).catch((err: { code?: string }) => {
     // 23514: check_violation, the balance would go below zero.
     if (err.code === '23514') throw new BadRequestError(`credits: removing ${-delta} would make the balance negative`);
+    // 22003: numeric_value_out_of_range, the balance would pass the largest one (2^31 - 1).
+    if (err.code === '22003') throw new BadRequestError(`credits: adding ${delta} would pass the largest balance (2147483647)`);
     throw err;
   });
   if (balance === undefined) throw new NotFoundError(`No API client '${clientId}'`);

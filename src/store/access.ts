@@ -2,6 +2,7 @@
 import type { Db } from './db.ts';
 import type { Row } from './schema.ts';
 import type { Plan } from '../schemas/plans.ts';
+import type { Role } from '../schemas/roles.ts';
 
 export interface ClientRow {
   id: string;
@@ -13,6 +14,8 @@ export interface ClientRow {
   disabledAt: Date | null;
   createdAt: Date;
   externalId: string | null;
+  /** What the client may administer (admin: the Admin API); null for a plain API client. */
+  role: Role | null;
 }
 
 export interface ClientWithPlan extends ClientRow {
@@ -20,7 +23,7 @@ export interface ClientWithPlan extends ClientRow {
 }
 
 const CLIENT_WITH_PLAN = `
-  SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at, c.external_id,
+  SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at, c.external_id, c.role,
          p.can_export, p.can_ai, p.can_purchase, p.requests_per_minute, p.ai_requests_per_minute, p.export_requests_per_minute
   FROM api_clients c JOIN plans p ON p.id = c.plan_id`;
 
@@ -35,6 +38,7 @@ function toClient(r: Record<string, any>): ClientWithPlan {
     disabledAt: r.disabled_at,
     createdAt: r.created_at,
     externalId: r.external_id ?? null,
+    role: r.role ?? null,
     plan: {
       id: r.plan_id,
       canExport: r.can_export,
@@ -105,12 +109,12 @@ function toPlan(r: Record<string, any>): PlanRow {
 /** Inserts a client and, when it starts with credits, the matching ledger entry. */
 export async function insertClient(
   db: Db,
-  client: { id: string; name: string; planId: string; secretHash: string; credits: number; externalId?: string | null },
+  client: { id: string; name: string; planId: string; secretHash: string; credits: number; externalId?: string | null; role?: Role | null },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(
-      `INSERT INTO api_clients (id, name, plan_id, secret_hash, credits, external_id) VALUES ($1::text, $2::text, $3::text, $4::text, $5::int, $6::text)`,
-      [client.id, client.name, client.planId, client.secretHash, client.credits, client.externalId ?? null],
+      `INSERT INTO api_clients (id, name, plan_id, secret_hash, credits, external_id, role) VALUES ($1::text, $2::text, $3::text, $4::text, $5::int, $6::text, $7::text)`,
+      [client.id, client.name, client.planId, client.secretHash, client.credits, client.externalId ?? null, client.role ?? null],
     );
     if (client.credits > 0) {
       await tx.query(
@@ -119,6 +123,24 @@ export async function insertClient(
       );
     }
   });
+}
+
+/** One page of clients, oldest first, and how many there are. */
+export async function listClientsPage(db: Db, offset: number, limit: number): Promise<{ rows: ClientWithPlan[]; total: number }> {
+  const rows = await db.query(`${CLIENT_WITH_PLAN} ORDER BY c.created_at, c.id OFFSET $1::int LIMIT $2::int`, [offset, limit]);
+  const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM api_clients');
+  return { rows: rows.map(toClient), total: Number(count!.n) };
+}
+
+/** Changes the given fields of a client (name, plan, role; undefined keeps the value); false when there is no such client. */
+export async function updateClient(db: Db, clientId: string, changes: { name?: string; planId?: string; role?: Role | null }): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE api_clients SET name = coalesce($2::text, name), plan_id = coalesce($3::text, plan_id),
+       role = CASE WHEN $4::boolean THEN $5::text ELSE role END
+     WHERE id = $1::text RETURNING id`,
+    [clientId, changes.name ?? null, changes.planId ?? null, changes.role !== undefined, changes.role ?? null],
+  );
+  return rows.length > 0;
 }
 
 /** Disables (or re-enables) a client; false when there is no such client. */

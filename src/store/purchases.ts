@@ -121,6 +121,17 @@ export async function findLedger(db: Db, clientId: string, limit: number): Promi
   );
 }
 
+/** One page of a client's ledger, newest first, and how many entries it has. */
+export async function findLedgerPage(db: Db, clientId: string, offset: number, limit: number): Promise<{ rows: LedgerRow[]; total: number }> {
+  const rows = await db.query<LedgerRow>(
+    `SELECT id, delta, reason, reference, created_at AS "createdAt" FROM credit_ledger
+      WHERE client_id = $1::text ORDER BY id DESC OFFSET $2::int LIMIT $3::int`,
+    [clientId, offset, limit],
+  );
+  const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM credit_ledger WHERE client_id = $1::text', [clientId]);
+  return { rows, total: Number(count!.n) };
+}
+
 /** Adds (or removes) credits with a ledger entry, in one transaction; returns the new balance. */
 export async function adjustCredits(db: Db, clientId: string, delta: number, reason: string, reference: string | null): Promise<number | undefined> {
   return db.transaction(async (tx) => {

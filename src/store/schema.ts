@@ -45,7 +45,7 @@ export const TABLES = {
   },
   api_clients: {
     id: 'text', name: 'text', plan_id: 'text', secret_hash: 'text', secret_rotated_at: 'timestamptz default', credits: 'int4 default',
-    disabled_at: 'timestamptz null', created_at: 'timestamptz default', external_id: 'text null',
+    disabled_at: 'timestamptz null', created_at: 'timestamptz default', external_id: 'text null', role: 'text null',
   },
   api_keys: {
     id: 'text', client_id: 'text', prefix: 'text', key_hash: 'text', name: 'text null', created_at: 'timestamptz default',
@@ -62,7 +62,13 @@ export const TABLES = {
   idempotency_keys: { client_id: 'text', key: 'text', request_hash: 'text', status_code: 'int4', response: 'json', created_at: 'timestamptz default' },
   audit_log: {
     id: 'int8 default', at: 'timestamptz default', client_id: 'text null', on_behalf_of: 'text null', action: 'text', params: 'jsonb default',
-    result_count: 'int4 null',
+    result_count: 'int4 null', outcome: 'text default',
+  },
+  usage_daily: { client_id: 'text', day: 'date', operation: 'text', requests: 'int8 default', errors: 'int8 default' },
+  jobs: {
+    id: 'int8 default', kind: 'text', status: 'text', params: 'jsonb default', phase: 'text null', done: 'int4 default', total: 'int4 default',
+    result: 'jsonb null', error: 'text null', started_by: 'text null', started_at: 'timestamptz default', heartbeat_at: 'timestamptz default',
+    finished_at: 'timestamptz null',
   },
   truth_segments: { company_id: 'text', segment_id: 'text', industry_id: 'text null', size_tier: 'text null', region: 'text null', maturity: 'text null' },
   truth_installs: { company_id: 'text', product_id: 'text', in_use: 'bool', kind: 'text null' },
@@ -82,6 +88,8 @@ interface UdtValues {
   float4: number;
   bool: boolean;
   timestamptz: Date;
+  /** Queries read dates as ::text (YYYY-MM-DD): node-postgres would make a local-midnight Date of one. */
+  date: string;
   json: unknown;
   jsonb: unknown;
   _text: string[];

@@ -2,6 +2,7 @@
 import type { Db } from '../../src/store/db.ts';
 import { createClient } from '../../src/auth/clients.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import type { Role } from '../../src/schemas/roles.ts';
 
 export interface TestClient {
   clientId: string;
@@ -11,8 +12,9 @@ export interface TestClient {
   headers: Record<string, string>;
 }
 
-export async function createTestClient(db: Db, plan: 'basic' | 'full' | (string & {}) = 'full', credits?: number): Promise<TestClient> {
-  const client = await createClient(db, { name: `test-${plan}`, plan, credits });
+/** `role: 'admin'` makes a client that may call the Admin API. */
+export async function createTestClient(db: Db, plan: 'basic' | 'full' | (string & {}) = 'full', credits?: number, role: Role | null = null): Promise<TestClient> {
+  const client = await createClient(db, { name: `test-${plan}`, plan, credits, role });
   const key = await createApiKey(db, client.clientId, 'test');
   return { clientId: client.clientId, clientSecret: client.clientSecret, apiKey: key.apiKey, headers: { 'x-api-key': key.apiKey } };
 }

@@ -16,7 +16,8 @@ let client: TestClient;
 let doc: any;
 before(async () => {
   t = await createTestApp();
-  client = await createTestClient(t.db, 'full');
+  // An admin: the Admin API's operations are held to the document like every other.
+  client = await createTestClient(t.db, 'full', undefined, 'admin');
   doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
 });
 after(() => t.close());

@@ -5,7 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, credentialsFromHeaders } from '../../auth/authenticate.ts';
 import { requireAttribution } from '../../auth/attribution.ts';
-import type { Principal } from '../../auth/principal.ts';
+import { requireRole, type Principal } from '../../auth/principal.ts';
+import type { Role } from '../../schemas/roles.ts';
+import { auditDenied } from '../../services/audit.ts';
 import { ForbiddenError, UnauthorizedError } from '../../errors.ts';
 import { isUnconditional, permissionFor, type Operation } from '../../schemas/operation.ts';
 
@@ -24,10 +26,12 @@ export function addAuthHook(app: FastifyInstance): void {
     request.principal = principal;
     request.clientId = principal.clientId;
   });
-  // A permission every call needs (AI, purchase) is checked before input validation: a
-  // client that may not make the call learns nothing more from its request.
+  // The role (admin operations) and a permission every call needs (AI, purchase) are checked
+  // before input validation: a client that may not make the call learns nothing more from
+  // its request. A refused admin call is audited (outcome denied).
   app.addHook('preValidation', async (request) => {
     const op = request.routeOptions.config?.operation;
+    if (op?.role) await checkRole(app, request, op, op.role);
     if (op && isUnconditional(op.permission)) checkAccess(request, op, undefined);
   });
   // A permission that depends on an argument (export=true) is checked on the validated input.
@@ -35,6 +39,16 @@ export function addAuthHook(app: FastifyInstance): void {
     const op = request.routeOptions.config?.operation;
     if (op && op.permission !== undefined && !isUnconditional(op.permission)) checkAccess(request, op, request.query as Record<string, unknown>);
   });
+}
+
+async function checkRole(app: FastifyInstance, request: FastifyRequest, op: Operation, role: Role): Promise<void> {
+  const principal = principalOf(request);
+  try {
+    requireRole(principal, role);
+  } catch (err) {
+    await auditDenied(app.db, principal, op.id, role);
+    throw err;
+  }
 }
 
 function checkAccess(request: FastifyRequest, op: Operation, args: Record<string, unknown> | undefined): void {

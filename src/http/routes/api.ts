@@ -16,20 +16,36 @@ import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
+import { adminRoutes } from './admin.ts';
+import { UsageRecorder } from '../../services/usage.ts';
+import { settleJobs } from '../../services/jobs.ts';
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
   addRateLimitHook(app);
   allowEmptyJsonBody(app);
 
+  // Usage per client, day and operation (read by the Admin API): counted here, written in
+  // batches; background jobs finish and the last counts are written before the app closes.
+  const usage = new UsageRecorder(app.db);
+  app.addHook('onResponse', async (request, reply) => {
+    const op = request.routeOptions.config?.operation;
+    if (op && request.principal) usage.note(request.principal.clientId, op.id, reply.statusCode);
+  });
+  app.addHook('onClose', async () => {
+    await settleJobs(app.db);
+    await usage.flush();
+  });
+
   serve(app, getMeOp, (request) => {
-    const { clientId, clientName, plan, via } = principalOf(request);
+    const { clientId, clientName, plan, role, via } = principalOf(request);
     return {
       clientId,
       clientName,
       plan: plan.id,
       permissions: { export: plan.canExport, ai: plan.canAi, purchase: plan.canPurchase },
       rateLimits: { requestsPerMinute: plan.requestsPerMinute, aiRequestsPerMinute: plan.aiRequestsPerMinute, exportRequestsPerMinute: plan.exportRequestsPerMinute },
+      role: role ?? null,
       authenticatedWith: via,
     };
   });
@@ -44,4 +60,5 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(feedRoutes);
   await app.register(profileRoutes);
   await app.register(aiRoutes);
+  await app.register(adminRoutes, { usage });
 }

@@ -1,0 +1,183 @@
+// Schemas and operation records of the Admin API's activity side: usage per client, the
+// audit log (filters, keyset paging) and background jobs (refresh) with their progress. Like
+// admin.ts, every record names the admin role.
+import { z } from 'zod';
+import { idInput } from './text.ts';
+import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { defineOperation } from './operation.ts';
+import { clientIdParams } from './admin.ts';
+
+/** The longest usage window one call reads. */
+export const MAX_USAGE_DAYS = 366;
+export const DEFAULT_USAGE_DAYS = 30;
+export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export const JOB_KINDS = ['refresh', 'import'] as const;
+export const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
+
+const dayParam = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date')
+    .optional()
+    .describe(what)
+    .meta({ maxLength: 10, examples: ['2026-11-01'] });
+
+const instantParam = (what: string) =>
+  z
+    .string()
+    .max(40, 'must be at most 40 characters')
+    .refine((s) => z.iso.datetime({ offset: true }).safeParse(s).success, 'must be an ISO 8601 timestamp, e.g. 2026-11-01T00:00:00Z')
+    .optional()
+    .describe(what)
+    .meta({ format: 'date-time', maxLength: 40, examples: ['2026-11-01T00:00:00Z'] });
+
+export const usageQuery = z.object({
+  from: dayParam(`First UTC day (default: ${DEFAULT_USAGE_DAYS - 1} days before \`to\`)`),
+  to: dayParam('Last UTC day, inclusive (default: today)'),
+});
+
+export const usageRowSchema = z.object({
+  day: z.string().describe('UTC day, YYYY-MM-DD'),
+  operation: z.string().describe('Operation id (the OpenAPI operationId)'),
+  requests: z.number().int(),
+  errors: z.number().int().describe('Requests answered with a 4xx or 5xx'),
+});
+
+export const usageSchema = z
+  .object({
+    clientId: z.string(),
+    from: z.string(),
+    to: z.string(),
+    totalRequests: z.number().int(),
+    totalErrors: z.number().int(),
+    byOperation: z.array(z.object({ operation: z.string(), requests: z.number().int(), errors: z.number().int() })).describe('Totals per operation, most requested first'),
+    rows: z.array(usageRowSchema).describe('Per day and operation, oldest day first'),
+  })
+  .meta({ id: 'AdminUsage', description: "A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds)" });
+export type Usage = z.output<typeof usageSchema>;
+
+export const auditQuery = z.object({
+  clientId: idInput('cli_4fK2x9Qa1bZ7').optional().describe('Only entries of this acting client'),
+  action: idInput('admin.clients.create').optional().describe('Only this action (admin.clients.create, profiles.purchase, companies.search.export...)'),
+  outcome: z.enum(AUDIT_OUTCOMES).optional().describe('Only this outcome'),
+  from: instantParam('Only entries at or after this instant'),
+  to: instantParam('Only entries before this instant'),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be the nextCursor of a previous page')
+    .optional()
+    .describe('nextCursor of the previous page (absent: the newest entries)')
+    .meta({ maxLength: 18 }),
+  size: intParam('size', 1, MAX_PAGE_SIZE, 50).describe(`Entries per page, 1-${MAX_PAGE_SIZE} (default 50)`),
+});
+export type AuditQuery = z.output<typeof auditQuery>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.iso.datetime(),
+  actor: z.string().nullable().describe('The acting client id; null for the command line (params.actor says "cli")'),
+  onBehalfOf: z.string().nullable(),
+  action: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  params: z.record(z.string(), z.unknown()).describe('What the action was about (never a secret)'),
+  resultCount: z.number().int().nullable(),
+});
+export type AuditEntryOut = z.output<typeof auditEntrySchema>;
+
+export const auditPageSchema = z
+  .object({
+    entries: z.array(auditEntrySchema).describe('Newest first'),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next (older) page; null on the last page'),
+  })
+  .meta({ id: 'AuditPage' });
+
+export const jobSchema = z
+  .object({
+    id: z.string().describe('Job id'),
+    kind: z.enum(JOB_KINDS),
+    status: z.enum(JOB_STATUSES),
+    params: z.record(z.string(), z.unknown()),
+    phase: z.string().nullable().describe('Current phase (refresh: load, cohorts, cousage)'),
+    done: z.number().int(),
+    total: z.number().int().describe('Units of the current phase (0 when not known)'),
+    result: z.record(z.string(), z.unknown()).nullable().describe('What the job did, once it succeeded'),
+    error: z.string().nullable().describe('Why it failed'),
+    startedBy: z.string().nullable(),
+    startedAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Job', description: 'A background job and its progress' });
+export type Job = z.output<typeof jobSchema>;
+
+export const jobIdParams = z.object({ jobId: z.string().regex(/^\d{1,18}$/, 'must be a job id (digits)').describe('Job id').meta({ maxLength: 18, examples: ['1'] }) });
+export const jobsQuery = z.object({ kind: z.enum(JOB_KINDS).optional().describe('Only jobs of this kind'), page: pageQuery.page, size: pageQuery.size });
+export const refreshJobBody = z.strictObject({
+  full: z.boolean().optional().describe('Recompute every company (default: only companies whose data changed since the last refresh)'),
+});
+
+const admin = { tag: 'Admin', role: 'admin', attributed: false } as const;
+
+export const getAdminClientUsageOp = defineOperation({
+  ...admin,
+  id: 'getAdminClientUsage',
+  summary: "A client's usage per day and operation",
+  description: `Authenticated /api requests of the client per UTC day and operation, with errors, over at most ${MAX_USAGE_DAYS} days (default the last ${DEFAULT_USAGE_DAYS}).`,
+  input: clientIdParams.extend(usageQuery.shape),
+  output: usageSchema,
+  readOnly: true,
+  http: { method: 'GET', path: '/admin/clients/:clientId/usage', params: clientIdParams, query: usageQuery },
+});
+
+export const listAdminAuditOp = defineOperation({
+  ...admin,
+  id: 'listAdminAudit',
+  summary: 'The audit log, filtered',
+  description: 'Audited actions (admin actions, exports, AI calls, purchases), newest first, by acting client, action, outcome and time; keyset paging with nextCursor.',
+  input: auditQuery,
+  output: auditPageSchema,
+  readOnly: true,
+  http: { method: 'GET', path: '/admin/audit', query: auditQuery },
+});
+
+export const listAdminJobsOp = defineOperation({
+  ...admin,
+  id: 'listAdminJobs',
+  summary: 'Background jobs',
+  description: 'Jobs started through the Admin API (refresh), newest first, with status and progress.',
+  input: jobsQuery,
+  output: pageSchema(jobSchema).meta({ id: 'JobPage' }),
+  readOnly: true,
+  http: { method: 'GET', path: '/admin/jobs', query: jobsQuery },
+});
+
+export const getAdminJobOp = defineOperation({
+  ...admin,
+  id: 'getAdminJob',
+  summary: 'One background job and its progress',
+  description: 'Status (running, succeeded, failed), phase and progress, and the result or the error.',
+  input: jobIdParams,
+  output: jobSchema,
+  readOnly: true,
+  http: { method: 'GET', path: '/admin/jobs/:jobId', params: jobIdParams },
+});
+
+export const startAdminRefreshJobOp = defineOperation({
+  ...admin,
+  id: 'startAdminRefreshJob',
+  summary: 'Start a refresh of cohorts and co-usage (background job)',
+  description: 'Starts the intelligence refresh in the background and answers at once with the job; read its progress with getAdminJob. One refresh job at a time (409 while one runs). Audited.',
+  input: refreshJobBody,
+  output: jobSchema,
+  readOnly: false,
+  http: {
+    method: 'POST',
+    path: '/admin/jobs/refresh',
+    body: refreshJobBody.optional(),
+    errors: { 409: errorBodySchema.describe('A refresh job is already running; its id is in the message') },
+  },
+});
+
+export const adminActivityOperations = [getAdminClientUsageOp, listAdminAuditOp, listAdminJobsOp, getAdminJobOp, startAdminRefreshJobOp];
+

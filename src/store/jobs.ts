@@ -1,0 +1,65 @@
+// SQL for background jobs (jobs table): start (one active job per kind), progress, finish.
+import type { Db } from './db.ts';
+import type { Row } from './schema.ts';
+
+export type JobRow = Row<'jobs'>;
+
+const COLUMNS = 'id, kind, status, params, phase, done, total, result, error, started_by, started_at, heartbeat_at, finished_at';
+
+/**
+ * Inserts a running job, or answers the job of that kind already running (undefined id
+ * when started). A running job whose heartbeat is older than `staleMs` (its process died)
+ * is marked failed first, so it cannot block its kind forever.
+ */
+export async function insertRunningJob(
+  db: Db,
+  job: { kind: string; params: Record<string, unknown>; startedBy: string | null },
+  staleMs: number,
+): Promise<{ started?: JobRow; running?: JobRow }> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE jobs SET status = 'failed', error = 'abandoned: its process stopped reporting progress', finished_at = now()
+        WHERE kind = $1::text AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $2::int)`,
+      [job.kind, Math.ceil(staleMs / 1000)],
+    );
+    const started = await tx.query<JobRow>(
+      `INSERT INTO jobs (kind, status, params, started_by) VALUES ($1::text, 'running', $2::jsonb, $3::text)
+       ON CONFLICT (kind) WHERE status = 'running' DO NOTHING RETURNING ${COLUMNS}`,
+      [job.kind, JSON.stringify(job.params), job.startedBy],
+    );
+    if (started[0]) return { started: started[0] };
+    const [running] = await tx.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE kind = $1::text AND status = 'running'`, [job.kind]);
+    return { running };
+  });
+}
+
+export async function updateJobProgress(db: Db, id: number, p: { phase: string; done: number; total: number }): Promise<void> {
+  await db.query(`UPDATE jobs SET phase = $2::text, done = $3::int, total = $4::int, heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [
+    id, p.phase, p.done, p.total,
+  ]);
+}
+
+/** Says the job's process is alive, whether or not it made progress (a long phase reports none). */
+export async function touchJob(db: Db, id: number): Promise<void> {
+  await db.query(`UPDATE jobs SET heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [id]);
+}
+
+export async function finishJob(db: Db, id: number, outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: string }): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = $2::text, result = $3::jsonb, error = $4::text, finished_at = now(), heartbeat_at = now() WHERE id = $1::bigint`,
+    [id, outcome.status, outcome.result ? JSON.stringify(outcome.result) : null, outcome.error ?? null],
+  );
+}
+
+export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+  const [row] = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1::bigint`, [id]);
+  return row;
+}
+
+export async function listJobs(db: Db, kind: string | undefined, offset: number, limit: number): Promise<{ rows: JobRow[]; total: number }> {
+  const rows = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE $1::text IS NULL OR kind = $1::text ORDER BY id DESC OFFSET $2::int LIMIT $3::int`, [
+    kind ?? null, offset, limit,
+  ]);
+  const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE $1::text IS NULL OR kind = $1::text', [kind ?? null]);
+  return { rows, total: Number(count!.n) };
+}
