@@ -44,7 +44,7 @@ await refreshAll(t.db);
 console.error(`world seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 // A typical subject: the company with the most installs (a long stack, a full cohort).
-const one = async <T>(sql: string, params: unknown[] = []) => (await t.db.query<T>(sql, params))[0]!;
+const one = async <T extends object>(sql: string, params: unknown[] = []) => (await t.db.query<T>(sql, params))[0]!;
 const company = await one<{ id: string; domain: string }>(
   `SELECT c.id, c.domain FROM companies c JOIN installs i ON i.company_id = c.id GROUP BY c.id, c.domain ORDER BY count(*) DESC, c.id LIMIT 1`,
 );

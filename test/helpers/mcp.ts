@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
-import { defineTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
+import { defineRawTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
 import { defineOperation, type OperationPermission, type OperationRateClass } from '../../src/schemas/operation.ts';
 import { findClient } from '../../src/store/access.ts';
 import type { Principal } from '../../src/auth/principal.ts';
@@ -50,5 +50,5 @@ export function testTool<S extends z.ZodObject>(spec: {
     http: { method: 'GET', path: `/test/${spec.name}` },
     mcp: { name: spec.name, title: spec.title, description: spec.description, aliases: spec.aliases },
   });
-  return defineTool(op, (args, ctx) => spec.run(args as z.output<S>, ctx));
+  return defineRawTool(op, (args, ctx) => spec.run(args as z.output<S>, ctx));
 }
