@@ -35,7 +35,7 @@ function asking<T extends Transport>(transport: T, revision: string): T {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const m = message as { method?: string; params?: { protocolVersion?: string } };
-    return send(m.method === 'initialize' ? ({ ...m, params: { ...m.params, protocolVersion: revision } } as typeof message) : message, options);
+    return send(m.method === 'initialize' ? ({ ...m, params: { ...m.params, protocolVersion: revision } } as unknown as typeof message) : message, options);
   };
   return transport;
 }
@@ -150,6 +150,9 @@ test('bad, unknown and missing arguments and unknown records are isError results
     ['vendors_search', { vendor: 'x', color: 'red' }, /^Error 400: Invalid arguments for vendors_search: color: unknown argument \(vendors_search takes vendor, fuzzy, page, size\)/],
     ['companies_search', { filter: { vendorDomainIn: ['hubspot.com'], colour: 1 } }, /filter\.colour: unknown argument/],
     ['vendors_search', { onBehalfOfUser: 'a@b.co' }, /onBehalfOfUser: unknown argument/],
+    // Keys of Object.prototype pass zod's strict check (it looks keys up with `in`): refused by name.
+    ['vendors_search', { constructor: 'x' }, /^Error 400: Invalid arguments for vendors_search: constructor: unknown argument/],
+    ['companies_search', { filter: { toString: 'x' } }, /filter\.toString: unknown argument/],
     ['categories_list', { size: 0 }, /size: size must be a whole number from 1 to 200/],
     ['company_firmographics', { companyDomain: 'nobody.example' }, /^Error 404: .*nobody\.example/],
     ['profile_get', { profileId: 'per_nobody' }, /^Error 404: .*per_nobody/],

@@ -12,10 +12,10 @@ import { findClient } from '../../src/store/access.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { intelligenceWorld } from '../intelligence/world.ts';
-import { answerOf } from '../helpers/mcp.ts';
+import { answerOf, type ToolAnswer } from '../helpers/mcp.ts';
 
 let t: TestApp;
-let call: (name: string, args: Record<string, unknown>) => Promise<{ isError: boolean; text: string; json: () => any }>;
+let call: (name: string, args: Record<string, unknown>) => Promise<ToolAnswer>;
 let rest: (method: 'GET' | 'POST', url: string, payload?: unknown) => Promise<any>;
 let client: Client;
 before(async () => {
