@@ -127,10 +127,7 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     const tool = byName.get(request.params.name);
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
     const schema = withOnBehalfOf(tool);
-    const given = request.params.arguments ?? {};
-    const prototypeKey = prototypeKeyIn(given);
-    if (prototypeKey) return invalidArguments(tool, new z.ZodError([{ code: 'unrecognized_keys', keys: [prototypeKey.key], path: prototypeKey.path, input: given, message: '' }]), Object.keys(schema.shape));
-    const parsed = schema.safeParse(given);
+    const parsed = schema.safeParse(request.params.arguments ?? {});
     if (!parsed.success) return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
     const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
     try {
@@ -175,22 +172,6 @@ function resourceError(err: unknown): ProtocolError {
   if (err.status === 400 || err.status === 413) return new ProtocolError(ErrorCode.InvalidParams, err.message);
   const retry = err.headers['retry-after'] ? ` Retry after ${err.headers['retry-after']} s.` : '';
   return new ProtocolError(-32000, `Error ${err.status}: ${err.message}.${retry}`);
-}
-
-/**
- * The first own key named like a property of Object.prototype (__proto__, constructor,
- * toString...) anywhere in the arguments. zod's strict objects look a key up with `in`, so
- * such a key passes as known (JSON.parse makes "__proto__" an own key); no argument has
- * such a name, so it is refused as unknown.
- */
-function prototypeKeyIn(value: unknown, path: PropertyKey[] = []): { key: string; path: PropertyKey[] } | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    if (!Array.isArray(value) && Object.hasOwn(Object.prototype, key)) return { key, path };
-    const inner = prototypeKeyIn((value as Record<string, unknown>)[key], [...path, Array.isArray(value) ? Number(key) : key]);
-    if (inner) return inner;
-  }
-  return undefined;
 }
 
 /** With CHECK_REPLIES (the tests), a structured answer must match the tool's output schema. */
