@@ -1,7 +1,8 @@
 // MCP tools built from the operation records: the name, title, description for a model,
-// input schema and annotations all come from the record; a tool adds only its handler,
-// which calls one service. Permission, attribution and rate class are enforced for every
-// tool by the server (server.ts) from the same record.
+// input schema and annotations all come from the record; a tool adds its answer's shape
+// (the record's output, compacted for a model: shapes.ts) and its handler, which calls one
+// service. Permission, attribution and rate class are enforced for every tool by the server
+// (server.ts) from the same record.
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
@@ -23,12 +24,31 @@ export interface ToolContext {
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */
 export type CallContext = ToolContext & { onBehalfOf?: string };
 
+/** The hints of the record (the title is the tool's own `title`, not repeated here). */
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint: boolean;
+}
+
+/** A readable resource an answer points at instead of carrying it inline (resources.ts serves it). */
+export interface ResourceLink {
+  uri: string;
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+}
+
+/**
+ * A tool's answer: the structured content (valid against the tool's output schema), a short
+ * text for a person or a model that reads text only, and links to what did not fit.
+ */
+export interface ToolAnswer {
+  structured: Record<string, unknown>;
+  summary: string;
+  links?: ResourceLink[];
 }
 
 export interface ToolDef {
@@ -36,22 +56,59 @@ export interface ToolDef {
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  /** The tool's arguments: the record's input, plus door arguments such as `detail`. */
   readonly input: z.ZodObject;
+  /**
+   * The structured content's schema, derived from the record's output; published as the
+   * tool's outputSchema. Absent only for test doubles of the transport, whose value is
+   * returned as JSON text.
+   */
+  readonly output?: z.ZodType;
   /** Other names the tool answers to in tools/call (not listed). */
   readonly aliases: readonly string[];
   readonly annotations: ToolAnnotations;
   /** The rate-limit class of a call with these arguments (from the record). */
   rateClass(args: Record<string, unknown>): OperationRateClass;
-  run(args: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
+  run(args: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer | { raw: unknown }>;
 }
 
-/** MCP hints from the record: a write is additive here (never destructive); the world is closed (our data only). */
-export function annotationsOf(op: Operation, mcp: McpBinding): ToolAnnotations {
-  if (op.readOnly) return { title: mcp.title, readOnlyHint: true, openWorldHint: false };
-  return { title: mcp.title, readOnlyHint: false, destructiveHint: false, idempotentHint: op.idempotent ?? false, openWorldHint: false };
+/**
+ * MCP hints from the record: a write is additive here (never destructive); the world is
+ * closed (our data only), so openWorldHint is false for every tool.
+ */
+export function annotationsOf(op: Operation): ToolAnnotations {
+  if (op.readOnly) return { readOnlyHint: true, openWorldHint: false };
+  return { readOnlyHint: false, destructiveHint: false, idempotentHint: op.idempotent ?? false, openWorldHint: false };
 }
 
-export function defineTool<O extends Operation & { readonly mcp: McpBinding }>(
+type Mcp = { readonly mcp: McpBinding };
+
+/** A tool with a structured answer: `args` adds door arguments to the record's input. */
+export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = Record<never, never>>(
+  operation: O,
+  spec: {
+    args?: A;
+    output: z.ZodType;
+    run: (args: z.output<O['input']> & z.output<z.ZodObject<A>>, ctx: CallContext) => Promise<ToolAnswer> | ToolAnswer;
+  },
+): ToolDef {
+  const { mcp } = operation;
+  return {
+    operation,
+    name: mcp.name,
+    title: mcp.title,
+    description: mcp.description,
+    input: spec.args ? operation.input.extend(spec.args) : operation.input,
+    output: spec.output,
+    aliases: mcp.aliases ?? [],
+    annotations: annotationsOf(operation),
+    rateClass: (args) => rateClassFor(operation, args),
+    run: async (args, ctx) => spec.run(args as never, ctx),
+  };
+}
+
+/** A tool whose value goes out as JSON text, without an output schema (test doubles of the transport). */
+export function defineRawTool<O extends Operation & Mcp>(
   operation: O,
   run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
 ): ToolDef {
@@ -65,9 +122,9 @@ export function defineTool<O extends Operation & { readonly mcp: McpBinding }>(
     description: mcp.description,
     input: operation.input,
     aliases: mcp.aliases ?? [],
-    annotations: annotationsOf(operation, mcp),
+    annotations: annotationsOf(operation),
     rateClass: (args) => rateClassFor(operation, args),
-    run: async (args, ctx) => run(args as z.output<O['input']>, ctx),
+    run: async (args, ctx) => ({ raw: await run(args as z.output<O['input']>, ctx) }),
   };
 }
 

@@ -1,13 +1,27 @@
-// Tool results: JSON text in content[] (plus structuredContent for objects), bounded in
-// size; domain failures as isError results whose text tells the model how to fix the call.
+// Tool results. A structured answer goes out as structuredContent (valid against the tool's
+// outputSchema), a short text summary and resource_link items, for clients of 2025-06-18 and
+// later; clients of earlier revisions, which know neither structuredContent nor
+// resource_link, get the same data as JSON text, with the links as text lines. Failures are
+// isError results whose text names the argument or the problem and tells the model how to
+// fix the call.
+import type { z } from 'zod';
 import { AppError } from '../errors.ts';
+import type { ResourceLink, ToolAnswer, ToolDef } from './registry.ts';
 
 /** About 25k tokens: a longer result is cut and says how to get the rest. */
 export const MAX_RESULT_CHARS = 90_000;
 
+/** The first revision with structuredContent, outputSchema and resource_link. */
+export const STRUCTURED_SINCE = '2025-06-18';
+
+/** Revisions are dates (YYYY-MM-DD): they compare as strings. */
+export const knowsStructuredContent = (protocolVersion: string): boolean => protocolVersion >= STRUCTURED_SINCE;
+
+type Content = { type: 'text'; text: string } | ({ type: 'resource_link' } & ResourceLink);
+
 export interface ToolResult {
   [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
+  content: Content[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -25,19 +39,75 @@ const HINTS: Record<number, string> = {
   503: 'The service is busy or overloaded: wait the number of seconds given, then call again.',
 };
 
+const errorResult = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
 export function toolError(err: unknown): ToolResult {
   if (err instanceof AppError) {
     const retry = err.headers['retry-after'] ? ` Retry after ${err.headers['retry-after']} s.` : '';
-    return { content: [{ type: 'text', text: `Error ${err.status}: ${err.message}. ${HINTS[err.status] ?? ''}${retry}`.trim() }], isError: true };
+    return errorResult(`Error ${err.status}: ${err.message}. ${HINTS[err.status] ?? ''}${retry}`.trim());
   }
-  return { content: [{ type: 'text', text: 'Error 500: the tool failed unexpectedly; retry later.' }], isError: true };
+  return errorResult('Error 500: the tool failed unexpectedly; retry later.');
 }
 
 /**
- * Serializes a tool's value. Arrays and page objects that do not fit are cut at an item
- * boundary with a `truncated` note naming how to continue (smaller size / next page).
+ * Arguments that break the tool's input schema, as an isError result naming each argument
+ * and its rule (an unknown argument is named as such, with the arguments the tool takes).
  */
-export function toolResult(value: unknown): ToolResult {
+export function invalidArguments(tool: ToolDef, error: z.ZodError, accepted: readonly string[]): ToolResult {
+  const problems = error.issues.slice(0, 10).map((issue) => {
+    const at = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const names = issue.keys.map((k) => (at ? `${at}.${k}` : k)).join(', ');
+      return `${names}: unknown argument${issue.keys.length > 1 ? 's' : ''}${at ? '' : ` (${tool.name} takes ${accepted.join(', ')})`}`;
+    }
+    return `${at || '(arguments)'}: ${issue.message}`;
+  });
+  return errorResult(`Error 400: Invalid arguments for ${tool.name}: ${problems.join('; ')}. ${HINTS[400]}`);
+}
+
+/** A structured answer as the client's revision reads it. */
+export function renderAnswer(answer: ToolAnswer, protocolVersion: string): ToolResult {
+  const structured = bounded(answer.structured);
+  const links = answer.links ?? [];
+  if (knowsStructuredContent(protocolVersion)) {
+    return {
+      content: [{ type: 'text', text: answer.summary }, ...links.map((link): Content => ({ type: 'resource_link', ...link }))],
+      structuredContent: structured,
+    };
+  }
+  const linkLines = links.map((link) => `\n${link.description}: ${link.uri} (resources/read)`).join('');
+  return { content: [{ type: 'text', text: `${answer.summary}${linkLines}\n${JSON.stringify(structured)}` }], structuredContent: structured };
+}
+
+/** A list answer that does not fit is cut at an item boundary, saying how to page through the rest. */
+function bounded(structured: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(structured).length <= MAX_RESULT_CHARS || !Array.isArray(structured.items)) return structured;
+  const kept = fitting(structured.items);
+  return {
+    ...structured,
+    items: kept,
+    truncated: true,
+    note: `Only the first ${kept.length} of ${structured.items.length} items fit in one result. Call again with size=${Math.max(1, kept.length)} (or detail="compact") and page through the rest.`,
+  };
+}
+
+function fitting(list: unknown[]): unknown[] {
+  const kept: unknown[] = [];
+  let used = 500;
+  for (const item of list) {
+    const n = JSON.stringify(item).length + 1;
+    if (used + n > MAX_RESULT_CHARS) break;
+    kept.push(item);
+    used += n;
+  }
+  return kept;
+}
+
+/**
+ * The value of a tool without an output schema (test doubles), as JSON text (plus
+ * structuredContent for objects); bounded like a structured answer.
+ */
+export function rawResult(value: unknown): ToolResult {
   let text = JSON.stringify(value);
   let out: unknown = value;
   if (text.length > MAX_RESULT_CHARS) {
@@ -54,31 +124,11 @@ function truncate(value: unknown): unknown {
     const text = JSON.stringify(value).slice(0, MAX_RESULT_CHARS);
     return { truncated: true, note: 'The result was too large and was cut; narrow the query.', partialJson: text };
   }
-  const kept: unknown[] = [];
-  let used = 200;
-  for (const item of list) {
-    const n = JSON.stringify(item).length + 1;
-    if (used + n > MAX_RESULT_CHARS) break;
-    kept.push(item);
-    used += n;
-  }
+  const kept = fitting(list);
   const note = `Only the first ${kept.length} of ${list.length} items fit in one result. Call again with size=${Math.max(1, kept.length)} and page through the rest.`;
   return Array.isArray(value) ? { items: kept, truncated: true, note } : { ...(value as object), content: kept, truncated: true, note };
 }
 
 function isPage(v: unknown): v is { content: unknown[] } {
   return v !== null && typeof v === 'object' && Array.isArray((v as { content?: unknown }).content);
-}
-
-/**
- * A page object plus the arguments of the next page (null on the last one), so a model
- * can continue without computing offsets.
- */
-export function withNextPage<T extends { totalPages: number }>(
-  page: T,
-  args: Record<string, unknown> & { page?: number },
-  nextArgs: (nextPage: number) => Record<string, unknown> = (n) => ({ ...args, page: n }),
-): T & { nextPage: Record<string, unknown> | null } {
-  const current = args.page ?? 0;
-  return { ...page, nextPage: current + 1 < page.totalPages ? nextArgs(current + 1) : null };
 }

@@ -1,26 +1,47 @@
-// One MCP server over the tool registry. Unknown tools and invalid arguments are
-// JSON-RPC errors (-32602) naming the problem; failures of the operation itself are
-// isError results (see results.ts), so a model can tell a bad call from a bad outcome.
+// One MCP server over the tool registry, the resources and the prompts. An unknown tool is
+// a JSON-RPC error (-32602); arguments that break the tool's schema (an unknown argument
+// included), failed lookups and other business failures are isError results naming the
+// argument or the problem (results.ts), which a model can read and correct.
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, InitializeRequestSchema, ListPromptsRequestSchema,
+  ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  type InitializeRequest, type InitializeResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
-import { bulkheadFor, permissionFor } from '../schemas/operation.ts';
-import { onBehalfOfArgument, type ToolContext, type ToolDef } from './registry.ts';
-import { toolError, toolResult } from './results.ts';
+import { bulkheadFor, permissionFor, type Operation } from '../schemas/operation.ts';
+import { AppError } from '../errors.ts';
+import { DOMAIN_RULE } from '../schemas/params.ts';
+import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } from './registry.ts';
+import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
+import { listedResources, listedResourceTemplates, readResource, resolveResource } from './resources.ts';
+import { listedPrompts, PromptArgumentError, renderPrompt } from './prompts.ts';
 import { VERSION } from '../version.ts';
 
-export const SERVER_INFO = { name: 'stacklens', version: VERSION };
+export const SERVER_INFO = { name: 'stacklens', title: 'Stacklens', version: VERSION };
 
 export const SERVER_INSTRUCTIONS =
   'Stacklens answers which companies use which software (with evidence), how a company compares with its peers, ' +
   'who its competitors are, its firmographics and news, and who works there. Start with companies_search or ' +
-  'vendors_search to find domains and ids; every company tool takes a companyDomain. Exports, AI helpers and ' +
-  'purchases need an onBehalfOfUser email. Paged tools return totals and the arguments of the next page.';
+  'vendors_search to find domains and ids; every company tool takes a companyDomain (any case; a scheme, www. or path is ' +
+  'stripped). Arguments shared by many tools: page (0-based) and size (1-200, default 20) page a list, whose answer has ' +
+  'total and nextPage, the arguments of the next page (null on the last); detail "compact" (default) gives the fields most ' +
+  'questions need, "full" every field of the record; onBehalfOfUser, the email of the user the call is made for, is needed by ' +
+  'exports (export=true), AI helpers and purchases unless the X-On-Behalf-Of-User header is sent. A search pages through its ' +
+  'first 10000 matches. Larger tables come as resource links to read with resources/read. Text arguments must not contain ' +
+  'control characters. Prompts: benchmark_stack, find_lookalikes, account_brief.';
 
-/** Checks a tool call before it runs: rate limit etc. Throws an AppError to refuse. */
-export type BeforeCall = (tool: ToolDef, args: Record<string, unknown>) => Promise<void>;
+/** Checks a call before it runs: rate limit etc. Throws an AppError to refuse. */
+export type BeforeCall = (tool: Pick<ToolDef, 'rateClass'>, args: Record<string, unknown>) => Promise<void>;
+
+/** A JSON-RPC error: its message goes out as given (an McpError would prefix "MCP error -32602:", which the client prefixes again). */
+export class ProtocolError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
 
 /** What every server over one tool registry shares: computed once, not per request. */
 interface Catalog {
@@ -46,6 +67,7 @@ function catalogOf(tools: readonly ToolDef[]): Catalog {
         title: tool.title,
         description: tool.description,
         inputSchema: inputJsonSchema(tool),
+        ...(tool.output ? { outputSchema: outputJsonSchema(tool.output) } : {}),
         annotations: tool.annotations,
       })),
     };
@@ -64,73 +86,210 @@ function catalogOf(tools: readonly ToolDef[]): Catalog {
 // validators depend only on the schema.
 let validator: AjvJsonSchemaValidator | undefined;
 
+/** The SDK's own initialize (the version negotiation), which the server below wraps to learn the outcome. */
+type Initializing = { _oninitialize(request: InitializeRequest): Promise<InitializeResult> };
+
 export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: validator,
   });
   const { byName, listed } = catalogOf(tools);
 
+  // The revision this server negotiated (stdio, in-memory). Over HTTP every request has a
+  // server of its own that never sees initialize: the client names the revision in the
+  // MCP-Protocol-Version header, and without one it is 2025-03-26 (the specification's rule).
+  let negotiated: string | undefined;
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await (server as unknown as Initializing)._oninitialize(request);
+    negotiated = result.protocolVersion;
+    return result;
+  });
+  const revisionOf = (headers: Record<string, string | string[] | undefined> | undefined): string => {
+    const header = headers?.['mcp-protocol-version'];
+    return negotiated ?? (Array.isArray(header) ? header[0] : header) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  };
+
+  /** Rate limit, permission and attribution of the record, then the work in its bulkhead (as on REST). */
+  const admitted = async <T>(op: Operation, rated: Pick<ToolDef, 'rateClass'>, args: Record<string, unknown>, onBehalfOfUser: string | undefined, work: (c: CallContext) => Promise<T>): Promise<T> => {
+    await beforeCall?.(rated, args);
+    const permission = permissionFor(op, args);
+    const onBehalfOf = permission
+      ? requireAttribution(ctx.principal, permission, op.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
+      : undefined;
+    const run = () => work({ ...ctx, onBehalfOf });
+    return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run) : run();
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
-    }
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
     const schema = withOnBehalfOf(tool);
     const parsed = schema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${issues}`);
-    }
+    if (!parsed.success) return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
     const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
     try {
-      await beforeCall?.(tool, args);
-      // The record's permission and attribution, checked here for every tool (as the REST hooks do).
-      const permission = permissionFor(tool.operation, args);
-      const onBehalfOf = permission
-        ? requireAttribution(ctx.principal, permission, tool.operation.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
-        : undefined;
-      // In the operation's bulkhead, as on REST: a full one is an isError result with Retry-After.
-      const run = () => tool.run(args, { ...ctx, onBehalfOf });
-      return toolResult(await (ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(tool.operation, args)).run(run) : run()));
+      const answer = await admitted(tool.operation, tool, args, onBehalfOfUser, (c) => tool.run(args, c));
+      if ('raw' in answer) return rawResult(answer.raw);
+      if (ctx.config.checkReplies) checkStructured(tool, answer.structured);
+      return renderAnswer(answer, revisionOf(extra.requestInfo?.headers));
     } catch (err) {
       return toolError(err);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => listedResources);
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => listedResourceTemplates);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    try {
+      const { kind, vars } = resolveResource(uri);
+      const rated = { rateClass: () => (kind.operation.rateClass === 'export' ? 'export' as const : 'default' as const) };
+      return { contents: [await admitted(kind.operation, rated, {}, undefined, (c) => readResource(kind, vars, uri, c))] };
+    } catch (err) {
+      throw resourceError(err);
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => listedPrompts);
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    try {
+      return renderPrompt(request.params.name, request.params.arguments);
+    } catch (err) {
+      if (err instanceof PromptArgumentError) throw new ProtocolError(ErrorCode.InvalidParams, err.message);
+      throw err;
     }
   });
   return server;
 }
 
+/** A failed resource read as a JSON-RPC error: -32002 for an unknown resource (the specification's code), -32602 for a bad URI part. */
+function resourceError(err: unknown): ProtocolError {
+  if (!(err instanceof AppError)) return new ProtocolError(ErrorCode.InternalError, 'The resource could not be read; retry later.');
+  if (err.status === 404) return new ProtocolError(-32002, err.message);
+  if (err.status === 400 || err.status === 413) return new ProtocolError(ErrorCode.InvalidParams, err.message);
+  const retry = err.headers['retry-after'] ? ` Retry after ${err.headers['retry-after']} s.` : '';
+  return new ProtocolError(-32000, `Error ${err.status}: ${err.message}.${retry}`);
+}
+
+/** With CHECK_REPLIES (the tests), a structured answer must match the tool's output schema. */
+function checkStructured(tool: ToolDef, structured: Record<string, unknown>): void {
+  const checked = tool.output!.safeParse(structured);
+  if (!checked.success) throw new Error(`${tool.name}: structured content breaks the output schema: ${checked.error.message}`);
+}
+
 const strictCache = new WeakMap<ToolDef, z.ZodObject>();
 
-/** The tool's arguments plus onBehalfOfUser, strict; built once per tool (zod compiles a schema on first use). */
+/** The tool's arguments (plus onBehalfOfUser where attributed), strict; built once per tool (zod compiles a schema on first use). */
 function withOnBehalfOf(tool: ToolDef): z.ZodObject {
   let schema = strictCache.get(tool);
   if (!schema) {
-    schema = tool.input.extend({ onBehalfOfUser: onBehalfOfArgument }).strict();
+    // Only an attributed operation takes the on-behalf user; elsewhere it is an unknown argument.
+    schema = (tool.operation.attributed ? tool.input.extend({ onBehalfOfUser: onBehalfOfArgument }) : tool.input).strict();
     strictCache.set(tool, schema);
   }
   return schema;
 }
 
-const schemaCache = new WeakMap<ToolDef, Record<string, unknown>>();
+const schemaCache = new WeakMap<object, Record<string, unknown>>();
+
+/** Keys of the OpenAPI form that a model does not need to call a tool (the server checks them all the same). */
+const NOT_FOR_INPUT = new Set(['pattern', 'examples', 'minLength', 'maxLength', 'x-request-default', 'x-request-examples', '$schema']);
+/** What an output schema keeps: the structure and the types a client validates with. */
+const OUTPUT_KEYS = new Set(['type', 'properties', 'items', 'anyOf', 'enum', 'const', 'definitions', '$ref']);
+/** Arguments many tools share, described once in the instructions rather than in every tool. */
+const COMMON_ARGUMENTS = new Set(['page', 'size', 'detail', 'onBehalfOfUser']);
+
+/**
+ * What a model reads of a schema. Inputs: types, enums, bounds of numbers and lists, and
+ * the descriptions; left out are the character rule (a long regex on every text field) and
+ * the domain rule, both stated once in the instructions, string lengths, examples, and the
+ * bounds of "any safe integer" that zod writes on every integer. Outputs: the structure
+ * and the types (the tool's description says what the fields mean). tools/list stays
+ * within its budget, and the validator still applies every rule.
+ */
+function forModel(node: unknown, keep: (key: string) => boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => forModel(n, keep));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!keep(key)) continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = key === 'properties' || key === 'definitions' || key === '$defs'
+      ? Object.fromEntries(Object.entries(value as object).map(([name, s]) => [name, forModel(s, keep)]))
+      : forModel(value, keep);
+  }
+  // Query-string parameters accept "5" as well as 5; a model should just see the type.
+  if (out.type && out.anyOf) delete out.anyOf;
+  // A nullable type as one type list (["object", "null"]), as zod writes it for strings.
+  const alternatives = out.anyOf as Array<Record<string, unknown>> | undefined;
+  if (alternatives?.every((a) => Object.keys(a).length === 1 && typeof a.type === 'string')) {
+    out.type = alternatives.map((a) => a.type);
+    delete out.anyOf;
+  }
+  // Bounds no call comes near (100 or more items, page 1000) are the validator's business.
+  if (typeof out.maxItems === 'number' && out.maxItems >= 100) delete out.maxItems;
+  if (out.type === 'integer' && typeof out.maximum === 'number' && out.maximum >= 1000) delete out.maximum;
+  if (typeof out.description === 'string') out.description = firstSentence(out.description.replace(`. ${DOMAIN_RULE}`, ''));
+  if (out.properties && typeof out.properties === 'object') {
+    for (const [name, s] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
+      // Shared arguments are described in the instructions; "companyDomain: Company domain" says nothing the name does not.
+      if (COMMON_ARGUMENTS.has(name)) {
+        delete s.description;
+        delete s.default;
+      } else if (typeof s.description === 'string' && sameWords(s.description, name)) delete s.description;
+      // "vendorDomainInAnd" next to "vendorDomainIn": the name says it (all listed, not any).
+      else if (s.type === 'boolean' && name.endsWith('And') && name.slice(0, -3) in (out.properties as object)) delete s.description;
+      // An enum lists its values: the description keeps what comes before it spells them out.
+      else if (Array.isArray(s.enum) && typeof s.description === 'string') s.description = s.description.split(':')[0];
+    }
+  }
+  // A list's items need no description of their own: the list has one.
+  if (out.type === 'array' && out.items && typeof out.items === 'object') delete (out.items as Record<string, unknown>).description;
+  return out;
+}
+
+/**
+ * An argument's description up to its first full stop or semicolon: what the argument is. The rest of
+ * the contract's text (error statuses, limits the validator names anyway) is for the REST
+ * reference; an error result names the rule when a call breaks it.
+ */
+export function firstSentence(text: string): string {
+  let depth = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === '.' || c === ';') && text[i + 1] === ' ') return text.slice(0, i);
+  }
+  return text;
+}
+
+const sameWords = (description: string, name: string) => description.toLowerCase().replace(/^the |[^a-z]/g, '') === name.toLowerCase();
+
+const forInput = (key: string) => !NOT_FOR_INPUT.has(key);
+const forOutput = (key: string) => OUTPUT_KEYS.has(key);
 
 function inputJsonSchema(tool: ToolDef): { type: 'object'; [k: string]: unknown } {
   let schema = schemaCache.get(tool);
   if (!schema) {
-    schema = z.toJSONSchema(withOnBehalfOf(tool), {
-      io: 'input',
-      unrepresentable: 'any',
-      // Query-string parameters accept "5" as well as 5; a model should just see the type.
-      override: ({ jsonSchema }) => {
-        if (jsonSchema.type && jsonSchema.anyOf) delete jsonSchema.anyOf;
-      },
-    }) as Record<string, unknown>;
-    delete schema.$schema;
+    schema = forModel(z.toJSONSchema(withOnBehalfOf(tool), { io: 'input', unrepresentable: 'any' }), forInput) as Record<string, unknown>;
     schemaCache.set(tool, schema);
   }
   return schema as { type: 'object' };
+}
+
+/** The output schema in draft-07 (what SDK clients validate with); its root is an object, as MCP requires. */
+function outputJsonSchema(output: z.ZodType): Record<string, unknown> {
+  let schema = schemaCache.get(output);
+  if (!schema) {
+    schema = forModel(z.toJSONSchema(output, { io: 'output', target: 'draft-7', unrepresentable: 'any' }), forOutput) as Record<string, unknown>;
+    if (schema.type === undefined) schema = { type: 'object', ...schema };
+    schemaCache.set(output, schema);
+  }
+  return schema;
 }

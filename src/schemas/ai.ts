@@ -92,7 +92,6 @@ export const aiHeaders = z.looseObject({
 const UNDERSTOOD_DOC =
   'Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), ' +
   'X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).';
-const VERIFY = 'Suggestions are probabilistic: verify them with products_in_use, company_products_paged or profile_get.';
 
 export const findCustomersOfProductsOp = defineOperation({
   id: 'findCustomersOfProducts',
@@ -111,13 +110,10 @@ export const findCustomersOfProductsOp = defineOperation({
   http: { method: 'POST', path: '/ai/find-customers-of-products', query: customersInput },
   mcp: {
     name: 'find_customers_of_products',
-    title: 'Find companies that use given products',
+    title: 'Find users of products',
     aliases: ['FindCustomersOfProducts'],
     description:
-      'From a plain-language prompt naming products, vendors or categories (typos tolerated) and optionally which companies ' +
-      '(industry, country, size, revenue, "adopted in the last 6 months"), suggests companies that use them: first those with ' +
-      'evidence (probability from the evidence), then likely users inferred from their peers (lower probability, no dates). Each item ' +
-      `names its source and companyDomain. size 1-200, default 10. Needs the ai permission and onBehalfOfUser. ${VERIFY}`,
+      'Suggests companies using the products, vendors or categories a plain-language prompt names: evidenced first, then inferred from peers, each with a probability. Needs onBehalfOfUser.',
   },
 });
 
@@ -140,9 +136,7 @@ export const findTechStacksForCompanyOp = defineOperation({
     name: 'find_techstacks_for_company',
     title: "Suggest a company's technology stack",
     description:
-      'The software a company (companyDomain, or named in the prompt) uses: its evidenced products and products its nearest peers ' +
-      'run that it shows no evidence of, each with software, reason, source and a calibrated probability 0-100. The prompt can narrow ' +
-      `to products, vendors or categories. Give prompt or companyDomain (or both); size 1-200, default 20. Needs the ai permission and onBehalfOfUser. ${VERIFY}`,
+      'A company\'s evidenced and likely products (what its peers run), each with a probability 0-100; the prompt may narrow to products or categories. Needs onBehalfOfUser.',
   },
 });
 
@@ -163,11 +157,9 @@ export const findPeopleProfilesOp = defineOperation({
   http: { method: 'POST', path: '/ai/find-people-profiles', query: peopleInput },
   mcp: {
     name: 'find_people_profiles',
-    title: 'Find people from a description',
+    title: 'Find people',
     description:
-      'People matching a plain-language description of titles, seniority, functions, companies, industries and places ("VP of sales ' +
-      'at German fintechs"), each with a confidence 0-1 from how well it matches. Never emails or phones: buy those with ' +
-      'profiles_purchase. size 1-200, default 10. Needs the ai permission and onBehalfOfUser.',
+      'People matching a plain-language description ("VP of sales at German fintechs"), each with a confidence 0-1. No emails or phones. Needs onBehalfOfUser.',
   },
 });
 

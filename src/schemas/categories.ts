@@ -53,8 +53,7 @@ export const listCategoriesOp = defineOperation({
     name: 'categories_list',
     title: 'Product categories',
     description:
-      'The whole product-category tree as a flat list of { id, name, parentId, level } (level 0 = top). Cacheable. Category ids ' +
-      'feed companies_search (mainCategoryIdIn) and usage_metrics_details (categoryId); a parent selects its whole subtree.',
+      'The product categories { id, name, parentId, level }; the resource stacklens://reference/categories is the whole tree.',
   },
 });
 

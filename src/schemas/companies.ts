@@ -114,9 +114,10 @@ export const searchCompaniesOp = defineOperation({
     `With \`export=true\` the answer is a CSV stream of every match (not one page), columns: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}. It needs the export permission and X-On-Behalf-Of-User, and is audited.`,
   ].join('\n\n'),
   tag: 'Companies',
-  input: z.object({
+  // The MCP arguments are flat: the search payload's fields (the structured filter carries
+  // the lists the payload also accepts at the top level), plus export.
+  input: companySearchBodySchema.omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true }).extend({
     export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
-    body: companySearchBodySchema.default({}).describe('The company search payload (both shapes, in any mix: top-level query and lists, and a structured filter)'),
   }),
   output: companySearchPageSchema,
   stream: { media: 'text/csv', when: 'export', description: `CSV with a header row: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}` },
@@ -130,12 +131,7 @@ export const searchCompaniesOp = defineOperation({
     name: 'companies_search',
     title: 'Search companies',
     description:
-      'Finds companies by firmographics and technology stack. `body` is the company search payload: free text `query`, `countries` ' +
-      '(ISO-2), `industries`, `employeeRange`/`revenueRange` band labels, `domains`, `page`, `size`, and a structured `filter` ' +
-      '(vendorDomainIn/NotIn, productIdIn/NotIn, mainCategoryIdIn/NotIn with their ...And booleans, intensityBucketIn LOW|MEDIUM|HIGH, ' +
-      'dateLastVerifiedBucketIn RECENT|NEW|OLD|ANCIENT, companyNameContains, countryIn, industryIn, ...). Returns a page of company ' +
-      'summaries with nextPage. export=true returns the matches as CSV text instead (needs the export permission and onBehalfOfUser; ' +
-      'cut at about 25k tokens — use the REST export for whole files).',
+      'Finds companies by free text `query` and a `filter` on their stack (vendors, products, categories, intensity, recency) and firmographics. export=true: CSV text instead (export permission, onBehalfOfUser).',
   },
 });
 

@@ -115,9 +115,7 @@ export const companyProductsPagedOp = defineOperation({
     name: 'company_products_paged',
     title: "A company's installed products",
     description:
-      'The products a company (companyDomain) is seen using, with the evidence: first/last verified dates, hit count, intensity, ' +
-      'category (main, parent, top level) and vendor. Optional mainCategory (names) / mainCategoryId (ids) narrow to categories and ' +
-      'their subtrees. Paged (nextPage). To check specific products use products_in_use.',
+      'The products a company uses, with evidence (last verified, intensity), vendor and category. mainCategory / mainCategoryId narrow to categories.',
   },
 });
 

@@ -62,8 +62,7 @@ export const companyFeedOp = defineOperation({
     name: 'company_feed',
     title: 'Company news feed',
     description:
-      "A company's news and activity (funding, acquisitions, people moves, press, blog, videos), newest first, 20 per call. Pass the " +
-      'returned paginationId to get older items; no paginationId in the answer means the end.',
+      'A company\'s news (funding, acquisitions, people moves, press), newest first, 20 a call; nextPage goes further back.',
   },
 });
 

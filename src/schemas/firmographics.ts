@@ -69,8 +69,7 @@ export const companyFirmographicsOp = defineOperation({
     name: 'company_firmographics',
     title: 'Company firmographics',
     description:
-      "A company's firmographic profile: name, industry, size and revenue, headquarters, founding, funding rounds, acquisitions, " +
-      'CEO, stock, social links. Fields can be absent: check presence.',
+      'A company\'s profile: industry, size and revenue bands, headquarters, founding year, description, funding. Fields can be absent.',
   },
 });
 

@@ -30,7 +30,8 @@ export const listIndustriesOp = defineOperation({
   mcp: {
     name: 'industries_list',
     title: 'Industries',
-    description: 'The industry taxonomy as a list of { id, name, ... }. Cacheable. Names or ids feed companies_search (industries) and profiles_search.',
+    description:
+      'The industries { id, name, sector } (also the resource stacklens://reference/industries). Names or ids feed companies_search and profiles_search.',
   },
 });
 

@@ -215,8 +215,9 @@ export const companyCompetitorsOp = defineOperation({
   http: { method: 'GET', path: '/companies/:companyDomain/competitors', params: competitorsInput.pick({ companyDomain: true }), query: competitorsInput.omit({ companyDomain: true }) },
   mcp: {
     name: 'company_competitors',
-    title: 'Competitors of a company',
-    description: 'Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }.',
+    title: 'Competitors',
+    description:
+      'Up to 50 companies most like this one in what it does.',
   },
 });
 
@@ -232,11 +233,9 @@ export const companyCohortOp = defineOperation({
   http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort', params: cohortInput.pick({ companyDomain: true, cohort: true }), query: cohortInput.pick({ page: true, size: true }) },
   mcp: {
     name: 'company_cohort',
-    title: 'Peer cohort of a company',
+    title: 'Peer cohort',
     description:
-      'Members of a company\'s cohort as a page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), ' +
-      'Defined (the operator\'s curated list; error 404 "not configured" when there is none) or Aspirational (same market, one or two ' +
-      'size bands larger, more mature stack). Use usage_metrics next to benchmark the cohort\'s technology usage.',
+      'A company\'s peers: Default (nearest by industry, size, region, stack), Defined (curated) or Aspirational (larger, more mature).',
   },
 });
 
@@ -252,10 +251,9 @@ export const usageMetricsOp = defineOperation({
   http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort/metrics/usage', params: usageInput.pick({ companyDomain: true, cohort: true }), query: usageInput.pick({ vendorDomain: true, productId: true }) },
   mcp: {
     name: 'usage_metrics',
-    title: 'Technology usage in a cohort',
+    title: 'Usage in a cohort',
     description:
-      'For each product used in the company\'s cohort: percentage (1-100) of cohort members using it, with product, category, productId, ' +
-      'vendorDomain, companiesUsing and cohortSize. Optional vendorDomain or productId narrow the list.',
+      'Share of the company\'s cohort (percentage 1-100) using each product, most used first; vendorDomain or productId narrow it. Full table: a resource link.',
   },
 });
 
@@ -282,10 +280,9 @@ export const usageMetricsDetailsOp = defineOperation({
   },
   mcp: {
     name: 'usage_metrics_details',
-    title: 'Compare a company\'s stack with chosen companies',
+    title: 'Compare stacks',
     description:
-      `Category by category over the company's categories, for each of 1-${MAX_COMPARED_COMPANIES} compared domains (cohortCompanyDomain): ` +
-      'similar (runs one of the company\'s products there), different (runs another product, named) or missing. Optional vendorDomain, productId, categoryId filters.',
+      'Compares the company\'s categories with 1-50 companies (cohortCompanyDomain): similar, different (names the product) or missing. Full table: a resource link.',
   },
 });
 
@@ -302,10 +299,9 @@ export const productsInUseOp = defineOperation({
   http: { method: 'POST', path: '/companies/:companyDomain/products-in-use', params: productsInUseInput.pick({ companyDomain: true }), body: productsInUseInput.pick({ productIds: true }), errors: { 413: payloadTooLarge } },
   mcp: {
     name: 'products_in_use',
-    title: 'Check whether a company uses products',
+    title: 'Products in use',
     description:
-      `For 1-${MAX_PRODUCT_IDS} product ids: inUse and a calibrated confidence (0-1) from the install evidence, with lastVerified and hitCount ` +
-      'where evidence exists. Ids without evidence (or unknown) answer inUse false, confidence 0. Deterministic: use it to verify AI suggestions.',
+      'For 1-100 product ids: inUse and a calibrated confidence 0-1 from the evidence. Use it to verify suggestions.',
   },
 });
 
@@ -321,10 +317,9 @@ export const relatedProductsOp = defineOperation({
   http: { method: 'GET', path: '/companies/:companyDomain/products/:productId/related', params: relatedInput.pick({ companyDomain: true, productId: true }), query: relatedInput.pick({ cohort: true, page: true, size: true }) },
   mcp: {
     name: 'products_related_in_cohort',
-    title: 'Products related to an anchor product',
+    title: 'Related products',
     description:
-      'Products co-used with the anchor product (productId) by the company\'s cohort, falling back on all companies when the cohort is small; ' +
-      'ranked by lift, each with coUsage (share of anchor users also using it) and lift. Never the anchor itself.',
+      'Products the cohort uses together with an anchor product (productId), ranked by lift, with coUsage.',
   },
 });
 

@@ -19,7 +19,7 @@ export const MAX_PATH_PARAM = 500;
  */
 export const MAX_DOMAIN_INPUT = MAX_PATH_PARAM;
 
-const DOMAIN_RULE =
+export const DOMAIN_RULE =
   'A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode';
 
 function normalizedDomain(v: string, ctx: z.RefinementCtx): string {

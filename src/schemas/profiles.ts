@@ -222,9 +222,7 @@ export const searchProfilesOp = defineOperation({
     name: 'profiles_search',
     title: 'Search people profiles',
     description:
-      'Finds people by free text (name, title, company name) and filters: titles (whole words or phrases; CTO also finds Chief Technology Officer), seniority and functions (exact), ' +
-      'countries (ISO-2 or names), companyDomains, industries (id or name). Give at least one filter. Returns a page of profile ' +
-      'summaries ordered by id, never emails or phones: use profiles_purchase to buy contact details, profile_get to read one.',
+      'Finds people by free text and filters (titles, seniority, functions, countries, companyDomains, industries). No emails or phones: profiles_purchase buys them.',
   },
 });
 
@@ -240,9 +238,9 @@ export const getProfileOp = defineOperation({
   http: { method: 'GET', path: '/profiles/:profileId', params: profileIdParams },
   mcp: {
     name: 'profile_get',
-    title: 'Read one people profile',
+    title: 'Read a profile',
     description:
-      'One profile summary by id, with purchased: true|false. Emails and phones are included only when this client has bought the profile (profiles_purchase).',
+      'One profile by id, with purchased; emails and phones once this client has bought them.',
   },
 });
 
@@ -272,11 +270,9 @@ export const purchaseProfilesOp = defineOperation({
   },
   mcp: {
     name: 'profiles_purchase',
-    title: 'Buy contact details of profiles',
+    title: 'Buy contact details',
     description:
-      `Buys emails and phones of 1-${MAX_PURCHASE_IDS} profile ids (from profiles_search). One credit per profile not bought before; ` +
-      'already_purchased and not_found cost nothing. All-or-nothing: if credits do not cover the new profiles nothing is bought (error 402). ' +
-      'Needs the purchase permission and onBehalfOfUser. Pass an idempotencyKey to make a retry safe. credits_balance shows the balance.',
+      'Buys the emails and phones of 1-100 profiles: one credit per new profile, all or nothing (402 when credits are short). Needs onBehalfOfUser; idempotencyKey makes retries safe.',
   },
 });
 
@@ -293,7 +289,8 @@ export const getCreditsOp = defineOperation({
   mcp: {
     name: 'credits_balance',
     title: 'Credit balance',
-    description: 'The credits left for buying contact details and the most recent ledger entries (newest first).',
+    description:
+      'The credits left for buying contact details, with the latest ledger entries.',
   },
 });
 

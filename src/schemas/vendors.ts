@@ -77,9 +77,7 @@ export const searchVendorsOp = defineOperation({
     name: 'vendors_search',
     title: 'Search software vendors',
     description:
-      'Finds software vendors by name or domain. fuzzy=false (default): case-insensitive exact name or domain; fuzzy=true: ' +
-      'similarity ranking that tolerates typos and partial names. Returns a page of { id, domain, name, logo }. Use the domain ' +
-      'with vendor_products, or as vendorDomain in companies_search and usage_metrics.',
+      'Finds software vendors by name or domain (fuzzy=true tolerates typos). Vendor domains feed vendor_products and companies_search.',
   },
 });
 
@@ -97,9 +95,7 @@ export const vendorProductsOp = defineOperation({
     name: 'vendor_products',
     title: 'Products of a vendor',
     description:
-      "A vendor's product catalog (by vendorDomain, e.g. from vendors_search), optionally narrowed by productName (case-insensitive " +
-      'contains). Each product has id, name, description, category, features, ratings and vendor. Product ids feed companies_search ' +
-      '(productIdIn), products_in_use and products_related_in_cohort.',
+      'A vendor\'s products, optionally by productName (contains). Product ids feed companies_search, products_in_use and products_related_in_cohort.',
   },
 });
 

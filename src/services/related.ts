@@ -6,6 +6,7 @@ import type { CohortKind, RelatedInput, RelatedProduct } from '../schemas/intell
 import type { CompanyRef } from '../store/companies.ts';
 import { anchorCoUsage, productUserCounts } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
+import { toPage, type Page } from '../schemas/common.ts';
 import { coAdoptedPartners, rankPartners, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
@@ -36,10 +37,19 @@ export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'do
 
 /** A ranked page of related products (a plain array: the public API's shape). */
 export async function relatedProducts(db: Db, input: RelatedInput): Promise<RelatedProduct[]> {
+  return (await relatedProductsPage(db, input)).content;
+}
+
+/** The same page with the number of related products in all pages (the MCP tool pages with it). */
+export async function relatedProductsPage(db: Db, input: RelatedInput): Promise<Page<RelatedProduct>> {
   const company = await requireCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId], 'productId');
   const ranked = await relatedScores(db, company, input.productId, input.cohort);
   const page = ranked.slice(input.page * input.size, (input.page + 1) * input.size);
+  return toPage(await relatedDetails(db, page), ranked.length, input.size);
+}
+
+async function relatedDetails(db: Db, page: RelatedScore[]): Promise<RelatedProduct[]> {
   if (page.length === 0) return [];
   const details = new Map((await productDetails(db, page.map((r) => r.productId))).map((d) => [d.id, d]));
   return page.flatMap((r) => {

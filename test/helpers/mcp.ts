@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
-import { defineTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
+import { defineRawTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
 import { defineOperation, type OperationPermission, type OperationRateClass } from '../../src/schemas/operation.ts';
 import { findClient } from '../../src/store/access.ts';
 import type { Principal } from '../../src/auth/principal.ts';
@@ -13,8 +13,25 @@ import { createTestClient } from './auth.ts';
 
 export interface ToolAnswer {
   isError: boolean;
+  /** The first text item: the summary (or the error). */
   text: string;
+  /** The structured content (a test double's JSON text when it has none). */
   json(): any;
+  /** resource_link items. */
+  links: Array<{ uri: string; name: string; mimeType?: string }>;
+}
+
+type RawResult = { content: Array<{ type: string; text?: string; uri?: string; name?: string; mimeType?: string }>; structuredContent?: unknown; isError?: boolean };
+
+/** A tools/call result as tests read it. */
+export function answerOf(res: RawResult): ToolAnswer {
+  const text = res.content.find((c) => c.type === 'text')?.text ?? '';
+  return {
+    isError: res.isError === true,
+    text,
+    json: () => res.structuredContent ?? JSON.parse(text),
+    links: res.content.filter((c) => c.type === 'resource_link') as ToolAnswer['links'],
+  };
 }
 
 export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: number, onBehalfOfHeader?: string) {
@@ -27,8 +44,7 @@ export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: n
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(b);
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolAnswer> => {
-    const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
-    return { isError: res.isError === true, text: res.content[0]!.text, json: () => JSON.parse(res.content[0]!.text) };
+    return answerOf((await client.callTool({ name, arguments: args })) as RawResult);
   };
   return { client, call, clientId: tc.clientId, headers: tc.headers };
 }
@@ -50,5 +66,5 @@ export function testTool<S extends z.ZodObject>(spec: {
     http: { method: 'GET', path: `/test/${spec.name}` },
     mcp: { name: spec.name, title: spec.title, description: spec.description, aliases: spec.aliases },
   });
-  return defineTool(op, (args, ctx) => spec.run(args as z.output<S>, ctx));
+  return defineRawTool(op, (args, ctx) => spec.run(args as z.output<S>, ctx));
 }

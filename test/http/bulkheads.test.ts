@@ -126,7 +126,7 @@ test('MCP tool calls run in the same bulkheads: a full one is an isError result 
   const queued = search(); // fills the one queue place
   try {
     await waitFor(() => searches.queued === 1, 'the REST search to queue');
-    const refused = (await mcp.callTool({ name: 'companies_search', arguments: { body: { query: 'acme' } } })) as { isError?: boolean; content: { text: string }[] };
+    const refused = (await mcp.callTool({ name: 'companies_search', arguments: { query: 'acme' } })) as { isError?: boolean; content: { text: string }[] };
     assert.equal(refused.isError, true);
     assert.match(refused.content[0]!.text, /^Error 503: The service is busy \(.*\); retry after 60 s\. .*Retry after 60 s\.$/);
     const cheap = (await mcp.callTool({ name: 'company_products_paged', arguments: { companyDomain: 'acme.com' } })) as { isError?: boolean };

@@ -162,7 +162,7 @@ test('the AI routes audit calls whose prompts hold quotes, LIKE wildcards, emoji
 test('the MCP door applies the same text and id rules (the tools share the schemas)', async () => {
   const { connectMcp } = await import('../helpers/mcp.ts');
   const { client } = await connectMcp(t, 'full', undefined, 'analyst@example.com');
-  // An invalid argument is refused before the tool runs (the SDK's -32602, or a tool error).
+  // An invalid argument is refused before the tool runs, as an isError result naming it.
   const failure = (name: string, args: Record<string, unknown>) =>
     client.callTool({ name, arguments: args }).then((res) => JSON.stringify(res), (err: Error) => err.message);
   assert.match(await failure('vendors_search', { vendor: 'a\u0000b' }), /vendor: must not contain control characters/);

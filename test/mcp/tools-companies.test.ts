@@ -41,33 +41,48 @@ test('every documented tool is there, with required arguments marked', async () 
   assert.equal(byName.get('categories_list')!.inputSchema.required, undefined);
 });
 
-test('companies_search and company_products_paged answer as REST does, with nextPage', async () => {
+/** A REST page in a tool's compact form: the given fields of each item. */
+const compact = (page: any, keys: string[]) => ({ total: page.totalElements, items: page.content.map((x: any) => Object.fromEntries(keys.filter((k) => k in x).map((k) => [k, x[k]]))) });
+
+test('companies_search (flat arguments) and company_products_paged answer as REST does, compact by default, with total and nextPage', async () => {
   const { call, headers } = await connectMcp(t, 'full');
-  const body = { filter: { vendorDomainIn: ['hubspot.com'] }, size: 1 };
-  const viaTool = (await call('companies_search', { body })).json();
-  const viaRest = await rest('POST', '/api/companies/search', headers, body);
-  assert.deepEqual({ ...viaTool, nextPage: undefined }, { ...viaRest, nextPage: undefined });
-  assert.equal(viaTool.totalElements, 2);
-  assert.deepEqual(viaTool.nextPage, { body: { ...body, page: 1 } });
+  const args = { filter: { vendorDomainIn: ['hubspot.com'] }, size: 1 };
+  const viaTool = (await call('companies_search', args)).json();
+  const viaRest = await rest('POST', '/api/companies/search', headers, args);
+  assert.deepEqual({ total: viaTool.total, items: viaTool.items }, compact(viaRest, ['domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'country']));
+  assert.equal(viaTool.total, 2);
+  assert.deepEqual(viaTool.nextPage, { ...args, page: 1 });
   const second = (await call('companies_search', viaTool.nextPage)).json();
   assert.equal(second.nextPage, null);
-  assert.notEqual(second.content[0].domain, viaTool.content[0].domain);
+  assert.notEqual(second.items[0].domain, viaTool.items[0].domain);
+  const fullPage = (await call('companies_search', { ...args, detail: 'full' })).json();
+  assert.deepEqual(fullPage.items, viaRest.content, 'detail=full: the whole record');
+  assert.deepEqual(fullPage.nextPage, { ...args, detail: 'full', page: 1 });
 
-  const products = (await call('company_products_paged', { companyDomain: 'https://www.CO00.example/', size: 1 })).json();
+  const products = await call('company_products_paged', { companyDomain: 'https://www.CO00.example/', size: 1 });
   const restProducts = await rest('GET', '/api/companies/co00.example/products/paged?size=1', headers);
-  assert.deepEqual({ ...products, nextPage: undefined }, { ...restProducts, nextPage: undefined });
-  assert.equal(products.nextPage.page, 1);
+  assert.deepEqual({ total: products.json().total, items: products.json().items }, compact(restProducts, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']));
+  assert.equal(products.json().nextPage.page, 1);
+  assert.match(products.text, /^1 of 2 products used by co00\.example \(page 1 of 2\): HubSpot CRM \(Crm\)\. More: call again/);
+  assert.deepEqual(products.links.map((l) => l.uri), ['stacklens://companies/co00.example/products']);
+});
+
+test('the wrapped form of companies_search is refused, naming the unknown argument', async () => {
+  const { call } = await connectMcp(t, 'full');
+  const wrapped = await call('companies_search', { body: { query: 'x' } });
+  assert.equal(wrapped.isError, true);
+  assert.match(wrapped.text, /^Error 400: Invalid arguments for companies_search: body: unknown argument \(companies_search takes .*query/);
 });
 
 test('export=true needs the export permission and an on-behalf user, and yields neutralized CSV', async () => {
   const basic = await connectMcp(t, 'basic');
-  const denied = await basic.call('companies_search', { export: true, body: {}, onBehalfOfUser: 'a@b.co' });
+  const denied = await basic.call('companies_search', { export: true, onBehalfOfUser: 'a@b.co' });
   assert.equal(denied.isError, true);
   assert.match(denied.text, /Permission 'export' is required/);
   const full = await connectMcp(t, 'full');
-  const noUser = await full.call('companies_search', { export: true, body: {} });
+  const noUser = await full.call('companies_search', { export: true });
   assert.match(noUser.text, /Error 403/);
-  const csv = (await full.call('companies_search', { export: true, body: {}, onBehalfOfUser: 'analyst@example.com' })).json();
+  const csv = (await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com' })).json();
   assert.equal(csv.complete, true);
   assert.equal(csv.rows, 26);
   assert.match(csv.csv, /'=cmd\|calc/);
@@ -77,18 +92,28 @@ test('export=true needs the export permission and an on-behalf user, and yields 
 
 test('catalog, firmographics and feed tools; unknown domains are isError 404 results', async () => {
   const { call, headers } = await connectMcp(t, 'basic');
-  assert.deepEqual((await call('vendors_search', { vendor: 'hubspt', fuzzy: true })).json().content.map((v: any) => v.domain), ['hubspot.com']);
+  assert.deepEqual((await call('vendors_search', { vendor: 'hubspt', fuzzy: true })).json().items, [{ id: 'ven_hub', domain: 'hubspot.com', name: 'HubSpot' }]);
   const vp = (await call('vendor_products', { vendorDomain: 'hubspot.com', productName: 'crm' })).json();
-  assert.deepEqual(vp.content.map((p: any) => p.id), ['prd_hub_crm']);
-  assert.deepEqual((await call('categories_list', {})).json().categories, await rest('GET', '/api/categories', headers));
-  assert.deepEqual((await call('industries_list', {})).json().industries, await rest('GET', '/api/industries', headers));
-  assert.deepEqual((await call('company_firmographics', { companyDomain: 'co00.example' })).json(), await rest('GET', '/api/companies/co00.example/firmographics', headers));
+  assert.deepEqual(vp.items.map((p: any) => p.id), ['prd_hub_crm']);
+  const restCategories = await rest('GET', '/api/categories', headers);
+  const categories = (await call('categories_list', { size: 1 })).json();
+  assert.deepEqual(categories, { total: 2, items: [{ id: 'cat_crm', name: restCategories[0].name, parentId: 'cat_sales', level: 1 }], nextPage: { page: 1, size: 1 } });
+  assert.deepEqual((await call('categories_list', { detail: 'full' })).json().items, restCategories);
+  assert.deepEqual((await call('industries_list', {})).json().items, await rest('GET', '/api/industries', headers));
+  const firmo = (await call('company_firmographics', { companyDomain: 'co00.example', detail: 'full' })).json();
+  assert.deepEqual(firmo, await rest('GET', '/api/companies/co00.example/firmographics', headers));
+  const compactFirmo = await call('company_firmographics', { companyDomain: 'co00.example' });
+  assert.equal(compactFirmo.json().domain, 'co00.example');
+  assert.equal(compactFirmo.json().company_id, undefined, 'compact: no native ids');
+  assert.match(compactFirmo.text, /^Company 00 \(co00\.example\): Software/);
 
   const first = (await call('company_feed', { companyDomain: 'co00.example' })).json();
-  assert.equal(first.feeds.length, 20);
-  const rest2 = (await call('company_feed', { companyDomain: 'co00.example', paginationId: first.paginationId })).json();
-  assert.equal(rest2.feeds.length, 3);
-  assert.equal(rest2.paginationId, undefined);
+  assert.equal(first.items.length, 20);
+  assert.deepEqual(Object.keys(first.items[0]).sort(), ['category', 'date', 'sourceUrl', 'title']);
+  assert.equal(first.nextPage.companyDomain, 'co00.example');
+  const rest2 = (await call('company_feed', first.nextPage)).json();
+  assert.equal(rest2.items.length, 3);
+  assert.equal(rest2.nextPage, null);
 
   const missing = await call('company_firmographics', { companyDomain: 'nope.example' });
   assert.equal(missing.isError, true);

@@ -32,8 +32,9 @@ test('tools are listed with input schemas', async () => {
 test('search, purchase, get and balance: same answers as REST', async () => {
   const { call, clientId } = await connect('full', 3);
   const page = await call('profiles_search', { query: 'acme', size: 5 });
-  assert.deepEqual(page.json().content.map((p: any) => p.id), ['per_ada']);
-  assert.equal(page.json().totalElements, 1);
+  assert.deepEqual(page.json().items, [{ id: 'per_ada', fullName: 'Ada Lovelace', title: 'CTO', companyDomain: 'acme.com', country: 'US' }]);
+  assert.equal(page.json().total, 1);
+  assert.equal(page.json().nextPage, null);
   assert.doesNotMatch(page.text, /ada@acme\.com/);
 
   const bought = await call('profiles_purchase', { profileIds: ['per_ada', 'per_x'], onBehalfOfUser: 'agent@example.com', idempotencyKey: 'mcp-1' });
@@ -50,7 +51,7 @@ test('search, purchase, get and balance: same answers as REST', async () => {
   const replay = await call('profiles_purchase', { profileIds: ['per_ada', 'per_x'], onBehalfOfUser: 'agent@example.com', idempotencyKey: 'mcp-1' });
   assert.equal(replay.json().replayed, true);
 
-  const one = await call('profile_get', { profileId: 'per_ada' });
+  const one = await call('profile_get', { profileId: 'per_ada', detail: 'full' });
   assert.equal(one.json().purchased, true);
   assert.deepEqual(one.json().emails, [{ value: 'ada@acme.com', type: 'work', verified: true }]);
 
@@ -76,5 +77,7 @@ test('errors come back as isError results naming the problem', async () => {
   assert.match(noFilter.text, /Error 400: .*meaningful filter/);
   const missing = await full.call('profile_get', { profileId: 'per_nobody' });
   assert.match(missing.text, /Error 404: .*'per_nobody'/);
-  await assert.rejects(full.client.callTool({ name: 'profiles_search', arguments: { size: 500, query: 'a' } }), /size/);
+  const tooLarge = await full.call('profiles_search', { size: 500, query: 'a' });
+  assert.equal(tooLarge.isError, true);
+  assert.match(tooLarge.text, /^Error 400: Invalid arguments for profiles_search: size: size must be a whole number from 1 to 200/);
 });

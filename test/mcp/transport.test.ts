@@ -86,7 +86,8 @@ for (const mode of ['sse', 'json'] as const) {
       assert.deepEqual(listed.map((x) => x.name), ['echo_page', 'always_missing', 'ai_thing', 'huge']);
       const echo = listed[0]!;
       assert.deepEqual(echo.inputSchema.required, ['word']);
-      assert.ok('onBehalfOfUser' in (echo.inputSchema.properties ?? {}));
+      assert.ok(!('onBehalfOfUser' in (echo.inputSchema.properties ?? {})), 'only attributed tools take onBehalfOfUser');
+      assert.ok('onBehalfOfUser' in (listed[2]!.inputSchema.properties ?? {}));
       const res = await client.callTool({ name: 'echo_page', arguments: { word: 'hi' } });
       assert.deepEqual(JSON.parse((res.content as any)[0].text), { totalPages: 1, totalElements: 1, content: [{ word: 'hi', page: 0, client: full.clientId }] });
       assert.deepEqual((res.structuredContent as any).content[0].word, 'hi');
@@ -104,11 +105,15 @@ for (const mode of ['sse', 'json'] as const) {
       assert.match(text, /"protocolVersion":"2024-11-05"/, 'the protocol version the client asked for is negotiated');
     });
 
-    test('protocol errors are JSON-RPC errors; domain errors are isError results', async () => {
+    test('protocol errors are JSON-RPC errors; argument and domain errors are isError results', async () => {
       const { client } = await connect(full.apiKey);
-      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (e: any) => e.code === -32602 && /Unknown tool 'no_such_tool'/.test(e.message));
-      await assert.rejects(client.callTool({ name: 'echo_page', arguments: { word: '' } }), (e: any) => e.code === -32602 && /word/.test(e.message));
-      await assert.rejects(client.callTool({ name: 'echo_page', arguments: { word: 'x', bogus: 1 } }), (e: any) => e.code === -32602 && /bogus/.test(e.message));
+      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (e: any) => e.code === -32602 && e.message === "MCP error -32602: Unknown tool 'no_such_tool'. Call tools/list for the available tools.");
+      const empty = await client.callTool({ name: 'echo_page', arguments: { word: '' } });
+      assert.equal(empty.isError, true);
+      assert.match((empty.content as any)[0].text, /^Error 400: Invalid arguments for echo_page: word: /);
+      const unknown = await client.callTool({ name: 'echo_page', arguments: { word: 'x', bogus: 1 } });
+      assert.equal(unknown.isError, true);
+      assert.match((unknown.content as any)[0].text, /^Error 400: Invalid arguments for echo_page: bogus: unknown argument \(echo_page takes word, page\)/);
       const missing = await client.callTool({ name: 'always_missing', arguments: {} });
       assert.equal(missing.isError, true);
       assert.match((missing.content as any)[0].text, /^Error 404: Company 'nope.example' not found\. .*companies_search/);

@@ -1,17 +1,42 @@
-// Catalog tools: vendors, vendor products, categories, industries. Same services as REST.
+// Catalog tools: vendors, vendor products, categories, industries. Same services as REST;
+// compact records by default, every list paged with a total and nextPage.
 import { defineTool } from '../registry.ts';
-import { withNextPage } from '../results.ts';
-import { searchVendorsOp, vendorProductsOp } from '../../schemas/vendors.ts';
-import { listCategoriesOp } from '../../schemas/categories.ts';
-import { listIndustriesOp } from '../../schemas/industries.ts';
+import { compactOf, detailArgument, named, pageAnswer, pageArguments, pageOutput, slicePage, toolPage } from '../shapes.ts';
+import { searchVendorsOp, vendorProductsOp, vendorSchema, productSchema } from '../../schemas/vendors.ts';
+import { categorySchema, listCategoriesOp } from '../../schemas/categories.ts';
+import { industrySchema, listIndustriesOp } from '../../schemas/industries.ts';
 import { searchVendors, vendorProducts } from '../../services/vendors.ts';
 import { listCategories } from '../../services/categories.ts';
 import { listIndustries } from '../../services/industries.ts';
 
+// Vendors without their logo, the only field left out: no detail argument.
+const vendor = compactOf(vendorSchema, ['id', 'domain', 'name']);
+const product = compactOf(productSchema, ['id', 'name', 'category', 'categoryId', 'avgRating']);
+const category = compactOf(categorySchema, ['id', 'name', 'parentId', 'level']);
+
+const full = (detail: string) => (detail === 'full' ? { detail } : {});
+
 export const catalogTools = [
-  defineTool(searchVendorsOp, async (args, ctx) => withNextPage(await searchVendors(ctx.db, args), args)),
-  defineTool(vendorProductsOp, async (args, ctx) => withNextPage(await vendorProducts(ctx.db, args), args)),
-  // Lists are wrapped in an object: a tool result's structured content is an object.
-  defineTool(listCategoriesOp, async (_args, ctx) => ({ categories: await listCategories(ctx.db) })),
-  defineTool(listIndustriesOp, async (_args, ctx) => ({ industries: await listIndustries(ctx.db) })),
+  defineTool(searchVendorsOp, {
+    output: pageOutput(vendor.schema),
+    run: async (input, ctx) =>
+      pageAnswer(toolPage(await searchVendors(ctx.db, input), input, (v) => vendor.pick(v, 'compact')), 'vendors', (v) => named(v.name as string, v.domain as string)),
+  }),
+  defineTool(vendorProductsOp, {
+    args: { detail: detailArgument },
+    output: pageOutput(product.schema),
+    run: async ({ detail, ...input }, ctx) =>
+      pageAnswer(toolPage(await vendorProducts(ctx.db, input), { ...input, ...full(detail) }, (p) => product.pick(p, detail)), `products of ${input.vendorDomain}`, (p) => `${p.name} (${p.id})`),
+  }),
+  defineTool(listCategoriesOp, {
+    args: { ...pageArguments, detail: detailArgument },
+    output: pageOutput(category.schema),
+    run: async ({ detail, ...paging }, ctx) =>
+      pageAnswer(slicePage(await listCategories(ctx.db), { ...paging, ...full(detail) }, (c) => category.pick(c, detail)), 'categories', (c) => `${c.name} (${c.id})`),
+  }),
+  defineTool(listIndustriesOp, {
+    args: pageArguments,
+    output: pageOutput(industrySchema),
+    run: async (paging, ctx) => pageAnswer(slicePage(await listIndustries(ctx.db), paging, (i) => i), 'industries', (i) => `${i.name} (${i.id})`),
+  }),
 ];
