@@ -83,6 +83,11 @@ export function annotationsOf(op: Operation): ToolAnnotations {
 
 type Mcp = { readonly mcp: McpBinding };
 
+/** Administration is not a model's job: an operation that needs a role has no tool. */
+function refuseRoleOperation(operation: Operation): void {
+  if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
+}
+
 /** A tool with a structured answer: `args` adds door arguments to the record's input. */
 export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = Record<never, never>>(
   operation: O,
@@ -92,6 +97,7 @@ export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = 
     run: (args: z.output<O['input']> & z.output<z.ZodObject<A>>, ctx: CallContext) => Promise<ToolAnswer> | ToolAnswer;
   },
 ): ToolDef {
+  refuseRoleOperation(operation);
   const { mcp } = operation;
   return {
     operation,
@@ -112,8 +118,7 @@ export function defineRawTool<O extends Operation & Mcp>(
   operation: O,
   run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
 ): ToolDef {
-  // Administration is not a model's job: an operation that needs a role has no tool.
-  if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
+  refuseRoleOperation(operation);
   const { mcp } = operation;
   return {
     operation,
