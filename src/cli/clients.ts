@@ -5,6 +5,7 @@ import { withContext } from './context.ts';
 import { isoOrDash, output, wholeNumber } from './options.ts';
 import { createClient, listClients, listPlans, rotateClientSecret, setClientEnabled, setPlan } from '../auth/clients.ts';
 import { CLIENT_CACHE_MS } from '../auth/client-cache.ts';
+import { servedEndpoints } from '../auth/public-endpoints.ts';
 
 const BOUND = `${CLIENT_CACHE_MS / 1000} s`;
 
@@ -22,14 +23,17 @@ export function registerClientCommands(program: Command): void {
     .action(async (opts: { name: string; plan: string; credits?: number; externalId?: string; json?: boolean }) => {
       await withContext(async ({ db, config }) => {
         const c = await createClient(db, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId });
-        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, audience: config.auth.audience, token_url: `${config.auth.issuer}/oauth/token` };
+        // The audience the server serves (recorded at its start), not this shell's guess.
+        const served = await servedEndpoints(db, config);
+        if (served.note) console.error(served.note);
+        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, audience: served.audience, token_url: served.tokenUrl };
         output(opts.json, data, () => [
           `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits)`,
           `  client_id:     ${c.clientId}`,
           `  client_secret: ${c.clientSecret}`,
           ...(c.externalId ? [`  external_id:   ${c.externalId}`] : []),
           'Store the secret now: it is not shown again (rotate-secret makes a new one).',
-          `Token: curl -s ${data.token_url} -H 'content-type: application/json' -d '{"grant_type":"client_credentials","client_id":"${c.clientId}","client_secret":"<secret>","audience":"${config.auth.audience}"}'`,
+          `Token: curl -s ${data.token_url} -H 'content-type: application/json' -d '{"grant_type":"client_credentials","client_id":"${c.clientId}","client_secret":"<secret>","audience":"${served.audience}"}'`,
         ]);
       });
     });

@@ -6,6 +6,7 @@ import { isoOrDash, output } from './options.ts';
 import { createApiKey, listKeys, revokeApiKey } from '../auth/api-keys.ts';
 import { rotateSigningKey } from '../auth/signing-keys.ts';
 import { listSigningKeys } from '../store/signing-keys.ts';
+import { servedEndpoints } from '../auth/public-endpoints.ts';
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('API keys (create, list, revoke) and token signing keys (rotate-signing, list-signing)');
@@ -19,11 +20,13 @@ export function registerKeyCommands(program: Command): void {
     .action(async (opts: { client: string; name?: string; json?: boolean }) => {
       await withContext(async ({ db, config }) => {
         const k = await createApiKey(db, opts.client, opts.name ?? null);
-        output(opts.json, { id: k.id, prefix: k.prefix, api_key: k.apiKey, client_id: k.clientId }, () => [
+        const served = await servedEndpoints(db, config);
+        if (served.note) console.error(served.note);
+        output(opts.json, { id: k.id, prefix: k.prefix, api_key: k.apiKey, client_id: k.clientId, base_url: `${served.publicUrl}/api` }, () => [
           `API key for ${k.clientId} (id ${k.id}):`,
           `  ${k.apiKey}`,
           'Store it now: only its hash is kept.',
-          `Use: curl -s ${config.publicUrl}/api/me -H 'X-API-Key: ${k.apiKey}'`,
+          `Use: curl -s ${served.publicUrl}/api/me -H 'X-API-Key: ${k.apiKey}'`,
         ]);
       });
     });
