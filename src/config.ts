@@ -177,6 +177,8 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty value is an unset one (`VAR=` in a unit file, `${VAR:-}` in a compose file).
+  env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${issueMessage(i, env)}`);
