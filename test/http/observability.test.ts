@@ -3,6 +3,7 @@
 // kind of response and in every log line of its request; secrets never in a log line;
 // /readyz's schema check.
 import { test, before, after } from 'node:test';
+import type { InjectOptions } from 'fastify';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
@@ -126,7 +127,8 @@ test('/metrics with METRICS_TOKEN: the bearer token from any address, nothing el
 });
 
 test('X-Request-Id on responses of every kind: probes, 2xx, 400, 401, 404, 405, 413, 414, 431, draining 503', async () => {
-  const cases: [string, Parameters<TestApp['app']['inject']>[0], number][] = [
+  type Request = InjectOptions & { headers?: Record<string, string> };
+  const cases: [string, Request, number][] = [
     ['healthz', { method: 'GET', url: '/healthz' }, 200],
     ['readyz', { method: 'GET', url: '/readyz' }, 200],
     ['metrics', { method: 'GET', url: '/metrics' }, 200],
@@ -140,7 +142,7 @@ test('X-Request-Id on responses of every kind: probes, 2xx, 400, 401, 404, 405, 
     ['headers too large', { method: 'GET', url: '/healthz', headers: { 'x-padding': 'a'.repeat(20_000) } }, 431],
   ];
   for (const [what, request, status] of cases) {
-    const sent = await t.app.inject({ ...request, headers: { ...(request as { headers?: Record<string, string> }).headers, 'x-request-id': `case-${status}` } } as never);
+    const sent = await t.app.inject({ ...request, headers: { ...request.headers, 'x-request-id': `case-${status}` } });
     assert.equal(sent.statusCode, status, what);
     assert.equal(sent.headers['x-request-id'], `case-${status}`, `${what}: the id sent is kept`);
     const generated = await t.app.inject(request);
