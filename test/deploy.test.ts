@@ -65,7 +65,7 @@ test('compose.yaml: the app built from this Dockerfile beside PostgreSQL and Red
   const names = [...environment.matchAll(/^ {6}([A-Z_][A-Z0-9_]*):/gm)].map((m) => m[1]!);
   assertOurs(names, 'compose.yaml app environment');
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'HOST']) assert.ok(names.includes(name), name);
-  assert.match(environment, /DATABASE_URL: postgres:\/\/\S+@postgres:5432\//, 'the app reaches the postgres service');
+  assert.match(environment, /DATABASE_URL: postgres:\/\/.+@postgres:5432\//, 'the app reaches the postgres service');
   assert.match(environment, /REDIS_URL: redis:\/\/redis:6379/);
   assert.doesNotMatch(compose, /POSTGRES_PASSWORD: (?!\$\{)/, 'no literal database password');
   assert.match(app, /stop_grace_period: \d+s/, 'docker stop waits for the drain');
