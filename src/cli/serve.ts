@@ -48,8 +48,8 @@ export function registerServeCommand(program: Command): void {
       await recordPublicEndpoints(db, config);
       await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;
-      readiness.ready = true;
       for (const line of await startupReport(config, db)) console.log(line);
+      readiness.ready = true;
       console.log(`Stacklens is listening on ${config.publicUrl} (REST: ${config.publicUrl}/api, docs: ${config.publicUrl}/docs)`);
     });
 }
