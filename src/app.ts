@@ -1,7 +1,7 @@
 // Builds the Fastify app: plugins first, then routes. Never listens: main.ts and the tests do.
 import { MAX_PATH_PARAM } from './schemas/params.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './store/db.ts';
@@ -24,6 +24,9 @@ import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
 import { Bulkheads } from './bulkhead.ts';
+import { metricsPlugin } from './http/plugins/metrics.ts';
+import { openMcpSessions } from './mcp/sessions.ts';
+import { redactUrlPasswords } from './operations.ts';
 
 export interface AppDeps {
   config: Config;
@@ -63,14 +66,26 @@ export const LOG_REDACT = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
   'headers.authorization',
   'headers["x-api-key"]',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'headers["proxy-authorization"]',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
   'req.headers["x-on-behalf-of-user"]',
   'headers["x-on-behalf-of-user"]',
   '*.headers.authorization',
   '*.headers["x-api-key"]',
+  'client_secret',
   '*.client_secret',
+  '*.*.client_secret',
   '*.clientSecret',
+  'api_key',
+  'password',
+  'token',
+  'access_token',
   '*.api_key',
   '*.apiKey',
   '*.access_token',
@@ -82,6 +97,14 @@ export const LOG_REDACT = [
   '*.body',
 ];
 
+/**
+ * The log destination, with any password in a connection URL masked (`postgres://app:***@db`)
+ * in whatever a line holds (messages, error texts): pino's redaction works on paths only.
+ */
+export function logDestination(target: DestinationStream = pino.destination(1)): DestinationStream {
+  return { write: (line: string) => target.write(line.includes('://') ? redactUrlPasswords(line) : line) };
+}
+
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM };
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -90,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+        : { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' }, stream: logDestination(deps.logStream) },
     // One line per request, written by requestLogPlugin, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // X-Request-Id is read by requestIdOf (kept only when short and printable).
@@ -122,6 +145,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const bulkheads = new Bulkheads(config.bulkheads);
   app.decorate('bulkheads', bulkheads);
 
+  // The very first hook: every answer carries its request id, also those of the hooks
+  // below that answer on their own (shutting down, shedding load, 414/431).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   await app.register(securityPlugin);
   // First of the request hooks: once shutting down, new requests get their 503 before any work.
   await app.register(drainPlugin);
@@ -131,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(databaseStatePlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
+  await app.register(metricsPlugin, { mcpSessions: openMcpSessions });
   app.addHook('onRequest', checkRequestHead);
   await app.register(methodsPlugin, ROUTER_OPTIONS);
   // Before the routes: the OpenAPI document is collected from routes as they register.

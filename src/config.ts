@@ -2,10 +2,17 @@
 import { z } from 'zod';
 import type { BulkheadLimits, BulkheadName } from './bulkhead.ts';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** The rule a variable breaks, for the start-up message (`PORT must be an integer 1-65535, got "abc"`). */
+const rules = new WeakMap<z.ZodType, string>();
+function withRule<T extends z.ZodType>(schema: T, rule: string): T {
+  rules.set(schema, rule);
+  return schema;
+}
+const bool = withRule(
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  'true or false (or 1/0, yes/no)',
+);
+const int = (min: number, max: number) => withRule(z.coerce.number().int().min(min).max(max), `an integer ${min}-${max}`);
 const optionalText = z
   .string()
   .optional()
@@ -14,7 +21,7 @@ const optionalText = z
 /** Every variable the service reads, with its default. The README documents each. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
-  PORT: int(0, 65535).default(8080),
+  PORT: int(1, 65535).default(8080),
   /** Public origin the service is reached at (behind a proxy, the proxy's). Default http://HOST:PORT. */
   PUBLIC_URL: optionalText,
   DATA_DIR: z.string().default('./data'),
@@ -34,8 +41,8 @@ const envSchema = z.object({
   SHUTDOWN_EXPORT_GRACE_SECONDS: int(0, 3600).default(30),
   REDIS_URL: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Seed the demo world on first start when the database holds no company. */
-  SEED_DEMO: bool.default(true),
+  /** Seed the demo world on first start when the database holds no company. Default: true on the embedded database, false with DATABASE_URL. */
+  SEED_DEMO: bool.optional(),
   DEMO_COMPANIES: int(10, 2_000_000).default(5000),
   DEMO_SEED: z.string().default('stacklens'),
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
@@ -88,7 +95,23 @@ const envSchema = z.object({
   /** How long a 429 of the per-client rate limit is held before it is sent (0: at once). */
   RATE_LIMITED_REPLY_DELAY_MS: int(0, 10_000).default(250),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
+  /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
+  METRICS_TOKEN: optionalText,
 });
+
+/** The variables the service reads (the README's configuration table lists exactly these). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+/** The literal default of a variable, as text, or undefined when it has none (unset, or derived). */
+export function envDefault(name: string): string | undefined {
+  let schema: z.ZodType | undefined = (envSchema.shape as Record<string, z.ZodType>)[name];
+  for (let depth = 0; schema && depth < 4; depth++) {
+    const def = schema._zod.def as { type: string; defaultValue?: unknown; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.type === 'default') return String(def.defaultValue);
+    schema = def.innerType ?? def.in;
+  }
+  return undefined;
+}
 
 export interface Config {
   host: string;
@@ -113,7 +136,10 @@ export interface Config {
   shutdownExportGraceMs: number;
   redisUrl: string | undefined;
   logLevel: string;
+  /** Generate the demo world on first start (SEED_DEMO; default on the embedded database only). */
   seedDemo: boolean;
+  /** demo: the demo world and its printed client; production: neither, and weak secrets refused (operations.ts). */
+  mode: 'demo' | 'production';
   demoCompanies: number;
   demoSeed: string;
   bodyLimitBytes: number;
@@ -147,18 +173,23 @@ export interface Config {
     /** A rate-limit refusal (429) is sent this long after it is decided: a flood of retries that ignore Retry-After slows to the client's own pace. */
     rateLimitedReplyDelayMs: number;
   };
+  /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty value is an unset one (`VAR=` in a unit file, `${VAR:-}` in a compose file).
+  env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const lines = parsed.error.issues.map((i) => `  ${issueMessage(i, env)}`);
+    throw new ConfigError(`Invalid configuration:\n${[...new Set(lines)].join('\n')}`);
   }
   const e = parsed.data;
+  const seedDemo = e.SEED_DEMO ?? !e.DATABASE_URL;
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`);
   const externalParts = [e.AUTH_ISSUER, e.AUTH_JWKS_URL, e.AUTH_AUDIENCE];
@@ -186,7 +217,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownExportGraceMs: e.SHUTDOWN_EXPORT_GRACE_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
-    seedDemo: e.SEED_DEMO,
+    seedDemo,
+    mode: seedDemo ? 'demo' : 'production',
     demoCompanies: e.DEMO_COMPANIES,
     demoSeed: e.DEMO_SEED,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -224,7 +256,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       listenBacklog: e.LISTEN_BACKLOG,
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
+    metricsToken: e.METRICS_TOKEN,
   };
+}
+
+/** `NAME must be RULE, got "value"`: the variable, the rule it breaks and what it was given. */
+function issueMessage(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): string {
+  const name = String(issue.path[0] ?? '');
+  let schema: z.ZodType | undefined = (envSchema.shape as Record<string, z.ZodType>)[name];
+  let rule: string | undefined;
+  for (let depth = 0; schema && !rule && depth < 4; depth++) {
+    rule = rules.get(schema);
+    const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+    schema = def.innerType ?? def.in;
+  }
+  if (!rule && issue.code === 'invalid_value') rule = `one of ${issue.values.map(String).join(', ')}`;
+  const given = String(env[name] ?? '');
+  return `${name} must be ${rule ?? issue.message}, got ${JSON.stringify(given.length > 80 ? `${given.slice(0, 80)}…` : given)}`;
 }
 
 function bulkheadLimits(e: z.output<typeof envSchema>): Record<BulkheadName, BulkheadLimits> {

@@ -9,6 +9,7 @@ import type { CounterStore } from '../store/counters.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { Plan, RateClass } from '../schemas/plans.ts';
+import { rateLimitRejections } from '../telemetry/metrics.ts';
 export const RATE_WINDOW_SECONDS = 60;
 
 interface Policy {
@@ -50,6 +51,7 @@ export async function consumeRateLimit(store: CounterStore, principal: Principal
   const exhausted = policies.map((p, i) => ({ p, i })).filter(({ p, i }) => states[i]!.count >= p.quota);
   const retryAfterSeconds = Math.max(...exhausted.map(({ i }) => resetSeconds[i]!));
   const first = exhausted[0]!.p;
+  rateLimitRejections.inc({ policy: first.name });
   const message = `Rate limit exceeded: the '${principal.plan.id}' plan allows ${first.quota} ${first.what} per ${RATE_WINDOW_SECONDS} s; retry after ${retryAfterSeconds} s`;
   return { allowed, retryAfterSeconds, headers, message };
 }

@@ -7,6 +7,7 @@ import type { Db } from '../store/db.ts';
 import type { CounterStore } from '../store/counters.ts';
 import { findClient } from '../store/access.ts';
 import { RateLimitedError } from '../errors.ts';
+import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { MAX_TOKEN_PARAM } from '../schemas/oauth.ts';
 import { isSafeText, TEXT_RULE } from '../schemas/text.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
@@ -122,6 +123,7 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
   const throttleKey = `tf:{${credentials.clientId.slice(0, 128)}}`;
   const failures = await counters.peek(throttleKey);
   if (failures.count >= maxFailures) {
+    rateLimitRejections.inc({ policy: 'token_failures' });
     throw new RateLimitedError(`Too many failed authentications for this client_id; retry after ${Math.ceil(failures.resetMs / 1000)} s`, failures.resetMs / 1000);
   }
 

@@ -9,6 +9,7 @@ import { CLI_ACTOR } from '../services/audit.ts';
 import { BadRequestError } from '../errors.ts';
 import { isRole, ROLES } from '../schemas/roles.ts';
 import { CLIENT_CACHE_MS } from '../auth/client-cache.ts';
+import { servedEndpoints } from '../auth/public-endpoints.ts';
 
 const BOUND = `${CLIENT_CACHE_MS / 1000} s`;
 
@@ -29,14 +30,17 @@ export function registerClientCommands(program: Command): void {
         // The same audited service as POST /api/admin/clients (actor: cli).
         const created = await createAdminClient(db, config, CLI_ACTOR, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId, role: opts.admin ? 'admin' : null });
         const c = { ...created.client, clientSecret: created.clientSecret };
-        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, role: c.role, audience: created.audience, token_url: created.tokenUrl };
+        // The audience the server serves (recorded at its start), not this shell's guess.
+        const served = await servedEndpoints(db, config);
+        if (served.note) console.error(served.note);
+        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, role: c.role, audience: served.audience, token_url: served.tokenUrl };
         output(opts.json, data, () => [
           `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits${c.role ? `, role ${c.role}` : ''})`,
           `  client_id:     ${c.clientId}`,
           `  client_secret: ${c.clientSecret}`,
           ...(c.externalId ? [`  external_id:   ${c.externalId}`] : []),
           'Store the secret now: it is not shown again (rotate-secret makes a new one).',
-          `Token: curl -s ${data.token_url} -H 'content-type: application/json' -d '{"grant_type":"client_credentials","client_id":"${c.clientId}","client_secret":"<secret>","audience":"${config.auth.audience}"}'`,
+          `Token: curl -s ${data.token_url} -H 'content-type: application/json' -d '{"grant_type":"client_credentials","client_id":"${c.clientId}","client_secret":"<secret>","audience":"${served.audience}"}'`,
         ]);
       });
     });

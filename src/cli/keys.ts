@@ -8,6 +8,7 @@ import { createAdminClientKey, revokeAdminKey } from '../services/admin.ts';
 import { CLI_ACTOR } from '../services/audit.ts';
 import { rotateSigningKey } from '../auth/signing-keys.ts';
 import { listSigningKeys } from '../store/signing-keys.ts';
+import { servedEndpoints } from '../auth/public-endpoints.ts';
 
 export function registerKeyCommands(program: Command): void {
   const keys = program.command('keys').description('API keys (create, list, revoke) and token signing keys (rotate-signing, list-signing)');
@@ -23,11 +24,13 @@ export function registerKeyCommands(program: Command): void {
         // The same audited service as POST /api/admin/clients/{clientId}/keys (actor: cli).
         const { key, apiKey } = await createAdminClientKey(db, CLI_ACTOR, opts.client, opts.name ?? null);
         const k = { ...key, apiKey };
-        output(opts.json, { id: k.id, prefix: k.prefix, api_key: k.apiKey, client_id: k.clientId }, () => [
+        const served = await servedEndpoints(db, config);
+        if (served.note) console.error(served.note);
+        output(opts.json, { id: k.id, prefix: k.prefix, api_key: k.apiKey, client_id: k.clientId, base_url: `${served.publicUrl}/api` }, () => [
           `API key for ${k.clientId} (id ${k.id}):`,
           `  ${k.apiKey}`,
           'Store it now: only its hash is kept.',
-          `Use: curl -s ${config.publicUrl}/api/me -H 'X-API-Key: ${k.apiKey}'`,
+          `Use: curl -s ${served.publicUrl}/api/me -H 'X-API-Key: ${k.apiKey}'`,
         ]);
       });
     });

@@ -1,4 +1,5 @@
-// `stacklens serve`: migrate, listen, seed the demo world on first start (the API answers
+// `stacklens serve`: refuse weak configured secrets outside demo mode, migrate, listen, seed
+// the demo world on first start in demo mode (the API answers
 // 503 until it is ready, the probes at once), drain on signals: /readyz and new requests
 // turn 503 at once, in-flight requests finish, exports get SHUTDOWN_EXPORT_GRACE_SECONDS
 // (then are cut, audited as incomplete), the database is closed (PGlite: CHECKPOINT), exit 0.
@@ -8,6 +9,15 @@ import { buildApp } from '../app.ts';
 import { openContext } from './context.ts';
 import { ensureDemoWorld } from '../ingest/demo.ts';
 import { exportsSettled } from '../services/exports.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import { describeDatabase, weakSecrets } from '../operations.ts';
+import { recordPublicEndpoints } from '../auth/public-endpoints.ts';
+import { DEMO_CLIENT_FILE } from '../auth/demo-client.ts';
+import { listClients } from '../auth/clients.ts';
+import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Beyond the export grace: time for the audit writes, closing the app and the database checkpoint. */
 const CLOSE_MARGIN_MS = 20_000;
@@ -17,6 +27,7 @@ export function registerServeCommand(program: Command): void {
     .command('serve', { isDefault: true })
     .description('Run the HTTP API (REST under /api, MCP at /mcp) on HOST:PORT')
     .action(async () => {
+      refuseUnsafeSecrets(loadConfig());
       const { config, db } = await openContext();
       const readiness = { ready: false, message: 'Stacklens is starting; retry in a few seconds' };
       const app = await buildApp({ config, db, readiness });
@@ -33,9 +44,40 @@ export function registerServeCommand(program: Command): void {
       });
       await app.listen({ host: config.host, port: config.port, backlog: config.overload.listenBacklog });
       readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
+      // Credentials printed by the CLI from now on name this server's audience (auth/public-endpoints.ts).
+      await recordPublicEndpoints(db, config);
       await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;
+      for (const line of await startupReport(config, db)) console.log(line);
       readiness.ready = true;
       console.log(`Stacklens is listening on ${config.publicUrl} (REST: ${config.publicUrl}/api, docs: ${config.publicUrl}/docs)`);
     });
+}
+
+/** Outside demo mode a weak or placeholder CURSOR_SECRET / METRICS_TOKEN stops the start (exit 2); in demo mode it is a warning. */
+function refuseUnsafeSecrets(config: Config): void {
+  const problems = weakSecrets(config);
+  if (problems.length === 0) return;
+  if (config.mode === 'production') {
+    throw new ConfigError(`Refusing to start in production mode (no demo world):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+  for (const p of problems) console.warn(`Warning (allowed in demo mode only): ${p}`);
+}
+
+/** Which database, which mode, where the credentials are: the lines an operator reads first. */
+async function startupReport(config: Config, db: Db): Promise<string[]> {
+  const lines = [`Database: ${describeDatabase(config)}, at migration ${await appliedMigrationCount(db)} of ${listMigrations().length}`];
+  const demoClients = (await listClients(db)).filter((c) => c.name === 'demo' && !c.disabledAt);
+  if (config.mode === 'demo') {
+    lines.push(`Mode: demo (SEED_DEMO${config.databaseUrl ? '=true' : ' defaults to true on the embedded database'}): a generated demo world on first start`);
+    const file = path.join(config.dataDir, DEMO_CLIENT_FILE);
+    lines.push(fs.existsSync(file) && demoClients.length > 0
+      ? `Credentials: the demo client (plan full) is in ${file}`
+      : 'Credentials: no demo client (the database held data before its first start); create one: stacklens clients create --name NAME --plan full');
+  } else {
+    lines.push(`Mode: production: no demo world${config.databaseUrl ? ' (SEED_DEMO is off with DATABASE_URL)' : ' (SEED_DEMO=false)'}; add one with SEED_DEMO=true or \`stacklens seed\``);
+    lines.push('Credentials: none printed; create a client: stacklens clients create --name NAME --plan PLAN, and a key: stacklens keys create --client ID');
+    for (const c of demoClients) lines.push(`Warning: client ${c.id} named "demo" (made with a demo world) is enabled; disable it unless you mean to keep it: stacklens clients disable ${c.id}`);
+  }
+  return lines;
 }

@@ -25,8 +25,13 @@ export const MAX_HEADERS_BYTES = 16 * 1024;
  */
 export const MAX_REQUEST_HEAD_BYTES = 128 * 1024;
 
-/** A client-sent X-Request-Id is kept when short and visible ASCII; otherwise one is generated. */
-const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
+/**
+ * A client-sent X-Request-Id is kept when it is 1-128 characters of letters, digits and
+ * `. _ : / + = @ -`, starting with a letter or digit (UUIDs, hex and most tracing ids);
+ * otherwise the request gets a generated UUID. Nothing a log viewer, a shell or a CSV
+ * could read as markup, quoting or a new line reaches the logs or the reply.
+ */
+export const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:\/+=@-]{0,127}$/;
 
 export function requestIdOf(req: IncomingMessage): string {
   const sent = req.headers['x-request-id'];

@@ -15,6 +15,7 @@ import {
   companiesToRefresh, finishRefreshRun, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
   loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
 } from '../store/intelligence.ts';
+import { refreshObserver } from '../telemetry/metrics.ts';
 
 /** Companies scored between two turns of the event loop (about 20-40 ms of work). */
 const YIELD_EVERY = 50;
@@ -96,6 +97,19 @@ export async function loadPopulation(db: Db, asOf: Date): Promise<LoadedPopulati
 }
 
 async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions): Promise<RefreshResult> {
+  // /metrics: running, progress per phase, runs by outcome.
+  const observed = refreshObserver(kind);
+  try {
+    const result = await runObserved(db, kind, only, { ...options, onProgress: (p) => (observed.progress(p), options.onProgress?.(p)) });
+    observed.end(true);
+    return result;
+  } catch (err) {
+    observed.end(false);
+    throw err;
+  }
+}
+
+async function runObserved(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions): Promise<RefreshResult> {
   const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
   const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});

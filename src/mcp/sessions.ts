@@ -10,6 +10,16 @@ export interface McpSession {
   lastSeenAt: number;
 }
 
+/** Every open store of this process, for the MCP sessions gauge on /metrics. */
+const openStores = new Set<SessionStore>();
+
+/** MCP sessions open in this process (expired ones count until the next sweep). */
+export function openMcpSessions(): number {
+  let n = 0;
+  for (const store of openStores) n += store.size;
+  return n;
+}
+
 export class SessionStore {
   private readonly sessions = new Map<string, McpSession>();
   private readonly sweeper: NodeJS.Timeout;
@@ -20,6 +30,7 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, ttlMs)).unref();
+    openStores.add(this);
   }
 
   create(clientId: string): McpSession {
@@ -59,5 +70,6 @@ export class SessionStore {
   close(): void {
     clearInterval(this.sweeper);
     this.sessions.clear();
+    openStores.delete(this);
   }
 }

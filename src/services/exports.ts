@@ -7,6 +7,7 @@
 import type { Db } from '../store/db.ts';
 import { despiteDisconnect } from '../store/query-limits.ts';
 import { audit } from './audit.ts';
+import { observeExport } from '../telemetry/metrics.ts';
 
 /** Who an export is done by (the API client) and for (the X-On-Behalf-Of-User user; null for an unattributed stream). */
 export interface Actor {
@@ -33,6 +34,7 @@ export async function* audited<T>(
     }
     completed = true;
   } finally {
+    observeExport(entry.action, count, completed);
     try {
       // Also (above all) when the client went away: its disconnect must not cancel this write.
       await despiteDisconnect(() =>

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { acquireDirLock, type DirLock } from './lock.ts';
 import { asServiceError, Availability, DatabaseUnavailableError, sendCancelRequest } from './db-faults.ts';
 import { currentQueryLimits, statementEnd, type QueryLimits } from './query-limits.ts';
+import { observeStatement } from '../telemetry/metrics.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -49,6 +50,8 @@ export interface Db extends Queryable {
   readonly pool: pg.Pool;
   /** Up or down as the last statements saw it; emits one 'change' per outage and recovery. */
   readonly availability: Availability;
+  /** PGlite only: wire-protocol batches its worker has not answered yet (/metrics). */
+  readonly embeddedPendingCalls?: () => number;
   close(): Promise<void>;
 }
 
@@ -149,11 +152,12 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     pool.on('error', () => {
       /* the worker stopped; the next checkout reports it */
     });
-    return makeDb('pglite', pool, options.preparedStatements ?? true, options.timeouts ?? DEFAULT_DB_TIMEOUTS, async () => {
+    const db = makeDb('pglite', pool, options.preparedStatements ?? true, options.timeouts ?? DEFAULT_DB_TIMEOUTS, async () => {
       await pool.end();
       await thread.close(); // CHECKPOINT, then close
       lock?.release();
     });
+    return Object.assign(db, { embeddedPendingCalls: () => thread.pendingCalls });
   } catch (err) {
     await thread.close().catch(() => {});
     lock?.release();
@@ -360,11 +364,14 @@ class Lease {
   }
 
   private async settle(pending: Promise<pg.QueryResult>, startedAt: number): Promise<pg.QueryResult> {
+    const sent = performance.now();
     try {
       const result = await pending;
+      observeStatement(this.ctx.engine, true, (performance.now() - sent) / 1000);
       this.ctx.availability.succeeded(startedAt);
       return result;
     } catch (err) {
+      observeStatement(this.ctx.engine, false, (performance.now() - sent) / 1000);
       // A statement given up already answered its caller: its late error (the cancel) is no news.
       if (this.abandoned) throw err;
       // A connection opened before the last recovery that turns out dead is a leftover of

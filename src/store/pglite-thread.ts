@@ -67,6 +67,11 @@ export class PgliteThread {
     this.worker.on('exit', (code) => this.stop(new Error(`the embedded database stopped (worker exit ${code})`)));
   }
 
+  /** Wire-protocol batches sent to the worker and not answered yet (/metrics). */
+  get pendingCalls(): number {
+    return this.pending.size;
+  }
+
   /** A new node-postgres connection: the stream it talks the wire protocol over. */
   connectionStream(): Duplex {
     return new PgliteStream(this);

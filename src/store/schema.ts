@@ -73,6 +73,7 @@ export const TABLES = {
   truth_segments: { company_id: 'text', segment_id: 'text', industry_id: 'text null', size_tier: 'text null', region: 'text null', maturity: 'text null' },
   truth_installs: { company_id: 'text', product_id: 'text', in_use: 'bool', kind: 'text null' },
   service_secrets: { name: 'text', value: 'text', created_at: 'timestamptz default' },
+  service_settings: { name: 'text', value: 'jsonb', updated_at: 'timestamptz default' },
   product_usage_stats: { product_id: 'text', companies: 'int4' },
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },

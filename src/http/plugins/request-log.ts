@@ -1,5 +1,5 @@
 // One JSON log line per request: request id, method, route, status, latency, client and,
-// for a failed request, the error's stable code.
+// for a failed request, the error's stable code. (app.ts sets the X-Request-Id header.)
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -13,9 +13,6 @@ declare module 'fastify' {
 }
 
 export const requestLogPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -11,6 +11,7 @@ import type { Db } from '../../store/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
 import { KINDS } from './kinds/index.ts';
 import { readRecords } from './reader.ts';
+import { importObserver } from '../../telemetry/metrics.ts';
 import { IMPORT_FORMATS, IMPORT_KINDS, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary, type RowError } from './types.ts';
 
 export * from './types.ts';
@@ -75,7 +76,12 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     errorCount += list.length;
     for (const e of list) if (errors.length < maxErrors) errors.push(e);
   };
-  const progress = (phase: ImportProgress['phase']) => options.onProgress?.({ phase, rowsRead, bytesRead, totalBytes });
+  let observed: ReturnType<typeof importObserver> | undefined; // /metrics, from the first statement on
+  const progress = (phase: ImportProgress['phase']) => {
+    const report = { phase, rowsRead, bytesRead, totalBytes };
+    observed?.progress(report);
+    options.onProgress?.(report);
+  };
   const summary = (committed: boolean, counts = { inserted: 0, updated: 0, deleted: 0 }): ImportSummary => {
     const elapsedMs = performance.now() - started;
     const valid = rowsRead - rejected;
@@ -92,6 +98,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   // client, and a rejected file ends in ROLLBACK without an error.
   const client = await db.pool.connect();
   const stage = new ImportStage(client, STAGE_SPECS[kind], db.engine);
+  observed = importObserver(kind);
   try {
     // READ COMMITTED whatever the server default: the checks must see every row committed
     // before they lock the referenced tables (ImportStage.foreignKeysVerified).
@@ -148,6 +155,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
       errors.length = Math.min(errors.length, maxErrors);
       await client.query('ROLLBACK');
       progress('done');
+      observed.end('rejected');
       return summary(false);
     }
     const checkMs = performance.now() - started - readMs;
@@ -156,8 +164,10 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     await client.query('COMMIT');
     timings = { readMs, checkMs, writeMs: performance.now() - started - readMs - checkMs };
     progress('done');
+    observed.end('committed');
     return summary(true, counts);
   } catch (err) {
+    observed.end('failed');
     await stage.abort(err as Error);
     await client.query('ROLLBACK').catch(() => {});
     throw err;
