@@ -11,7 +11,12 @@ export const tokenRequestSchema = z
     grant_type: textInput(MAX_TOKEN_PARAM).describe('Always `client_credentials`'),
     client_id: textInput(MAX_TOKEN_PARAM).optional().describe('Client id (or send it with the secret as HTTP Basic)'),
     client_secret: textInput(MAX_TOKEN_PARAM).optional().describe('Client secret (or HTTP Basic; not both)'),
-    audience: textInput(MAX_TOKEN_PARAM).describe("The API audience: this service's API_AUDIENCE (by default its public origin)"),
+    audience: textInput(MAX_TOKEN_PARAM)
+      .optional()
+      .describe("The token's audience: this service's API_AUDIENCE (by default its public origin) for the REST API, or its MCP resource (PUBLIC_URL/mcp). Send `audience` or `resource`"),
+    resource: textInput(MAX_TOKEN_PARAM)
+      .optional()
+      .describe('RFC 8707 resource indicator, the alternative to `audience`: the MCP resource (PUBLIC_URL/mcp, as `/.well-known/oauth-protected-resource/mcp` names it) or the API audience. The token is valid only there'),
   })
   .describe('JSON or application/x-www-form-urlencoded');
 
