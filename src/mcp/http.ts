@@ -136,7 +136,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
   const sessionFor = async (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<McpSession | undefined> => {
     const id = request.headers['mcp-session-id'];
     if (typeof id !== 'string' || id === '') {
-      rpcError(reply, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required (call initialize first)');
+      rpcError(reply, 400, -32000, 'Bad Request: the mcp-session-id header is required (call initialize first)');
       return undefined;
     }
     const session = await sessions.get(id);
@@ -186,7 +186,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
       if (!session) return reply;
       // The transport decides version-dependent behaviour (the SSE priming event) by this
       // header; the session knows the version actually negotiated.
-      request.raw.headers['mcp-protocol-version'] = session.protocolVersion;
+      overrideHeader(request, 'mcp-protocol-version', session.protocolVersion);
     }
     await serve(request, reply, principal, body);
     return reply;
@@ -209,7 +209,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     const json = wantsJson(request.headers.accept, config.mcp.responseMode);
     // The SDK insists on both media types by name; the Accept rule (wildcards count) was
     // checked above, and the choice between them is ours (wantsJson).
-    request.raw.headers.accept = 'application/json, text/event-stream';
+    overrideHeader(request, 'accept', 'application/json, text/event-stream');
     const onBehalf = request.headers['x-on-behalf-of-user'];
     // A server per request, not per session: an SDK server connects to one transport at a
     // time and a stateless transport serves one request, while a session may have several
@@ -235,6 +235,18 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, body);
   }
+}
+
+/**
+ * Replaces a request header as the SDK transport will read it: it turns the Node request
+ * into a web Request from `rawHeaders` (and `headers`), so both change.
+ */
+function overrideHeader(request: FastifyRequest, name: string, value: string): void {
+  const raw = request.raw;
+  raw.headers[name] = value;
+  const list = raw.rawHeaders.filter((_, i, all) => all[i - (i % 2)]!.toLowerCase() !== name);
+  list.push(name, value);
+  raw.rawHeaders.splice(0, raw.rawHeaders.length, ...list);
 }
 
 /** Plain JSON when the client prefers it by q-value; SSE when it prefers SSE; else the configured mode. */
