@@ -111,8 +111,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
    */
   const challenge = (credentials: Credentials | undefined, err: AppError): string => {
     const metadata = `resource_metadata=${quoted(resourceMetadata)}`;
-    if (credentials?.bearerToken === undefined) return `Bearer ${metadata}`;
-    return `Bearer error="invalid_token", error_description=${quoted(err.message)}, ${metadata}`;
+    // Credentials unread: the Authorization header was malformed (a request error, not a token's).
+    const code = credentials === undefined ? 'invalid_request' : credentials.bearerToken !== undefined ? 'invalid_token' : undefined;
+    if (!code) return `Bearer ${metadata}`;
+    return `Bearer error="${code}", error_description=${quoted(err.message)}, ${metadata}`;
   };
 
   /** Authentication, common to POST and DELETE: a bearer token must be for the MCP resource. */
