@@ -16,9 +16,8 @@ import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextpro
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate, credentialsFromHeaders, type Credentials } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../errors.ts';
-import { sendError } from '../http/plugins/errors.ts';
-import { protectedResourceMetadataUrl } from '../http/routes/protected-resource.ts';
+import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
+import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, type BeforeCall } from './server.ts';
 import { openSessionStore, type McpSession } from './sessions.ts';
 import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
@@ -74,28 +73,22 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  // Errors thrown here reach the app's one error handler (the service's error shape).
+  app.setErrorHandler((error: FastifyError) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      request.errorCode = 'payload_too_large';
-      return sendError(request, reply, 413, `body: larger than the MCP request limit of ${config.mcp.bodyLimitBytes} bytes (MCP_BODY_LIMIT_BYTES)`);
+      throw new PayloadTooLargeError(`body: larger than the MCP request limit of ${config.mcp.bodyLimitBytes} bytes (MCP_BODY_LIMIT_BYTES)`);
     }
     throw error;
   });
 
   // Transport rules on every request, before authentication or any parsing: a refused
   // request costs nothing and learns nothing.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     const refusal = origins.check(request.headers.host, request.headers.origin, request.raw.socket?.localPort ?? config.port);
-    if (refusal) {
-      request.errorCode = 'forbidden';
-      return sendError(request, reply, 403, `Forbidden: ${refusal}`);
-    }
+    if (refusal) throw new ForbiddenError(`Forbidden: ${refusal}`);
     if (request.method === 'POST') {
       const media = postMediaRefusal(request.headers.accept, request.headers['content-type']);
-      if (media) {
-        request.errorCode = media[0] === 415 ? 'unsupported_media_type' : 'not_acceptable';
-        return sendError(request, reply, media[0], media[1]);
-      }
+      if (media) throw new AppError(media[0], media[0] === 415 ? 'unsupported_media_type' : 'not_acceptable', media[1]);
     }
   });
 

@@ -104,7 +104,7 @@ describe('built-in authorization server', () => {
   });
 
   test('unknown or conflicting targets are invalid_target; neither is invalid_request', async () => {
-    for (const params of [{ resource: 'https://other.example/mcp' }, { resource: `${MCP}/` }, { audience: API, resource: MCP }]) {
+    for (const params of [{ resource: 'https://other.example/mcp' }, { resource: `${MCP}/` }, { audience: API, resource: MCP }] as Record<string, string>[]) {
       const res = await token(params);
       assert.equal(res.statusCode, 400, JSON.stringify(params));
       assert.equal(res.json().error, 'invalid_target');

@@ -51,7 +51,7 @@ for (const store of ['database', 'redis'] as const) {
     let c: TestClient;
     before(async () => {
       if (store === 'redis' && !redisReachable) return;
-      const env = store === 'redis' ? { REDIS_URL } : {};
+      const env: Record<string, string> = store === 'redis' ? { REDIS_URL } : {};
       a = await createTestApp({ db, mcpTools: tools, env });
       b = await createTestApp({ db, mcpTools: tools, env });
       urlA = await a.app.listen({ host: '127.0.0.1', port: 0 });
