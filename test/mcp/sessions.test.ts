@@ -5,11 +5,12 @@
 // redis://127.0.0.1:6379; skipped with a message only when Redis is unreachable).
 import { test, before, after, afterEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { Redis } from 'ioredis';
 import { createTestDb } from '../helpers/db.ts';
 import { createTestClient } from '../helpers/auth.ts';
 import { setClock } from '../../src/clock.ts';
-import { RateLimitedError } from '../../src/errors.ts';
+import { RateLimitedError, ServiceUnavailableError } from '../../src/errors.ts';
 import { DatabaseSessionStore, RedisSessionStore, sessionIdHash, type SessionStore } from '../../src/mcp/sessions.ts';
 import type { Db } from '../../src/store/db.ts';
 
@@ -127,6 +128,23 @@ test('the database keeps only a hash of each id, and the sweep deletes expired s
     assert.ok((await store.sweep()) >= 1);
     const left = await db.query('SELECT 1 FROM mcp_sessions WHERE id_hash = $1', [sessionIdHash(s.id)]);
     assert.equal(left.length, 0);
+  } finally {
+    await store.close();
+  }
+});
+
+test('with Redis not answering, session calls are 503 with Retry-After, never a session assumed', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const store = await RedisSessionStore.connect(`redis://127.0.0.1:${port}`, { ttlMs: TTL_MS, maxPerClient: 2 }, () => {});
+  try {
+    for (const call of [() => store.get('some-session-id'), () => store.create(clientA, '2025-11-25'), () => store.delete('some-session-id')]) {
+      await assert.rejects(call(), (err: unknown) => err instanceof ServiceUnavailableError && err.status === 503 && err.headers['retry-after'] === '2');
+    }
   } finally {
     await store.close();
   }
