@@ -25,7 +25,6 @@ import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
 import { Bulkheads } from './bulkhead.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
-import { openMcpSessions } from './mcp/sessions.ts';
 import { redactUrlPasswords } from './operations.ts';
 
 export interface AppDeps {
@@ -159,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(databaseStatePlugin);
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
-  await app.register(metricsPlugin, { mcpSessions: openMcpSessions });
+  await app.register(metricsPlugin);
   app.addHook('onRequest', checkRequestHead);
   await app.register(methodsPlugin, ROUTER_OPTIONS);
   // Before the routes: the OpenAPI document is collected from routes as they register.

@@ -63,12 +63,18 @@ const envSchema = z.object({
   AUTH_AUDIENCE: optionalText,
   /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
-  /** Comma-separated Origins allowed to call /mcp from a browser. */
+  /** Comma-separated Origins allowed to call /mcp from a browser, besides the loopback names with PORT and PUBLIC_URL's. */
   MCP_ALLOWED_ORIGINS: optionalText,
+  /** Comma-separated Host values (name or name:port) /mcp answers besides the loopback names with PORT and PUBLIC_URL's; `*`: any. */
+  MCP_ALLOWED_HOSTS: optionalText,
+  /** Largest /mcp request body; more is a 413. */
+  MCP_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(256 * 1024),
   MCP_SESSION_TTL_SECONDS: int(10, 86_400).default(1800),
-  MCP_MAX_SESSIONS_PER_CLIENT: int(1, 1000).default(20),
+  MCP_MAX_SESSIONS_PER_CLIENT: int(1, 100_000).default(100),
   /** Reply mode when a client accepts both JSON and SSE. */
   MCP_RESPONSE_MODE: z.enum(['sse', 'json']).default('sse'),
+  /** The `retry` (ms) an SSE reply's priming event tells a client to wait before reconnecting. */
+  MCP_SSE_RETRY_MS: int(0, 3_600_000).default(1000),
   /** API key `stacklens mcp` (stdio) acts with; default: the demo client's. */
   STACKLENS_API_KEY: optionalText,
   /** Optional OpenAI-compatible model endpoint used to parse AI prompts. */
@@ -157,7 +163,18 @@ export interface Config {
   };
   cursorSecret: string | undefined;
   stdioApiKey: string | undefined;
-  mcp: { allowedOrigins: string[]; sessionTtlSeconds: number; maxSessionsPerClient: number; responseMode: 'sse' | 'json' };
+  mcp: {
+    /** The MCP server's resource identifier (RFC 8707/9728): PUBLIC_URL + /mcp. Tokens for /mcp must name it as audience. */
+    resource: string;
+    allowedOrigins: string[];
+    /** Extra Host values; `'*'` turns the Host check off. */
+    allowedHosts: string[] | '*';
+    bodyLimitBytes: number;
+    sessionTtlSeconds: number;
+    maxSessionsPerClient: number;
+    responseMode: 'sse' | 'json';
+    sseRetryMs: number;
+  };
   ai: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
   /** Concurrency, queue length and queue deadline of each bulkhead. */
   bulkheads: Record<BulkheadName, BulkheadLimits>;
@@ -199,6 +216,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.AI_BASE_URL || e.AI_MODEL) && !(e.AI_BASE_URL && e.AI_MODEL)) {
     throw new ConfigError('Invalid configuration:\n  AI_BASE_URL and AI_MODEL must be set together');
   }
+  const badOrigin = list(e.MCP_ALLOWED_ORIGINS).find((o) => !/^https?:\/\/[^/?#\s]+$/i.test(o));
+  if (badOrigin) {
+    throw new ConfigError(`Invalid configuration:\n  MCP_ALLOWED_ORIGINS: '${badOrigin}' is not an origin (scheme://host[:port], no path)`);
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -238,10 +259,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cursorSecret: e.CURSOR_SECRET,
     stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {
-      allowedOrigins: (e.MCP_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      resource: `${publicUrl}/mcp`,
+      allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
+      allowedHosts: e.MCP_ALLOWED_HOSTS === '*' ? '*' : list(e.MCP_ALLOWED_HOSTS),
+      bodyLimitBytes: e.MCP_BODY_LIMIT_BYTES,
       sessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
       maxSessionsPerClient: e.MCP_MAX_SESSIONS_PER_CLIENT,
       responseMode: e.MCP_RESPONSE_MODE,
+      sseRetryMs: e.MCP_SSE_RETRY_MS,
     },
     ai:
       e.AI_BASE_URL && e.AI_MODEL
@@ -288,6 +313,10 @@ function bulkheadLimits(e: z.output<typeof envSchema>): Record<BulkheadName, Bul
     ai: expensive(e.BULKHEAD_AI),
     standard: { concurrency: standard, queue: e.BULKHEAD_STANDARD_QUEUE, queueTimeoutMs: e.BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS },
   };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function stripSlash(url: string): string {

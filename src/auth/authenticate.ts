@@ -54,14 +54,21 @@ export function credentialsFromHeaders(headers: Record<string, string | string[]
   return credentials;
 }
 
-export async function authenticate(db: Db, config: Config, credentials: Credentials): Promise<Principal> {
+/** RFC 6750 §3.1: a request that sent no credentials is challenged without an error code. */
+export const NO_CREDENTIALS_CHALLENGE = 'Bearer realm="stacklens"';
+
+/**
+ * `audience`: the audience a bearer token must carry (default the REST API's, API_AUDIENCE;
+ * the MCP door passes its resource identifier). API keys are not bound to an audience.
+ */
+export async function authenticate(db: Db, config: Config, credentials: Credentials, audience?: string): Promise<Principal> {
   if (credentials.bearerToken !== undefined) {
-    return verifyAccessToken(db, config, credentials.bearerToken);
+    return verifyAccessToken(db, config, credentials.bearerToken, audience);
   }
   if (credentials.apiKey !== undefined) {
     const client = await verifyApiKey(db, credentials.apiKey);
     if (!client) throw new UnauthorizedError('Invalid, revoked or unknown API key');
     return principalOfClient(client, 'api_key');
   }
-  throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"');
+  throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"', { 'www-authenticate': NO_CREDENTIALS_CHALLENGE });
 }

@@ -15,6 +15,8 @@ export interface DemoClientFile {
   client_secret: string;
   api_key: string;
   audience: string;
+  /** The audience (RFC 8707 `resource`) of a token for /mcp. */
+  mcp_resource: string;
   token_url: string;
   base_url: string;
   mcp_url: string;
@@ -28,6 +30,7 @@ export async function createDemoClient(db: Db, config: Config, say: (line: strin
     client_secret: client.clientSecret,
     api_key: key.apiKey,
     audience: config.auth.audience,
+    mcp_resource: config.mcp.resource,
     token_url: `${config.auth.issuer}/oauth/token`,
     base_url: `${config.publicUrl}/api`,
     mcp_url: `${config.publicUrl}/mcp`,

@@ -23,13 +23,14 @@ function keySetFor(url: string) {
   return set;
 }
 
-export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: string): Promise<Principal> {
+/** `audience`: the one the caller's door needs (AUTH_AUDIENCE for REST, the MCP resource for /mcp). */
+export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: string, audience = ext.audience): Promise<Principal> {
   let payload;
   try {
     ({ payload } = await jwtVerify(token, keySetFor(ext.jwksUrl), {
       algorithms: EXTERNAL_ALGORITHMS,
       issuer: ext.issuer,
-      audience: ext.audience,
+      audience,
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       currentDate: new Date(now()),
       requiredClaims: ['exp'],

@@ -1,5 +1,5 @@
 // The client-credentials token exchange (RFC 6749 §4.4), as a short pipeline of checks:
-// parameters → grant type → audience → client authentication (Basic or body, not both)
+// parameters → grant type → audience (or RFC 8707 resource) → client authentication (Basic or body, not both)
 // → failed-attempt throttle → client check → token. Errors are OAuthErrors carrying the
 // RFC 6749 §5.2 code; unknown client, wrong secret and disabled client answer alike.
 import type { Config } from '../config.ts';
@@ -113,11 +113,7 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
   if (grantType !== 'client_credentials') {
     throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported; use client_credentials`);
   }
-  const audience = param('audience');
-  if (audience === undefined) throw invalidRequest(`Parameter 'audience' is required: the API audience, '${config.auth.audience}'`);
-  if (audience !== config.auth.audience) {
-    throw new OAuthError(400, 'invalid_target', `Unknown audience; this service's API audience is '${config.auth.audience}'`);
-  }
+  const audience = tokenAudience(config, param('audience'), param('resource'));
 
   const { maxFailures, windowSeconds } = config.auth.failedAttempts;
   const throttleKey = `tf:{${credentials.clientId.slice(0, 128)}}`;
@@ -136,5 +132,27 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
     throw new OAuthError(401, 'invalid_client', 'Client authentication failed', credentials.basic ? BASIC_CHALLENGE : {});
   }
   if (failures.count > 0) await counters.reset(throttleKey);
-  return issueAccessToken(db, config, client.id);
+  return issueAccessToken(db, config, client.id, audience);
+}
+
+/**
+ * The token's audience: named by `audience` (the REST API's) or by the RFC 8707 `resource`
+ * parameter (the MCP server's resource identifier, PUBLIC_URL/mcp, as its protected-resource
+ * metadata says; or the API audience). Either may name either target; both, the same one.
+ */
+function tokenAudience(config: Config, audience: string | undefined, resource: string | undefined): string {
+  const targets = [config.auth.audience, config.mcp.resource];
+  const known = `the API audience '${config.auth.audience}' or the MCP resource '${config.mcp.resource}'`;
+  if (audience === undefined && resource === undefined) {
+    throw invalidRequest(`Parameter 'audience' (or 'resource', RFC 8707) is required: ${known}`);
+  }
+  for (const [name, value] of [['audience', audience], ['resource', resource]] as const) {
+    if (value !== undefined && !targets.includes(value)) {
+      throw new OAuthError(400, 'invalid_target', `Unknown ${name}; this service issues tokens for ${known}`);
+    }
+  }
+  if (audience !== undefined && resource !== undefined && audience !== resource) {
+    throw new OAuthError(400, 'invalid_target', "Parameters 'audience' and 'resource' name different targets; a token has one audience: send one of them");
+  }
+  return (resource ?? audience)!;
 }

@@ -26,8 +26,11 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-/** Signs an access token for a client (the token endpoint checked the client). */
-export async function issueAccessToken(db: Db, config: Config, clientId: string): Promise<IssuedToken> {
+/**
+ * Signs an access token for a client (the token endpoint checked the client), for one
+ * audience: the REST API's (API_AUDIENCE) or the MCP server's resource (RFC 8707).
+ */
+export async function issueAccessToken(db: Db, config: Config, clientId: string, audience = config.auth.audience): Promise<IssuedToken> {
   const key = await currentSigningKey(db);
   const iat = Math.floor(now() / 1000);
   const ttl = config.auth.tokenTtlSeconds;
@@ -35,7 +38,7 @@ export async function issueAccessToken(db: Db, config: Config, clientId: string)
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
     .setIssuer(config.auth.issuer)
     .setSubject(clientId)
-    .setAudience(config.auth.audience)
+    .setAudience(audience)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttl)
     .setJti(randomUUID())
@@ -43,13 +46,17 @@ export async function issueAccessToken(db: Db, config: Config, clientId: string)
   return { accessToken, expiresIn: ttl };
 }
 
-export async function verifyAccessToken(db: Db, config: Config, token: string): Promise<Principal> {
+/**
+ * Verifies a bearer token for one audience: the REST API's by default; the MCP door asks
+ * for its resource identifier, so a token issued for one is refused by the other.
+ */
+export async function verifyAccessToken(db: Db, config: Config, token: string, audience = config.auth.audience): Promise<Principal> {
   if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) {
     throw new UnauthorizedError('Malformed access token: expected a JWT from the token endpoint');
   }
-  if (config.auth.external) return verifyExternalToken(db, config.auth.external, token);
+  if (config.auth.external) return verifyExternalToken(db, config.auth.external, token, audience === config.auth.audience ? config.auth.external.audience : audience);
 
-  const payload = (await verifiedPayload(db, config, token)) ?? (await verifySignedToken(db, config, token));
+  const payload = (await verifiedPayload(db, config, token, audience)) ?? (await verifySignedToken(db, config, token, audience));
   const clientId = payload.client_id;
   if (typeof clientId !== 'string' || payload.sub !== clientId || typeof payload.jti !== 'string') {
     throw new UnauthorizedError('Invalid access token: client_id and sub must name the same client');
@@ -77,13 +84,13 @@ type VerifiedToken = { payload: JWTPayload; kid: string; issuer: string; audienc
 const verifiedTokens = new WeakMap<Db, Map<string, VerifiedToken>>();
 const MAX_VERIFIED_TOKENS = 10_000;
 
-async function verifiedPayload(db: Db, config: Config, token: string): Promise<JWTPayload | undefined> {
+async function verifiedPayload(db: Db, config: Config, token: string, audience: string): Promise<JWTPayload | undefined> {
   const kept = verifiedTokens.get(db);
   const hit = kept?.get(token);
   if (!hit) return undefined;
   const seconds = now() / 1000;
   if (
-    hit.issuer === config.auth.issuer && hit.audience === config.auth.audience &&
+    hit.issuer === config.auth.issuer && hit.audience === audience &&
     hit.payload.iat! <= seconds && seconds < hit.payload.exp! && seconds - hit.payload.iat! <= config.auth.tokenTtlSeconds &&
     (await publicKeyFor(db, hit.kid)) !== undefined
   ) {
@@ -93,13 +100,13 @@ async function verifiedPayload(db: Db, config: Config, token: string): Promise<J
   return undefined;
 }
 
-async function verifySignedToken(db: Db, config: Config, token: string): Promise<JWTPayload> {
+async function verifySignedToken(db: Db, config: Config, token: string, audience: string): Promise<JWTPayload> {
   let verified;
   try {
     verified = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(db, header), {
       algorithms: [SIGNING_ALG],
       issuer: config.auth.issuer,
-      audience: config.auth.audience,
+      audience,
       typ: 'at+jwt',
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       currentDate: new Date(now()),
@@ -113,7 +120,7 @@ async function verifySignedToken(db: Db, config: Config, token: string): Promise
   let kept = verifiedTokens.get(db);
   if (!kept) verifiedTokens.set(db, (kept = new Map()));
   if (kept.size >= MAX_VERIFIED_TOKENS) kept.clear();
-  kept.set(token, { payload: verified.payload, kid: verified.protectedHeader.kid!, issuer: config.auth.issuer, audience: config.auth.audience });
+  kept.set(token, { payload: verified.payload, kid: verified.protectedHeader.kid!, issuer: config.auth.issuer, audience });
   return verified.payload;
 }
 

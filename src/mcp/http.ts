@@ -1,16 +1,27 @@
-// The MCP door at /mcp: JSON-RPC 2.0 over streamable HTTP. Every request is authenticated
-// (X-API-Key or Bearer, as on REST), its Origin checked, its session looked up, and then
-// served by a fresh server + stateless SDK transport: memory stays flat, where a stateful
-// session answering plain JSON grew the heap by about 7 KB per call in a soak.
-// Replies are SSE or plain JSON according to Accept; with both, MCP_RESPONSE_MODE decides.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// The MCP door at /mcp: JSON-RPC 2.0 over Streamable HTTP. In order, every request gets:
+// its Host and Origin checked against an allow-list (DNS-rebinding protection, 403), the
+// POST media rules (415/406) and body cap (413); then authentication (X-API-Key, or a
+// Bearer token whose audience is the MCP resource; 401s name the protected-resource
+// metadata), the batch and protocol-version rules, and its session, shared by every
+// instance (sessions.ts); and then it is served by a fresh server + stateless SDK
+// transport: memory stays flat, where a stateful session answering plain JSON grew the
+// heap by about 7 KB per call in a soak. Replies are SSE or plain JSON according to
+// Accept; with both at the same q-value, MCP_RESPONSE_MODE decides. An SSE reply opens
+// with a priming event carrying `retry` (protocol 2025-11-25 and later).
+//
+// Refusals before the body is read as JSON-RPC (Host, Origin, media types, body size) use
+// the service's error shape; the rest are JSON-RPC error objects with no id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { authenticate, credentialsFromHeaders } from '../auth/authenticate.ts';
+import { authenticate, credentialsFromHeaders, type Credentials } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { AppError } from '../errors.ts';
+import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
+import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, type BeforeCall } from './server.ts';
-import { SessionStore } from './sessions.ts';
+import { openSessionStore, type McpSession } from './sessions.ts';
+import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
+import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
 import type { ToolDef } from './registry.ts';
 import type { Bulkheads } from '../bulkhead.ts';
 
@@ -24,11 +35,35 @@ export interface McpHttpOptions {
   bulkheads?: Bulkheads;
 }
 
+/**
+ * Numbers a reply's SSE events, so the transport writes a priming event (id, `retry`, empty
+ * data) first, as the spec recommends. Nothing is kept: a reply lives on one request, and
+ * GET /mcp (where a client would resume with Last-Event-ID) is not offered.
+ */
+class EventNumbering implements EventStore {
+  private next = 0;
+  async storeEvent(streamId: string): Promise<string> {
+    return `${streamId}.${this.next++}`;
+  }
+  async replayEventsAfter(): Promise<string> {
+    throw new Error('this server keeps no events to replay');
+  }
+}
+
+/** A quoted-string value of a challenge parameter (RFC 7235): no quotes or backslashes. */
+const quoted = (s: string) => `"${s.replace(/["\\\r\n]/g, "'")}"`;
+
 export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOptions): Promise<void> {
   const { config } = app;
-  const sessions = new SessionStore(config.mcp.sessionTtlSeconds * 1000, config.mcp.maxSessionsPerClient);
+  const sessions = await openSessionStore(
+    app.db,
+    config.redisUrl,
+    { ttlMs: config.mcp.sessionTtlSeconds * 1000, maxPerClient: config.mcp.maxSessionsPerClient },
+    (message, err) => app.log.warn({ err }, message),
+  );
   app.addHook('onClose', async () => sessions.close());
-  const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.mcp.allowedOrigins]);
+  const origins = originRules(config);
+  const resourceMetadata = protectedResourceMetadataUrl(config);
 
   // Malformed JSON is a JSON-RPC parse error (-32700), not the REST error body.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -39,37 +74,68 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     }
   });
 
+  // Errors thrown here reach the app's one error handler (the service's error shape).
+  app.setErrorHandler((error: FastifyError) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      throw new PayloadTooLargeError(`body: larger than the MCP request limit of ${config.mcp.bodyLimitBytes} bytes (MCP_BODY_LIMIT_BYTES)`);
+    }
+    throw error;
+  });
+
+  // Transport rules on every request, before authentication or any parsing: a refused
+  // request costs nothing and learns nothing.
+  app.addHook('onRequest', async (request) => {
+    const refusal = origins.check(request.headers.host, request.headers.origin, request.raw.socket?.localPort ?? config.port);
+    if (refusal) throw new ForbiddenError(`Forbidden: ${refusal}`);
+    if (request.method === 'POST') {
+      const media = postMediaRefusal(request.headers.accept, request.headers['content-type']);
+      if (media) throw new AppError(media[0], media[0] === 415 ? 'unsupported_media_type' : 'not_acceptable', media[1]);
+    }
+  });
+
   const rpcError = (reply: FastifyReply, status: number, code: number, message: string, headers: Record<string, string> = {}) => {
     for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
   };
 
-  /** Origin check and authentication, common to POST and DELETE. */
+  /**
+   * The 401 challenge (RFC 6750 §3, RFC 9728 §5.1): always where the resource's metadata
+   * is; an error code only when a bearer token was sent and failed (none when no
+   * credentials were sent at all).
+   */
+  const challenge = (credentials: Credentials | undefined, err: AppError): string => {
+    const metadata = `resource_metadata=${quoted(resourceMetadata)}`;
+    // Credentials unread: the Authorization header was malformed (a request error, not a token's).
+    const code = credentials === undefined ? 'invalid_request' : credentials.bearerToken !== undefined ? 'invalid_token' : undefined;
+    if (!code) return `Bearer ${metadata}`;
+    return `Bearer error="${code}", error_description=${quoted(err.message)}, ${metadata}`;
+  };
+
+  /** Authentication, common to POST and DELETE: a bearer token must be for the MCP resource. */
   const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> => {
-    const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
-      rpcError(reply, 403, -32000, `Forbidden: Origin '${origin}' is not allowed (set MCP_ALLOWED_ORIGINS)`);
-      return undefined;
-    }
+    let credentials: Credentials | undefined;
     try {
-      const principal = await authenticate(app.db, config, credentialsFromHeaders(request.headers, request.raw.rawHeaders));
+      credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
+      const principal = await authenticate(app.db, config, credentials, config.mcp.resource);
       request.principal = principal;
       request.clientId = principal.clientId;
       return principal;
     } catch (err) {
-      if (err instanceof AppError) rpcError(reply, err.status, -32001, `${err.message}`, err.headers);
-      else throw err;
+      if (!(err instanceof AppError)) throw err;
+      request.errorCode = err.code;
+      const headers = err.status === 401 ? { ...err.headers, 'www-authenticate': challenge(credentials, err) } : err.headers;
+      rpcError(reply, err.status, -32001, err.message, headers);
       return undefined;
     }
   };
 
-  const sessionFor = (request: FastifyRequest, reply: FastifyReply, principal: Principal) => {
+  const sessionFor = async (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<McpSession | undefined> => {
     const id = request.headers['mcp-session-id'];
     if (typeof id !== 'string' || id === '') {
       rpcError(reply, 400, -32000, 'Bad Request: the mcp-session-id header is required (call initialize first)');
       return undefined;
     }
-    const session = sessions.get(id);
+    const session = await sessions.get(id);
     if (!session) {
       rpcError(reply, 404, -32001, 'Session not found: it expired or was closed; call initialize again');
       return undefined;
@@ -81,21 +147,43 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     return session;
   };
 
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  /** After initialize: the version header (absent: 2025-03-26, per the spec), then the session. */
+  const sessionOfRequest = async (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<McpSession | undefined> => {
+    const versionRefusal = protocolVersionRefusal(request.headers['mcp-protocol-version']);
+    if (versionRefusal) {
+      rpcError(reply, 400, -32000, `Bad Request: ${versionRefusal}`);
+      return undefined;
+    }
+    return sessionFor(request, reply, principal);
+  };
+
+  app.post('/mcp', { schema: { hide: true }, bodyLimit: config.mcp.bodyLimitBytes }, async (request, reply) => {
     const principal = await admit(request, reply);
     if (!principal) return reply;
     const body = request.body;
     if (body === PARSE_ERROR) return rpcError(reply, 400, -32700, 'Parse error: the body is not valid JSON');
-    if (body === undefined || body === null || typeof body !== 'object') {
-      return rpcError(reply, 400, -32600, 'Invalid Request: the body must be a JSON-RPC 2.0 message or batch');
+    if (Array.isArray(body)) {
+      return rpcError(reply, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported (removed in protocol 2025-06-18); send one message per request');
     }
-    const messages = Array.isArray(body) ? body : [body];
-    if (messages.some(isInitializeRequest)) {
-      if (messages.length > 1) return rpcError(reply, 400, -32600, 'Invalid Request: initialize must be sent alone');
-      const session = sessions.create(principal.clientId);
-      reply.raw.setHeader('mcp-session-id', session.id);
-    } else if (!sessionFor(request, reply, principal)) {
-      return reply;
+    if (body === undefined || body === null || typeof body !== 'object') {
+      return rpcError(reply, 400, -32600, 'Invalid Request: the body must be one JSON-RPC 2.0 message');
+    }
+    if (isInitializeRequest(body)) {
+      try {
+        const session = await sessions.create(principal.clientId, negotiatedVersion(body.params.protocolVersion));
+        mcpSessionsOpened.inc();
+        reply.raw.setHeader('mcp-session-id', session.id);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        request.errorCode = err.code;
+        return rpcError(reply, err.status, -32000, err.message, err.headers);
+      }
+    } else {
+      const session = await sessionOfRequest(request, reply, principal);
+      if (!session) return reply;
+      // The transport decides version-dependent behaviour (the SSE priming event) by this
+      // header; the session knows the version actually negotiated.
+      overrideHeader(request, 'mcp-protocol-version', session.protocolVersion);
     }
     await serve(request, reply, principal, body);
     return reply;
@@ -104,9 +192,9 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
   app.delete('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const principal = await admit(request, reply);
     if (!principal) return reply;
-    const session = sessionFor(request, reply, principal);
+    const session = await sessionOfRequest(request, reply, principal);
     if (!session) return reply;
-    sessions.delete(session.id);
+    if (await sessions.delete(session.id)) mcpSessionsEnded.inc();
     return reply.code(204).send();
   });
 
@@ -116,8 +204,9 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
 
   async function serve(request: FastifyRequest, reply: FastifyReply, principal: Principal, body: unknown): Promise<void> {
     const json = wantsJson(request.headers.accept, config.mcp.responseMode);
-    // The SDK insists on both media types; the choice between them is ours (wantsJson).
-    request.raw.headers.accept = 'application/json, text/event-stream';
+    // The SDK insists on both media types by name; the Accept rule (wildcards count) was
+    // checked above, and the choice between them is ours (wantsJson).
+    overrideHeader(request, 'accept', 'application/json, text/event-stream');
     const onBehalf = request.headers['x-on-behalf-of-user'];
     // A server per request, not per session: an SDK server connects to one transport at a
     // time and a stateless transport serves one request, while a session may have several
@@ -128,7 +217,12 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
       { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads },
       options.beforeCall?.(principal),
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: json,
+      eventStore: json ? undefined : new EventNumbering(),
+      retryInterval: config.mcp.sseRetryMs,
+    });
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
     reply.raw.on('close', () => {
@@ -140,7 +234,19 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
   }
 }
 
-/** Plain JSON when the client accepts only JSON or prefers it by q-value; SSE when it accepts only SSE. */
+/**
+ * Replaces a request header as the SDK transport will read it: it turns the Node request
+ * into a web Request from `rawHeaders` (and `headers`), so both change.
+ */
+function overrideHeader(request: FastifyRequest, name: string, value: string): void {
+  const raw = request.raw;
+  raw.headers[name] = value;
+  const list = raw.rawHeaders.filter((_, i, all) => all[i - (i % 2)]!.toLowerCase() !== name);
+  list.push(name, value);
+  raw.rawHeaders.splice(0, raw.rawHeaders.length, ...list);
+}
+
+/** Plain JSON when the client prefers it by q-value; SSE when it prefers SSE; else the configured mode. */
 export function wantsJson(accept: string | undefined, defaultMode: 'sse' | 'json'): boolean {
   const q = (type: string): number => {
     for (const part of (accept ?? '').split(',')) {

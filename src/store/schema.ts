@@ -77,6 +77,7 @@ export const TABLES = {
   product_usage_stats: { product_id: 'text', companies: 'int4' },
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },
+  mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

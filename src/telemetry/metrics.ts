@@ -47,6 +47,18 @@ export const exportsFinished = new Counter({
   registers: [registry],
 });
 
+export const mcpSessionsOpened = new Counter({
+  name: 'stacklens_mcp_sessions_opened_total',
+  help: 'MCP (Streamable HTTP) sessions this process opened (sessions live in the shared store; every instance counts its own)',
+  registers: [registry],
+});
+
+export const mcpSessionsEnded = new Counter({
+  name: 'stacklens_mcp_sessions_ended_total',
+  help: 'MCP sessions this process ended at the client\'s DELETE (idle ones expire in the shared store, uncounted)',
+  registers: [registry],
+});
+
 export const rateLimitRejections = new Counter({
   name: 'stacklens_rate_limit_rejections_total',
   help: 'Calls refused with 429, by exhausted policy: default, ai, export (plan quotas, REST and MCP) or token_failures (token-endpoint throttle)',

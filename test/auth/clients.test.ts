@@ -64,11 +64,12 @@ test('demo world first start: a full demo client and key, printed and written to
   const file = path.join(dataDir, 'demo-client.json');
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   const demo = JSON.parse(fs.readFileSync(file, 'utf8'));
-  assert.deepEqual(Object.keys(demo).sort(), ['api_key', 'audience', 'base_url', 'client_id', 'client_secret', 'mcp_url', 'token_url']);
+  assert.deepEqual(Object.keys(demo).sort(), ['api_key', 'audience', 'base_url', 'client_id', 'client_secret', 'mcp_resource', 'mcp_url', 'token_url']);
   assert.equal(demo.audience, 'http://stacklens.test');
   assert.equal(demo.token_url, 'http://stacklens.test/oauth/token');
   assert.equal(demo.base_url, 'http://stacklens.test/api');
   assert.equal(demo.mcp_url, 'http://stacklens.test/mcp');
+  assert.equal(demo.mcp_resource, 'http://stacklens.test/mcp');
   assert.ok(said.some((l) => l.includes(demo.api_key)), 'the key is printed');
   const viaKey = await t.app.inject({ method: 'GET', url: '/api/me', headers: { 'x-api-key': demo.api_key } });
   assert.equal(viaKey.json().plan, 'full');

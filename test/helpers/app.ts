@@ -17,8 +17,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
   // Shedding on event-loop delay is off: it follows the machine's load, not the test (a busy
   // CI runner would turn any test's requests into 503s). 429s are sent at once, not held back,
   // so the quota tests stay quick. The overload and rate-limit tests set what they test.
+  // app.inject() sends `Host: localhost:80` on no listening port: /mcp's Host allow-list lets
+  // it in (the Host rules are tested on a real port in test/mcp/transport-security.test.ts).
   return loadConfig({
-    LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', CHECK_REPLIES: 'true', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', RATE_LIMITED_REPLY_DELAY_MS: '0', ...env,
+    LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', CHECK_REPLIES: 'true', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    RATE_LIMITED_REPLY_DELAY_MS: '0', MCP_ALLOWED_HOSTS: 'localhost:80', ...env,
   });
 }
 

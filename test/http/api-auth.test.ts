@@ -16,7 +16,8 @@ after(() => t.close());
 test('no credentials: 401 with WWW-Authenticate and the error shape', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/api/me' });
   assert.equal(res.statusCode, 401);
-  assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
+  // RFC 6750 §3.1: no error code when the request sent no credentials.
+  assert.equal(res.headers['www-authenticate'], 'Bearer realm="stacklens"');
   const body = res.json();
   assert.equal(body.status, 401);
   assert.equal(body.error, 'Unauthorized');

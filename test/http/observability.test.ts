@@ -83,10 +83,27 @@ test('/metrics: request durations by route pattern and status, database pool and
     assert.equal(value(body, 'stacklens_bulkhead_active', { bulkhead }), 0);
     assert.equal(value(body, 'stacklens_bulkhead_queued', { bulkhead }), 0);
   }
-  assert.equal(value(body, 'stacklens_mcp_sessions'), 0);
+  assert.equal(value(body, 'stacklens_mcp_sessions_opened_total'), 0);
   assert.equal(value(body, 'stacklens_info', { engine: t.db.engine, mode: 'production' }), 1);
   assert.ok(value(body, 'process_cpu_user_seconds_total')! > 0, 'default process metrics');
   assert.notEqual(value(body, 'nodejs_eventloop_lag_seconds'), undefined);
+});
+
+test('/metrics: MCP sessions this process opened and ended', async () => {
+  const before = await scrape();
+  const opened = value(before, 'stacklens_mcp_sessions_opened_total') ?? 0;
+  const ended = value(before, 'stacklens_mcp_sessions_ended_total') ?? 0;
+  const mcpHeaders = { ...full.headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const init = await t.app.inject({
+    method: 'POST', url: '/mcp', headers: mcpHeaders,
+    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metrics-test', version: '1' } } },
+  });
+  assert.equal(init.statusCode, 200, init.body);
+  const session = String(init.headers['mcp-session-id']);
+  assert.equal(value(await scrape(), 'stacklens_mcp_sessions_opened_total'), opened + 1);
+  const end = await t.app.inject({ method: 'DELETE', url: '/mcp', headers: { ...full.headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } });
+  assert.equal(end.statusCode, 204, end.body);
+  assert.equal(value(await scrape(), 'stacklens_mcp_sessions_ended_total'), ended + 1);
 });
 
 test('/metrics: rate-limit rejections counted by policy after a 429', async () => {

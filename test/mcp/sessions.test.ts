@@ -1,37 +1,151 @@
-import { test } from 'node:test';
+// The MCP session stores, with a frozen clock: idle expiry (use keeps a session alive),
+// the per-client cap (429 with Retry-After until the least recently used one expires),
+// delete, the sweep, and ids that are never stored. The same cases run on the database
+// store (PGlite or PostgreSQL) and on the Redis store (REDIS_URL, else the machine's
+// redis://127.0.0.1:6379; skipped with a message only when Redis is unreachable).
+import { test, before, after, afterEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionStore } from '../../src/mcp/sessions.ts';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import { createTestDb } from '../helpers/db.ts';
+import { createTestClient } from '../helpers/auth.ts';
+import { setClock } from '../../src/clock.ts';
+import { RateLimitedError, ServiceUnavailableError } from '../../src/errors.ts';
+import { DatabaseSessionStore, RedisSessionStore, sessionIdHash, type SessionStore } from '../../src/mcp/sessions.ts';
+import type { Db } from '../../src/store/db.ts';
 
-test('sessions expire after the idle TTL, and use keeps them alive', () => {
-  let now = 0;
-  const store = new SessionStore(1000, 5, () => now);
-  const a = store.create('cli_a');
-  now = 900;
-  assert.ok(store.get(a.id), 'used within the TTL');
-  now = 1800;
-  assert.ok(store.get(a.id), 'the last use restarted the idle clock');
-  now = 2801;
-  assert.equal(store.get(a.id), undefined, 'idle past the TTL');
-  store.close();
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const TTL_MS = 60_000;
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+let db: Db;
+let clientA: string;
+let clientB: string;
+let redisReachable = false;
+let now = T0;
+before(async () => {
+  db = await createTestDb();
+  clientA = (await createTestClient(db, 'full')).clientId;
+  clientB = (await createTestClient(db, 'full')).clientId;
+  redisReachable = await redisAnswers(REDIS_URL);
+});
+after(() => db.close());
+afterEach(() => setClock());
+
+const at = (ms: number) => {
+  now = T0 + ms;
+  setClock(() => now);
+};
+
+const stores: [string, () => Promise<SessionStore | string>][] = [
+  ['database', async () => new DatabaseSessionStore(db, { ttlMs: TTL_MS, maxPerClient: 2 })],
+  [
+    'redis',
+    async () => {
+      if (!redisReachable) return `Redis unreachable at ${REDIS_URL}: the Redis session store is not tested here`;
+      return RedisSessionStore.connect(REDIS_URL, { ttlMs: TTL_MS, maxPerClient: 2 }, () => {});
+    },
+  ],
+];
+
+for (const [kind, open] of stores) {
+  describe(`${kind} session store`, () => {
+    test('a session expires after the idle TTL; each use restarts the clock', async (t) => {
+      const store = await open();
+      if (typeof store === 'string') return t.skip(store);
+      try {
+        at(0);
+        const s = await store.create(clientA, '2025-11-25');
+        assert.match(s.id, /^[A-Za-z0-9_-]{32}$/, 'visible ASCII, 24 random bytes');
+        at(50_000);
+        assert.deepEqual(await store.get(s.id), { id: s.id, clientId: clientA, protocolVersion: '2025-11-25' });
+        at(100_000);
+        assert.ok(await store.get(s.id), 'the use at 50 s kept it alive past the first TTL');
+        // Redis renews on every use; the database at most every TTL/10 (here 6 s), so a
+        // session may lapse up to that much early: probe just past TTL after the last use.
+        at(100_000 + TTL_MS + 1);
+        assert.equal(await store.get(s.id), undefined, 'idle longer than the TTL');
+        assert.equal(await store.get('no-such-session'), undefined);
+        assert.equal(await store.get('x'.repeat(10_000)), undefined);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('the cap is per client: 429 with Retry-After until the least recently used session expires', async (t) => {
+      const store = await open();
+      if (typeof store === 'string') return t.skip(store);
+      try {
+        at(1_000_000);
+        const a1 = await store.create(clientA, '2025-06-18');
+        at(1_010_000);
+        await store.create(clientA, '2025-06-18');
+        at(1_020_000);
+        const b1 = await store.create(clientB, '2025-06-18');
+        assert.ok(b1, 'another client has its own cap');
+        await assert.rejects(store.create(clientA, '2025-06-18'), (err: unknown) => {
+          assert.ok(err instanceof RateLimitedError);
+          assert.equal(err.status, 429);
+          // a1, last seen at 1 000 s, expires at 1 060 s: 40 s from now.
+          assert.equal(err.headers['retry-after'], '40');
+          assert.match(err.message, /already has 2 open MCP sessions.*DELETE \/mcp/);
+          return true;
+        });
+        assert.equal(await store.delete(a1.id), true, 'ending a session frees a place');
+        assert.equal(await store.delete(a1.id), false);
+        assert.ok(await store.create(clientA, '2025-06-18'));
+        at(1_020_000 + TTL_MS + 1);
+        assert.ok(await store.create(clientA, '2025-06-18'), 'expired sessions no longer count');
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+test('the database keeps only a hash of each id, and the sweep deletes expired sessions', async () => {
+  const store = new DatabaseSessionStore(db, { ttlMs: TTL_MS, maxPerClient: 100 });
+  try {
+    at(5_000_000);
+    const s = await store.create(clientB, '2025-03-26');
+    const rows = await db.query<{ id_hash: string }>('SELECT id_hash FROM mcp_sessions WHERE client_id = $1', [clientB]);
+    assert.ok(rows.some((r) => r.id_hash === sessionIdHash(s.id)));
+    assert.ok(rows.every((r) => r.id_hash !== s.id), 'the id itself is not stored');
+    at(5_000_000 + TTL_MS + 1);
+    assert.ok((await store.sweep()) >= 1);
+    const left = await db.query('SELECT 1 FROM mcp_sessions WHERE id_hash = $1', [sessionIdHash(s.id)]);
+    assert.equal(left.length, 0);
+  } finally {
+    await store.close();
+  }
 });
 
-test('the cap is per client and the sweep frees expired sessions', () => {
-  let now = 0;
-  const store = new SessionStore(1000, 2, () => now);
-  const a1 = store.create('a');
-  now = 1;
-  const a2 = store.create('a');
-  now = 2;
-  const b1 = store.create('b');
-  now = 3;
-  store.get(a1.id); // a1 is now the most recently used of client a
-  now = 4;
-  store.create('a'); // evicts a2, not a1, and never b1
-  assert.ok(store.get(a1.id));
-  assert.equal(store.get(a2.id), undefined);
-  assert.ok(store.get(b1.id));
-  now = 10_000;
-  store.sweep();
-  assert.equal(store.size, 0);
-  store.close();
+test('with Redis not answering, session calls are 503 with Retry-After, never a session assumed', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const store = await RedisSessionStore.connect(`redis://127.0.0.1:${port}`, { ttlMs: TTL_MS, maxPerClient: 2 }, () => {});
+  try {
+    for (const call of [() => store.get('some-session-id'), () => store.create(clientA, '2025-11-25'), () => store.delete('some-session-id')]) {
+      await assert.rejects(call(), (err: unknown) => err instanceof ServiceUnavailableError && err.status === 503 && err.headers['retry-after'] === '2');
+    }
+  } finally {
+    await store.close();
+  }
 });

@@ -1590,12 +1590,6 @@ export interface operations {
         /** @description JSON or application/x-www-form-urlencoded */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "grant_type": "string",
-                 *       "audience": "string"
-                 *     }
-                 */
                 "application/json": {
                     /** @description Always `client_credentials` */
                     grant_type: string;
@@ -1603,8 +1597,10 @@ export interface operations {
                     client_id?: string;
                     /** @description Client secret (or HTTP Basic; not both) */
                     client_secret?: string;
-                    /** @description The API audience: this service's API_AUDIENCE (by default its public origin) */
-                    audience: string;
+                    /** @description The token's audience: this service's API_AUDIENCE (by default its public origin) for the REST API, or its MCP resource (PUBLIC_URL/mcp). Send `audience` or `resource` */
+                    audience?: string;
+                    /** @description RFC 8707 resource indicator, the alternative to `audience`: the MCP resource (PUBLIC_URL/mcp, as `/.well-known/oauth-protected-resource/mcp` names it) or the API audience. The token is valid only there */
+                    resource?: string;
                 };
             };
         };

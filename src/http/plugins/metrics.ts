@@ -1,7 +1,8 @@
 // GET /metrics in the Prometheus text format, and the request-duration histogram behind it.
 // The process-wide metrics live in telemetry/metrics.ts; the gauges here read one app's
 // live objects when scraped: the database pool, the embedded database's queue, the
-// bulkheads, MCP sessions (passed in by app.ts: http/ does not import mcp/).
+// bulkheads. (MCP sessions live in a shared store; mcp/http.ts counts those this process
+// opens and ends, in telemetry/metrics.ts.)
 //
 // Who may read it (README "Operations", Monitor): with METRICS_TOKEN set, any address that
 // sends `Authorization: Bearer <METRICS_TOKEN>`; without it, only a loopback caller whose
@@ -17,18 +18,13 @@ import { httpRequestDuration, registry as processRegistry, startDefaultMetrics }
 import { VERSION } from '../../version.ts';
 import { sendError } from './errors.ts';
 
-export interface MetricsPluginOptions {
-  /** MCP sessions open now. */
-  mcpSessions: () => number;
-}
-
 /** The route label of requests no route matched (404s, 405s): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 
-export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsPluginOptions) => {
+export const metricsPlugin = fp(async (app: FastifyInstance) => {
   startDefaultMetrics();
   const { db, bulkheads, config } = app;
   const appRegistry = new Registry();
@@ -58,7 +54,6 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsPlu
   gauge('stacklens_bulkhead_queued', 'Calls waiting for a slot in each bulkhead', ['bulkhead'], (g) => {
     for (const name of BULKHEADS) g.set({ bulkhead: name }, bulkheads.get(name).queued);
   });
-  gauge('stacklens_mcp_sessions', 'MCP (Streamable HTTP) sessions open in this process', [], (g) => g.set(options.mcpSessions()));
   const scraped = Registry.merge([processRegistry, appRegistry]);
 
   app.addHook('onResponse', async (request, reply) => {

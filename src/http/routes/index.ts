@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health.ts';
 import { apiRoutes } from './api.ts';
 import { oauthRoutes } from './oauth.ts';
+import { protectedResourceRoutes } from './protected-resource.ts';
 
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(oauthRoutes);
+  await app.register(protectedResourceRoutes);
   await app.register(apiRoutes, { prefix: '/api' });
 }

@@ -1,0 +1,344 @@
+// CI: the real server's MCP door checked by the official tools. Starts `stacklens serve` on
+// a free port with the embedded database and a small demo world, then runs
+//   1. the MCP conformance suite's server scenarios that apply to a product server
+//      (@modelcontextprotocol/conformance: initialize, ping, tools-list, the two SSE stream
+//      scenarios, DNS-rebinding protection), through a proxy that adds the API key (the
+//      suite cannot send headers) and maps its own address to the server's in Host and
+//      Origin, as a reverse proxy does, leaving any other Host or Origin as sent;
+//   2. the MCP Inspector in CLI mode (@modelcontextprotocol/inspector): tools/list with
+//      --strict (tool-schema portability), then one call of each read-only tool.
+// Any FAILURE, any WARNING not listed in ALLOWED_WARNINGS, a failed Inspector command or a
+// tool call answered with isError fails the run (exit 1).
+//
+// Both tools need Node >= 22 while the server runs on the machine's Node 20: a Node 22 is
+// taken from the npm registry (the `node` package) into MCP_TOOLS_DIR (default
+// $TMPDIR/stacklens-mcp-tools) with the two tools, at pinned versions; later runs reuse it.
+//
+//   node --import tsx scripts/mcp-conformance.ts
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const NODE_VERSION = '22.23.3';
+const CONFORMANCE = { name: '@modelcontextprotocol/conformance', version: '0.1.16' };
+const INSPECTOR = { name: '@modelcontextprotocol/inspector', version: '2.12.0' };
+
+/** The suite's server scenarios that apply: the others test features a product server does not have (sampling, elicitation, demo prompts and resources). */
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-polling', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+
+/**
+ * Warnings accepted, each for a stated reason. `server-sse-polling` asks for a
+ * `test_reconnection` tool (a conformance fixture, not ours) and, without it, for
+ * resumption of a closed stream through GET with Last-Event-ID: this server answers GET
+ * /mcp with 405 (it sends no server-initiated messages and keeps no event log).
+ */
+const ALLOWED_WARNINGS = new Set(['server-sse-test-reconnection-tool', 'server-sse-disconnect-resume']);
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const log = (line: string) => console.log(`[mcp-conformance] ${line}`);
+
+interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** Installs and version checks: nothing else runs meanwhile. */
+function run(cmd: string, args: string[], options: RunOptions = {}) {
+  const res = spawnSync(cmd, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', timeout: options.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024 });
+  return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };
+}
+
+/** The tools under test: asynchronous, since this process also runs the proxy they talk to. */
+function runAsync(cmd: string, args: string[], options: RunOptions = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${(options.timeoutMs ?? 120_000) / 1000} s)`;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? 120_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** A Node 22 binary from the npm registry, installed once into `dir`. */
+function ensureNode22(dir: string): string {
+  const nodeDir = path.join(dir, `node-${NODE_VERSION}`);
+  const candidates = [
+    path.join(nodeDir, 'node_modules', 'node', 'bin', 'node'),
+    path.join(nodeDir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node'),
+  ];
+  const working = () => candidates.find((bin) => fs.existsSync(bin) && run(bin, ['--version']).stdout.trim() === `v${NODE_VERSION}`);
+  let bin = working();
+  if (bin) return bin;
+  fs.mkdirSync(nodeDir, { recursive: true });
+  log(`installing Node ${NODE_VERSION} from the npm registry into ${nodeDir}`);
+  // The `node` package fetches its platform binary in a preinstall script; where scripts
+  // are not run, the platform package (the same binary) is installed directly.
+  run('npm', ['install', '--prefix', nodeDir, '--no-save', '--no-audit', '--no-fund', `node@${NODE_VERSION}`]);
+  bin = working();
+  if (!bin) run('npm', ['install', '--prefix', nodeDir, '--no-save', '--no-audit', '--no-fund', `node-${process.platform}-${process.arch}@${NODE_VERSION}`]);
+  bin = working();
+  if (!bin) throw new Error(`could not install Node ${NODE_VERSION} from the npm registry into ${nodeDir}`);
+  return bin;
+}
+
+/** The two tools, installed once into `dir` by npm running on Node 22 (so their engines resolve for it). */
+function ensureTools(dir: string, node22: string): { conformance: string; inspector: string } {
+  const toolsDir = path.join(dir, `tools-${CONFORMANCE.version}-${INSPECTOR.version}`);
+  const conformance = path.join(toolsDir, 'node_modules', CONFORMANCE.name, 'dist', 'index.js');
+  const inspector = path.join(toolsDir, 'node_modules', INSPECTOR.name, 'clients', 'launcher', 'build', 'index.js');
+  if (fs.existsSync(conformance) && fs.existsSync(inspector)) return { conformance, inspector };
+  fs.mkdirSync(toolsDir, { recursive: true });
+  log(`installing ${CONFORMANCE.name}@${CONFORMANCE.version} and ${INSPECTOR.name}@${INSPECTOR.version} into ${toolsDir}`);
+  const env = { ...process.env, PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH}` };
+  const res = run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', `${CONFORMANCE.name}@${CONFORMANCE.version}`, `${INSPECTOR.name}@${INSPECTOR.version}`], { env, timeoutMs: 300_000 });
+  if (!fs.existsSync(conformance) || !fs.existsSync(inspector)) throw new Error(`npm install of the MCP tools failed:\n${res.stderr}`);
+  return { conformance, inspector };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitReady(url: string, server: ReturnType<typeof spawn>, output: () => string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server was not ready within ${timeoutMs / 1000} s:\n${output()}`);
+}
+
+/**
+ * A reverse proxy in front of the server: adds the API key, and rewrites its own authority
+ * (any loopback name with its port) to the server's in Host and Origin, as a proxy set to
+ * forward the backend's host does. Other Host and Origin values pass unchanged, so the
+ * server's DNS-rebinding check sees what the suite sent.
+ */
+function startProxy(proxyPort: number, serverPort: number, apiKey: string): Promise<http.Server> {
+  const own = new RegExp(`^(127\\.0\\.0\\.1|localhost|\\[::1\\]):${proxyPort}$`, 'i');
+  const mapAuthority = (value: string) => value.replace(own, `$1:${serverPort}`);
+  const proxy = http.createServer((req, res) => {
+    const headers = { ...req.headers, 'x-api-key': apiKey };
+    if (typeof headers.host === 'string') headers.host = mapAuthority(headers.host);
+    if (typeof headers.origin === 'string') headers.origin = headers.origin.replace(/^(https?:\/\/)(.*)$/i, (_m, scheme: string, rest: string) => scheme + mapAuthority(rest));
+    const upstream = http.request({ host: '127.0.0.1', port: serverPort, method: req.method, path: req.url, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${err.message}`);
+    });
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) => proxy.listen(proxyPort, '127.0.0.1', () => resolve(proxy)));
+}
+
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  description?: string;
+  errorMessage?: string;
+}
+
+function collectChecks(dir: string): Check[] {
+  const checks: Check[] = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name === 'checks.json') checks.push(...(JSON.parse(fs.readFileSync(p, 'utf8')) as Check[]));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return checks;
+}
+
+async function runConformance(node22: string, conformance: string, mcpUrl: string, work: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const scenario of SCENARIOS) {
+    const out = path.join(work, 'conformance', scenario);
+    const res = await runAsync(node22, [conformance, 'server', '--url', mcpUrl, '--scenario', scenario, '-o', out], { timeoutMs: 120_000 });
+    const checks = collectChecks(out);
+    const counts = new Map<string, number>();
+    for (const c of checks) counts.set(c.status, (counts.get(c.status) ?? 0) + 1);
+    log(`conformance ${scenario}: ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ') || 'no checks'} (exit ${res.status})`);
+    for (const c of checks) {
+      if (c.status === 'FAILURE') problems.push(`conformance ${scenario}: FAILURE ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+      else if (c.status === 'WARNING' && !ALLOWED_WARNINGS.has(c.id)) problems.push(`conformance ${scenario}: WARNING ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+      else if (c.status === 'WARNING') log(`  accepted warning ${c.id}: ${c.errorMessage ?? ''}`);
+    }
+    if (checks.length === 0) problems.push(`conformance ${scenario}: no checks recorded (exit ${res.status}): ${res.stderr.slice(-2000)}${res.stdout.slice(-2000)}`);
+    else if (res.status !== 0 && !problems.some((p) => p.startsWith(`conformance ${scenario}:`))) problems.push(`conformance ${scenario}: exit ${res.status}: ${res.stdout.slice(-2000)}`);
+  }
+  return problems;
+}
+
+/** Arguments for one call of a tool: real values of the demo world by parameter name, else the schema's examples, enums or defaults. */
+function argumentsFor(schema: { properties?: Record<string, any>; required?: string[] }, world: Record<string, string>): Record<string, string> | undefined {
+  const args: Record<string, string> = {};
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const required = schema.required?.includes(name) ?? false;
+    let value: unknown = world[name];
+    if (value === undefined && name === 'onBehalfOfUser') value = 'ci@example.com';
+    if (value === undefined && required) value = prop?.examples?.[0] ?? prop?.enum?.[0] ?? prop?.default;
+    if (value === undefined) {
+      if (required) return undefined;
+      continue;
+    }
+    args[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return args;
+}
+
+/** The first value of a property with this name, anywhere in a JSON document. */
+function firstValue(doc: unknown, key: string): string | undefined {
+  if (Array.isArray(doc)) {
+    for (const item of doc) {
+      const v = firstValue(item, key);
+      if (v !== undefined) return v;
+    }
+  } else if (doc && typeof doc === 'object') {
+    const record = doc as Record<string, unknown>;
+    if (typeof record[key] === 'string') return record[key] as string;
+    for (const v of Object.values(record)) {
+      const found = firstValue(v, key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<string, string>> {
+  const api = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}/api${p}`, { method, headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${method} /api${p}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const companies = await api('POST', '/companies/search', { size: 2 });
+  const [companyDomain, peerDomain] = [firstValue(companies, 'domain'), firstValue((companies as { content?: unknown[] }).content?.slice(1), 'domain')];
+  if (!companyDomain || !peerDomain) throw new Error('the demo world has fewer than two companies');
+  const products = await api('GET', `/companies/${encodeURIComponent(companyDomain)}/products`);
+  const productId = firstValue(products, 'productId') ?? firstValue(products, 'id');
+  const productName = firstValue(products, 'product') ?? firstValue(products, 'productName');
+  const vendorDomain = firstValue(await api('GET', '/vendors'), 'domain');
+  const profileId = firstValue(await api('POST', '/profiles/search', { companyDomains: [companyDomain] }), 'id');
+  if (!productId || !productName || !vendorDomain || !profileId) throw new Error(`the demo world lacks a product, vendor or profile of ${companyDomain}`);
+  const values: Record<string, string> = {
+    companyDomain, domain: companyDomain, companyDomains: JSON.stringify([companyDomain]), cohortCompanyDomain: JSON.stringify([peerDomain]),
+    productId, productIds: JSON.stringify([productId]), vendorDomain, profileId, prompt: `Companies using ${productName}`,
+  };
+  return values;
+}
+
+async function runInspector(node22: string, inspector: string, mcpUrl: string, baseUrl: string, apiKey: string, work: string): Promise<string[]> {
+  const problems: string[] = [];
+  // The Inspector keeps a catalog and secrets under HOME; a scratch HOME keeps CI's clean.
+  const env = { ...process.env, HOME: path.join(work, 'inspector-home') };
+  const cli = (...args: string[]) => runAsync(node22, [inspector, '--cli', mcpUrl, '--transport', 'http', '--header', `X-API-Key: ${apiKey}`, ...args], { env, timeoutMs: 60_000 });
+
+  const list = await cli('--method', 'tools/list', '--strict');
+  if (list.status !== 0) return [`inspector tools/list --strict: exit ${list.status}: ${list.stderr.slice(-3000)}`];
+  const tools = (JSON.parse(list.stdout) as { tools: { name: string; inputSchema: any; annotations?: { readOnlyHint?: boolean } }[] }).tools;
+  log(`inspector tools/list --strict: ${tools.length} tools, no portability error`);
+  const world = await demoWorldValues(baseUrl, apiKey);
+  for (const tool of tools.filter((t) => t.annotations?.readOnlyHint === true)) {
+    const args = argumentsFor(tool.inputSchema, world);
+    if (!args) {
+      problems.push(`inspector tools/call ${tool.name}: no value for a required argument (add it to demoWorldValues)`);
+      continue;
+    }
+    const pairs = Object.entries(args).map(([k, v]) => `${k}=${v}`);
+    const call = await cli('--method', 'tools/call', '--tool-name', tool.name, ...(pairs.length > 0 ? ['--tool-arg', ...pairs] : []));
+    let result: { isError?: boolean; content?: { text?: string }[] } | undefined;
+    try {
+      result = JSON.parse(call.stdout);
+    } catch {
+      result = undefined;
+    }
+    if (call.status !== 0 || !result) problems.push(`inspector tools/call ${tool.name} ${pairs.join(' ')}: exit ${call.status}: ${(call.stderr || call.stdout).slice(-2000)}`);
+    else if (result.isError) problems.push(`inspector tools/call ${tool.name} ${pairs.join(' ')}: isError: ${result.content?.[0]?.text?.slice(0, 500)}`);
+    else log(`inspector tools/call ${tool.name}: ok (${call.stdout.length} characters)`);
+  }
+  return problems;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const toolsDir = process.env.MCP_TOOLS_DIR || path.join(os.tmpdir(), 'stacklens-mcp-tools');
+  const node22 = ensureNode22(toolsDir);
+  const { conformance, inspector } = ensureTools(toolsDir, node22);
+  log(`Node ${NODE_VERSION} at ${node22}; tools ready (${Math.round((Date.now() - started) / 1000)} s)`);
+
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-mcp-conformance-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = '';
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: path.join(work, 'data'), HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn', SEED_DEMO: 'true', DEMO_COMPANIES: '200', MCP_MAX_SESSIONS_PER_CLIENT: '1000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (d) => (output += d));
+  server.stderr!.on('data', (d) => (output += d));
+  let proxy: http.Server | undefined;
+  try {
+    await waitReady(baseUrl, server, () => output);
+    log(`server ready on ${baseUrl} (embedded database, 200-company demo world)`);
+    const apiKey = (JSON.parse(fs.readFileSync(path.join(work, 'data', 'demo-client.json'), 'utf8')) as { api_key: string }).api_key;
+    const proxyPort = await freePort();
+    proxy = await startProxy(proxyPort, port, apiKey);
+
+    const problems = [
+      ...(await runConformance(node22, conformance, `http://127.0.0.1:${proxyPort}/mcp`, work)),
+      ...(await runInspector(node22, inspector, `${baseUrl}/mcp`, baseUrl, apiKey, work)),
+    ];
+    log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (problems.length > 0) {
+      console.error(`[mcp-conformance] ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+      return 1;
+    }
+    log('all conformance scenarios and Inspector calls passed');
+    return 0;
+  } finally {
+    proxy?.close();
+    server.kill('SIGTERM');
+    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error('[mcp-conformance] error:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,136 @@
+// The Streamable HTTP transport's request rules, as pure functions over header values:
+// Host and Origin against an allow-list (DNS-rebinding protection), the Accept and
+// Content-Type rules of POST, and the MCP-Protocol-Version header. Each answers undefined
+// (allowed) or the reason for the refusal; http.ts turns reasons into responses.
+import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../config.ts';
+
+/** The names a loopback server is reached by; allowed with the server's own port. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** Per the transport spec, a request after initialize without the header is 2025-03-26. */
+export const PROTOCOL_VERSION_WITHOUT_HEADER = DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+
+/** `host[:port]` as URL normalizes it (lower case, default port dropped), or undefined when it is not one. */
+function normalHost(value: string, scheme = 'http'): string | undefined {
+  if (!value || /[\s/?#@\\]/.test(value)) return undefined;
+  try {
+    return new URL(`${scheme}://${value}`).host;
+  } catch {
+    return undefined;
+  }
+}
+
+function normalOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface OriginRules {
+  /** Refusal reason for the request's Host and Origin headers, seen on a server listening on `serverPort`. */
+  check(host: string | undefined, origin: string | undefined, serverPort: number): string | undefined;
+}
+
+/**
+ * Host: the loopback names with the server's port, PUBLIC_URL's host, MCP_ALLOWED_HOSTS
+ * (`*`: any). Origin (when sent: browsers send it, other clients need not): the same
+ * loopback names over http and https, PUBLIC_URL's origin, MCP_ALLOWED_ORIGINS.
+ */
+export function originRules(config: Pick<Config, 'publicUrl'> & { mcp: Pick<Config['mcp'], 'allowedHosts' | 'allowedOrigins'> }): OriginRules {
+  const publicUrl = new URL(config.publicUrl);
+  const fixedHosts = new Set<string>();
+  if (config.mcp.allowedHosts !== '*') {
+    for (const h of [publicUrl.host, ...config.mcp.allowedHosts]) {
+      const normal = normalHost(h);
+      if (normal) fixedHosts.add(normal);
+    }
+    // Behind a proxy the Host may carry the public URL's default port explicitly.
+    if (!publicUrl.port) fixedHosts.add(`${publicUrl.hostname}:${publicUrl.protocol === 'https:' ? 443 : 80}`);
+  }
+  const fixedOrigins = new Set([publicUrl.origin, ...config.mcp.allowedOrigins.map((o) => normalOrigin(o)).filter((o): o is string => o !== undefined)]);
+  const loopbackHosts = new Map<number, Set<string>>();
+  const loopbackOrigins = new Map<number, Set<string>>();
+  const loopback = (port: number) => {
+    let hosts = loopbackHosts.get(port);
+    let origins = loopbackOrigins.get(port);
+    if (!hosts || !origins) {
+      hosts = new Set(LOOPBACK_NAMES.map((name) => normalHost(`${name}:${port}`)!));
+      origins = new Set(LOOPBACK_NAMES.flatMap((name) => [`http://${name}:${port}`, `https://${name}:${port}`].map((o) => normalOrigin(o)!)));
+      loopbackHosts.set(port, hosts);
+      loopbackOrigins.set(port, origins);
+    }
+    return { hosts, origins };
+  };
+
+  return {
+    check(host, origin, serverPort) {
+      const local = loopback(serverPort);
+      if (config.mcp.allowedHosts !== '*') {
+        if (host === undefined || host === '') return 'the Host header is required';
+        const normal = normalHost(host);
+        if (!normal || !(fixedHosts.has(normal) || local.hosts.has(normal))) {
+          return `Host '${host.slice(0, 200)}' is not allowed (a loopback name with port ${serverPort}, the public URL's host, or MCP_ALLOWED_HOSTS)`;
+        }
+      }
+      if (origin !== undefined) {
+        const normal = normalOrigin(origin);
+        if (!normal || !(fixedOrigins.has(normal) || local.origins.has(normal))) {
+          return `Origin '${origin.slice(0, 200)}' is not allowed (a loopback origin with port ${serverPort}, the public URL's origin, or MCP_ALLOWED_ORIGINS)`;
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The q-value the Accept header gives a media type (wildcards count; absent header: everything at 1). */
+export function acceptQuality(accept: string | undefined, type: string): number {
+  if (accept === undefined || accept.trim() === '') return 1;
+  const [major] = type.split('/');
+  let best = -1;
+  let specificity = -1;
+  for (const part of accept.split(',')) {
+    const [media, ...params] = part.trim().split(';').map((s) => s.trim().toLowerCase());
+    if (!media) continue;
+    const rank = media === type ? 2 : media === `${major}/*` ? 1 : media === '*/*' ? 0 : -1;
+    if (rank < 0 || rank < specificity) continue;
+    const qp = params.find((p) => p.startsWith('q='));
+    const q = qp ? Number(qp.slice(2)) : 1;
+    if (rank > specificity || q > best) best = Number.isFinite(q) ? q : 0;
+    specificity = rank;
+  }
+  return Math.max(0, best);
+}
+
+/**
+ * POST: the client must accept both application/json and text/event-stream (2025-03-26
+ * and later); the body must be application/json. Returns [status, reason] or undefined.
+ */
+export function postMediaRefusal(accept: string | undefined, contentType: string | undefined): [406 | 415, string] | undefined {
+  const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    return [415, `Content-Type must be application/json (got ${contentType ? `'${contentType.slice(0, 100)}'` : 'none'})`];
+  }
+  if (acceptQuality(accept, 'application/json') <= 0 || acceptQuality(accept, 'text/event-stream') <= 0) {
+    return [406, 'Accept must list both application/json and text/event-stream'];
+  }
+  return undefined;
+}
+
+/** Refusal reason for the MCP-Protocol-Version header of a request after initialize. */
+export function protocolVersionRefusal(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (SUPPORTED_PROTOCOL_VERSIONS.includes(value)) return undefined;
+  return `Unsupported MCP-Protocol-Version '${value.slice(0, 40)}' (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; absent means ${PROTOCOL_VERSION_WITHOUT_HEADER})`;
+}
+
+/** The revision the server negotiates for a requested one (as the SDK's Server does). */
+export function negotiatedVersion(requested: unknown): string {
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
