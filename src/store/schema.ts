@@ -70,6 +70,7 @@ export const TABLES = {
   product_usage_stats: { product_id: 'text', companies: 'int4' },
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },
+  refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */
