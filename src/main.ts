@@ -1,4 +1,4 @@
-// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -14,6 +14,7 @@ import { registerCreditsCommands } from './cli/credits.ts';
 import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
 import { registerEvalCommands } from './cli/eval.ts';
+import { registerBackupCommands } from './cli/backup.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -30,6 +31,7 @@ registerCreditsCommands(program);
 registerClientCommands(program);
 registerKeyCommands(program);
 registerEvalCommands(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);
