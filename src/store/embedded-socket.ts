@@ -248,25 +248,33 @@ class Session {
     if (this.busy || this.ended || this.queued.length === 0) return;
     this.busy = true;
     try {
-      if (!this.lease) await this.take();
-      if (this.ended) return;
-      if (Date.now() - this.leaseSince > this.limits.holdMs) {
-        return void this.end(`a transaction through the server may hold the embedded database for at most ${this.limits.holdMs / 1000} s ` +
-          '(the server\'s requests wait meanwhile); stop the server for longer work, or split it');
-      }
-      const batch = this.queued.length === 1 ? this.queued[0]! : Buffer.concat(this.queued);
-      this.queued = [];
-      const reply = SNAPSHOT_QUERY.test(queryText(batch) ?? '') ? await this.snapshot() : await this.thread.exec(batch);
-      if (!this.socket.destroyed && reply.length > 0) this.socket.write(Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength));
-      if (endsReady(reply) === 'I' && this.queued.length === 0) this.giveBack(false);
+      await this.forward();
     } catch (err) {
       if (!this.socket.destroyed) this.socket.end(errorMessage('FATAL', '08006', (err as Error).message));
       this.ended = true;
     } finally {
       this.busy = false;
     }
+    // A session that ended meanwhile gives the database back here (end() leaves it to us
+    // while a batch is in the worker).
     if (this.ended) this.giveBack(true);
     else void this.pump();
+  }
+
+  /** Sends the queued messages as one batch (taking the database first) and relays the reply. */
+  private async forward(): Promise<void> {
+    if (!this.lease) await this.take();
+    if (this.ended) return;
+    if (Date.now() - this.leaseSince > this.limits.holdMs) {
+      void this.end(`a transaction through the server may hold the embedded database for at most ${this.limits.holdMs / 1000} s ` +
+        "(the server's requests wait meanwhile); stop the server for longer work, or split it");
+      return;
+    }
+    const batch = this.queued.length === 1 ? this.queued[0]! : Buffer.concat(this.queued);
+    this.queued = [];
+    const reply = SNAPSHOT_QUERY.test(queryText(batch) ?? '') ? await this.snapshot() : await this.thread.exec(batch);
+    if (!this.socket.destroyed) this.socket.write(Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength));
+    if (endsReady(reply) === 'I' && this.queued.length === 0) this.giveBack(false);
   }
 
   /** Waits (at most `waitMs`) for the owner's one database connection. */
