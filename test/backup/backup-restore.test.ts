@@ -11,7 +11,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { createTestDb, TEST_DATABASE_URL } from '../helpers/db.ts';
+import { openDb } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrate.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 import { backupDatabase, restoreDatabase, RestoreRefusedError, type BackupProgress } from '../../src/backup/run.ts';
@@ -172,4 +174,28 @@ test('restore refuses a database holding data unless forced, and a failing resto
   const { manifest } = await verifyBackupFile(file);
   const [n] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
   assert.equal(n!.n, manifest.tables.companies!.rows);
+});
+
+test('a backup of the embedded database restores into PostgreSQL, verified', { skip: !TEST_DATABASE_URL && 'needs DATABASE_URL' }, async () => {
+  const source = await openDb();
+  const crossFile = path.join(dir, 'pglite.gz');
+  try {
+    await migrate(source);
+    await insertWorld(source, intelligenceWorld());
+    await refreshAll(source);
+    await createTestClient(source, 'full');
+    await backupDatabase(source, crossFile);
+  } finally {
+    await source.close();
+  }
+  const target = await createTestDb();
+  try {
+    const restored = await restoreDatabase(target, crossFile);
+    assert.ok(restored.rows > 1000);
+    const { manifest } = await verifyBackupFile(crossFile);
+    const back = await backupDatabase(target, path.join(dir, 'pg-again.gz'));
+    assert.deepEqual(back.manifest.tables, manifest.tables, 'row for row the same on PostgreSQL');
+  } finally {
+    await target.close();
+  }
 });
