@@ -128,11 +128,11 @@ function errorMessage(severity: 'ERROR' | 'FATAL', code: string, text: string): 
 
 const readyForQuery = (status: string) => message('Z', Buffer.from(status, 'latin1'));
 
-/** What a new connection is told at start-up (PGlite's own values; the session is shared). */
+/** What a new connection is told at start-up (PGlite 0.5's own values; the session is shared). */
 const STARTUP_REPLY = Buffer.concat([
   message('R', int32(0)), // AuthenticationOk: the socket's permissions were the check
   ...Object.entries({
-    server_version: '17.5', server_encoding: 'UTF8', client_encoding: 'UTF8', DateStyle: 'ISO, MDY',
+    server_version: '18.6', TimeZone: 'UTC', server_encoding: 'UTF8', client_encoding: 'UTF8', DateStyle: 'ISO, MDY',
     integer_datetimes: 'on', standard_conforming_strings: 'on', application_name: 'stacklens-shared',
   }).map(([k, v]) => message('S', Buffer.concat([cstr(k), cstr(v)]))),
   message('K', Buffer.concat([int32(process.pid), int32(0)])),
