@@ -36,7 +36,8 @@ const THROUGH_SERVER = /working through the running server \(process \d+\)/;
 test('CLI commands and stdio MCP work through a running server on PGlite', { timeout: 600_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-shared-'));
   const port = await freePort();
-  const server = startServe(dataDir, port);
+  // Shedding on event-loop delay off: it follows the machine's load, not this test (as in test/helpers/app.ts).
+  const server = startServe(dataDir, port, { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
     await waitReady(server);
     const base = `http://127.0.0.1:${port}`;
@@ -93,10 +94,13 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     const backupFile = path.join(dataDir, 'backup.gz');
     let stop = false;
     const statuses: number[] = [];
+    const refusals: string[] = [];
     const load = (async () => {
       // Light load, paced under the plan's rate limit.
       while (!stop) {
-        statuses.push((await fetch(`${base}/api/companies/${pick.domain}/firmographics`, { headers: { 'X-API-Key': apiKey } })).status);
+        const res = await fetch(`${base}/api/companies/${pick.domain}/firmographics`, { headers: { 'X-API-Key': apiKey } });
+        statuses.push(res.status);
+        if (res.status !== 200) refusals.push(`${res.status} ${res.headers.get('retry-after')} ${await res.text()}`);
         await new Promise((r) => setTimeout(r, 150));
       }
     })();
@@ -105,7 +109,10 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     await load;
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stderr, /taking a snapshot/);
-    assert.ok(statuses.length > 0 && statuses.every((s) => s === 200), `requests during the backup: ${[...new Set(statuses)]}`);
+    // The server serves throughout; the only refusal allowed is the bounded wait for the
+    // database while the snapshot is copied (503 busy with Retry-After), on a loaded machine.
+    assert.ok(statuses.filter((x) => x === 200).length > 0, 'requests were answered during the backup');
+    assert.ok(refusals.every((r) => /^503 \d+ .*No database connection became free/.test(r)), refusals.join('\n'));
     const verified = await cli(dataDir, ['backup', '--verify', backupFile]);
     assert.equal(verified.code, 0, verified.stderr);
     assert.match(verified.stdout, /every checksum matches/);
