@@ -1,4 +1,5 @@
 // CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | detect | clients | plans | keys | credits | mcp`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -15,6 +16,7 @@ import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
 import { registerEvalCommands } from './cli/eval.ts';
 import { registerDetectCommand } from './cli/detect.ts';
+import { registerBackupCommands } from './cli/backup.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -32,6 +34,7 @@ registerClientCommands(program);
 registerKeyCommands(program);
 registerEvalCommands(program);
 registerDetectCommand(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -28,7 +28,7 @@ export function registerServeCommand(program: Command): void {
     .description('Run the HTTP API (REST under /api, MCP at /mcp) on HOST:PORT')
     .action(async () => {
       refuseUnsafeSecrets(loadConfig());
-      const { config, db } = await openContext();
+      const { config, db } = await openContext({ visit: false });
       const readiness = { ready: false, message: 'Stacklens is starting; retry in a few seconds' };
       const app = await buildApp({ config, db, readiness });
       const grace = config.shutdownExportGraceMs;

@@ -12,7 +12,7 @@ import { CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts'
 import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
 import { resolveAsOf } from '../services/stacks.ts';
 import {
-  companiesToRefresh, finishRefreshRun, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
+  companiesToRefresh, finishRefreshRun, pendingChanges, settlePendingChanges, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
   loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
 } from '../store/intelligence.ts';
 import { refreshObserver } from '../telemetry/metrics.ts';
@@ -47,9 +47,10 @@ export interface RefreshResult {
   timingsMs: Record<RefreshPhase, number>;
 }
 
-/** Recomputes every company's cohorts and the co-usage statistics. */
-export function refreshAll(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
-  return run(db, 'full', null, options);
+/** Recomputes every company's cohorts and the co-usage statistics (settling every pending change). */
+export async function refreshAll(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
+  const pending = await pendingChanges(db);
+  return run(db, 'full', null, options, pending.seqs);
 }
 
 /**
@@ -60,11 +61,18 @@ export function refreshCompanies(db: Db, companyIds: string[], options: RefreshO
   return run(db, 'incremental', companyIds, options);
 }
 
-/** Incremental when a full run exists (companies changed since it, or never computed); full otherwise. */
+/**
+ * Incremental when a full run exists, full otherwise. The incremental run takes the companies
+ * imports marked as changed (refresh_pending, read before the population is loaded, so the
+ * load sees every change it settles), those whose rows changed since the last run began
+ * (writers other than imports), and those never computed.
+ */
 export async function refreshChanged(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
   const last = await latestRefreshRun(db);
   if (!last) return refreshAll(db, options);
-  return refreshCompanies(db, await companiesToRefresh(db, last.startedAt), options);
+  const pending = await pendingChanges(db);
+  const changed = new Set([...pending.companyIds, ...(await companiesToRefresh(db, last.startedAt))]);
+  return run(db, 'incremental', [...changed].sort(), options, pending.seqs);
 }
 
 export interface LoadedPopulation {
@@ -96,11 +104,11 @@ export async function loadPopulation(db: Db, asOf: Date): Promise<LoadedPopulati
   return { pop: buildPopulation(inputs, products), asOf, installs, inUse };
 }
 
-async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions): Promise<RefreshResult> {
+async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[] = []): Promise<RefreshResult> {
   // /metrics: running, progress per phase, runs by outcome.
   const observed = refreshObserver(kind);
   try {
-    const result = await runObserved(db, kind, only, { ...options, onProgress: (p) => (observed.progress(p), options.onProgress?.(p)) });
+    const result = await runObserved(db, kind, only, { ...options, onProgress: (p) => (observed.progress(p), options.onProgress?.(p)) }, settles);
     observed.end(true);
     return result;
   } catch (err) {
@@ -109,7 +117,7 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
   }
 }
 
-async function runObserved(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions): Promise<RefreshResult> {
+async function runObserved(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[]): Promise<RefreshResult> {
   const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
   const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
@@ -179,5 +187,6 @@ async function runObserved(db: Db, kind: 'full' | 'incremental', only: string[] 
     ...runParams, population: stats.population, companies: pop.size, refreshed: targets.length, cohortRows,
     installs: loaded.installs, installsInUse: loaded.inUse, cousagePairs: pairs.length, timingsMs: timings,
   });
+  await settlePendingChanges(db, settles);
   return result;
 }

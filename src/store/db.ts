@@ -10,7 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { acquireDirLock, type DirLock } from './lock.ts';
+import { acquireDirLock, DataDirLockedError, lockHolder, type DirLock } from './lock.ts';
+import { shareEmbeddedDatabase, socketDir, socketPath, SOCKET_PORT, type SharedSocket, type SharingLimits } from './embedded-socket.ts';
 import { asServiceError, Availability, DatabaseUnavailableError, sendCancelRequest } from './db-faults.ts';
 import { currentQueryLimits, statementEnd, type QueryLimits } from './query-limits.ts';
 import { observeStatement } from '../telemetry/metrics.ts';
@@ -52,6 +53,11 @@ export interface Db extends Queryable {
   readonly availability: Availability;
   /** PGlite only: wire-protocol batches its worker has not answered yet (/metrics). */
   readonly embeddedPendingCalls?: () => number;
+  /**
+   * PGlite only: set when another process owns the data folder and this Db works through
+   * it (its socket, embedded-socket.ts); absent when this process opened the database itself.
+   */
+  readonly visiting?: { ownerPid: number; socketPath: string };
   close(): Promise<void>;
 }
 
@@ -80,6 +86,16 @@ export interface OpenDbOptions {
    */
   preparedStatements?: boolean;
   timeouts?: DbTimeouts;
+  /**
+   * PGlite with a data folder that another process owns (a running server): 'visit' works
+   * through that process's socket (embedded-socket.ts); 'refuse' (default) throws
+   * DataDirLockedError, as `serve` must (it cannot serve a database it does not own).
+   */
+  whenOwned?: 'refuse' | 'visit';
+  /** PGlite: start in memory from this data folder tarball (a backup's snapshot). */
+  snapshot?: Uint8Array;
+  /** PGlite owner of a data folder: limits on visiting processes (tests shorten them). */
+  sharingLimits?: SharingLimits;
 }
 
 // int8 (counts, bigserial ids) as JS numbers: every value we store fits in 2^53.
@@ -139,11 +155,17 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   let dataDir: string | undefined;
   if (options.dataDir) {
     fs.mkdirSync(options.dataDir, { recursive: true });
-    lock = acquireDirLock(options.dataDir);
+    try {
+      lock = acquireDirLock(options.dataDir);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError) || options.whenOwned !== 'visit') throw err;
+      return visitOwner(options, err);
+    }
     dataDir = path.join(options.dataDir, 'pglite');
   }
   // On a worker thread, so statements never block this thread's event loop (pglite-thread.ts).
-  const thread = new PgliteThread(dataDir);
+  const thread = new PgliteThread(dataDir, options.snapshot);
+  let shared: SharedSocket | undefined;
   try {
     await thread.waitReady;
     // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
@@ -152,16 +174,53 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     pool.on('error', () => {
       /* the worker stopped; the next checkout reports it */
     });
+    // The owner of a data folder lets the other local processes in (the CLI, stdio MCP).
+    if (options.dataDir) shared = await shareEmbeddedDatabase(options.dataDir, pool, thread, options.sharingLimits);
     const db = makeDb('pglite', pool, options.preparedStatements ?? true, options.timeouts ?? DEFAULT_DB_TIMEOUTS, async () => {
+      await shared?.close(); // visitors are cut off (their open transactions rolled back) first
       await pool.end();
       await thread.close(); // CHECKPOINT, then close
       lock?.release();
     });
     return Object.assign(db, { embeddedPendingCalls: () => thread.pendingCalls });
   } catch (err) {
+    await shared?.close().catch(() => {});
     await thread.close().catch(() => {});
     lock?.release();
     throw err;
+  }
+}
+
+/** How long a visitor waits for a starting owner's socket (its first start runs initdb). */
+const OWNER_SOCKET_WAIT_MS = 60_000;
+
+/**
+ * Works through the process that owns the data folder: node-postgres over its Unix socket,
+ * one connection, unnamed statements only (the session is shared with the owner's named
+ * ones). Waits while the owner is starting (locked, socket not yet listening).
+ */
+async function visitOwner(options: OpenDbOptions, locked: DataDirLockedError): Promise<Db> {
+  const dataDir = options.dataDir!;
+  const deadline = Date.now() + OWNER_SOCKET_WAIT_MS;
+  for (;;) {
+    const ownerPid = lockHolder(dataDir);
+    if (ownerPid === undefined) return openPglite(options); // the owner went away meanwhile: open it ourselves
+    const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, host: socketDir(dataDir), port: SOCKET_PORT, user: 'postgres', database: 'postgres' } as pg.PoolConfig);
+    pool.on('error', () => {
+      /* the owner stopped; the next checkout reports it */
+    });
+    try {
+      await pool.query('select 1');
+      const db = makeDb('pglite', pool, false, options.timeouts ?? DEFAULT_DB_TIMEOUTS, () => pool.end());
+      return Object.assign(db, { visiting: { ownerPid, socketPath: socketPath(dataDir) } });
+    } catch (err) {
+      await pool.end().catch(() => {});
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ECONNREFUSED') || Date.now() > deadline) {
+        throw new DataDirLockedError(`${locked.message} Working through it failed: ${(err as Error).message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 

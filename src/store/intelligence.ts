@@ -172,6 +172,17 @@ export async function latestRefreshRun(db: Db): Promise<RefreshRun | null> {
   return row ?? null;
 }
 
+/** The change log of imports (migration 019): entries to settle, and their distinct companies. */
+export async function pendingChanges(db: Db): Promise<{ seqs: number[]; companyIds: string[] }> {
+  const rows = await db.queryArrays<[number, string]>('SELECT seq, company_id FROM refresh_pending ORDER BY seq');
+  return { seqs: rows.map((r) => r[0]), companyIds: [...new Set(rows.map((r) => r[1]))] };
+}
+
+/** Removes exactly the entries a refresh read (one marked meanwhile stays for the next). */
+export async function settlePendingChanges(db: Db, seqs: number[]): Promise<void> {
+  if (seqs.length > 0) await db.query('DELETE FROM refresh_pending WHERE seq = ANY($1::bigint[])', [seqs]);
+}
+
 /** Companies changed since a time, or never given computed cohorts. */
 export async function companiesToRefresh(db: Db, since: Date): Promise<string[]> {
   const rows = await db.query<{ id: string }>(

@@ -44,6 +44,17 @@ export function acquireDirLock(dir: string): DirLock {
   throw new DataDirLockedError(`Could not lock the data folder ${path.resolve(dir)}`);
 }
 
+/** The live process holding the data folder's lock, if any. */
+export function lockHolder(dir: string): number | undefined {
+  let holder: number;
+  try {
+    holder = Number(fs.readFileSync(path.join(dir, 'stacklens.lock'), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder) ? holder : undefined;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -17,12 +17,16 @@ import { Worker } from 'node:worker_threads';
 export interface ThreadStart {
   /** PGlite data folder; undefined → in memory. */
   dataDir: string | undefined;
+  /** A data folder tarball (a snapshot) to start from, in memory. */
+  loadDataDir?: Uint8Array;
 }
 
 export type ThreadRequest =
   | { id: number; type: 'exec'; message: Uint8Array }
   /** A new connection begins: end any transaction the last one left open, forget its session state. */
   | { id: number; type: 'reset' }
+  /** CHECKPOINT, then the data folder as an uncompressed tarball (a consistent snapshot). */
+  | { id: number; type: 'dump' }
   | { id: number; type: 'close' };
 /** id 0 answers the start (ready or failed). */
 export type ThreadReply = { id: number; ok: true; data?: Uint8Array } | { id: number; ok: false; error: string };
@@ -55,10 +59,10 @@ export class PgliteThread {
   private nextId = 1;
   private stopped: Error | undefined;
 
-  constructor(dataDir: string | undefined) {
+  constructor(dataDir: string | undefined, loadDataDir?: Uint8Array) {
     // Referenced only while a call is in flight (the start is one, id 0): an idle worker does
     // not keep the process alive, one that is answering does.
-    this.worker = startWorker({ dataDir });
+    this.worker = startWorker({ dataDir, loadDataDir });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.pending.set(0, { resolve: () => resolve(), reject });
     });
@@ -86,6 +90,14 @@ export class PgliteThread {
     await this.call({ type: 'reset' });
   }
 
+  /**
+   * The data folder as a tarball. Only between transactions (the caller holds the one
+   * connection): the worker answers requests in order, so nothing runs during the copy.
+   */
+  async dump(): Promise<Uint8Array> {
+    return (await this.call({ type: 'dump' }))!;
+  }
+
   /** CHECKPOINT, close the database and end the worker (after everything sent before). */
   async close(): Promise<void> {
     try {
@@ -95,7 +107,7 @@ export class PgliteThread {
     }
   }
 
-  private call(request: { type: 'exec'; message: Uint8Array } | { type: 'reset' } | { type: 'close' }): Promise<Uint8Array | undefined> {
+  private call(request: { type: 'exec'; message: Uint8Array } | { type: 'reset' } | { type: 'dump' } | { type: 'close' }): Promise<Uint8Array | undefined> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise<Uint8Array | undefined>((resolve, reject) => {

@@ -8,13 +8,13 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-thread.ts';
 
 const port = parentPort!;
-const { dataDir } = workerData as ThreadStart;
+const { dataDir, loadDataDir } = workerData as ThreadStart;
 
 function send(reply: ThreadReply): void {
   port.postMessage(reply);
 }
 
-const ready = PGlite.create(dataDir, { extensions: { pg_trgm } });
+const ready = PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
 ready.then(
   () => send({ id: 0, ok: true }),
   (err: unknown) => send({ id: 0, ok: false, error: describe(err) }),
@@ -44,6 +44,11 @@ port.on('message', (request: ThreadRequest) => {
         await db.exec('ROLLBACK');
         await db.exec('DISCARD ALL');
         send({ id: request.id, ok: true });
+      } else if (request.type === 'dump') {
+        // Data files brought up to date first, so the copy opens without replaying the WAL.
+        await db.query('CHECKPOINT');
+        const tar = new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
+        port.postMessage({ id: request.id, ok: true, data: tar } satisfies ThreadReply, [tar.buffer as ArrayBuffer]);
       } else {
         // Flush the WAL into the data files so the next open starts clean.
         await db.query('CHECKPOINT');

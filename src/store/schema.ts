@@ -78,6 +78,7 @@ export const TABLES = {
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },
   mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
+  refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

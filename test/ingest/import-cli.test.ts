@@ -31,13 +31,16 @@ after(async () => {
   if (TEST_DATABASE_URL) await admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 });
 
+const ACCESS_LINE = /^stacklens: (opened the embedded database|working through the running server|using the PostgreSQL database).*\n/;
+
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/main.ts', ...args],
       { cwd: ROOT, env: { ...process.env, DATA_DIR: path.join(dir, 'data'), DATABASE_URL: databaseUrl, SEED_DEMO: 'false' } },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+      // The first stderr line says how the database was reached (cli/context.ts); the tests read what follows it.
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr: stderr.replace(ACCESS_LINE, '') }),
     );
   });
 }

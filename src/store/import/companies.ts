@@ -30,6 +30,8 @@ export const companies: StageSpec = {
       ORDER BY (r.id = s.industry) DESC, (r.name = s.industry) DESC, r.id LIMIT 1) i ON true`,
   conflict: ['domain'],
   touch: 'updated_at',
+  marks: `INSERT INTO refresh_pending (company_id)
+    SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.domain WHERE c.updated_at = now()`,
   upsert: [
     { target: 'id', expr: 's.id', insertOnly: true },
     { target: 'domain', expr: 's.domain' },
@@ -83,6 +85,10 @@ export const installs: StageSpec = {
   conflict: ['company_id', 'product_id'],
   // The incremental refresh finds changed evidence by this stamp (store/intelligence.ts).
   touch: 'updated_at',
+  marks: `INSERT INTO refresh_pending (company_id)
+    SELECT DISTINCT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain
+      JOIN installs i ON i.company_id = c.id AND i.product_id = s.product_id
+     WHERE i.updated_at = now()`,
   upsert: [
     { target: 'company_id', expr: 'c.id' },
     { target: 'product_id', expr: 's.product_id' },
@@ -177,6 +183,9 @@ export const cohorts: StageSpec = {
     { target: 'score', expr: 's.score', fields: ['score'] },
     { target: 'rank', expr: 's.rank' },
   ],
+  // Defined cohorts carry no change stamp: every company of a file that changed anything.
+  marks: `INSERT INTO refresh_pending (company_id)
+    SELECT DISTINCT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain`,
   // A defined cohort is a curated list: the file's members replace the company's list.
   deleteMissing: `WITH gone AS (
       DELETE FROM cohorts k WHERE k.kind = 'defined'

@@ -49,6 +49,12 @@ export interface StageSpec {
   touch?: string;
   /** After the upsert: a statement returning `deleted` (rows the file replaces away). */
   deleteMissing?: string;
+  /**
+   * After the write, when it changed anything: a statement adding the companies whose
+   * derived data the change makes stale to refresh_pending (the incremental refresh's work
+   * list). Rows written by this transaction carry `updated_at = now()` (its start time).
+   */
+  marks?: string;
   /** After the upsert: statements that re-derive dependent values (not counted). */
   after?: string[];
   /** Kinds of millions of rows: written as UPDATE changed + INSERT new (upsert.ts). `from`

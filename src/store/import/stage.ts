@@ -122,6 +122,7 @@ export class ImportStage {
     let deleted = 0;
     if (spec.deleteMissing) deleted = Number((await this.client.query(spec.deleteMissing)).rows[0]?.deleted ?? 0);
     for (const stmt of spec.after ?? []) await this.client.query(stmt);
+    if (spec.marks && counts.inserted + counts.updated + deleted > 0) await this.client.query(spec.marks);
     return { ...counts, deleted };
   }
 
