@@ -21,11 +21,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `serve` on PGlite in `dataDir` (DATABASE_URL empty) unless env names a database. */
+/**
+ * Starts `serve` on PGlite in `dataDir` (DATABASE_URL empty) unless env names a database.
+ * Shedding on event-loop delay is off, as in the in-process test apps: it follows the
+ * machine's load, not the test (a busy runner turned the shutdown test's requests into 503s).
+ */
 export function startServe(dataDir: string, port: number, env: Record<string, string> = {}): ServeProcess {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DEMO_COMPANIES: '200', ...env },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DEMO_COMPANIES: '200', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
