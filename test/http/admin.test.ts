@@ -11,6 +11,7 @@ import { OPERATIONS } from '../../src/schemas/operations.ts';
 import { checkAdminRole, type Operation } from '../../src/schemas/operation.ts';
 import { getMeOp } from '../../src/schemas/account.ts';
 import { insertRunningJob } from '../../src/store/jobs.ts';
+import { EXAMPLE_WORLD } from '../helpers/example-world.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -19,18 +20,7 @@ let plain: TestClient;
 before(async () => {
   t = await createTestApp();
   await insertWorld(t.db, {
-    industries: [{ id: 'ind_software', name: 'Software' }],
-    categories: [{ id: 'cat_crm', name: 'CRM' }],
-    vendors: [{ id: 'ven_example', domain: 'example.com' }],
-    products: [{ id: 'prd_crm_a', vendor_id: 'ven_example', category_id: 'cat_crm', name: 'Example CRM' }],
-    companies: [
-      { id: 'cmp_example', domain: 'example.com', industry_id: 'ind_software', country: 'DE' },
-      { id: 'cmp_acme', domain: 'acme.com', industry_id: 'ind_software', country: 'DE' },
-    ],
-    installs: [
-      { company_id: 'cmp_example', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 9, intensity: 60, sources: ['website'] },
-      { company_id: 'cmp_acme', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 3, intensity: 20, sources: ['jobs'] },
-    ],
+    ...EXAMPLE_WORLD,
   });
   admin = await createTestClient(t.db, 'full', undefined, 'admin');
   plain = await createTestClient(t.db, 'full');

@@ -17,6 +17,7 @@ import { defineUnlimitedPlan } from '../helpers/plans.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { HOSTILE_STRINGS } from '../helpers/hostile.ts';
 import { operationsOf, sendCall, validCall, type Call, type DocOperation, type Param } from '../helpers/openapi-calls.ts';
+import { EXAMPLE_WORLD } from '../helpers/example-world.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
@@ -35,18 +36,7 @@ before(async () => {
   t = await createTestApp();
   // The ids and domains of the document's examples exist, so documented calls reach the data.
   await insertWorld(t.db, {
-    industries: [{ id: 'ind_software', name: 'Software' }],
-    categories: [{ id: 'cat_crm', name: 'CRM' }],
-    vendors: [{ id: 'ven_example', domain: 'example.com' }],
-    products: [{ id: 'prd_crm_a', vendor_id: 'ven_example', category_id: 'cat_crm', name: 'Example CRM' }],
-    companies: [
-      { id: 'cmp_example', domain: 'example.com', industry_id: 'ind_software', country: 'DE' },
-      { id: 'cmp_acme', domain: 'acme.com', industry_id: 'ind_software', country: 'DE' },
-    ],
-    installs: [
-      { company_id: 'cmp_example', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 9, intensity: 60, sources: ['website'] },
-      { company_id: 'cmp_acme', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 3, intensity: 20, sources: ['jobs'] },
-    ],
+    ...EXAMPLE_WORLD,
     cohorts: [{ company_id: 'cmp_example', kind: 'default', member_id: 'cmp_acme', score: 0.9, rank: 1 }],
     feed: [{ id: 'fd_1', company_id: 'cmp_example', published_at: '2026-09-01T00:00:00Z', title: 'News', description: 'Something happened', category: 'NEWS' }],
     people: [

@@ -3,27 +3,14 @@
 // is unreachable. Also: with Redis down, limits still hold (counted in memory).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redis } from 'ioredis';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { defineTinyPlan } from '../helpers/plans.ts';
 import type { Db } from '../../src/store/db.ts';
+import { redisAnswers } from '../helpers/redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 let db: Db;
 let reachable = false;

@@ -6,30 +6,17 @@
 import { test, before, after, afterEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Redis } from 'ioredis';
 import { createTestDb } from '../helpers/db.ts';
 import { createTestClient } from '../helpers/auth.ts';
 import { setClock } from '../../src/clock.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../../src/errors.ts';
 import { DatabaseSessionStore, RedisSessionStore, sessionIdHash, type SessionStore } from '../../src/mcp/sessions.ts';
 import type { Db } from '../../src/store/db.ts';
+import { redisAnswers } from '../helpers/redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const TTL_MS = 60_000;
 const T0 = Date.parse('2026-11-25T10:00:00Z');
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 let db: Db;
 let clientA: string;

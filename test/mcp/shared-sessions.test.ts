@@ -6,7 +6,6 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -14,25 +13,13 @@ import { createTestDb } from '../helpers/db.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { testTool } from '../helpers/mcp.ts';
 import type { Db } from '../../src/store/db.ts';
+import { redisAnswers } from '../helpers/redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 const tools = [
   testTool({ name: 'whoami', title: 'Who am I', description: 'Names the calling client.', input: z.object({}), run: async (_a, ctx) => ({ client: ctx.principal.clientId }) }),
 ];
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 
 let db: Db;
 let redisReachable = false;
