@@ -28,6 +28,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The technology catalog the detector reads (src/detect/catalog.ts: ../../catalog from dist/detect).
+COPY catalog ./catalog
 COPY package.json ./
 # The image's own user; DATA_DIR (embedded database, demo-client.json) is the one place it writes.
 RUN groupadd --system stacklens && useradd --system --gid stacklens --home-dir /var/lib/stacklens --shell /usr/sbin/nologin stacklens \

@@ -1,4 +1,4 @@
-// The technology catalog: our rule files (data/technologies/*.json, Apache-2.0, written for
+// The technology catalog: our rule files (catalog/technologies/*.json, Apache-2.0, written for
 // Stacklens) plus an operator's own file, validated and compiled once into the matchers the
 // detector runs. Compiling is pure; loadCatalog() is the one function here that reads files.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import {
   type CompiledPattern, type DnsRuleType, type RuleFile, type TechnologyRule,
 } from './rules.ts';
 
-export const CATALOG_DIR = new URL('../../data/technologies/', import.meta.url);
+export const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
 
 /** Category names of our taxonomy (the demo catalog's outline): every level is allowed. */
 export const CATEGORY_NAMES: ReadonlySet<string> = new Set(parseOutline().map((c) => c.name));
@@ -150,7 +150,7 @@ export function readRuleFile(path: string): RuleFile {
   return parseRuleFile(data, path);
 }
 
-/** Our own rules: every file of data/technologies/, merged (a name defined twice is an error). */
+/** Our own rules: every file of catalog/technologies/, merged (a name defined twice is an error). */
 export function readBuiltInRules(dir: URL | string = CATALOG_DIR): RuleFile {
   const path = typeof dir === 'string' ? dir : dir.pathname;
   const out: RuleFile = {};
