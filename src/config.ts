@@ -1,4 +1,5 @@
 // Environment → typed configuration, parsed once at start. Nothing else reads process.env.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { BulkheadLimits, BulkheadName } from './bulkhead.ts';
 
@@ -17,6 +18,9 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** Half this machine's cores, at least one: the default of the database-heavy bulkheads. */
+const HALF_THE_CORES = Math.max(1, Math.floor(availableParallelism() / 2));
 
 /** Every variable the service reads, with its default. The README documents each. */
 const envSchema = z.object({
@@ -83,8 +87,13 @@ const envSchema = z.object({
   AI_API_KEY: optionalText,
   AI_TIMEOUT_MS: int(100, 120_000).default(8000),
   /** Bulkheads (bulkhead.ts): calls running at once per compartment, and the queue before each. */
-  BULKHEAD_SEARCH: int(1, 1000).default(2),
-  BULKHEAD_PEERS: int(1, 1000).default(2),
+  // Searches and peer comparisons are database CPU: one keeps a PostgreSQL backend on a core
+  // for up to seconds. Half the cores (at least one) leaves the rest to every other call: on
+  // 2 cores, 2 worst-case searches at once put a light read's p95 at 3.2x its idle figure, 1
+  // at 1.65x (bench/faults/overload.ts).
+  // (Unset: HALF_THE_CORES, set in bulkheadLimits: the default depends on the machine.)
+  BULKHEAD_SEARCH: int(1, 1000).optional(),
+  BULKHEAD_PEERS: int(1, 1000).optional(),
   BULKHEAD_EXPORT: int(1, 1000).default(2),
   BULKHEAD_AI: int(1, 1000).default(2),
   BULKHEAD_QUEUE: int(0, 100_000).default(20),
@@ -307,8 +316,8 @@ function bulkheadLimits(e: z.output<typeof envSchema>): Record<BulkheadName, Bul
   // busy; more only lengthen every call's wait behind the others' statements.
   const standard = e.BULKHEAD_STANDARD ?? (e.DATABASE_URL ? 2 * e.DATABASE_POOL_SIZE : 8);
   return {
-    search: expensive(e.BULKHEAD_SEARCH),
-    peers: expensive(e.BULKHEAD_PEERS),
+    search: expensive(e.BULKHEAD_SEARCH ?? HALF_THE_CORES),
+    peers: expensive(e.BULKHEAD_PEERS ?? HALF_THE_CORES),
     export: expensive(e.BULKHEAD_EXPORT),
     ai: expensive(e.BULKHEAD_AI),
     standard: { concurrency: standard, queue: e.BULKHEAD_STANDARD_QUEUE, queueTimeoutMs: e.BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS },

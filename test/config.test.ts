@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ConfigError, ENV_VARIABLES, envDefault, loadConfig } from '../src/config.ts';
 
@@ -102,4 +103,15 @@ test('nothing in src/ reads process.env but config.ts', () => {
     .filter((f) => f.endsWith('.ts') && fs.readFileSync(path.join(src, f), 'utf8').includes('process.env'))
     .map((f) => f.split(path.sep).join('/'));
   assert.deepEqual(readers, ['config.ts']);
+});
+
+test('searches and peer comparisons run on half the cores by default (at least one); a set value wins', () => {
+  const half = Math.max(1, Math.floor(availableParallelism() / 2));
+  const defaults = loadConfig({}).bulkheads;
+  assert.equal(defaults.search.concurrency, half);
+  assert.equal(defaults.peers.concurrency, half);
+  assert.equal(defaults.export.concurrency, 2, 'exports and AI calls wait on I/O, not a core');
+  const set = loadConfig({ BULKHEAD_SEARCH: '7', BULKHEAD_PEERS: '3' }).bulkheads;
+  assert.equal(set.search.concurrency, 7);
+  assert.equal(set.peers.concurrency, 3);
 });
