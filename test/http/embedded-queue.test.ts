@@ -2,6 +2,7 @@
 // database, with its one connection, the queue every call waits in): bounded, with a
 // deadline, 503 + Retry-After beyond either, the probes never in it. Exports read in keyset
 // batches, so a short read waits behind at most one batch statement, never the whole export.
+import { availableParallelism } from 'node:os';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -66,7 +67,8 @@ test('a call queued past BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS is a 503 with Retry-
 test('the standard bulkhead defaults to twice the pool on PostgreSQL and 8 calls on the embedded database', () => {
   assert.equal(loadConfig({}).bulkheads.standard.concurrency, 8);
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://x/y', DATABASE_POOL_SIZE: '10' }).bulkheads.standard.concurrency, 20);
-  assert.deepEqual(loadConfig({}).bulkheads.search, { concurrency: 2, queue: 20, queueTimeoutMs: 5000 });
+  // Searches: half the cores, at least one (test/config.test.ts).
+  assert.deepEqual(loadConfig({}).bulkheads.search, { concurrency: Math.max(1, Math.floor(availableParallelism() / 2)), queue: 20, queueTimeoutMs: 5000 });
 });
 
 test('an export reads in keyset batches and holds no connection between them: short reads complete between every two batches', async () => {
