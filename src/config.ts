@@ -31,6 +31,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** PostgreSQL connection string; unset → embedded PGlite database in DATA_DIR/pglite. */
   DATABASE_URL: optionalText,
+  /** A streaming replica of DATABASE_URL for read-only queries that may lag (store/db.ts `db.read`); unset → all on DATABASE_URL. */
+  DATABASE_READ_URL: optionalText,
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   /** Named prepared statements (off behind a pooler in transaction mode, e.g. PgBouncer < 1.21). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
@@ -134,6 +136,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** A read replica (serve only): search and company reads go there. */
+  databaseReadUrl: string | undefined;
   databasePoolSize: number;
   databasePreparedStatements: boolean;
   /** Database time limits (README "Database faults"). */
@@ -225,6 +229,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.AI_BASE_URL || e.AI_MODEL) && !(e.AI_BASE_URL && e.AI_MODEL)) {
     throw new ConfigError('Invalid configuration:\n  AI_BASE_URL and AI_MODEL must be set together');
   }
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_READ_URL needs DATABASE_URL: a read replica is of a PostgreSQL primary, not of the embedded database');
+  }
   const badOrigin = list(e.MCP_ALLOWED_ORIGINS).find((o) => !/^https?:\/\/[^/?#\s]+$/i.test(o));
   if (badOrigin) {
     throw new ConfigError(`Invalid configuration:\n  MCP_ALLOWED_ORIGINS: '${badOrigin}' is not an origin (scheme://host[:port], no path)`);
@@ -235,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     databaseTimeouts: {

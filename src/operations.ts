@@ -49,10 +49,15 @@ export function redactUrlPasswords(text: string): string {
 }
 
 /** The database as the start-up log names it: engine and where, never the password. */
-export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databaseReadUrl?: string | undefined }): string {
   if (!config.databaseUrl) return `embedded PGlite in ${config.dataDir}/pglite`;
+  const primary = describePostgres(config.databaseUrl);
+  return config.databaseReadUrl ? `${primary}; reads that may lag from the replica ${describePostgres(config.databaseReadUrl).replace(/^PostgreSQL /, '')}` : primary;
+}
+
+function describePostgres(connectionString: string): string {
   try {
-    const url = new URL(config.databaseUrl);
+    const url = new URL(connectionString);
     const host = url.hostname || url.searchParams.get('host') || 'localhost';
     const where = `${host}${url.port ? `:${url.port}` : ''}${url.pathname && url.pathname !== '/' ? url.pathname : ''}`;
     return `PostgreSQL at ${where}${url.username ? ` (user ${decodeURIComponent(url.username)})` : ''}`;

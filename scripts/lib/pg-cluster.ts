@@ -46,7 +46,8 @@ export function canInitdb(): boolean {
   }
 }
 
-function run(bin: string, args: string[]): string {
+/** Runs a PostgreSQL binary (as the `postgres` user when this process is root). */
+export function runPg(bin: string, args: string[]): string {
   if (userInfo().uid !== 0) return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const quoted = [bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return execFileSync('su', ['postgres', '-c', quoted], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,7 +94,7 @@ export function startCluster(opts: ClusterOptions): Cluster {
       chownSync(dir, uid, gid);
     }
     log(`initdb ${dir}`);
-    run(pgBin('initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync']);
+    runPg(pgBin('initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync']);
   }
   const postmasterPid = () => {
     try {
@@ -110,11 +111,11 @@ export function startCluster(opts: ClusterOptions): Cluster {
   ].join(' ');
   const start = () => {
     log(`starting private PostgreSQL on port ${port} (${dir}, log ${logFile})`);
-    run(pgBin('pg_ctl'), ['-D', dir, '-o', options, '-l', logFile, '-w', 'start']);
+    runPg(pgBin('pg_ctl'), ['-D', dir, '-o', options, '-l', logFile, '-w', 'start']);
   };
   let running: boolean;
   try {
-    run(pgBin('pg_ctl'), ['-D', dir, 'status']);
+    runPg(pgBin('pg_ctl'), ['-D', dir, 'status']);
     running = true;
   } catch {
     running = false;
@@ -142,7 +143,7 @@ export function startCluster(opts: ClusterOptions): Cluster {
       if (frozen.length) signalAll(frozen, 'SIGCONT');
       frozen = [];
       log('stopping the private PostgreSQL');
-      run(pgBin('pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']);
+      runPg(pgBin('pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']);
     },
     freeze: () => {
       const pid = postmasterPid();

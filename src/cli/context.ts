@@ -24,7 +24,10 @@ export interface ContextOptions {
 export async function openContext(options: ContextOptions = {}): Promise<CliContext> {
   const config = loadConfig();
   const db = await openDb({
-    databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements,
+    databaseUrl: config.databaseUrl,
+    // Only the server reads from a replica: commands act on what they just wrote.
+    readUrl: options.visit === false ? config.databaseReadUrl : undefined,
+    dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements,
     timeouts: { connectMs: config.databaseTimeouts.connectMs, acquireMs: config.databaseTimeouts.acquireMs },
     whenOwned: options.visit === false ? 'refuse' : 'visit',
   });

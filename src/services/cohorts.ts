@@ -38,14 +38,16 @@ async function peerPage(db: Db, company: Company, kind: CohortKind, page: number
 
 
 /** Up to 50 competitors, most alike first, as a page of Peer items. */
-export async function listCompetitors(db: Db, input: CompetitorsInput): Promise<Page<Peer>> {
+export async function listCompetitors(primary: Db, input: CompetitorsInput): Promise<Page<Peer>> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
 }
 
 
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
-export async function listCohort(db: Db, input: CohortInput): Promise<Page<Peer>> {
+export async function listCohort(primary: Db, input: CohortInput): Promise<Page<Peer>> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, input.cohort, input.page, input.size);
 }

@@ -29,7 +29,8 @@ export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
   };
 }
 
-export async function searchCompanies(db: Db, input: CompanySearchInput): Promise<Page<CompanySummary>> {
+export async function searchCompanies(primary: Db, input: CompanySearchInput): Promise<Page<CompanySummary>> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const page = input.page ?? 0;
   const size = input.size ?? 20;
   checkResultWindow(page, size);

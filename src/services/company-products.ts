@@ -64,7 +64,8 @@ export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduc
   };
 }
 
-export async function companyProducts(db: Db, input: CompanyProductsInput): Promise<Page<CompanyProduct>> {
+export async function companyProducts(primary: Db, input: CompanyProductsInput): Promise<Page<CompanyProduct>> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const [total, rows] = await Promise.all([

@@ -38,11 +38,12 @@ function toItem(r: FeedItemRow): FeedItem {
 }
 
 export async function companyFeed(db: Db, input: FeedInput, cursorSecret: string | undefined): Promise<Feed> {
-  const company = await requireCompany(db, input.companyDomain);
+  // The key on the primary (its first use stores it); the items from the replica when configured.
+  const company = await requireCompany(db.read, input.companyDomain);
   const key = await feedCursorKey(db, cursorSecret);
   const after = input.paginationId ? verifyCursor(key, company.id, input.paginationId) : null;
   // One extra row tells whether an older page exists, so the last page carries no cursor.
-  const rows = await feedItems(db, company.id, after, FEED_PAGE_SIZE + 1);
+  const rows = await feedItems(db.read, company.id, after, FEED_PAGE_SIZE + 1);
   const page = rows.slice(0, FEED_PAGE_SIZE);
   const feed: Feed = { feeds: page.map(toItem) };
   if (rows.length > FEED_PAGE_SIZE) {

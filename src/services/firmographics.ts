@@ -52,7 +52,8 @@ function conforming(profile: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(profile).filter(([k, v]) => !Object.hasOwn(shape, k) || shape[k]!.safeParse(v).success));
 }
 
-export async function companyFirmographics(db: Db, input: { companyDomain: string }): Promise<Firmographics> {
+export async function companyFirmographics(primary: Db, input: { companyDomain: string }): Promise<Firmographics> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const stored = await findFirmographicProfile(db, company.id);
   const native = stored ? conforming(stored) : nativeFromCompany(company);

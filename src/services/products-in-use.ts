@@ -14,7 +14,8 @@ import { currentAsOf, toEvidence } from './stacks.ts';
  * Independent verdicts per id. No evidence (or an id that names no product) is
  * `inUse: false, confidence: 0`: the verdict is about observed evidence, not a guess.
  */
-export async function productsInUse(db: Db, input: ProductsInUseInput): Promise<ProductInUse[]> {
+export async function productsInUse(primary: Db, input: ProductsInUseInput): Promise<ProductInUse[]> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   // The schema takes 1 or more non-blank, trimmed ids; the upper bound is a 413.
   const ids = input.productIds;
   if (ids.length > MAX_PRODUCT_IDS) throw new PayloadTooLargeError(`productIds: at most ${MAX_PRODUCT_IDS} ids per request (got ${ids.length})`);

@@ -41,7 +41,8 @@ export async function relatedProducts(db: Db, input: RelatedInput): Promise<Rela
 }
 
 /** The same page with the number of related products in all pages (the MCP tool pages with it). */
-export async function relatedProductsPage(db: Db, input: RelatedInput): Promise<Page<RelatedProduct>> {
+export async function relatedProductsPage(primary: Db, input: RelatedInput): Promise<Page<RelatedProduct>> {
+  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId], 'productId');
   const ranked = await relatedScores(db, company, input.productId, input.cohort);

@@ -1,0 +1,101 @@
+// Read routing to a real streaming replica (DATABASE_READ_URL): a private primary and a
+// standby made with pg_basebackup -R (helpers/replica-cluster.ts). The proof that reads go
+// to the replica: with WAL replay paused on the standby, a company written on the primary
+// is unknown to the read endpoints (404, not in search) while it is in the primary; once
+// replay resumes they see it. Meanwhile what must see its own writes does: a client and key
+// made on the primary after the pause authenticate at once, a purchase (a write) succeeds
+// and the credits read back at once. Runs in both passes (it brings its own PostgreSQL).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient, type TestClient } from '../helpers/auth.ts';
+import { insertWorld } from '../helpers/fixtures.ts';
+import { EXAMPLE_WORLD } from '../helpers/example-world.ts';
+import { replicaUnavailable, startReplicaPair, type ReplicaPair } from '../helpers/replica-cluster.ts';
+import { openDb, type Db } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { loadConfig } from '../../src/config.ts';
+
+const skip = replicaUnavailable();
+
+let pair: ReplicaPair;
+let db: Db;
+let t0: TestApp;
+let c: TestClient;
+
+before(async () => {
+  if (skip) return;
+  pair = await startReplicaPair();
+  db = await openDb({ databaseUrl: pair.primaryUrl, readUrl: pair.standbyUrl, poolSize: 4 });
+  await migrate(db);
+  await insertWorld(db, {
+    ...EXAMPLE_WORLD,
+    people: [{ id: 'per_r1', company_id: 'cmp_example' }],
+    contacts: [{ person_id: 'per_r1', kind: 'email', value: 'r1@example.com' }],
+  });
+  t0 = await createTestApp({ db });
+  c = await createTestClient(db, 'full', 5);
+  await pair.caughtUp();
+});
+
+after(async () => {
+  await t0?.close();
+  await db?.close();
+  pair?.remove();
+});
+
+const get = (url: string, who: TestClient = c) => t0.app.inject({ method: 'GET', url: `/api${url}`, headers: { ...who.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+const search = (body: Record<string, unknown>) =>
+  t0.app.inject({ method: 'POST', url: '/api/companies/search', headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' }, body });
+
+test('db.read is the standby; db is the primary', async (t) => {
+  if (skip) return t.skip(skip);
+  const [onRead] = await db.read.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r');
+  const [onPrimary] = await db.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r');
+  assert.equal(onRead!.r, true);
+  assert.equal(onPrimary!.r, false);
+  await assert.rejects(db.read.query("INSERT INTO service_secrets (name, value) VALUES ('x', 'y')"), /read-only transaction/);
+});
+
+test('reads come from the replica, lag and all; auth, writes and credits stay on the primary', async (t) => {
+  if (skip) return t.skip(skip);
+  assert.equal((await get('/companies/example.com/firmographics')).statusCode, 200);
+  const standby = await openDb({ databaseUrl: pair.standbyUrl, poolSize: 1 });
+  try {
+    await standby.query('SELECT pg_wal_replay_pause()');
+    try {
+      // Written on the primary only (the standby replays nothing while paused).
+      await insertWorld(db, { companies: [{ id: 'cmp_late', domain: 'late.example' }] });
+      const [onPrimary] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE domain = 'late.example'");
+      assert.equal(onPrimary!.n, 1);
+      assert.equal((await get('/companies/late.example/firmographics')).statusCode, 404);
+      assert.equal((await get('/companies/late.example/feed')).statusCode, 404);
+      assert.equal((await search({ query: 'late' })).json().totalElements, 0);
+      assert.equal((await search({ domains: ['example.com'] })).json().totalElements, 1);
+
+      // A client made after the pause authenticates at once: keys are read on the primary.
+      const fresh = await createTestClient(db, 'full', 3);
+      assert.equal((await get('/companies/example.com/firmographics', fresh)).statusCode, 200);
+      // A write goes to the primary and its effect reads back at once.
+      const bought = await t0.app.inject({
+        method: 'POST', url: '/api/profiles/purchase', headers: { ...fresh.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' },
+        body: { profileIds: ['per_r1'] },
+      });
+      assert.equal(bought.statusCode, 200, bought.body);
+      assert.equal(bought.json().charged, 1);
+      assert.equal((await get('/credits', fresh)).json().balance, 2);
+    } finally {
+      await standby.query('SELECT pg_wal_replay_resume()');
+    }
+    await pair.caughtUp();
+    assert.equal((await get('/companies/late.example/firmographics')).statusCode, 200);
+    assert.equal((await search({ query: 'late' })).json().totalElements, 1);
+  } finally {
+    await standby.close();
+  }
+});
+
+test('DATABASE_READ_URL needs DATABASE_URL', () => {
+  assert.throws(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/db' }), /DATABASE_READ_URL needs DATABASE_URL/);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_READ_URL: 'postgres://r/db' }).databaseReadUrl, 'postgres://r/db');
+});
