@@ -4,11 +4,11 @@
 import { Argument, Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { AppError } from '../errors.ts';
-import { IMPORT_FORMATS, IMPORT_KINDS, importFile, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
+import { IMPORT_FORMATS, IMPORT_KINDS, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
 import type { Db } from '../store/db.ts';
 import { withContext } from './context.ts';
-import { refreshChanged } from '../ingest/refresh.ts';
 import { progressReporter } from './refresh.ts';
+import { runImportJob } from '../services/jobs.ts';
 
 interface ImportCliOptions {
   format?: ImportFormat;
@@ -32,23 +32,40 @@ export function registerImportCommand(program: Command): void {
     });
 }
 
+/**
+ * Runs the import as a job (visible in the Admin API's jobs list while it runs), then, after
+ * every committed import that changed rows and unless --no-refresh, THE call point for the
+ * refresh of derived data (cohorts, competitors, co-usage statistics), as a phase of the same
+ * job. Incremental: only the companies changed since the last run (a full run when none has
+ * happened).
+ */
 async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCliOptions): Promise<number> {
   const progress = process.stderr.isTTY && !opts.json ? progressBar(kind) : undefined;
+  const reporter = opts.refresh ? progressReporter() : undefined;
   let summary: ImportSummary;
   try {
     const source = file === '-' ? process.stdin : file;
-    summary = await importFile(db, kind, source, { format: opts.format, maxErrors: opts.maxErrors, onProgress: progress?.update });
+    const outcome = await runImportJob(db, {
+      kind, source, file, startedBy: 'cli', refresh: opts.refresh,
+      options: { format: opts.format, maxErrors: opts.maxErrors, onProgress: progress?.update },
+      onRefreshProgress: (p) => {
+        progress?.stop();
+        reporter?.onProgress(p);
+      },
+    });
+    summary = outcome.summary;
+    reporter?.stop();
+    if (outcome.refresh) {
+      console.error(`Refreshed derived data after the ${kind} import: ${outcome.refresh.refreshed} of ${outcome.refresh.companies} companies (${outcome.refresh.kind}).`);
+    }
   } catch (err) {
     progress?.stop();
+    reporter?.stop();
     if (!(err instanceof AppError)) throw err;
     console.error(`stacklens import: ${err.message}`);
     return 2;
   }
   progress?.stop();
-
-  if (summary.committed && opts.refresh && summary.inserted + summary.updated + summary.deleted > 0) {
-    await refreshDerivedData(db, kind);
-  }
 
   const name = file === '-' ? '<stdin>' : file;
   for (const e of summary.errors) console.error(`${name}:${e.line}: ${e.field}: ${e.message}`);
@@ -57,18 +74,6 @@ async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCli
   }
   console.log(opts.json ? JSON.stringify(summary) : summaryLine(summary));
   return summary.committed ? 0 : 1;
-}
-
-/**
- * THE call point for the refresh job (derived cohorts, competitors, co-usage statistics):
- * runs after every committed import that changed rows, unless --no-refresh. Incremental:
- * only the companies changed since the last run (a full run when none has happened).
- */
-async function refreshDerivedData(db: Db, kind: ImportKind): Promise<void> {
-  const reporter = progressReporter();
-  const result = await refreshChanged(db, { onProgress: reporter.onProgress });
-  reporter.stop();
-  console.error(`Refreshed derived data after the ${kind} import: ${result.refreshed} of ${result.companies} companies (${result.kind}).`);
 }
 
 export function summaryLine(s: ImportSummary): string {

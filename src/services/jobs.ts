@@ -1,11 +1,17 @@
-// Background jobs started through the Admin API: a refresh of cohorts and co-usage runs in
-// this process after the call has answered; its progress is written to the jobs table (on
-// each phase change and at most once a second), so any process can read it. One job of a
-// kind runs at a time across processes (the table's partial unique index); a job whose
-// process died is marked failed by the next start once its heartbeat is JOB_STALE_MS old.
+// Jobs, with their progress in the jobs table (written on each phase change and at most
+// once a second), so any process can read it through the Admin API:
+// - a refresh of cohorts and co-usage started through the Admin API runs in this process
+//   after the call has answered; one refresh runs at a time across processes (the
+//   table's partial unique index);
+// - every import (`stacklens import`, runImportJob) is recorded while it runs, with its
+//   summary or its failure at the end; several may run at once.
+// A job whose process died is marked failed by the next start of its kind once its
+// heartbeat is JOB_STALE_MS old.
 import type { Db } from '../store/db.ts';
-import { findJob, finishJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
-import { refreshAll, refreshChanged, type RefreshProgress } from '../ingest/refresh.ts';
+import type { Readable } from 'node:stream';
+import { findJob, finishJob, insertImportJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
+import { refreshAll, refreshChanged, type RefreshProgress, type RefreshResult } from '../ingest/refresh.ts';
+import { importFile, type ImportKind, type ImportOptions, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
 import { outsideRequest } from '../store/query-limits.ts';
 import { now } from '../clock.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
@@ -46,32 +52,132 @@ export async function startRefreshJob(db: Db, actor: AdminActor, input: { full?:
   return toJob(job);
 }
 
-async function runRefresh(db: Db, id: number, full: boolean): Promise<void> {
-  // Yield first: the call answers before the refresh takes the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Writes a job's progress: each phase change at once, then at most once a second, in order;
+ * `flush` waits for the writes in flight. `paused` holds writes back while the database's
+ * one connection is taken by the job itself (an import on the embedded database).
+ */
+function progressWriter(db: Db, id: number, paused: () => boolean = () => false) {
   let lastPhase = '';
   let lastWrite = 0;
   let writes = Promise.resolve();
-  const onProgress = (p: RefreshProgress) => {
-    const t = now();
-    if (p.phase === lastPhase && t - lastWrite < PROGRESS_EVERY_MS && p.done !== p.total) return;
-    lastPhase = p.phase;
-    lastWrite = t;
-    writes = writes.then(() => updateJobProgress(db, id, p)).catch(() => {
-      /* progress is informative: a lost update is overwritten by the next */
-    });
+  const heartbeat = setInterval(() => {
+    if (!paused()) void touchJob(db, id).catch(() => {});
+  }, HEARTBEAT_MS).unref();
+  return {
+    report(p: { phase: string; done: number; total: number }) {
+      const t = now();
+      if (paused() || (p.phase === lastPhase && t - lastWrite < PROGRESS_EVERY_MS && p.done !== p.total)) return;
+      lastPhase = p.phase;
+      lastWrite = t;
+      writes = writes.then(() => updateJobProgress(db, id, p)).catch(() => {
+        /* progress is informative: a lost update is overwritten by the next */
+      });
+    },
+    async flush() {
+      clearInterval(heartbeat);
+      await writes;
+    },
   };
-  const heartbeat = setInterval(() => void touchJob(db, id).catch(() => {}), HEARTBEAT_MS).unref();
+}
+
+async function runRefresh(db: Db, id: number, full: boolean): Promise<void> {
+  // Yield first: the call answers before the refresh takes the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  const progress = progressWriter(db, id);
   try {
-    const result = await (full ? refreshAll : refreshChanged)(db, { onProgress });
-    await writes;
+    const result = await (full ? refreshAll : refreshChanged)(db, { onProgress: (p) => progress.report(p) });
+    await progress.flush();
     await finishJob(db, id, { status: 'succeeded', result: { ...result } });
   } catch (err) {
-    await writes;
+    await progress.flush();
     await finishJob(db, id, { status: 'failed', error: err instanceof Error ? err.message : String(err) }).catch(() => {});
-  } finally {
-    clearInterval(heartbeat);
   }
+}
+
+export interface ImportJobInput {
+  kind: ImportKind;
+  /** A file path, or a byte stream (stdin) named by `file`. */
+  source: string | Readable;
+  /** The file as the job's parameters name it (`-` for standard input). */
+  file: string;
+  options?: ImportOptions;
+  /** 'cli', or the client id of whoever started it. */
+  startedBy: string;
+  /** Refresh the derived data after a committed import that changed rows (a phase of the job). */
+  refresh?: boolean;
+  onRefreshProgress?: (p: RefreshProgress) => void;
+}
+
+export interface ImportJobOutcome {
+  jobId: string;
+  summary: ImportSummary;
+  refresh?: RefreshResult;
+}
+
+const KIB = 1024;
+
+/**
+ * One import, recorded as a job of kind 'import': running while it reads (progress: KiB
+ * of the file read, of its size; 0 when reading a stream), checks and writes, then
+ * 'refreshing' when it refreshes the derived data; succeeded with the counts, or failed
+ * with why (rows rejected: nothing written; or the error). The import's own result or
+ * error is returned or thrown as without the job. On the embedded database the import
+ * holds its one connection, so progress is written only between phases there.
+ */
+export async function runImportJob(db: Db, input: ImportJobInput): Promise<ImportJobOutcome> {
+  const options = input.options ?? {};
+  const params = { kind: input.kind, file: input.file, ...(options.format ? { format: options.format } : {}) };
+  const job = await insertImportJob(db, { params, startedBy: input.startedBy }, JOB_STALE_MS);
+  const id = Number(job.id);
+  let importing = false;
+  const progress = progressWriter(db, id, () => importing && db.engine === 'pglite');
+  const onProgress = (p: ImportProgress) => {
+    options.onProgress?.(p);
+    progress.report({ phase: p.phase === 'done' ? 'writing' : p.phase, done: Math.floor(p.bytesRead / KIB), total: Math.ceil((p.totalBytes ?? 0) / KIB) });
+  };
+  let summary: ImportSummary;
+  try {
+    importing = true;
+    summary = await importFile(db, input.kind, input.source, { ...options, onProgress });
+  } catch (err) {
+    importing = false;
+    await progress.flush();
+    await finishJob(db, id, { status: 'failed', error: err instanceof Error ? err.message : String(err) }).catch(() => {});
+    throw err;
+  }
+  importing = false;
+  const counts = {
+    committed: summary.committed, rowsRead: summary.rowsRead, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
+    deleted: summary.deleted, rejected: summary.rejected, errorCount: summary.errorCount, elapsedMs: Math.round(summary.elapsedMs),
+  };
+  if (!summary.committed) {
+    await progress.flush();
+    await finishJob(db, id, { status: 'failed', result: counts, error: `${summary.rejected} of ${summary.rowsRead} rows rejected (${summary.errorCount} errors): nothing written` });
+    return { jobId: String(id), summary };
+  }
+  let refresh: RefreshResult | undefined;
+  if (input.refresh && summary.inserted + summary.updated + summary.deleted > 0) {
+    try {
+      refresh = await refreshChanged(db, {
+        onProgress: (p) => {
+          input.onRefreshProgress?.(p);
+          progress.report({ phase: `refreshing: ${p.phase}`, done: p.done, total: p.total });
+        },
+      });
+    } catch (err) {
+      await progress.flush();
+      const message = err instanceof Error ? err.message : String(err);
+      await finishJob(db, id, { status: 'failed', result: counts, error: `imported, but the refresh failed: ${message}` }).catch(() => {});
+      throw err;
+    }
+  }
+  await progress.flush();
+  await finishJob(db, id, {
+    status: 'succeeded',
+    result: { ...counts, ...(refresh ? { refresh: { kind: refresh.kind, runId: refresh.runId, refreshed: refresh.refreshed, companies: refresh.companies } } : {}) },
+  });
+  return { jobId: String(id), summary, ...(refresh ? { refresh } : {}) };
 }
 
 /** Waits for this process's jobs on `db` (called before the database closes). */

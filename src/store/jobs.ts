@@ -7,13 +7,13 @@ export type JobRow = Row<'jobs'>;
 const COLUMNS = 'id, kind, status, params, phase, done, total, result, error, started_by, started_at, heartbeat_at, finished_at';
 
 /**
- * Inserts a running job, or answers the job of that kind already running (undefined id
+ * Inserts a running refresh job, or answers the refresh already running (undefined id
  * when started). A running job whose heartbeat is older than `staleMs` (its process died)
  * is marked failed first, so it cannot block its kind forever.
  */
 export async function insertRunningJob(
   db: Db,
-  job: { kind: string; params: Record<string, unknown>; startedBy: string | null },
+  job: { kind: 'refresh'; params: Record<string, unknown>; startedBy: string | null },
   staleMs: number,
 ): Promise<{ started?: JobRow; running?: JobRow }> {
   return db.transaction(async (tx) => {
@@ -24,12 +24,31 @@ export async function insertRunningJob(
     );
     const started = await tx.query<JobRow>(
       `INSERT INTO jobs (kind, status, params, started_by) VALUES ($1::text, 'running', $2::jsonb, $3::text)
-       ON CONFLICT (kind) WHERE status = 'running' DO NOTHING RETURNING ${COLUMNS}`,
+       ON CONFLICT (kind) WHERE status = 'running' AND kind = 'refresh' DO NOTHING RETURNING ${COLUMNS}`,
       [job.kind, JSON.stringify(job.params), job.startedBy],
     );
     if (started[0]) return { started: started[0] };
     const [running] = await tx.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE kind = $1::text AND status = 'running'`, [job.kind]);
     return { running };
+  });
+}
+
+/**
+ * Inserts a running import job (several may run at once). Import jobs whose heartbeat is
+ * older than `staleMs` (their process died mid-way) are marked failed first.
+ */
+export async function insertImportJob(db: Db, job: { params: Record<string, unknown>; startedBy: string | null }, staleMs: number): Promise<JobRow> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE jobs SET status = 'failed', error = 'abandoned: its process stopped reporting progress', finished_at = now()
+        WHERE kind = 'import' AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $1::int)`,
+      [Math.ceil(staleMs / 1000)],
+    );
+    const [row] = await tx.query<JobRow>(
+      `INSERT INTO jobs (kind, status, params, started_by) VALUES ('import', 'running', $1::jsonb, $2::text) RETURNING ${COLUMNS}`,
+      [JSON.stringify(job.params), job.startedBy],
+    );
+    return row!;
   });
 }
 

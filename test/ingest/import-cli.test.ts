@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../helpers/db.ts';
 import { EXAMPLES, tempDir, writeFile } from './helpers.ts';
+import { openDb } from '../../src/store/db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = tempDir();
@@ -80,4 +81,21 @@ test('an unusable invocation exits 2 with one message', async () => {
   const noFormat = await stacklens('import', 'installs', writeFile(dir, 'installs.txt', ['x']));
   assert.equal(noFormat.code, 2);
   assert.match(noFormat.stderr, /format: give --format csv\|jsonl/);
+});
+
+test('every import above is a job in the database, started by the CLI, with its outcome', async () => {
+  const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: path.join(dir, 'data') });
+  try {
+    const jobs = await db.query<{ status: string; started_by: string; params: { kind: string; file: string }; error: string | null }>(
+      "SELECT status, started_by, params, error FROM jobs WHERE kind = 'import' ORDER BY id",
+    );
+    assert.deepEqual(jobs.map((j) => [j.params.file.split('/').pop(), j.status]), [
+      ['industries.csv', 'succeeded'], ['industries.csv', 'succeeded'], ['industries-bad.jsonl', 'failed'], ['probe.csv', 'succeeded'],
+      ['missing.csv', 'failed'], ['installs.txt', 'failed'],
+    ]);
+    assert.ok(jobs.every((j) => j.started_by === 'cli'));
+    assert.equal(jobs[2]!.error, '2 of 3 rows rejected (2 errors): nothing written');
+  } finally {
+    await db.close();
+  }
 });

@@ -1525,10 +1525,10 @@ export interface components {
             params: {
                 [key: string]: unknown;
             };
-            /** @description Current phase (refresh: load, cohorts, cousage) */
+            /** @description Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data) */
             phase: string | null;
             done: number;
-            /** @description Units of the current phase (0 when not known) */
+            /** @description Units of the current phase (0 when not known); an import reading a file counts KiB of the file */
             total: number;
             /** @description What the job did, once it succeeded */
             result: {
