@@ -95,6 +95,24 @@ test('reads come from the replica, lag and all; auth, writes and credits stay on
   }
 });
 
+test('a replica that is down: the routed reads answer 503 with Retry-After, the rest goes on', async (t) => {
+  if (skip) return t.skip(skip);
+  pair.standby.stop();
+  try {
+    for (let i = 0; i < 2; i++) {
+      // The first call may meet a pooled connection the stop cut, the second a refused one.
+      const res = await get('/companies/example.com/firmographics');
+      assert.equal(res.statusCode, 503, res.body);
+      assert.ok(Number(res.headers['retry-after']) >= 1);
+    }
+    assert.equal((await get('/credits')).statusCode, 200);
+    assert.equal((await get('/me')).statusCode, 200);
+  } finally {
+    pair.standby.start();
+  }
+  await pair.caughtUp();
+});
+
 test('DATABASE_READ_URL needs DATABASE_URL', () => {
   assert.throws(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/db' }), /DATABASE_READ_URL needs DATABASE_URL/);
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_READ_URL: 'postgres://r/db' }).databaseReadUrl, 'postgres://r/db');
