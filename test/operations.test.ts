@@ -31,6 +31,10 @@ test('the database as the start-up log names it: engine, host, port, database, u
   assert.equal(describeDatabase({ databaseUrl: undefined, dataDir: './data' }), 'embedded PGlite in ./data/pglite');
   assert.equal(describeDatabase({ databaseUrl: 'postgres://app:s3cr3t@db.internal:5433/stacklens?sslmode=require', dataDir: './data' }), 'PostgreSQL at db.internal:5433/stacklens (user app)');
   assert.equal(describeDatabase({ databaseUrl: 'host=db password=s3cr3t', dataDir: './data' }), 'PostgreSQL (connection string not a URL)');
+  assert.equal(
+    describeDatabase({ databaseUrl: 'postgres://app:s3cr3t@db1:5432/stacklens', databaseReadUrl: 'postgres://app:s3cr3t@db2:5432/stacklens', dataDir: './data' }),
+    'PostgreSQL at db1:5432/stacklens (user app); reads that may lag from the replica at db2:5432/stacklens (user app)',
+  );
 });
 
 test('passwords in URLs are masked anywhere in a text', () => {

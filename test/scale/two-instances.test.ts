@@ -2,7 +2,8 @@
 // instances behind a load balancer would run, with one client moved between them on every
 // call: the rate limit is one quota across both, a feed cursor issued by A pages on B, an
 // Idempotency-Key replayed on B returns A's stored answer (nothing bought twice), an MCP
-// session made on A works (and ends) on B, and a key revoked through A is refused by B.
+// session made on A works (and ends) on B, a key revoked through A is refused by B, and an
+// access token issued by A is accepted by B.
 // Both start at once on an empty database: the migrations run once, under their lock.
 //
 // PostgreSQL pass only (DATABASE_URL): the embedded database has one owner process, so two
@@ -202,4 +203,18 @@ test('a key revoked through A is refused by B at its next request', async (t) =>
   const revoked = await call(a!, adminClient, `/admin/keys/${key!.id}/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(revoked.status, 200, await revoked.clone().text());
   assert.equal((await call(b!, c, '/me')).status, 401);
+});
+
+test('an access token issued by A is accepted by B (signing keys in the database)', async (t) => {
+  if (skip) return t.skip(skip);
+  const c = await createTestClient(db!, 'full');
+  const issued = await fetch(`${base(a!)}/oauth/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' }),
+  });
+  assert.equal(issued.status, 200, await issued.clone().text());
+  const { access_token: token } = (await issued.json()) as { access_token: string };
+  const me = await fetch(`${base(b!)}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(me.status, 200, await me.clone().text());
+  assert.equal(((await me.json()) as { clientId: string }).clientId, c.clientId);
 });
