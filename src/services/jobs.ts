@@ -134,7 +134,8 @@ export async function runImportJob(db: Db, input: ImportJobInput): Promise<Impor
   const progress = progressWriter(db, id, () => importing && db.engine === 'pglite');
   const onProgress = (p: ImportProgress) => {
     options.onProgress?.(p);
-    progress.report({ phase: p.phase === 'done' ? 'writing' : p.phase, done: Math.floor(p.bytesRead / KIB), total: Math.ceil((p.totalBytes ?? 0) / KIB) });
+    // 'done' follows a COMMIT or a ROLLBACK alike: the job's status says which.
+    if (p.phase !== 'done') progress.report({ phase: p.phase, done: Math.floor(p.bytesRead / KIB), total: Math.ceil((p.totalBytes ?? 0) / KIB) });
   };
   let summary: ImportSummary;
   try {

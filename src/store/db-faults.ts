@@ -38,6 +38,8 @@ export function faultOf(err: unknown): DatabaseFault | undefined {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (code === '57014') return 'timeout'; // query_canceled: our cancel, or the server's statement_timeout
+    // A read replica's replay cancelled the statement (DATABASE_READ_URL): the same read succeeds when retried.
+    if (code === '40001' && /conflict with recovery/i.test(err.message)) return 'busy';
     if (UNAVAILABLE_SQLSTATES.test(code) || NETWORK_CODES.has(code)) return 'down';
   }
   if (LOST_CONNECTION.test(err.message)) return 'down';

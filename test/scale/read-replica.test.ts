@@ -15,6 +15,7 @@ import { replicaUnavailable, startReplicaPair, type ReplicaPair } from '../helpe
 import { openDb, type Db } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { loadConfig } from '../../src/config.ts';
+import { faultOf } from '../../src/store/db-faults.ts';
 
 const skip = replicaUnavailable();
 
@@ -116,4 +117,11 @@ test('a replica that is down: the routed reads answer 503 with Retry-After, the 
 test('DATABASE_READ_URL needs DATABASE_URL', () => {
   assert.throws(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/db' }), /DATABASE_READ_URL needs DATABASE_URL/);
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_READ_URL: 'postgres://r/db' }).databaseReadUrl, 'postgres://r/db');
+});
+
+test('a statement the replica cancels for its replay is a 503 to retry, not a 500', () => {
+  const conflict = Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' });
+  assert.equal(faultOf(conflict), 'busy');
+  const serialization = Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
+  assert.equal(faultOf(serialization), undefined, 'an ordinary serialization failure is not a database fault');
 });
