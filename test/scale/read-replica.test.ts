@@ -108,10 +108,15 @@ test('a replica that is down: the routed reads answer 503 with Retry-After, the 
     }
     assert.equal((await get('/credits')).statusCode, 200);
     assert.equal((await get('/me')).statusCode, 200);
+    const metrics = (await t0.app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /^stacklens_db_replica_up 0$/m);
+    assert.match(metrics, /^stacklens_db_up 1$/m);
   } finally {
     pair.standby.start();
   }
   await pair.caughtUp();
+  assert.equal((await get('/companies/example.com/firmographics')).statusCode, 200, 'the routed reads recover with the replica');
+  assert.match((await t0.app.inject({ method: 'GET', url: '/metrics' })).body, /^stacklens_db_replica_up 1$/m);
 });
 
 test('DATABASE_READ_URL needs DATABASE_URL', () => {

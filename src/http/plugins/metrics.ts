@@ -42,6 +42,17 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   gauge('stacklens_db_pool_waiting', 'Statements (callers) waiting for a free pooled connection', [], (g) => g.set(db.pool.waitingCount));
   gauge('stacklens_db_up', '1 while the database answers, 0 while statements fail because it refuses or does not answer', [], (g) =>
     g.set(db.availability.up ? 1 : 0));
+  if (db.read !== db) {
+    // DATABASE_READ_URL: the replica's own pool and availability (store/db.ts `db.read`).
+    const replica = db.read;
+    gauge('stacklens_db_replica_pool_connections', 'Connections of the read replica pool by state: total (open) and idle', ['state'], (g) => {
+      g.set({ state: 'total' }, replica.pool.totalCount);
+      g.set({ state: 'idle' }, replica.pool.idleCount);
+    });
+    gauge('stacklens_db_replica_pool_waiting', 'Statements waiting for a free connection to the read replica', [], (g) => g.set(replica.pool.waitingCount));
+    gauge('stacklens_db_replica_up', '1 while the read replica answers, 0 while statements fail because it refuses or does not answer', [], (g) =>
+      g.set(replica.availability.up ? 1 : 0));
+  }
   if (db.engine === 'pglite') {
     gauge('stacklens_embedded_db_queue_depth', "Statements waiting for the embedded database's one connection (its queue)", [], (g) =>
       g.set(db.pool.waitingCount));
