@@ -4,7 +4,8 @@
 // is unknown to the read endpoints (404, not in search) while it is in the primary; once
 // replay resumes they see it. Meanwhile what must see its own writes does: a client and key
 // made on the primary after the pause authenticate at once, a purchase (a write) succeeds
-// and the credits read back at once. Runs in both passes (it brings its own PostgreSQL).
+// and the credits read back at once. The real `serve` reads DATABASE_READ_URL the same way.
+// Runs in both passes (it brings its own PostgreSQL).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -16,6 +17,10 @@ import { openDb, type Db } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { loadConfig } from '../../src/config.ts';
 import { faultOf } from '../../src/store/db-faults.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, startServe, waitReady } from '../helpers/serve-process.ts';
 
 const skip = replicaUnavailable();
 
@@ -93,6 +98,33 @@ test('reads come from the replica, lag and all; auth, writes and credits stay on
     assert.equal((await search({ query: 'late' })).json().totalElements, 1);
   } finally {
     await standby.close();
+  }
+});
+
+test('`serve` with DATABASE_READ_URL: the start-up line names the replica, and its reads go there', async (t) => {
+  if (skip) return t.skip(skip);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-replica-serve-'));
+  const server = startServe(dataDir, await freePort(), { DATABASE_URL: pair.primaryUrl, DATABASE_READ_URL: pair.standbyUrl, SEED_DEMO: 'false' });
+  const standby = await openDb({ databaseUrl: pair.standbyUrl, poolSize: 1 });
+  try {
+    await waitReady(server);
+    assert.match(server.output(), /Database: PostgreSQL at 127\.0\.0\.1:\d+\/stacklens \(user postgres\); reads that may lag from the replica at 127\.0\.0\.1:\d+\/stacklens/);
+    const call = (domain: string) => fetch(`http://127.0.0.1:${server.port}/api/companies/${domain}/firmographics`, { headers: c.headers });
+    await standby.query('SELECT pg_wal_replay_pause()');
+    try {
+      await insertWorld(db, { companies: [{ id: 'cmp_later', domain: 'later.example' }] });
+      assert.equal((await call('later.example')).status, 404);
+      assert.equal((await call('example.com')).status, 200);
+    } finally {
+      await standby.query('SELECT pg_wal_replay_resume()');
+    }
+    await pair.caughtUp();
+    assert.equal((await call('later.example')).status, 200);
+  } finally {
+    await standby.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
