@@ -11,12 +11,12 @@ import {
   type InitializeRequest, type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
-import { bulkheadFor, permissionFor, type Operation } from '../schemas/operation.ts';
+import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
 import { AppError } from '../errors.ts';
 import { DOMAIN_RULE } from '../schemas/params.ts';
 import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } from './registry.ts';
 import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
-import { listedResources, listedResourceTemplates, readResource, resolveResource } from './resources.ts';
+import { listedResources, listedResourceTemplates, prepareRead, readResource, resolveResource } from './resources.ts';
 import { listedPrompts, PromptArgumentError, renderPrompt } from './prompts.ts';
 import { VERSION } from '../version.ts';
 
@@ -148,8 +148,9 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     const { uri } = request.params;
     try {
       const { kind, vars } = resolveResource(uri);
-      const rated = { rateClass: () => (kind.operation.rateClass === 'export' ? 'export' as const : 'default' as const) };
-      return { contents: [await admitted(kind.operation, rated, {}, undefined, (c) => readResource(kind, vars, uri, c))] };
+      const { args, onBehalfOf, state } = await prepareRead(kind, vars, ctx);
+      const rated = { rateClass: () => rateClassFor(kind.operation, args) };
+      return { contents: [await admitted(kind.operation, rated, args, onBehalfOf, (c) => readResource(kind, vars, uri, c, state))] };
     } catch (err) {
       throw resourceError(err);
     }
