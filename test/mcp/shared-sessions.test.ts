@@ -4,7 +4,7 @@
 // the other with the same client's credential, and refused there with another client's,
 // with a real SDK client. Then the same with Redis as the session store (REDIS_URL, else
 // the machine's redis://127.0.0.1:6379; skipped with a message only when Redis is
-// unreachable). The export links of tools are in the database too: one made on A is read on B.
+// unreachable). Idle expiry, with a frozen clock, on both. The export links of tools are in the database too: one made on A is read on B.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import { testTool } from '../helpers/mcp.ts';
 import type { Db } from '../../src/store/db.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
+import { setClock } from '../../src/clock.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -97,6 +98,33 @@ for (const store of ['database', 'redis'] as const) {
       assert.equal(after.status, 404);
       await clientA.close();
       await clientB.close();
+    });
+
+    test('a session idle past the TTL is gone on both instances: the SDK client gets 404; use on either keeps it alive', async (t) => {
+      if (store === 'redis' && !redisReachable) return t.skip(`Redis unreachable at ${REDIS_URL}: sessions shared through Redis not tested here`);
+      const ttlMs = a.config.mcp.sessionTtlSeconds * 1000;
+      const start = Date.now();
+      try {
+        setClock(() => start);
+        const onA = new StreamableHTTPClientTransport(new URL(`${urlA}/mcp`), { requestInit: { headers: { 'x-api-key': c.apiKey } } });
+        const clientA = new Client({ name: 'a', version: '1' });
+        await clientA.connect(onA);
+        const onB = new StreamableHTTPClientTransport(new URL(`${urlB}/mcp`), { sessionId: onA.sessionId, requestInit: { headers: { 'x-api-key': c.apiKey } } });
+        const clientB = new Client({ name: 'b', version: '1' });
+        await clientB.connect(onB);
+        setClock(() => start + ttlMs - 1000);
+        assert.equal((await clientB.callTool({ name: 'whoami', arguments: {} })).isError, undefined, 'used on B just before the TTL');
+        setClock(() => start + 2 * ttlMs - 2000);
+        assert.equal((await clientA.callTool({ name: 'whoami', arguments: {} })).isError, undefined, "B's use kept it alive on A");
+        setClock(() => start + 3 * ttlMs);
+        for (const client of [clientA, clientB]) {
+          await assert.rejects(client.callTool({ name: 'whoami', arguments: {} }), (err: any) => err.code === 404 && /Session not found/.test(err.message));
+        }
+        await clientA.close();
+        await clientB.close();
+      } finally {
+        setClock();
+      }
     });
   });
 }
