@@ -24,6 +24,7 @@ import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
 import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
 import type { ToolDef } from './registry.ts';
 import type { Bulkheads } from '../bulkhead.ts';
+import type { UsageRecorder } from '../services/usage.ts';
 
 const PARSE_ERROR = Symbol('parse error');
 
@@ -33,6 +34,8 @@ export interface McpHttpOptions {
   beforeCall?: (principal: Principal) => BeforeCall;
   /** The app's bulkheads: each tool call runs in its operation's, as the REST route does. */
   bulkheads?: Bulkheads;
+  /** The app's usage records: each tool call and resource read counts as a REST request of its operation does. */
+  usage?: UsageRecorder;
 }
 
 /**
@@ -61,7 +64,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     { ttlMs: config.mcp.sessionTtlSeconds * 1000, maxPerClient: config.mcp.maxSessionsPerClient },
     (message, err) => app.log.warn({ err }, message),
   );
-  app.addHook('onClose', async () => sessions.close());
+  app.addHook('onClose', async () => {
+    await sessions.close();
+    await options.usage?.flush();
+  });
   const origins = originRules(config);
   const resourceMetadata = protectedResourceMetadataUrl(config);
 
@@ -214,7 +220,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     // limit. createMcpServer shares everything caller-independent, so this stays light.
     const server = createMcpServer(
       options.tools,
-      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads },
+      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads, usage: options.usage },
       options.beforeCall?.(principal),
     );
     const transport = new StreamableHTTPServerTransport({

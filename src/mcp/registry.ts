@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Bulkheads } from '../bulkhead.ts';
+import type { UsageRecorder } from '../services/usage.ts';
 import { ForbiddenError } from '../errors.ts';
 import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
@@ -19,6 +20,8 @@ export interface ToolContext {
   onBehalfOfHeader?: string;
   /** Where tool calls run (the app's, shared with REST); absent: unlimited (stdio, one client). */
   bulkheads?: Bulkheads;
+  /** Where tool calls and resource reads are counted (the usage records REST requests go to, usage_daily). */
+  usage?: Pick<UsageRecorder, 'note'>;
 }
 
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */

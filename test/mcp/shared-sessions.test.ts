@@ -84,7 +84,7 @@ for (const store of ['database', 'redis'] as const) {
           body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} }),
         });
         assert.equal(stolen.status, 403);
-        assert.match((await stolen.json()).error.message, /belongs to another client/);
+        assert.match(((await stolen.json()) as { error: { message: string } }).error.message, /belongs to another client/);
       }
       assert.equal((await clientB.callTool({ name: 'whoami', arguments: {} })).isError, undefined);
 
@@ -143,7 +143,7 @@ test(`an export link made through one instance is read through the other, by its
       return client;
     };
     const onA = await connect(urlA, owner.apiKey);
-    const made = (await onA.callTool({ name: 'companies_search', arguments: { query: 'X', export: true, onBehalfOfUser: 'analyst@example.com' } })) as { structuredContent: { uri: string; rows: number } };
+    const made = (await onA.callTool({ name: 'companies_search', arguments: { query: 'X', export: true, onBehalfOfUser: 'analyst@example.com' } })) as unknown as { structuredContent: { uri: string; rows: number } };
     assert.equal(made.structuredContent.rows, 2);
     const onB = await connect(urlB, owner.apiKey);
     const read = await onB.readResource({ uri: made.structuredContent.uri });
