@@ -6,7 +6,8 @@
 // read runs the export then, under the actor of the call that made the link, and is
 // audited as the REST export is (rows actually sent).
 import { createHash, randomBytes } from 'node:crypto';
-import { findExport, insertExport } from '../store/mcp-exports.ts';
+import { deleteExpiredExports, findExport, insertExport } from '../store/mcp-exports.ts';
+import type { Db } from '../store/db.ts';
 import { NotFoundError } from '../errors.ts';
 import { now } from '../clock.ts';
 import type { CallContext } from './registry.ts';
@@ -35,4 +36,9 @@ export async function exportOfLink(ctx: Pick<CallContext, 'db' | 'principal'>, i
   const row = id.length <= 64 ? await findExport(ctx.db, hashOf(id), ctx.principal.clientId, new Date(now())) : undefined;
   if (!row || row.action !== action) throw new NotFoundError(`Resource '${EXPORT_URI_PREFIX}${id.slice(0, 64)}' not found: export links live ${EXPORT_LINK_TTL_MS / 60_000} minutes and are readable by the client that made them; call the tool again for a new one`);
   return row;
+}
+
+/** Deletes expired links (every client's; a client's own are also deleted when it makes a new one). */
+export function sweepExportLinks(db: Db): Promise<number> {
+  return deleteExpiredExports(db, new Date(now()));
 }

@@ -20,6 +20,7 @@ import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
 import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, type BeforeCall } from './server.ts';
 import { openSessionStore, type McpSession } from './sessions.ts';
+import { sweepExportLinks } from './exports.ts';
 import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
 import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
 import type { ToolDef } from './registry.ts';
@@ -64,7 +65,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     { ttlMs: config.mcp.sessionTtlSeconds * 1000, maxPerClient: config.mcp.maxSessionsPerClient },
     (message, err) => app.log.warn({ err }, message),
   );
+  // Expired export links are deleted every 10 minutes (they live an hour).
+  const exportSweeper = setInterval(() => void sweepExportLinks(app.db).catch((err) => app.log.warn({ err }, 'MCP export link sweep failed')), 600_000).unref();
   app.addHook('onClose', async () => {
+    clearInterval(exportSweeper);
     await sessions.close();
     await options.usage?.flush();
   });

@@ -32,3 +32,9 @@ export async function findExport(db: Db, idHash: string, clientId: string, now: 
   );
   return row;
 }
+
+/** Deletes every expired export link; returns how many. */
+export async function deleteExpiredExports(db: Db, now: Date): Promise<number> {
+  const rows = await db.query('DELETE FROM mcp_exports WHERE expires_at <= $1 RETURNING 1 AS gone', [now]);
+  return rows.length;
+}

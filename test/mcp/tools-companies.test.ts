@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 import { setClock } from '../../src/clock.ts';
-import { EXPORT_LINK_TTL_MS } from '../../src/mcp/exports.ts';
+import { EXPORT_LINK_TTL_MS, sweepExportLinks } from '../../src/mcp/exports.ts';
 
 let t: TestApp;
 before(async () => {
@@ -120,7 +120,7 @@ test('export=true needs the export permission and an on-behalf user, and answers
   assert.ok(resourceTemplates.some((r) => r.uriTemplate === 'stacklens://exports/{exportId}'));
 });
 
-test('an export link expires', async () => {
+test('an export link expires, and the sweep deletes it', async () => {
   const full = await connectMcp(t, 'full');
   const { uri } = (await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com', query: 'Company' })).json();
   const start = Date.now();
@@ -129,6 +129,10 @@ test('an export link expires', async () => {
     assert.ok((await full.client.readResource({ uri })).contents.length === 1);
     setClock(() => start + EXPORT_LINK_TTL_MS + 1000);
     await assert.rejects(full.client.readResource({ uri }), (err: any) => err.code === -32002 && /live 60 minutes/.test(err.message));
+    const stored = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_exports WHERE expires_at <= $1', [new Date(start + EXPORT_LINK_TTL_MS + 1000)]))[0]!.n;
+    assert.ok((await stored()) >= 1);
+    assert.ok((await sweepExportLinks(t.db)) >= 1, 'the sweep deletes expired links');
+    assert.equal(await stored(), 0);
   } finally {
     setClock();
   }
