@@ -161,6 +161,8 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     try {
       const { kind, vars } = resolveResource(uri);
       operation = kind.operation;
+      // An export link is looked up first (one key lookup, this client's rows only): its row
+      // names the user the export is for, which the attribution check below needs.
       const { args, onBehalfOf, state } = await prepareRead(kind, vars, ctx);
       const rated = { rateClass: () => rateClassFor(kind.operation, args) };
       return counted(operation, { contents: [await admitted(kind.operation, rated, args, onBehalfOf, (c) => readResource(kind, vars, uri, c, state))] });
