@@ -24,6 +24,7 @@ import { mcpHttpRoutes } from './mcp/http.ts';
 import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
 import { Bulkheads } from './bulkhead.ts';
+import { UsageRecorder } from './services/usage.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { redactUrlPasswords } from './operations.ts';
 
@@ -57,6 +58,8 @@ declare module 'fastify' {
     referenceCache: ReferenceCache;
     /** The concurrency limits and queues every operation call runs in (REST and MCP alike). */
     bulkheads: Bulkheads;
+    /** Usage per client, day and operation (usage_daily, read by the Admin API): REST requests and MCP calls alike. */
+    usage: UsageRecorder;
   }
 }
 
@@ -143,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('readiness', deps.readiness ?? { ready: true, message: '' });
   const bulkheads = new Bulkheads(config.bulkheads);
   app.decorate('bulkheads', bulkheads);
+  const usage = new UsageRecorder(deps.db);
+  app.decorate('usage', usage);
 
   // The very first hook: every answer carries its request id, also those of the hooks
   // below that answer on their own (shutting down, shedding load, 414/431).
@@ -167,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mcpHttpRoutes, {
     tools: deps.mcpTools ?? allTools,
     bulkheads,
+    usage,
     // Each MCP tool call spends the client's quota as a REST request does (AI/export calls their own too).
     beforeCall: (principal) => (tool, args) => enforceRateLimit(counters, principal, tool.rateClass?.(args) ?? 'default', () => {}),
   });

@@ -9,6 +9,7 @@ import { openContext } from './context.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { allTools } from '../mcp/tools/index.ts';
+import { UsageRecorder } from '../services/usage.ts';
 
 export function registerMcpCommand(program: Command): void {
   program
@@ -23,9 +24,11 @@ export function registerMcpCommand(program: Command): void {
         throw new Error('No API key: pass --api-key, set STACKLENS_API_KEY, or start the demo world once (npm start) to create a demo client');
       }
       let server: Server;
+      // Calls count in the usage records as over HTTP; the last counts are written on the way out.
+      const usage = new UsageRecorder(db);
       try {
         const principal = await authenticate(db, config, { apiKey });
-        server = createMcpServer(allTools, { db, config, principal });
+        server = createMcpServer(allTools, { db, config, principal, usage });
       } catch (err) {
         await db.close();
         throw new Error(`MCP stdio: ${(err as Error).message}`);
@@ -36,6 +39,7 @@ export function registerMcpCommand(program: Command): void {
         if (closing) return; // server.close() closes the transport, which reports back here
         closing = true;
         await server.close();
+        await usage.flush();
         await db.close();
         process.exit(0);
       };

@@ -20,10 +20,12 @@ import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
 import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, type BeforeCall } from './server.ts';
 import { openSessionStore, type McpSession } from './sessions.ts';
+import { sweepExportLinks } from './exports.ts';
 import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
 import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
 import type { ToolDef } from './registry.ts';
 import type { Bulkheads } from '../bulkhead.ts';
+import type { UsageRecorder } from '../services/usage.ts';
 
 const PARSE_ERROR = Symbol('parse error');
 
@@ -33,6 +35,8 @@ export interface McpHttpOptions {
   beforeCall?: (principal: Principal) => BeforeCall;
   /** The app's bulkheads: each tool call runs in its operation's, as the REST route does. */
   bulkheads?: Bulkheads;
+  /** The app's usage records: each tool call and resource read counts as a REST request of its operation does. */
+  usage?: UsageRecorder;
 }
 
 /**
@@ -61,7 +65,13 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     { ttlMs: config.mcp.sessionTtlSeconds * 1000, maxPerClient: config.mcp.maxSessionsPerClient },
     (message, err) => app.log.warn({ err }, message),
   );
-  app.addHook('onClose', async () => sessions.close());
+  // Expired export links are deleted every 10 minutes (they live an hour).
+  const exportSweeper = setInterval(() => void sweepExportLinks(app.db).catch((err) => app.log.warn({ err }, 'MCP export link sweep failed')), 600_000).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(exportSweeper);
+    await sessions.close();
+    await options.usage?.flush();
+  });
   const origins = originRules(config);
   const resourceMetadata = protectedResourceMetadataUrl(config);
 
@@ -214,7 +224,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     // limit. createMcpServer shares everything caller-independent, so this stays light.
     const server = createMcpServer(
       options.tools,
-      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads },
+      { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads, usage: options.usage },
       options.beforeCall?.(principal),
     );
     const transport = new StreamableHTTPServerTransport({

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Bulkheads } from '../bulkhead.ts';
+import type { UsageRecorder } from '../services/usage.ts';
 import { ForbiddenError } from '../errors.ts';
 import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
@@ -19,6 +20,8 @@ export interface ToolContext {
   onBehalfOfHeader?: string;
   /** Where tool calls run (the app's, shared with REST); absent: unlimited (stdio, one client). */
   bulkheads?: Bulkheads;
+  /** Where tool calls and resource reads are counted (the usage records REST requests go to, usage_daily). */
+  usage?: Pick<UsageRecorder, 'note'>;
 }
 
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */
@@ -83,9 +86,27 @@ export function annotationsOf(op: Operation): ToolAnnotations {
 
 type Mcp = { readonly mcp: McpBinding };
 
-/** Administration is not a model's job: an operation that needs a role has no tool. */
-function refuseRoleOperation(operation: Operation): void {
+/**
+ * What every tool takes from its record: name, title, description, aliases, annotations
+ * and rate class. Administration is not a model's job: an operation that needs a role has
+ * no tool.
+ */
+function toolOf(
+  operation: Operation & Mcp,
+  spec: { input: z.ZodObject; output?: z.ZodType; run: ToolDef['run'] },
+): ToolDef {
   if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
+  const { mcp } = operation;
+  return {
+    operation,
+    name: mcp.name,
+    title: mcp.title,
+    description: mcp.description,
+    aliases: mcp.aliases ?? [],
+    annotations: annotationsOf(operation),
+    rateClass: (args) => rateClassFor(operation, args),
+    ...spec,
+  };
 }
 
 /** A tool with a structured answer: `args` adds door arguments to the record's input. */
@@ -97,20 +118,11 @@ export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = 
     run: (args: z.output<O['input']> & z.output<z.ZodObject<A>>, ctx: CallContext) => Promise<ToolAnswer> | ToolAnswer;
   },
 ): ToolDef {
-  refuseRoleOperation(operation);
-  const { mcp } = operation;
-  return {
-    operation,
-    name: mcp.name,
-    title: mcp.title,
-    description: mcp.description,
+  return toolOf(operation, {
     input: spec.args ? operation.input.extend(spec.args) : operation.input,
     output: spec.output,
-    aliases: mcp.aliases ?? [],
-    annotations: annotationsOf(operation),
-    rateClass: (args) => rateClassFor(operation, args),
     run: async (args, ctx) => spec.run(args as never, ctx),
-  };
+  });
 }
 
 /** A tool whose value goes out as JSON text, without an output schema (test doubles of the transport). */
@@ -118,19 +130,7 @@ export function defineRawTool<O extends Operation & Mcp>(
   operation: O,
   run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
 ): ToolDef {
-  refuseRoleOperation(operation);
-  const { mcp } = operation;
-  return {
-    operation,
-    name: mcp.name,
-    title: mcp.title,
-    description: mcp.description,
-    input: operation.input,
-    aliases: mcp.aliases ?? [],
-    annotations: annotationsOf(operation),
-    rateClass: (args) => rateClassFor(operation, args),
-    run: async (args, ctx) => ({ raw: await run(args as z.output<O['input']>, ctx) }),
-  };
+  return toolOf(operation, { input: operation.input, run: async (args, ctx) => ({ raw: await run(args as z.output<O['input']>, ctx) }) });
 }
 
 /** The checked on-behalf user of an attributed call (the server sets it before run()). */

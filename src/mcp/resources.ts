@@ -1,8 +1,8 @@
 // MCP resources: reference data (the category tree, the industries) and the full tables a
 // tool answer links to instead of carrying them inline (a cohort's whole usage table, a
-// whole comparison, every product of a company), read through resources/read. Each read
-// runs as a call of the operation that produces it: same rate class, same bulkhead, same
-// services as REST and the tools.
+// whole comparison, every product of a company, an export), read through resources/read.
+// Each read runs as a call of the operation that produces it: same permission, rate class,
+// bulkhead and services as REST and the tools.
 import { z } from 'zod';
 import type { Operation } from '../schemas/operation.ts';
 import { csvColumnsOf } from '../schemas/common.ts';
@@ -15,9 +15,13 @@ import { listCategories } from '../services/categories.ts';
 import { listIndustries } from '../services/industries.ts';
 import { usageDetails, usageMetrics } from '../services/metrics.ts';
 import { streamAllCompanyProducts } from '../services/company-products.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { COMPANY_SUMMARY_COLUMNS, searchCompaniesOp, type CompanySearchInput } from '../schemas/companies.ts';
+import { exportCompanySearch } from '../services/companies.ts';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
 import { csvStream, type CsvColumn } from '../csv.ts';
-import type { CallContext, ResourceLink } from './registry.ts';
+import type { CallContext, ResourceLink, ToolContext } from './registry.ts';
+import { EXPORT_LINK_TTL_MS, EXPORT_URI_PREFIX, exportOfLink, type ExportLink } from './exports.ts';
+import type { McpExportRow } from '../store/mcp-exports.ts';
 
 const SCHEME = 'stacklens://';
 
@@ -40,7 +44,19 @@ interface ResourceKind {
   uriTemplate?: string;
   /** The template's variables, or undefined when the URI is not of this kind. */
   match(uri: string): Record<string, string> | undefined;
-  read(vars: Record<string, string>, ctx: CallContext): Promise<string>;
+  /**
+   * What a read counts as before it runs, when not a plain call of the operation: the
+   * operation's arguments (for its permission and rate class), the user it is made for,
+   * and what `read` gets as `state`.
+   */
+  prepare?(vars: Record<string, string>, ctx: ToolContext): Promise<PreparedRead>;
+  read(vars: Record<string, string>, ctx: CallContext, state?: unknown): Promise<string>;
+}
+
+export interface PreparedRead {
+  args: Record<string, unknown>;
+  onBehalfOf?: string;
+  state?: unknown;
 }
 
 const fixed = (uri: string) => (candidate: string) => (candidate === uri ? {} : undefined);
@@ -53,11 +69,19 @@ function parsed<T extends z.ZodType>(schema: T, value: string, name: string): z.
   return result.data;
 }
 
-async function csvText<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColumn<T>[]): Promise<string> {
+/** The most text one read carries (a JSON-RPC reply is one message, held whole in memory). */
+export const MAX_RESOURCE_CHARS = 16_000_000;
+
+async function csvText<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColumn<T>[], whole = 'use the REST API for the whole table'): Promise<string> {
   let out = '';
-  for await (const chunk of csvStream(rows, columns)) out += chunk.toString();
+  for await (const chunk of csvStream(rows, columns)) {
+    out += chunk.toString();
+    if (out.length > MAX_RESOURCE_CHARS) throw new PayloadTooLargeError(`The resource is larger than one read carries (${MAX_RESOURCE_CHARS} characters): ${whole}`);
+  }
   return out;
 }
+
+const SEARCH_EXPORT = 'companies.search.export';
 
 interface CategoryNode { id: string; name: string; children?: CategoryNode[] }
 
@@ -146,7 +170,28 @@ const KINDS: ResourceKind[] = [
       return csvText(rows, COMPANY_PRODUCT_COLUMNS);
     },
   },
+  {
+    operation: searchCompaniesOp,
+    uriTemplate: `${EXPORT_URI_PREFIX}{exportId}`,
+    name: 'company-export',
+    title: 'A company search export (CSV)',
+    description: `Every company matching a companies_search made with export=true, as CSV. Its link comes in that tool's answer, lives ${EXPORT_LINK_TTL_MS / 60_000} minutes and is readable by the client that made it; each read is audited as an export.`,
+    mimeType: 'text/csv',
+    match: pattern(/^stacklens:\/\/exports\/(?<exportId>[^/]+)$/),
+    prepare: async (v, ctx) => {
+      const row = await exportOfLink(ctx, v.exportId!, SEARCH_EXPORT);
+      return { args: { export: true }, onBehalfOf: row.onBehalfOf ?? undefined, state: row };
+    },
+    read: async (_v, ctx, state) => {
+      const row = state as McpExportRow;
+      const rows = await exportCompanySearch(ctx.db, row.params as CompanySearchInput, { clientId: ctx.principal.clientId, onBehalfOf: row.onBehalfOf });
+      return csvText(rows, COMPANY_SUMMARY_COLUMNS, 'narrow the search, or use the REST export (POST /api/companies/search?export=true) for the whole file');
+    },
+  },
 ];
+
+/** The audited action of an export link made by companies_search. */
+export const companySearchExport = SEARCH_EXPORT;
 
 export const listedResources = {
   resources: KINDS.filter((k) => k.uri).map((k) => ({ uri: k.uri!, name: k.name, title: k.title, description: k.description, mimeType: k.mimeType })),
@@ -165,8 +210,13 @@ export function resolveResource(uri: string): { kind: ResourceKind; vars: Record
   throw new NotFoundError(`Resource '${uri.slice(0, 200)}' not found: resources/list and resources/templates/list name the readable ones`);
 }
 
-export async function readResource(kind: ResourceKind, vars: Record<string, string>, uri: string, ctx: CallContext): Promise<ResourceContents> {
-  return { uri, mimeType: kind.mimeType, text: await kind.read(vars, ctx) };
+/** What a read of this kind counts as: by default a plain call of its operation. */
+export async function prepareRead(kind: ResourceKind, vars: Record<string, string>, ctx: ToolContext): Promise<PreparedRead> {
+  return kind.prepare ? kind.prepare(vars, ctx) : { args: {} };
+}
+
+export async function readResource(kind: ResourceKind, vars: Record<string, string>, uri: string, ctx: CallContext, state?: unknown): Promise<ResourceContents> {
+  return { uri, mimeType: kind.mimeType, text: await kind.read(vars, ctx, state) };
 }
 
 const enc = encodeURIComponent;
@@ -182,6 +232,11 @@ export const links = {
     uri: `${SCHEME}companies/${enc(companyDomain)}/comparison/${enc(compared.join(','))}`,
     name: 'comparison', title: `${companyDomain} compared with ${compared.length} companies`, mimeType: 'text/csv',
     description: 'The whole comparison, category by category, as CSV',
+  }),
+  companyExport: (link: ExportLink, rows: number): ResourceLink => ({
+    uri: link.uri,
+    name: 'company-export', title: `Export of ${rows} companies`, mimeType: 'text/csv',
+    description: `The companies as CSV (header row, then one row per company), readable until ${link.expiresAt}`,
   }),
   companyProducts: (companyDomain: string): ResourceLink => ({
     uri: `${SCHEME}companies/${enc(companyDomain)}/products`,

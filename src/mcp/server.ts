@@ -11,12 +11,12 @@ import {
   type InitializeRequest, type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
-import { bulkheadFor, permissionFor, type Operation } from '../schemas/operation.ts';
+import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
 import { AppError } from '../errors.ts';
 import { DOMAIN_RULE } from '../schemas/params.ts';
 import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } from './registry.ts';
 import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
-import { listedResources, listedResourceTemplates, readResource, resolveResource } from './resources.ts';
+import { listedResources, listedResourceTemplates, prepareRead, readResource, resolveResource } from './resources.ts';
 import { listedPrompts, PromptArgumentError, renderPrompt } from './prompts.ts';
 import { VERSION } from '../version.ts';
 
@@ -123,6 +123,13 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run) : run();
   };
 
+  /** Usage records, as REST counts requests: per client, day and operation; a refused or failed call as an error too. */
+  const count = (op: Operation, status: number) => ctx.usage?.note(ctx.principal.clientId, op.id, status);
+  const counted = <T>(op: Operation, result: T): T => {
+    count(op, 200);
+    return result;
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -130,14 +137,18 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
     const schema = withOnBehalfOf(tool);
     const parsed = schema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
+    if (!parsed.success) {
+      count(tool.operation, 400);
+      return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
+    }
     const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
     try {
       const answer = await admitted(tool.operation, tool, args, onBehalfOfUser, (c) => tool.run(args, c));
-      if ('raw' in answer) return rawResult(answer.raw);
+      if ('raw' in answer) return counted(tool.operation, rawResult(answer.raw));
       if (ctx.config.checkReplies) checkStructured(tool, answer.structured);
-      return renderAnswer(answer, revisionOf(extra.requestInfo?.headers));
+      return counted(tool.operation, renderAnswer(answer, revisionOf(extra.requestInfo?.headers)));
     } catch (err) {
+      count(tool.operation, statusOf(err));
       return toolError(err);
     }
   });
@@ -146,11 +157,17 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => listedResourceTemplates);
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    let operation: Operation | undefined;
     try {
       const { kind, vars } = resolveResource(uri);
-      const rated = { rateClass: () => (kind.operation.rateClass === 'export' ? 'export' as const : 'default' as const) };
-      return { contents: [await admitted(kind.operation, rated, {}, undefined, (c) => readResource(kind, vars, uri, c))] };
+      operation = kind.operation;
+      // An export link is looked up first (one key lookup, this client's rows only): its row
+      // names the user the export is for, which the attribution check below needs.
+      const { args, onBehalfOf, state } = await prepareRead(kind, vars, ctx);
+      const rated = { rateClass: () => rateClassFor(kind.operation, args) };
+      return counted(operation, { contents: [await admitted(kind.operation, rated, args, onBehalfOf, (c) => readResource(kind, vars, uri, c, state))] });
     } catch (err) {
+      if (operation) count(operation, statusOf(err));
       throw resourceError(err);
     }
   });
@@ -175,6 +192,9 @@ function resourceError(err: unknown): ProtocolError {
   const retry = err.headers['retry-after'] ? ` Retry after ${err.headers['retry-after']} s.` : '';
   return new ProtocolError(-32000, `Error ${err.status}: ${err.message}.${retry}`);
 }
+
+/** The HTTP status a failure would have had on REST (what usage records count as an error). */
+const statusOf = (err: unknown): number => (err instanceof AppError ? err.status : 500);
 
 /** With CHECK_REPLIES (the tests), a structured answer must match the tool's output schema. */
 function checkStructured(tool: ToolDef, structured: Record<string, unknown>): void {

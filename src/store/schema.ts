@@ -78,6 +78,9 @@ export const TABLES = {
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },
   mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
+  mcp_exports: {
+    id_hash: 'text', client_id: 'text', on_behalf_of: 'text null', action: 'text', params: 'jsonb', created_at: 'timestamptz', expires_at: 'timestamptz',
+  },
   refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 

@@ -7,6 +7,20 @@ import { migrate } from '../../src/store/migrate.ts';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 
+/** The schema of each PostgreSQL test database, for a second pool on it (openSecondPool). */
+const schemas = new WeakMap<Db, string>();
+
+/**
+ * Another connection pool on the same database, as a second server process would open:
+ * on PostgreSQL a new pool on the same schema (`separate`: the caller closes it); on PGlite,
+ * which one process owns, the same Db (not to be closed twice).
+ */
+export async function openSecondPool(db: Db): Promise<{ db: Db; separate: boolean }> {
+  const schema = schemas.get(db);
+  if (!TEST_DATABASE_URL || !schema) return { db, separate: false };
+  return { db: await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5 }), separate: true };
+}
+
 export async function createTestDb(options: { preparedStatements?: boolean } = {}): Promise<Db> {
   if (!TEST_DATABASE_URL) {
     const db = await openDb(options);
@@ -29,6 +43,7 @@ export async function createTestDb(options: { preparedStatements?: boolean } = {
   const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5, ...options });
   await migrate(db);
   const close = db.close.bind(db);
+  schemas.set(db, schema);
   return Object.assign(db, {
     async close() {
       await close();

@@ -207,7 +207,7 @@ test('resources: the category tree and the industries; unknown and malformed URI
   const { resources } = await client.listResources();
   assert.deepEqual(resources.map((r) => r.uri).sort(), ['stacklens://reference/categories', 'stacklens://reference/industries']);
   const { resourceTemplates } = await client.listResourceTemplates();
-  assert.equal(resourceTemplates.length, 3);
+  assert.deepEqual(resourceTemplates.map((r) => r.name), ['cohort-usage', 'comparison', 'company-products', 'company-export']);
   const tree = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/categories' })).contents[0] as { text: string }).text);
   const count = (nodes: any[]): number => nodes.reduce((n, c) => n + 1 + count(c.children ?? []), 0);
   const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM categories');

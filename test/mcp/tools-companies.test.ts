@@ -1,10 +1,13 @@
 // Company and catalog MCP tools: the same answers as the REST routes for the same input,
-// pages with nextPage, errors as isError results, the export permission enforced.
+// pages with nextPage, errors as isError results, the export permission enforced, exports
+// as links to a CSV resource readable by the client that made them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { connectMcp } from '../helpers/mcp.ts';
+import { setClock } from '../../src/clock.ts';
+import { EXPORT_LINK_TTL_MS, sweepExportLinks } from '../../src/mcp/exports.ts';
 
 let t: TestApp;
 before(async () => {
@@ -74,7 +77,7 @@ test('the wrapped form of companies_search is refused, naming the unknown argume
   assert.match(wrapped.text, /^Error 400: Invalid arguments for companies_search: body: unknown argument \(companies_search takes .*query/);
 });
 
-test('export=true needs the export permission and an on-behalf user, and yields neutralized CSV', async () => {
+test('export=true needs the export permission and an on-behalf user, and answers with a link to the CSV, readable by this client only', async () => {
   const basic = await connectMcp(t, 'basic');
   const denied = await basic.call('companies_search', { export: true, onBehalfOfUser: 'a@b.co' });
   assert.equal(denied.isError, true);
@@ -82,12 +85,57 @@ test('export=true needs the export permission and an on-behalf user, and yields 
   const full = await connectMcp(t, 'full');
   const noUser = await full.call('companies_search', { export: true });
   assert.match(noUser.text, /Error 403/);
-  const csv = (await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com' })).json();
-  assert.equal(csv.complete, true);
-  assert.equal(csv.rows, 26);
-  assert.match(csv.csv, /'=cmd\|calc/);
-  const audit = await t.db.query<{ action: string; on_behalf_of: string; result_count: number }>(`SELECT action, on_behalf_of, result_count FROM audit_log WHERE action = 'companies.search.export'`);
-  assert.deepEqual(audit, [{ action: 'companies.search.export', on_behalf_of: 'analyst@example.com', result_count: 26 }]);
+  const bad = await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com', filter: { companyDomainIn: ['nowhere.example'] } });
+  assert.equal(bad.isError, true, 'the search is checked when the link is made');
+  assert.match(bad.text, /^Error 404: .*companyDomainIn/);
+
+  const answer = await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com' });
+  assert.equal(answer.isError, false);
+  const out = answer.json();
+  assert.equal(out.format, 'text/csv');
+  assert.equal(out.rows, 26);
+  assert.match(out.uri, /^stacklens:\/\/exports\/[A-Za-z0-9_-]{24}$/);
+  assert.ok(Date.parse(out.expiresAt) > Date.now());
+  assert.equal(out.csv, undefined, 'no rows inline');
+  assert.deepEqual(answer.links.map((l) => [l.uri, l.mimeType]), [[out.uri, 'text/csv']]);
+  assert.match(answer.text, /^Export of 26 companies as CSV: read stacklens:\/\/exports\//);
+  const auditRows = () => t.db.query<{ action: string; on_behalf_of: string; result_count: number }>(`SELECT action, on_behalf_of, result_count FROM audit_log WHERE action = 'companies.search.export'`);
+  assert.deepEqual(await auditRows(), [], 'nothing has left the service yet');
+
+  const read = await full.client.readResource({ uri: out.uri });
+  const [contents] = read.contents as Array<{ uri: string; mimeType: string; text: string }>;
+  assert.equal(contents!.mimeType, 'text/csv');
+  const lines = contents!.text.trim().split('\r\n');
+  assert.equal(lines.length, 27, 'header and 26 companies');
+  assert.match(lines[0]!, /^id,domain,name,/);
+  assert.match(contents!.text, /'=cmd\|calc/, 'formulas neutralized');
+  assert.deepEqual(await auditRows(), [{ action: 'companies.search.export', on_behalf_of: 'analyst@example.com', result_count: 26 }], 'each read is an audited export for the user of the call');
+
+  // Another client (even with the export permission) reads nothing: the link is as if unknown.
+  const other = await connectMcp(t, 'full');
+  await assert.rejects(other.client.readResource({ uri: out.uri }), (err: any) => err.code === -32002 && /not found/.test(err.message));
+  await assert.rejects(full.client.readResource({ uri: 'stacklens://exports/AAAAAAAAAAAAAAAAAAAAAAAA' }), (err: any) => err.code === -32002);
+  assert.equal((await auditRows()).length, 1);
+  const { resourceTemplates } = await full.client.listResourceTemplates();
+  assert.ok(resourceTemplates.some((r) => r.uriTemplate === 'stacklens://exports/{exportId}'));
+});
+
+test('an export link expires, and the sweep deletes it', async () => {
+  const full = await connectMcp(t, 'full');
+  const { uri } = (await full.call('companies_search', { export: true, onBehalfOfUser: 'analyst@example.com', query: 'Company' })).json();
+  const start = Date.now();
+  try {
+    setClock(() => start + EXPORT_LINK_TTL_MS - 1000);
+    assert.ok((await full.client.readResource({ uri })).contents.length === 1);
+    setClock(() => start + EXPORT_LINK_TTL_MS + 1000);
+    await assert.rejects(full.client.readResource({ uri }), (err: any) => err.code === -32002 && /live 60 minutes/.test(err.message));
+    const stored = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_exports WHERE expires_at <= $1', [new Date(start + EXPORT_LINK_TTL_MS + 1000)]))[0]!.n;
+    assert.ok((await stored()) >= 1);
+    assert.ok((await sweepExportLinks(t.db)) >= 1, 'the sweep deletes expired links');
+    assert.equal(await stored(), 0);
+  } finally {
+    setClock();
+  }
 });
 
 test('catalog, firmographics and feed tools; unknown domains are isError 404 results', async () => {

@@ -17,7 +17,6 @@ import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 import { adminRoutes } from './admin.ts';
-import { UsageRecorder } from '../../services/usage.ts';
 import { settleJobs } from '../../services/jobs.ts';
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
@@ -25,9 +24,10 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addRateLimitHook(app);
   allowEmptyJsonBody(app);
 
-  // Usage per client, day and operation (read by the Admin API): counted here, written in
-  // batches; background jobs finish and the last counts are written before the app closes.
-  const usage = new UsageRecorder(app.db);
+  // Usage per client, day and operation (read by the Admin API): counted here (and by the
+  // MCP door, into the same recorder), written in batches; background jobs finish and the
+  // last counts are written before the app closes.
+  const { usage } = app;
   app.addHook('onResponse', async (request, reply) => {
     const op = request.routeOptions.config?.operation;
     if (op && request.principal) usage.note(request.principal.clientId, op.id, reply.statusCode);

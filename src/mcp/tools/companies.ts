@@ -1,26 +1,26 @@
-// Company tools: search (page or CSV export), installed products, firmographics, feed.
-// Compact records by default (detail="full" for the whole record), pages with nextPage.
+// Company tools: search (page, or an export as a link to a CSV resource), installed
+// products, firmographics, feed. Compact records by default (detail="full" for the whole
+// record), pages with nextPage.
 import { z } from 'zod';
 import { defineTool, onBehalfOf } from '../registry.ts';
-import { MAX_RESULT_CHARS } from '../results.ts';
 import { compactOf, detailArgument, named, nextPageSchema, pageAnswer, pageOutput, toolPage } from '../shapes.ts';
-import { links } from '../resources.ts';
-import { COMPANY_SUMMARY_COLUMNS, companySummarySchema, searchCompaniesOp } from '../../schemas/companies.ts';
+import { companySearchExport, links } from '../resources.ts';
+import { createExportLink } from '../exports.ts';
+import { companySummarySchema, searchCompaniesOp } from '../../schemas/companies.ts';
 import { companyProductSchema, companyProductsPagedOp } from '../../schemas/company-products.ts';
 import { companyFeedOp, feedItemSchema } from '../../schemas/feed.ts';
 import { companyFirmographicsOp, firmographicsSchema } from '../../schemas/firmographics.ts';
-import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
+import { searchCompanies } from '../../services/companies.ts';
 import { companyProducts } from '../../services/company-products.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
 import { companyFeed } from '../../services/feed.ts';
-import { csvStream } from '../../csv.ts';
 
 const company = compactOf(companySummarySchema, ['domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'country']);
 const csvExport = z.object({
   format: z.literal('text/csv'),
-  rows: z.number().int().describe('Data rows in csv'),
-  complete: z.boolean().describe('false: cut to fit one result (note says how to get the rest)'),
-  csv: z.string().describe('Header row, then one row per company'),
+  rows: z.number().int().describe('Companies matching now'),
+  uri: z.string().describe('The CSV: read it with resources/read'),
+  expiresAt: z.string(),
 });
 
 const product = compactOf(companyProductSchema, [
@@ -42,9 +42,11 @@ export const companyTools = [
         const page = toolPage(await searchCompanies(ctx.db, search), { ...search, ...(detail === 'full' ? { detail } : {}) }, (c) => company.pick(c, detail));
         return pageAnswer(page, 'companies', (c) => named(c.name as string, c.domain as string));
       }
-      const rows = await exportCompanySearch(ctx.db, search, { clientId: ctx.principal.clientId, onBehalfOf: onBehalfOf(ctx) });
-      const csv = await collectCsv(rows, COMPANY_SUMMARY_COLUMNS);
-      return { structured: csv, summary: `CSV of ${csv.rows} companies${csv.complete ? '' : ` (cut: ${csv.note})`}, in structuredContent.csv.` };
+      // The search runs once here (its arguments checked, the matches counted); the CSV is made when the link is read.
+      onBehalfOf(ctx);
+      const { totalElements: rows } = await searchCompanies(ctx.db, { ...search, page: 0, size: 1 });
+      const link = await createExportLink(ctx, companySearchExport, search);
+      return { structured: { format: 'text/csv', rows, ...link }, summary: `Export of ${rows} companies as CSV: read ${link.uri} with resources/read (until ${link.expiresAt}).`, links: [links.companyExport(link, rows)] };
     },
   }),
   defineTool(companyProductsPagedOp, {
@@ -83,26 +85,4 @@ export const companyTools = [
 /** The arguments of the next page keep detail only when it is not the default. */
 function withDetail<T extends object>(args: T, detail: string): T & { detail?: string } {
   return detail === 'full' ? { ...args, detail } : args;
-}
-
-/** CSV text of a row stream, stopped at the result bound (the stream's audit records what was sent). */
-async function collectCsv<T>(rows: AsyncIterable<T>, columns: Parameters<typeof csvStream<T>>[1]): Promise<z.output<typeof csvExport> & { note?: string }> {
-  let csv = '';
-  let lines = 0;
-  let complete = true;
-  const stream = csvStream(rows, columns);
-  for await (const chunk of stream) {
-    const text = chunk.toString();
-    if (csv.length + text.length > MAX_RESULT_CHARS) {
-      complete = false;
-      stream.destroy();
-      break;
-    }
-    csv += text;
-    lines += (text.match(/\r\n/g) ?? []).length;
-  }
-  const rows_ = Math.max(0, lines - 1);
-  return complete
-    ? { format: 'text/csv', rows: rows_, complete, csv }
-    : { format: 'text/csv', rows: rows_, complete, csv, note: `Cut after ${rows_} rows to fit one result: narrow the search, or use the REST export (POST /api/companies/search?export=true) for the whole file.` };
 }
