@@ -1,0 +1,7 @@
+// The collectors of issue 17: everything that turns the outside world into SiteArtifacts for
+// the detector — the live fetcher (fetchSite) and the offline readers (HAR, WARC, job posts).
+export { fetchSite, siteTarget, defaultUserAgent, CollectError, type FetchSiteOptions } from './fetch-site.ts';
+export { checkUrl, isAllowedAddress, addressRange, compileAllowList, BlockedAddressError, type NetworkPolicy } from './address.ts';
+export { makeResolver, collectDns, resolveAddresses, DnsError, type DnsResolver, type DnsOptions } from './dns.ts';
+export { FetchError } from './http.ts';
+export { Politeness, RobotsCache } from './politeness.ts';
