@@ -5,3 +5,7 @@ export { checkUrl, isAllowedAddress, addressRange, compileAllowList, BlockedAddr
 export { makeResolver, collectDns, resolveAddresses, DnsError, type DnsResolver, type DnsOptions } from './dns.ts';
 export { FetchError } from './http.ts';
 export { Politeness, RobotsCache } from './politeness.ts';
+export { crawl, CrawlState, type CrawlOptions, type CrawlResult } from './crawl.ts';
+export { readHar } from './har.ts';
+export { readWarc, WarcError, parseHttpResponse, type WarcOptions } from './warc.ts';
+export { readJobs, type JobsOptions } from './jobs.ts';
