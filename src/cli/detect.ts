@@ -43,8 +43,17 @@ export interface DetectSink {
 
 const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
 
-export function registerDetectCommand(program: Command): void {
-  program
+/**
+ * How another module extends the command without editing it: extra options (e.g. `--save`) and
+ * the sinks built from the parsed options (e.g. one recording observations in the database).
+ */
+export interface DetectExtension {
+  options?: (command: Command) => void;
+  sinks?: (opts: DetectCliOptions & Record<string, unknown>) => Promise<DetectSink[]>;
+}
+
+export function registerDetectCommand(program: Command, extension: DetectExtension = {}): void {
+  const command = program
     .command('detect')
     .description('Detect the technologies of sites: from an artifacts file, a live crawl of domains, a HAR or WARC file, or job posts (no database needed)')
     .option('--artifacts <file>', 'JSON Lines file: { domain, url, status, headers, cookies, html, scripts, dns, jobs } per line, or - for standard input')
@@ -70,10 +79,11 @@ export function registerDetectCommand(program: Command): void {
     .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')
     .option('--ports <list>', 'crawl: ports a URL may name, comma-separated, or any', '80,443')
     .option('--user-agent <ua>', 'crawl: the User-Agent (default Stacklens/<version> (+PUBLIC_URL))')
-    .option('--no-progress', 'crawl: no progress bar (it is drawn only on a terminal anyway)')
-    .action(async (opts: DetectCliOptions) => {
-      process.exitCode = await runDetect(opts);
-    });
+    .option('--no-progress', 'crawl: no progress bar (it is drawn only on a terminal anyway)');
+  extension.options?.(command);
+  command.action(async (opts: DetectCliOptions & Record<string, unknown>) => {
+    process.exitCode = await runDetect(opts, extension.sinks ? await extension.sinks(opts) : []);
+  });
 }
 
 export type SiteRecord = ReturnType<typeof siteRecord>;

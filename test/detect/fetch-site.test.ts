@@ -188,3 +188,38 @@ test('the operator may allow private networks (DETECT_ALLOW_PRIVATE_NETWORKS)', 
   assert.match(site.pages[0]!.html!, /internal admin/);
   assert.equal(loopback.requests.length, 1);
 });
+
+test('DNS rebinding: a name whose answer flips between a allowed and a loopback address never reaches loopback', async () => {
+  let calls = 0;
+  // Each resolve4 answers the other address: the check and the connection must use one answer.
+  const flipping = {
+    resolve4: async () => [calls++ % 2 === 0 ? '127.0.0.2' : '127.0.0.1'],
+    resolve6: async () => [],
+    resolveMx: async () => [], resolveTxt: async () => [], resolveCname: async () => [], resolveNs: async () => [],
+  };
+  const reasons: string[] = [];
+  const before = loopback.requests.length;
+  for (let i = 0; i < 6; i++) {
+    try {
+      const site = await fetchSite(`http://shop.test:${loopback.port}/`, opts({ dns: { resolver: flipping, records: false }, robots: false, retries: 0 }));
+      reasons.push(`ok ${site.pages[0]!.status}`);
+    } catch (err) {
+      reasons.push((err as CollectError).reason);
+    }
+  }
+  assert.ok(reasons.includes('blocked_non_public_address'), reasons.join(', '));
+  assert.ok(reasons.some((r) => r !== 'blocked_non_public_address'), 'the allowed answer was used for its own connection');
+  assert.equal(loopback.requests.length, before, 'no connection reached 127.0.0.1');
+});
+
+test('a bare domain without HTTPS is fetched over HTTP', async (t) => {
+  const plain = await startFixtureServer({ 'shop.test /': html('<p>plain http</p>') }, '127.0.0.2', 80).catch(() => null);
+  if (!plain) return t.skip('port 80 of 127.0.0.2 is not free here');
+  try {
+    const site = await fetchSite('shop.test', opts({ network: { allowNetworks: ['127.0.0.2/32'] }, robots: false, retries: 0 }));
+    assert.equal(site.pages[0]!.url, 'http://shop.test/');
+    assert.match(site.pages[0]!.html!, /plain http/);
+  } finally {
+    await plain.close();
+  }
+});

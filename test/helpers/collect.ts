@@ -63,7 +63,7 @@ export interface FixtureServer {
 }
 
 /** An HTTP server on `address` (default 127.0.0.2) routing by `host path` first, then by path. */
-export async function startFixtureServer(routes: Record<string, Route>, address = '127.0.0.2'): Promise<FixtureServer> {
+export async function startFixtureServer(routes: Record<string, Route>, address = '127.0.0.2', listenPort = 0): Promise<FixtureServer> {
   const requests: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
@@ -76,7 +76,7 @@ export async function startFixtureServer(routes: Record<string, Route>, address 
       res.end('not found');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(listenPort, address, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     port,

@@ -51,20 +51,20 @@ export function defaultUserAgent(contactUrl?: string): string {
   return `Stacklens/${VERSION} (${contactUrl ? `+${contactUrl}` : 'technology detection; no contact URL configured'})`;
 }
 
-/** The site's domain and first URL from a domain (`example.com` → `https://example.com/`) or a URL. */
-export function siteTarget(input: string): { domain: string; url: string } | null {
+/** The site's domain and first URL from a domain (`example.com` → `https://example.com/`, `bare`) or a URL. */
+export function siteTarget(input: string): { domain: string; url: string; bare: boolean } | null {
   const text = input.trim();
   const domain = normalizeDomain(text);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     try {
       const u = new URL(text);
       // The URL as written: checkUrl reads its host text, so `http://2130706433/` is refused as a decimal form.
-      return { domain: domain ?? u.hostname.replace(/^\[|\]$/g, ''), url: text };
+      return { domain: domain ?? u.hostname.replace(/^\[|\]$/g, ''), url: text, bare: false };
     } catch {
       return null;
     }
   }
-  return domain ? { domain, url: `https://${domain}/` } : null;
+  return domain ? { domain, url: `https://${domain}/`, bare: true } : null;
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
@@ -108,8 +108,10 @@ async function requestWithRetries(url: URL, ctx: Ctx, accept?: string): Promise<
   for (let attempt = 0; ; attempt++) {
     let wait = ctx.retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     try {
-      await ctx.politeness.wait(url.host, ctx.signal);
-      const res = await requestOnce(url, { resolver: ctx.resolver, policy: ctx.policy, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, userAgent: ctx.userAgent, accept, signal: ctx.signal });
+      const res = await requestOnce(url, {
+        resolver: ctx.resolver, policy: ctx.policy, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, userAgent: ctx.userAgent, accept, signal: ctx.signal,
+        beforeConnect: () => ctx.politeness.wait(url.host, ctx.signal),
+      });
       if (!RETRY_STATUS.has(res.status) || attempt >= ctx.retries) return res;
       const asked = retryAfterMs(res.headers['retry-after']);
       if (asked !== undefined && asked > ctx.maxRetryAfterMs) return res;
@@ -194,7 +196,14 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
   const dnsPromise = options.dns?.records === false || !normalizeDomain(target.domain) ? Promise.resolve(undefined) : collectDns(resolver, target.domain);
   const site: SiteArtifacts = { domain: target.domain, pages: [] };
   try {
-    const home = await fetchPage(target.url, ctx);
+    let home;
+    try {
+      home = await fetchPage(target.url, ctx);
+    } catch (err) {
+      // A bare domain without HTTPS (nothing on 443, or a certificate that does not verify) is tried over HTTP.
+      if (!target.bare || !(err instanceof FetchError && (err.reason === 'connect' || err.reason === 'tls'))) throw err;
+      home = await fetchPage(`http://${target.domain}/`, ctx);
+    }
     site.pages.push(toPage(home.res, home.cookies));
     const status = home.res.status;
     if (status >= 500 || status === 429) throw new CollectError(`http_${status}`, `${target.url} answered ${status}`, site);

@@ -19,6 +19,8 @@ export interface HopOptions {
   userAgent: string;
   accept?: string;
   signal?: AbortSignal;
+  /** Awaited after the address is resolved and checked, right before connecting (the politeness wait). */
+  beforeConnect?: () => Promise<void>;
 }
 
 export interface HopResponse {
@@ -81,6 +83,7 @@ function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | 
 export async function requestOnce(url: URL, opts: HopOptions): Promise<HopResponse> {
   checkUrl(url.href, opts.policy);
   const addresses = await allowedAddresses(url, opts.resolver, opts.policy);
+  await opts.beforeConnect?.();
   const address = addresses[0]!;
   const family = isIP(address);
   // The pinned lookup: net.connect asks it for the host's address and gets the checked one.
