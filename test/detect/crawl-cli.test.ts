@@ -44,8 +44,12 @@ const crawlFlags = () => ['--dns-server', dns.server, '--allow-network', '127.0.
 const siteUrl = (i: number) => web.url(`site${i}.test`);
 
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return stacklensWith(env, ...args);
+}
+
+function stacklensWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 },
+    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: environment, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
   });
 }
@@ -157,4 +161,16 @@ test('bad options are refused with exit 2 and the option named', async () => {
   const two = await stacklens('detect', '--domains', list, '--har', 'x.har');
   assert.equal(two.code, 2);
   assert.match(two.stderr, /give one input, not --domains and --har/);
+});
+
+test('DETECT_ALLOW_PRIVATE_NETWORKS=true lets the crawl reach a private address without --allow-network; a bad value stops it', async () => {
+  const flags = ['--dns-server', dns.server, '--ports', 'any', '--delay', '0', '--json'];
+  const refused = await stacklens('detect', '--domain', siteUrl(5), ...flags);
+  assert.equal(refused.code, 1);
+  const allowed = await stacklensWith({ ...env, DETECT_ALLOW_PRIVATE_NETWORKS: 'true' }, 'detect', '--domain', siteUrl(5), ...flags);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.ok(JSON.parse(allowed.stdout).technologies.some((t: { name: string }) => t.name === 'WordPress'));
+  const bad = await stacklensWith({ ...env, DETECT_ALLOW_PRIVATE_NETWORKS: 'perhaps' }, 'detect', '--domain', siteUrl(5), ...flags);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /DETECT_ALLOW_PRIVATE_NETWORKS must be true or false/);
 });
