@@ -3,6 +3,12 @@
 // cases, run with an allow-list holding only the fixture server's address.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fetchSite, CollectError, Politeness, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
 import { loadCatalog } from '../../src/detect/catalog.ts';
@@ -225,5 +231,38 @@ test('a bare domain without HTTPS is fetched over HTTP', async (t) => {
     assert.match(site.pages[0]!.html!, /plain http/);
   } finally {
     await plain.close();
+  }
+});
+
+/** A self-signed certificate for shop.test made with the openssl CLI, or null where it is missing. */
+function selfSigned(): { key: Buffer; cert: Buffer } | null {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stacklens-tls-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+      '-days', '2', '-subj', '/CN=shop.test', '-addext', 'subjectAltName=DNS:shop.test'], { stdio: 'ignore' });
+    return { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) };
+  } catch {
+    return null;
+  }
+}
+
+test('HTTPS: the connection goes to the checked address while the certificate is verified against the name (SNI)', async (t) => {
+  const pair = selfSigned();
+  if (!pair) return t.skip('no openssl CLI to make a test certificate');
+  const server = https.createServer(pair, (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<p>tls ok for ${req.headers.host}</p>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const site = await fetchSite(`https://shop.test:${port}/`, opts({ ca: pair.cert, robots: false, retries: 0 }));
+    assert.match(site.pages[0]!.html!, new RegExp(`tls ok for shop\\.test:${port}`));
+    // Not trusted without the CA; another name on the same address fails verification.
+    assert.equal(await reasonOf(fetchSite(`https://shop.test:${port}/`, opts({ robots: false, retries: 0 }))), 'tls');
+    assert.equal(await reasonOf(fetchSite(`https://robots.test:${port}/`, opts({ ca: pair.cert, robots: false, retries: 0 }))), 'tls');
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

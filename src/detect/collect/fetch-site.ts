@@ -28,6 +28,8 @@ export interface FetchSiteOptions {
   /** Default `Stacklens/<version> (+contactUrl)`. */
   userAgent?: string;
   contactUrl?: string;
+  /** Extra trusted CA certificates (PEM) for HTTPS, beside the system's (a private CA; tests). */
+  ca?: string | Buffer;
   /** Where requests may go (default: public addresses only). */
   network?: NetworkPolicy;
   /** DNS: a resolver or name servers; `records: false` skips the site's MX/TXT/CNAME/A/NS. */
@@ -101,6 +103,7 @@ interface Ctx {
   robots: RobotsCache | null;
   politeness: Politeness;
   signal?: AbortSignal;
+  ca?: string | Buffer;
 }
 
 /** One request with retries of transient failures. */
@@ -109,7 +112,7 @@ async function requestWithRetries(url: URL, ctx: Ctx, accept?: string): Promise<
     let wait = ctx.retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     try {
       const res = await requestOnce(url, {
-        resolver: ctx.resolver, policy: ctx.policy, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, userAgent: ctx.userAgent, accept, signal: ctx.signal,
+        resolver: ctx.resolver, policy: ctx.policy, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, userAgent: ctx.userAgent, accept, signal: ctx.signal, ca: ctx.ca,
         beforeConnect: () => ctx.politeness.wait(url.host, ctx.signal),
       });
       if (!RETRY_STATUS.has(res.status) || attempt >= ctx.retries) return res;
@@ -191,6 +194,7 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
     robots: options.robots === false ? null : options.robots instanceof RobotsCache ? options.robots : new RobotsCache(),
     politeness: options.politeness ?? new Politeness(1000),
     signal: options.signal,
+    ca: options.ca,
   };
   ctx.robots?.setUserAgent(ctx.userAgent);
   const dnsPromise = options.dns?.records === false || !normalizeDomain(target.domain) ? Promise.resolve(undefined) : collectDns(resolver, target.domain);

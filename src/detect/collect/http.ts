@@ -19,6 +19,8 @@ export interface HopOptions {
   userAgent: string;
   accept?: string;
   signal?: AbortSignal;
+  /** Extra trusted CA certificates (PEM) for HTTPS, beside the system's. */
+  ca?: string | Buffer;
   /** Awaited after the address is resolved and checked, right before connecting (the politeness wait). */
   beforeConnect?: () => Promise<void>;
 }
@@ -109,6 +111,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
       lookup: lookup as never,
       agent: false,
       servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
+      ...(opts.ca ? { ca: opts.ca } : {}),
       headers: {
         'user-agent': opts.userAgent,
         accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
