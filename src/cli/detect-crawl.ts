@@ -13,7 +13,7 @@ import { compileAllowList } from '../detect/collect/address.ts';
 import { crawl, CrawlState, type CrawlResult } from '../detect/collect/crawl.ts';
 import { siteTarget } from '../detect/collect/fetch-site.ts';
 import { Politeness, RobotsCache } from '../detect/collect/politeness.ts';
-import { formatSite, siteRecord, writeOut, type DetectSink } from './detect.ts';
+import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
 
 export interface CrawlCliOptions {
   domains?: string;

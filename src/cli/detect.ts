@@ -5,7 +5,6 @@
 // readable report. No database: the detector is a pure function over the input and the catalog.
 // A bad record is reported on stderr (`file:line: field: reason`) and skipped; exit code 1.
 import { createReadStream } from 'node:fs';
-import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
@@ -13,11 +12,14 @@ import { parseArtifactLine } from '../detect/artifacts.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
 import { RuleError } from '../detect/rules.ts';
-import type { Detection, SiteArtifacts } from '../detect/types.ts';
+import type { SiteArtifacts } from '../detect/types.ts';
 import { readHar } from '../detect/collect/har.ts';
 import { readJobs } from '../detect/collect/jobs.ts';
 import { readWarc } from '../detect/collect/warc.ts';
 import { runCrawl, type CrawlCliOptions } from './detect-crawl.ts';
+import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
+
+export { formatSite, siteRecord, writeOut, type DetectSink, type SiteRecord } from './detect-output.ts';
 
 export interface DetectCliOptions extends CrawlCliOptions {
   artifacts?: string;
@@ -30,15 +32,6 @@ export interface DetectCliOptions extends CrawlCliOptions {
   onlyRules?: boolean;
   json?: boolean;
   minConfidence: string;
-}
-
-/**
- * Where detections go besides the output: the hook a `--save` option plugs into (recording
- * observations in the database is the evidence log's job). `write` is awaited per site.
- */
-export interface DetectSink {
-  write(record: SiteRecord, site: SiteArtifacts): Promise<void>;
-  close(): Promise<void>;
 }
 
 const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
@@ -84,23 +77,6 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
   command.action(async (opts: DetectCliOptions & Record<string, unknown>) => {
     process.exitCode = await runDetect(opts, extension.sinks ? await extension.sinks(opts) : []);
   });
-}
-
-export type SiteRecord = ReturnType<typeof siteRecord>;
-
-/** The output record of one site: the fields the issue fixes, in that order. */
-export function siteRecord(domain: string, detections: Detection[]) {
-  return {
-    domain,
-    technologies: detections.map((d) => ({
-      name: d.name, vendorDomain: d.vendorDomain, category: d.category, ...(d.version ? { version: d.version } : {}), confidence: d.confidence, evidence: d.evidence,
-    })),
-  };
-}
-
-/** Writes to stdout under backpressure. */
-export async function writeOut(text: string): Promise<void> {
-  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }
 
 function loadRules(opts: DetectCliOptions): CompiledCatalog | number {
@@ -189,14 +165,4 @@ async function* artifactLines(input: Readable, report: (line: number, message: s
     if (parsed.ok) yield parsed.site;
     else report(lineNo, parsed.error);
   }
-}
-
-/** The readable report of one site: one line per technology, its strongest evidence under it. */
-export function formatSite(domain: string, detections: Detection[]): string {
-  const out = [`${domain}: ${detections.length} technolog${detections.length === 1 ? 'y' : 'ies'}`];
-  for (const d of detections) {
-    out.push(`  ${`${d.name}${d.version ? ` ${d.version}` : ''}`.padEnd(36)} ${d.category.padEnd(30)} ${d.confidence.toFixed(2)}${d.impliedBy ? `  (implied by ${d.impliedBy.join(', ')})` : ''}`);
-    for (const e of d.evidence.slice(0, 2)) out.push(`      ${e.source.padEnd(6)} ${e.excerpt.slice(0, 110)}`);
-  }
-  return `${out.join('\n')}\n\n`;
 }
