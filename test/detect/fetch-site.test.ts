@@ -25,6 +25,7 @@ before(async () => {
   dns = await startDnsStub({
     'shop.test': { A: ['127.0.0.2'], MX: [[1, 'aspmx.l.google.com']], TXT: ['v=spf1 include:_spf.google.com ~all'], NS: ['ada.ns.cloudflare.com'] },
     'www.shop.test': { CNAME: ['shop.test'], A: ['127.0.0.2'] },
+    'k1._domainkey.shop.test': { CNAME: ['dkim.mcsv.net'] },
     'robots.test': { A: ['127.0.0.2'] },
     'intranet.test': { A: ['10.1.2.3'] },
     'mixed.test': { A: ['127.0.0.2', '127.0.0.1'] },
@@ -103,12 +104,12 @@ test('a site: redirects followed, headers and every Set-Cookie kept, DNS records
   assert.match(home!.html!, /WordPress 6\.5\.2/);
   assert.match(careers!.html!, /hiring/);
   assert.deepEqual(site.dns, {
-    MX: ['1 aspmx.l.google.com.'], TXT: ['v=spf1 include:_spf.google.com ~all'], CNAME: ['shop.test.'], A: ['127.0.0.2'], NS: ['ada.ns.cloudflare.com.'],
+    MX: ['1 aspmx.l.google.com.'], TXT: ['v=spf1 include:_spf.google.com ~all'], CNAME: ['shop.test.', 'dkim.mcsv.net.'], A: ['127.0.0.2'], NS: ['ada.ns.cloudflare.com.'],
   });
   const seen = web.requests.filter((r) => r.host === 'shop.test');
   assert.match(seen[0]!.userAgent, /^Stacklens\/\d+\.\d+\.\d+ \(/);
   const names = detect(site, loadCatalog()).map((d) => d.name);
-  for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Workspace', 'Google Analytics']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+  for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Workspace', 'Google Analytics', 'Mailchimp']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
 });
 
 test('redirects beyond the limit fail the site with too_many_redirects; DNS records are still handed back', async () => {

@@ -71,12 +71,19 @@ async function orEmpty<T>(p: Promise<T[]>): Promise<T[]> {
 const dot = (name: string) => (name.endsWith('.') ? name : `${name}.`);
 
 /**
- * The records the detector reads for a domain: MX (`"10 aspmx.l.google.com."`), TXT (strings
- * of one record joined), CNAME of the domain and of its www host, A, AAAA and NS. Missing
- * records and failed queries leave a type empty; they never fail the site.
+ * DKIM selectors whose CNAME names the sending service (`k1` Mailchimp, `mandrill` Mandrill,
+ * `s1`/`s2` SendGrid, `selector1` Microsoft 365): the second trace that turns a stale-looking
+ * SPF include into a claim. Random per-customer selectors (Amazon SES) cannot be guessed.
  */
-export async function collectDns(resolver: DnsResolver, domain: string): Promise<DnsRecords> {
-  const [mx, txt, cname, wwwCname, a, aaaa, ns] = await Promise.all([
+export const DEFAULT_DKIM_SELECTORS: readonly string[] = ['k1', 'mandrill', 's1', 's2', 'selector1'];
+
+/**
+ * The records the detector reads for a domain: MX (`"10 aspmx.l.google.com."`), TXT (strings
+ * of one record joined), CNAME of the domain, of its www host and of its DKIM selectors, A,
+ * AAAA and NS. Missing records and failed queries leave a type empty; they never fail the site.
+ */
+export async function collectDns(resolver: DnsResolver, domain: string, dkimSelectors: readonly string[] = DEFAULT_DKIM_SELECTORS): Promise<DnsRecords> {
+  const [mx, txt, cname, wwwCname, a, aaaa, ns, ...dkim] = await Promise.all([
     orEmpty(resolver.resolveMx(domain)),
     orEmpty(resolver.resolveTxt(domain)),
     orEmpty(resolver.resolveCname(domain)),
@@ -84,6 +91,7 @@ export async function collectDns(resolver: DnsResolver, domain: string): Promise
     orEmpty(resolver.resolve4(domain)),
     orEmpty(resolver.resolve6(domain)),
     orEmpty(resolver.resolveNs(domain)),
+    ...dkimSelectors.slice(0, 20).map((sel) => orEmpty(resolver.resolveCname(`${sel}._domainkey.${domain}`))),
   ]);
   const out: DnsRecords = {};
   const put = (type: keyof DnsRecords, list: string[]) => {
@@ -91,7 +99,7 @@ export async function collectDns(resolver: DnsResolver, domain: string): Promise
   };
   put('MX', mx.sort((x, y) => x.priority - y.priority).map((m) => `${m.priority} ${dot(m.exchange)}`));
   put('TXT', txt.map((chunks) => chunks.join('')));
-  put('CNAME', [...cname, ...wwwCname].map(dot));
+  put('CNAME', [...cname, ...wwwCname, ...dkim.flat()].map(dot));
   put('A', a);
   put('AAAA', aaaa);
   put('NS', ns.map(dot));

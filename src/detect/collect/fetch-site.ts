@@ -32,8 +32,8 @@ export interface FetchSiteOptions {
   ca?: string | Buffer;
   /** Where requests may go (default: public addresses only). */
   network?: NetworkPolicy;
-  /** DNS: a resolver or name servers; `records: false` skips the site's MX/TXT/CNAME/A/NS. */
-  dns?: DnsOptions & { records?: boolean };
+  /** DNS: a resolver or name servers; `records: false` skips the site's MX/TXT/CNAME/A/NS; DKIM selectors whose CNAMEs are read (default DEFAULT_DKIM_SELECTORS). */
+  dns?: DnsOptions & { records?: boolean; dkimSelectors?: string[] };
   /** Obey robots.txt (default true); a shared cache keeps one fetch per origin across sites. */
   robots?: boolean | RobotsCache;
   /** Spacing of requests to one host; share one across sites (default a new one, 1000 ms). */
@@ -197,7 +197,7 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
     ca: options.ca,
   };
   ctx.robots?.setUserAgent(ctx.userAgent);
-  const dnsPromise = options.dns?.records === false || !normalizeDomain(target.domain) ? Promise.resolve(undefined) : collectDns(resolver, target.domain);
+  const dnsPromise = options.dns?.records === false || !normalizeDomain(target.domain) ? Promise.resolve(undefined) : collectDns(resolver, target.domain, options.dns?.dkimSelectors);
   const site: SiteArtifacts = { domain: target.domain, pages: [] };
   try {
     let home;
