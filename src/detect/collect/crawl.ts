@@ -2,7 +2,7 @@
 // robots.txt cache and one politeness schedule shared by all, and a resumable record of what
 // is finished (a JSON Lines state file beside the output; the output file itself counts too,
 // so a crash between writing a site and noting it cannot duplicate the site on the next run).
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { CollectError, fetchSite, siteTarget, type FetchSiteOptions } from './fetch-site.ts';
 import { Politeness, RobotsCache } from './politeness.ts';
 import type { SiteArtifacts } from '../types.ts';
@@ -71,26 +71,44 @@ export class CrawlState {
   private readonly stateFd: number;
 
   constructor(readonly stateFile: string, readonly outFile?: string) {
-    for (const file of [stateFile, outFile]) {
-      if (!file || !existsSync(file)) continue;
-      const text = readFileSync(file, 'utf8');
-      const complete = text.lastIndexOf('\n') + 1;
-      if (complete < Buffer.byteLength(text)) {
-        const fd = openSync(file, 'r+');
-        ftruncateSync(fd, Buffer.byteLength(text.slice(0, complete)));
-        closeSync(fd);
-      }
-      for (const line of text.slice(0, complete).split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const d = (JSON.parse(line) as { domain?: unknown }).domain;
-          if (typeof d === 'string') this.done.add(d);
-        } catch {
-          // A foreign line: not ours to judge.
-        }
-      }
-    }
+    for (const file of [stateFile, outFile]) if (file && existsSync(file)) this.load(file);
     this.stateFd = openSync(stateFile, 'a');
+  }
+
+  /** Reads the domains of a JSON Lines file in 1 MB chunks (an output of millions of sites stays out of memory) and cuts a partial last line. */
+  private load(file: string): void {
+    const fd = openSync(file, 'r+');
+    try {
+      const chunk = Buffer.alloc(1024 * 1024);
+      let carry = Buffer.alloc(0), pos = 0, complete = 0, n: number;
+      while ((n = readSync(fd, chunk, 0, chunk.length, pos)) > 0) {
+        const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+        const startOfData = pos - carry.length;
+        pos += n;
+        let from = 0, nl: number;
+        while ((nl = data.indexOf(0x0a, from)) >= 0) {
+          this.take(data.subarray(from, nl).toString('utf8'));
+          from = nl + 1;
+          complete = startOfData + from;
+        }
+        carry = Buffer.from(data.subarray(from));
+      }
+      if (complete < pos) ftruncateSync(fd, complete);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private take(line: string): void {
+    // The output record starts with its domain ({"domain":"…",…}): read that, not the whole record.
+    const head = /^\{"domain":("(?:[^"\\]|\\.)*")/.exec(line);
+    let domain: unknown;
+    try {
+      domain = head ? JSON.parse(head[1]!) : line.trim() ? (JSON.parse(line) as { domain?: unknown }).domain : undefined;
+    } catch {
+      return; // a foreign line: not ours to judge
+    }
+    if (typeof domain === 'string') this.done.add(domain);
   }
 
   /** Notes a domain as finished (one write of one whole line). */
