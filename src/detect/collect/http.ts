@@ -100,6 +100,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
       req.destroy();
       reject(err);
     };
