@@ -114,6 +114,8 @@ const envSchema = z.object({
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
   /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
+  /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
+  DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
 });
 
 /** The variables the service reads (the README's configuration table lists exactly these). */
@@ -205,6 +207,8 @@ export interface Config {
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
+  /** The collectors' network policy and the contact URL of their User-Agent (PUBLIC_URL when set). */
+  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -299,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
     metricsToken: e.METRICS_TOKEN,
+    detect: { allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL },
   };
 }
 

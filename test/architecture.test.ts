@@ -100,12 +100,19 @@ test('intelligence/ is pure: it imports no store, service, auth, model client, i
   assert.deepEqual(found, []);
 });
 
+/** The detector proper: detect/ without its collectors (detect/collect/, which fetch and read files by design). */
+const isDetector = (f: string) => area(f) === 'detect' && !f.startsWith('detect/collect/');
+
 test('the detector (detect/) is pure: no store, service, auth or door; only the catalog loader reads files', () => {
   assert.deepEqual(crossings(['detect'], ['store', 'services', 'auth', 'llm', 'eval', 'http', 'mcp', 'cli']), []);
   const io = /^(pg|ioredis|@electric-sql\/.*|node:(fs|net|http|https|child_process)|fs|net|http|https)$/;
-  const found = graph.files.filter((f) => area(f) === 'detect' && f !== 'detect/catalog.ts').flatMap((f) =>
+  const found = graph.files.filter((f) => isDetector(f) && f !== 'detect/catalog.ts').flatMap((f) =>
     ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles.filter((i) => io.test(i.fileName)).map((i) => `${f} → ${i.fileName}`));
   assert.deepEqual(found, []);
+});
+
+test('the collectors (detect/collect/) feed the detector; the detector never imports them', () => {
+  assert.deepEqual(graph.edges.filter((e) => isDetector(e.from) && e.to.startsWith('detect/collect/')).map((e) => `${e.from} → ${e.to}`), []);
 });
 
 test('the evaluations (eval/) are run from the command line only: the API never imports them', () => {
