@@ -66,7 +66,7 @@ export function parseSiteResult(data: unknown, where = 'site'): z.output<typeof 
   const parsed = siteResultSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new BadRequestError(`${[where, ...issue.path].join('.')}: ${issue.message}`);
+    throw new BadRequestError(`${[where, ...issue.path].filter((k) => k !== '').join('.') || 'record'}: ${issue.message}`);
   }
   return parsed.data;
 }
