@@ -197,7 +197,7 @@ export interface EvidenceItemRow {
 }
 
 const EVIDENCE_COLUMNS = `source, evidence->>'url' AS url, rule_id AS "ruleId", coalesce(evidence->>'excerpt', '') AS excerpt,
-  evidence->>'version' AS version, weight::float8 AS weight, seen_at AS "seenAt", run_id AS "runId"`;
+  evidence->>'version' AS version, coalesce((evidence->>'weight')::float8, weight::float8) AS weight, seen_at AS "seenAt", run_id AS "runId"`;
 
 /** One page of a company's observations of a product, newest first, and how many there are. */
 export async function evidencePage(db: Queryable, companyId: string, productId: string, offset: number, limit: number): Promise<{ total: number; items: EvidenceItemRow[] }> {
