@@ -5,6 +5,7 @@ import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
 import { companyProductOperations } from './company-products.ts';
 import { evidenceOperations } from './evidence.ts';
+import { detectOperations } from './detect.ts';
 import { firmographicsOperations } from './firmographics.ts';
 import { feedOperations } from './feed.ts';
 import { intelligenceOperations } from './intelligence.ts';
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...industryOperations,
   ...profileOperations,
   ...aiOperations,
+  ...detectOperations,
   ...adminAccessOperations,
   ...adminActivityOperations,
 ];
