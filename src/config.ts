@@ -116,6 +116,11 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText,
   /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
   DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** Detection (issue 17): days after its last observation a technology stays in use. */
+  DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
+  /** POST /api/detect: largest request body (artifacts), and the time limit of one detection. */
+  DETECT_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(2 * 1024 * 1024),
+  DETECT_TIMEOUT_MS: int(100, 600_000).default(15_000),
 });
 
 /** The variables the service reads (the README's configuration table lists exactly these). */
@@ -207,8 +212,11 @@ export interface Config {
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
-  /** The collectors' network policy and the contact URL of their User-Agent (PUBLIC_URL when set). */
-  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined };
+  /**
+   * Detection (issue 17): the collectors' network policy and the contact URL of their
+   * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
+   */
+  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -303,7 +311,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
     metricsToken: e.METRICS_TOKEN,
-    detect: { allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL },
+    detect: {
+      allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
+      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS,
+    },
   };
 }
 

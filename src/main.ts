@@ -16,6 +16,7 @@ import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
 import { registerEvalCommands } from './cli/eval.ts';
 import { registerDetectCommand } from './cli/detect.ts';
+import { detectSaveExtension, registerObserveCommand } from './cli/observe.ts';
 import { registerBackupCommands } from './cli/backup.ts';
 
 const program = new Command('stacklens')
@@ -33,7 +34,8 @@ registerCreditsCommands(program);
 registerClientCommands(program);
 registerKeyCommands(program);
 registerEvalCommands(program);
-registerDetectCommand(program);
+registerDetectCommand(program, detectSaveExtension);
+registerObserveCommand(program);
 registerBackupCommands(program);
 
 try {

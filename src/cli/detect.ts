@@ -2,7 +2,7 @@
 // file (--artifacts), a live crawl of a domain list (--domains, or --domain for one), a browser's
 // HAR file (--har), a WARC file (--warc) or job posts (--jobs). Every input streams and every
 // one prints the same output: with --json one line per site `{ domain, technologies }`, else a
-// readable report. No database: the detector is a pure function over the input and the catalog.
+// readable report. No database (cli/observe.ts adds --save through the extension hook): the detector is a pure function over the input and the catalog.
 // A bad record is reported on stderr (`file:line: field: reason`) and skipped; exit code 1.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -34,7 +34,7 @@ export interface DetectCliOptions extends CrawlCliOptions {
   minConfidence: string;
 }
 
-const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
+export const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
 
 /**
  * How another module extends the command without editing it: extra options (e.g. `--save`) and

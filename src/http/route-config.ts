@@ -141,6 +141,8 @@ export function serve<O extends Operation>(
   app: FastifyInstance,
   op: O,
   handler: (request: OperationRequest<O>, reply: FastifyReply) => unknown,
+  /** Route options beyond the record's: a body limit of its own (POST /detect). */
+  routeOptions: { bodyLimit?: number } = {},
 ): void {
   const streams = (request: OperationRequest<O>) =>
     op.stream !== undefined && (op.stream.when === undefined || flagSet((request.query as Record<string, unknown> | undefined)?.[op.stream.when]));
@@ -173,5 +175,5 @@ export function serve<O extends Operation>(
       throw err;
     }
   };
-  for (const route of operationRoutes(op)) app.route({ ...route, handler: limited as unknown as RouteHandlerMethod });
+  for (const route of operationRoutes(op)) app.route({ ...route, ...routeOptions, handler: limited as unknown as RouteHandlerMethod });
 }

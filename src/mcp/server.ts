@@ -261,6 +261,12 @@ function forModel(node: unknown, keep: (key: string) => boolean): unknown {
       if (COMMON_ARGUMENTS.has(name)) {
         delete s.description;
         delete s.default;
+        // The instructions give page's and size's usual bounds (0-based; 1-200): only other bounds are listed.
+        if (name === 'page' && s.minimum === 0) delete s.minimum;
+        if (name === 'size' && s.minimum === 1 && s.maximum === 200) {
+          delete s.minimum;
+          delete s.maximum;
+        }
       } else if (typeof s.description === 'string' && sameWords(s.description, name)) delete s.description;
       // "vendorDomainInAnd" next to "vendorDomainIn": the name says it (all listed, not any).
       else if (s.type === 'boolean' && name.endsWith('And') && name.slice(0, -3) in (out.properties as object)) delete s.description;

@@ -7,6 +7,7 @@ import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
+import { EVIDENCE_PER_RECORD, evidenceRecordSchema } from './evidence.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
@@ -20,6 +21,7 @@ export const categorySelectionQuery = {
 export const companyProductsQuerySchema = z.object({
   ...pageQuery,
   ...categorySelectionQuery,
+  include: z.enum(['evidence']).optional().describe(`evidence: each record of the JSON page carries \`evidence\`, its newest ${EVIDENCE_PER_RECORD} evidence items (the full list: .../products/{productId}/evidence). Not in the CSV`),
   export: boolParam('export', false).describe('true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)'),
 });
 
@@ -76,11 +78,16 @@ export const companyProductSchema = z
     intensityBucket: z.enum(INTENSITY_BUCKETS).describe(describeIntensityBuckets()),
     dateLastVerifiedBucket: z.enum(DATE_BUCKETS).describe(describeDateBuckets()),
   })
-  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity)' });
+  .meta({ description: 'One product a company uses, with the evidence (dates, hit count, intensity)' });
 
 export type CompanyProduct = z.output<typeof companyProductSchema>;
 
-export const companyProductPageSchema = pageSchema(companyProductSchema).meta({ id: 'CompanyProductPage' });
+/** The record of the JSON page: with `include=evidence`, also its newest evidence items. */
+export const companyProductWithEvidenceSchema = companyProductSchema
+  .extend({ evidence: z.array(evidenceRecordSchema).optional().describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`) })
+  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items' });
+
+export const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
 
 /** CSV columns: every record field, in record order. */
 export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = csvColumnsOf(companyProductSchema);

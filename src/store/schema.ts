@@ -82,6 +82,10 @@ export const TABLES = {
     id_hash: 'text', client_id: 'text', on_behalf_of: 'text null', action: 'text', params: 'jsonb', created_at: 'timestamptz', expires_at: 'timestamptz',
   },
   refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
+  observations: {
+    company_id: 'text', product_id: 'text', seen_day: 'date', evidence_hash: 'text', source: 'text', rule_id: 'text', seen_at: 'timestamptz',
+    evidence: 'jsonb', weight: 'float4', run_id: 'text null', recorded_at: 'timestamptz default',
+  },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

@@ -22,6 +22,7 @@ after(() => t.close());
 const SAMPLE: Record<string, unknown> = {
   companyDomain: 'example.com', vendorDomain: 'example.com', cohort: 'Default', productId: 'prd_x', profileId: 'per_x',
   categoryId: 'cat_x', industryId: 'ind_x', prompt: 'crm', productIds: ['prd_x'], profileIds: ['per_x'], body: {},
+  url: 'example.com',
 };
 
 /** The flag that makes the permission apply (export=true), if the permission depends on one. */
@@ -108,7 +109,7 @@ test('MCP: 403 without the permission, and 403 without onBehalfOfUser where attr
     for (const [name, schema] of Object.entries(op.input.shape)) {
       if (!(name in args) && !(schema as { isOptional(): boolean }).isOptional()) args[name] = SAMPLE[name];
     }
-    const refused = await withoutPermission.call(tool.name, { ...args, onBehalfOfUser: 'ana@example.com' });
+    const refused = await withoutPermission.call(tool.name, { ...args, ...(op.attributed ? { onBehalfOfUser: 'ana@example.com' } : {}) });
     assert.equal(refused.isError, true, tool.name);
     assert.match(refused.text, /^Error 403: Permission '\w+' is required/, tool.name);
     if (op.attributed) {
@@ -118,7 +119,7 @@ test('MCP: 403 without the permission, and 403 without onBehalfOfUser where attr
     }
     checked++;
   }
-  assert.equal(checked, 5, 'companies_search (export), profiles_purchase and the three AI helpers');
+  assert.equal(checked, 6, 'companies_search (export), profiles_purchase, the three AI helpers and detect_technologies');
   await withoutPermission.client.close();
   await withPermission.client.close();
 });

@@ -53,6 +53,8 @@ function valueOf(schema: Schema, name: string, depth = 0): fc.Arbitrary<unknown>
   );
 }
 
+const COMMON_BOUNDS: Record<string, [number, number]> = { page: [0, 1000], size: [1, 200] };
+
 function typedValue(schema: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'string'];
@@ -60,7 +62,8 @@ function typedValue(schema: Schema, name: string, depth: number): fc.Arbitrary<u
     switch (type) {
       case 'object': return depth > 2 ? fc.constant({}) : objectOf(schema, depth + 1);
       case 'array': return fc.array(valueOf(schema.items ?? {}, name, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
-      case 'integer': return fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 1000, 1000) });
+      // page and size: the server's instructions give their bounds (0-based; 1-200), not each schema.
+      case 'integer': return fc.integer({ min: schema.minimum ?? COMMON_BOUNDS[name]?.[0] ?? -10, max: Math.min(schema.maximum ?? COMMON_BOUNDS[name]?.[1] ?? 1000, 1000) });
       case 'number': return fc.double({ noNaN: true, min: -1e6, max: 1e6 });
       case 'boolean': return fc.boolean();
       case 'null': return fc.constant(null);

@@ -5,6 +5,8 @@
 // resources/read, resources, prompts, and the size of tools/list.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -23,12 +25,20 @@ import { VERSION } from '../../src/version.ts';
 let t: TestApp;
 let world: Awaited<ReturnType<typeof seedMcpWorld>>;
 let base: string;
+let site: http.Server;
 before(async () => {
-  t = await createTestApp();
+  // detect_technologies fetches a site: a local one, which this deployment allows.
+  site = http.createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<meta name="generator" content="WordPress 6.5.2">'));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  t = await createTestApp({ env: { DETECT_ALLOW_PRIVATE_NETWORKS: 'true' } });
   world = await seedMcpWorld(t.db);
+  world.calls.push(['detect_technologies', { url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/` }]);
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await new Promise((resolve) => site.close(resolve));
+});
 
 /** A client transport that asks for an older revision in initialize (the SDK client always asks for the newest). */
 function asking<T extends Transport>(transport: T, revision: string): T {

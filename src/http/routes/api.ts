@@ -16,6 +16,7 @@ import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
+import { detectRoutes } from './detect.ts';
 import { adminRoutes } from './admin.ts';
 import { settleJobs } from '../../services/jobs.ts';
 
@@ -58,6 +59,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(industryRoutes);
   await app.register(firmographicsRoutes);
   await app.register(feedRoutes);
+  await app.register(detectRoutes);
   await app.register(profileRoutes);
   await app.register(aiRoutes);
   await app.register(adminRoutes, { usage });

@@ -5,5 +5,6 @@ import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
 import { aiTools } from './ai.ts';
+import { detectTools } from './detect.ts';
 
-export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools];
+export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools];
