@@ -1,5 +1,5 @@
 // CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | detect | clients | plans | keys | credits | mcp`.
-// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore | users`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -17,6 +17,7 @@ import { registerKeyCommands } from './cli/keys.ts';
 import { registerEvalCommands } from './cli/eval.ts';
 import { registerDetectCommand } from './cli/detect.ts';
 import { registerBackupCommands } from './cli/backup.ts';
+import { registerUserCommands } from './cli/users.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -35,6 +36,7 @@ registerKeyCommands(program);
 registerEvalCommands(program);
 registerDetectCommand(program);
 registerBackupCommands(program);
+registerUserCommands(program);
 
 try {
   await program.parseAsync(process.argv);

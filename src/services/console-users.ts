@@ -169,3 +169,36 @@ export async function signIn(
   if (failures.count > 0) await counters.reset(throttleKey);
   return { person: personOf(user), session: await startSession(db, config, user.id) };
 }
+
+// The first admin --------------------------------------------------------------------------------
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.stacklens.local';
+
+/**
+ * In demo mode, when the console has no user yet (the first start), creates the demo admin
+ * with a random password and returns it, to be printed once; undefined otherwise. Without the
+ * demo world the operator makes the first admin: stacklens users create --role admin.
+ */
+export async function ensureDemoAdmin(db: Db, config: Config): Promise<{ email: string; password: string } | undefined> {
+  if (config.mode !== 'demo' || (await hasConsoleUsers(db))) return undefined;
+  try {
+    const { password } = await createAdminUser(db, 'cli', { email: DEMO_ADMIN_EMAIL, name: 'Demo admin', role: 'admin' });
+    return { email: DEMO_ADMIN_EMAIL, password: password! };
+  } catch (err) {
+    if (err instanceof ConflictError) return undefined; // another instance on the database made it first
+    throw err;
+  }
+}
+
+/** The startup report's lines about the console's people. */
+export async function consoleStartupLines(db: Db, config: Config, firstAdmin: { email: string; password: string } | undefined): Promise<string[]> {
+  const url = `${config.publicUrl}/console`;
+  if (firstAdmin) {
+    return [
+      `Console: sign in at ${url} as ${firstAdmin.email} with password ${firstAdmin.password}`,
+      `  (shown this once; a new one: stacklens users set-password ${firstAdmin.email}; more people: stacklens users create)`,
+    ];
+  }
+  if (await hasConsoleUsers(db)) return [`Console: ${url} (people: stacklens users list)`];
+  return [`Console: ${url} has no users yet; create the first admin: stacklens users create --email EMAIL --name NAME --role admin`];
+}
