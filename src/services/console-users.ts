@@ -137,11 +137,14 @@ export async function setAdminUserEnabled(db: Db, actor: AdminActor, userId: str
 // Signing in -------------------------------------------------------------------------------------
 
 export const BAD_CREDENTIALS = 'Sign-in failed: unknown email or wrong password';
+/** An address may fail this many times the per-email limit, over all emails, in one window. */
+export const ADDRESS_FACTOR = 10;
 
 /**
  * Checks email and password and starts a session. Failures are counted per email and client
  * address (CONSOLE_LOGIN_MAX_FAILURES in CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, then 429 until
- * the window ends); a success clears the count. An unknown email costs the same scrypt work
+ * the window ends; a success clears that count), and per address over all emails (ten times
+ * as many). An unknown email costs the same scrypt work
  * as a known one, and gets the same answer as a wrong password.
  */
 export async function signIn(
@@ -151,18 +154,24 @@ export async function signIn(
   const { db, config, counters } = deps;
   const email = input.email.trim().toLowerCase();
   const { maxFailures, windowSeconds } = config.console.login;
-  // {email} is a Redis hash tag; the address keeps one guesser from locking others out.
-  const throttleKey = `lf:{${email.slice(0, MAX_EMAIL_LENGTH)}}:${input.address.slice(0, 64)}`;
-  const failures = await counters.peek(throttleKey);
-  if (failures.count >= maxFailures) {
+  // {email} is a Redis hash tag; the address keeps one guesser from locking others out. An
+  // address that fails across many emails (spraying) is stopped at ADDRESS_FACTOR times the limit.
+  const address = input.address.slice(0, 64);
+  const throttleKey = `lf:{${email.slice(0, MAX_EMAIL_LENGTH)}}:${address}`;
+  const addressKey = `lfa:{${address}}`;
+  const [failures, fromAddress] = await Promise.all([counters.peek(throttleKey), counters.peek(addressKey)]);
+  const blocked = failures.count >= maxFailures ? { state: failures, what: 'this email from this address' }
+    : fromAddress.count >= maxFailures * ADDRESS_FACTOR ? { state: fromAddress, what: 'this address' } : undefined;
+  if (blocked) {
     rateLimitRejections.inc({ policy: 'console_login_failures' });
-    const retry = Math.max(1, Math.ceil(failures.resetMs / 1000));
-    throw new RateLimitedError(`Too many failed sign-ins for this email from this address; retry after ${retry} s`, retry);
+    const retry = Math.max(1, Math.ceil(blocked.state.resetMs / 1000));
+    throw new RateLimitedError(`Too many failed sign-ins for ${blocked.what}; retry after ${retry} s`, retry);
   }
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) {
     await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
+    await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
     throw new UnauthorizedError(BAD_CREDENTIALS, {});
   }
   if (user.disabledAt) throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});

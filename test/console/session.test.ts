@@ -102,6 +102,14 @@ test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOG
   assert.equal((await attempt(PASSWORD, '10.0.0.2')).statusCode, 200);
 });
 
+test('an address that fails across many emails (spraying) is stopped at ten times the per-email limit', async () => {
+  const spray = (email: string) => t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password: 'spray-password' }, remoteAddress: '10.9.9.9' });
+  for (let i = 0; i < 30; i++) assert.equal((await spray(`sprayed${i}@example.com`)).statusCode, 401, `attempt ${i}`);
+  const stopped = await spray('fresh@example.com');
+  assert.equal(stopped.statusCode, 429);
+  assert.match(stopped.json().message, /Too many failed sign-ins for this address/);
+});
+
 test('with the cookie, /api answers as the person acting through the console client', async () => {
   const s = await signIn(people.viewer);
   const me = await withSession(s, 'GET', '/api/me', { csrf: false });
