@@ -183,6 +183,8 @@ test('a purchase through the console is attributed to the person; naming someone
   assert.equal(bought.statusCode, 200, bought.body);
   const [audit] = await t.db.query<{ on_behalf_of: string; client_id: string }>("SELECT on_behalf_of, client_id FROM audit_log WHERE action LIKE '%purchase%' ORDER BY id DESC LIMIT 1");
   assert.deepEqual(audit, { on_behalf_of: people.analyst, client_id: CONSOLE_CLIENT_ID });
+  const [purchase] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM purchases WHERE client_id = $1 AND person_id = 'per_ada'", [CONSOLE_CLIENT_ID]);
+  assert.equal(purchase?.on_behalf_of, people.analyst, 'the purchase row names the person');
   const other = await withSession(analyst, 'POST', '/api/profiles/purchase', { headers: { 'x-on-behalf-of-user': 'someone@else.com' }, payload: { profileIds: ['per_bob'] } });
   assert.equal(other.statusCode, 403);
   assert.match(other.json().message, /acts for its own person \(anna@example.com\) only/);
