@@ -13,7 +13,7 @@ import {
 import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import { personOf, startSession, type NewSession } from '../auth/console-sessions.ts';
 import type { ConsolePerson } from '../auth/principal.ts';
-import { adminAction, type AdminActor } from './audit.ts';
+import { adminAction, audit, type AdminActor } from './audit.ts';
 import { BadRequestError, ConflictError, NotFoundError, RateLimitedError, UnauthorizedError } from '../errors.ts';
 import { isRole, ROLES, type Role } from '../schemas/roles.ts';
 import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
@@ -169,14 +169,23 @@ export async function signIn(
   }
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
+  const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
+    audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
   if (!user || !ok) {
     await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
     await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
+    await signInAudit('failure', user ? 'wrong password' : 'unknown email');
     throw new UnauthorizedError(BAD_CREDENTIALS, {});
   }
-  if (user.disabledAt) throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+  if (user.disabledAt) {
+    await signInAudit('failure', 'disabled');
+    throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+  }
   if (failures.count > 0) await counters.reset(throttleKey);
-  return { person: personOf(user), session: await startSession(db, config, user.id) };
+  const session = await startSession(db, config, user.id);
+  await signInAudit('success');
+  return { person: personOf(user), session };
 }
 
 // The first admin --------------------------------------------------------------------------------

@@ -87,6 +87,12 @@ test('bad credentials: 401 with one message for an unknown email and a wrong pas
   assert.match(missing.json().message, /password/);
   const noCookie = await t.app.inject({ method: 'GET', url: '/console/api/session' });
   assert.equal(noCookie.statusCode, 401);
+  // Each refusal is audited with the attempted email and why (never the password).
+  const rows = await t.db.query<{ on_behalf_of: string; outcome: string; params: Record<string, unknown> }>(
+    "SELECT on_behalf_of, outcome, params FROM audit_log WHERE action = 'console.sign_in' AND outcome = 'failure' ORDER BY id",
+  );
+  assert.deepEqual(rows.slice(-2).map((r) => [r.on_behalf_of, r.params.reason]), [['nobody@example.com', 'unknown email'], [people.viewer, 'wrong password']]);
+  assert.ok(!JSON.stringify(rows).includes('wrong password!'));
 });
 
 test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOGIN_MAX_FAILURES, the right password too', async () => {
