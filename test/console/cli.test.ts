@@ -19,7 +19,7 @@ async function portInRange(): Promise<number> {
   return port;
 }
 
-test('first start prints the demo admin once; users create/list work while serving; the people sign in', { timeout: 240_000 }, async () => {
+test('first start prints the demo admin once; users create/list work while serving; the people sign in', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-users-'));
   const env = { DEMO_COMPANIES: '10', SEED_DEMO: 'true' };
   const cli = (...args: string[]) =>
