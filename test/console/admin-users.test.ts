@@ -20,7 +20,9 @@ async function signIn(email: string, password: string) {
 }
 
 before(async () => {
-  t = await createTestApp();
+  // scrypt (tens of ms of CPU per password) counts against the request's 2 s database budget
+  // on a loaded machine; these tests are about access rules, not time limits.
+  t = await createTestApp({ env: { DATABASE_READ_TIMEOUT_MS: '30000' } });
   adminClient = await createTestClient(t.db, 'basic', 0, 'admin');
   const { user } = await createUser(t.db, { email: 'boss@example.com', name: 'Boss', role: 'admin', password: PASSWORD });
   const s = await signIn('boss@example.com', PASSWORD);
