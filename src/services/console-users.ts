@@ -19,6 +19,7 @@ import { isRole, ROLES, type Role } from '../schemas/roles.ts';
 import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';
+import { currentQueryLimits, withQueryLimits } from '../store/query-limits.ts';
 
 export function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
   return {
@@ -35,6 +36,35 @@ function checkedEmail(email: string): string {
   return e;
 }
 
+/**
+ * Password hashing is CPU work (scrypt: tens of ms, more on a busy machine), not database time:
+ * the database work after it runs with the request's deadline (http/plugins/query-limits.ts)
+ * moved on by the time hashing took, so a slow hash on a loaded machine does not turn the
+ * statements after it into 503s.
+ */
+async function afterHashing<H, T>(hash: () => Promise<H>, next: (hashed: H) => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const hashed = await hash();
+  const limits = currentQueryLimits();
+  if (limits?.deadline === undefined) return next(hashed);
+  return withQueryLimits({ ...limits, deadline: limits.deadline + (Date.now() - started) }, () => next(hashed));
+}
+
+/** A password made ready to store: generated when absent; hashed only when it meets the rule (else `problem`). */
+interface PreparedPassword {
+  generated?: string;
+  hash?: string;
+  problem?: string;
+}
+
+async function preparePassword(given: string | undefined): Promise<PreparedPassword> {
+  const generated = given === undefined ? generatePassword() : undefined;
+  const password = given ?? generated!;
+  const problem = passwordProblem(password);
+  if (problem) return { problem };
+  return { ...(generated ? { generated } : {}), hash: await hashPassword(password) };
+}
+
 export interface NewConsoleUser {
   email: string;
   name: string;
@@ -49,27 +79,32 @@ export interface NewConsoleUser {
  * (Not audited by itself: the Admin API and the CLI go through createAdminUser.)
  */
 export async function createUser(db: Db, input: NewConsoleUser): Promise<{ user: ConsoleUser; password?: string }> {
+  return afterHashing(() => preparePassword(input.password), (prepared) => insertUser(db, input, prepared));
+}
+
+async function insertUser(db: Db, input: NewConsoleUser, prepared: PreparedPassword): Promise<{ user: ConsoleUser; password?: string }> {
   const email = checkedEmail(input.email);
   const name = input.name.trim();
   if (!name) throw new BadRequestError('name: must not be empty');
   if (!isRole(input.role)) throw new BadRequestError(`role: must be one of ${ROLES.join(', ')}`);
-  const generated = input.password === undefined ? generatePassword() : undefined;
-  const password = input.password ?? generated!;
-  const problem = passwordProblem(password);
-  if (problem) throw new BadRequestError(problem);
+  if (prepared.problem) throw new BadRequestError(prepared.problem);
   const id = `usr_${randomBytes(9).toString('base64url')}`;
-  const inserted = await insertConsoleUser(db, { id, email, name, role: input.role, passwordHash: await hashPassword(password) });
+  const inserted = await insertConsoleUser(db, { id, email, name, role: input.role, passwordHash: prepared.hash! });
   if (!inserted) throw new ConflictError(`email: a console user with the email '${email}' exists already`);
   const user = toConsoleUser((await findConsoleUser(db, id))!);
-  return generated ? { user, password: generated } : { user };
+  return prepared.generated ? { user, password: prepared.generated } : { user };
 }
 
 /** createUser, audited under its actor (never the password). */
 export async function createAdminUser(db: Db, actor: AdminActor, input: NewConsoleUser) {
-  return adminAction(
-    db, actor, 'admin.users.create', { email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordGenerated: input.password === undefined },
-    () => createUser(db, input),
-    (r) => ({ userId: r.user.id }),
+  return afterHashing(
+    () => preparePassword(input.password),
+    (prepared) =>
+      adminAction(
+        db, actor, 'admin.users.create', { email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordGenerated: input.password === undefined },
+        () => insertUser(db, input, prepared),
+        (r) => ({ userId: r.user.id }),
+      ),
   );
 }
 
@@ -109,20 +144,22 @@ export async function updateAdminUser(
   changes: { name?: string | undefined; role?: Role | undefined; password?: string | undefined },
 ): Promise<ConsoleUser> {
   const { password, ...shown } = changes;
-  await adminAction(db, actor, 'admin.users.update', { userId, ...shown, ...(password !== undefined ? { passwordChanged: true } : {}) }, async () => {
-    const current = await userOrNotFound(db, userId);
-    if (selfOf(actor) === userId && changes.role !== undefined && changes.role !== current.role) {
-      throw new ConflictError('role: an admin cannot change their own role; another admin (or the command line) can');
-    }
-    const name = changes.name?.trim();
-    if (changes.name !== undefined && !name) throw new BadRequestError('name: must not be empty');
-    if (changes.role !== undefined && !isRole(changes.role)) throw new BadRequestError(`role: must be one of ${ROLES.join(', ')}`);
-    const problem = password !== undefined ? passwordProblem(password) : undefined;
-    if (problem) throw new BadRequestError(problem);
-    await updateConsoleUser(db, userId, { name, role: changes.role, passwordHash: password !== undefined ? await hashPassword(password) : undefined });
-    if (password !== undefined) await deleteConsoleSessionsOfUser(db, userId);
-  });
-  return getUser(db, userId);
+  const update = async (prepared: PreparedPassword | undefined) => {
+    await adminAction(db, actor, 'admin.users.update', { userId, ...shown, ...(prepared ? { passwordChanged: true } : {}) }, async () => {
+      const current = await userOrNotFound(db, userId);
+      if (selfOf(actor) === userId && changes.role !== undefined && changes.role !== current.role) {
+        throw new ConflictError('role: an admin cannot change their own role; another admin (or the command line) can');
+      }
+      const name = changes.name?.trim();
+      if (changes.name !== undefined && !name) throw new BadRequestError('name: must not be empty');
+      if (changes.role !== undefined && !isRole(changes.role)) throw new BadRequestError(`role: must be one of ${ROLES.join(', ')}`);
+      if (prepared?.problem) throw new BadRequestError(prepared.problem);
+      await updateConsoleUser(db, userId, { name, role: changes.role, passwordHash: prepared?.hash });
+      if (prepared) await deleteConsoleSessionsOfUser(db, userId);
+    });
+    return getUser(db, userId);
+  };
+  return password === undefined ? update(undefined) : afterHashing(() => preparePassword(password), update);
 }
 
 /** Disabling ends the person's sessions at once; an admin cannot disable themselves. */
@@ -168,24 +205,25 @@ export async function signIn(
     throw new RateLimitedError(`Too many failed sign-ins for ${blocked.what}; retry after ${retry} s`, retry);
   }
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
-  const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
-    audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
-  if (!user || !ok) {
-    await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
-    await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
-    await signInAudit('failure', user ? 'wrong password' : 'unknown email');
-    throw new UnauthorizedError(BAD_CREDENTIALS, {});
-  }
-  if (user.disabledAt) {
-    await signInAudit('failure', 'disabled');
-    throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
-  }
-  if (failures.count > 0) await counters.reset(throttleKey);
-  const session = await startSession(db, config, user.id);
-  await signInAudit('success');
-  return { person: personOf(user), session };
+  return afterHashing(() => verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH), async (ok) => {
+    // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
+    const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
+      audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
+    if (!user || !ok) {
+      await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
+      await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
+      await signInAudit('failure', user ? 'wrong password' : 'unknown email');
+      throw new UnauthorizedError(BAD_CREDENTIALS, {});
+    }
+    if (user.disabledAt) {
+      await signInAudit('failure', 'disabled');
+      throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+    }
+    if (failures.count > 0) await counters.reset(throttleKey);
+    const session = await startSession(db, config, user.id);
+    await signInAudit('success');
+    return { person: personOf(user), session };
+  });
 }
 
 // The first admin --------------------------------------------------------------------------------
