@@ -16,6 +16,7 @@ import { profileOperations } from './profiles.ts';
 import { aiOperations } from './ai.ts';
 import { adminAccessOperations } from './admin.ts';
 import { adminActivityOperations } from './admin-activity.ts';
+import { adminUserOperations } from './console.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
@@ -33,4 +34,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...detectOperations,
   ...adminAccessOperations,
   ...adminActivityOperations,
+  ...adminUserOperations,
 ];
