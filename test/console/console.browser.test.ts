@@ -1,0 +1,271 @@
+// The web console in a real browser: headless Debian Chromium driven by playwright-core
+// against a real `stacklens serve` on PGlite with a small demo world. The journeys of issue
+// 18 (sign in, search with two technology filters, company, evidence, benchmark chart, CSV
+// export, purchase as analyst and refusal as viewer, API key create/revoke as admin), axe-core
+// on every screen (no serious or critical violations), screenshots to docs/screenshots/.
+// Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { parse } from 'csv-parse/sync';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServe, waitReady, type ServeProcess } from '../helpers/serve-process.ts';
+import { freePortInRange } from '../helpers/ports.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(process.cwd(), 'docs', 'screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'console-test-password-1';
+const USERS = {
+  admin: { email: 'admin@console.test', name: 'Ada Admin', role: 'admin' },
+  analyst: { email: 'analyst@console.test', name: 'Ana Analyst', role: 'analyst' },
+  viewer: { email: 'viewer@console.test', name: 'Vic Viewer', role: 'viewer' },
+} as const;
+
+let dir: string;
+let server: ServeProcess;
+let browser: Browser;
+let base: string;
+
+function cli(args: string[]): string {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, `stacklens ${args.join(' ')} failed: ${r.stdout}${r.stderr}`);
+  return r.stdout;
+}
+
+async function stop(s: ServeProcess): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  s.child.kill('SIGTERM');
+  await s.exited;
+}
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  dir = mkdtempSync(join(tmpdir(), 'stacklens-console-'));
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePortInRange();
+  // First start generates the demo world; users are then added by the CLI while no server owns the folder.
+  let s = startServe(dir, port, { DEMO_COMPANIES: '60' });
+  await waitReady(s);
+  await stop(s);
+  for (const u of Object.values(USERS)) cli(['users', 'create', '--email', u.email, '--name', u.name, '--role', u.role, '--password', PASSWORD]);
+  server = startServe(dir, port, { DEMO_COMPANIES: '60' });
+  await waitReady(server);
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await stop(server);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function signIn(who: keyof typeof USERS, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 860 }, acceptDownloads: true, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+  await page.goto(`${base}/`);
+  assert.match(page.url(), /\/console/, 'a browser asking for / lands on the console');
+  await page.getByLabel('Email').fill(USERS[who].email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
+}
+
+/** axe-core in the page: no serious or critical violation. */
+async function checkA11y(page: Page, screen: string): Promise<void> {
+  if (!(await page.evaluate('"axe" in window'))) await page.addScriptTag({ content: AXE });
+  // Browser-side code as text: this project's TypeScript has no DOM types.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((res) => res.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as { id: string; impact: string; help: string; targets: string[] }[];
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** A same-origin API call with the page's session (cookie) and CSRF token. */
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const call = `(async () => {
+    const s = await (await fetch('/console/api/session')).json();
+    const res = await fetch(${JSON.stringify(path)}, { method: ${JSON.stringify(method)}, headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+      body: ${body === undefined ? 'undefined' : JSON.stringify(JSON.stringify(body))} });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  })()`;
+  return (await page.evaluate(call)) as { status: number; body: T };
+}
+
+test('sign-in screen: wrong password shows the API message; page is accessible', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const res = await page.goto(`${base}/console`);
+  const csp = res!.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /script-src 'self' 'sha256-/u);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/u);
+  await page.getByLabel('Email').fill(USERS.viewer.email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /401/u);
+  await checkA11y(page, 'sign-in');
+  await shot(page, 'sign-in');
+  await context.close();
+});
+
+test('analyst journey: search with two technologies, company, evidence, benchmark chart, CSV export, purchase', async () => {
+  const page = await signIn('analyst');
+  const t0 = Date.now();
+  await page.locator('table tbody tr a').first().waitFor();
+  const paint = await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null");
+  console.log(`# search results visible ${Date.now() - t0} ms after sign-in; first contentful paint ${paint} ms`);
+  await checkA11y(page, 'search');
+
+  // Two products used together by one company of the demo world.
+  const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
+  const domain = first.body.content[0]!.domain;
+  const stack = await api<{ content: { product: string; productId: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
+  const [a, b] = stack.body.content;
+  for (const p of [a!, b!]) {
+    await page.getByLabel('Uses technologies').fill(p.product);
+    await page.getByLabel('Uses technologies').press('Enter');
+    await page.locator('.chip', { hasText: p.product }).first().waitFor();
+  }
+  await page.getByLabel('Must use all of them').check();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.waitForURL(/use=p%3A.*use=p%3A.*useAll=1/u);
+  const row = page.locator('table tbody tr', { hasText: domain });
+  await row.waitFor();
+  const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', { filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true } });
+  assert.match(await page.locator('#results-title .count').innerText(), new RegExp(`^${expected.body.totalElements}$`, 'u'));
+  await shot(page, 'search');
+
+  // CSV export of this search: downloaded and parsed.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  const rows = parse(csv, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+  assert.equal(rows.length, expected.body.totalElements, 'one CSV row per matching company');
+  assert.ok(rows.some((r) => Object.values(r).includes(domain)), 'the company is in the export');
+
+  // Company page: stack, expand evidence.
+  await row.getByRole('link').first().click();
+  await page.waitForURL(new RegExp(`#/companies/${domain.replace(/\./gu, '\\.')}`, 'u'));
+  const expander = page.locator('button.expander').first();
+  await expander.click();
+  assert.equal(await expander.getAttribute('aria-expanded'), 'true');
+  await page.locator('.evidence').getByText('First seen').waitFor();
+  await page.locator('.evidence').getByText('Times seen').waitFor();
+  await checkA11y(page, 'company');
+  await shot(page, 'company');
+
+  // Peers, then the benchmark chart.
+  await page.getByRole('link', { name: 'Peers' }).click();
+  await page.locator('#peers-Competitors').waitFor();
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'peers');
+  await page.getByRole('link', { name: 'Benchmark', exact: true }).click();
+  await page.locator('.chart canvas').first().waitFor();
+  await page.locator('table.matrix tbody tr').first().waitFor();
+  await checkA11y(page, 'benchmark');
+  await shot(page, 'benchmark');
+  await page.goBack();
+  await page.waitForURL(/\/peers/u);
+
+  // News.
+  await page.goto(`${base}/console#/companies/${domain}/news`);
+  await page.locator('#news-title').waitFor();
+  await checkA11y(page, 'news');
+
+  // People: the cost is shown first, then the contact.
+  await page.goto(`${base}/console#/companies/${domain}/people`);
+  await page.locator('.masked').first().waitFor();
+  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page.getByText(/Cost: 1 credit/u).waitFor();
+  await page.getByText(/Balance now: \d+ credits/u).waitFor();
+  await checkA11y(page, 'people');
+  await shot(page, 'people');
+  await page.getByRole('button', { name: 'Buy for 1 credit' }).click();
+  await page.locator('.contact', { hasText: '@' }).first().waitFor();
+
+  // A product page from the stack.
+  await page.goto(`${base}/console#/companies/${domain}`);
+  await page.getByRole('link', { name: 'Product page' }).first().click();
+  await page.locator('#users-title').waitFor();
+  await page.locator('#related-title').waitFor();
+  await checkA11y(page, 'product');
+  await page.context().close();
+});
+
+test('viewer: the purchase is refused with the API message', async () => {
+  const page = await signIn('viewer');
+  const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
+  await page.goto(`${base}/console#/companies/${first.body.content[0]!.domain}/people`);
+  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page.getByRole('button', { name: 'Buy for 1 credit' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /403/u);
+  assert.equal(await page.locator('.contact').count(), 0, 'no contact revealed');
+  assert.equal(await page.getByRole('link', { name: 'Admin' }).count(), 0, 'a viewer has no admin menu');
+  await page.context().close();
+});
+
+test('admin: create an API key (secret shown once) and revoke it; audit log and AI prompt', async () => {
+  const page = await signIn('admin');
+  await page.getByRole('link', { name: 'Admin' }).click();
+  await page.locator('#clients-title').waitFor();
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'admin clients');
+  await shot(page, 'admin-clients');
+  const clientId = (await page.locator('table tbody tr .sub').first().innerText()).trim();
+  await page.goto(`${base}/console#/admin/keys?client=${clientId}`);
+  await page.getByLabel('Label').fill('console test key');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = (await page.locator('code.api-key').innerText()).trim();
+  assert.match(secret, /^sl_/u);
+  const keyRow = page.locator('table tbody tr', { hasText: 'console test key' });
+  await keyRow.waitFor();
+  await checkA11y(page, 'admin keys');
+  await shot(page, 'admin-keys');
+  await page.reload();
+  await keyRow.waitFor();
+  assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
+  await keyRow.getByRole('button', { name: /^Revoke/u }).click();
+  await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
+  await page.locator('table tbody tr', { hasText: 'console test key' }).filter({ hasText: 'revoked' }).waitFor();
+  const check = await fetch(`${base}/api/me`, { headers: { 'x-api-key': secret } });
+  assert.equal(check.status, 401, 'the revoked key no longer authenticates');
+
+  await page.goto(`${base}/console#/admin/audit?outcome=success`);
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'admin audit');
+  await shot(page, 'admin-audit');
+
+  await page.goto(`${base}/console#/ai?kind=customers&prompt=${encodeURIComponent('companies using a CRM')}`);
+  await page.locator('.understood').waitFor({ timeout: 30_000 }).catch(async () => {
+    await page.getByRole('alert').waitFor();
+  });
+  await checkA11y(page, 'ai');
+  await shot(page, 'ai');
+  await page.context().close();
+});
+
+test('phone width: the search screen reflows and stays accessible', async () => {
+  const page = await signIn('analyst', 390);
+  await page.locator('table tbody tr').first().waitFor();
+  const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+  assert.ok(overflow <= 1, `no horizontal page scroll at 390px (overflow ${overflow}px)`);
+  await checkA11y(page, 'search (phone)');
+  await shot(page, 'search-phone');
+  await page.context().close();
+});
