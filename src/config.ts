@@ -110,6 +110,14 @@ const envSchema = z.object({
   /** How long a 429 of the per-client rate limit is held before it is sent (0: at once). */
   RATE_LIMITED_REPLY_DELAY_MS: int(0, 10_000).default(250),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
+  /** Console sign-in (README "Console sign-in"): a session's absolute lifetime, and how long it lasts without a request. */
+  CONSOLE_SESSION_TTL_SECONDS: int(300, 31_536_000).default(604_800),
+  CONSOLE_SESSION_IDLE_SECONDS: int(60, 31_536_000).default(43_200),
+  /** The plan of the console's API client when it is first made (an admin may change it later). */
+  CONSOLE_PLAN: z.string().default('full'),
+  /** Failed sign-ins per email and address before 429, and the window they are counted in. */
+  CONSOLE_LOGIN_MAX_FAILURES: int(1, 10_000).default(10),
+  CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
   /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
 });
@@ -198,6 +206,15 @@ export interface Config {
     listenBacklog: number;
     /** A rate-limit refusal (429) is sent this long after it is decided: a flood of retries that ignore Retry-After slows to the client's own pace. */
     rateLimitedReplyDelayMs: number;
+  };
+  console: {
+    /** Absolute lifetime of a console session; and its idle limit (no request for that long ends it). */
+    sessionTtlSeconds: number;
+    sessionIdleSeconds: number;
+    /** Plan of the console's API client when it is created (afterwards the client's own plan counts). */
+    plan: string;
+    /** Sign-in throttle: after maxFailures failures for one email from one address, 429 for the rest of the window. */
+    login: { maxFailures: number; windowSeconds: number };
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
@@ -289,6 +306,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
       listenBacklog: e.LISTEN_BACKLOG,
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
+    },
+    console: {
+      sessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
+      sessionIdleSeconds: e.CONSOLE_SESSION_IDLE_SECONDS,
+      plan: e.CONSOLE_PLAN,
+      login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS },
     },
     metricsToken: e.METRICS_TOKEN,
   };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { BadRequestError, ForbiddenError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import { hasPermission, type Permission } from '../schemas/plans.ts';
+import { roleAtLeast, type Role } from '../schemas/roles.ts';
 
 const PERMISSION_TEXT: Record<Permission, string> = {
   export: 'exports',
@@ -11,7 +12,14 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   purchase: 'profile purchases',
 };
 
+/** What a console person's role must be for a permission: exports and purchases are the analyst's. */
+const PERSON_ROLE: Partial<Record<Permission, Role>> = { export: 'analyst', purchase: 'analyst' };
+
 export function requirePermission(principal: Principal, permission: Permission): void {
+  const role = PERSON_ROLE[permission];
+  if (principal.person && role && !roleAtLeast(principal.person.role, role)) {
+    throw new ForbiddenError(`Role '${role}' is required for ${PERMISSION_TEXT[permission]}; your role is '${principal.person.role}'. An admin can change it`);
+  }
   if (!hasPermission(principal.plan, permission)) {
     throw new ForbiddenError(`Permission '${permission}' is required: the '${principal.plan.id}' plan of this client does not include ${PERMISSION_TEXT[permission]}`);
   }

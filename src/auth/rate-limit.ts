@@ -1,7 +1,8 @@
 // Per-client rate limits from the client's plan, shared by REST and MCP. Every request
 // counts against the plan's general quota (requests per minute); AI and export calls
 // also count against their own, lower quota. Windows are fixed, 60 s, keyed by client
-// (never by IP). Headers follow the IETF draft "RateLimit header fields for HTTP"
+// (never by IP); each console person has counters of their own, with the console client's
+// quotas. Headers follow the IETF draft "RateLimit header fields for HTTP"
 // (draft-ietf-httpapi-ratelimit-headers-08 and later), one list member per policy:
 //   RateLimit-Policy: "default";q=600;w=60, "ai";q=60;w=60
 //   RateLimit: "default";r=599;t=42, "ai";r=59;t=42
@@ -39,7 +40,8 @@ export async function consumeRateLimit(store: CounterStore, principal: Principal
   const policies = policiesFor(principal.plan, rateClass);
   const { allowed, states } = await store.consume(
     // {clientId} is a Redis hash tag: a client's counters share one slot in a cluster.
-    policies.map((p) => ({ key: `rl:{${principal.clientId}}:${p.name}`, limit: p.quota })),
+    // A console person has the console client's plan quotas to themselves (u:<user id>).
+    policies.map((p) => ({ key: `rl:{${principal.clientId}}:${principal.person ? `u:${principal.person.userId}:` : ''}${p.name}`, limit: p.quota })),
     RATE_WINDOW_SECONDS * 1000,
   );
   const resetSeconds = states.map((s) => Math.max(1, Math.ceil(s.resetMs / 1000)));

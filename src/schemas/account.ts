@@ -11,7 +11,11 @@ export const meSchema = z
     permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
     rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
     role: z.enum(ROLES).nullable().describe("What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client"),
-    authenticatedWith: z.enum(['api_key', 'access_token']),
+    authenticatedWith: z.enum(['api_key', 'access_token', 'console_session']),
+    user: z
+      .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(ROLES) })
+      .optional()
+      .describe("With console_session: the signed-in person, acting through the console's client (their role is `role`; permissions are the plan's as far as the role allows)"),
   })
   .meta({ id: 'Me', description: 'The calling client, its plan, permissions and rate limits' });
 export type Me = z.output<typeof meSchema>;

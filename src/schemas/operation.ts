@@ -31,7 +31,7 @@ export const OPERATION_TAGS = [
   { name: 'People', description: 'People profiles, contact-detail purchases and credits' },
   { name: 'AI helpers', description: 'Grounded suggestions from plain-language prompts (ai permission, attributed, audited)' },
   { name: 'Authentication', description: 'OAuth 2.0 client credentials and token signing keys (no authentication)' },
-  { name: 'Admin', description: 'Clients, API keys, plans, credits, usage, the audit log and jobs (admin role; never MCP tools)' },
+  { name: 'Admin', description: 'Clients, API keys, plans, credits, console users, usage, the audit log and jobs (admin role; never MCP tools)' },
 ] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number]['name'];
 

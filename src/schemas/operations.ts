@@ -14,6 +14,7 @@ import { profileOperations } from './profiles.ts';
 import { aiOperations } from './ai.ts';
 import { adminAccessOperations } from './admin.ts';
 import { adminActivityOperations } from './admin-activity.ts';
+import { adminUserOperations } from './console.ts';
 
 export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
@@ -29,4 +30,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...aiOperations,
   ...adminAccessOperations,
   ...adminActivityOperations,
+  ...adminUserOperations,
 ];

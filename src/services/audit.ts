@@ -20,13 +20,18 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
   await insertAuditEntry(db, entry);
 }
 
-/** Who performs an admin action: an admin client over the API, or the operator at the command line. */
-export type AdminActor = Pick<Principal, 'clientId'> | 'cli';
+/**
+ * Who performs an admin action: an admin client over the API (a person signed in to the
+ * console: the console's client, and the person), or the operator at the command line.
+ */
+export type AdminActor = Pick<Principal, 'clientId' | 'person'> | 'cli';
 
 export const CLI_ACTOR: AdminActor = 'cli';
 
-function actorFields(actor: AdminActor): { clientId: string | null; actor: string } {
-  return actor === 'cli' ? { clientId: null, actor: 'cli' } : { clientId: actor.clientId, actor: actor.clientId };
+function actorFields(actor: AdminActor): { clientId: string | null; actor: string; onBehalfOf: string | null } {
+  if (actor === 'cli') return { clientId: null, actor: 'cli', onBehalfOf: null };
+  // A console person is recorded as the on-behalf user of their admin actions.
+  return { clientId: actor.clientId, actor: actor.person ? actor.person.email : actor.clientId, onBehalfOf: actor.person?.email ?? null };
 }
 
 /**
@@ -42,23 +47,23 @@ export async function adminAction<T>(
   run: () => Promise<T>,
   describe: (result: T) => Record<string, unknown> = () => ({}),
 ): Promise<T> {
-  const { clientId, actor: by } = actorFields(actor);
+  const { clientId, actor: by, onBehalfOf } = actorFields(actor);
   let result: T;
   try {
     result = await run();
   } catch (err) {
     if (err instanceof AppError && err.status < 500) {
-      await audit(db, { clientId, onBehalfOf: null, action, params: { ...params, actor: by, error: err.message }, resultCount: null, outcome: 'failure' });
+      await audit(db, { clientId, onBehalfOf, action, params: { ...params, actor: by, error: err.message }, resultCount: null, outcome: 'failure' });
     }
     throw err;
   }
-  await audit(db, { clientId, onBehalfOf: null, action, params: { ...params, ...describe(result), actor: by }, resultCount: null, outcome: 'success' });
+  await audit(db, { clientId, onBehalfOf, action, params: { ...params, ...describe(result), actor: by }, resultCount: null, outcome: 'success' });
   return result;
 }
 
 /** A call refused for want of a role: audited (outcome denied) under the caller. */
 export async function auditDenied(db: Db, principal: Principal, operationId: string, role: string): Promise<void> {
-  await audit(db, { clientId: principal.clientId, onBehalfOf: null, action: 'admin.denied', params: { operation: operationId, requiredRole: role, role: principal.role ?? null }, resultCount: null, outcome: 'denied' });
+  await audit(db, { clientId: principal.clientId, onBehalfOf: principal.person?.email ?? null, action: 'admin.denied', params: { operation: operationId, requiredRole: role, role: principal.role ?? null }, resultCount: null, outcome: 'denied' });
 }
 
 /** One page of the audit log, newest first, and the cursor of the next (older) page. */

@@ -79,6 +79,10 @@ export const TABLES = {
   company_stacks: { company_id: 'text', product_ids: '_text' },
   mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
   refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
+  console_users: {
+    id: 'text', email: 'text', name: 'text', role: 'text', password_hash: 'text', created_at: 'timestamptz default', disabled_at: 'timestamptz null',
+  },
+  console_sessions: { id_hash: 'text', user_id: 'text', created_at: 'timestamptz default', last_seen_at: 'timestamptz default', expires_at: 'timestamptz' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

@@ -33,7 +33,7 @@ const call = (method: Method, url: string, headers: Record<string, string>, payl
 const asAdmin = (method: Method, url: string, payload?: unknown) => call(method, url, admin.headers, payload);
 
 const ADMIN_OPS = OPERATIONS.filter((op) => op.role === 'admin');
-const SAMPLE: Record<string, string> = { clientId: 'cli_sample', keyId: 'key_sample', planId: 'team', jobId: '1' };
+const SAMPLE: Record<string, string> = { clientId: 'cli_sample', keyId: 'key_sample', planId: 'team', jobId: '1', userId: 'usr_sample' };
 const urlOf = (op: Operation) => `/api${op.http.path.replace(/:(\w+)/g, (_m, name: string) => SAMPLE[name]!)}`;
 
 async function auditEntries(query: string) {

@@ -1,9 +1,11 @@
 // Authentication and the operation record's access rules for everything under /api: the
-// Principal is resolved before anything else; then, from the route's operation record
+// Principal is resolved before anything else (an API key or bearer token; without one, the
+// web console's session cookie: auth/console-sessions.ts); then, from the route's operation record
 // (config.operation, see route-config.ts), the permission and the on-behalf user — one
 // check for every route, none in handlers.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, credentialsFromHeaders } from '../../auth/authenticate.ts';
+import { authenticateSession, CSRF_HEADER, requireCsrf, sessionTokenOf } from '../../auth/console-sessions.ts';
 import { requireAttribution } from '../../auth/attribution.ts';
 import { requireRole, type Principal } from '../../auth/principal.ts';
 import type { Role } from '../../schemas/roles.ts';
@@ -22,7 +24,12 @@ declare module 'fastify' {
 /** Adds authentication and the record's permission checks to the calling (encapsulated) scope. */
 export function addAuthHook(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    const principal = await authenticate(app.db, app.config, credentialsFromHeaders(request.headers, request.raw.rawHeaders));
+    const credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
+    // An API key or a bearer token wins; without one, the console's session cookie counts.
+    const sessionToken = credentials.apiKey === undefined && credentials.bearerToken === undefined ? sessionTokenOf(request.headers.cookie) : undefined;
+    const principal = sessionToken === undefined
+      ? await authenticate(app.db, app.config, credentials)
+      : await authenticateConsoleRequest(app, request, sessionToken);
     request.principal = principal;
     request.clientId = principal.clientId;
   });
@@ -39,6 +46,24 @@ export function addAuthHook(app: FastifyInstance): void {
     const op = request.routeOptions.config?.operation;
     if (op && op.permission !== undefined && !isUnconditional(op.permission)) checkAccess(request, op, request.query as Record<string, unknown>);
   });
+}
+
+/**
+ * A request signed in with the console's cookie: the live session's person (401 otherwise),
+ * the CSRF header on anything but GET/HEAD (403), and the person as the on-behalf user of
+ * every attributed call (a header naming someone else is a 403).
+ */
+async function authenticateConsoleRequest(app: FastifyInstance, request: FastifyRequest, token: string): Promise<Principal> {
+  const principal = await authenticateSession(app.db, app.config, token);
+  requireCsrf(request.method, token, request.headers[CSRF_HEADER]);
+  const person = principal.person!;
+  const header = request.headers['x-on-behalf-of-user'];
+  const named = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase();
+  if (named && named !== person.email) {
+    throw new ForbiddenError(`X-On-Behalf-Of-User: a console session acts for its own person (${person.email}) only; leave the header out`);
+  }
+  request.headers['x-on-behalf-of-user'] = person.email;
+  return principal;
 }
 
 async function checkRole(app: FastifyInstance, request: FastifyRequest, op: Operation, role: Role): Promise<void> {

@@ -1,10 +1,12 @@
-// The Admin API (/api/admin/…): clients, API keys, plans, credits, usage, the audit log and
+// The Admin API (/api/admin/…): clients, API keys, plans, credits, console users, usage, the audit log and
 // jobs. The admin role is checked for every route by the auth hook from the records' `role`
 // (route-config.ts refuses to serve an /admin operation without it). Thin: transport → one
 // service call; the acting admin is the principal, and the services audit every change.
 import type { FastifyInstance } from 'fastify';
 import * as access from '../../schemas/admin.ts';
 import * as activity from '../../schemas/admin-activity.ts';
+import * as people from '../../schemas/console.ts';
+import * as users from '../../services/console-users.ts';
 import * as admin from '../../services/admin.ts';
 import { listAudit } from '../../services/audit.ts';
 import { getJob, listAdminJobs, startRefreshJob } from '../../services/jobs.ts';
@@ -34,6 +36,13 @@ export async function adminRoutes(app: FastifyInstance, options: { usage: UsageR
 
   serve(app, access.getAdminClientCreditsOp, (r) => admin.getAdminClientCredits(db, r.params.clientId, r.query.page, r.query.size));
   serve(app, access.grantAdminClientCreditsOp, (r) => admin.grantAdminClientCredits(db, actor(r), r.params.clientId, r.body));
+
+  serve(app, people.listAdminUsersOp, (r) => users.listUsers(db, r.query.page, r.query.size));
+  serve(app, people.createAdminUserOp, (r) => users.createAdminUser(db, actor(r), r.body));
+  serve(app, people.getAdminUserOp, (r) => users.getUser(db, r.params.userId));
+  serve(app, people.updateAdminUserOp, (r) => users.updateAdminUser(db, actor(r), r.params.userId, r.body));
+  serve(app, people.disableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, false));
+  serve(app, people.enableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, true));
 
   serve(app, activity.getAdminClientUsageOp, async (r) => {
     await options.usage.flush();

@@ -6,6 +6,7 @@ import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
 import { serve } from '../route-config.ts';
+import { roleAtLeast } from '../../schemas/roles.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
@@ -38,15 +39,18 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   serve(app, getMeOp, (request) => {
-    const { clientId, clientName, plan, role, via } = principalOf(request);
+    const { clientId, clientName, plan, role, via, person } = principalOf(request);
+    // A console person's exports and purchases also need the analyst role (auth/attribution.ts).
+    const analyst = !person || roleAtLeast(person.role, 'analyst');
     return {
       clientId,
       clientName,
       plan: plan.id,
-      permissions: { export: plan.canExport, ai: plan.canAi, purchase: plan.canPurchase },
+      permissions: { export: plan.canExport && analyst, ai: plan.canAi, purchase: plan.canPurchase && analyst },
       rateLimits: { requestsPerMinute: plan.requestsPerMinute, aiRequestsPerMinute: plan.aiRequestsPerMinute, exportRequestsPerMinute: plan.exportRequestsPerMinute },
       role: role ?? null,
       authenticatedWith: via,
+      ...(person ? { user: { id: person.userId, email: person.email, name: person.name, role: person.role } } : {}),
     };
   });
 

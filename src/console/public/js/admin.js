@@ -69,7 +69,7 @@ function Clients() {
             { key: 'disabled', label: 'State', render: (c) => (c.disabled ? 'disabled' : 'active') },
             { key: 'actions', label: 'Actions', sortable: false, render: (c) => html`
               <a href=${href(['admin', 'keys'], { client: c.clientId })}>Keys</a>
-              <button type="button" class="link" disabled=${toggle.busy} onClick=${async () => (await runToggle(() => post(`/admin/clients/${seg(c.clientId)}/${c.disabled ? 'enable' : 'disable'}`))) && list.reload()}>${c.disabled ? 'Enable' : 'Disable'}<span class="visually-hidden"> ${c.name}</span></button>` },
+              <button type="button" class="link" disabled=${toggle.busy} onClick=${async () => (await runToggle(() => post(`/admin/clients/${seg(c.clientId)}/${c.disabled ? 'enable' : 'disable'}`, {}))) && list.reload()}>${c.disabled ? 'Enable' : 'Disable'}<span class="visually-hidden"> ${c.name}</span></button>` },
           ]} />
         <${Pager} page=${page} totalPages=${list.data.totalPages} totalElements=${list.data.totalElements} label="clients" onPage=${setPage} />`}
     </section>
@@ -113,7 +113,7 @@ function Keys({ clientId }) {
             { key: 'lastUsedAt', label: 'Last used', render: (k) => fmtDateTime(k.lastUsedAt) },
             { key: 'revoked', label: 'State', render: (k) => (k.revoked ? `revoked ${fmtDateTime(k.revokedAt)}` : 'active') },
             { key: 'actions', label: 'Actions', sortable: false, render: (k) => k.revoked ? '' : confirming === k.id
-              ? html`<span class="confirm-inline">Revoke for good? <button type="button" class="danger" disabled=${revoke.busy} onClick=${async () => { if (await runRevoke(() => post(`/admin/keys/${seg(k.id)}/revoke`))) { setConfirming(null); keys.reload(); } }}>Yes, revoke</button> <button type="button" onClick=${() => setConfirming(null)}>Cancel</button></span>`
+              ? html`<span class="confirm-inline">Revoke for good? <button type="button" class="danger" disabled=${revoke.busy} onClick=${async () => { if (await runRevoke(() => post(`/admin/keys/${seg(k.id)}/revoke`, {}))) { setConfirming(null); keys.reload(); } }}>Yes, revoke</button> <button type="button" onClick=${() => setConfirming(null)}>Cancel</button></span>`
               : html`<button type="button" onClick=${() => setConfirming(k.id)}>Revoke<span class="visually-hidden"> key ${k.name ?? k.prefix}</span></button>` },
           ]} />`}
     </section>

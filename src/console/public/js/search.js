@@ -131,7 +131,7 @@ function TechPicker({ id, label, tokens, onChange }) {
     </div>
     <datalist id=${`${id}-list`}>${options.map((o) => html`<option value=${o.label}></option>`)}</datalist>
     <small id=${`${id}-hint`} class="hint">${busy ? 'Looking up…' : error ? error.message : 'Enter adds the best match'}</small>
-    <ul class="chips" aria-label=${label}>
+    <ul class="chips" aria-label=${`${label}: chosen`}>
       ${tokens.map((t) => {
         const p = parseTech(t);
         return html`<li class="chip">${p.label}<button type="button" aria-label=${`Remove ${p.label}`} onClick=${() => onChange(tokens.filter((x) => x !== t))}>×</button></li>`;

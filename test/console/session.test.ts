@@ -1,0 +1,243 @@
+// Console sign-in (issue 18): POST/GET/DELETE /console/api/session, the cookie's flags, CSRF on
+// cookie-authenticated writes, roles (viewer/analyst/admin) on exports, purchases and the
+// Admin API, idle and absolute expiry, disabled people, on-behalf attribution of a purchase,
+// and the cookie never counting on /mcp.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient } from '../helpers/auth.ts';
+import { insertWorld } from '../helpers/fixtures.ts';
+import { createUser } from '../../src/services/console-users.ts';
+import { CONSOLE_CLIENT_ID } from '../../src/auth/console-client.ts';
+import { hashSecret } from '../../src/auth/secrets.ts';
+import { setClock } from '../../src/clock.ts';
+
+let t: TestApp;
+const PASSWORD = 'correct horse battery';
+const people = { viewer: 'vera@example.com', analyst: 'anna@example.com', admin: 'adam@example.com' } as const;
+
+before(async () => {
+  t = await createTestApp({ env: { CONSOLE_SESSION_IDLE_SECONDS: '600', CONSOLE_SESSION_TTL_SECONDS: '3600', CONSOLE_LOGIN_MAX_FAILURES: '3' } });
+  for (const [role, email] of Object.entries(people)) await createUser(t.db, { email, name: role, role, password: PASSWORD });
+  await insertWorld(t.db, {
+    companies: [{ id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp' }],
+    people: [{ id: 'per_ada', full_name: 'Ada Lovelace', company_id: 'cmp_acme' }, { id: 'per_bob', full_name: 'Bob Builder', company_id: 'cmp_acme' }],
+    contacts: [{ person_id: 'per_ada', kind: 'email', value: 'ada@acme.com', type: 'work', verified: true }],
+  });
+});
+after(() => t.close());
+afterEach(() => setClock());
+
+interface Session {
+  cookie: string;
+  csrf: string;
+  setCookie: string;
+  body: Record<string, any>;
+}
+
+async function signIn(email: string, password = PASSWORD, headers: Record<string, string> = {}): Promise<Session> {
+  const res = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password }, headers });
+  assert.equal(res.statusCode, 200, res.body);
+  const setCookie = String(res.headers['set-cookie']);
+  const cookie = setCookie.split(';', 1)[0]!;
+  return { cookie, csrf: res.json().csrfToken, setCookie, body: res.json() };
+}
+
+const withSession = (s: Session, method: 'GET' | 'POST' | 'DELETE', url: string, extra: { headers?: Record<string, string>; payload?: object; csrf?: boolean } = {}) =>
+  t.app.inject({ method, url, headers: { cookie: s.cookie, ...(extra.csrf === false ? {} : { 'x-csrf-token': s.csrf }), ...extra.headers }, ...(extra.payload ? { payload: extra.payload } : {}) });
+
+test('sign in: 200 with the person and a CSRF token; the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over http', async () => {
+  const s = await signIn('Anna@Example.com'); // any case
+  assert.deepEqual(Object.keys(s.body).sort(), ['csrfToken', 'expiresAt', 'user']);
+  assert.deepEqual({ ...s.body.user, id: undefined }, { id: undefined, email: 'anna@example.com', name: 'analyst', role: 'analyst' });
+  assert.match(s.body.user.id, /^usr_/);
+  assert.match(s.setCookie, /^stacklens_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600$/);
+  // The database keeps only the token's hash.
+  const token = s.cookie.split('=')[1]!;
+  const rows = await t.db.query<{ id_hash: string }>('SELECT id_hash FROM console_sessions');
+  assert.ok(rows.some((r) => r.id_hash === hashSecret(token)));
+  assert.ok(!rows.some((r) => r.id_hash === token));
+  // GET answers the same person and the same CSRF token (after a reload).
+  const again = await withSession(s, 'GET', '/console/api/session', { csrf: false });
+  assert.equal(again.statusCode, 200);
+  assert.equal(again.json().csrfToken, s.csrf);
+  assert.equal(again.headers['cache-control'], 'no-store');
+});
+
+test('the cookie is Secure when PUBLIC_URL is https', async () => {
+  const https = await createTestApp({ db: t.db, env: { PUBLIC_URL: 'https://stacklens.example' } });
+  try {
+    const res = await https.app.inject({ method: 'POST', url: '/console/api/session', payload: { email: people.viewer, password: PASSWORD } });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['set-cookie']), /; Secure$/);
+  } finally {
+    await https.close();
+  }
+});
+
+test('bad credentials: 401 with one message for an unknown email and a wrong password; no cookie', async () => {
+  for (const [email, password] of [['nobody@example.com', PASSWORD], [people.viewer, 'wrong password!']]) {
+    const res = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password } });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.json().message, 'Sign-in failed: unknown email or wrong password');
+    assert.equal(res.headers['set-cookie'], undefined);
+  }
+  const missing = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email: people.viewer } });
+  assert.equal(missing.statusCode, 400);
+  assert.match(missing.json().message, /password/);
+  const noCookie = await t.app.inject({ method: 'GET', url: '/console/api/session' });
+  assert.equal(noCookie.statusCode, 401);
+});
+
+test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOGIN_MAX_FAILURES, the right password too', async () => {
+  const email = 'target@example.com';
+  await createUser(t.db, { email, name: 'Target', role: 'viewer', password: PASSWORD });
+  const attempt = (password: string, ip = '10.0.0.1') => t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password }, remoteAddress: ip });
+  for (let i = 0; i < 3; i++) assert.equal((await attempt('guess number ' + i)).statusCode, 401);
+  const blocked = await attempt(PASSWORD);
+  assert.equal(blocked.statusCode, 429);
+  assert.match(blocked.json().message, /Too many failed sign-ins/);
+  assert.ok(Number(blocked.headers['retry-after']) > 0);
+  // Another address is not locked out by this one.
+  assert.equal((await attempt(PASSWORD, '10.0.0.2')).statusCode, 200);
+});
+
+test('with the cookie, /api answers as the person acting through the console client', async () => {
+  const s = await signIn(people.viewer);
+  const me = await withSession(s, 'GET', '/api/me', { csrf: false });
+  assert.equal(me.statusCode, 200, me.body);
+  const body = me.json();
+  assert.equal(body.clientId, CONSOLE_CLIENT_ID);
+  assert.equal(body.authenticatedWith, 'console_session');
+  assert.equal(body.role, 'viewer');
+  assert.deepEqual(body.user, { ...s.body.user });
+  assert.deepEqual(body.permissions, { export: false, ai: true, purchase: false }, 'a viewer may not export or buy');
+  // An API key on the same request wins over the cookie.
+  const client = await createTestClient(t.db, 'basic');
+  const keyed = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: s.cookie, ...client.headers } });
+  assert.equal(keyed.json().clientId, client.clientId);
+  assert.equal(keyed.json().authenticatedWith, 'api_key');
+});
+
+test('CSRF: a cookie-authenticated POST without X-CSRF-Token (or with a wrong one) is a 403 naming the rule', async () => {
+  const s = await signIn(people.analyst);
+  const url = '/api/profiles/purchase';
+  const payload = { profileIds: ['per_bob'] };
+  const none = await withSession(s, 'POST', url, { csrf: false, payload });
+  assert.equal(none.statusCode, 403);
+  assert.match(none.json().message, /X-CSRF-Token: missing.*must send the header X-CSRF-Token/);
+  const other = await signIn(people.viewer);
+  const wrong = await withSession(s, 'POST', url, { csrf: false, headers: { 'x-csrf-token': other.csrf }, payload });
+  assert.equal(wrong.statusCode, 403);
+  assert.match(wrong.json().message, /X-CSRF-Token: does not match this session/);
+  // An API-key request needs no CSRF token (no cookie involved).
+  const [row] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM purchases WHERE client_id = $1", [CONSOLE_CLIENT_ID]);
+  assert.equal(row!.n, 0, 'nothing was bought');
+});
+
+test('roles: a viewer is refused exports and purchases (403 naming the role), an analyst may do both, only an admin the Admin API', async () => {
+  const viewer = await signIn(people.viewer);
+  const analyst = await signIn(people.analyst);
+  const admin = await signIn(people.admin);
+
+  const exportUrl = '/api/categories?export=true';
+  const vExport = await withSession(viewer, 'GET', exportUrl);
+  assert.equal(vExport.statusCode, 403);
+  assert.match(vExport.json().message, /Role 'analyst' is required for exports; your role is 'viewer'/);
+  const vBuy = await withSession(viewer, 'POST', '/api/profiles/purchase', { payload: { profileIds: ['per_ada'] } });
+  assert.equal(vBuy.statusCode, 403);
+  assert.match(vBuy.json().message, /Role 'analyst' is required for profile purchases; your role is 'viewer'/);
+  const vAdmin = await withSession(viewer, 'GET', '/api/admin/clients');
+  assert.equal(vAdmin.statusCode, 403);
+  assert.match(vAdmin.json().message, /Role 'admin' is required.*your role is 'viewer'/);
+
+  const aExport = await withSession(analyst, 'GET', exportUrl);
+  assert.equal(aExport.statusCode, 200, aExport.body);
+  assert.match(String(aExport.headers['content-type']), /text\/csv/);
+  const aAdmin = await withSession(analyst, 'GET', '/api/admin/users');
+  assert.equal(aAdmin.statusCode, 403);
+  assert.match(aAdmin.json().message, /your role is 'analyst'/);
+
+  const dExport = await withSession(admin, 'GET', exportUrl);
+  assert.equal(dExport.statusCode, 200);
+  const dAdmin = await withSession(admin, 'GET', '/api/admin/clients');
+  assert.equal(dAdmin.statusCode, 200, dAdmin.body);
+  assert.ok(dAdmin.json().content.some((c: { clientId: string }) => c.clientId === CONSOLE_CLIENT_ID), 'the console client is an ordinary client the admin sees');
+
+  // The export is audited under the person.
+  const [audited] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM audit_log WHERE client_id = $1 AND action LIKE '%export%' ORDER BY id LIMIT 1", [CONSOLE_CLIENT_ID]);
+  assert.equal(audited?.on_behalf_of, people.analyst);
+});
+
+test('a purchase through the console is attributed to the person; naming someone else is refused', async () => {
+  const analyst = await signIn(people.analyst);
+  const bought = await withSession(analyst, 'POST', '/api/profiles/purchase', { payload: { profileIds: ['per_ada'] } });
+  assert.equal(bought.statusCode, 200, bought.body);
+  const [audit] = await t.db.query<{ on_behalf_of: string; client_id: string }>("SELECT on_behalf_of, client_id FROM audit_log WHERE action LIKE '%purchase%' ORDER BY id DESC LIMIT 1");
+  assert.deepEqual(audit, { on_behalf_of: people.analyst, client_id: CONSOLE_CLIENT_ID });
+  const other = await withSession(analyst, 'POST', '/api/profiles/purchase', { headers: { 'x-on-behalf-of-user': 'someone@else.com' }, payload: { profileIds: ['per_bob'] } });
+  assert.equal(other.statusCode, 403);
+  assert.match(other.json().message, /acts for its own person \(anna@example.com\) only/);
+});
+
+test('sign out: 204, the cookie is cleared, the session no longer works; sign-out needs the CSRF token', async () => {
+  const s = await signIn(people.viewer);
+  const noCsrf = await withSession(s, 'DELETE', '/console/api/session', { csrf: false });
+  assert.equal(noCsrf.statusCode, 403);
+  const out = await withSession(s, 'DELETE', '/console/api/session');
+  assert.equal(out.statusCode, 204);
+  assert.match(String(out.headers['set-cookie']), /^stacklens_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+  const after = await withSession(s, 'GET', '/api/me', { csrf: false });
+  assert.equal(after.statusCode, 401);
+  assert.match(after.json().message, /console session has ended/);
+  assert.equal((await withSession(s, 'GET', '/console/api/session')).statusCode, 401);
+});
+
+test('expiry: idle for CONSOLE_SESSION_IDLE_SECONDS ends a session; so does CONSOLE_SESSION_TTL_SECONDS however active', async () => {
+  const start = Date.now();
+  let at = start;
+  setClock(() => at);
+  const idle = await signIn(people.viewer);
+  at = start + 540_000; // 9 min: still alive, and seen now
+  assert.equal((await withSession(idle, 'GET', '/api/me')).statusCode, 200);
+  at = start + 1_080_000; // 9 min after the last request: alive
+  assert.equal((await withSession(idle, 'GET', '/api/me')).statusCode, 200);
+  at += 601_000; // 10 min idle: ended
+  assert.equal((await withSession(idle, 'GET', '/api/me')).statusCode, 401);
+
+  at = start;
+  const busy = await signIn(people.viewer);
+  for (let m = 5; m < 60; m += 5) {
+    at = start + m * 60_000;
+    assert.equal((await withSession(busy, 'GET', '/api/me')).statusCode, 200, `minute ${m}`);
+  }
+  at = start + 3_600_000; // the absolute limit
+  assert.equal((await withSession(busy, 'GET', '/api/me')).statusCode, 401);
+});
+
+test('a disabled person cannot sign in, and their open sessions end at once', async () => {
+  const email = 'leaver@example.com';
+  const { user } = await createUser(t.db, { email, name: 'Leaver', role: 'analyst', password: PASSWORD });
+  const s = await signIn(email);
+  const admin = await signIn(people.admin);
+  const disabled = await withSession(admin, 'POST', `/api/admin/users/${user.id}/disable`, { payload: {} });
+  assert.equal(disabled.statusCode, 200, disabled.body);
+  assert.equal(disabled.json().disabled, true);
+  assert.equal((await withSession(s, 'GET', '/api/me')).statusCode, 401);
+  const again = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password: PASSWORD } });
+  assert.equal(again.statusCode, 401);
+  assert.match(again.json().message, /disabled/);
+  const enabled = await withSession(admin, 'POST', `/api/admin/users/${user.id}/enable`, { payload: {} });
+  assert.equal(enabled.json().disabled, false);
+  await signIn(email);
+});
+
+test('the cookie never authenticates /mcp', async () => {
+  const s = await signIn(people.admin);
+  const res = await t.app.inject({
+    method: 'POST', url: '/mcp',
+    headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+  });
+  assert.equal(res.statusCode, 401);
+});
