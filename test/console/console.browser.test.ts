@@ -47,9 +47,22 @@ after(async () => {
   await t?.close();
 });
 
-async function signIn(who: keyof typeof USERS, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 860 }, acceptDownloads: true, colorScheme: 'light' });
-  const page = await context.newPage();
+/** Sums layout shifts (not caused by input) into window.__cls, from the first paint on. */
+const CLS_OBSERVER = `window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });`;
+
+async function newPage(width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 860 }, acceptDownloads: true, colorScheme });
+  await context.addInitScript(CLS_OBSERVER);
+  return context.newPage();
+}
+
+/** Cumulative layout shift of the page so far (a score; 0.1 is the usual "good" limit). */
+async function layoutShift(page: Page): Promise<number> {
+  return (await page.evaluate('window.__cls')) as number;
+}
+
+async function signIn(who: keyof typeof USERS, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await newPage(width, colorScheme);
   page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
   await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
   assert.match(page.url(), /\/console/, 'a browser asking for / lands on the console');
@@ -129,6 +142,8 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', { filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true } });
   assert.match(await page.locator('#results-title .count').innerText(), new RegExp(`^${expected.body.totalElements}$`, 'u'));
   await shot(page, 'search');
+  console.log(`# layout shift, search: ${await layoutShift(page)}`);
+  assert.ok((await layoutShift(page)) < 0.1, `search: layout shift ${await layoutShift(page)}`);
 
   // CSV export of this search: downloaded and parsed.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
@@ -147,6 +162,11 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   await page.locator('.evidence').getByText('Times seen').waitFor();
   await checkA11y(page, 'company');
   await shot(page, 'company');
+  await page.reload();
+  await page.locator('button.expander').first().waitFor();
+  await page.locator('#firmo-title + .desc, #firmo-title ~ dl').first().waitFor();
+  console.log(`# layout shift, company page: ${await layoutShift(page)}`);
+  assert.ok((await layoutShift(page)) < 0.1, `company page: layout shift ${await layoutShift(page)}`);
 
   // Peers, then the benchmark chart.
   await page.getByRole('link', { name: 'Peers' }).click();
@@ -240,6 +260,48 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   });
   await checkA11y(page, 'ai');
   await shot(page, 'ai');
+  await page.context().close();
+});
+
+test('keyboard only: sign in, skip link, sort a column, expand evidence', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').waitFor();
+  assert.equal(await page.evaluate('document.activeElement?.name'), 'email', 'the email field has the focus');
+  await page.keyboard.type(USERS.analyst.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.locator('table tbody tr a').first().waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate('document.activeElement?.id'), 'main');
+  const sortButton = page.getByRole('button', { name: 'Company', exact: true });
+  await sortButton.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('th', { has: sortButton }).getAttribute('aria-sort'), 'ascending');
+  const names = await page.locator('table tbody tr td:first-child a').allInnerTexts();
+  const lower = names.map((n) => n.toLowerCase());
+  assert.deepEqual(lower, [...lower].sort(), 'rows sorted by name');
+  await page.locator('table tbody tr a').first().focus();
+  await page.keyboard.press('Enter');
+  const expander = page.locator('button.expander').first();
+  await expander.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await expander.getAttribute('aria-expanded'), 'true');
+  await page.locator('.evidence').getByText('First seen').waitFor();
+  await page.context().close();
+});
+
+test('dark mode: the company page is readable (axe colour contrast) in prefers-color-scheme: dark', async () => {
+  const page = await signIn('analyst', 1280, 'dark');
+  await page.locator('table tbody tr a').first().click();
+  await page.locator('button.expander').first().waitFor();
+  const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+  assert.notEqual(bg, 'rgb(246, 247, 249)', 'the dark palette applies');
+  await checkA11y(page, 'company (dark)');
+  await shot(page, 'company-dark');
   await page.context().close();
 });
 
