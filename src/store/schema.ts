@@ -83,6 +83,10 @@ export const TABLES = {
     id: 'text', email: 'text', name: 'text', role: 'text', password_hash: 'text', created_at: 'timestamptz default', disabled_at: 'timestamptz null',
   },
   console_sessions: { id_hash: 'text', user_id: 'text', created_at: 'timestamptz default', last_seen_at: 'timestamptz default', expires_at: 'timestamptz' },
+  observations: {
+    company_id: 'text', product_id: 'text', seen_day: 'date', evidence_hash: 'text', source: 'text', rule_id: 'text', seen_at: 'timestamptz',
+    evidence: 'jsonb', weight: 'float4', run_id: 'text null', recorded_at: 'timestamptz default',
+  },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listenInRange } from '../helpers/ports.ts';
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
 import { createUser } from '../../src/services/console-users.ts';
+import { recordDetections } from '../../src/services/observations.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'docs', 'screenshots');
@@ -127,8 +128,12 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   // Two products used together by one company of the demo world.
   const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
   const domain = first.body.content[0]!.domain;
-  const stack = await api<{ content: { product: string; productId: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
+  const stack = await api<{ content: { product: string; productId: string; vendorDomain: string; mainCategory: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
   const [a, b] = stack.body.content;
+  // The detector saw product a on the company's home page (the observation log, issue 17).
+  const trace = `https://cdn.${a!.vendorDomain}/loader.js?site=${domain}`;
+  const recorded = await recordDetections(t.db, [{ domain, technologies: [{ name: a!.product, vendorDomain: a!.vendorDomain, category: a!.mainCategory, confidence: 0.8, evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }] }] }], { source: 'crawl', createCompanies: false });
+  assert.equal(recorded.added, 1);
   for (const p of [a!, b!]) {
     await page.locator('#f-use').fill(p.product);
     await page.locator('#f-use').press('Enter');
@@ -155,11 +160,12 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   // Company page: stack, expand evidence.
   await row.getByRole('link').first().click();
   await page.waitForURL(new RegExp(`#/companies/${domain.replace(/\./gu, '\\.')}`, 'u'));
-  const expander = page.locator('button.expander').first();
+  const expander = page.locator('button.expander', { hasText: a!.product }).first();
   await expander.click();
   assert.equal(await expander.getAttribute('aria-expanded'), 'true');
   await page.locator('.evidence').getByText('First seen').waitFor();
-  await page.locator('.evidence').getByText('Times seen').waitFor();
+  await page.locator('table.observations tbody tr', { hasText: trace }).waitFor();
+  assert.match(await page.locator('table.observations tbody tr').first().innerText(), /script/u);
   await checkA11y(page, 'company');
   await shot(page, 'company');
   await page.reload();

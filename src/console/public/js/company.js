@@ -31,29 +31,31 @@ function Firmographics({ domain }) {
   </section>`;
 }
 
-/** Install evidence: the observation log when the server has it, else the install record's own dates and counts. */
+/** Install evidence: the install's dates and counts, and the observations behind it (paged, newest first). */
 function Evidence({ domain, product }) {
-  const ev = useAsync(
-    () => get(`/companies/${seg(domain)}/products/${seg(product.productId)}/evidence`).catch((err) => (err.status === 404 ? null : Promise.reject(err))),
-    [domain, product.productId],
-  );
-  const items = ev.data?.observations ?? ev.data?.evidence ?? ev.data?.content ?? (Array.isArray(ev.data) ? ev.data : null);
+  const [size, setSize] = useState(10);
+  const ev = useAsync(() => get(`/companies/${seg(domain)}/products/${seg(product.productId)}/evidence`, { size }), [domain, product.productId, size]);
+  const items = ev.data?.content ?? [];
+  const where = (o) => (o.url ? html`<a href=${o.url} target="_blank" rel="noopener noreferrer">${o.url}</a>` : o.source === 'dns' ? 'DNS record' : o.source === 'job' ? 'job post' : '—');
   return html`<div class="evidence" aria-busy=${ev.loading}>
     <dl class="facts">
       <div><dt>First seen</dt><dd>${fmtDate(product.dateFirstVerified)}</dd></div>
       <div><dt>Last seen</dt><dd>${fmtDate(product.dateLastVerified)} (${(product.dateLastVerifiedBucket ?? '').toLowerCase()})</dd></div>
       <div><dt>Times seen</dt><dd>${product.hitCount}</dd></div>
       <div><dt>Intensity</dt><dd>${product.intensity} / 100 (${(product.intensityBucket ?? '').toLowerCase()})</dd></div>
-      ${product.sources && html`<div><dt>Sources</dt><dd>${[].concat(product.sources).join(', ')}</dd></div>`}
     </dl>
-    ${ev.loading ? html`<${Loading} label="Loading evidence…" />` : ev.error ? html`<${ErrorBox} error=${ev.error} />` : items && items.length > 0 && html`
-      <h4>Where and when it was seen</h4>
-      <ul class="observations">${items.slice(0, 20).map((o) => html`<li>
-        <span class="when">${fmtDate(o.seenAt ?? o.date ?? o.at)}</span>
-        <span class="src">${o.source ?? ''}</span>
-        <span class="where">${o.url ?? o.page ?? o.where ?? o.location ?? ''}</span>
-        ${o.detail || o.evidence ? html`<code>${String(o.detail ?? [].concat(o.evidence).join('; '))}</code>` : ''}
-      </li>`)}</ul>`}
+    <h4>Where and when it was seen</h4>
+    ${ev.error ? html`<${ErrorBox} error=${ev.error} onRetry=${ev.reload} />`
+      : !ev.data ? html`<${Loading} label="Loading evidence…" />`
+      : items.length === 0 ? html`<p class="hint">No detector observations: this install came from imported data; the dates above are its evidence.</p>`
+      : html`<div class="table-wrap"><table class="observations">
+          <thead><tr><th scope="col">Seen</th><th scope="col">Source</th><th scope="col">Where</th><th scope="col">Trace</th><th scope="col" class="num">Weight</th></tr></thead>
+          <tbody>${items.map((o) => html`<tr>
+            <td>${fmtDate(o.seenAt)}</td><td>${o.source}</td><td class="where">${where(o)}</td>
+            <td><code>${o.excerpt}</code>${o.version ? html` <span class="sub">v${o.version}</span>` : ''}<div class="sub">${o.ruleId}</div></td>
+            <td class="num">${o.weight.toFixed(2)}</td></tr>`)}</tbody>
+        </table></div>
+        ${ev.data.totalElements > items.length && html`<button type="button" onClick=${() => setSize((n) => Math.min(200, n + 20))} disabled=${ev.loading}>Show more (${ev.data.totalElements - items.length} older)</button>`}`}
   </div>`;
 }
 
