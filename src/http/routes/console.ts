@@ -85,7 +85,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     index: false,
     list: false,
     dotfiles: 'deny',
-    maxAge: '1h',
+    // Our modules import each other without a version in the URL: revalidate (ETag) on every
+    // load, so an upgrade never mixes old and new files. Vendor URLs carry the version.
+    maxAge: 0,
     schemaHide: true,
   });
   app.get<{ Params: { file: string } }>('/console/vendor/:file', { schema: { hide: true } }, async (request, reply) => {

@@ -15,6 +15,10 @@ const screens = {
   ai: () => import('./ai.js'),
 };
 
+// The first screen's module loads while the session is checked, not after.
+const firstScreen = screens[parseHash().parts[0] || 'search'];
+if (firstScreen) firstScreen().catch(() => {});
+
 function useRoute() {
   const [route, setRoute] = useState(parseHash());
   useEffect(() => {
