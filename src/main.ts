@@ -1,5 +1,5 @@
 // CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | detect | clients | plans | keys | credits | mcp`.
-// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore`.
+// CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore | users`.
 // Each command lives in src/cli/; this file only wires them into commander.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
@@ -18,6 +18,7 @@ import { registerEvalCommands } from './cli/eval.ts';
 import { registerDetectCommand } from './cli/detect.ts';
 import { registerObserveCommand } from './cli/observe.ts';
 import { registerBackupCommands } from './cli/backup.ts';
+import { registerUserCommands } from './cli/users.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -37,6 +38,7 @@ registerEvalCommands(program);
 registerDetectCommand(program);
 registerObserveCommand(program);
 registerBackupCommands(program);
+registerUserCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
-import { deleteConsoleSession, findLiveConsoleSession, insertConsoleSession, touchConsoleSession, type ConsoleUserRow } from '../store/console-users.ts';
+import { deleteConsoleSession, deleteEndedConsoleSessions, findLiveConsoleSession, insertConsoleSession, touchConsoleSession, type ConsoleUserRow } from '../store/console-users.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 import { now } from '../clock.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
@@ -41,6 +41,8 @@ export async function startSession(db: Db, config: Config, userId: string): Prom
   const token = randomToken(32);
   const at = now();
   const expiresAt = new Date(at + config.console.sessionTtlSeconds * 1000);
+  // The person's ended sessions go as a new one starts: rows never pile up past one per sign-in.
+  await deleteEndedConsoleSessions(db, userId, new Date(at), new Date(at - config.console.sessionIdleSeconds * 1000));
   await insertConsoleSession(db, { idHash: hashSecret(token), userId, now: new Date(at), expiresAt });
   return { token, csrfToken: csrfTokenOf(token), expiresAt };
 }

@@ -15,6 +15,7 @@ import { describeDatabase, weakSecrets } from '../operations.ts';
 import { recordPublicEndpoints } from '../auth/public-endpoints.ts';
 import { DEMO_CLIENT_FILE } from '../auth/demo-client.ts';
 import { listClients } from '../auth/clients.ts';
+import { consoleStartupLines, ensureDemoAdmin } from '../services/console-users.ts';
 import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,7 +49,8 @@ export function registerServeCommand(program: Command): void {
       await recordPublicEndpoints(db, config);
       await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;
-      for (const line of await startupReport(config, db)) console.log(line);
+      const firstAdmin = await ensureDemoAdmin(db, config);
+      for (const line of [...(await startupReport(config, db)), ...(await consoleStartupLines(db, config, firstAdmin))]) console.log(line);
       readiness.ready = true;
       console.log(`Stacklens is listening on ${config.publicUrl} (REST: ${config.publicUrl}/api, docs: ${config.publicUrl}/docs)`);
     });

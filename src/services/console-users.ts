@@ -13,7 +13,7 @@ import {
 import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import { personOf, startSession, type NewSession } from '../auth/console-sessions.ts';
 import type { ConsolePerson } from '../auth/principal.ts';
-import { adminAction, type AdminActor } from './audit.ts';
+import { adminAction, audit, type AdminActor } from './audit.ts';
 import { BadRequestError, ConflictError, NotFoundError, RateLimitedError, UnauthorizedError } from '../errors.ts';
 import { isRole, ROLES, type Role } from '../schemas/roles.ts';
 import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
@@ -137,11 +137,14 @@ export async function setAdminUserEnabled(db: Db, actor: AdminActor, userId: str
 // Signing in -------------------------------------------------------------------------------------
 
 export const BAD_CREDENTIALS = 'Sign-in failed: unknown email or wrong password';
+/** An address may fail this many times the per-email limit, over all emails, in one window. */
+export const ADDRESS_FACTOR = 10;
 
 /**
  * Checks email and password and starts a session. Failures are counted per email and client
  * address (CONSOLE_LOGIN_MAX_FAILURES in CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, then 429 until
- * the window ends); a success clears the count. An unknown email costs the same scrypt work
+ * the window ends; a success clears that count), and per address over all emails (ten times
+ * as many). An unknown email costs the same scrypt work
  * as a known one, and gets the same answer as a wrong password.
  */
 export async function signIn(
@@ -151,21 +154,69 @@ export async function signIn(
   const { db, config, counters } = deps;
   const email = input.email.trim().toLowerCase();
   const { maxFailures, windowSeconds } = config.console.login;
-  // {email} is a Redis hash tag; the address keeps one guesser from locking others out.
-  const throttleKey = `lf:{${email.slice(0, MAX_EMAIL_LENGTH)}}:${input.address.slice(0, 64)}`;
-  const failures = await counters.peek(throttleKey);
-  if (failures.count >= maxFailures) {
+  // {email} is a Redis hash tag; the address keeps one guesser from locking others out. An
+  // address that fails across many emails (spraying) is stopped at ADDRESS_FACTOR times the limit.
+  const address = input.address.slice(0, 64);
+  const throttleKey = `lf:{${email.slice(0, MAX_EMAIL_LENGTH)}}:${address}`;
+  const addressKey = `lfa:{${address}}`;
+  const [failures, fromAddress] = await Promise.all([counters.peek(throttleKey), counters.peek(addressKey)]);
+  const blocked = failures.count >= maxFailures ? { state: failures, what: 'this email from this address' }
+    : fromAddress.count >= maxFailures * ADDRESS_FACTOR ? { state: fromAddress, what: 'this address' } : undefined;
+  if (blocked) {
     rateLimitRejections.inc({ policy: 'console_login_failures' });
-    const retry = Math.max(1, Math.ceil(failures.resetMs / 1000));
-    throw new RateLimitedError(`Too many failed sign-ins for this email from this address; retry after ${retry} s`, retry);
+    const retry = Math.max(1, Math.ceil(blocked.state.resetMs / 1000));
+    throw new RateLimitedError(`Too many failed sign-ins for ${blocked.what}; retry after ${retry} s`, retry);
   }
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
+  const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
+    audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
   if (!user || !ok) {
     await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
+    await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
+    await signInAudit('failure', user ? 'wrong password' : 'unknown email');
     throw new UnauthorizedError(BAD_CREDENTIALS, {});
   }
-  if (user.disabledAt) throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+  if (user.disabledAt) {
+    await signInAudit('failure', 'disabled');
+    throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+  }
   if (failures.count > 0) await counters.reset(throttleKey);
-  return { person: personOf(user), session: await startSession(db, config, user.id) };
+  const session = await startSession(db, config, user.id);
+  await signInAudit('success');
+  return { person: personOf(user), session };
+}
+
+// The first admin --------------------------------------------------------------------------------
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.stacklens.local';
+
+/**
+ * In demo mode, when the console has no user yet (the first start), creates the demo admin
+ * with a random password and returns it, to be printed once; undefined otherwise. Without the
+ * demo world the operator makes the first admin: stacklens users create --role admin.
+ */
+export async function ensureDemoAdmin(db: Db, config: Config): Promise<{ email: string; password: string } | undefined> {
+  if (config.mode !== 'demo' || (await hasConsoleUsers(db))) return undefined;
+  try {
+    const { password } = await createAdminUser(db, 'cli', { email: DEMO_ADMIN_EMAIL, name: 'Demo admin', role: 'admin' });
+    return { email: DEMO_ADMIN_EMAIL, password: password! };
+  } catch (err) {
+    if (err instanceof ConflictError) return undefined; // another instance on the database made it first
+    throw err;
+  }
+}
+
+/** The startup report's lines about the console's people. */
+export async function consoleStartupLines(db: Db, config: Config, firstAdmin: { email: string; password: string } | undefined): Promise<string[]> {
+  const url = `${config.publicUrl}/console`;
+  if (firstAdmin) {
+    return [
+      `Console: sign in at ${url} as ${firstAdmin.email} with password ${firstAdmin.password}`,
+      `  (shown this once; a new one: stacklens users set-password ${firstAdmin.email}; more people: stacklens users create)`,
+    ];
+  }
+  if (await hasConsoleUsers(db)) return [`Console: ${url} (people: stacklens users list)`];
+  return [`Console: ${url} has no users yet; create the first admin: stacklens users create --email EMAIL --name NAME --role admin`];
 }

@@ -117,10 +117,9 @@ export async function deleteConsoleSessionsOfUser(db: Queryable, userId: string)
   await db.query('DELETE FROM console_sessions WHERE user_id = $1::text', [userId]);
 }
 
-/** Deletes ended sessions (past their absolute expiry or idle since `idleSince`); returns how many. */
-export async function deleteEndedConsoleSessions(db: Queryable, at: Date, idleSince: Date): Promise<number> {
-  const rows = await db.query('DELETE FROM console_sessions WHERE expires_at <= $1::timestamptz OR last_seen_at <= $2::timestamptz RETURNING 1', [at, idleSince]);
-  return rows.length;
+/** Deletes a person's ended sessions (past their absolute expiry or idle since `idleSince`). */
+export async function deleteEndedConsoleSessions(db: Queryable, userId: string, at: Date, idleSince: Date): Promise<void> {
+  await db.query('DELETE FROM console_sessions WHERE user_id = $1::text AND (expires_at <= $2::timestamptz OR last_seen_at <= $3::timestamptz)', [userId, at, idleSince]);
 }
 
 // The console's API client ------------------------------------------------------------------------

@@ -87,6 +87,12 @@ test('bad credentials: 401 with one message for an unknown email and a wrong pas
   assert.match(missing.json().message, /password/);
   const noCookie = await t.app.inject({ method: 'GET', url: '/console/api/session' });
   assert.equal(noCookie.statusCode, 401);
+  // Each refusal is audited with the attempted email and why (never the password).
+  const rows = await t.db.query<{ on_behalf_of: string; outcome: string; params: Record<string, unknown> }>(
+    "SELECT on_behalf_of, outcome, params FROM audit_log WHERE action = 'console.sign_in' AND outcome = 'failure' ORDER BY id",
+  );
+  assert.deepEqual(rows.slice(-2).map((r) => [r.on_behalf_of, r.params.reason]), [['nobody@example.com', 'unknown email'], [people.viewer, 'wrong password']]);
+  assert.ok(!JSON.stringify(rows).includes('wrong password!'));
 });
 
 test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOGIN_MAX_FAILURES, the right password too', async () => {
@@ -100,6 +106,14 @@ test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOG
   assert.ok(Number(blocked.headers['retry-after']) > 0);
   // Another address is not locked out by this one.
   assert.equal((await attempt(PASSWORD, '10.0.0.2')).statusCode, 200);
+});
+
+test('an address that fails across many emails (spraying) is stopped at ten times the per-email limit', async () => {
+  const spray = (email: string) => t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password: 'spray-password' }, remoteAddress: '10.9.9.9' });
+  for (let i = 0; i < 30; i++) assert.equal((await spray(`sprayed${i}@example.com`)).statusCode, 401, `attempt ${i}`);
+  const stopped = await spray('fresh@example.com');
+  assert.equal(stopped.statusCode, 429);
+  assert.match(stopped.json().message, /Too many failed sign-ins for this address/);
 });
 
 test('with the cookie, /api answers as the person acting through the console client', async () => {
@@ -175,6 +189,8 @@ test('a purchase through the console is attributed to the person; naming someone
   assert.equal(bought.statusCode, 200, bought.body);
   const [audit] = await t.db.query<{ on_behalf_of: string; client_id: string }>("SELECT on_behalf_of, client_id FROM audit_log WHERE action LIKE '%purchase%' ORDER BY id DESC LIMIT 1");
   assert.deepEqual(audit, { on_behalf_of: people.analyst, client_id: CONSOLE_CLIENT_ID });
+  const [purchase] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM purchases WHERE client_id = $1 AND person_id = 'per_ada'", [CONSOLE_CLIENT_ID]);
+  assert.equal(purchase?.on_behalf_of, people.analyst, 'the purchase row names the person');
   const other = await withSession(analyst, 'POST', '/api/profiles/purchase', { headers: { 'x-on-behalf-of-user': 'someone@else.com' }, payload: { profileIds: ['per_bob'] } });
   assert.equal(other.statusCode, 403);
   assert.match(other.json().message, /acts for its own person \(anna@example.com\) only/);

@@ -885,6 +885,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List console users
+         * @description The people who sign in to the web console, with their role and state, oldest first; never a password.
+         */
+        get: operations["listAdminUsers"];
+        put?: never;
+        /**
+         * Create a console user (a generated password is shown once)
+         * @description Adds a person who may sign in to the web console with the given role. Without a password, one is generated and shown in the reply only. Audited.
+         */
+        post: operations["createAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One console user
+         * @description The person with their role and state; never their password.
+         */
+        get: operations["getAdminUser"];
+        put?: never;
+        /**
+         * Change a console user's name, role or password
+         * @description Changes only the given fields; a new role counts from the person's next request, a new password ends their sessions. An admin cannot change their own role. Audited.
+         */
+        post: operations["updateAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a console user
+         * @description The person can no longer sign in and their sessions end at once. Nothing is deleted (the audit log keeps their name). An admin cannot disable themselves. Audited.
+         */
+        post: operations["disableAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled console user again
+         * @description The person may sign in again with their password. Audited.
+         */
+        post: operations["enableAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/clients/{clientId}/usage": {
         parameters: {
             query?: never;
@@ -1081,7 +1169,15 @@ export interface components {
             /** @description What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client */
             role: ("viewer" | "analyst" | "admin") | null;
             /** @enum {string} */
-            authenticatedWith: "api_key" | "access_token";
+            authenticatedWith: "api_key" | "access_token" | "console_session";
+            /** @description With console_session: the signed-in person, acting through the console's client (their role is `role`; permissions are the plan's as far as the role allows) */
+            user?: {
+                id: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "viewer" | "analyst" | "admin";
+            };
         };
         /**
          * @description A vendor (peer-item shape with its id)
@@ -1595,6 +1691,28 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["Job"][];
         };
+        /** @description A person who signs in to the web console; never their password */
+        ConsoleUser: {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "viewer" | "analyst" | "admin";
+            disabled: boolean;
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ConsoleUserPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["ConsoleUser"][];
+        };
+        CreatedConsoleUser: {
+            user: components["schemas"]["ConsoleUser"];
+            /** @description The generated password, when none was given: shown in this reply only */
+            password?: string;
+        };
         /** @description The error body of every 4xx/5xx: the message names the offending field or rule */
         Error: {
             status: number;
@@ -1981,7 +2099,13 @@ export interface operations {
                      *         "exportRequestsPerMinute": 1
                      *       },
                      *       "role": "viewer",
-                     *       "authenticatedWith": "api_key"
+                     *       "authenticatedWith": "api_key",
+                     *       "user": {
+                     *         "id": "string",
+                     *         "email": "string",
+                     *         "name": "string",
+                     *         "role": "viewer"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Me"];
@@ -11553,6 +11677,1310 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/admin/clients/:clientId/credits",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "email": "string",
+                     *           "name": "string",
+                     *           "role": "viewer",
+                     *           "disabled": false,
+                     *           "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *           "createdAt": "2026-10-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleUserPage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "name": "Ada Lovelace",
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Email address (case does not matter)
+                     * @example ada@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description Display name
+                     * @example Ada Lovelace
+                     */
+                    name: string;
+                    /**
+                     * @description viewer: read; analyst: also exports and purchases; admin: also the Admin API (clients, keys, plans, credits, users)
+                     * @enum {string}
+                     */
+                    role: "viewer" | "analyst" | "admin";
+                    /** @description Absent: a random password is generated and shown in the reply, once */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "string",
+                     *         "email": "string",
+                     *         "name": "string",
+                     *         "role": "viewer",
+                     *         "disabled": false,
+                     *         "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *         "createdAt": "2026-10-01T08:30:00.000Z"
+                     *       },
+                     *       "password": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedConsoleUser"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the email is taken, or an admin changing their own role or disabling themselves */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Conflict: the email is taken, or an admin changing their own role or disabling themselves",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Console user id (usr_…)
+                 * @example usr_4fK2x9Qa1bZ7
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "email": "string",
+                     *       "name": "string",
+                     *       "role": "viewer",
+                     *       "disabled": false,
+                     *       "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *       "createdAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleUser"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Console user id (usr_…)
+                 * @example usr_4fK2x9Qa1bZ7
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; absent ones keep their value. At least one */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "analyst"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description New display name */
+                    name?: string;
+                    /**
+                     * @description New role; an admin cannot change their own
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "analyst" | "admin";
+                    /** @description New password; the person's sessions end */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "email": "string",
+                     *       "name": "string",
+                     *       "role": "viewer",
+                     *       "disabled": false,
+                     *       "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *       "createdAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleUser"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the email is taken, or an admin changing their own role or disabling themselves */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Conflict: the email is taken, or an admin changing their own role or disabling themselves",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users/:userId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Console user id (usr_…)
+                 * @example usr_4fK2x9Qa1bZ7
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "email": "string",
+                     *       "name": "string",
+                     *       "role": "viewer",
+                     *       "disabled": false,
+                     *       "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *       "createdAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleUser"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the email is taken, or an admin changing their own role or disabling themselves */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Conflict: the email is taken, or an admin changing their own role or disabling themselves",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users/:userId/disable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Console user id (usr_…)
+                 * @example usr_4fK2x9Qa1bZ7
+                 */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "email": "string",
+                     *       "name": "string",
+                     *       "role": "viewer",
+                     *       "disabled": false,
+                     *       "disabledAt": "2026-10-01T08:30:00.000Z",
+                     *       "createdAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleUser"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/users/:userId/enable",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/users/:userId/enable",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
