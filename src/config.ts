@@ -120,6 +120,8 @@ const envSchema = z.object({
   CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
   /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
+  /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
+  DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   /** Detection (issue 17): days after its last observation a technology stays in use. */
   DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
   /** POST /api/detect: largest request body (artifacts), and the time limit of one detection. */
@@ -223,8 +225,11 @@ export interface Config {
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
-  /** The observation log and POST /api/detect (issue 17). */
-  detect: { staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number };
+  /**
+   * Detection (issue 17): the collectors' network policy and the contact URL of their
+   * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
+   */
+  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -321,7 +326,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS },
     },
     metricsToken: e.METRICS_TOKEN,
-    detect: { staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS },
+    detect: {
+      allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
+      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS,
+    },
   };
 }
 

@@ -1,20 +1,32 @@
-// `stacklens detect --artifacts FILE [--json] [--rules FILE]`: technologies of each site in a
-// JSON Lines artifacts file (docs/detection-rules.md), streamed line by line with flat memory.
-// No database, unless --save records the detections (cli/observe.ts): the detector is a pure function over the file and the catalog. A bad line is
-// reported on stderr as `file:line: field: reason` and skipped; the exit code is 1 if any was.
+// `stacklens detect`: the technologies of sites, from one of five inputs — a JSON Lines artifacts
+// file (--artifacts), a live crawl of a domain list (--domains, or --domain for one), a browser's
+// HAR file (--har), a WARC file (--warc) or job posts (--jobs). Every input streams and every
+// one prints the same output: with --json one line per site `{ domain, technologies }`, else a
+// readable report. No database (unless --save, cli/observe.ts): the detector is a pure function over the input and the catalog.
+// A bad record is reported on stderr (`file:line: field: reason`) and skipped; exit code 1.
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parseArtifactLine } from '../detect/artifacts.ts';
-import { loadCatalog } from '../detect/catalog.ts';
+import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
 import { RuleError } from '../detect/rules.ts';
-import type { Detection } from '../detect/types.ts';
-import { formatSaveSummary, openRunSaver } from './observe.ts';
+import type { Detection, SiteArtifacts } from '../detect/types.ts';
+import { readHar } from '../detect/collect/har.ts';
+import { readJobs } from '../detect/collect/jobs.ts';
+import { readWarc } from '../detect/collect/warc.ts';
+import { runCrawl, type CrawlCliOptions } from './detect-crawl.ts';
+import { openSaveSink } from './observe.ts';
 
-interface DetectCliOptions {
-  artifacts: string;
+export interface DetectCliOptions extends CrawlCliOptions {
+  artifacts?: string;
+  domains?: string;
+  domain?: string;
+  har?: string;
+  warc?: string;
+  jobs?: string;
   rules?: string;
   onlyRules?: boolean;
   json?: boolean;
@@ -22,20 +34,54 @@ interface DetectCliOptions {
   save?: boolean;
 }
 
+/**
+ * Where detections go besides the output: the hook a `--save` option plugs into (recording
+ * observations in the database is the evidence log's job). `write` is awaited per site.
+ */
+export interface DetectSink {
+  write(record: SiteRecord, site: SiteArtifacts): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
+
 export function registerDetectCommand(program: Command): void {
   program
     .command('detect')
-    .description('Detect the technologies of each site in an artifacts file (JSON Lines, one site per line; no database needed)')
-    .requiredOption('--artifacts <file>', 'JSON Lines file: { domain, url, status, headers, cookies, html, dns, jobs } per line, or - for standard input')
+    .description('Detect the technologies of sites: from an artifacts file, a live crawl of domains, a HAR or WARC file, or job posts (no database needed)')
+    .option('--artifacts <file>', 'JSON Lines file: { domain, url, status, headers, cookies, html, scripts, dns, jobs } per line, or - for standard input')
+    .option('--domains <file>', 'crawl a list of domains (or URLs), one per line (a CSV\'s first column), or - for standard input')
+    .option('--domain <domain>', 'crawl one domain (or URL) and print its report')
+    .option('--har <file>', 'a HAR file saved from a browser\'s network panel: one record per site, script loads included')
+    .option('--warc <file>', 'a WARC file (.warc or .warc.gz, WARC/1.0 or 1.1): one record per HTML response')
+    .option('--jobs <file>', 'job posts, CSV (.csv) or JSON Lines: domain, title, text per row')
     .option('--rules <file>', "an operator's rule file (the open JSON format): adds technologies and replaces ours of the same name")
     .option('--only-rules', 'use only the --rules file, not the built-in catalog')
     .option('--json', 'print one JSON line per site: { domain, technologies: [{ name, vendorDomain, category, version?, confidence, evidence }] }')
     .option('--min-confidence <p>', 'leave out detections below this confidence', '0.5')
     .option('--save', 'also record the detections in the database (observation log), derive installs and refresh cohorts (README "Bring your own data")')
+    .option('--out <file>', 'crawl: append the output to this file; with it the crawl is resumable (state in FILE.state)')
+    .option('--state <file>', 'crawl: the resume state file (default: --out FILE + .state; without either, no resume)')
+    .option('--concurrency <n>', 'crawl: sites fetched at once', '8')
+    .option('--delay <ms>', 'crawl: least time between two requests to one host (robots.txt Crawl-delay can raise it)', '1000')
+    .option('--timeout <ms>', 'crawl: deadline of one request', '10000')
+    .option('--max-bytes <n>', 'crawl: bytes of a response body kept (after decompression)', String(1024 * 1024))
+    .option('--retries <n>', 'crawl: retries of a transient failure (timeouts, resets, 429/502/503/504), with backoff', '2')
+    .option('--paths <list>', 'crawl: extra paths fetched after the home page, comma-separated (e.g. /about,/careers)', '')
+    .option('--dns-server <addr...>', 'crawl: name servers to ask (ip or ip:port); default the system\'s')
+    .option('--no-dns', 'crawl: do not collect DNS records (MX, TXT, CNAME, A, NS)')
+    .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')
+    .option('--ports <list>', 'crawl: ports a URL may name, comma-separated, or any', '80,443')
+    .option('--user-agent <ua>', 'crawl: the User-Agent (default Stacklens/<version> (+PUBLIC_URL))')
+    .option('--no-progress', 'crawl: no progress bar (it is drawn only on a terminal anyway)')
     .action(async (opts: DetectCliOptions) => {
-      process.exitCode = await runDetect(opts);
+      const input = INPUTS.find((k) => opts[k] !== undefined);
+      const sinks = opts.save && input ? [await openSaveSink(input === 'domain' || input === 'domains' ? 'crawl' : input)] : [];
+      process.exitCode = await runDetect(opts, sinks);
     });
 }
+
+export type SiteRecord = ReturnType<typeof siteRecord>;
 
 /** The output record of one site: the fields the issue fixes, in that order. */
 export function siteRecord(domain: string, detections: Detection[]) {
@@ -47,15 +93,14 @@ export function siteRecord(domain: string, detections: Detection[]) {
   };
 }
 
-async function runDetect(opts: DetectCliOptions): Promise<number> {
-  const minConfidence = Number(opts.minConfidence);
-  if (!(minConfidence >= 0 && minConfidence <= 1)) {
-    console.error(`--min-confidence: must be a number from 0 to 1, got '${opts.minConfidence}'`);
-    return 2;
-  }
-  let catalog;
+/** Writes to stdout under backpressure. */
+export async function writeOut(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+}
+
+function loadRules(opts: DetectCliOptions): CompiledCatalog | number {
   try {
-    catalog = loadCatalog({ rulesFile: opts.rules, replace: opts.onlyRules });
+    return loadCatalog({ rulesFile: opts.rules, replace: opts.onlyRules });
   } catch (err) {
     if (err instanceof RuleError) {
       console.error(`rules: ${err.message}`);
@@ -63,41 +108,82 @@ async function runDetect(opts: DetectCliOptions): Promise<number> {
     }
     throw err;
   }
-  const input = opts.artifacts === '-' ? process.stdin : createReadStream(opts.artifacts);
-  const opened = new Promise<void>((resolve, reject) => {
-    if (input === process.stdin) resolve();
-    else input.once('open', () => resolve()).once('error', reject);
-  });
+}
+
+async function openInput(flag: string, file: string): Promise<Readable | null> {
+  if (file === '-') return process.stdin;
+  const input = createReadStream(file);
   try {
-    await opened;
+    await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
+    return input;
   } catch (err) {
-    console.error(`--artifacts: cannot read '${opts.artifacts}': ${(err as Error).message}`);
+    console.error(`--${flag}: cannot read '${file}': ${(err as Error).message}`);
+    return null;
+  }
+}
+
+export async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Promise<number> {
+  const given = INPUTS.filter((k) => opts[k] !== undefined);
+  if (given.length !== 1) {
+    console.error(given.length ? `give one input, not ${given.map((k) => `--${k}`).join(' and ')}` : `give an input: ${INPUTS.map((k) => `--${k}`).join(', ')}`);
     return 2;
   }
-  const saver = opts.save ? await openRunSaver({ source: 'artifacts' }) : undefined;
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0, sites = 0, bad = 0, found = 0;
-  const write = async (text: string) => {
-    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  const minConfidence = Number(opts.minConfidence);
+  if (!(minConfidence >= 0 && minConfidence <= 1)) {
+    console.error(`--min-confidence: must be a number from 0 to 1, got '${opts.minConfidence}'`);
+    return 2;
+  }
+  const catalog = loadRules(opts);
+  if (typeof catalog === 'number') return catalog;
+  const emit = async (site: SiteArtifacts): Promise<number> => {
+    const detections = detect(site, catalog, { minConfidence });
+    const record = siteRecord(site.domain, detections);
+    for (const sink of sinks) await sink.write(record, site);
+    await writeOut(opts.json ? `${JSON.stringify(record)}\n` : formatSite(site.domain, detections));
+    return detections.length;
   };
-  for await (const line of lines) {
+  try {
+    if (opts.domains !== undefined || opts.domain !== undefined) return await runCrawl(opts, catalog, minConfidence, sinks);
+    const kind = given[0]!;
+    const file = opts[kind]!;
+    const input = await openInput(kind, file);
+    if (!input) return 2;
+    let sites = 0, found = 0, bad = 0;
+    const report = (line: number, message: string) => {
+      bad++;
+      console.error(`${file}:${line}: ${message}`);
+    };
+    let source: AsyncIterable<SiteArtifacts>;
+    if (kind === 'artifacts') source = artifactLines(input, report);
+    else if (kind === 'har') source = readHar(input);
+    else if (kind === 'warc') source = readWarc(input);
+    else source = readJobs(input, { format: /\.csv$/i.test(file) ? 'csv' : 'jsonl', onError: report });
+    try {
+      for await (const site of source) {
+        sites++;
+        found += await emit(site);
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0; // the reader of our output left (| head)
+      console.error(`--${kind}: ${file}: ${(err as Error).message}`);
+      return 2;
+    }
+    process.stderr.write(`${sites} site${sites === 1 ? '' : 's'}, ${found} detections${bad ? `, ${bad} bad ${kind === 'jobs' ? 'row' : 'line'}${bad === 1 ? '' : 's'} skipped` : ''}\n`);
+    return bad ? 1 : 0;
+  } finally {
+    for (const sink of sinks) await sink.close();
+  }
+}
+
+async function* artifactLines(input: Readable, report: (line: number, message: string) => void): AsyncGenerator<SiteArtifacts> {
+  let lineNo = 0;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     lineNo++;
     if (!line.trim()) continue;
     const parsed = parseArtifactLine(line);
-    if (!parsed.ok) {
-      bad++;
-      console.error(`${opts.artifacts}:${lineNo}: ${parsed.error}`);
-      continue;
-    }
-    const detections = detect(parsed.site, catalog, { minConfidence });
-    sites++;
-    found += detections.length;
-    await saver?.add(siteRecord(parsed.site.domain, detections));
-    await write(opts.json ? `${JSON.stringify(siteRecord(parsed.site.domain, detections))}\n` : formatSite(parsed.site.domain, detections));
+    if (parsed.ok) yield parsed.site;
+    else report(lineNo, parsed.error);
   }
-  process.stderr.write(`${sites} site${sites === 1 ? '' : 's'}, ${found} detections${bad ? `, ${bad} bad line${bad === 1 ? '' : 's'} skipped` : ''}\n`);
-  if (saver) process.stderr.write(formatSaveSummary(await saver.finish()));
-  return bad ? 1 : 0;
 }
 
 /** The readable report of one site: one line per technology, its strongest evidence under it. */

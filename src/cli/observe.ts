@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts';
 import { refreshChanged } from '../ingest/refresh.ts';
 import { deriveInstalls, parseSiteResult, recordDetections, type RecordResult } from '../services/observations.ts';
 import type { SiteResult } from '../schemas/detect.ts';
+import type { DetectSink } from './detect.ts';
 
 /** Sites recorded per transaction. */
 const SITES_PER_BATCH = 500;
@@ -87,6 +88,17 @@ export async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
       }
     },
     abort: () => ctx.db.close(),
+  };
+}
+
+/** The `detect --save` sink: records each site as it is detected; on close, derives, refreshes and prints the summary. */
+export async function openSaveSink(source: string): Promise<DetectSink> {
+  const saver = await openRunSaver({ source });
+  return {
+    write: (record) => saver.add(record),
+    close: async () => {
+      process.stderr.write(formatSaveSummary(await saver.finish()));
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 // The plain artifacts file: JSON Lines, one site per line, as a crawler or an export writes it.
 // `{ domain, url, status, headers: {lower-case name: value}, cookies: [Set-Cookie values], html,
-// dns: { MX, TXT, CNAME, A, AAAA, NS }, jobs: [job-post text] }`. Validated per line, so one bad
+// dns: { MX, TXT, CNAME, A, AAAA, NS }, jobs: [job-post text], scripts: [script URLs loaded] }`. Validated per line, so one bad
 // line is reported with its number and the rest of the file still runs.
 import { z } from 'zod';
 import type { SiteArtifacts } from './types.ts';
@@ -14,6 +14,7 @@ export const artifactLineSchema = z.object({
   headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
   cookies: z.array(z.string()).optional(),
   html: z.string().optional(),
+  scripts: z.array(z.string().max(2048)).max(1000).optional().describe('URLs of scripts the page loaded (a network log), matched like <script src>'),
   dns: z.object({ MX: records, TXT: records, CNAME: records, A: records, AAAA: records, NS: records }).strict().optional(),
   jobs: z.array(z.string()).optional(),
 });
@@ -21,10 +22,10 @@ export type ArtifactLine = z.infer<typeof artifactLineSchema>;
 
 export function toSiteArtifacts(line: ArtifactLine): SiteArtifacts {
   const headers = Object.fromEntries(Object.entries(line.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const hasPage = line.html !== undefined || line.headers !== undefined || line.cookies !== undefined || line.url !== undefined;
+  const hasPage = line.html !== undefined || line.headers !== undefined || line.cookies !== undefined || line.url !== undefined || line.scripts !== undefined;
   return {
     domain: line.domain.toLowerCase(),
-    pages: hasPage ? [{ url: line.url ?? `https://${line.domain}/`, status: line.status, headers, cookies: line.cookies, html: line.html }] : [],
+    pages: hasPage ? [{ url: line.url ?? `https://${line.domain}/`, status: line.status, headers, cookies: line.cookies, html: line.html, ...(line.scripts ? { scripts: line.scripts } : {}) }] : [],
     dns: line.dns,
     jobs: line.jobs,
   };

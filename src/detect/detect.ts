@@ -143,6 +143,10 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
         if (m) found.add(p, m, excerpt, url);
       }
     }
+    for (const src of (page.scripts ?? []).slice(0, LIMITS.resources)) {
+      const s = cap(String(src), 2048);
+      matchShort(catalog.resourceUrls, s, found, () => excerptOf(s, 0, 0), url);
+    }
     if (page.html) scanHtml(catalog, page.html, url, found);
   }
 

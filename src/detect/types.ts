@@ -9,6 +9,8 @@ export interface PageArtifact {
   headers?: Record<string, string | string[]>;
   cookies?: string[];
   html?: string;
+  /** URLs of scripts the page loaded (a HAR's subresources, a browser's network log): matched like `<script src>`. */
+  scripts?: string[];
 }
 
 /** DNS records of the site's domain (and of its www host, DKIM selectors, ... as the collector chose). */

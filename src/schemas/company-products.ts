@@ -78,14 +78,14 @@ export const companyProductSchema = z
     intensityBucket: z.enum(INTENSITY_BUCKETS).describe(describeIntensityBuckets()),
     dateLastVerifiedBucket: z.enum(DATE_BUCKETS).describe(describeDateBuckets()),
   })
-  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity)' });
+  .meta({ description: 'One product a company uses, with the evidence (dates, hit count, intensity)' });
 
 export type CompanyProduct = z.output<typeof companyProductSchema>;
 
 /** The record of the JSON page: with `include=evidence`, also its newest evidence items. */
 export const companyProductWithEvidenceSchema = companyProductSchema
   .extend({ evidence: z.array(evidenceRecordSchema).optional().describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`) })
-  .meta({ id: 'CompanyProductWithEvidence', description: 'A Company product record; with include=evidence, also its newest evidence items' });
+  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items' });
 
 export const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
 

@@ -1291,8 +1291,8 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["Evidence"][];
         };
-        /** @description A Company product record; with include=evidence, also its newest evidence items */
-        CompanyProductWithEvidence: {
+        /** @description One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items */
+        CompanyProduct: {
             /** @description Record id: company id and product id */
             id: string;
             companyId: string;
@@ -1351,7 +1351,7 @@ export interface components {
         CompanyProductPage: {
             totalPages: number;
             totalElements: number;
-            content: components["schemas"]["CompanyProductWithEvidence"][];
+            content: components["schemas"]["CompanyProduct"][];
         };
         /**
          * @description A product category; categories form a tree through parentId
