@@ -229,6 +229,19 @@ test('viewer: the purchase is refused with the API message', async () => {
 test('admin: create an API key (secret shown once) and revoke it; audit log and AI prompt', async () => {
   const page = await signIn('admin');
   await page.getByRole('link', { name: 'Admin' }).click();
+  // People: add one with a generated password (shown once); it can sign in.
+  await page.locator('#users-title').waitFor();
+  await page.getByLabel('Email').fill('new.person@console.test');
+  await page.getByLabel('Name', { exact: true }).fill('New Person');
+  await page.getByLabel('Role', { exact: true }).selectOption('analyst');
+  await page.getByRole('button', { name: 'Add person' }).click();
+  const generated = (await page.locator('.secret code').innerText()).trim();
+  assert.ok(generated.length >= 12, 'a generated password is shown');
+  await page.locator('table tbody tr', { hasText: 'new.person@console.test' }).waitFor();
+  await checkA11y(page, 'admin people');
+  const newcomer = await fetch(`${base}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'new.person@console.test', password: generated }) });
+  assert.equal(newcomer.status, 200, 'the new person signs in with the generated password');
+  await page.getByRole('link', { name: 'Clients' }).click();
   await page.locator('#clients-title').waitFor();
   await page.locator('table tbody tr').first().waitFor();
   await checkA11y(page, 'admin clients');

@@ -1,10 +1,10 @@
-// Admin screens over /api/admin/*: clients, API keys (the secret is shown once, on
+// Admin screens over /api/admin/*: console people (users), clients, API keys (the secret is shown once, on
 // creation; revoke), plans, credits, usage and the audit log with its filters.
 import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDateTime, useTitle } from './ui.js';
 import { get, post, seg } from './api.js';
 
-const TABS = [['clients', 'Clients'], ['keys', 'API keys'], ['plans', 'Plans'], ['credits', 'Credits'], ['usage', 'Usage'], ['audit', 'Audit log']];
+const TABS = [['users', 'People'], ['clients', 'Clients'], ['keys', 'API keys'], ['plans', 'Plans'], ['credits', 'Credits'], ['usage', 'Usage'], ['audit', 'Audit log']];
 
 function useAction() {
   const [state, setState] = useState({ busy: false, error: null, result: null });
@@ -31,6 +31,54 @@ function ClientPicker({ tab, clientId }) {
       ${(clients.data?.content ?? []).map((c) => html`<option value=${c.clientId}>${c.name} (${c.clientId})</option>`)}
     </select></label>
     <${ErrorBox} error=${clients.error} />`;
+}
+
+function Users({ user: me }) {
+  const [page, setPage] = useState(0);
+  const list = useAsync(() => get('/admin/users', { page, size: 20 }), [page]);
+  const [create, runCreate] = useAction();
+  const [change, runChange] = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const body = { email: String(f.get('email')), name: String(f.get('name')), role: String(f.get('role')) };
+    if (f.get('password')) body.password = String(f.get('password'));
+    if (await runCreate(() => post('/admin/users', body))) {
+      form.reset();
+      list.reload();
+    }
+  };
+  const act = async (fn) => (await runChange(fn)) && list.reload();
+  return html`<div class="grid-aside">
+    <form class="card" onSubmit=${submit} aria-labelledby="new-user">
+      <h2 id="new-user">Add a person</h2>
+      <div class="field"><label for="u-email">Email</label><input id="u-email" name="email" type="email" required autocomplete="off" /></div>
+      <div class="field"><label for="u-name">Name</label><input id="u-name" name="name" required maxlength="200" /></div>
+      <div class="field"><label for="u-role">Role</label><select id="u-role" name="role"><option value="viewer">viewer</option><option value="analyst">analyst</option><option value="admin">admin</option></select></div>
+      <div class="field"><label for="u-password">Password</label><input id="u-password" name="password" type="password" autocomplete="new-password" aria-describedby="u-password-hint" /><small id="u-password-hint" class="hint">Leave empty to generate one (shown once).</small></div>
+      <button type="submit" class="primary" disabled=${create.busy}>Add person</button>
+      <${ErrorBox} error=${create.error} />
+      ${create.result && html`<div class="secret" role="status"><p><strong>${create.result.user.email} can sign in now.</strong>${create.result.password ? ' Their generated password, shown only this once:' : ''}</p>${create.result.password && html`<code>${create.result.password}</code>`}</div>`}
+    </form>
+    <section class="card" aria-labelledby="users-title" aria-busy=${list.loading}>
+      <h2 id="users-title">People who use the console</h2>
+      <${ErrorBox} error=${list.error ?? change.error} onRetry=${list.reload} />
+      ${!list.data && !list.error ? html`<${Loading} rows=${5} />` : list.data && html`
+        <${Table} rows=${list.data.content} rowKey=${(u) => u.id} empty="Nobody yet."
+          columns=${[
+            { key: 'name', label: 'Person', render: (u) => html`${u.name}<div class="sub">${u.email}</div>` },
+            { key: 'role', label: 'Role', render: (u) => u.id === me.id ? u.role : html`<select aria-label=${`Role of ${u.name}`} value=${u.role} disabled=${change.busy}
+                onChange=${(e) => act(() => post(`/admin/users/${seg(u.id)}`, { role: e.currentTarget.value }))}>
+                <option value="viewer">viewer</option><option value="analyst">analyst</option><option value="admin">admin</option></select>` },
+            { key: 'createdAt', label: 'Since', render: (u) => fmtDateTime(u.createdAt) },
+            { key: 'disabled', label: 'State', render: (u) => (u.disabled ? 'disabled' : 'active') },
+            { key: 'actions', label: 'Actions', sortable: false, render: (u) => u.id === me.id ? html`<span class="sub">you</span>` : html`<button type="button" disabled=${change.busy}
+                onClick=${() => act(() => post(`/admin/users/${seg(u.id)}/${u.disabled ? 'enable' : 'disable'}`, {}))}>${u.disabled ? 'Enable' : 'Disable'}<span class="visually-hidden"> ${u.name}</span></button>` },
+          ]} />
+        <${Pager} page=${page} totalPages=${list.data.totalPages} totalElements=${list.data.totalElements} label="people" onPage=${setPage} />`}
+    </section>
+  </div>`;
 }
 
 function Clients() {
@@ -250,7 +298,7 @@ function Audit({ route }) {
 }
 
 function Admin({ route, user }) {
-  const tab = route.parts[1] ?? 'clients';
+  const tab = route.parts[1] ?? 'users';
   const clientId = route.query.get('client') || undefined;
   useTitle(`Admin: ${TABS.find(([id]) => id === tab)?.[1] ?? ''}`);
   if (user.role !== 'admin') return html`<div class="card"><h1>Admin</h1><p>Only administrators can open these pages; your role is ${user.role}.</p></div>`;
@@ -259,6 +307,7 @@ function Admin({ route, user }) {
     <header class="page-head"><h1>Administration</h1></header>
     <${Tabs} label="Admin sections" current=${tab} tabs=${TABS.map(([id, label]) => ({ id, label, href: href(['admin', id], ['keys', 'credits', 'usage'].includes(id) && clientId ? { client: clientId } : undefined) }))} />
     ${perClient && html`<div class="toolbar"><${ClientPicker} tab=${tab} clientId=${clientId} /></div>`}
+    ${tab === 'users' && html`<${Users} user=${user} />`}
     ${tab === 'clients' && html`<${Clients} />`}
     ${tab === 'keys' && html`<${Keys} clientId=${clientId} />`}
     ${tab === 'plans' && html`<${Plans} />`}

@@ -89,7 +89,7 @@ function Frame({ user, route, onSignOut }) {
   const links = [
     { id: 'search', label: 'Companies', to: '#/search' },
     { id: 'ai', label: 'Ask AI', to: '#/ai' },
-    ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/clients' }] : []),
+    ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/users' }] : []),
   ];
   return html`<a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
     <header class="topbar">
