@@ -284,7 +284,7 @@ function Audit({ route }) {
       <${Table} rows=${audit.data.entries} rowKey=${(e) => e.id} empty="No audit entries match."
         columns=${[
           { key: 'at', label: 'When', render: (e) => fmtDateTime(e.at) },
-          { key: 'actor', label: 'Client', render: (e) => e.actor ?? 'cli' },
+          { key: 'actor', label: 'Client', render: (e) => e.actor ?? (e.params?.actor === 'cli' ? 'command line' : '—') },
           { key: 'onBehalfOf', label: 'User', render: (e) => e.onBehalfOf ?? '—' },
           { key: 'action', label: 'Action' },
           { key: 'outcome', label: 'Outcome', render: (e) => html`<span class=${`tag ${e.outcome}`}>${e.outcome}</span>` },

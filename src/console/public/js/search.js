@@ -170,6 +170,8 @@ function Search({ route, user }) {
   const key = urlOf(s);
   useEffect(() => setDraft(stateOf(route.query)), [key]);
   const industries = useAsync(() => get('/industries'), []);
+  // On a phone the filters start folded (unless some are set), so the results are in view.
+  const [filtersOpen] = useState(() => !matchMedia('(max-width: 900px)').matches || route.query.toString() !== '');
   const results = useAsync(() => post('/companies/search', bodyOf(s)), [key]);
   const [exporting, setExporting] = useState({ busy: false, error: null });
   const set = (k) => (v) => setDraft((d) => ({ ...d, [k]: v }));
@@ -197,6 +199,8 @@ function Search({ route, user }) {
   return html`<div class="search-layout">
     <form class="card filters" onSubmit=${submit} aria-labelledby="filters-title">
       <h1 id="filters-title">Find companies</h1>
+      <details class="filter-fields" open=${filtersOpen}>
+      <summary>Filters</summary>
       <div class="field"><label for="f-q">Keywords</label><input id="f-q" type="search" value=${draft.query} onInput=${(e) => set('query')(e.currentTarget.value)} placeholder="Name, domain or industry words" /></div>
       <${TechPicker} id="f-use" label="Uses technologies" tokens=${draft.use} onChange=${set('use')} />
       <label class="check"><input type="checkbox" checked=${draft.useAll} onChange=${(e) => set('useAll')(e.currentTarget.checked)} />Must use all of them</label>
@@ -216,6 +220,7 @@ function Search({ route, user }) {
       </details>
       <div class="field"><label for="f-country">Countries</label><input id="f-country" value=${draft.country} onInput=${(e) => set('country')(e.currentTarget.value)} placeholder="e.g. DE, US, France" /></div>
       <div class="field"><label for="f-name">Name contains</label><input id="f-name" value=${draft.name} onInput=${(e) => set('name')(e.currentTarget.value)} /></div>
+      </details>
       <div class="actions">
         <button type="submit" class="primary">Search</button>
         <a class="button" href="#/search">Clear</a>
