@@ -54,6 +54,8 @@ const CLS_OBSERVER = `window.__cls = 0; new PerformanceObserver((list) => { for 
 async function newPage(width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 860 }, acceptDownloads: true, colorScheme });
   await context.addInitScript(CLS_OBSERVER);
+  // Generous waits: the whole suite shares 2 cores with other work (no timing is asserted here).
+  context.setDefaultTimeout(90_000);
   return context.newPage();
 }
 
@@ -70,7 +72,10 @@ async function signIn(who: keyof typeof USERS, width = 1280, colorScheme: 'light
   await page.getByLabel('Email').fill(USERS[who].email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor().catch(async (err: Error) => {
+    const alert = await page.getByRole('alert').allInnerTexts();
+    throw new Error(`${USERS[who].email} could not sign in${alert.length ? `: ${alert.join(' / ')}` : ''} (${err.message})`);
+  });
   return page;
 }
 
@@ -102,6 +107,7 @@ async function api<T>(page: Page, method: string, path: string, body?: unknown):
 
 test('sign-in screen: wrong password shows the API message; page is accessible', async () => {
   const context = await browser.newContext();
+  context.setDefaultTimeout(90_000);
   const page = await context.newPage();
   const res = await page.goto(`${base}/console`);
   const csp = res!.headers()['content-security-policy'] ?? '';

@@ -37,7 +37,9 @@ function UsageChart({ rows }) {
           width,
           height: 360,
           title: '',
-          legend: { show: true },
+          legend: { show: true, live: false },
+          // Room on the right for the last rotated label.
+          padding: [12, 48, 0, 8],
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: false, range: [-0.5, rows.length - 0.5] }, y: { range: [0, 100] } },
           axes: [
@@ -45,7 +47,7 @@ function UsageChart({ rows }) {
             { stroke: color('--fg-muted'), grid: { stroke: color('--border') }, values: (_u, vals) => vals.map((v) => `${v}%`), label: 'Share of the cohort' },
           ],
           series: [
-            { label: 'Product' , value: (_u, v) => (v === null || !rows[v] ? '' : rows[v].product) },
+            { label: 'Product', value: (_u, v) => (v === null || !rows[v] ? '' : rows[v].product) },
             { label: 'In this company’s stack', fill: color('--accent'), stroke: color('--accent'), paths: bars, points: { show: false }, value: (_u, v) => (v === null ? '' : `${v}%`) },
             { label: 'Not in its stack', fill: color('--muted-bar'), stroke: color('--muted-bar'), paths: bars, points: { show: false }, value: (_u, v) => (v === null ? '' : `${v}%`) },
           ],
