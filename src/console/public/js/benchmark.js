@@ -39,7 +39,7 @@ function UsageChart({ rows }) {
           title: '',
           legend: { show: true, live: false },
           // Room on the right for the last rotated label.
-          padding: [12, 48, 0, 8],
+          padding: [12, 72, 0, 8],
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: false, range: [-0.5, rows.length - 0.5] }, y: { range: [0, 100] } },
           axes: [
