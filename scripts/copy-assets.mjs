@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-// Copies what tsc does not emit (SQL migrations) into dist/ after a build.
+// Copies what tsc does not emit (SQL migrations, the web console's static files) into dist/ after a build.
 import { cpSync } from 'node:fs';
 cpSync('src/store/migrations', 'dist/store/migrations', { recursive: true });
+cpSync('src/console', 'dist/console', { recursive: true });

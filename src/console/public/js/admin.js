@@ -1,0 +1,320 @@
+// Admin screens over /api/admin/*: console people (users), clients, API keys (the secret is shown once, on
+// creation; revoke), plans, credits, usage and the audit log with its filters.
+import { useState } from 'preact/hooks';
+import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDateTime, useTitle } from './ui.js';
+import { get, post, seg } from './api.js';
+
+const TABS = [['users', 'People'], ['clients', 'Clients'], ['keys', 'API keys'], ['plans', 'Plans'], ['credits', 'Credits'], ['usage', 'Usage'], ['audit', 'Audit log']];
+
+function useAction() {
+  const [state, setState] = useState({ busy: false, error: null, result: null });
+  const run = async (fn) => {
+    setState({ busy: true, error: null, result: null });
+    try {
+      const result = await fn();
+      setState({ busy: false, error: null, result });
+      return result;
+    } catch (error) {
+      setState({ busy: false, error, result: null });
+      return undefined;
+    }
+  };
+  return [state, run];
+}
+
+/** The client the per-client tabs work on, chosen from the list and kept in the URL. */
+function ClientPicker({ tab, clientId }) {
+  const clients = useAsync(() => get('/admin/clients', { size: 200 }), []);
+  return html`<label class="inline">Client
+    <select value=${clientId ?? ''} onChange=${(e) => navigate(href(['admin', tab], { client: e.currentTarget.value }))}>
+      <option value="">Choose a client…</option>
+      ${(clients.data?.content ?? []).map((c) => html`<option value=${c.clientId}>${c.name} (${c.clientId})</option>`)}
+    </select></label>
+    <${ErrorBox} error=${clients.error} />`;
+}
+
+function Users({ user: me }) {
+  const [page, setPage] = useState(0);
+  const list = useAsync(() => get('/admin/users', { page, size: 20 }), [page]);
+  const [create, runCreate] = useAction();
+  const [change, runChange] = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const body = { email: String(f.get('email')), name: String(f.get('name')), role: String(f.get('role')) };
+    if (f.get('password')) body.password = String(f.get('password'));
+    if (await runCreate(() => post('/admin/users', body))) {
+      form.reset();
+      list.reload();
+    }
+  };
+  const act = async (fn) => (await runChange(fn)) && list.reload();
+  return html`<div class="grid-aside">
+    <form class="card" onSubmit=${submit} aria-labelledby="new-user">
+      <h2 id="new-user">Add a person</h2>
+      <div class="field"><label for="u-email">Email</label><input id="u-email" name="email" type="email" required autocomplete="off" /></div>
+      <div class="field"><label for="u-name">Name</label><input id="u-name" name="name" required maxlength="200" /></div>
+      <div class="field"><label for="u-role">Role</label><select id="u-role" name="role"><option value="viewer">viewer</option><option value="analyst">analyst</option><option value="admin">admin</option></select></div>
+      <div class="field"><label for="u-password">Password</label><input id="u-password" name="password" type="password" autocomplete="new-password" aria-describedby="u-password-hint" /><small id="u-password-hint" class="hint">Leave empty to generate one (shown once).</small></div>
+      <button type="submit" class="primary" disabled=${create.busy}>Add person</button>
+      <${ErrorBox} error=${create.error} />
+      ${create.result && html`<div class="secret" role="status"><p><strong>${create.result.user.email} can sign in now.</strong>${create.result.password ? ' Their generated password, shown only this once:' : ''}</p>${create.result.password && html`<code>${create.result.password}</code>`}</div>`}
+    </form>
+    <section class="card" aria-labelledby="users-title" aria-busy=${list.loading}>
+      <h2 id="users-title">People who use the console</h2>
+      <${ErrorBox} error=${list.error ?? change.error} onRetry=${list.reload} />
+      ${!list.data && !list.error ? html`<${Loading} rows=${5} />` : list.data && html`
+        <${Table} rows=${list.data.content} rowKey=${(u) => u.id} empty="Nobody yet."
+          columns=${[
+            { key: 'name', label: 'Person', render: (u) => html`${u.name}<div class="sub">${u.email}</div>` },
+            { key: 'role', label: 'Role', render: (u) => u.id === me.id ? u.role : html`<select aria-label=${`Role of ${u.name}`} value=${u.role} disabled=${change.busy}
+                onChange=${(e) => act(() => post(`/admin/users/${seg(u.id)}`, { role: e.currentTarget.value }))}>
+                <option value="viewer">viewer</option><option value="analyst">analyst</option><option value="admin">admin</option></select>` },
+            { key: 'createdAt', label: 'Since', render: (u) => fmtDateTime(u.createdAt) },
+            { key: 'disabled', label: 'State', render: (u) => (u.disabled ? 'disabled' : 'active') },
+            { key: 'actions', label: 'Actions', sortable: false, render: (u) => u.id === me.id ? html`<span class="sub">you</span>` : html`<button type="button" disabled=${change.busy}
+                onClick=${() => act(() => post(`/admin/users/${seg(u.id)}/${u.disabled ? 'enable' : 'disable'}`, {}))}>${u.disabled ? 'Enable' : 'Disable'}<span class="visually-hidden"> ${u.name}</span></button>` },
+          ]} />
+        <${Pager} page=${page} totalPages=${list.data.totalPages} totalElements=${list.data.totalElements} label="people" onPage=${setPage} />`}
+    </section>
+  </div>`;
+}
+
+function Clients() {
+  const [page, setPage] = useState(0);
+  const list = useAsync(() => get('/admin/clients', { page, size: 20 }), [page]);
+  const plans = useAsync(() => get('/admin/plans', { size: 200 }), []);
+  const [create, runCreate] = useAction();
+  const [toggle, runToggle] = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const body = { name: String(f.get('name')), plan: String(f.get('plan')) };
+    if (f.get('role')) body.role = String(f.get('role'));
+    if (await runCreate(() => post('/admin/clients', body))) list.reload();
+  };
+  return html`<div class="grid-aside">
+    <form class="card" onSubmit=${submit} aria-labelledby="new-client">
+      <h2 id="new-client">New client</h2>
+      <div class="field"><label for="c-name">Name</label><input id="c-name" name="name" required maxlength="200" /></div>
+      <div class="field"><label for="c-plan">Plan</label><select id="c-plan" name="plan" required>${(plans.data?.content ?? []).map((p) => html`<option value=${p.id}>${p.id}</option>`)}</select></div>
+      <div class="field"><label for="c-role">Admin role</label><select id="c-role" name="role"><option value="">none (plain API client)</option><option value="viewer">viewer</option><option value="analyst">analyst</option><option value="admin">admin</option></select></div>
+      <button type="submit" class="primary" disabled=${create.busy}>Create client</button>
+      <${ErrorBox} error=${create.error} />
+      ${create.result && html`<div class="secret" role="status"><p><strong>Client ${create.result.client?.clientId ?? ''} created.</strong> Copy its secret now: it is not shown again.</p><code>${create.result.clientSecret ?? create.result.client_secret ?? ''}</code></div>`}
+    </form>
+    <section class="card" aria-labelledby="clients-title" aria-busy=${list.loading}>
+      <h2 id="clients-title">Clients</h2>
+      <${ErrorBox} error=${list.error ?? toggle.error} onRetry=${list.reload} />
+      ${!list.data && !list.error ? html`<${Loading} rows=${6} />` : list.data && html`
+        <${Table} rows=${list.data.content} rowKey=${(c) => c.clientId}
+          columns=${[
+            { key: 'name', label: 'Client', render: (c) => html`${c.name}<div class="sub">${c.clientId}</div>` },
+            { key: 'plan', label: 'Plan' },
+            { key: 'role', label: 'Role', render: (c) => c.role ?? '—' },
+            { key: 'credits', label: 'Credits', numeric: true },
+            { key: 'disabled', label: 'State', render: (c) => (c.disabled ? 'disabled' : 'active') },
+            { key: 'actions', label: 'Actions', sortable: false, render: (c) => html`
+              <a href=${href(['admin', 'keys'], { client: c.clientId })}>Keys</a>
+              <button type="button" class="link" disabled=${toggle.busy} onClick=${async () => (await runToggle(() => post(`/admin/clients/${seg(c.clientId)}/${c.disabled ? 'enable' : 'disable'}`, {}))) && list.reload()}>${c.disabled ? 'Enable' : 'Disable'}<span class="visually-hidden"> ${c.name}</span></button>` },
+          ]} />
+        <${Pager} page=${page} totalPages=${list.data.totalPages} totalElements=${list.data.totalElements} label="clients" onPage=${setPage} />`}
+    </section>
+  </div>`;
+}
+
+function Keys({ clientId }) {
+  const keys = useAsync(() => (clientId ? get(`/admin/clients/${seg(clientId)}/keys`, { size: 200 }) : null), [clientId]);
+  const [create, runCreate] = useAction();
+  const [revoke, runRevoke] = useAction();
+  const [confirming, setConfirming] = useState(null);
+  if (!clientId) return html`<${Empty}>Choose a client to see its API keys.</${Empty}>`;
+  const submit = async (e) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    if (await runCreate(() => post(`/admin/clients/${seg(clientId)}/keys`, name ? { name } : {}))) {
+      e.currentTarget?.reset?.();
+      keys.reload();
+    }
+  };
+  return html`<div class="grid-aside">
+    <form class="card" onSubmit=${submit} aria-labelledby="new-key">
+      <h2 id="new-key">New API key</h2>
+      <div class="field"><label for="k-name">Label</label><input id="k-name" name="name" maxlength="200" placeholder="e.g. CRM sync" /></div>
+      <button type="submit" class="primary" disabled=${create.busy}>Create key</button>
+      <${ErrorBox} error=${create.error} />
+      ${create.result && html`<div class="secret" role="status">
+        <p><strong>Key created.</strong> Copy it now: it is shown only this once.</p>
+        <code class="api-key">${create.result.apiKey}</code>
+      </div>`}
+    </form>
+    <section class="card" aria-labelledby="keys-title" aria-busy=${keys.loading}>
+      <h2 id="keys-title">API keys of ${clientId}</h2>
+      <${ErrorBox} error=${keys.error ?? revoke.error} onRetry=${keys.reload} />
+      ${!keys.data && !keys.error ? html`<${Loading} rows=${4} />` : keys.data && html`
+        <${Table} rows=${keys.data.content} rowKey=${(k) => k.id} empty="This client has no API keys."
+          columns=${[
+            { key: 'name', label: 'Label', render: (k) => k.name ?? '—' },
+            { key: 'prefix', label: 'Key', render: (k) => html`<code>sl_${k.prefix}_…</code>` },
+            { key: 'createdAt', label: 'Created', render: (k) => fmtDateTime(k.createdAt) },
+            { key: 'lastUsedAt', label: 'Last used', render: (k) => fmtDateTime(k.lastUsedAt) },
+            { key: 'revoked', label: 'State', render: (k) => (k.revoked ? `revoked ${fmtDateTime(k.revokedAt)}` : 'active') },
+            { key: 'actions', label: 'Actions', sortable: false, render: (k) => k.revoked ? '' : confirming === k.id
+              ? html`<span class="confirm-inline">Revoke for good? <button type="button" class="danger" disabled=${revoke.busy} onClick=${async () => { if (await runRevoke(() => post(`/admin/keys/${seg(k.id)}/revoke`, {}))) { setConfirming(null); keys.reload(); } }}>Yes, revoke</button> <button type="button" onClick=${() => setConfirming(null)}>Cancel</button></span>`
+              : html`<button type="button" onClick=${() => setConfirming(k.id)}>Revoke<span class="visually-hidden"> key ${k.name ?? k.prefix}</span></button>` },
+          ]} />`}
+    </section>
+  </div>`;
+}
+
+function Plans() {
+  const plans = useAsync(() => get('/admin/plans', { size: 200 }), []);
+  const yes = (b) => (b ? 'yes' : 'no');
+  return html`<section class="card" aria-labelledby="plans-title" aria-busy=${plans.loading}>
+    <h2 id="plans-title">Plans</h2>
+    <${ErrorBox} error=${plans.error} onRetry=${plans.reload} />
+    ${!plans.data && !plans.error ? html`<${Loading} rows=${4} />` : plans.data && html`<${Table} rows=${plans.data.content} rowKey=${(p) => p.id}
+      columns=${[
+        { key: 'id', label: 'Plan', render: (p) => html`${p.id}<div class="sub">${p.description ?? ''}</div>` },
+        { key: 'canExport', label: 'Export', render: (p) => yes(p.canExport) },
+        { key: 'canAi', label: 'AI', render: (p) => yes(p.canAi) },
+        { key: 'canPurchase', label: 'Purchase', render: (p) => yes(p.canPurchase) },
+        { key: 'initialCredits', label: 'Initial credits', numeric: true },
+        { key: 'requestsPerMinute', label: 'Requests / min', numeric: true },
+        { key: 'aiRequestsPerMinute', label: 'AI / min', numeric: true },
+        { key: 'exportRequestsPerMinute', label: 'Exports / min', numeric: true },
+      ]} />`}
+  </section>`;
+}
+
+function Credits({ clientId }) {
+  const [page, setPage] = useState(0);
+  const credits = useAsync(() => (clientId ? get(`/admin/clients/${seg(clientId)}/credits`, { page, size: 20 }) : null), [clientId, page]);
+  const [grant, runGrant] = useAction();
+  if (!clientId) return html`<${Empty}>Choose a client to see its credits.</${Empty}>`;
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const body = { amount: Number(f.get('amount')), reason: String(f.get('reason')) };
+    if (await runGrant(() => post(`/admin/clients/${seg(clientId)}/credits`, body))) credits.reload();
+  };
+  return html`<div class="grid-aside">
+    <form class="card" onSubmit=${submit} aria-labelledby="grant-title">
+      <h2 id="grant-title">Grant credits</h2>
+      <div class="field"><label for="g-amount">Amount (negative removes)</label><input id="g-amount" name="amount" type="number" step="1" required /></div>
+      <div class="field"><label for="g-reason">Reason</label><input id="g-reason" name="reason" required maxlength="200" /></div>
+      <button type="submit" class="primary" disabled=${grant.busy}>Grant</button>
+      <${ErrorBox} error=${grant.error} />
+    </form>
+    <section class="card" aria-labelledby="ledger-title" aria-busy=${credits.loading}>
+      <h2 id="ledger-title">Balance: ${credits.data ? credits.data.balance : '…'} credits</h2>
+      <${ErrorBox} error=${credits.error} onRetry=${credits.reload} />
+      ${!credits.data && !credits.error ? html`<${Loading} rows=${5} />` : credits.data && html`
+        <${Table} rows=${credits.data.ledger.content} rowKey=${(e) => e.id} empty="No ledger entries."
+          columns=${[
+            { key: 'createdAt', label: 'When', render: (e) => fmtDateTime(e.createdAt) },
+            { key: 'delta', label: 'Change', numeric: true, render: (e) => (e.delta > 0 ? `+${e.delta}` : e.delta) },
+            { key: 'reason', label: 'Reason' },
+            { key: 'reference', label: 'Reference', render: (e) => e.reference ?? '—' },
+          ]} />
+        <${Pager} page=${page} totalPages=${credits.data.ledger.totalPages} label="entries" onPage=${setPage} />`}
+    </section>
+  </div>`;
+}
+
+function Usage({ clientId, route }) {
+  const from = route.query.get('from') ?? '';
+  const to = route.query.get('to') ?? '';
+  const usage = useAsync(() => (clientId ? get(`/admin/clients/${seg(clientId)}/usage`, { from, to }) : null), [clientId, from, to]);
+  if (!clientId) return html`<${Empty}>Choose a client to see its usage.</${Empty}>`;
+  const submit = (e) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    navigate(href(['admin', 'usage'], { client: clientId, from: f.get('from'), to: f.get('to') }));
+  };
+  const u = usage.data;
+  return html`<section class="card" aria-labelledby="usage-title" aria-busy=${usage.loading}>
+    <h2 id="usage-title">Usage${u ? ` ${u.from} to ${u.to}: ${u.totalRequests} requests, ${u.totalErrors} errors` : ''}</h2>
+    <form class="row-form" onSubmit=${submit}>
+      <label class="inline">From <input type="date" name="from" value=${from} /></label>
+      <label class="inline">To <input type="date" name="to" value=${to} /></label>
+      <button type="submit">Show</button>
+    </form>
+    <${ErrorBox} error=${usage.error} onRetry=${usage.reload} />
+    ${!u && !usage.error ? html`<${Loading} rows=${5} />` : u && html`<${Table} rows=${u.byOperation} rowKey=${(r) => r.operation} empty="No requests in this period."
+      columns=${[
+        { key: 'operation', label: 'Operation' },
+        { key: 'requests', label: 'Requests', numeric: true },
+        { key: 'errors', label: 'Errors', numeric: true },
+      ]} />`}
+  </section>`;
+}
+
+function Audit({ route }) {
+  const q = route.query;
+  const filters = { clientId: q.get('actor') ?? '', action: q.get('action') ?? '', outcome: q.get('outcome') ?? '', from: q.get('from') ?? '', to: q.get('to') ?? '' };
+  const [cursors, setCursors] = useState([]);
+  const cursor = cursors[cursors.length - 1];
+  const key = JSON.stringify(filters);
+  const audit = useAsync(() => get('/admin/audit', {
+    ...filters,
+    from: filters.from ? new Date(filters.from).toISOString() : '',
+    to: filters.to ? new Date(filters.to).toISOString() : '',
+    cursor, size: 50,
+  }), [key, cursor]);
+  const submit = (e) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    setCursors([]);
+    navigate(href(['admin', 'audit'], { actor: f.get('actor'), action: f.get('action'), outcome: f.get('outcome'), from: f.get('from'), to: f.get('to') }));
+  };
+  return html`<section class="card" aria-labelledby="audit-title" aria-busy=${audit.loading}>
+    <h2 id="audit-title">Audit log</h2>
+    <form class="row-form" onSubmit=${submit} aria-label="Audit filters">
+      <label class="inline">Client <input name="actor" value=${filters.clientId} placeholder="cli_…" /></label>
+      <label class="inline">Action <input name="action" value=${filters.action} placeholder="e.g. profiles.purchase" /></label>
+      <label class="inline">Outcome <select name="outcome" value=${filters.outcome}><option value="">any</option><option>success</option><option>failure</option><option>denied</option></select></label>
+      <label class="inline">From <input type="datetime-local" name="from" value=${filters.from} /></label>
+      <label class="inline">To <input type="datetime-local" name="to" value=${filters.to} /></label>
+      <button type="submit">Filter</button>
+    </form>
+    <${ErrorBox} error=${audit.error} onRetry=${audit.reload} />
+    ${!audit.data && !audit.error ? html`<${Loading} rows=${8} />` : audit.data && html`
+      <${Table} rows=${audit.data.entries} rowKey=${(e) => e.id} empty="No audit entries match."
+        columns=${[
+          { key: 'at', label: 'When', render: (e) => fmtDateTime(e.at) },
+          { key: 'actor', label: 'Client', render: (e) => e.actor ?? (e.params?.actor === 'cli' ? 'command line' : '—') },
+          { key: 'onBehalfOf', label: 'User', render: (e) => e.onBehalfOf ?? '—' },
+          { key: 'action', label: 'Action' },
+          { key: 'outcome', label: 'Outcome', render: (e) => html`<span class=${`tag ${e.outcome}`}>${e.outcome}</span>` },
+          { key: 'params', label: 'Details', sortable: false, render: (e) => html`<code class="params">${JSON.stringify(e.params)}</code>` },
+        ]} />
+      <nav class="pager" aria-label="Pages of the audit log">
+        <button type="button" disabled=${cursors.length === 0} onClick=${() => setCursors((c) => c.slice(0, -1))}>Newer</button>
+        <button type="button" disabled=${!audit.data.nextCursor} onClick=${() => setCursors((c) => [...c, audit.data.nextCursor])}>Older</button>
+      </nav>`}
+  </section>`;
+}
+
+function Admin({ route, user }) {
+  const tab = route.parts[1] ?? 'users';
+  const clientId = route.query.get('client') || undefined;
+  useTitle(`Admin: ${TABS.find(([id]) => id === tab)?.[1] ?? ''}`);
+  if (user.role !== 'admin') return html`<div class="card"><h1>Admin</h1><p>Only administrators can open these pages; your role is ${user.role}.</p></div>`;
+  const perClient = ['keys', 'credits', 'usage'].includes(tab);
+  return html`<div>
+    <header class="page-head"><h1>Administration</h1></header>
+    <${Tabs} label="Admin sections" current=${tab} tabs=${TABS.map(([id, label]) => ({ id, label, href: href(['admin', id], ['keys', 'credits', 'usage'].includes(id) && clientId ? { client: clientId } : undefined) }))} />
+    ${perClient && html`<div class="toolbar"><${ClientPicker} tab=${tab} clientId=${clientId} /></div>`}
+    ${tab === 'users' && html`<${Users} user=${user} />`}
+    ${tab === 'clients' && html`<${Clients} />`}
+    ${tab === 'keys' && html`<${Keys} clientId=${clientId} />`}
+    ${tab === 'plans' && html`<${Plans} />`}
+    ${tab === 'credits' && html`<${Credits} clientId=${clientId} />`}
+    ${tab === 'usage' && html`<${Usage} clientId=${clientId} route=${route} />`}
+    ${tab === 'audit' && html`<${Audit} route=${route} />`}
+  </div>`;
+}
+
+export const views = { admin: Admin };

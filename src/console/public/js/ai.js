@@ -1,0 +1,103 @@
+// The AI helpers as one prompt box: the answer, and how the prompt was understood (the
+// X-Stacklens-Understood / -Parser headers of the AI endpoints), so people can check it.
+import { useState } from 'preact/hooks';
+import { html, href, navigate, Loading, ErrorBox, Empty, Table, fmtDate, useTitle } from './ui.js';
+import { request } from './api.js';
+
+const HELPERS = {
+  customers: { label: 'Companies using products', path: '/api/ai/find-customers-of-products', example: 'companies in Germany using a CRM and a marketing automation tool' },
+  techstack: { label: 'Tech stack of a company', path: '/api/ai/find-techstacks-for-company', example: 'what analytics does alpinebeverages.com use' },
+  people: { label: 'People profiles', path: '/api/ai/find-people-profiles', example: 'marketing directors at software companies in France' },
+};
+
+function decode(h) {
+  if (!h) return null;
+  try {
+    return decodeURIComponent(h);
+  } catch {
+    return h;
+  }
+}
+
+async function ask(kind, prompt, size) {
+  const res = await request('POST', HELPERS[kind].path, { params: { prompt, size }, raw: true });
+  return {
+    items: await res.json(),
+    understood: decode(res.headers.get('x-stacklens-understood')),
+    parser: res.headers.get('x-stacklens-parser'),
+    fallback: decode(res.headers.get('x-stacklens-parser-fallback')),
+  };
+}
+
+function Results({ kind, items }) {
+  if (items.length === 0) return html`<${Empty}>No suggestions.</${Empty}>`;
+  const company = (r) => (r.companyDomain ? html`<a href=${href(['companies', r.companyDomain])}>${r.companyName ?? r.companyDomain}</a>` : r.companyName ?? '—');
+  const cols = {
+    customers: [
+      { key: 'companyName', label: 'Company', render: company },
+      { key: 'product', label: 'Product' },
+      { key: 'probability', label: 'Probability', numeric: true, render: (r) => `${r.probability}%` },
+      { key: 'evidence', label: 'Evidence', render: (r) => html`${r.evidence}<div class="sub">${r.source}</div>` },
+      { key: 'dateLastVerified', label: 'Last seen', render: (r) => fmtDate(r.dateLastVerified) },
+    ],
+    techstack: [
+      { key: 'software', label: 'Software' },
+      { key: 'probability', label: 'Probability', numeric: true, render: (r) => `${r.probability}%` },
+      { key: 'reason', label: 'Why', render: (r) => html`${r.reason}<div class="sub">${r.source}</div>` },
+      { key: 'dateLastVerified', label: 'Last seen', render: (r) => fmtDate(r.dateLastVerified) },
+    ],
+    people: [
+      { key: 'fullName', label: 'Name' },
+      { key: 'title', label: 'Title' },
+      { key: 'companyName', label: 'Company', render: company },
+      { key: 'country', label: 'Country' },
+      { key: 'confidence', label: 'Confidence', numeric: true, render: (r) => `${Math.round(r.confidence * 100)}%` },
+    ],
+  }[kind];
+  return html`<${Table} columns=${cols} rows=${items} />`;
+}
+
+function Ai({ route }) {
+  useTitle('Ask AI');
+  const kind = HELPERS[route.query.get('kind')] ? route.query.get('kind') : 'customers';
+  const prompt = route.query.get('prompt') ?? '';
+  const [state, setState] = useState({ busy: false, error: null, answer: null, for: null });
+  const key = `${kind}|${prompt}`;
+  if (prompt && state.for !== key && !state.busy) {
+    setState({ busy: true, error: null, answer: null, for: key });
+    ask(kind, prompt, Number(route.query.get('size') ?? 10)).then(
+      (answer) => setState({ busy: false, error: null, answer, for: key }),
+      (error) => setState({ busy: false, error, answer: null, for: key }),
+    );
+  }
+  const submit = (e) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    navigate(href(['ai'], { kind: f.get('kind'), prompt: String(f.get('prompt')).trim(), size: f.get('size') }));
+  };
+  return html`<div>
+    <header class="page-head"><h1>Ask AI</h1>
+      <p class="sub">Suggestions are probabilistic: check them on the company pages, which show the evidence.</p></header>
+    <form class="card prompt" onSubmit=${submit} aria-label="AI prompt">
+      <fieldset class="checks"><legend>What to find</legend>
+        ${Object.entries(HELPERS).map(([id, h]) => html`<label class="check"><input type="radio" name="kind" value=${id} checked=${id === kind} />${h.label}</label>`)}
+      </fieldset>
+      <div class="field"><label for="ai-prompt">Prompt</label>
+        <textarea id="ai-prompt" name="prompt" rows="3" required maxlength="500" placeholder=${HELPERS[kind].example}>${prompt}</textarea></div>
+      <div class="actions">
+        <label class="inline">Results <input name="size" type="number" min="1" max="50" value=${route.query.get('size') ?? 10} /></label>
+        <button type="submit" class="primary" disabled=${state.busy}>${state.busy ? 'Thinking…' : 'Ask'}</button>
+      </div>
+    </form>
+    ${state.busy && html`<${Loading} label="Working on it…" rows=${4} />`}
+    <${ErrorBox} error=${state.error} />
+    ${state.answer && html`<section class="card" aria-labelledby="understood-title">
+      <h2 id="understood-title">How the prompt was understood</h2>
+      <p class="understood">${state.answer.understood ?? 'The server did not say.'}</p>
+      <p class="sub">Parser: ${state.answer.parser ?? 'unknown'}${state.answer.fallback ? ` (fell back: ${state.answer.fallback})` : ''}</p>
+    </section>
+    <section class="card" aria-labelledby="ai-results"><h2 id="ai-results">Suggestions</h2><${Results} kind=${kind} items=${state.answer.items} /></section>`}
+  </div>`;
+}
+
+export const views = { ai: Ai };

@@ -1,0 +1,255 @@
+// The company page: firmographics and the stack by category (expand a product for its
+// evidence), peers (cohorts, competitors), the benchmark charts, the news feed and people
+// with masked contacts and a purchase that shows its credit cost first.
+import { useState } from 'preact/hooks';
+import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDate, useTitle } from './ui.js';
+import { get, post, seg } from './api.js';
+import { Benchmark } from './benchmark.js';
+
+export const COHORTS = ['Default', 'Defined', 'Aspirational'];
+
+function Firmographics({ domain }) {
+  const f = useAsync(() => get(`/companies/${seg(domain)}/firmographics`), [domain]);
+  if (f.error) return html`<${ErrorBox} error=${f.error} onRetry=${f.reload} />`;
+  const d = f.data;
+  const row = (k, v) => v && html`<div><dt>${k}</dt><dd>${v}</dd></div>`;
+  return html`<section class="card firmo" aria-labelledby="firmo-title" aria-busy=${f.loading}>
+    <h2 id="firmo-title">Firmographics</h2>
+    ${!d ? html`<${Loading} rows=${4} />` : html`
+      ${d.description && html`<p class="desc">${d.description}</p>`}
+      <dl class="facts">
+        ${row('Industry', (d.industries ?? []).join(', ') || d.industry)}
+        ${row('Employees', d.employeeRange ?? d.employee_count)}
+        ${row('Revenue', d.revenueRange ?? d.revenue)}
+        ${row('Founded', d.foundedYear ?? d.founded_date)}
+        ${row('Headquarters', [d.hq_address?.city, d.hq_address?.state, d.hq_address?.country].filter(Boolean).join(', '))}
+        ${row('Type', d.company_type)}
+        ${row('CEO', d.ceo && [d.ceo.first_name, d.ceo.last_name].filter(Boolean).join(' '))}
+        ${row('Stock', d.stock?.ticker && `${d.stock.exchange ?? ''} ${d.stock.ticker}`.trim())}
+        ${row('Website', d.website && html`<a href=${d.website} rel="noopener noreferrer" target="_blank">${d.website}</a>`)}
+      </dl>`}
+  </section>`;
+}
+
+/** Install evidence: the install's dates and counts, and the observations behind it (paged, newest first). */
+function Evidence({ domain, product }) {
+  const [size, setSize] = useState(10);
+  const ev = useAsync(() => get(`/companies/${seg(domain)}/products/${seg(product.productId)}/evidence`, { size }), [domain, product.productId, size]);
+  const items = ev.data?.content ?? [];
+  const where = (o) => (o.url ? html`<a href=${o.url} target="_blank" rel="noopener noreferrer">${o.url}</a>` : o.source === 'dns' ? 'DNS record' : o.source === 'job' ? 'job post' : '—');
+  return html`<div class="evidence" aria-busy=${ev.loading}>
+    <dl class="facts">
+      <div><dt>First seen</dt><dd>${fmtDate(product.dateFirstVerified)}</dd></div>
+      <div><dt>Last seen</dt><dd>${fmtDate(product.dateLastVerified)} (${(product.dateLastVerifiedBucket ?? '').toLowerCase()})</dd></div>
+      <div><dt>Times seen</dt><dd>${product.hitCount}</dd></div>
+      <div><dt>Intensity</dt><dd>${product.intensity} / 100 (${(product.intensityBucket ?? '').toLowerCase()})</dd></div>
+    </dl>
+    <h4>Where and when it was seen</h4>
+    ${ev.error ? html`<${ErrorBox} error=${ev.error} onRetry=${ev.reload} />`
+      : !ev.data ? html`<${Loading} label="Loading evidence…" />`
+      : items.length === 0 ? html`<p class="hint">No detector observations: this install came from imported data; the dates above are its evidence.</p>`
+      : html`<div class="table-wrap"><table class="observations">
+          <thead><tr><th scope="col">Seen</th><th scope="col">Source</th><th scope="col">Where</th><th scope="col">Trace</th><th scope="col" class="num">Weight</th></tr></thead>
+          <tbody>${items.map((o) => html`<tr>
+            <td>${fmtDate(o.seenAt)}</td><td>${o.source}</td><td class="where">${where(o)}</td>
+            <td><code>${o.excerpt}</code>${o.version ? html` <span class="sub">v${o.version}</span>` : ''}<div class="sub">${o.ruleId}</div></td>
+            <td class="num">${o.weight.toFixed(2)}</td></tr>`)}</tbody>
+        </table></div>
+        ${ev.data.totalElements > items.length && html`<button type="button" onClick=${() => setSize((n) => Math.min(200, n + 20))} disabled=${ev.loading}>Show more (${ev.data.totalElements - items.length} older)</button>`}`}
+  </div>`;
+}
+
+function Stack({ domain }) {
+  const data = useAsync(async () => {
+    const page = await get(`/companies/${seg(domain)}/products/paged`, { size: 200 });
+    const ids = page.content.map((p) => p.productId);
+    const confidence = new Map();
+    for (let i = 0; i < ids.length; i += 100) {
+      const res = await post(`/companies/${seg(domain)}/products-in-use`, { productIds: ids.slice(i, i + 100) });
+      for (const r of res) confidence.set(r.productId, r.confidence);
+    }
+    return { page, confidence };
+  }, [domain]);
+  const [open, setOpen] = useState(null);
+  if (data.error) return html`<${ErrorBox} error=${data.error} onRetry=${data.reload} />`;
+  if (!data.data) return html`<section class="card"><h2>Technology stack</h2><${Loading} rows=${8} /></section>`;
+  const { page, confidence } = data.data;
+  const groups = new Map();
+  for (const p of page.content) {
+    const g = p.level0Category ?? p.mainCategory;
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(p);
+  }
+  return html`<section class="card" aria-labelledby="stack-title">
+    <h2 id="stack-title">Technology stack <span class="count">${page.totalElements}</span></h2>
+    ${page.totalElements > page.content.length && html`<p class="hint">Showing the first ${page.content.length} products.</p>`}
+    ${page.content.length === 0 && html`<${Empty}>No installed product is known for this company yet.</${Empty}>`}
+    ${[...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([cat, items]) => html`<div class="stack-group">
+      <h3>${cat} <span class="count">${items.length}</span></h3>
+      <ul class="stack-list">
+        ${items.map((p) => {
+          const isOpen = open === p.productId;
+          const c = confidence.get(p.productId);
+          return html`<li class=${isOpen ? 'open' : ''}>
+            <div class="stack-row">
+              <button type="button" class="expander" aria-expanded=${isOpen} aria-controls=${`ev-${p.productId}`} onClick=${() => setOpen(isOpen ? null : p.productId)}>
+                <span aria-hidden="true">${isOpen ? '▾' : '▸'}</span> ${p.product}
+              </button>
+              <a class="sub" href=${href(['vendors', p.vendorDomain])}>${p.vendor}</a>
+              <span class="sub">${p.mainCategory}</span>
+              <span class="confidence" title="Confidence that the product is in use">${c === undefined ? '' : `${Math.round(c * 100)}%`}<meter min="0" max="1" value=${c ?? 0} aria-label=${`Confidence ${c === undefined ? 'unknown' : `${Math.round(c * 100)}%`}`}></meter></span>
+              <a class="sub" href=${href(['products', p.vendorDomain, p.productId], { company: domain })}>Product page</a>
+            </div>
+            ${isOpen && html`<div id=${`ev-${p.productId}`}><${Evidence} domain=${domain} product=${p} /></div>`}
+          </li>`;
+        })}
+      </ul>
+    </div>`)}
+  </section>`;
+}
+
+function PeerList({ domain, loader, label, chosen, onChoose }) {
+  const [page, setPage] = useState(0);
+  const data = useAsync(() => loader(page), [domain, label, page]);
+  return html`<section class="card" aria-labelledby=${`peers-${label}`} aria-busy=${data.loading}>
+    <h2 id=${`peers-${label}`}>${label}</h2>
+    <${ErrorBox} error=${data.error} onRetry=${data.reload} />
+    ${!data.data && !data.error ? html`<${Loading} rows=${5} />` : data.data && html`
+      <${Table} rows=${data.data.content} rowKey=${(r) => r.domain} empty="No peers in this group."
+        columns=${[
+          { key: 'name', label: 'Company', render: (r) => html`<a href=${href(['companies', r.domain])}>${r.name ?? r.domain}</a><div class="sub">${r.domain}</div>` },
+          { key: 'compare', label: 'Compare', sortable: false, render: (r) => html`<label class="check"><input type="checkbox" checked=${chosen.includes(r.domain)} onChange=${(e) => onChoose(r.domain, e.currentTarget.checked)} />Benchmark<span class="visually-hidden"> ${r.name ?? r.domain}</span></label>` },
+        ]} />
+      <${Pager} page=${page} totalPages=${data.data.totalPages} totalElements=${data.data.totalElements} label="peers" onPage=${setPage} />`}
+  </section>`;
+}
+
+function Peers({ domain, route }) {
+  const cohort = COHORTS.includes(route.query.get('cohort')) ? route.query.get('cohort') : 'Default';
+  const chosen = (route.query.get('peers') ?? '').split(',').filter(Boolean);
+  const go = (q) => navigate(href(['companies', domain, 'peers'], { cohort, peers: chosen.join(','), ...q }), { replace: true });
+  const onChoose = (d, on) => go({ peers: (on ? [...chosen, d] : chosen.filter((x) => x !== d)).join(',') });
+  return html`<div>
+    <div class="toolbar">
+      <div class="segmented" role="group" aria-label="Cohort">
+        ${COHORTS.map((c) => html`<a href=${href(['companies', domain, 'peers'], { cohort: c, peers: chosen.join(',') })} aria-current=${c === cohort ? 'true' : undefined}>${c}</a>`)}
+      </div>
+      ${chosen.length > 0 && html`<a class="button primary" href=${href(['companies', domain, 'benchmark'], { cohort, peers: chosen.join(',') })}>Benchmark with ${chosen.length} chosen</a>`}
+    </div>
+    <div class="grid2">
+      <${PeerList} domain=${domain} label=${`${cohort} cohort`} chosen=${chosen} onChoose=${onChoose} loader=${(page) => get(`/companies/${seg(domain)}/cohort/${cohort}`, { page, size: 20 })} />
+      <${PeerList} domain=${domain} label="Competitors" chosen=${chosen} onChoose=${onChoose} loader=${(page) => get(`/companies/${seg(domain)}/competitors`, { page, size: 20 })} />
+    </div>
+  </div>`;
+}
+
+function News({ domain }) {
+  const [pages, setPages] = useState([]);
+  const [cursor, setCursor] = useState(undefined);
+  const first = useAsync(() => get(`/companies/${seg(domain)}/feed`), [domain]);
+  const more = useAsync(() => (cursor ? get(`/companies/${seg(domain)}/feed`, { paginationId: cursor }).then((p) => (setPages((ps) => [...ps, p]), p)) : null), [cursor]);
+  if (first.error) return html`<${ErrorBox} error=${first.error} onRetry=${first.reload} />`;
+  if (!first.data) return html`<section class="card"><h2>News</h2><${Loading} rows=${5} /></section>`;
+  const all = [first.data, ...pages];
+  const items = all.flatMap((p) => p.feeds);
+  const next = all[all.length - 1].paginationId;
+  return html`<section class="card" aria-labelledby="news-title">
+    <h2 id="news-title">News and activity</h2>
+    ${items.length === 0 && html`<${Empty}>No news for this company.</${Empty}>`}
+    <ol class="feed">${items.map((n) => html`<li key=${n.id}>
+      <div class="sub"><span class="tag">${n.category}</span> ${fmtDate(n.date)} · ${n.publisherName ?? ''}</div>
+      <h3>${n.sourceUrl ? html`<a href=${n.sourceUrl} target="_blank" rel="noopener noreferrer">${n.title}</a>` : n.title}</h3>
+      <p>${n.description}</p>
+    </li>`)}</ol>
+    <${ErrorBox} error=${more.error} />
+    ${next && html`<button type="button" onClick=${() => setCursor(next)} disabled=${more.loading && cursor}>${more.loading && cursor ? 'Loading…' : 'Older news'}</button>`}
+  </section>`;
+}
+
+function maskedEmail(p, domain) {
+  const first = (p.fullName ?? '?').trim()[0]?.toLowerCase() ?? '•';
+  return `${first}•••••@${p.companyDomain ?? domain}`;
+}
+
+function Purchase({ profile, onDone, onCancel }) {
+  const credits = useAsync(() => get('/credits', { limit: 1 }), [profile.id]);
+  const [state, setState] = useState({ busy: false, error: null });
+  const buy = async () => {
+    setState({ busy: true, error: null });
+    try {
+      const res = await post('/profiles/purchase', { profileIds: [profile.id] }, undefined, { headers: { 'idempotency-key': crypto.randomUUID() } });
+      onDone(res);
+    } catch (err) {
+      setState({ busy: false, error: err });
+    }
+  };
+  return html`<div class="confirm" role="dialog" aria-modal="false" aria-labelledby=${`buy-${profile.id}`}>
+    <p id=${`buy-${profile.id}`}><strong>Buy the contact details of ${profile.fullName}?</strong></p>
+    <p>Cost: <strong>1 credit</strong> (nothing if already bought). ${credits.data ? html`Balance now: <strong>${credits.data.balance}</strong> credits.` : credits.error ? '' : 'Checking your balance…'}</p>
+    <${ErrorBox} error=${state.error ?? credits.error} />
+    <div class="actions">
+      <button type="button" class="primary" onClick=${buy} disabled=${state.busy}>${state.busy ? 'Buying…' : 'Buy for 1 credit'}</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+    </div>
+  </div>`;
+}
+
+function People({ domain }) {
+  const [page, setPage] = useState(0);
+  const [buying, setBuying] = useState(null);
+  const [bought, setBought] = useState({});
+  const data = useAsync(() => post('/profiles/search', { companyDomains: [domain], page, size: 20 }), [domain, page]);
+  if (data.error && data.error.status !== 404) return html`<${ErrorBox} error=${data.error} onRetry=${data.reload} />`;
+  const rows = data.data?.content ?? [];
+  return html`<section class="card" aria-labelledby="people-title" aria-busy=${data.loading}>
+    <h2 id="people-title">People</h2>
+    <p class="hint">Contact details are masked until bought; each new purchase costs one credit.</p>
+    ${data.loading && !data.data ? html`<${Loading} rows=${6} />` : html`
+      <${Table} rows=${rows} rowKey=${(r) => r.id} empty="No people are known at this company."
+        columns=${[
+          { key: 'fullName', label: 'Name' },
+          { key: 'title', label: 'Title' },
+          { key: 'seniority', label: 'Seniority' },
+          { key: 'contact', label: 'Contact', sortable: false, render: (p) => {
+            const b = bought[p.id];
+            if (b) return html`<span class="contact">${b.emails.map((e) => e.value).join(', ') || 'no email'}${b.phones.length ? ` · ${b.phones.map((x) => x.value).join(', ')}` : ''}</span>`;
+            return html`<span class="masked" aria-label="masked email">${maskedEmail(p, domain)}</span>
+              ${buying === p.id
+                ? html`<${Purchase} profile=${p} onCancel=${() => setBuying(null)} onDone=${(res) => { setBought((m) => ({ ...m, [p.id]: res.results[0] })); setBuying(null); }} />`
+                : html` <button type="button" onClick=${() => setBuying(p.id)}>Buy contact<span class="visually-hidden"> of ${p.fullName}</span></button>`}`;
+          } },
+        ]} />
+      ${data.data && html`<${Pager} page=${page} totalPages=${data.data.totalPages} totalElements=${data.data.totalElements} label="people" onPage=${setPage} />`}`}
+  </section>`;
+}
+
+function Company({ route }) {
+  const domain = route.parts[1];
+  const tab = route.parts[2] ?? 'stack';
+  const summary = useAsync(() => post('/companies/search', { filter: { companyDomainIn: [domain] }, size: 1 }).then((p) => p.content[0] ?? null), [domain]);
+  const name = summary.data?.name ?? domain;
+  useTitle(name);
+  const keep = { cohort: route.query.get('cohort') ?? undefined, peers: route.query.get('peers') ?? undefined };
+  const tabs = [
+    ['stack', 'Overview and stack'],
+    ['peers', 'Peers'],
+    ['benchmark', 'Benchmark'],
+    ['news', 'News'],
+    ['people', 'People'],
+  ].map(([id, label]) => ({ id, label, href: href(['companies', domain, ...(id === 'stack' ? [] : [id])], id === 'peers' || id === 'benchmark' ? keep : undefined) }));
+  return html`<div class="company">
+    <header class="page-head">
+      <h1>${name}</h1>
+      <div class="sub">${domain}${summary.data ? ` · ${summary.data.industry ?? ''} · ${summary.data.employeeRange ?? ''} employees · ${[summary.data.city, summary.data.country].filter(Boolean).join(', ')}` : ''}</div>
+    </header>
+    <${ErrorBox} error=${summary.error} />
+    <${Tabs} tabs=${tabs} current=${tab} label="Company sections" />
+    ${tab === 'stack' && html`<div class="grid-aside"><${Firmographics} domain=${domain} /><${Stack} domain=${domain} /></div>`}
+    ${tab === 'peers' && html`<${Peers} domain=${domain} route=${route} />`}
+    ${tab === 'benchmark' && html`<${Benchmark} domain=${domain} route=${route} />`}
+    ${tab === 'news' && html`<${News} domain=${domain} />`}
+    ${tab === 'people' && html`<${People} domain=${domain} />`}
+  </div>`;
+}
+
+export const views = { companies: Company };

@@ -1,0 +1,248 @@
+// Company search: every filter of POST /api/companies/search, kept in the URL (shareable,
+// back button), a results table with paging and sorting, and the CSV export.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html, href, navigate, useAsync, Loading, ErrorBox, Table, Pager, useTitle } from './ui.js';
+import { get, post, request, seg } from './api.js';
+
+export const EMPLOYEE_BANDS = ['Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000'];
+export const REVENUE_BANDS = ['Less than 1M', '1M - 2M', '2M - 5M', '5M - 10M', '10M - 50M', '50M - 100M', '100M - 500M', '500M - 1B', 'More than 1B'];
+const INTENSITY = [['LOW', 'Low (0-33)'], ['MEDIUM', 'Medium (34-66)'], ['HIGH', 'High (67-100)']];
+const RECENCY = [['RECENT', 'Within 90 days'], ['NEW', '90-365 days ago'], ['OLD', '1-2 years ago'], ['ANCIENT', 'Over 2 years ago']];
+
+/** A technology token: "p:<productId>:<label>" or "v:<vendorDomain>:<label>". */
+function parseTech(t) {
+  const [kind, id, ...rest] = t.split(':');
+  return { kind, id, label: rest.join(':') || id };
+}
+
+/** The search state from the URL query. */
+function stateOf(q) {
+  return {
+    query: q.get('q') ?? '',
+    name: q.get('name') ?? '',
+    use: q.getAll('use'),
+    useAll: q.get('useAll') === '1',
+    not: q.getAll('not'),
+    intensity: q.getAll('intensity'),
+    recency: q.getAll('recency'),
+    industry: q.getAll('industry'),
+    employees: q.getAll('employees'),
+    revenue: q.getAll('revenue'),
+    country: q.get('country') ?? '',
+    page: Number(q.get('page') ?? 0) || 0,
+    size: Number(q.get('size') ?? 20) || 20,
+  };
+}
+function urlOf(s) {
+  const q = new URLSearchParams();
+  if (s.query) q.set('q', s.query);
+  if (s.name) q.set('name', s.name);
+  s.use.forEach((t) => q.append('use', t));
+  if (s.useAll) q.set('useAll', '1');
+  s.not.forEach((t) => q.append('not', t));
+  for (const k of ['intensity', 'recency', 'industry', 'employees', 'revenue']) s[k].forEach((v) => q.append(k, v));
+  if (s.country) q.set('country', s.country);
+  if (s.page) q.set('page', String(s.page));
+  if (s.size !== 20) q.set('size', String(s.size));
+  const str = q.toString();
+  return `#/search${str ? `?${str}` : ''}`;
+}
+
+/** The API request body for a search state. */
+export function bodyOf(s) {
+  const filter = {};
+  const ids = (list, kind) => list.map(parseTech).filter((t) => t.kind === kind).map((t) => t.id);
+  const put = (key, v) => v.length && (filter[key] = v);
+  put('productIdIn', ids(s.use, 'p'));
+  put('vendorDomainIn', ids(s.use, 'v'));
+  if (s.useAll) {
+    if (filter.productIdIn) filter.productIdInAnd = true;
+    if (filter.vendorDomainIn) filter.vendorDomainInAnd = true;
+  }
+  put('productIdNotIn', ids(s.not, 'p'));
+  put('vendorDomainNotIn', ids(s.not, 'v'));
+  put('intensityBucketIn', s.intensity);
+  put('dateLastVerifiedBucketIn', s.recency);
+  put('industryIn', s.industry);
+  put('employeeRangeIn', s.employees);
+  put('revenueRangeIn', s.revenue);
+  put('countryIn', s.country.split(',').map((c) => c.trim()).filter(Boolean));
+  if (s.name) filter.companyNameContains = s.name;
+  const body = { page: s.page, size: s.size, filter };
+  if (s.query) body.query = s.query;
+  return body;
+}
+
+/** Suggestions for a typed technology: matching vendors and their products. */
+async function suggest(text) {
+  const vendors = await get('/vendors', { vendor: text, fuzzy: true, size: 5 });
+  const top = vendors.content.slice(0, 3);
+  const products = await Promise.all(top.map((v) => get(`/vendors/${seg(v.domain)}/products`, { size: 50 }).catch(() => ({ content: [] }))));
+  const needle = text.toLowerCase();
+  const options = [];
+  top.forEach((v, i) => {
+    options.push({ token: `v:${v.domain}:${v.name}`, label: `${v.name} (any product of ${v.domain})` });
+    for (const p of products[i].content) {
+      if (p.name.toLowerCase().includes(needle) || v.name.toLowerCase().includes(needle)) options.push({ token: `p:${p.id}:${p.name}`, label: `${p.name} (${p.category})` });
+    }
+  });
+  return options;
+}
+
+function TechPicker({ id, label, tokens, onChange }) {
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const timer = useRef(0);
+  const latest = useRef(Promise.resolve([]));
+  const onInput = (e) => {
+    const v = e.currentTarget.value;
+    setText(v);
+    clearTimeout(timer.current);
+    if (v.trim().length < 2) return setOptions([]);
+    timer.current = setTimeout(() => {
+      setBusy(true);
+      latest.current = suggest(v.trim()).then(
+        (o) => (setOptions(o), setError(null), setBusy(false), o),
+        (err) => (setError(err), setBusy(false), []),
+      );
+    }, 200);
+  };
+  const add = async () => {
+    const t = text.trim();
+    if (!t) return;
+    clearTimeout(timer.current);
+    let opts = options;
+    if (!opts.some((o) => o.label === t)) opts = await suggest(t).catch(() => []);
+    const chosen = opts.find((o) => o.label === t) ?? opts.find((o) => o.token.startsWith('p:')) ?? opts[0];
+    if (!chosen) return setError({ message: `No vendor or product matches "${t}"` });
+    if (!tokens.includes(chosen.token)) onChange([...tokens, chosen.token]);
+    setText('');
+    setOptions([]);
+    setError(null);
+  };
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    <div class="picker">
+      <input id=${id} list=${`${id}-list`} value=${text} onInput=${onInput} placeholder="Type a product or vendor"
+        onKeyDown=${(e) => e.key === 'Enter' && (e.preventDefault(), add())} autocomplete="off" aria-describedby=${`${id}-hint`} />
+      <button type="button" onClick=${add}>Add</button>
+    </div>
+    <datalist id=${`${id}-list`}>${options.map((o) => html`<option value=${o.label}></option>`)}</datalist>
+    <small id=${`${id}-hint`} class="hint">${busy ? 'Looking up…' : error ? error.message : 'Enter adds the best match'}</small>
+    <ul class="chips" aria-label=${`${label}: chosen`}>
+      ${tokens.map((t) => {
+        const p = parseTech(t);
+        return html`<li class="chip">${p.label}<button type="button" aria-label=${`Remove ${p.label}`} onClick=${() => onChange(tokens.filter((x) => x !== t))}>×</button></li>`;
+      })}
+    </ul>
+  </div>`;
+}
+
+function Checks({ legend, name, values, options, onChange }) {
+  return html`<fieldset class="checks">
+    <legend>${legend}</legend>
+    ${options.map(([v, l]) => html`<label class="check"><input type="checkbox" name=${name} value=${v} checked=${values.includes(v)}
+        onChange=${(e) => onChange(e.currentTarget.checked ? [...values, v] : values.filter((x) => x !== v))} />${l ?? v}</label>`)}
+  </fieldset>`;
+}
+
+async function exportCsv(s) {
+  const body = bodyOf({ ...s, page: 0 });
+  delete body.page;
+  delete body.size;
+  const res = await request('POST', '/api/companies/search', { params: { export: true }, body, headers: { accept: 'text/csv' }, raw: true });
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = 'companies.csv';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+function Search({ route, user }) {
+  useTitle('Company search');
+  const s = stateOf(route.query);
+  const [draft, setDraft] = useState(s);
+  const key = urlOf(s);
+  useEffect(() => setDraft(stateOf(route.query)), [key]);
+  const industries = useAsync(() => get('/industries'), []);
+  // On a phone the filters start folded (unless some are set), so the results are in view.
+  const [filtersOpen] = useState(() => !matchMedia('(max-width: 900px)').matches || route.query.toString() !== '');
+  const results = useAsync(() => post('/companies/search', bodyOf(s)), [key]);
+  const [exporting, setExporting] = useState({ busy: false, error: null });
+  const set = (k) => (v) => setDraft((d) => ({ ...d, [k]: v }));
+  const submit = (e) => {
+    e.preventDefault();
+    navigate(urlOf({ ...draft, page: 0 }));
+  };
+  const doExport = async () => {
+    setExporting({ busy: true, error: null });
+    try {
+      await exportCsv(s);
+      setExporting({ busy: false, error: null });
+    } catch (err) {
+      setExporting({ busy: false, error: err });
+    }
+  };
+  const page = results.data;
+  const columns = [
+    { key: 'name', label: 'Company', render: (c) => html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a><div class="sub">${c.domain}</div>`, sort: (c) => (c.name ?? c.domain).toLowerCase() },
+    { key: 'industry', label: 'Industry' },
+    { key: 'employeeRange', label: 'Employees', sort: (c) => EMPLOYEE_BANDS.indexOf(c.employeeRange) },
+    { key: 'revenueRange', label: 'Revenue', sort: (c) => REVENUE_BANDS.indexOf(c.revenueRange) },
+    { key: 'country', label: 'Location', render: (c) => [c.city, c.country].filter(Boolean).join(', ') || '—', sort: (c) => `${c.country ?? ''}${c.city ?? ''}` },
+  ];
+  return html`<div class="search-layout">
+    <form class="card filters" onSubmit=${submit} aria-labelledby="filters-title">
+      <h1 id="filters-title">Find companies</h1>
+      <details class="filter-fields" open=${filtersOpen}>
+      <summary>Filters</summary>
+      <div class="field"><label for="f-q">Keywords</label><input id="f-q" type="search" value=${draft.query} onInput=${(e) => set('query')(e.currentTarget.value)} placeholder="Name, domain or industry words" /></div>
+      <${TechPicker} id="f-use" label="Uses technologies" tokens=${draft.use} onChange=${set('use')} />
+      <label class="check"><input type="checkbox" checked=${draft.useAll} onChange=${(e) => set('useAll')(e.currentTarget.checked)} />Must use all of them</label>
+      <${TechPicker} id="f-not" label="Does not use" tokens=${draft.not} onChange=${set('not')} />
+      <${Checks} legend="Usage intensity" name="intensity" values=${draft.intensity} options=${INTENSITY} onChange=${set('intensity')} />
+      <${Checks} legend="Last seen" name="recency" values=${draft.recency} options=${RECENCY} onChange=${set('recency')} />
+      <div class="field">
+        <label for="f-industry">Industry</label>
+        <select id="f-industry" multiple size="4" onChange=${(e) => set('industry')([...e.currentTarget.selectedOptions].map((o) => o.value))}>
+          ${(industries.data ?? []).map((i) => html`<option value=${i.id} selected=${draft.industry.includes(i.id)}>${i.name}</option>`)}
+        </select>
+      </div>
+      <details open=${draft.employees.length > 0 || draft.revenue.length > 0}>
+        <summary>Size and revenue</summary>
+        <${Checks} legend="Employees" name="employees" values=${draft.employees} options=${EMPLOYEE_BANDS.map((b) => [b])} onChange=${set('employees')} />
+        <${Checks} legend="Revenue" name="revenue" values=${draft.revenue} options=${REVENUE_BANDS.map((b) => [b])} onChange=${set('revenue')} />
+      </details>
+      <div class="field"><label for="f-country">Countries</label><input id="f-country" value=${draft.country} onInput=${(e) => set('country')(e.currentTarget.value)} placeholder="e.g. DE, US, France" /></div>
+      <div class="field"><label for="f-name">Name contains</label><input id="f-name" value=${draft.name} onInput=${(e) => set('name')(e.currentTarget.value)} /></div>
+      </details>
+      <div class="actions">
+        <button type="submit" class="primary">Search</button>
+        <a class="button" href="#/search">Clear</a>
+      </div>
+    </form>
+    <section class="results" aria-labelledby="results-title" aria-busy=${results.loading}>
+      <div class="results-head">
+        <h2 id="results-title">Companies${page ? html` <span class="count">${page.totalElements}</span>` : ''}</h2>
+        <div class="actions">
+          <label class="inline">Per page <select value=${String(s.size)} onChange=${(e) => navigate(urlOf({ ...s, page: 0, size: Number(e.currentTarget.value) }))}>
+            ${[20, 50, 100, 200].map((n) => html`<option value=${n}>${n}</option>`)}
+          </select></label>
+          ${user.role !== 'viewer' && html`<button type="button" onClick=${doExport} disabled=${exporting.busy}>${exporting.busy ? 'Exporting…' : 'Export CSV'}</button>`}
+        </div>
+      </div>
+      <${ErrorBox} error=${exporting.error} />
+      <${ErrorBox} error=${results.error} onRetry=${results.reload} />
+      ${results.loading && !page ? html`<${Loading} rows=${8} label="Searching…" />` : page && html`
+        <${Table} columns=${columns} rows=${page.content} rowKey=${(c) => c.domain} caption="Sort by a column header (sorts this page)" empty="No company matches these filters. Remove a filter to widen the search." />
+        <${Pager} page=${s.page} totalPages=${page.totalPages} totalElements=${page.totalElements} label="companies" onPage=${(p) => navigate(urlOf({ ...s, page: p }))} />`}
+    </section>
+  </div>`;
+}
+
+export const views = { search: Search };

@@ -1,0 +1,143 @@
+// Shared pieces of the console's screens: routing helpers, the async-data hook, loading /
+// empty / error states, the sortable table and the pager.
+import { html } from 'htm/preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+
+export { html };
+
+/** The current route: path segments and query of the location hash (#/a/b?x=1). */
+export function parseHash(hash = location.hash) {
+  const raw = hash.replace(/^#\/?/, '');
+  const [path, qs = ''] = raw.split('?');
+  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(qs) };
+}
+export function href(parts, query) {
+  const path = parts.map((p) => encodeURIComponent(p)).join('/');
+  const q = query ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')).toString() : '';
+  return `#/${path}${q ? `?${q}` : ''}`;
+}
+export function navigate(to, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+/** Runs fn() when deps change; keeps the last data while reloading (no layout jump). */
+export function useAsync(fn, deps) {
+  const [state, setState] = useState({ loading: true, error: null, data: undefined });
+  const seq = useRef(0);
+  const run = useCallback(() => {
+    const n = ++seq.current;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    Promise.resolve()
+      .then(fn)
+      .then(
+        (data) => n === seq.current && setState({ loading: false, error: null, data }),
+        (error) => n === seq.current && setState({ loading: false, error, data: undefined }),
+      );
+  }, deps);
+  useEffect(run, [run]);
+  return { ...state, reload: run };
+}
+
+export function Loading({ label = 'Loading…', rows = 0 }) {
+  return html`<div class="loading" role="status" aria-live="polite">
+    <span class="spinner" aria-hidden="true"></span>${label}
+    ${rows > 0 && html`<div class="skeleton" aria-hidden="true">${Array.from({ length: rows }, () => html`<div class="skeleton-row"></div>`)}</div>`}
+  </div>`;
+}
+
+export function ErrorBox({ error, onRetry }) {
+  if (!error) return null;
+  const status = error.status ? `${error.status}: ` : '';
+  return html`<div class="error" role="alert">
+    <strong>Something went wrong.</strong> <span class="error-message">${status}${error.message}</span>
+    ${onRetry && html` <button type="button" class="link" onClick=${onRetry}>Try again</button>`}
+  </div>`;
+}
+
+export function Empty({ children }) {
+  return html`<p class="empty">${children}</p>`;
+}
+
+export function fmtDate(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+}
+export function fmtDateTime(iso) {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * A table whose column headers sort the rows shown (buttons, so the keyboard reaches them).
+ * columns: [{key, label, render?(row), sort?(row) → comparable, numeric?}]
+ */
+export function Table({ columns, rows, caption, rowKey, sortable = true, empty = 'Nothing to show.' }) {
+  const [sort, setSort] = useState({ key: null, dir: 1 });
+  let shown = rows;
+  if (sort.key) {
+    const col = columns.find((c) => c.key === sort.key);
+    const val = col.sort ?? ((r) => r[col.key]);
+    shown = [...rows].sort((a, b) => {
+      const x = val(a);
+      const y = val(b);
+      if (x === y) return 0;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      return (x < y ? -1 : 1) * sort.dir;
+    });
+  }
+  const toggle = (key) => setSort((s) => ({ key, dir: s.key === key ? -s.dir : 1 }));
+  return html`<div class="table-wrap">
+    <table>
+      ${caption && html`<caption>${caption}</caption>`}
+      <thead>
+        <tr>
+          ${columns.map((c) => {
+            const active = sort.key === c.key;
+            const ariaSort = active ? (sort.dir === 1 ? 'ascending' : 'descending') : undefined;
+            return html`<th scope="col" aria-sort=${ariaSort} class=${c.numeric ? 'num' : ''}>
+              ${sortable && c.sortable !== false
+                ? html`<button type="button" class="sort" onClick=${() => toggle(c.key)}>${c.label}<span aria-hidden="true">${active ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span></button>`
+                : c.label}
+            </th>`;
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        ${shown.length === 0
+          ? html`<tr><td colspan=${columns.length} class="empty">${empty}</td></tr>`
+          : shown.map(
+              (r, i) => html`<tr key=${rowKey ? rowKey(r) : i}>
+                ${columns.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${c.render ? c.render(r) : (r[c.key] ?? '—')}</td>`)}
+              </tr>`,
+            )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function Pager({ page, totalPages, totalElements, onPage, label = 'results' }) {
+  if (!totalPages) return html`<div class="pager" aria-hidden="true"></div>`;
+  return html`<nav class="pager" aria-label=${`Pages of ${label}`}>
+    <button type="button" disabled=${page <= 0} onClick=${() => onPage(page - 1)}>Previous</button>
+    <span>Page ${page + 1} of ${totalPages}${totalElements !== undefined ? ` · ${totalElements} ${label}` : ''}</span>
+    <button type="button" disabled=${page + 1 >= totalPages} onClick=${() => onPage(page + 1)}>Next</button>
+  </nav>`;
+}
+
+/** Tabs as links (each tab has its URL); the current one is marked for assistive tech. */
+export function Tabs({ tabs, current, label }) {
+  return html`<nav class="tabs" aria-label=${label}>
+    ${tabs.map((t) => html`<a href=${t.href} aria-current=${t.id === current ? 'page' : undefined} class=${t.id === current ? 'tab active' : 'tab'}>${t.label}</a>`)}
+  </nav>`;
+}
+
+export function useTitle(title) {
+  useEffect(() => {
+    document.title = title ? `${title} · Stacklens` : 'Stacklens console';
+  }, [title]);
+}

@@ -1,0 +1,341 @@
+// The web console in a real browser: headless Debian Chromium driven by playwright-core
+// against a real `stacklens serve` on PGlite with a small demo world. The journeys of issue
+// 18 (sign in, search with two technology filters, company, evidence, benchmark chart, CSV
+// export, purchase as analyst and refusal as viewer, API key create/revoke as admin), axe-core
+// on every screen (no serious or critical violations), screenshots to docs/screenshots/.
+// Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { parse } from 'csv-parse/sync';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { listenInRange } from '../helpers/ports.ts';
+import { ensureDemoWorld } from '../../src/ingest/demo.ts';
+import { createUser } from '../../src/services/console-users.ts';
+import { recordDetections } from '../../src/services/observations.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(process.cwd(), 'docs', 'screenshots');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'console-test-password-1';
+const USERS = {
+  admin: { email: 'admin@console.test', name: 'Ada Admin', role: 'admin' },
+  analyst: { email: 'analyst@console.test', name: 'Ana Analyst', role: 'analyst' },
+  viewer: { email: 'viewer@console.test', name: 'Vic Viewer', role: 'viewer' },
+} as const;
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  mkdirSync(SHOTS, { recursive: true });
+  // The real app on a real port, on a fresh database holding a small demo world.
+  t = await createTestApp({ env: { SEED_DEMO: 'true', DEMO_COMPANIES: '60' } });
+  await ensureDemoWorld(t.db, t.app.config, () => {});
+  for (const u of Object.values(USERS)) await createUser(t.db, { ...u, password: PASSWORD });
+  const port = await listenInRange((p) => t.app.listen({ port: p, host: '127.0.0.1' }));
+  base = `http://127.0.0.1:${port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Sums layout shifts (not caused by input) into window.__cls, from the first paint on. */
+const CLS_OBSERVER = `window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });`;
+
+async function newPage(width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 860 }, acceptDownloads: true, colorScheme });
+  await context.addInitScript(CLS_OBSERVER);
+  // Generous waits: the whole suite shares 2 cores with other work (no timing is asserted here).
+  context.setDefaultTimeout(90_000);
+  return context.newPage();
+}
+
+/** Cumulative layout shift of the page so far (a score; 0.1 is the usual "good" limit). */
+async function layoutShift(page: Page): Promise<number> {
+  return (await page.evaluate('window.__cls')) as number;
+}
+
+async function signIn(who: keyof typeof USERS, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await newPage(width, colorScheme);
+  page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+  await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
+  assert.match(page.url(), /\/console/, 'a browser asking for / lands on the console');
+  await page.getByLabel('Email').fill(USERS[who].email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor().catch(async (err: Error) => {
+    const alert = await page.getByRole('alert').allInnerTexts();
+    throw new Error(`${USERS[who].email} could not sign in${alert.length ? `: ${alert.join(' / ')}` : ''} (${err.message})`);
+  });
+  return page;
+}
+
+/** axe-core in the page: no serious or critical violation. */
+async function checkA11y(page: Page, screen: string): Promise<void> {
+  // Injected through the DevTools protocol: the page's own CSP (rightly) refuses inline scripts.
+  if (!(await page.evaluate('"axe" in window'))) await page.evaluate(AXE);
+  // Browser-side code as text: this project's TypeScript has no DOM types.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((res) => res.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as { id: string; impact: string; help: string; targets: string[] }[];
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** A same-origin API call with the page's session (cookie) and CSRF token. */
+async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const call = `(async () => {
+    const s = await (await fetch('/console/api/session')).json();
+    const res = await fetch(${JSON.stringify(path)}, { method: ${JSON.stringify(method)}, headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+      body: ${body === undefined ? 'undefined' : JSON.stringify(JSON.stringify(body))} });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  })()`;
+  return (await page.evaluate(call)) as { status: number; body: T };
+}
+
+test('sign-in screen: wrong password shows the API message; page is accessible', async () => {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(90_000);
+  const page = await context.newPage();
+  const res = await page.goto(`${base}/console`);
+  const csp = res!.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /script-src 'self' 'sha256-/u);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/u);
+  await page.getByLabel('Email').fill(USERS.viewer.email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /401/u);
+  await checkA11y(page, 'sign-in');
+  await shot(page, 'sign-in');
+  await context.close();
+});
+
+test('analyst journey: search with two technologies, company, evidence, benchmark chart, CSV export, purchase', async () => {
+  const page = await signIn('analyst');
+  const t0 = Date.now();
+  await page.locator('table tbody tr a').first().waitFor();
+  const paint = await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null");
+  console.log(`# search results visible ${Date.now() - t0} ms after sign-in; first contentful paint ${paint} ms`);
+  await checkA11y(page, 'search');
+
+  // Two products used together by one company of the demo world.
+  const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
+  const domain = first.body.content[0]!.domain;
+  const stack = await api<{ content: { product: string; productId: string; vendorDomain: string; mainCategory: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
+  const [a, b] = stack.body.content;
+  // The detector saw product a on the company's home page (the observation log, issue 17).
+  const trace = `https://cdn.${a!.vendorDomain}/loader.js?site=${domain}`;
+  const recorded = await recordDetections(t.db, [{ domain, technologies: [{ name: a!.product, vendorDomain: a!.vendorDomain, category: a!.mainCategory, confidence: 0.8, evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }] }] }], { source: 'crawl', createCompanies: false });
+  assert.equal(recorded.added, 1);
+  for (const p of [a!, b!]) {
+    await page.locator('#f-use').fill(p.product);
+    await page.locator('#f-use').press('Enter');
+    await page.locator('.chip', { hasText: p.product }).first().waitFor();
+  }
+  await page.getByLabel('Must use all of them').check();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.waitForURL(/use=p%3A.*use=p%3A.*useAll=1/u);
+  const row = page.locator('table tbody tr', { hasText: domain });
+  await row.waitFor();
+  const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', { filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true } });
+  assert.match(await page.locator('#results-title .count').innerText(), new RegExp(`^${expected.body.totalElements}$`, 'u'));
+  await shot(page, 'search');
+  console.log(`# layout shift, search: ${await layoutShift(page)}`);
+  assert.ok((await layoutShift(page)) < 0.1, `search: layout shift ${await layoutShift(page)}`);
+
+  // CSV export of this search: downloaded and parsed.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  const rows = parse(csv, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+  assert.equal(rows.length, expected.body.totalElements, 'one CSV row per matching company');
+  assert.ok(rows.some((r) => Object.values(r).includes(domain)), 'the company is in the export');
+
+  // Company page: stack, expand evidence.
+  await row.getByRole('link').first().click();
+  await page.waitForURL(new RegExp(`#/companies/${domain.replace(/\./gu, '\\.')}`, 'u'));
+  const expander = page.locator('button.expander', { hasText: a!.product }).first();
+  await expander.click();
+  assert.equal(await expander.getAttribute('aria-expanded'), 'true');
+  await page.locator('.evidence').getByText('First seen').waitFor();
+  await page.locator('table.observations tbody tr', { hasText: trace }).waitFor();
+  assert.match(await page.locator('table.observations tbody tr').first().innerText(), /script/u);
+  await checkA11y(page, 'company');
+  await shot(page, 'company');
+  await page.reload();
+  await page.locator('button.expander').first().waitFor();
+  await page.locator('#firmo-title + .desc, #firmo-title ~ dl').first().waitFor();
+  console.log(`# layout shift, company page: ${await layoutShift(page)}`);
+  assert.ok((await layoutShift(page)) < 0.1, `company page: layout shift ${await layoutShift(page)}`);
+
+  // Peers, then the benchmark chart.
+  await page.getByRole('link', { name: 'Peers' }).click();
+  await page.locator('#peers-Competitors').waitFor();
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'peers');
+  await page.getByRole('link', { name: 'Benchmark', exact: true }).click();
+  await page.locator('.chart canvas').first().waitFor();
+  await page.locator('table.matrix tbody tr').first().waitFor();
+  await checkA11y(page, 'benchmark');
+  await shot(page, 'benchmark');
+  await page.goBack();
+  await page.waitForURL(/\/peers/u);
+
+  // News.
+  await page.goto(`${base}/console#/companies/${domain}/news`);
+  await page.locator('#news-title').waitFor();
+  await checkA11y(page, 'news');
+
+  // People: the cost is shown first, then the contact.
+  await page.goto(`${base}/console#/companies/${domain}/people`);
+  await page.locator('.masked').first().waitFor();
+  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page.getByText(/Cost: 1 credit/u).waitFor();
+  await page.getByText(/Balance now: \d+ credits/u).waitFor();
+  await checkA11y(page, 'people');
+  await shot(page, 'people');
+  await page.getByRole('button', { name: 'Buy for 1 credit' }).click();
+  await page.locator('.contact', { hasText: '@' }).first().waitFor();
+
+  // A product page from the stack.
+  await page.goto(`${base}/console#/companies/${domain}`);
+  await page.getByRole('link', { name: 'Product page' }).first().click();
+  await page.locator('#users-title').waitFor();
+  await page.locator('#related-title').waitFor();
+  await checkA11y(page, 'product');
+  await page.context().close();
+});
+
+test('viewer: the purchase is refused with the API message', async () => {
+  const page = await signIn('viewer');
+  const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
+  await page.goto(`${base}/console#/companies/${first.body.content[0]!.domain}/people`);
+  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page.getByRole('button', { name: 'Buy for 1 credit' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /403/u);
+  assert.equal(await page.locator('.contact').count(), 0, 'no contact revealed');
+  assert.equal(await page.getByRole('link', { name: 'Admin' }).count(), 0, 'a viewer has no admin menu');
+  await page.context().close();
+});
+
+test('admin: create an API key (secret shown once) and revoke it; audit log and AI prompt', async () => {
+  const page = await signIn('admin');
+  await page.getByRole('link', { name: 'Admin' }).click();
+  // People: add one with a generated password (shown once); it can sign in.
+  await page.locator('#users-title').waitFor();
+  await page.getByLabel('Email').fill('new.person@console.test');
+  await page.getByLabel('Name', { exact: true }).fill('New Person');
+  await page.getByLabel('Role', { exact: true }).selectOption('analyst');
+  await page.getByRole('button', { name: 'Add person' }).click();
+  const generated = (await page.locator('.secret code').innerText()).trim();
+  assert.ok(generated.length >= 12, 'a generated password is shown');
+  await page.locator('table tbody tr', { hasText: 'new.person@console.test' }).waitFor();
+  await checkA11y(page, 'admin people');
+  const newcomer = await fetch(`${base}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'new.person@console.test', password: generated }) });
+  assert.equal(newcomer.status, 200, 'the new person signs in with the generated password');
+  await page.getByRole('link', { name: 'Clients' }).click();
+  await page.locator('#clients-title').waitFor();
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'admin clients');
+  await shot(page, 'admin-clients');
+  const clientId = (await page.locator('table tbody tr .sub').first().innerText()).trim();
+  await page.goto(`${base}/console#/admin/keys?client=${clientId}`);
+  await page.getByLabel('Label').fill('console test key');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = (await page.locator('code.api-key').innerText()).trim();
+  assert.match(secret, /^sl_/u);
+  const keyRow = page.locator('table tbody tr', { hasText: 'console test key' });
+  await keyRow.waitFor();
+  await checkA11y(page, 'admin keys');
+  await shot(page, 'admin-keys');
+  await page.reload();
+  await keyRow.waitFor();
+  assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
+  await keyRow.getByRole('button', { name: /^Revoke/u }).click();
+  await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
+  await page.locator('table tbody tr', { hasText: 'console test key' }).filter({ hasText: 'revoked' }).waitFor({ timeout: 10_000 }).catch(async (err) => {
+    await page.screenshot({ path: '/tmp/h18-ui/revoke-fail.png' });
+    throw err;
+  });
+  const check = await fetch(`${base}/api/me`, { headers: { 'x-api-key': secret } });
+  assert.equal(check.status, 401, 'the revoked key no longer authenticates');
+
+  await page.goto(`${base}/console#/admin/audit?outcome=success`);
+  await page.locator('table tbody tr').first().waitFor();
+  await checkA11y(page, 'admin audit');
+  await shot(page, 'admin-audit');
+
+  await page.goto(`${base}/console#/ai?kind=customers&prompt=${encodeURIComponent('companies using a CRM')}`);
+  await page.locator('.understood').waitFor({ timeout: 30_000 }).catch(async () => {
+    await page.getByRole('alert').waitFor();
+  });
+  await checkA11y(page, 'ai');
+  await shot(page, 'ai');
+  await page.context().close();
+});
+
+test('keyboard only: sign in, skip link, sort a column, expand evidence', async () => {
+  const page = await newPage();
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').waitFor();
+  assert.equal(await page.evaluate('document.activeElement?.name'), 'email', 'the email field has the focus');
+  await page.keyboard.type(USERS.analyst.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.locator('table tbody tr a').first().waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate('document.activeElement?.id'), 'main');
+  const sortButton = page.getByRole('button', { name: 'Company', exact: true });
+  await sortButton.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('th', { has: sortButton }).getAttribute('aria-sort'), 'ascending');
+  const names = await page.locator('table tbody tr td:first-child a').allInnerTexts();
+  const lower = names.map((n) => n.toLowerCase());
+  assert.deepEqual(lower, [...lower].sort(), 'rows sorted by name');
+  await page.locator('table tbody tr a').first().focus();
+  await page.keyboard.press('Enter');
+  const expander = page.locator('button.expander').first();
+  await expander.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await expander.getAttribute('aria-expanded'), 'true');
+  await page.locator('.evidence').getByText('First seen').waitFor();
+  await page.context().close();
+});
+
+test('dark mode: the company page is readable (axe colour contrast) in prefers-color-scheme: dark', async () => {
+  const page = await signIn('analyst', 1280, 'dark');
+  await page.locator('table tbody tr a').first().click();
+  await page.locator('button.expander').first().waitFor();
+  const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+  assert.notEqual(bg, 'rgb(246, 247, 249)', 'the dark palette applies');
+  await checkA11y(page, 'company (dark)');
+  await shot(page, 'company-dark');
+  await page.context().close();
+});
+
+test('phone width: the search screen reflows and stays accessible', async () => {
+  const page = await signIn('analyst', 390);
+  await page.locator('table tbody tr').first().waitFor();
+  const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+  assert.ok(overflow <= 1, `no horizontal page scroll at 390px (overflow ${overflow}px)`);
+  await checkA11y(page, 'search (phone)');
+  await shot(page, 'search-phone');
+  await page.context().close();
+});
