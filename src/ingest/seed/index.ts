@@ -8,6 +8,10 @@ import { buildCatalog, type Catalog } from './catalog.ts';
 import { buildSegments, cumulativeShares, drawSegment, type Segment } from './segments.ts';
 import { generateCompany, type CompanyContext } from './companies.ts';
 import { buildStackContext, generateStack } from './stacks.ts';
+import { renderSite, type ArtifactWorld } from './artifacts.ts';
+import { buildTraceKits } from './traces.ts';
+import { installsFromDetections, observe } from './observe.ts';
+import { builtInCatalog } from '../../detect/catalog.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
 import { firmographicProfile } from './firmographics.ts';
@@ -83,7 +87,8 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
-  const catalog = buildCatalog(seed, scale);
+  const detector = builtInCatalog();
+  const catalog = buildCatalog(seed, scale, detector.technologies);
   const segments = buildSegments(seed, catalog, scale);
   const cumulative = cumulativeShares(segments);
   const segmentOf = new Int32Array(n);
@@ -104,6 +109,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   // Domains are handed out in company order: the set makes them unique per run.
   const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: ids.company };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
+  const artifactWorld: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };
   await db.transaction(async (tx) => {
     const existing = await worldCounts(tx);
     if (existing.companies > 0 || existing.catalog > 0) {
@@ -163,13 +169,16 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     const c = generateCompany(ctx, i, segment);
     const people = generatePeople(seed, c, scale.peopleDensity, ids.person);
     const installs = generateStack(stackCtx, c);
+    // The installs the API serves are what the detector finds in the company's artifacts.
+    const found = installsFromDetections(observe(renderSite(artifactWorld, c, installs).captures, detector), detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, ids.feed);
     push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
     push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);
     push(b.truthSegments, [c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
-    for (const inst of installs) {
-      push(b.installs, [c.id, catalog.products[inst.product].id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources), inst.inUse, inst.kind]);
+    for (const inst of found) {
+      push(b.installs, [c.id, catalog.products[inst.product].id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources)]);
     }
+    for (const inst of installs) push(b.truthInstalls, [c.id, catalog.products[inst.product].id, inst.inUse, inst.kind]);
     for (const p of people) {
       push(b.people, [p.id, c.id, p.fullName, p.title, p.seniority, p.fn, p.country, p.city, p.linkedinUrl]);
       for (const k of p.contacts) push(b.contacts, [p.id, k.kind, k.value, k.type, k.verified]);
