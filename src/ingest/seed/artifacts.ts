@@ -160,8 +160,10 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
   }
 
   // Competitors and partners named in text and logos: mentions, never use.
+  // (Not a technology an installed one implies: a WordPress theme is a WordPress trace, not a mention.)
   const mentioned: number[] = [];
   const byLeaf = w.catalog.productsByLeaf;
+  for (const t of [...installed]) for (const [implied] of w.detector.technologies[t]!.implies) installed.add(implied);
   for (let k = rng.int(1, 3); k > 0 && installs.length; k--) {
     const mine = w.catalog.products[rng.pick(installs).product]!;
     const rivals = (byLeaf.get(mine.categoryId) ?? []).filter((p) => !installed.has(p.technology));

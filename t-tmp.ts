@@ -1,0 +1,12 @@
+import { createTestDb } from './test/helpers/db.ts';
+import { seedWorld } from './src/ingest/seed/index.ts';
+const db = await createTestDb();
+await seedWorld(db, { companies: 200, seed: 'alpha', asOf: '2026-01-01' });
+const q = async (s: string) => console.log(s.slice(0, 60), JSON.stringify(await db.query(s)));
+await q(`SELECT count(*) FILTER (WHERE t.company_id IS NULL)::int AS no_truth, count(*) FILTER (WHERE t.in_use)::int AS in_use, count(*) FILTER (WHERE NOT t.in_use)::int AS not_in_use, count(*)::int AS n FROM installs i LEFT JOIN truth_installs t USING (company_id, product_id)`);
+await q(`SELECT t.kind, count(*)::int n, count(i.company_id)::int AS detected FROM truth_installs t LEFT JOIN installs i USING (company_id, product_id) GROUP BY 1 ORDER BY 1`);
+await q(`SELECT count(*) FILTER (WHERE n >= 10)::int AS crowded, count(*) FILTER (WHERE n <= 4)::int AS niche FROM (SELECT category_id, count(*) n FROM products GROUP BY 1) x`);
+await q(`SELECT count(*)::int AS n FROM (SELECT vendor_id FROM products GROUP BY 1 HAVING count(DISTINCT category_id) >= 5) x`);
+await q(`SELECT count(*)::int AS n FROM products WHERE cardinality(features) NOT BETWEEN 3 AND 8 OR description = '' OR short_name IS NULL OR public_detail_url IS NULL`);
+await q(`SELECT unnest(sources) s, count(*)::int FROM installs GROUP BY 1`);
+await db.close();
