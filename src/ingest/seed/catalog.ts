@@ -54,6 +54,8 @@ export interface Catalog {
   vendorById: Map<string, Vendor>;
   /** Technology index → product index (-1: the technology has no demo product). */
   productOfTechnology: Int32Array;
+  /** Product index → the products its technology implies (a WordPress plugin implies WordPress). */
+  implies: number[][];
 }
 
 /** The leaf category a technology's product sits in: its first leaf category, else the first leaf under its main one. */
@@ -154,7 +156,8 @@ export function buildCatalog(seed: string, _scale: ScalePreset, technologies: re
       p.reviewCount = Math.round(rng.logNormal(40 + 2500 * (leaf.rate + 0.02) * p.popularity, 0.6));
     });
   }
-  return { categories, leaves, vendors, products, productsByLeaf, categoryById, vendorById, productOfTechnology };
+  const implies = products.map((p) => technologies[p.technology]!.implies.filter(([, weight]) => weight >= 0.5).map(([t]) => productOfTechnology[t]!).filter((i) => i >= 0));
+  return { categories, leaves, vendors, products, productsByLeaf, categoryById, vendorById, productOfTechnology, implies };
 }
 
 function describeProduct(rng: Rng, name: string, vendor: string, leaf: Category): string {

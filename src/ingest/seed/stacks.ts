@@ -95,6 +95,11 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
     if (product === undefined || seg.choices[ctx.productLeaf[product]].products.length === 0) continue;
     put(product, 'weak_mention', rng.chance(0.2));
   }
+  // A technology in use brings what it implies (a WordPress theme runs on WordPress): the truth is closed under `implies`.
+  for (const inst of [...out.values()]) {
+    if (!inst.inUse) continue;
+    for (const implied of ctx.catalog.implies[inst.product] ?? []) put(implied, inst.kind, true);
+  }
   return [...out.values()].sort((a, b) => a.product - b.product);
 }
 
