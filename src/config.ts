@@ -112,6 +112,11 @@ const envSchema = z.object({
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
   /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
+  /** Detection (issue 17): days after its last observation a technology stays in use. */
+  DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
+  /** POST /api/detect: largest request body (artifacts), and the time limit of one detection. */
+  DETECT_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(2 * 1024 * 1024),
+  DETECT_TIMEOUT_MS: int(100, 600_000).default(15_000),
 });
 
 /** The variables the service reads (the README's configuration table lists exactly these). */
@@ -201,6 +206,8 @@ export interface Config {
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
+  /** The observation log and POST /api/detect (issue 17). */
+  detect: { staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -291,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
     metricsToken: e.METRICS_TOKEN,
+    detect: { staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS },
   };
 }
 

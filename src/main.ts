@@ -16,6 +16,7 @@ import { registerClientCommands } from './cli/clients.ts';
 import { registerKeyCommands } from './cli/keys.ts';
 import { registerEvalCommands } from './cli/eval.ts';
 import { registerDetectCommand } from './cli/detect.ts';
+import { registerObserveCommand } from './cli/observe.ts';
 import { registerBackupCommands } from './cli/backup.ts';
 
 const program = new Command('stacklens')
@@ -34,6 +35,7 @@ registerClientCommands(program);
 registerKeyCommands(program);
 registerEvalCommands(program);
 registerDetectCommand(program);
+registerObserveCommand(program);
 registerBackupCommands(program);
 
 try {

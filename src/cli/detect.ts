@@ -1,6 +1,6 @@
 // `stacklens detect --artifacts FILE [--json] [--rules FILE]`: technologies of each site in a
 // JSON Lines artifacts file (docs/detection-rules.md), streamed line by line with flat memory.
-// No database: the detector is a pure function over the file and the catalog. A bad line is
+// No database, unless --save records the detections (cli/observe.ts): the detector is a pure function over the file and the catalog. A bad line is
 // reported on stderr as `file:line: field: reason` and skipped; the exit code is 1 if any was.
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
@@ -11,6 +11,7 @@ import { loadCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
 import { RuleError } from '../detect/rules.ts';
 import type { Detection } from '../detect/types.ts';
+import { formatSaveSummary, openRunSaver } from './observe.ts';
 
 interface DetectCliOptions {
   artifacts: string;
@@ -18,6 +19,7 @@ interface DetectCliOptions {
   onlyRules?: boolean;
   json?: boolean;
   minConfidence: string;
+  save?: boolean;
 }
 
 export function registerDetectCommand(program: Command): void {
@@ -29,6 +31,7 @@ export function registerDetectCommand(program: Command): void {
     .option('--only-rules', 'use only the --rules file, not the built-in catalog')
     .option('--json', 'print one JSON line per site: { domain, technologies: [{ name, vendorDomain, category, version?, confidence, evidence }] }')
     .option('--min-confidence <p>', 'leave out detections below this confidence', '0.5')
+    .option('--save', 'also record the detections in the database (observation log), derive installs and refresh cohorts (README "Bring your own data")')
     .action(async (opts: DetectCliOptions) => {
       process.exitCode = await runDetect(opts);
     });
@@ -71,6 +74,7 @@ async function runDetect(opts: DetectCliOptions): Promise<number> {
     console.error(`--artifacts: cannot read '${opts.artifacts}': ${(err as Error).message}`);
     return 2;
   }
+  const saver = opts.save ? await openRunSaver({ source: 'artifacts' }) : undefined;
   const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0, sites = 0, bad = 0, found = 0;
   const write = async (text: string) => {
@@ -88,9 +92,11 @@ async function runDetect(opts: DetectCliOptions): Promise<number> {
     const detections = detect(parsed.site, catalog, { minConfidence });
     sites++;
     found += detections.length;
+    await saver?.add(siteRecord(parsed.site.domain, detections));
     await write(opts.json ? `${JSON.stringify(siteRecord(parsed.site.domain, detections))}\n` : formatSite(parsed.site.domain, detections));
   }
   process.stderr.write(`${sites} site${sites === 1 ? '' : 's'}, ${found} detections${bad ? `, ${bad} bad line${bad === 1 ? '' : 's'} skipped` : ''}\n`);
+  if (saver) process.stderr.write(formatSaveSummary(await saver.finish()));
   return bad ? 1 : 0;
 }
 

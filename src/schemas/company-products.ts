@@ -7,6 +7,7 @@ import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
+import { EVIDENCE_PER_RECORD, evidenceRecordSchema } from './evidence.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
@@ -20,6 +21,7 @@ export const categorySelectionQuery = {
 export const companyProductsQuerySchema = z.object({
   ...pageQuery,
   ...categorySelectionQuery,
+  include: z.enum(['evidence']).optional().describe(`evidence: each record of the JSON page carries \`evidence\`, its newest ${EVIDENCE_PER_RECORD} evidence items (the full list: .../products/{productId}/evidence). Not in the CSV`),
   export: boolParam('export', false).describe('true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)'),
 });
 
@@ -80,7 +82,12 @@ export const companyProductSchema = z
 
 export type CompanyProduct = z.output<typeof companyProductSchema>;
 
-export const companyProductPageSchema = pageSchema(companyProductSchema).meta({ id: 'CompanyProductPage' });
+/** The record of the JSON page: with `include=evidence`, also its newest evidence items. */
+export const companyProductWithEvidenceSchema = companyProductSchema
+  .extend({ evidence: z.array(evidenceRecordSchema).optional().describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`) })
+  .meta({ id: 'CompanyProductWithEvidence', description: 'A Company product record; with include=evidence, also its newest evidence items' });
+
+export const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
 
 /** CSV columns: every record field, in record order. */
 export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = csvColumnsOf(companyProductSchema);

@@ -4,6 +4,7 @@ import type { Operation } from './operation.ts';
 import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
 import { companyProductOperations } from './company-products.ts';
+import { evidenceOperations } from './evidence.ts';
 import { firmographicsOperations } from './firmographics.ts';
 import { feedOperations } from './feed.ts';
 import { intelligenceOperations } from './intelligence.ts';
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...accountOperations,
   ...companyOperations,
   ...companyProductOperations,
+  ...evidenceOperations,
   ...firmographicsOperations,
   ...feedOperations,
   ...intelligenceOperations,

@@ -8,6 +8,8 @@ import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
 import { nowDate } from '../clock.ts';
 import { requireCategories, requireCategoriesByName, requireCompany } from './resolve.ts';
 import { audited, type Actor } from './exports.ts';
+import { newestEvidence } from './evidence.ts';
+import type { EvidenceRecord } from '../schemas/evidence.ts';
 
 type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
 
@@ -64,7 +66,8 @@ export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduc
   };
 }
 
-export async function companyProducts(db: Db, input: CompanyProductsInput): Promise<Page<CompanyProduct>> {
+/** One JSON page of the company's products; `evidence`: each record with its newest evidence items. */
+export async function companyProducts(db: Db, input: CompanyProductsInput, include: { evidence?: boolean } = {}): Promise<Page<CompanyProduct & { evidence?: EvidenceRecord[] }>> {
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const [total, rows] = await Promise.all([
@@ -72,7 +75,10 @@ export async function companyProducts(db: Db, input: CompanyProductsInput): Prom
     companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size),
   ]);
   const now = nowDate();
-  return toPage(rows.map((r) => toCompanyProduct(r, now)), total, input.size);
+  const records = rows.map((r) => toCompanyProduct(r, now));
+  if (!include.evidence) return toPage(records, total, input.size);
+  const evidence = await newestEvidence(db, company.id, records.map((r) => r.productId));
+  return toPage(records.map((r) => ({ ...r, evidence: evidence.get(r.productId) ?? [] })), total, input.size);
 }
 
 /**

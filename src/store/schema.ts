@@ -79,6 +79,10 @@ export const TABLES = {
   company_stacks: { company_id: 'text', product_ids: '_text' },
   mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
   refresh_pending: { seq: 'int8 default', company_id: 'text', marked_at: 'timestamptz default' },
+  observations: {
+    company_id: 'text', product_id: 'text', seen_day: 'date', evidence_hash: 'text', source: 'text', rule_id: 'text', seen_at: 'timestamptz',
+    evidence: 'jsonb', weight: 'float4', run_id: 'text null', recorded_at: 'timestamptz default',
+  },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

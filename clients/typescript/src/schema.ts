@@ -323,6 +323,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{companyDomain}/products/{productId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence behind a product a company uses, paged
+         * @description The observations behind "the company uses the product": one item per trace the detector found (a script URL, a cookie, a header, a meta tag, a DNS record, a job-post phrase), with the page, the rule, an excerpt of at most 200 characters, the version and the weight, newest first. The same trace is kept once per day it was seen.
+         *
+         *     Unknown company or product → 404; a product the company has neither an install nor any observation of → 404. An install imported by the operator (no observation) answers an empty page.
+         */
+        get: operations["companyProductEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendors": {
         parameters: {
             query?: never;
@@ -1148,8 +1170,33 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["CompanySummary"][];
         };
-        /** @description One product a company uses, with the evidence (dates, hit count, intensity) */
-        CompanyProduct: {
+        /** @description One observation behind "the company uses the product" */
+        Evidence: {
+            /**
+             * @description Where the trace was: html, script, meta, header, cookie, dns or job
+             * @enum {string}
+             */
+            source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
+            /** @description The page the trace was on; null for DNS records and job posts */
+            url: string | null;
+            /** @description The detection rule that matched: `<technology>/<field>/<key or index>` */
+            ruleId: string;
+            /** @description At most 200 characters of the matched text */
+            excerpt: string;
+            /** @description The version the trace carried, if any */
+            version: string | null;
+            /** @description How much this trace alone says the product is in use, in (0, 1] */
+            weight: number;
+            /** @description When it was observed (ISO 8601 timestamp) */
+            seenAt: string;
+        };
+        EvidencePage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Evidence"][];
+        };
+        /** @description A Company product record; with include=evidence, also its newest evidence items */
+        CompanyProductWithEvidence: {
             /** @description Record id: company id and product id */
             id: string;
             companyId: string;
@@ -1202,11 +1249,13 @@ export interface components {
              * @enum {string}
              */
             dateLastVerifiedBucket: "RECENT" | "NEW" | "OLD" | "ANCIENT";
+            /** @description With include=evidence: the newest 5 evidence items (empty for an imported install without observations) */
+            evidence?: components["schemas"]["Evidence"][];
         };
         CompanyProductPage: {
             totalPages: number;
             totalElements: number;
-            content: components["schemas"]["CompanyProduct"][];
+            content: components["schemas"]["CompanyProductWithEvidence"][];
         };
         /**
          * @description A product category; categories form a tree through parentId
@@ -3781,6 +3830,8 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
                 /**
                  * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
                  * @example false
@@ -3856,7 +3907,18 @@ export interface operations {
                      *           "hitCount": 1,
                      *           "intensity": 1,
                      *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT"
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -4029,6 +4091,8 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
                 /**
                  * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
                  * @example false
@@ -4104,7 +4168,18 @@ export interface operations {
                      *           "hitCount": 1,
                      *           "intensity": 1,
                      *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT"
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -4277,6 +4352,8 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
                 /**
                  * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
                  * @example false
@@ -4352,7 +4429,18 @@ export interface operations {
                      *           "hitCount": 1,
                      *           "intensity": 1,
                      *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT"
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -4690,6 +4778,192 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProductEvidence: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+                /**
+                 * @description Product id
+                 * @example prd_google_analytics
+                 */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "source": "html",
+                     *           "url": "string",
+                     *           "ruleId": "string",
+                     *           "excerpt": "string",
+                     *           "version": "string",
+                     *           "weight": 1,
+                     *           "seenAt": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EvidencePage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -1,10 +1,12 @@
 // A company's installed products: paged JSON (POST/GET .../products/paged and
-// GET .../products), the CSV export (export=true) and the JSONL stream (.../products/json).
+// GET .../products), the CSV export (export=true), the JSONL stream (.../products/json) and the evidence of one product (.../products/{productId}/evidence).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   COMPANY_PRODUCT_COLUMNS, companyProductsJsonlOp, companyProductsOp, companyProductsPagedOp,
 } from '../../schemas/company-products.ts';
 import { companyProducts, streamAllCompanyProducts } from '../../services/company-products.ts';
+import { companyProductEvidenceOp } from '../../schemas/evidence.ts';
+import { companyProductEvidence } from '../../services/evidence.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { sendCsv, sendJsonLines } from '../replies.ts';
 import { serve } from '../route-config.ts';
@@ -15,8 +17,8 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
   for (const op of [companyProductsPagedOp, companyProductsOp]) {
     serve(app, op, async (request, reply) => {
       const { companyDomain } = request.params;
-      const { export: isExport, ...query } = request.query;
-      if (!isExport) return companyProducts(app.db, { companyDomain, ...query });
+      const { export: isExport, include, ...query } = request.query;
+      if (!isExport) return companyProducts(app.db, { companyDomain, ...query }, { evidence: include === 'evidence' });
       const rows = await streamAllCompanyProducts(app.db, { companyDomain, ...query }, { actor: actorOf(request), format: 'csv' });
       return sendCsv(reply, `${companyDomain}-products.csv`, rows, COMPANY_PRODUCT_COLUMNS);
     });
@@ -29,4 +31,6 @@ export async function companyProductRoutes(app: FastifyInstance): Promise<void> 
     const exportedBy = { actor, format: 'jsonl' as const };
     return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy));
   });
+
+  serve(app, companyProductEvidenceOp, (request) => companyProductEvidence(app.db, { ...request.params, ...request.query }));
 }

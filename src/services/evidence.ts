@@ -1,0 +1,30 @@
+// The evidence behind a company's product (issue 17): the observations of the log, paged,
+// and the newest few per record for `include=evidence` on the company's products.
+import type { Db } from '../store/db.ts';
+import { toPage, type Page } from '../schemas/common.ts';
+import type { EvidenceInput, EvidenceRecord } from '../schemas/evidence.ts';
+import { EVIDENCE_PER_RECORD } from '../schemas/evidence.ts';
+import { NotFoundError } from '../errors.ts';
+import { installEvidence } from '../store/evidence.ts';
+import { evidencePage, latestEvidence, type EvidenceItemRow } from '../store/observations.ts';
+import { requireCompany, requireProducts } from './resolve.ts';
+
+function toRecord(r: EvidenceItemRow): EvidenceRecord {
+  return { source: r.source as EvidenceRecord['source'], url: r.url, ruleId: r.ruleId, excerpt: r.excerpt, version: r.version, weight: r.weight, seenAt: r.seenAt.toISOString() };
+}
+
+export async function companyProductEvidence(db: Db, input: EvidenceInput): Promise<Page<EvidenceRecord>> {
+  const company = await requireCompany(db, input.companyDomain);
+  await requireProducts(db, [input.productId]);
+  const { total, items } = await evidencePage(db, company.id, input.productId, input.page * input.size, input.size);
+  if (total === 0 && (await installEvidence(db, [company.id], [input.productId])).length === 0) {
+    throw new NotFoundError(`productId: company '${input.companyDomain}' has no install and no evidence of product '${input.productId}'`);
+  }
+  return toPage(items.map(toRecord), total, input.size);
+}
+
+/** The newest evidence items of each product (at most EVIDENCE_PER_RECORD), by product id. */
+export async function newestEvidence(db: Db, companyId: string, productIds: string[]): Promise<Map<string, EvidenceRecord[]>> {
+  const rows = await latestEvidence(db, companyId, productIds, EVIDENCE_PER_RECORD);
+  return new Map([...rows].map(([id, list]) => [id, list.map(toRecord)]));
+}
