@@ -9,7 +9,7 @@ export const joinList = (xs: readonly string[]) => xs.join(SEP);
 
 /** Tables the generator writes, children first (the order TRUNCATE and digest use). */
 export const WORLD_TABLES = [
-  'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
+  'observations', 'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
   'firmographics', 'companies', 'products', 'vendors', 'categories', 'industries',
 ] as const;
 

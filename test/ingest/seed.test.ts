@@ -132,3 +132,17 @@ test('catalog: the 3-level tree of ~150+ categories; one product per technology 
   const multi = await count('SELECT count(*)::int AS n FROM (SELECT vendor_id FROM products GROUP BY 1 HAVING count(DISTINCT category_id) >= 5) x');
   assert.ok(multi >= 5, `vendors selling in 5+ categories: ${multi}`);
 });
+
+test('installs derived from the observation log equal the in-memory fold of the same detections; the log holds the evidence', async () => {
+  const installs = async () => db.query<{ c: string; p: string; f: string; l: string; h: number; n: number; s: string[] }>(
+    `SELECT company_id AS c, product_id AS p, first_verified::text AS f, last_verified::text AS l, hit_count AS h, intensity AS n, sources AS s
+       FROM installs ORDER BY company_id, product_id`,
+  );
+  await seedWorld(db, { companies: 60, seed: 'paths', asOf: AS_OF, replace: true });
+  const fromLog = await installs();
+  const observed = await one<{ n: number; pairs: number }>('SELECT count(*)::int AS n, count(DISTINCT (company_id, product_id))::int AS pairs FROM observations');
+  assert.ok(observed.n > fromLog.length && observed.pairs === fromLog.length, JSON.stringify(observed));
+  await seedWorld(db, { companies: 60, seed: 'paths', asOf: AS_OF, replace: true, installsFrom: 'memory' });
+  assert.deepEqual(await installs(), fromLog);
+  assert.equal(await count('SELECT count(*)::int AS n FROM observations'), 0);
+});

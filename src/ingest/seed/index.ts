@@ -10,7 +10,8 @@ import { generateCompany, type CompanyContext } from './companies.ts';
 import { buildStackContext, generateStack } from './stacks.ts';
 import { renderSite, type ArtifactWorld } from './artifacts.ts';
 import { buildTraceKits } from './traces.ts';
-import { installsFromDetections, observe } from './observe.ts';
+import { installsFromDetections, observationRows, observe } from './observe.ts';
+import { deriveInstallsFromLog, insertObservations, type ObservationRow } from '../../store/observations.ts';
 import { builtInCatalog } from '../../detect/catalog.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
@@ -34,6 +35,12 @@ export interface SeedOptions {
   asOf?: string;
   /** Empty the world tables first; without it a database holding a world is refused. */
   replace?: boolean;
+  /**
+   * Where the installs come from, both from the detector's findings in the rendered artifacts:
+   * 'log' (default) records every observation in the observation log and derives installs from it;
+   * 'memory' folds the same observations in memory and writes installs only (no evidence log).
+   */
+  installsFrom?: 'log' | 'memory';
   /** Companies per write batch (memory bound); default 1000. */
   batchSize?: number;
   onProgress?: (progress: SeedProgress) => void;
@@ -84,6 +91,9 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   const asOf = options.asOf ?? todayUtc();
   const asOfMs = parseAsOf(asOf);
   const batchSize = options.batchSize ?? 1000;
+  const useLog = (options.installsFrom ?? 'log') === 'log';
+  /** The demo world's evidence spans five years (stacks.ts): the log's window covers all of it, so stale traces stay installs whose age says they are stale. */
+  const WINDOW_DAYS = 1827;
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
@@ -109,6 +119,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   // Domains are handed out in company order: the set makes them unique per run.
   const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: ids.company };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
+  const productIds = catalog.products.map((p) => p.id);
   const artifactWorld: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };
   await db.transaction(async (tx) => {
     const existing = await worldCounts(tx);
@@ -128,13 +139,14 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     for (let from = 0; from < n; from += batchSize) {
       const to = Math.min(n, from + batchSize);
       const batch = emptyCompanyBatch();
+      const observed: ObservationRow[] = [];
       for (let i = from; i < to; i++) {
-        addCompany(batch, i, segments[segmentOf[i]]);
+        addCompany(batch, i, segments[segmentOf[i]], observed);
         if ((i - from) % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
       }
       await writing;
       if (from > 0) progress({ phase: 'companies', done: from, total: n });
-      writing = insertCompanyBatch(tx, batch, updatedAt);
+      writing = insertCompanyBatch(tx, batch, updatedAt).then(() => insertObservations(tx, observed));
       writing.catch(() => {}); // surfaced by the await above or below
       summary.installs += batch.installs.company_id.length;
       summary.people += batch.people.id.length;
@@ -142,6 +154,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
       summary.feedItems += batch.feed.id.length;
     }
     await writing;
+    if (useLog) summary.installs = (await deriveInstallsFromLog(tx, null, new Date(asOfMs), WINDOW_DAYS)).upserted;
     progress({ phase: 'companies', done: n, total: n });
 
     for (let from = 0; from < n; from += batchSize * 5) {
@@ -165,12 +178,14 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   progress({ phase: 'done', done: n, total: n });
   return summary;
 
-  function addCompany(b: CompanyBatch, i: number, segment: Segment): void {
+  function addCompany(b: CompanyBatch, i: number, segment: Segment, observed: ObservationRow[]): void {
     const c = generateCompany(ctx, i, segment);
     const people = generatePeople(seed, c, scale.peopleDensity, ids.person);
     const installs = generateStack(stackCtx, c);
     // The installs the API serves are what the detector finds in the company's artifacts.
-    const found = installsFromDetections(observe(renderSite(artifactWorld, c, installs).captures, detector), detector, catalog.productOfTechnology);
+    const observations = observe(renderSite(artifactWorld, c, installs).captures, detector);
+    if (useLog) for (const row of observationRows(c.id, observations, detector, productIds, catalog.productOfTechnology)) observed.push(row);
+    const found = useLog ? [] : installsFromDetections(observations, detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, ids.feed);
     push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
     push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);

@@ -3,19 +3,16 @@
 // crawl, an archived copy, a dated job post) is one observation; an install's dates, hit count
 // and sources are folded from its observations the way the observation log folds them.
 //
-// The seam: `installsFromDetections` is the one function the seed calls. With the append-only
-// observation log (issue 17 item 4), the same observations are recorded and installs derived
-// from the log instead; the fold below is the in-memory equivalent for a first-start seed.
+// Two paths, one result: the seed records every observation in the append-only observation log
+// (`observationRows`, then `deriveInstallsFromLog` once at the end, like any detection run), so
+// the evidence API serves the demo world's evidence too; `installsFromDetections` is the same
+// fold in memory (no database), which the evaluation and the tests use to check the two agree.
 import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
-import type { Detection, EvidenceSource } from '../../detect/types.ts';
+import type { Detection } from '../../detect/types.ts';
 import type { Capture } from './artifacts.ts';
-
-/** Evidence source of the detector → the install source vocabulary of the API. */
-export const INSTALL_SOURCE: Record<EvidenceSource, string> = {
-  html: 'website', script: 'website', meta: 'website', header: 'website', cookie: 'website', dns: 'dns', job: 'job_posting',
-};
-const SOURCE_ORDER = ['website', 'job_posting', 'dns', 'partner_data', 'social', 'press'];
+import { evidenceHash } from '../../services/observations.ts';
+import type { ObservationRow } from '../../store/observations.ts';
 
 export interface Observation {
   seenAt: number;
@@ -38,34 +35,66 @@ export function observe(captures: Capture[], detector: CompiledCatalog): Observa
 }
 
 /**
- * Folds observations into installs: first and last time seen, one hit per evidence item of each
- * observation, the sources that showed it, and an intensity from how strong and how repeated
- * the evidence is. Technologies without a demo product are left out.
+ * Folds observations into installs exactly as the observation log derives them
+ * (store/observations.ts deriveInstallsFromLog, with a window covering every observation):
+ * first and last time seen, one hit per distinct trace per day, the evidence sources, and
+ * intensity = 100 × noisy-OR of each rule's strongest weight. Technologies without a demo product are left out.
  */
 export function installsFromDetections(observations: Observation[], detector: CompiledCatalog, productOfTechnology: Int32Array): DerivedInstall[] {
-  const acc = new Map<number, { first: number; last: number; hits: number; sources: Set<string>; confidence: number; seen: number }>();
+  const acc = new Map<number, { first: number; last: number; traces: Set<string>; sources: Set<string>; rules: Map<string, number> }>();
   for (const o of observations) {
+    const day = new Date(o.seenAt).toISOString().slice(0, 10);
     for (const d of o.detections) {
       const tech = detector.byName.get(d.name);
       if (tech === undefined) continue;
       const product = productOfTechnology[tech]!;
-      if (product < 0) continue;
+      if (product < 0 || d.evidence.length === 0) continue;
       let a = acc.get(product);
-      if (!a) acc.set(product, (a = { first: o.seenAt, last: o.seenAt, hits: 0, sources: new Set(), confidence: 0, seen: 0 }));
+      if (!a) acc.set(product, (a = { first: o.seenAt, last: o.seenAt, traces: new Set(), sources: new Set(), rules: new Map() }));
       a.first = Math.min(a.first, o.seenAt);
       a.last = Math.max(a.last, o.seenAt);
-      a.hits += Math.max(1, d.evidence.length);
-      a.seen++;
-      a.confidence = Math.max(a.confidence, d.confidence);
-      for (const e of d.evidence) a.sources.add(INSTALL_SOURCE[e.source]);
-      if (d.impliedBy && d.evidence.length === 0) a.sources.add('website');
+      for (const e of d.evidence) {
+        a.traces.add(`${day}|${evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version)}`);
+        a.sources.add(e.source);
+        a.rules.set(e.ruleId, Math.max(a.rules.get(e.ruleId) ?? 0, Math.fround(e.weight)));
+      }
     }
   }
   return [...acc.entries()]
     .sort((x, y) => x[0] - y[0])
-    .map(([product, a]) => ({
-      product, firstVerified: a.first, lastVerified: a.last, hitCount: a.hits,
-      intensity: Math.max(1, Math.min(100, Math.round(a.confidence * 60 + 10 * a.sources.size + 5 * (a.seen - 1)))),
-      sources: SOURCE_ORDER.filter((s) => a.sources.has(s)),
-    }));
+    .map(([product, a]) => {
+      const strength = 1 - Math.exp([...a.rules.values()].reduce((sum, w) => sum + Math.log(1 - Math.min(w, 0.999)), 0));
+      return {
+        product, firstVerified: a.first, lastVerified: a.last, hitCount: a.traces.size,
+        intensity: Math.max(1, Math.min(100, Math.round(100 * strength))),
+        sources: [...a.sources].sort(),
+      };
+    });
+}
+
+/** The observation-log rows of one company's observations (one per evidence item, as `recordDetections` writes them). */
+export function observationRows(companyId: string, observations: Observation[], detector: CompiledCatalog, productIds: readonly string[], productOfTechnology: Int32Array): ObservationRow[] {
+  const rows: ObservationRow[] = [];
+  const seen = new Set<string>();
+  for (const o of observations) {
+    const seenAt = new Date(o.seenAt);
+    const day = seenAt.toISOString().slice(0, 10);
+    for (const d of o.detections) {
+      const tech = detector.byName.get(d.name);
+      if (tech === undefined || productOfTechnology[tech]! < 0) continue;
+      const productId = productIds[productOfTechnology[tech]!]!;
+      for (const e of d.evidence) {
+        const hash = evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version);
+        const key = `${productId}|${day}|${hash}`;
+        if (seen.has(key)) continue; // the log keeps one per trace per day
+        seen.add(key);
+        rows.push({
+          companyId, productId, seenAt, evidenceHash: hash, source: e.source, ruleId: e.ruleId,
+          evidence: { ...(e.url ? { url: e.url } : {}), ruleId: e.ruleId, excerpt: e.excerpt, ...(e.version ? { version: e.version } : {}), weight: e.weight, input: 'demo' },
+          weight: e.weight, runId: 'demo-seed',
+        });
+      }
+    }
+  }
+  return rows;
 }
