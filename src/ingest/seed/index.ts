@@ -11,7 +11,7 @@ import { buildStackContext, generateStack } from './stacks.ts';
 import { renderSite, type ArtifactWorld } from './artifacts.ts';
 import { buildTraceKits } from './traces.ts';
 import { installsFromDetections, observationRows, observe } from './observe.ts';
-import { deriveInstallsFromLog, insertObservations, type ObservationRow } from '../../store/observations.ts';
+import { insertObservations, type ObservationRow } from '../../store/observations.ts';
 import { builtInCatalog } from '../../detect/catalog.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
@@ -36,11 +36,11 @@ export interface SeedOptions {
   /** Empty the world tables first; without it a database holding a world is refused. */
   replace?: boolean;
   /**
-   * Where the installs come from, both from the detector's findings in the rendered artifacts:
-   * 'log' (default) records every observation in the observation log and derives installs from it;
-   * 'memory' folds the same observations in memory and writes installs only (no evidence log).
+   * Append every observation to the observation log (default true), so the evidence API serves
+   * the demo world's evidence. Installs are the same either way: the fold of the detections
+   * (observe.ts), which equals deriving them from the log (a test checks it).
    */
-  installsFrom?: 'log' | 'memory';
+  recordObservations?: boolean;
   /** Companies per write batch (memory bound); default 1000. */
   batchSize?: number;
   onProgress?: (progress: SeedProgress) => void;
@@ -91,9 +91,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   const asOf = options.asOf ?? todayUtc();
   const asOfMs = parseAsOf(asOf);
   const batchSize = options.batchSize ?? 1000;
-  const useLog = (options.installsFrom ?? 'log') === 'log';
-  /** The demo world's evidence spans five years (stacks.ts): the log's window covers all of it, so stale traces stay installs whose age says they are stale. */
-  const WINDOW_DAYS = 1827;
+  const useLog = options.recordObservations ?? true;
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
@@ -154,7 +152,6 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
       summary.feedItems += batch.feed.id.length;
     }
     await writing;
-    if (useLog) summary.installs = (await deriveInstallsFromLog(tx, null, new Date(asOfMs), WINDOW_DAYS)).upserted;
     progress({ phase: 'companies', done: n, total: n });
 
     for (let from = 0; from < n; from += batchSize * 5) {
@@ -185,7 +182,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     // The installs the API serves are what the detector finds in the company's artifacts.
     const observations = observe(renderSite(artifactWorld, c, installs).captures, detector);
     if (useLog) for (const row of observationRows(c.id, observations, detector, productIds, catalog.productOfTechnology)) observed.push(row);
-    const found = useLog ? [] : installsFromDetections(observations, detector, catalog.productOfTechnology);
+    const found = installsFromDetections(observations, detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, ids.feed);
     push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
     push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);

@@ -3,10 +3,13 @@
 // crawl, an archived copy, a dated job post) is one observation; an install's dates, hit count
 // and sources are folded from its observations the way the observation log folds them.
 //
-// Two paths, one result: the seed records every observation in the append-only observation log
-// (`observationRows`, then `deriveInstallsFromLog` once at the end, like any detection run), so
-// the evidence API serves the demo world's evidence too; `installsFromDetections` is the same
-// fold in memory (no database), which the evaluation and the tests use to check the two agree.
+// The seed appends every observation to the append-only observation log (`observationRows`,
+// as `recordDetections` writes them), so the evidence API serves the demo world's evidence, and
+// writes the installs `installsFromDetections` folds from the same observations: the fold is the
+// log's derivation (store/observations.ts deriveInstallsFromLog with a window covering the
+// world's five years, so stale traces stay installs whose age tells they are stale), done in
+// memory because the derivation query would cost the first start ~1 s per 1,000 companies.
+// test/ingest/seed.test.ts checks that deriving from the log changes nothing.
 import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
 import type { Detection } from '../../detect/types.ts';
