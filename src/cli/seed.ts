@@ -44,7 +44,7 @@ export function registerSeedCommands(program: Command): void {
     .description('Generate the demo world (deterministic: same seed, size, scale and as-of date → identical data)')
     .option('--companies <n>', 'number of companies (default DEMO_COMPANIES)', positiveInt)
     .option('--seed <text>', 'random seed (default DEMO_SEED)')
-    .option('--scale <S|M|L>', 'catalog size and density: S = 100 vendors / 600 products, sparser stacks; M = 300 / 2,000; L = 600 / 4,000, denser', scaleArg, 'M')
+    .option('--scale <S|M|L>', 'world density: S = sparser stacks, fewer people and news; M = default; L = denser (the catalog is the technology catalog at every scale)', scaleArg, 'M')
     .option('--as-of <YYYY-MM-DD>', 'the "today" every generated date is relative to (UTC)', dateArg, todayUtc())
     .option('--replace', 'empty the world tables first (also removes purchases of the old people)', false)
     .option('--digest', 'print the world digest when done', false)

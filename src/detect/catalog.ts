@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseOutline } from '../ingest/seed/catalog.ts';
+import { parseOutline } from '../ingest/seed/outline.ts';
 import {
   compilePattern, DNS_RULE_TYPES, escapeRegex, PatternSet, RuleError, ruleFileSchema, toList,
   type CompiledPattern, type DnsRuleType, type RuleFile, type TechnologyRule,
@@ -174,4 +174,11 @@ export function loadCatalog(opts: LoadCatalogOptions = {}): CompiledCatalog {
   const own = opts.rulesFile ? readRuleFile(opts.rulesFile) : {};
   if (opts.replace && !opts.rulesFile) throw new RuleError('replacing the catalog needs a rules file');
   return compileCatalog(opts.replace ? own : { ...readBuiltInRules(), ...own });
+}
+
+let builtIn: CompiledCatalog | undefined;
+
+/** The built-in catalog, compiled once per process (the demo seed and the evals share it). */
+export function builtInCatalog(): CompiledCatalog {
+  return (builtIn ??= compileCatalog(readBuiltInRules()));
 }

@@ -9,7 +9,7 @@ export const joinList = (xs: readonly string[]) => xs.join(SEP);
 
 /** Tables the generator writes, children first (the order TRUNCATE and digest use). */
 export const WORLD_TABLES = [
-  'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
+  'observations', 'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
   'firmographics', 'companies', 'products', 'vendors', 'categories', 'industries',
 ] as const;
 
@@ -115,7 +115,8 @@ export function emptyCompanyBatch() {
     companies: cols('id', 'domain', 'name', 'industry_id', 'employee_band', 'employee_count', 'revenue_band', 'revenue_usd', 'street', 'city', 'state', 'postal_code', 'country', 'phone', 'founded_year', 'website', 'logo_url', 'linkedin_url', 'crunchbase_url', 'description'),
     firmographics: cols('company_id', 'profile'),
     truthSegments: cols('company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'),
-    installs: cols('company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources', 'in_use', 'kind'),
+    installs: cols('company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'),
+    truthInstalls: cols('company_id', 'product_id', 'in_use', 'kind'),
     people: cols('id', 'company_id', 'full_name', 'title', 'seniority', 'function', 'country', 'city', 'linkedin_url'),
     contacts: cols('person_id', 'kind', 'value', 'type', 'verified'),
     feed: cols('id', 'company_id', 'published_at', 'title', 'description', 'source_url', 'publisher_name', 'publisher_logo_url', 'enclosure_image_url', 'category'),
@@ -150,16 +151,17 @@ export async function insertCompanyBatch(tx: Tx, b: CompanyBatch, updatedAt: str
       `INSERT INTO truth_segments (company_id, segment_id, industry_id, size_tier, region, maturity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
       [s.company_id, s.segment_id, s.industry_id, s.size_tier, s.region, s.maturity],
     ],
-    // One parameter set feeds both the evidence and its truth.
+    // The evidence (what the detector found) and the truth (the true stack) are separate sets:
+    // a tool in use may leave no trace, and a trace may outlive the tool.
     [
-      `WITH rows AS MATERIALIZED (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[], $8::boolean[], $9::text[]) AS t(c, p, f, l, h, n, s, u, k)
-       ), evidence AS (
-         INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
-         SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f') FROM rows
-       )
-       INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT c, p, u, k FROM rows`,
-      [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources, i.in_use, i.kind],
+      `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
+       SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f')
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[]) AS t(c, p, f, l, h, n, s)`,
+      [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources],
+    ],
+    [
+      `INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])`,
+      [b.truthInstalls.company_id, b.truthInstalls.product_id, b.truthInstalls.in_use, b.truthInstalls.kind],
     ],
     [
       `INSERT INTO people (id, company_id, full_name, title, seniority, function, country, city, linkedin_url) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,

@@ -17,8 +17,11 @@ after(() => db.close());
 
 test('held-out installs are removed from the evidence but stay in the truth', async () => {
   assert.ok(report.world.hiddenInstalls > 0);
+  // Tools in use the detector never saw have no install either (and no observation): the held-out
+  // ones are those in use, observed, and without an install.
   const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM truth_installs t WHERE t.in_use AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = t.company_id AND i.product_id = t.product_id)`,
+    `SELECT count(*)::int AS n FROM truth_installs t WHERE t.in_use AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = t.company_id AND i.product_id = t.product_id)
+        AND EXISTS (SELECT 1 FROM observations o WHERE o.company_id = t.company_id AND o.product_id = t.product_id)`,
   );
   assert.equal(row!.n, report.world.hiddenInstalls);
 });

@@ -1,30 +1,16 @@
-// Builds the catalog of the demo world: categories from the outline, then vendors and
-// products. Suite vendors sell across many categories, specialists in one or two;
-// categories get crowded or stay niche in proportion to how widely they are adopted.
-import { CATEGORY_OUTLINE } from './catalog-data.ts';
+// Builds the catalog of the demo world from the real technology catalog
+// (catalog/technologies/*.json, the detector's rules): categories from the outline, one demo
+// product per technology in the leaf category its rule names, vendors grouped by the company
+// that sells them. Vendors with many products are the suites whole segments standardise on;
+// popularity inside a category stays a seeded Zipf draw, so the world's structure is the same
+// for any catalog.
+import { parseOutline, type Category } from './outline.ts';
 import { FEATURES, GENERIC_FEATURES } from './catalog-text.ts';
 import { rngFor, slugify, type Rng } from './rng.ts';
 import type { ScalePreset } from './scale.ts';
+import type { TechnologyInfo } from '../../detect/catalog.ts';
 
-export interface Category {
-  id: string;
-  name: string;
-  parentId: string | null;
-  level: number;
-  topId: string;
-  leaf: boolean;
-  /** Base adoption rate (leaves only). */
-  rate: number;
-  modern: boolean;
-  legacy: boolean;
-  enterprise: boolean;
-  small: boolean;
-  /** Industry-specific: only these industry ids adopt it. */
-  only: Set<string> | null;
-  boosted: Set<string>;
-  sources: string[];
-  nouns: string[];
-}
+export { parseOutline, type Category } from './outline.ts';
 
 export type VendorKind = 'suite' | 'multi' | 'specialist';
 
@@ -54,6 +40,8 @@ export interface Product {
   publicDetailUrl: string;
   /** Relative popularity inside its category (drives segment preferences). */
   popularity: number;
+  /** Index of the technology (in the detector's catalog) this product is. */
+  technology: number;
 }
 
 export interface Catalog {
@@ -64,173 +52,112 @@ export interface Catalog {
   productsByLeaf: Map<string, Product[]>;
   categoryById: Map<string, Category>;
   vendorById: Map<string, Vendor>;
+  /** Technology index → product index (-1: the technology has no demo product). */
+  productOfTechnology: Int32Array;
+  /** Product index → the products its technology implies (a WordPress plugin implies WordPress). */
+  implies: number[][];
 }
 
-export function parseOutline(outline = CATEGORY_OUTLINE): Category[] {
-  const out: Category[] = [];
-  const stack: Category[] = [];
-  const used = new Set<string>();
-  for (const raw of outline.split('\n')) {
-    if (!raw.trim()) continue;
-    const level = (raw.length - raw.trimStart().length) / 2;
-    const [name, ...parts] = raw.trim().split(';').map((s) => s.trim());
-    let id = `cat_${slugify(name, '_')}`;
-    for (let n = 2; used.has(id); n++) id = `cat_${slugify(name, '_')}_${n}`;
-    used.add(id);
-    const parent = level > 0 ? stack[level - 1] : undefined;
-    const cat: Category = {
-      id, name, parentId: parent?.id ?? null, level, topId: parent?.topId ?? id, leaf: true, rate: 0,
-      modern: false, legacy: false, enterprise: false, small: false, only: null, boosted: new Set(),
-      sources: parent?.sources ?? [], nouns: [name],
-    };
-    for (const part of parts) {
-      if (/^[\d.]+$/.test(part)) cat.rate = Number(part);
-      else if (part.startsWith('i=')) cat.only = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
-      else if (part.startsWith('x=')) cat.boosted = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
-      else if (part.startsWith('src=')) cat.sources = part.slice(4).split('/');
-      else if (part.startsWith('n=')) cat.nouns = part.slice(2).split('/');
-      else for (const flag of part.split(/\s+/)) {
-        if (flag === 'm') cat.modern = true;
-        else if (flag === 'l') cat.legacy = true;
-        else if (flag === 'E') cat.enterprise = true;
-        else if (flag === 'S') cat.small = true;
-      }
-    }
-    if (parent) parent.leaf = false;
-    stack[level] = cat;
-    stack.length = level + 1;
-    out.push(cat);
+/** The leaf category a technology's product sits in: its first leaf category, else the first leaf under its main one. */
+export function leafOf(tech: TechnologyInfo, categories: Category[]): Category | undefined {
+  const byName = new Map(categories.map((c) => [c.name, c]));
+  for (const name of tech.categories) {
+    const c = byName.get(name);
+    if (c?.leaf) return c;
   }
-  return out;
+  const main = byName.get(tech.category);
+  if (!main) return undefined;
+  const under = (c: Category): boolean => c.parentId === main.id || (c.parentId !== null && under(categories.find((p) => p.id === c.parentId)!));
+  return categories.find((c) => c.leaf && under(c));
 }
 
-const VENDOR_HEADS = 'Bright Clear Blue Zen Nova Apex Core Flux Lumen Vertex Quant Hyper Omni Pulse Signal Stack Swift True Iron Silver North Sky Peak Orbit Helix Vector Cobalt Ember Harbor Meridian Nimbus Onyx Pioneer Quartz Rapid Sage Summit Tidal Urban Vivid Willow Zephyr Atlas Beacon Cedar Delta Echo Falcon Granite Juniper Kinetic Lattice Maple Nexus Opal Prism Radiant Sierra Terra Velvet'.split(' ');
-const VENDOR_TAILS = 'ly io ify wave path point base forge flow desk hub loop scale stream works sight mint grid spark shift logic bit sphere nest yard field craft line gate ware cast lane mark dock pilot'.split(' ');
-const VENDOR_SUFFIX = ['', '', '', '', ' Software', ' Technologies', ' Labs', ' Systems', ' Inc.', ' Cloud'];
-const VENDOR_TLDS = ['com', 'com', 'com', 'com', 'com', 'com', 'io', 'io', 'ai', 'co'];
-const EDITIONS = ['Pro', 'Enterprise', 'Essentials', 'Plus', 'Express', 'Cloud'];
-
-export function buildCatalog(seed: string, scale: ScalePreset): Catalog {
+/**
+ * The demo catalog: every technology of `technologies` becomes a product (its name, vendor,
+ * website and description). The scale preset no longer sizes the catalog (the technology
+ * catalog does); it still sets the world's density (segments.ts, people, news).
+ */
+export function buildCatalog(seed: string, _scale: ScalePreset, technologies: readonly TechnologyInfo[]): Catalog {
   const rng = rngFor(seed, 'catalog', 0);
   const categories = parseOutline();
   const leaves = categories.filter((c) => c.leaf);
-  const tops = categories.filter((c) => c.level === 0);
   const categoryById = new Map(categories.map((c) => [c.id, c]));
 
-  // Vendors: unique coined names and domains.
+  // Vendors: the selling company (rule field `vendor`); its domain is the one most of its
+  // technologies name (vendors.domain is unique, so a taken one falls to the next).
+  const placed = technologies.map((t, i) => ({ t, i, leaf: leafOf(t, categories) })).filter((x) => x.leaf !== undefined);
+  const groups = new Map<string, typeof placed>();
+  for (const x of placed) {
+    const list = groups.get(x.t.vendor);
+    if (list) list.push(x);
+    else groups.set(x.t.vendor, [x]);
+  }
   const vendors: Vendor[] = [];
-  const homeTop = new Map<string, string>();
-  const usedSlugs = new Set<string>();
-  const leafCountByTop = tops.map((t) => leaves.filter((l) => l.topId === t.id).length);
-  while (vendors.length < scale.vendors) {
-    const stem = rng.pick(VENDOR_HEADS) + rng.pick(VENDOR_TAILS);
-    const slug = slugify(stem, '');
-    if (usedSlugs.has(slug)) continue;
-    usedSlugs.add(slug);
-    const i = vendors.length;
-    const kind: VendorKind = i < scale.vendors * 0.05 ? 'suite' : i < scale.vendors * 0.3 ? 'multi' : 'specialist';
-    const name = stem + (kind === 'specialist' ? '' : rng.pick(VENDOR_SUFFIX));
-    const domain = `${slug}.${rng.pick(VENDOR_TLDS)}`;
-    const top = tops[rng.weighted(leafCountByTop)];
-    homeTop.set(`ven_${slug}`, top.id);
-    vendors.push({
-      id: `ven_${slug}`, domain, name, website: `https://www.${domain}`, logoUrl: `https://logos.stacklens.example/${domain}.png`,
-      description: kind === 'suite'
-        ? `${name} builds business software used by companies of every size, from ${top.name.toLowerCase()} to collaboration and analytics.`
-        : `${name} makes ${top.name.toLowerCase()} software for teams that want to move faster.`,
+  const vendorOf = new Map<string, Vendor>();
+  const usedDomains = new Set<string>();
+  const usedVendorIds = new Set<string>();
+  const order = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  for (const [name, list] of order) {
+    const tally = new Map<string, number>();
+    for (const x of list) if (x.t.vendorDomain) tally.set(x.t.vendorDomain, (tally.get(x.t.vendorDomain) ?? 0) + 1);
+    const candidates = [...tally.entries()].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || a[0].localeCompare(b[0])).map(([d]) => d);
+    let domain = candidates.find((d) => !usedDomains.has(d)) ?? `${slugify(name, '')}.vendors.stacklens.example`;
+    for (let n = 2; usedDomains.has(domain); n++) domain = `${slugify(name, '')}-${n}.vendors.stacklens.example`;
+    usedDomains.add(domain);
+    let id = `ven_${slugify(name, '_')}`;
+    for (let n = 2; usedVendorIds.has(id); n++) id = `ven_${slugify(name, '_')}_${n}`;
+    usedVendorIds.add(id);
+    const kind: VendorKind = list.length >= 5 ? 'suite' : list.length >= 2 ? 'multi' : 'specialist';
+    const tops = [...new Set(list.map((x) => categoryById.get(x.leaf!.topId)!.name.toLowerCase()))];
+    const vendor: Vendor = {
+      id, domain, name, website: `https://www.${domain.replace(/^www\./, '')}`, logoUrl: `https://logos.stacklens.example/${domain}.png`,
+      description: kind === 'specialist'
+        ? `${name} makes ${list[0]!.t.name}: ${tops[0]} software.`
+        : `${name} sells ${list.length} products in ${tops.slice(0, 3).join(', ')}${tops.length > 3 ? ' and more' : ''}.`,
       kind,
-    });
+    };
+    vendors.push(vendor);
+    vendorOf.set(name, vendor);
   }
 
-  // Product slots: (vendor, leaf) pairs.
-  const slots: Array<[Vendor, Category]> = [];
-  const pairCount = new Map<string, number>();
-  const perLeaf = new Map<string, number>();
-  const add = (v: Vendor, leaf: Category) => {
-    const key = `${v.id}|${leaf.id}`;
-    const n = pairCount.get(key) ?? 0;
-    if (n >= 2) return false;
-    pairCount.set(key, n + 1);
-    perLeaf.set(leaf.id, (perLeaf.get(leaf.id) ?? 0) + 1);
-    slots.push([v, leaf]);
-    return true;
-  };
-  const leafWeight = (l: Category) => Math.pow(l.rate + 0.02, 0.8);
-  const leavesOf = (topId: string) => leaves.filter((l) => l.topId === topId);
-  for (const v of vendors) {
-    const home = leavesOf(homeTop.get(v.id)!);
-    if (v.kind === 'suite') {
-      for (const l of weightedSample(rng, leaves, leafWeight, rng.int(12, 30))) add(v, l);
-    } else if (v.kind === 'multi') {
-      for (const l of rng.sample(home, rng.int(3, 7))) add(v, l);
-      if (rng.chance(0.4)) add(v, rng.pick(leaves));
-    } else {
-      for (const l of rng.sample(home, rng.chance(0.7) ? 1 : rng.int(2, 3))) add(v, l);
-    }
-  }
-  // Every category gets at least two rivals, then fill to the target crowding.
-  const vendorsByTop = new Map(tops.map((t) => [t.id, vendors.filter((v) => homeTop.get(v.id) === t.id && v.kind !== 'suite')]));
-  const suites = vendors.filter((v) => v.kind === 'suite');
-  const pickVendor = (leaf: Category) => {
-    const local = vendorsByTop.get(leaf.topId)!;
-    return rng.chance(0.15) || local.length === 0 ? rng.pick(suites) : rng.pick(local);
-  };
-  for (const leaf of leaves) for (let guard = 0; (perLeaf.get(leaf.id) ?? 0) < 2 && guard < 50; guard++) add(pickVendor(leaf), leaf);
-  const weights = leaves.map((l) => leafWeight(l) * rng.uniform(0.5, 1.5));
-  for (let guard = 0; slots.length < scale.products && guard < scale.products * 20; guard++) {
-    const leaf = leaves[rng.weighted(weights)];
-    add(pickVendor(leaf), leaf);
-  }
-
-  // Products from slots.
+  // Products, in catalog order (a stable id per technology name).
   const products: Product[] = [];
   const productsByLeaf = new Map<string, Product[]>(leaves.map((l) => [l.id, []]));
+  const productOfTechnology = new Int32Array(technologies.length).fill(-1);
   const usedIds = new Set<string>();
-  const seenNames = new Set<string>();
-  for (const [v, leaf] of slots) {
-    const noun = rng.pick(leaf.nouns);
-    const vendorStem = v.name.replace(/ (Software|Technologies|Labs|Systems|Inc\.|Cloud)$/, '');
-    let name = v.kind === 'specialist' && rng.chance(0.35) ? vendorStem : `${vendorStem} ${noun}`;
-    while (seenNames.has(name.toLowerCase())) name = `${name} ${rng.pick(EDITIONS)}`;
-    seenNames.add(name.toLowerCase());
-    let id = `prd_${slugify(name, '_')}`;
-    for (let n = 2; usedIds.has(id); n++) id = `prd_${slugify(name, '_')}_${n}`;
+  for (const { t, i, leaf } of placed) {
+    const v = vendorOf.get(t.vendor)!;
+    let id = `prd_${slugify(t.name, '_')}`;
+    for (let n = 2; usedIds.has(id); n++) id = `prd_${slugify(t.name, '_')}_${n}`;
     usedIds.add(id);
     const avg = Math.round(Math.min(4.9, Math.max(2.8, rng.normal() * 0.35 + 4.25)) * 10) / 10;
     const product: Product = {
-      id, vendorId: v.id, categoryId: leaf.id, name, shortName: name === vendorStem ? vendorStem : noun,
-      description: describeProduct(rng, name, v.name, leaf),
-      features: pickFeatures(rng, leaf, categoryById),
+      id, vendorId: v.id, categoryId: leaf!.id, name: t.name, shortName: t.name,
+      description: t.description ?? describeProduct(rng, t.name, v.name, leaf!),
+      features: pickFeatures(rng, leaf!, categoryById),
       reviewCount: 0, starRating: Math.round(avg * 2) / 2, avgRating: avg,
-      imageUrl: `https://www.${v.domain}/assets/${slugify(name)}-logo.png`,
-      productUrl: `https://www.${v.domain}/products/${slugify(noun)}`,
+      imageUrl: `https://logos.stacklens.example/products/${slugify(t.name)}.png`,
+      productUrl: t.website ?? v.website,
       publicDetailUrl: `https://stacklens.example/catalog/products/${id}`,
       popularity: 0,
+      technology: i,
     };
+    productOfTechnology[i] = products.length;
     products.push(product);
-    productsByLeaf.get(leaf.id)!.push(product);
+    productsByLeaf.get(leaf!.id)!.push(product);
   }
   // Zipf-like popularity inside each category; suites get a head start.
   const vendorById = new Map(vendors.map((v) => [v.id, v]));
   for (const leaf of leaves) {
     const list = productsByLeaf.get(leaf.id)!;
-    const order = rng.sample(list, list.length);
-    order.forEach((p, rank) => {
+    const ranked = rng.sample(list, list.length);
+    ranked.forEach((p, rank) => {
       const suiteBoost = vendorById.get(p.vendorId)!.kind === 'suite' ? 1.6 : 1;
       p.popularity = suiteBoost / Math.pow(rank + 1, 1.1);
       p.reviewCount = Math.round(rng.logNormal(40 + 2500 * (leaf.rate + 0.02) * p.popularity, 0.6));
     });
   }
-  return { categories, leaves, vendors, products, productsByLeaf, categoryById, vendorById };
-}
-
-function weightedSample<T>(rng: Rng, items: T[], weight: (t: T) => number, k: number): T[] {
-  // Efraimidis-Spirakis: key = u^(1/w), keep the k largest.
-  return items
-    .map((t) => ({ t, key: Math.pow(rng.next(), 1 / Math.max(1e-6, weight(t))) }))
-    .sort((a, b) => b.key - a.key)
-    .slice(0, k)
-    .map((x) => x.t);
+  const implies = products.map((p) => technologies[p.technology]!.implies.filter(([, weight]) => weight >= 0.5).map(([t]) => productOfTechnology[t]!).filter((i) => i >= 0));
+  return { categories, leaves, vendors, products, productsByLeaf, categoryById, vendorById, productOfTechnology, implies };
 }
 
 function describeProduct(rng: Rng, name: string, vendor: string, leaf: Category): string {

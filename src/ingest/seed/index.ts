@@ -8,6 +8,11 @@ import { buildCatalog, type Catalog } from './catalog.ts';
 import { buildSegments, cumulativeShares, drawSegment, type Segment } from './segments.ts';
 import { generateCompany, type CompanyContext } from './companies.ts';
 import { buildStackContext, generateStack } from './stacks.ts';
+import { renderSite, type ArtifactWorld } from './artifacts.ts';
+import { buildTraceKits } from './traces.ts';
+import { installsFromDetections, observationRows, observe } from './observe.ts';
+import { insertObservations, type ObservationRow } from '../../store/observations.ts';
+import { builtInCatalog } from '../../detect/catalog.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
 import { firmographicProfile } from './firmographics.ts';
@@ -30,6 +35,12 @@ export interface SeedOptions {
   asOf?: string;
   /** Empty the world tables first; without it a database holding a world is refused. */
   replace?: boolean;
+  /**
+   * Append every observation to the observation log (default true), so the evidence API serves
+   * the demo world's evidence. Installs are the same either way: the fold of the detections
+   * (observe.ts), which equals deriving them from the log (a test checks it).
+   */
+  recordObservations?: boolean;
   /** Companies per write batch (memory bound); default 1000. */
   batchSize?: number;
   onProgress?: (progress: SeedProgress) => void;
@@ -80,10 +91,12 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   const asOf = options.asOf ?? todayUtc();
   const asOfMs = parseAsOf(asOf);
   const batchSize = options.batchSize ?? 1000;
+  const useLog = options.recordObservations ?? true;
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
-  const catalog = buildCatalog(seed, scale);
+  const detector = builtInCatalog();
+  const catalog = buildCatalog(seed, scale, detector.technologies);
   const segments = buildSegments(seed, catalog, scale);
   const cumulative = cumulativeShares(segments);
   const segmentOf = new Int32Array(n);
@@ -104,6 +117,8 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   // Domains are handed out in company order: the set makes them unique per run.
   const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: ids.company };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
+  const productIds = catalog.products.map((p) => p.id);
+  const artifactWorld: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };
   await db.transaction(async (tx) => {
     const existing = await worldCounts(tx);
     if (existing.companies > 0 || existing.catalog > 0) {
@@ -122,13 +137,14 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     for (let from = 0; from < n; from += batchSize) {
       const to = Math.min(n, from + batchSize);
       const batch = emptyCompanyBatch();
+      const observed: ObservationRow[] = [];
       for (let i = from; i < to; i++) {
-        addCompany(batch, i, segments[segmentOf[i]]);
+        addCompany(batch, i, segments[segmentOf[i]], observed);
         if ((i - from) % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
       }
       await writing;
       if (from > 0) progress({ phase: 'companies', done: from, total: n });
-      writing = insertCompanyBatch(tx, batch, updatedAt);
+      writing = insertCompanyBatch(tx, batch, updatedAt).then(() => insertObservations(tx, observed));
       writing.catch(() => {}); // surfaced by the await above or below
       summary.installs += batch.installs.company_id.length;
       summary.people += batch.people.id.length;
@@ -159,17 +175,22 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   progress({ phase: 'done', done: n, total: n });
   return summary;
 
-  function addCompany(b: CompanyBatch, i: number, segment: Segment): void {
+  function addCompany(b: CompanyBatch, i: number, segment: Segment, observed: ObservationRow[]): void {
     const c = generateCompany(ctx, i, segment);
     const people = generatePeople(seed, c, scale.peopleDensity, ids.person);
     const installs = generateStack(stackCtx, c);
+    // The installs the API serves are what the detector finds in the company's artifacts.
+    const observations = observe(renderSite(artifactWorld, c, installs).captures, detector);
+    if (useLog) for (const row of observationRows(c.id, observations, detector, productIds, catalog.productOfTechnology)) observed.push(row);
+    const found = installsFromDetections(observations, detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, ids.feed);
     push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
     push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);
     push(b.truthSegments, [c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
-    for (const inst of installs) {
-      push(b.installs, [c.id, catalog.products[inst.product].id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources), inst.inUse, inst.kind]);
+    for (const inst of found) {
+      push(b.installs, [c.id, catalog.products[inst.product].id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources)]);
     }
+    for (const inst of installs) push(b.truthInstalls, [c.id, catalog.products[inst.product].id, inst.inUse, inst.kind]);
     for (const p of people) {
       push(b.people, [p.id, c.id, p.fullName, p.title, p.seniority, p.fn, p.country, p.city, p.linkedinUrl]);
       for (const k of p.contacts) push(b.contacts, [p.id, k.kind, k.value, k.type, k.verified]);

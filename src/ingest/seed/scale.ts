@@ -1,5 +1,6 @@
-// The --scale presets of `stacklens seed`: catalog size and world density. The category
-// tree (~190 categories, 3 levels) is the same for every preset.
+// The --scale presets of `stacklens seed`: world density. The catalog is the technology
+// catalog (catalog/technologies) at every preset; `vendors` and `products` are no longer used
+// to size it (kept for the presets' shape). The category tree is the same for every preset.
 
 export type ScaleName = 'S' | 'M' | 'L';
 

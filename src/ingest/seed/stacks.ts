@@ -90,9 +90,15 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
   // Weak mentions: a job ad or a page names a product; sometimes a team really uses it.
   const mentions = rng.poisson(2.4 + 3 * company.scale01);
   for (let k = 0; k < mentions; k++) {
+    // (A leaf without products draws nothing: the technology catalog does not cover every category.)
     const product = rng.chance(0.5) ? draw(rng.int(0, leaves.length - 1)) : rng.int(0, ctx.catalog.products.length - 1);
-    if (seg.choices[ctx.productLeaf[product]].products.length === 0) continue;
+    if (product === undefined || seg.choices[ctx.productLeaf[product]].products.length === 0) continue;
     put(product, 'weak_mention', rng.chance(0.2));
+  }
+  // A technology in use brings what it implies (a WordPress theme runs on WordPress): the truth is closed under `implies`.
+  for (const inst of [...out.values()]) {
+    if (!inst.inUse) continue;
+    for (const implied of ctx.catalog.implies[inst.product] ?? []) put(implied, inst.kind, true);
   }
   return [...out.values()].sort((a, b) => a.product - b.product);
 }
