@@ -2,12 +2,14 @@
 // against a real `stacklens serve` on PGlite with a small demo world. The journeys of issue
 // 18 (sign in, search with two technology filters, company, evidence, benchmark chart, CSV
 // export, purchase as analyst and refusal as viewer, API key create/revoke as admin), axe-core
-// on every screen (no serious or critical violations), screenshots to docs/screenshots/.
+// on every screen (no serious or critical violations), screenshots of the main screens to
+// SCREENSHOTS_DIR (a temp folder; `SCREENSHOTS_DIR=docs/screenshots` refreshes the README's).
 // Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -18,7 +20,7 @@ import { createUser } from '../../src/services/console-users.ts';
 import { recordDetections } from '../../src/services/observations.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = join(process.cwd(), 'docs', 'screenshots');
+const SHOTS = process.env.SCREENSHOTS_DIR ? join(process.cwd(), process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'console-test-password-1';
 const USERS = {
@@ -268,7 +270,7 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   await keyRow.getByRole('button', { name: /^Revoke/u }).click();
   await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
   await page.locator('table tbody tr', { hasText: 'console test key' }).filter({ hasText: 'revoked' }).waitFor({ timeout: 10_000 }).catch(async (err) => {
-    await page.screenshot({ path: '/tmp/h18-ui/revoke-fail.png' });
+    await shot(page, 'revoke-failed');
     throw err;
   });
   const check = await fetch(`${base}/api/me`, { headers: { 'x-api-key': secret } });
