@@ -18,6 +18,12 @@ export const vendorProductsQuerySchema = z.object({
   productName: textInput(200).trim().optional().describe('Case-insensitive substring of the product name'),
   ...pageQuery,
 });
+export const productSearchInputSchema = z.object({
+  productName: textInput(200).trim().optional().describe('Case-insensitive substring of the product name. Absent: every product, by name'),
+  ...pageQuery,
+});
+export type ProductSearchInput = z.output<typeof productSearchInputSchema>;
+
 export const vendorProductsInputSchema = vendorParamsSchema.extend(vendorProductsQuerySchema.shape);
 export type VendorProductsInput = z.output<typeof vendorProductsInputSchema>;
 
@@ -99,4 +105,19 @@ export const vendorProductsOp = defineOperation({
   },
 });
 
-export const vendorOperations = [searchVendorsOp, vendorProductsOp];
+export const searchProductsOp = defineOperation({
+  id: 'searchProducts',
+  summary: 'Search the product catalog by name',
+  description:
+    'Products of every vendor whose name contains `productName` (case-insensitive): an exact name first, then names starting with it, then by name. ' +
+    'For a technology picker that does not know the vendor (a product is often not named after its vendor). No match is an empty page. ' +
+    'Answers carry an ETag (If-None-Match → 304). REST only: MCP clients use vendors_search and vendor_products.',
+  tag: 'Vendors',
+  input: productSearchInputSchema,
+  output: productPageSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/products', query: productSearchInputSchema, referenceData: true },
+});
+
+export const vendorOperations = [searchVendorsOp, vendorProductsOp, searchProductsOp];

@@ -2,9 +2,9 @@
 import type { Db } from '../store/db.ts';
 import { normalizeDomain } from '../domain.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import type { Product, Vendor, VendorProductsInput, VendorSearchInput } from '../schemas/vendors.ts';
+import type { Product, ProductSearchInput, Vendor, VendorProductsInput, VendorSearchInput } from '../schemas/vendors.ts';
 import { searchVendors as searchRows, type VendorRow } from '../store/vendors.ts';
-import { vendorProducts as productRows, type ProductRow } from '../store/products.ts';
+import { catalogProducts, type ProductRow } from '../store/products.ts';
 import { requireVendor } from './resolve.ts';
 
 const toVendor = (v: VendorRow): Vendor => ({ id: v.id, domain: v.domain, name: v.name, logo: v.logo_url });
@@ -41,6 +41,12 @@ export function toProduct(r: ProductRow): Product {
 
 export async function vendorProducts(db: Db, input: VendorProductsInput): Promise<Page<Product>> {
   const vendor = await requireVendor(db, input.vendorDomain);
-  const { total, rows } = await productRows(db, vendor.id, input.productName || undefined, input.size, input.page * input.size);
+  const { total, rows } = await catalogProducts(db, { vendorId: vendor.id, nameContains: input.productName || undefined }, input.size, input.page * input.size);
+  return toPage(rows.map(toProduct), total, input.size);
+}
+
+/** Products of every vendor by name: what a technology picker needs when the vendor is not known. */
+export async function searchProducts(db: Db, input: ProductSearchInput): Promise<Page<Product>> {
+  const { total, rows } = await catalogProducts(db, { nameContains: input.productName || undefined }, input.size, input.page * input.size);
   return toPage(rows.map(toProduct), total, input.size);
 }

@@ -39,17 +39,33 @@ export interface ProductRow {
   vendor_logo_url: string | null;
 }
 
-export async function vendorProducts(db: Db, vendorId: string, nameContains: string | undefined, limit: number, offset: number): Promise<{ total: number; rows: ProductRow[] }> {
+/**
+ * A page of catalog products: a vendor's (sorted by name), or every vendor's whose name
+ * contains `nameContains` (exact names first, then names starting with it, then by name).
+ */
+export async function catalogProducts(
+  db: Db,
+  q: { vendorId?: string; nameContains?: string },
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: ProductRow[] }> {
   const p = new Params();
-  let where = `WHERE p.vendor_id = ${p.add(vendorId)}`;
-  if (nameContains) where += ` AND p.name ILIKE ${p.add(containsPattern(nameContains))}`;
-  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM products p ${where}`, p.values);
+  const where: string[] = [];
+  if (q.vendorId) where.push(`p.vendor_id = ${p.add(q.vendorId)}`);
+  if (q.nameContains) where.push(`p.name ILIKE ${p.add(containsPattern(q.nameContains))}`);
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM products p ${whereSql}`, [...p.values]);
+  let rank = ''; // added after the count, whose statement must not carry an unused parameter
+  if (q.nameContains && !q.vendorId) {
+    const name = p.add(q.nameContains.toLowerCase());
+    rank = `lower(p.name) = ${name} DESC, starts_with(lower(p.name), ${name}) DESC, `;
+  }
   const rows = await db.query<ProductRow>(
     `SELECT p.id, p.name, p.short_name, p.description, p.features, p.review_count, p.star_rating, p.avg_rating,
             p.image_url, p.product_url, p.public_detail_url, p.category_id, cat.name AS category,
             v.id AS vendor_id, v.domain AS vendor_domain, v.name AS vendor_name, v.logo_url AS vendor_logo_url
      FROM products p JOIN vendors v ON v.id = p.vendor_id JOIN categories cat ON cat.id = p.category_id
-     ${where} ORDER BY lower(p.name), p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
+     ${whereSql} ORDER BY ${rank}lower(p.name), p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
     p.values,
   );
   return { total: count!.n, rows };

@@ -78,3 +78,24 @@ test("a vendor's products: unknown vendor 404, invalid domain 400, 401 without c
   assert.match(invalid.json().message, /params\.vendorDomain/);
   assert.equal((await t.app.inject({ method: 'GET', url: '/api/vendors' })).statusCode, 401);
 });
+
+test('product search by name across vendors: exact name first, then prefix, then by name; paged; 400 and 401', async () => {
+  const ids = (body: { content: { id: string }[] }) => body.content.map((p) => p.id);
+  // "Mailchimp" is a product's exact name; "HubSpot CRM" is found by a substring of its name,
+  // which no vendor search would give ("crm" names no vendor).
+  assert.deepEqual(ids((await get('/api/products?productName=mailchimp')).json()), ['prd_mc']);
+  assert.deepEqual(ids((await get('/api/products?productName=crm')).json()), ['prd_hs_crm']);
+  // Exact ("Essentials") before a prefix before a mere substring.
+  const ranked = (await get('/api/products?productName=e')).json();
+  assert.equal(ranked.content[0].id, 'prd_ec2', 'names starting with the text come first');
+  assert.equal(ranked.content[0].vendor.domain, 'amazon.com');
+  assert.deepEqual(ids((await get('/api/products?productName=essentials')).json()), ['prd_sf_smb']);
+  const all = (await get('/api/products?size=2&page=1')).json();
+  assert.equal(all.totalElements, 6);
+  assert.equal(all.content.length, 2);
+  assert.deepEqual((await get('/api/products?productName=zzz')).json(), { totalPages: 0, totalElements: 0, content: [] });
+  const bad = await get('/api/products?size=0');
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().message, /size/);
+  assert.equal((await t.app.inject({ method: 'GET', url: '/api/products' })).statusCode, 401);
+});

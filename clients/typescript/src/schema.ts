@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the product catalog by name
+         * @description Products of every vendor whose name contains `productName` (case-insensitive): an exact name first, then names starting with it, then by name. For a technology picker that does not know the vendor (a product is often not named after its vendor). No match is an empty page. Answers carry an ETag (If-None-Match → 304). REST only: MCP clients use vendors_search and vendor_products.
+         */
+        get: operations["searchProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/categories": {
         parameters: {
             query?: never;
@@ -5574,6 +5594,211 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/vendors/:vendorDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchProducts: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the product name. Absent: every product, by name */
+                productName?: string;
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "shortName": "string",
+                     *           "description": "string",
+                     *           "logo": "string",
+                     *           "category": "string",
+                     *           "categoryId": "string",
+                     *           "features": [
+                     *             "string"
+                     *           ],
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "vendor": {
+                     *             "id": "ven_salesforce",
+                     *             "domain": "salesforce.com",
+                     *             "name": "Salesforce",
+                     *             "logo": "https://logo.example/salesforce.com.png"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/products",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

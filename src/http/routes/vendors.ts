@@ -1,7 +1,7 @@
-// GET /vendors (exact or fuzzy search) and GET /vendors/{vendorDomain}/products.
+// GET /vendors (exact or fuzzy search), GET /vendors/{vendorDomain}/products and GET /products (by name).
 import type { FastifyInstance } from 'fastify';
-import { searchVendorsOp, vendorProductsOp } from '../../schemas/vendors.ts';
-import { searchVendors, vendorProducts } from '../../services/vendors.ts';
+import { searchProductsOp, searchVendorsOp, vendorProductsOp } from '../../schemas/vendors.ts';
+import { searchProducts, searchVendors, vendorProducts } from '../../services/vendors.ts';
 import { serve } from '../route-config.ts';
 
 export async function vendorRoutes(app: FastifyInstance): Promise<void> {
@@ -9,4 +9,5 @@ export async function vendorRoutes(app: FastifyInstance): Promise<void> {
   // asks the same prefixes again and again, and a fuzzy miss costs ≈ 1.6 ms of PostgreSQL.
   serve(app, searchVendorsOp, (request) => searchVendors(app.db, request.query));
   serve(app, vendorProductsOp, (request) => vendorProducts(app.db, { ...request.params, ...request.query }));
+  serve(app, searchProductsOp, (request) => searchProducts(app.db, request.query));
 }

@@ -73,20 +73,16 @@ export function bodyOf(s) {
   return body;
 }
 
-/** Suggestions for a typed technology: matching vendors and their products. */
+/** Suggestions for a typed technology: products named like it (any vendor), then matching vendors. */
 async function suggest(text) {
-  const vendors = await get('/vendors', { vendor: text, fuzzy: true, size: 5 });
-  const top = vendors.content.slice(0, 3);
-  const products = await Promise.all(top.map((v) => get(`/vendors/${seg(v.domain)}/products`, { size: 50 }).catch(() => ({ content: [] }))));
-  const needle = text.toLowerCase();
-  const options = [];
-  top.forEach((v, i) => {
-    options.push({ token: `v:${v.domain}:${v.name}`, label: `${v.name} (any product of ${v.domain})` });
-    for (const p of products[i].content) {
-      if (p.name.toLowerCase().includes(needle) || v.name.toLowerCase().includes(needle)) options.push({ token: `p:${p.id}:${p.name}`, label: `${p.name} (${p.category})` });
-    }
-  });
-  return options;
+  const [products, vendors] = await Promise.all([
+    get('/products', { productName: text, size: 10 }),
+    get('/vendors', { vendor: text, fuzzy: true, size: 3 }),
+  ]);
+  return [
+    ...products.content.map((p) => ({ token: `p:${p.id}:${p.name}`, label: `${p.name} (${p.category})` })),
+    ...vendors.content.map((v) => ({ token: `v:${v.domain}:${v.name}`, label: `${v.name} (any product of ${v.domain})` })),
+  ];
 }
 
 function TechPicker({ id, label, tokens, onChange }) {
