@@ -14,6 +14,7 @@ import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
 import type { Detection } from '../../detect/types.ts';
 import type { Capture } from './artifacts.ts';
+import type { Install } from './stacks.ts';
 import { evidenceHash } from '../../services/observations.ts';
 import type { ObservationRow } from '../../store/observations.ts';
 
@@ -22,15 +23,8 @@ export interface Observation {
   detections: Detection[];
 }
 
-export interface DerivedInstall {
-  /** Index into the demo catalog's products. */
-  product: number;
-  firstVerified: number;
-  lastVerified: number;
-  hitCount: number;
-  intensity: number;
-  sources: string[];
-}
+/** An install as the seed writes it (`product`: index into the demo catalog's products). */
+export type DerivedInstall = Pick<Install, 'product' | 'firstVerified' | 'lastVerified' | 'hitCount' | 'intensity' | 'sources'>;
 
 /** Runs the detector over one company's captures. */
 export function observe(captures: Capture[], detector: CompiledCatalog): Observation[] {
