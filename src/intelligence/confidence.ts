@@ -47,10 +47,13 @@ export function evidenceFeatures(e: Evidence, asOf: number): number[] {
 
 /**
  * Coefficients in FEATURE_NAMES order. Fitted with `stacklens eval --fit` on a 5,000-company
- * demo world of seed 'calibration-fit' (ECE 0.014 there) and checked on the default seed
- * 'stacklens' (docs/intelligence.md); refit when the evidence model changes.
+ * demo world of seed 'calibration-fit' (ECE 0.011 there) and checked on the default seed
+ * 'stacklens' (docs/intelligence.md); refit when the evidence model changes. Refitted on
+ * 2026-11-25 when installs began to come from the detector's observations (intensity is
+ * now the noisy-OR of the traces' weights, so one strong trace already reads high: the
+ * intensity terms turned negative against hits and age, which carry the signal).
  */
-export const CONFIDENCE_COEFFICIENTS: readonly number[] = [5.358, -0.574, -0.386, 0.109, -0.363, 1.519, 1.13, 0.153, -0.559];
+export const CONFIDENCE_COEFFICIENTS: readonly number[] = [5.3839, -0.2316, -0.4799, 1.0709, -0.2192, -0.7663, -1.3976, 0.004, -0.457];
 
 /** In use when the calibrated probability reaches one half. */
 export const IN_USE_THRESHOLD = 0.5;
