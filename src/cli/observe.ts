@@ -13,7 +13,7 @@ import { AppError } from '../errors.ts';
 import { refreshChanged } from '../ingest/refresh.ts';
 import { deriveInstalls, parseSiteResult, recordDetections, type RecordResult } from '../services/observations.ts';
 import type { SiteResult } from '../schemas/detect.ts';
-import { INPUTS, type DetectExtension } from './detect.ts';
+import { INPUTS, type DetectExtension, type DetectSink } from './detect.ts';
 
 /** Sites recorded per transaction. */
 const SITES_PER_BATCH = 500;
@@ -92,10 +92,11 @@ export async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
 }
 
 /** The `detect --save` sink: records each site as it is detected; on close, derives, refreshes and prints the summary. */
-export async function openSaveSink(source: string): Promise<{ write(record: SiteResult): Promise<void>; close(): Promise<void> }> {
+export async function openSaveSink(source: string): Promise<DetectSink> {
   const saver = await openRunSaver({ source });
   return {
-    write: (record) => saver.add(record),
+    // Dated by the capture when the input carries one (WARC-Date, HAR startedDateTime).
+    write: (record, site) => saver.add(site?.capturedAt ? { ...record, seenAt: site.capturedAt } : record),
     close: async () => {
       process.stderr.write(formatSaveSummary(await saver.finish()));
     },

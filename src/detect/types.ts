@@ -30,6 +30,19 @@ export interface SiteArtifacts {
   dns?: DnsRecords;
   /** Job-post texts (title and body), matched with the `job` phrase rules. */
   jobs?: string[];
+  /**
+   * When the artifacts were captured (ISO 8601), when the input says so: a WARC record's
+   * WARC-Date, a HAR document's startedDateTime. Saved observations are dated by it, so an
+   * archive from 2023 is evidence from 2023, not from the day it was read.
+   */
+  capturedAt?: string;
+}
+
+/** An ISO 8601 instant from an input's date text, or undefined when it is not a date. */
+export function captureTime(text: unknown): string | undefined {
+  if (typeof text !== 'string' || !text.trim()) return undefined;
+  const ms = Date.parse(text.trim());
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 export const EVIDENCE_SOURCES = ['html', 'script', 'meta', 'header', 'cookie', 'dns', 'job'] as const;

@@ -88,3 +88,15 @@ test('observe FILE records detect --json lines; a bad record is reported by line
   assert.equal(rederive.code, 0, rederive.stderr);
   assert.match(rederive.stdout, /installs: 0 changed, 0 expired \(unseen for 90 days\); refresh: \d+ companies/);
 });
+
+test('detect --warc --save dates the observations by the WARC-Date of each record, not by the day they are read', async () => {
+  const warc = path.join(ROOT, 'test/fixtures/detect/collect/sample.warc');
+  const run = await stacklens('detect', '--warc', warc, '--save');
+  assert.equal(run.code, 0, run.stderr);
+  const rows = await query<{ seen: string; n: number }>(
+    `SELECT to_char(seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') AS seen, count(*)::int AS n
+       FROM observations WHERE company_id = 'cmp_shop' AND evidence->>'input' = 'warc' GROUP BY 1`,
+  );
+  assert.deepEqual(rows.map((r) => r.seen), ['2026-11-25T10:00:01'], 'the response record of shop.example is dated 10:00:01');
+  assert.ok(rows[0]!.n > 0);
+});

@@ -41,6 +41,7 @@ test('HAR: one record per site; the document after its redirect, first-party coo
   assert.equal(intercom.evidence[0]!.source, 'script');
   assert.match(news!.pages[0]!.html!, /Ghost 5\.82/, 'base64 content decoded');
   assert.ok(names(news!).includes('Ghost'));
+  assert.equal(app!.capturedAt, '2026-11-25T10:00:00.000Z', 'dated by the document entry\'s startedDateTime');
 });
 
 test('HAR: a file that is not JSON fails', async () => {
@@ -62,6 +63,7 @@ test('WARC: HTML response records become sites (1.0 and 1.1; chunked + gzip bodi
     assert.equal(sites[1]!.pages[0]!.url, 'https://www.blog.example/post');
     assert.match(sites[1]!.pages[0]!.html!, /googletagmanager/, `${file}: chunked and gzip undone`);
     assert.ok(!names(sites[1]!).includes('Shopify'), 'a mention in blog text is not use');
+    assert.deepEqual(sites.map((s) => s.capturedAt), ['2026-11-25T10:00:01.000Z', '2026-11-25T10:00:02.000Z'], `${file}: dated by WARC-Date`);
   }
 });
 

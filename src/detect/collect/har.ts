@@ -10,11 +10,12 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { normalizeDomain } from '../../domain.ts';
 import { HTML_CAP } from '../page.ts';
-import type { PageArtifact, SiteArtifacts } from '../types.ts';
+import { captureTime, type PageArtifact, type SiteArtifacts } from '../types.ts';
 
 interface HarHeader { name?: unknown; value?: unknown }
 interface HarEntry {
   pageref?: unknown;
+  startedDateTime?: unknown;
   _resourceType?: unknown;
   request?: { url?: unknown };
   response?: {
@@ -31,6 +32,8 @@ const MAX_COOKIES = 100;
 interface PageGroup {
   firstUrl?: string;
   doc?: PageArtifact;
+  /** The document's startedDateTime (ISO 8601). */
+  capturedAt?: string;
   /** Set-Cookie values of first-party responses before the document (redirects) and after. */
   cookies: string[];
   scripts: Set<string>;
@@ -101,6 +104,7 @@ function addEntry(group: PageGroup, entry: HarEntry): void {
   if (firstParty) for (const c of setCookies) if (group.cookies.length < MAX_COOKIES) group.cookies.push(c);
   if (!group.doc && isDocument(entry, mime) && status !== undefined && status >= 200 && status < 300) {
     group.doc = { url, status, headers, cookies: group.cookies };
+    group.capturedAt = captureTime(entry.startedDateTime);
     const html = bodyText(res.content);
     if (html !== undefined) group.doc.html = html;
     return;
@@ -130,7 +134,7 @@ export async function* readHar(input: string | Readable): AsyncGenerator<SiteArt
     const domain = normalizeDomain(hostOf(group.doc?.url ?? group.firstUrl) ?? '');
     if (!domain) continue;
     let site = sites.get(domain);
-    if (!site) sites.set(domain, (site = { domain, pages: [] }));
+    if (!site) sites.set(domain, (site = { domain, pages: [], ...(group.capturedAt ? { capturedAt: group.capturedAt } : {}) }));
     const page: PageArtifact = group.doc ?? { url: group.firstUrl!, cookies: group.cookies };
     if (group.scripts.size) page.scripts = [...group.scripts];
     site.pages.push(page);

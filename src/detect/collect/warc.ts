@@ -10,7 +10,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { normalizeDomain } from '../../domain.ts';
 import { HTML_CAP } from '../page.ts';
-import type { SiteArtifacts } from '../types.ts';
+import { captureTime, type SiteArtifacts } from '../types.ts';
 
 export interface WarcOptions {
   /** Bytes of one record's block kept (default 2 MiB); the rest is skipped unread into memory. */
@@ -242,6 +242,7 @@ export async function* readWarc(input: string | Readable, opts: WarcOptions = {}
     }
     const domain = normalizeDomain(host);
     const page = domain ? await parseHttpResponse(block, url) : null;
-    if (domain && page) yield { domain, pages: [page] };
+    const capturedAt = captureTime(fields.get('warc-date'));
+    if (domain && page) yield { domain, pages: [page], ...(capturedAt ? { capturedAt } : {}) };
   }
 }
