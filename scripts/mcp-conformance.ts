@@ -255,7 +255,7 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
   return values;
 }
 
-async function runInspector(node22: string, inspector: string, mcpUrl: string, baseUrl: string, apiKey: string, work: string): Promise<string[]> {
+async function runInspector(node22: string, inspector: string, mcpUrl: string, baseUrl: string, apiKey: string, work: string, siteUrl: string): Promise<string[]> {
   const problems: string[] = [];
   // The Inspector keeps a catalog and secrets under HOME; a scratch HOME keeps CI's clean.
   const env = { ...process.env, HOME: path.join(work, 'inspector-home') };
@@ -265,7 +265,7 @@ async function runInspector(node22: string, inspector: string, mcpUrl: string, b
   if (list.status !== 0) return [`inspector tools/list --strict: exit ${list.status}: ${list.stderr.slice(-3000)}`];
   const tools = (JSON.parse(list.stdout) as { tools: { name: string; inputSchema: any; annotations?: { readOnlyHint?: boolean } }[] }).tools;
   log(`inspector tools/list --strict: ${tools.length} tools, no portability error`);
-  const world = await demoWorldValues(baseUrl, apiKey);
+  const world = { ...(await demoWorldValues(baseUrl, apiKey)), url: siteUrl };
   for (const tool of tools.filter((t) => t.annotations?.readOnlyHint === true)) {
     const args = argumentsFor(tool.inputSchema, world);
     if (!args) {
@@ -303,12 +303,21 @@ async function main(): Promise<number> {
     env: {
       ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: path.join(work, 'data'), HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn', SEED_DEMO: 'true', DEMO_COMPANIES: '200', MCP_MAX_SESSIONS_PER_CLIENT: '1000',
+      // detect_technologies fetches a page: the local one below, since nothing leaves the machine.
+      DETECT_ALLOW_PRIVATE_NETWORKS: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => (output += d));
   server.stderr!.on('data', (d) => (output += d));
   let proxy: http.Server | undefined;
+  // The site detect_technologies is called on: a page with a WordPress generator tag.
+  const site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><head><meta name="generator" content="WordPress 6.5.2"></head><body>CI</body></html>');
+  });
+  const sitePort = await freePort();
+  await new Promise<void>((resolve) => site.listen(sitePort, '127.0.0.1', resolve));
   try {
     await waitReady(baseUrl, server, () => output);
     log(`server ready on ${baseUrl} (embedded database, 200-company demo world)`);
@@ -318,7 +327,7 @@ async function main(): Promise<number> {
 
     const problems = [
       ...(await runConformance(node22, conformance, `http://127.0.0.1:${proxyPort}/mcp`, work)),
-      ...(await runInspector(node22, inspector, `${baseUrl}/mcp`, baseUrl, apiKey, work)),
+      ...(await runInspector(node22, inspector, `${baseUrl}/mcp`, baseUrl, apiKey, work, `http://127.0.0.1:${sitePort}/`)),
     ];
     log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
     if (problems.length > 0) {
@@ -329,6 +338,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     proxy?.close();
+    site.close();
     server.kill('SIGTERM');
     await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
     fs.rmSync(work, { recursive: true, force: true });
