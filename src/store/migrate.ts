@@ -35,11 +35,16 @@ export async function appliedMigrationCount(db: Db): Promise<number> {
 
 /** Applies pending migrations; returns the names applied. */
 export async function migrate(db: Db, migrations = listMigrations()): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two processes starting at once on an empty database would both pass
+  // IF NOT EXISTS and race on the catalog ("duplicate key … pg_type_typname_nsp_index").
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     try {

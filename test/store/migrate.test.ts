@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, listMigrations } from '../../src/store/migrate.ts';
-import { createTestDb } from '../helpers/db.ts';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDb } from '../../src/store/db.ts';
+import { createTestDb, TEST_DATABASE_URL } from '../helpers/db.ts';
 
 test('migrations apply once, in order, and a failing one leaves nothing behind', async () => {
   const db = await createTestDb();
@@ -45,5 +48,31 @@ test('schema carries the lookups the API needs', async () => {
     );
   } finally {
     await db.close();
+  }
+});
+
+test('processes migrating one empty database at once apply each migration once (PostgreSQL)', async (t) => {
+  if (!TEST_DATABASE_URL) {
+    t.skip('several processes share one database only on PostgreSQL; the embedded database has one owner');
+    return;
+  }
+  // A fresh schema with nothing in it, not even schema_migrations: as N instances of a new
+  // deployment starting together see it. Each pool stands for one process.
+  const schema = `m_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  const pools = await Promise.all(
+    Array.from({ length: 4 }, () => openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2 })),
+  );
+  try {
+    const applied = await Promise.all(pools.map((db) => migrate(db)));
+    const all = applied.flat().sort();
+    assert.deepEqual(all, listMigrations().map((m) => m.name), 'every migration applied exactly once across the processes');
+    const [row] = await pools[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+    assert.equal(row!.n, listMigrations().length);
+  } finally {
+    await Promise.all(pools.map((db) => db.close()));
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => admin.end());
   }
 });
