@@ -26,7 +26,9 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
 
 // SQLSTATE classes and codes that mean "the database cannot serve now", not "this statement is wrong":
 // 08 connection exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections.
-const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+// Not 08P01 (protocol_violation): the server sends it for a statement whose parameters do not
+// match its placeholders, a bug in our SQL on a healthy connection; a 503 would invite retries.
+const UNAVAILABLE_SQLSTATES = /^(08(?!P01)...|57P0[123]|53300)$/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 // node-postgres and pg-pool report lost or refused connections with plain messages, no code.
 const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|timeout expired|connection timeout|Connection ended|Client has encountered a connection error|the embedded database stopped|not queryable/i;
