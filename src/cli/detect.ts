@@ -45,6 +45,13 @@ export interface DetectExtension {
   sinks?: (opts: DetectCliOptions & Record<string, unknown>) => Promise<DetectSink[]>;
 }
 
+/**
+ * Pages fetched after the home page by default: where the tools the home page does not load
+ * live — careers (applicant-tracking job boards), contact (form, chat and scheduling
+ * widgets), pricing (checkout and billing). A path that is missing (non-2xx) adds nothing.
+ */
+export const DEFAULT_CRAWL_PATHS = ['/careers', '/contact', '/pricing'];
+
 export function registerDetectCommand(program: Command, extension: DetectExtension = {}): void {
   const command = program
     .command('detect')
@@ -66,7 +73,7 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--timeout <ms>', 'crawl: deadline of one request', '10000')
     .option('--max-bytes <n>', 'crawl: bytes of a response body kept (after decompression)', String(1024 * 1024))
     .option('--retries <n>', 'crawl: retries of a transient failure (timeouts, resets, 429/502/503/504), with backoff', '2')
-    .option('--paths <list>', 'crawl: extra paths fetched after the home page, comma-separated (e.g. /about,/careers)', '')
+    .option('--paths <list>', "crawl: extra paths fetched after the home page, comma-separated; '' for the home page only", DEFAULT_CRAWL_PATHS.join(','))
     .option('--dns-server <addr...>', 'crawl: name servers to ask (ip or ip:port); default the system\'s')
     .option('--no-dns', 'crawl: do not collect DNS records (MX, TXT, CNAME, A, NS)')
     .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')

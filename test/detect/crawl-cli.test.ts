@@ -31,6 +31,8 @@ before(async () => {
     zone[`site${i}.test`] = { A: ['127.0.0.2'], MX: [[1, 'aspmx.l.google.com']] };
     routes[`site${i}.test /`] = slow(120, html(`<html><head><meta name="generator" content="WordPress 6.${i % 10}"></head><body>site ${i}</body></html>`, { server: 'nginx' }));
   }
+  // site7's applicant-tracking tool is only on its careers page, which the default paths reach.
+  routes['site7.test /careers'] = html('<html><body><h1>Jobs</h1><div id="grnhse_app"></div><script src="https://boards.greenhouse.io/embed/job_board/js?for=site7"></script></body></html>');
   dns = await startDnsStub(zone);
   web = await startFixtureServer(routes);
 });
@@ -92,6 +94,23 @@ test('--domain: a readable report of one site with where its page and DNS record
   assert.equal(blocked.code, 1);
   // Its DNS records were still read (and detected on); the page was not fetched.
   assert.match(blocked.stdout, /^intranet\.test: 0 technologies\n {2}dns {4}A 1\n {2}failed blocked_non_public_address: intranet\.test resolves to 10\.0\.0\.5, a private address/);
+});
+
+test('the crawl also fetches a few common paths by default (careers, contact, pricing); --paths \'\' keeps to the home page', async () => {
+  const careers = () => web.requests.filter((r) => r.host === 'site7.test' && r.path !== '/' && r.path !== '/robots.txt').map((r) => r.path);
+  const before = careers().length;
+  const { code, stdout, stderr } = await stacklens('detect', '--domain', siteUrl(7), '--json', ...crawlFlags());
+  assert.equal(code, 0, stderr);
+  const [site] = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const greenhouse = site.technologies.find((t: { name: string }) => t.name === 'Greenhouse');
+  assert.ok(greenhouse, `Greenhouse found on the careers page: ${stdout}`);
+  assert.ok(greenhouse.evidence.some((e: { url?: string }) => e.url?.endsWith('/careers')), 'its evidence names the careers page');
+  assert.deepEqual(careers().slice(before).sort(), ['/careers', '/contact', '/pricing']);
+
+  const homeOnly = await stacklens('detect', '--domain', siteUrl(7), '--json', '--paths', '', ...crawlFlags());
+  assert.equal(homeOnly.code, 0, homeOnly.stderr);
+  assert.ok(!homeOnly.stdout.includes('Greenhouse'), 'without the careers page, no Greenhouse');
+  assert.equal(careers().length, before + 3, "--paths '' fetched no extra path");
 });
 
 function lineCount(file: string): number {
