@@ -15,6 +15,9 @@ const id = () => idInput('prd_crm_a');
 const list = <T extends z.ZodType>(item: T, description: string) => z.array(item).max(MAX_LIST).optional().describe(description);
 const and = (description: string) => z.boolean().optional().describe(description);
 
+/** The orders a search can ask for: a field, or the field reversed with a leading '-'. */
+export const COMPANY_SORTS = ['name', '-name', 'employees', '-employees', 'revenue', '-revenue', 'country', '-country'] as const;
+
 const employeeBand = z.enum(EMPLOYEE_BAND_LABELS);
 const revenueBand = z.enum(REVENUE_BAND_LABELS);
 
@@ -59,6 +62,8 @@ export const companySearchBodySchema = z
     employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),
     revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
     domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
+    sort: z.enum(COMPANY_SORTS).optional()
+      .describe('Order of the results and the export: name (default), employees, revenue (by band) or country; a leading - reverses it. Companies without the value come last; ties by name, then id'),
   })
   .meta({ id: 'CompanySearchRequest', description: 'Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
 
@@ -110,13 +115,14 @@ export const searchCompaniesOp = defineOperation({
   summary: 'Search companies by firmographics and technology stack',
   description: [
     'Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.',
-    'Results are sorted by name, then id (stable across pages). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.',
+    'Results are sorted by name, then id (stable across pages), unless `sort` asks for employees, revenue or country (a leading - reverses the order). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.',
     `With \`export=true\` the answer is a CSV stream of every match (not one page), columns: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}. It needs the export permission and X-On-Behalf-Of-User, and is audited.`,
   ].join('\n\n'),
   tag: 'Companies',
   // The MCP arguments are flat: the search payload's fields (the structured filter carries
   // the lists the payload also accepts at the top level), plus export.
-  input: companySearchBodySchema.omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true }).extend({
+  // `sort` is REST and console only: tools/list stays within its 25 KB budget (issue 15).
+  input: companySearchBodySchema.omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true, sort: true }).extend({
     export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
   }),
   output: companySearchPageSchema,

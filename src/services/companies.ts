@@ -3,7 +3,7 @@
 import type { Db } from '../store/db.ts';
 import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
-import { searchCompaniesCounted, streamCompanies, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
+import { BY_NAME, searchCompaniesCounted, streamCompanies, type CompanySort, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
@@ -35,7 +35,7 @@ export async function searchCompanies(primary: Db, input: CompanySearchInput): P
   const size = input.size ?? 20;
   checkResultWindow(page, size);
   const criteria = await toCriteria(db, input, nowDate());
-  const { rows, total } = await searchCompaniesCounted(db, criteria, size, page * size);
+  const { rows, total } = await searchCompaniesCounted(db, criteria, size, page * size, sortOf(input.sort));
   return toPage(rows.map(toCompanySummary), total, size);
 }
 
@@ -43,11 +43,18 @@ export async function searchCompanies(primary: Db, input: CompanySearchInput): P
 export async function exportCompanySearch(db: Db, input: CompanySearchInput, actor: Actor): Promise<AsyncIterable<CompanySummary>> {
   const criteria = await toCriteria(db, input, nowDate());
   const { page: _page, size: _size, ...params } = input;
-  return audited(db, mapRows(streamCompanies(db, criteria), toCompanySummary), { actor, action: 'companies.search.export', params });
+  return audited(db, mapRows(streamCompanies(db, criteria, sortOf(input.sort)), toCompanySummary), { actor, action: 'companies.search.export', params });
 }
 
 async function* mapRows<A, B>(rows: AsyncIterable<A>, fn: (a: A) => B): AsyncGenerator<B> {
   for await (const r of rows) yield fn(r);
+}
+
+/** 'employees' → by employees, ascending; '-employees' → descending; none → by name. */
+function sortOf(sort: CompanySearchInput['sort']): CompanySort {
+  if (!sort) return BY_NAME;
+  const descending = sort.startsWith('-');
+  return { by: (descending ? sort.slice(1) : sort) as CompanySort['by'], descending };
 }
 
 const uniq = <T>(xs: readonly T[] | undefined): T[] => [...new Set(xs ?? [])];

@@ -2,6 +2,7 @@
 import type { Db } from './db.ts';
 import { containsPattern, inBatches, Params } from './sql.ts';
 import type { TimeRange } from '../intelligence/buckets.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
 
 export interface CompanyRow {
   id: string;
@@ -35,12 +36,12 @@ const COMPANY_COLUMNS = `c.id, c.domain, c.name, c.industry_id, ind.name AS indu
   lower(coalesce(c.name, c.domain)) AS sort_key`;
 const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_id';
 
-/** What a search result or export line shows (CompanySummary) plus the sort key: no more
- *  is read for the thousands of rows of an export (descriptions are the bulk of a row). */
+/** What a search result or export line shows (CompanySummary): no more is read for the
+ *  thousands of rows of an export (descriptions are the bulk of a row). */
 export type CompanySummaryRow = Pick<CompanyRow, 'id' | 'domain' | 'name' | 'logo_url' | 'industry' | 'revenue_band' | 'employee_band' |
-  'phone' | 'city' | 'state' | 'country' | 'postal_code' | 'website' | 'sort_key'>;
+  'phone' | 'city' | 'state' | 'country' | 'postal_code' | 'website'>;
 const SUMMARY_COLUMNS = `c.id, c.domain, c.name, c.logo_url, ind.name AS industry, c.revenue_band, c.employee_band, c.phone,
-  c.city, c.state, c.country::text AS country, c.postal_code, c.website, lower(coalesce(c.name, c.domain)) AS sort_key`;
+  c.city, c.state, c.country::text AS country, c.postal_code, c.website`;
 
 export async function findCompanyByDomain(db: Db, domain: string): Promise<CompanyRow | undefined> {
   const [row] = await db.query<CompanyRow>(`SELECT ${COMPANY_COLUMNS} ${FROM} WHERE c.domain = $1`, [domain]);
@@ -115,6 +116,62 @@ export interface CompanySearchCriteria {
   dateRanges?: TimeRange[];
   /** True when only the install scope is given: keep companies with at least one install in it. */
   requireScopedInstall: boolean;
+}
+
+/** The order of search results and exports: by name (the default), employee band, revenue band or country. */
+export interface CompanySort {
+  by: 'name' | 'employees' | 'revenue' | 'country';
+  descending: boolean;
+}
+
+export const BY_NAME: CompanySort = { by: 'name', descending: false };
+
+/** One column of the order: an expression that is never NULL, its type (for keyset parameters) and direction. */
+interface SortKey {
+  expr: string;
+  type: 'text' | 'int' | 'boolean';
+  descending: boolean;
+}
+
+/**
+ * The keys a sort orders by. Every order ends with name, then id, so it is total and stable
+ * across pages. A company without the sorted value comes last either way (an unknown size is
+ * neither the smallest nor the largest); bands order by their rank, not their label. Name
+ * order is the index companies_sort_key_idx (migration 008).
+ */
+function sortKeys(sort: CompanySort, p: Params): SortKey[] {
+  const name: SortKey = { expr: 'lower(coalesce(c.name, c.domain))', type: 'text', descending: false };
+  const id: SortKey = { expr: 'c.id', type: 'text', descending: false };
+  if (sort.by === 'name') return [{ ...name, descending: sort.descending }, { ...id, descending: sort.descending }];
+  const [column, value]: [string, string] =
+    sort.by === 'employees' ? ['c.employee_band', `coalesce(array_position(${p.add(EMPLOYEE_BAND_LABELS, 'text[]')}, c.employee_band), 0)`]
+      : sort.by === 'revenue' ? ['c.revenue_band', `coalesce(array_position(${p.add(REVENUE_BAND_LABELS, 'text[]')}, c.revenue_band), 0)`]
+        : ['c.country', "coalesce(c.country::text, '')"];
+  return [
+    { expr: `(${column} IS NULL)`, type: 'boolean', descending: false },
+    { expr: value, type: sort.by === 'country' ? 'text' : 'int', descending: sort.descending },
+    name,
+    id,
+  ];
+}
+
+const orderBy = (keys: string[], sort: SortKey[]) => keys.map((k, i) => `${k}${sort[i]!.descending ? ' DESC' : ''}`).join(', ');
+
+/**
+ * Rows after `after` in the order of `keys` (export batches). One direction throughout is a
+ * row comparison, which the name order's index answers; mixed directions expand into
+ * (k0 > v0) OR (k0 = v0 AND k1 > v1) OR …
+ */
+function keysetAfter(keys: SortKey[], after: unknown[], p: Params): string {
+  const values = keys.map((k, i) => p.add(after[i], k.type));
+  if (keys.every((k) => k.descending === keys[0]!.descending)) {
+    return `(${keys.map((k) => k.expr).join(', ')}) ${keys[0]!.descending ? '<' : '>'} (${values.join(', ')})`;
+  }
+  const terms = keys.map((k, i) => [
+    ...keys.slice(0, i).map((prev, j) => `${prev.expr} = ${values[j]}`),
+    `${k.expr} ${k.descending ? '<' : '>'} ${values[i]}`,
+  ].join(' AND '));
+  return `(${terms.map((t) => `(${t})`).join(' OR ')})`;
 }
 
 function buildWhere(c: CompanySearchCriteria, p: Params): string {
@@ -202,11 +259,9 @@ export async function countCompanies(db: Db, criteria: CompanySearchCriteria): P
   return row!.n;
 }
 
-const ORDER = 'ORDER BY lower(coalesce(c.name, c.domain)), c.id';
-
 /**
  * One page and the number of all matches from one statement: the filters (install
- * sub-queries included) are evaluated once, into a MATERIALIZED CTE of (id, sort key), which
+ * sub-queries included) are evaluated once, into a MATERIALIZED CTE of (id, sort keys), which
  * gives the count and, sorted, the page; only the page's rows are then read in full. A
  * `count(*) OVER ()` under the LIMIT did the same work but let the planner cost the LIMIT as
  * if it could stop early: for a popular product in a large country it walked every company
@@ -220,15 +275,18 @@ export async function searchCompaniesCounted(
   criteria: CompanySearchCriteria,
   limit: number,
   offset: number,
+  sort: CompanySort = BY_NAME,
 ): Promise<{ rows: CompanySummaryRow[]; total: number }> {
   const p = new Params();
   const where = buildWhere(criteria, p);
+  const keys = sortKeys(sort, p);
+  const names = keys.map((_, i) => `k${i}`);
   const rows = await db.query<CompanySummaryRow & { total: number }>(
-    `WITH matches AS MATERIALIZED (SELECT c.id, lower(coalesce(c.name, c.domain)) AS sort_key ${matchesFrom(criteria)} ${where})
+    `WITH matches AS MATERIALIZED (SELECT ${keys.map((k, i) => `${k.expr} AS k${i}`).join(', ')} ${matchesFrom(criteria)} ${where})
      SELECT ${SUMMARY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
-       FROM (SELECT id, sort_key FROM matches ORDER BY sort_key, id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
-       JOIN companies c ON c.id = page.id LEFT JOIN industries ind ON ind.id = c.industry_id
-      ORDER BY page.sort_key, page.id`,
+       FROM (SELECT * FROM matches ORDER BY ${orderBy(names, keys)} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
+       JOIN companies c ON c.id = page.k${keys.length - 1} LEFT JOIN industries ind ON ind.id = c.industry_id
+      ORDER BY ${orderBy(names.map((n) => `page.${n}`), keys)}`,
     p.values,
   );
   if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
@@ -236,14 +294,20 @@ export async function searchCompaniesCounted(
 }
 
 /** Every match, in the same order, read in keyset batches (for exports). */
-export function streamCompanies(db: Db, criteria: CompanySearchCriteria, batchSize = 1000): AsyncGenerator<CompanySummaryRow> {
-  return inBatches<CompanySummaryRow>(async (after) => {
+export function streamCompanies(db: Db, criteria: CompanySearchCriteria, sort: CompanySort = BY_NAME, batchSize = 1000): AsyncGenerator<CompanySummaryRow> {
+  type Keyed = CompanySummaryRow & Record<`k${number}`, unknown>;
+  return inBatches<Keyed>(async (after) => {
     const p = new Params();
     let where = buildWhere(criteria, p);
+    const keys = sortKeys(sort, p);
     if (after) {
-      const keyset = `(lower(coalesce(c.name, c.domain)), c.id) > (${p.add(after.sort_key)}, ${p.add(after.id)})`;
+      const keyset = keysetAfter(keys, keys.map((_, i) => after[`k${i}`]), p);
       where = where ? `${where} AND ${keyset}` : `WHERE ${keyset}`;
     }
-    return db.query<CompanySummaryRow>(`SELECT ${SUMMARY_COLUMNS} ${FROM} ${where} ${ORDER} LIMIT ${p.add(batchSize, 'int')}`, p.values);
+    return db.query<Keyed>(
+      `SELECT ${SUMMARY_COLUMNS}, ${keys.map((k, i) => `${k.expr} AS k${i}`).join(', ')} ${FROM} ${where}
+        ORDER BY ${orderBy(keys.map((k) => k.expr), keys)} LIMIT ${p.add(batchSize, 'int')}`,
+      p.values,
+    );
   }, batchSize);
 }

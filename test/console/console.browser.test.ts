@@ -282,9 +282,14 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   await shot(page, 'admin-audit');
 
   await page.goto(`${base}/console#/ai?kind=customers&prompt=${encodeURIComponent('companies using a CRM')}`);
-  await page.locator('.understood').waitFor({ timeout: 30_000 }).catch(async () => {
-    await page.getByRole('alert').waitFor();
+  // The prompt shown as the filters it became: the category it named.
+  await page.locator('dl.filters-understood').waitFor({ timeout: 30_000 }).catch(async (err) => {
+    await shot(page, 'ai-failed');
+    throw err;
   });
+  const understood = await page.locator('dl.filters-understood > div').allInnerTexts();
+  assert.ok(understood.some((row) => /^Categories\s+.*CRM/u.test(row)), `understood as a category filter: ${understood.join(' | ')}`);
+  assert.ok(await page.locator('#ai-results ~ * table tbody tr, #ai-results + * tbody tr').count() > 0, 'suggestions listed');
   await checkA11y(page, 'ai');
   await shot(page, 'ai');
   await page.context().close();
@@ -304,13 +309,28 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
   assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate('document.activeElement?.id'), 'main');
-  const sortButton = page.getByRole('button', { name: 'Company', exact: true });
-  await sortButton.focus();
-  await page.keyboard.press('Enter');
-  assert.equal(await page.locator('th', { has: sortButton }).getAttribute('aria-sort'), 'ascending');
-  const names = await page.locator('table tbody tr td:first-child a').allInnerTexts();
-  const lower = names.map((n) => n.toLowerCase());
-  assert.deepEqual(lower, [...lower].sort(), 'rows sorted by name');
+  // The server sorts (every page, and the export): by name until a header says otherwise.
+  const sortBy = async (column: string, direction: 'ascending' | 'descending') => {
+    const button = page.getByRole('button', { name: column, exact: true });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.locator(`th[aria-sort="${direction}"]`, { has: button }).waitFor();
+    await page.waitForFunction(() => document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true');
+  };
+  assert.equal(await page.locator('th', { has: page.getByRole('button', { name: 'Company', exact: true }) }).getAttribute('aria-sort'), 'ascending');
+  await sortBy('Company', 'descending');
+  assert.match(page.url(), /sort=-name/, 'the order is in the URL');
+  const names = (await page.locator('table tbody tr td:first-child a').allInnerTexts()).map((n) => n.toLowerCase());
+  assert.deepEqual(names, [...names].sort().reverse(), 'rows sorted by name, descending');
+  await sortBy('Employees', 'ascending');
+  const bands = ['Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000'];
+  const ranks = async () => (await page.locator('table tbody tr td:nth-child(3)').allInnerTexts()).map((b) => (bands.includes(b) ? bands.indexOf(b) : 99));
+  const first = await ranks();
+  assert.deepEqual(first, [...first].sort((a, b) => a - b), 'smallest companies first');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.waitForFunction(() => document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true' && location.hash.includes('page=1'));
+  const second = await ranks();
+  assert.ok(second[0]! >= first[first.length - 1]!, `the order goes on across pages: ${first.at(-1)} then ${second[0]}`);
   await page.locator('table tbody tr a').first().focus();
   await page.keyboard.press('Enter');
   const expander = page.locator('button.expander').first();

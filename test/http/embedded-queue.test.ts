@@ -74,7 +74,7 @@ test('the standard bulkhead defaults to twice the pool on PostgreSQL and 8 calls
 test('an export reads in keyset batches and holds no connection between them: short reads complete between every two batches', async () => {
   const all: CompanySearchCriteria = { terms: [], countries: [], industryIds: [], employeeBands: [], revenueBands: [], domains: [], states: [], cities: [], postalCodes: [], requireScopedInstall: false };
   const batch = 5; // 12 batches here; the API's exports read 1,000 rows per batch
-  const rows = streamCompanies(t.db, all, batch)[Symbol.asyncIterator]();
+  const rows = streamCompanies(t.db, all, undefined, batch)[Symbol.asyncIterator]();
   let seen = 0;
   let between = 0;
   for (;;) {

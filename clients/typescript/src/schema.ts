@@ -234,7 +234,7 @@ export interface paths {
          * Search companies by firmographics and technology stack
          * @description Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.
          *
-         *     Results are sorted by name, then id (stable across pages). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.
+         *     Results are sorted by name, then id (stable across pages), unless `sort` asks for employees, revenue or country (a leading - reverses the order). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.
          *
          *     With `export=true` the answer is a CSV stream of every match (not one page), columns: id, domain, name, logo, industry, revenueRange, employeeRange, phone, city, state, country, postalCode, website. It needs the export permission and X-On-Behalf-Of-User, and is audited.
          */
@@ -1194,6 +1194,11 @@ export interface components {
             revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
             /** @description Only these company domains (normalized; unknown → 404) */
             domains?: string[];
+            /**
+             * @description Order of the results and the export: name (default), employees, revenue (by band) or country; a leading - reverses it. Companies without the value come last; ties by name, then id
+             * @enum {string}
+             */
+            sort?: "name" | "-name" | "employees" | "-employees" | "revenue" | "-revenue" | "country" | "-country";
         };
         /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
         SiteArtifactsInput: {

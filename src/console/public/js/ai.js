@@ -1,5 +1,6 @@
 // The AI helpers as one prompt box: the answer, and how the prompt was understood (the
-// X-Stacklens-Understood / -Parser headers of the AI endpoints), so people can check it.
+// X-Stacklens-Understood / -Parser headers of the AI endpoints) as the filters it became, so
+// people can check it.
 import { useState } from 'preact/hooks';
 import { html, href, navigate, Loading, ErrorBox, Empty, Table, fmtDate, useTitle } from './ui.js';
 import { request } from './api.js';
@@ -27,6 +28,41 @@ async function ask(kind, prompt, size) {
     parser: res.headers.get('x-stacklens-parser'),
     fallback: decode(res.headers.get('x-stacklens-parser-fallback')),
   };
+}
+
+// The labels of describeQuery's filter names (src/intelligence/prompt/describe.ts).
+const FILTER_LABELS = {
+  products: 'Products', vendors: 'Vendors', categories: 'Categories', industries: 'Industries', countries: 'Countries',
+  employees: 'Employees', revenue: 'Revenue', time: 'Time window', titles: 'Job titles', seniority: 'Seniority',
+  functions: 'Functions', companies: 'Companies', terms: 'Other words',
+};
+
+/**
+ * The understood line ("vendors=HubSpot (typo 'hubspt'); countries=DE") as filters, one row
+ * each; null when it is not in that form (then the line is shown as it is).
+ */
+export function filtersOf(understood) {
+  if (!understood || understood === 'nothing recognized') return [];
+  const parts = understood.split('; ').map((p) => {
+    const at = p.indexOf('=');
+    return at > 0 ? { name: p.slice(0, at), value: p.slice(at + 1) } : null;
+  });
+  return parts.every(Boolean) ? parts.map((p) => ({ label: FILTER_LABELS[p.name] ?? p.name, value: p.value })) : null;
+}
+
+function Understood({ answer }) {
+  const filters = filtersOf(answer.understood);
+  return html`<section class="card" aria-labelledby="understood-title">
+    <h2 id="understood-title">How the prompt was understood</h2>
+    ${filters === null
+      ? html`<p class="understood">${answer.understood ?? 'The server did not say.'}</p>`
+      : filters.length === 0
+        ? html`<p class="understood">No filter was recognized in the prompt: the suggestions are not narrowed by it.</p>`
+        : html`<dl class="understood filters-understood">
+            ${filters.map((f) => html`<div><dt>${f.label}</dt><dd>${f.value}</dd></div>`)}
+          </dl>`}
+    <p class="sub">Parser: ${answer.parser ?? 'unknown'}${answer.fallback ? ` (fell back: ${answer.fallback})` : ''}</p>
+  </section>`;
 }
 
 function Results({ kind, items }) {
@@ -91,11 +127,7 @@ function Ai({ route }) {
     </form>
     ${state.busy && html`<${Loading} label="Working on it…" rows=${4} />`}
     <${ErrorBox} error=${state.error} />
-    ${state.answer && html`<section class="card" aria-labelledby="understood-title">
-      <h2 id="understood-title">How the prompt was understood</h2>
-      <p class="understood">${state.answer.understood ?? 'The server did not say.'}</p>
-      <p class="sub">Parser: ${state.answer.parser ?? 'unknown'}${state.answer.fallback ? ` (fell back: ${state.answer.fallback})` : ''}</p>
-    </section>
+    ${state.answer && html`<${Understood} answer=${state.answer} />
     <section class="card" aria-labelledby="ai-results"><h2 id="ai-results">Suggestions</h2><${Results} kind=${kind} items=${state.answer.items} /></section>`}
   </div>`;
 }

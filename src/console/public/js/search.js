@@ -1,5 +1,6 @@
 // Company search: every filter of POST /api/companies/search, kept in the URL (shareable,
-// back button), a results table with paging and sorting, and the CSV export.
+// back button), a results table with paging and sorting (server-side: the order holds across
+// pages and in the export), and the CSV export.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Table, Pager, useTitle } from './ui.js';
 import { get, post, request, seg } from './api.js';
@@ -31,6 +32,7 @@ function stateOf(q) {
     country: q.get('country') ?? '',
     page: Number(q.get('page') ?? 0) || 0,
     size: Number(q.get('size') ?? 20) || 20,
+    sort: q.get('sort') ?? '',
   };
 }
 function urlOf(s) {
@@ -44,6 +46,7 @@ function urlOf(s) {
   if (s.country) q.set('country', s.country);
   if (s.page) q.set('page', String(s.page));
   if (s.size !== 20) q.set('size', String(s.size));
+  if (s.sort) q.set('sort', s.sort);
   const str = q.toString();
   return `#/search${str ? `?${str}` : ''}`;
 }
@@ -70,6 +73,7 @@ export function bodyOf(s) {
   if (s.name) filter.companyNameContains = s.name;
   const body = { page: s.page, size: s.size, filter };
   if (s.query) body.query = s.query;
+  if (s.sort) body.sort = s.sort;
   return body;
 }
 
@@ -185,13 +189,20 @@ function Search({ route, user }) {
     }
   };
   const page = results.data;
+  // Column keys are the API's sort values: the server orders every page (and the export).
   const columns = [
-    { key: 'name', label: 'Company', render: (c) => html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a><div class="sub">${c.domain}</div>`, sort: (c) => (c.name ?? c.domain).toLowerCase() },
-    { key: 'industry', label: 'Industry' },
-    { key: 'employeeRange', label: 'Employees', sort: (c) => EMPLOYEE_BANDS.indexOf(c.employeeRange) },
-    { key: 'revenueRange', label: 'Revenue', sort: (c) => REVENUE_BANDS.indexOf(c.revenueRange) },
-    { key: 'country', label: 'Location', render: (c) => [c.city, c.country].filter(Boolean).join(', ') || '—', sort: (c) => `${c.country ?? ''}${c.city ?? ''}` },
+    { key: 'name', label: 'Company', render: (c) => html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a><div class="sub">${c.domain}</div>` },
+    { key: 'industry', label: 'Industry', sortable: false },
+    { key: 'employees', label: 'Employees', render: (c) => c.employeeRange ?? '—' },
+    { key: 'revenue', label: 'Revenue', render: (c) => c.revenueRange ?? '—' },
+    { key: 'country', label: 'Location', render: (c) => [c.city, c.country].filter(Boolean).join(', ') || '—' },
   ];
+  const sortKey = s.sort.replace(/^-/, '') || 'name';
+  const sorted = { key: sortKey, dir: s.sort.startsWith('-') ? -1 : 1 };
+  const onSort = (key) => {
+    const next = key === sortKey && !s.sort.startsWith('-') ? `-${key}` : key;
+    navigate(urlOf({ ...s, page: 0, sort: next === 'name' ? '' : next }));
+  };
   return html`<div class="search-layout">
     <form class="card filters" onSubmit=${submit} aria-labelledby="filters-title">
       <h1 id="filters-title">Find companies</h1>
@@ -235,7 +246,7 @@ function Search({ route, user }) {
       <${ErrorBox} error=${exporting.error} />
       <${ErrorBox} error=${results.error} onRetry=${results.reload} />
       ${results.loading && !page ? html`<${Loading} rows=${8} label="Searching…" />` : page && html`
-        <${Table} columns=${columns} rows=${page.content} rowKey=${(c) => c.domain} caption="Sort by a column header (sorts this page)" empty="No company matches these filters. Remove a filter to widen the search." />
+        <${Table} columns=${columns} rows=${page.content} rowKey=${(c) => c.domain} caption="Sort by a column header (all results, and the export)" sort=${sorted} onSort=${onSort} empty="No company matches these filters. Remove a filter to widen the search." />
         <${Pager} page=${s.page} totalPages=${page.totalPages} totalElements=${page.totalElements} label="companies" onPage=${(p) => navigate(urlOf({ ...s, page: p }))} />`}
     </section>
   </div>`;

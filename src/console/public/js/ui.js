@@ -72,13 +72,17 @@ export function fmtDateTime(iso) {
 }
 
 /**
- * A table whose column headers sort the rows shown (buttons, so the keyboard reaches them).
+ * A table whose column headers sort the rows (buttons, so the keyboard reaches them).
  * columns: [{key, label, render?(row), sort?(row) → comparable, numeric?}]
+ * Without `onSort` the table sorts the rows it was given; with it, the sort is the caller's
+ * (a server-side order across pages): `sort` {key, dir} says which header is active and
+ * `onSort(key)` is called on a click.
  */
-export function Table({ columns, rows, caption, rowKey, sortable = true, empty = 'Nothing to show.' }) {
-  const [sort, setSort] = useState({ key: null, dir: 1 });
+export function Table({ columns, rows, caption, rowKey, sortable = true, empty = 'Nothing to show.', sort: given, onSort }) {
+  const [own, setOwn] = useState({ key: null, dir: 1 });
+  const sort = given ?? own;
   let shown = rows;
-  if (sort.key) {
+  if (sort.key && !onSort) {
     const col = columns.find((c) => c.key === sort.key);
     const val = col.sort ?? ((r) => r[col.key]);
     shown = [...rows].sort((a, b) => {
@@ -90,7 +94,7 @@ export function Table({ columns, rows, caption, rowKey, sortable = true, empty =
       return (x < y ? -1 : 1) * sort.dir;
     });
   }
-  const toggle = (key) => setSort((s) => ({ key, dir: s.key === key ? -s.dir : 1 }));
+  const toggle = (key) => (onSort ? onSort(key) : setOwn((s) => ({ key, dir: s.key === key ? -s.dir : 1 })));
   return html`<div class="table-wrap">
     <table>
       ${caption && html`<caption>${caption}</caption>`}
