@@ -315,7 +315,7 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
     await button.focus();
     await page.keyboard.press('Enter');
     await page.locator(`th[aria-sort="${direction}"]`, { has: button }).waitFor();
-    await page.waitForFunction(() => document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true');
+    await page.waitForFunction("document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true'");
   };
   assert.equal(await page.locator('th', { has: page.getByRole('button', { name: 'Company', exact: true }) }).getAttribute('aria-sort'), 'ascending');
   await sortBy('Company', 'descending');
@@ -328,7 +328,7 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
   const first = await ranks();
   assert.deepEqual(first, [...first].sort((a, b) => a - b), 'smallest companies first');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.waitForFunction(() => document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true' && location.hash.includes('page=1'));
+  await page.waitForFunction("document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true' && location.hash.includes('page=1')");
   const second = await ranks();
   assert.ok(second[0]! >= first[first.length - 1]!, `the order goes on across pages: ${first.at(-1)} then ${second[0]}`);
   await page.locator('table tbody tr a').first().focus();
