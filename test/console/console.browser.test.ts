@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
@@ -20,7 +20,7 @@ import { createUser } from '../../src/services/console-users.ts';
 import { recordDetections } from '../../src/services/observations.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = process.env.SCREENSHOTS_DIR ? join(process.cwd(), process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
+const SHOTS = process.env.SCREENSHOTS_DIR ? resolve(process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'console-test-password-1';
 const USERS = {
@@ -92,7 +92,9 @@ async function checkA11y(page: Page, screen: string): Promise<void> {
   assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
 }
 
-async function shot(page: Page, name: string): Promise<void> {
+async function shot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
+  // top: the page from its top (a click near the bottom of a long form scrolls it away).
+  if (options.top) await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
@@ -154,7 +156,7 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   await row.waitFor();
   const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', { filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true } });
   assert.match(await page.locator('#results-title .count').innerText(), new RegExp(`^${expected.body.totalElements}$`, 'u'));
-  await shot(page, 'search');
+  await shot(page, 'search', { top: true });
   console.log(`# layout shift, search: ${await layoutShift(page)}`);
   assert.ok((await layoutShift(page)) < 0.1, `search: layout shift ${await layoutShift(page)}`);
 
@@ -314,8 +316,8 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
     const button = page.getByRole('button', { name: column, exact: true });
     await button.focus();
     await page.keyboard.press('Enter');
-    await page.locator(`th[aria-sort="${direction}"]`, { has: button }).waitFor();
-    await page.waitForFunction("document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true'");
+    // One render shows the new order's header and its rows (busy until they are in).
+    await page.locator(`section.results:not([aria-busy="true"]) th[aria-sort="${direction}"]`, { has: button }).waitFor();
   };
   assert.equal(await page.locator('th', { has: page.getByRole('button', { name: 'Company', exact: true }) }).getAttribute('aria-sort'), 'ascending');
   await sortBy('Company', 'descending');
@@ -328,7 +330,7 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
   const first = await ranks();
   assert.deepEqual(first, [...first].sort((a, b) => a - b), 'smallest companies first');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.waitForFunction("document.querySelector('section.results')?.getAttribute('aria-busy') !== 'true' && location.hash.includes('page=1')");
+  await page.locator('section.results:not([aria-busy="true"]) .pager', { hasText: 'Page 2 of' }).waitFor();
   const second = await ranks();
   assert.ok(second[0]! >= first[first.length - 1]!, `the order goes on across pages: ${first.at(-1)} then ${second[0]}`);
   await page.locator('table tbody tr a').first().focus();

@@ -172,7 +172,9 @@ function Search({ route, user }) {
   const industries = useAsync(() => get('/industries'), []);
   // On a phone the filters start folded (unless some are set), so the results are in view.
   const [filtersOpen] = useState(() => !matchMedia('(max-width: 900px)').matches || route.query.toString() !== '');
-  const results = useAsync(() => post('/companies/search', bodyOf(s)), [key]);
+  // Each answer carries the URL it answers: until the one for this URL is in, the rows shown
+  // are the previous query's and the section says it is busy.
+  const results = useAsync(() => post('/companies/search', bodyOf(s)).then((data) => ({ key, data })), [key]);
   const [exporting, setExporting] = useState({ busy: false, error: null });
   const set = (k) => (v) => setDraft((d) => ({ ...d, [k]: v }));
   const submit = (e) => {
@@ -188,7 +190,8 @@ function Search({ route, user }) {
       setExporting({ busy: false, error: err });
     }
   };
-  const page = results.data;
+  const page = results.data?.data;
+  const busy = results.loading || (results.data !== undefined && results.data.key !== key);
   // Column keys are the API's sort values: the server orders every page (and the export).
   const columns = [
     { key: 'name', label: 'Company', render: (c) => html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a><div class="sub">${c.domain}</div>` },
@@ -233,7 +236,7 @@ function Search({ route, user }) {
         <a class="button" href="#/search">Clear</a>
       </div>
     </form>
-    <section class="results" aria-labelledby="results-title" aria-busy=${results.loading}>
+    <section class="results" aria-labelledby="results-title" aria-busy=${busy}>
       <div class="results-head">
         <h2 id="results-title">Companies${page ? html` <span class="count">${page.totalElements}</span>` : ''}</h2>
         <div class="actions">
