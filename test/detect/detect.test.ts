@@ -144,13 +144,25 @@ test('input caps: HTML beyond 512 KB, header values beyond 4 KB and records beyo
   assert.equal(find(detect({ domain: 'e.com', pages: [], dns: { MX: [...manyMx, '1 aspmx.l.google.com.'] } }, catalog), 'Google Workspace'), undefined);
 });
 
-test('confidence is the noisy-OR of distinct rules; evidence lists the strongest trace of each source first', () => {
+test('confidence is the noisy-OR of independent traces; evidence lists the strongest trace of each source first', () => {
   assert.equal(combine([0.5, 0.5]), 0.75);
   assert.equal(combine([]), 0);
   const ds = detect(page(doc('<script src="https://js.hs-scripts.com/123.js"></script><script>_hsq.push([])</script>'), { cookies: ['hubspotutk=1', '__hstc=2', '__hssc=3'] }), catalog, { maxEvidence: 2 });
   const hs = find(ds, 'HubSpot')!;
   assert.deepEqual(hs.evidence.map((e) => e.source), ['script', 'cookie']);
   assert.ok(hs.confidence > 0.99);
+});
+
+test('rules of one DNS record type are one trace: two SPF includes of one sender stay below the threshold', () => {
+  // Zoho Mail has two SPF rules (zoho.com, zcsend.net): one SPF record naming both is one setting, left from any time.
+  const spfOnly = { domain: 'e.com', pages: [], dns: { TXT: ['v=spf1 include:zoho.com include:zcsend.net ~all'] } };
+  assert.equal(find(detect(spfOnly, catalog), 'Zoho Mail'), undefined, 'a stale SPF record alone is not a claim');
+  const all = find(detect(spfOnly, catalog, { minConfidence: 0 }), 'Zoho Mail')!;
+  assert.equal(all.confidence, 0.4, 'the record counts once, at its strongest rule');
+  assert.equal(all.evidence.length, 2, 'both includes are still shown as evidence');
+  // A second record type is an independent trace: the SPF include and the MX make a claim.
+  const withMx = find(detect({ ...spfOnly, dns: { ...spfOnly.dns, MX: ['10 mx.zoho.com.'] } }, catalog), 'Zoho Mail')!;
+  assert.equal(withMx.confidence, combine([0.95, 0.4]));
 });
 
 test('SPF domains are read from include:, redirect= and the other named mechanisms only', () => {
