@@ -244,7 +244,9 @@ let inputs: Inputs;
 
 const serverLog = createWriteStream(path.join(work, 'server.log'));
 const t0 = performance.now();
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+// BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile of the whole run to DIR when it stops.
+const profiling = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 server.stdout!.pipe(serverLog);
 server.stderr!.pipe(serverLog);
 let results: Record<string, unknown> = {};

@@ -8,7 +8,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, InitializeRequestSchema, ListPromptsRequestSchema,
   ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
-  type InitializeRequest, type InitializeResult,
+  type CallToolResult, type InitializeRequest, type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
 import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
@@ -89,6 +89,66 @@ let validator: AjvJsonSchemaValidator | undefined;
 /** The SDK's own initialize (the version negotiation), which the server below wraps to learn the outcome. */
 type Initializing = { _oninitialize(request: InitializeRequest): Promise<InitializeResult> };
 
+/** What a tools/call carries: the tool's name and its arguments. */
+export interface ToolCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/**
+ * The checks and records every call shares, for one caller: its rate limit, permission and
+ * attribution, then the work in its operation's bulkhead (as on REST); usage counted per
+ * client, day and operation, a refused or failed call as an error too.
+ */
+function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
+  const admitted = async <T>(op: Operation, rated: Pick<ToolDef, 'rateClass'>, args: Record<string, unknown>, onBehalfOfUser: string | undefined, work: (c: CallContext) => Promise<T>): Promise<T> => {
+    await beforeCall?.(rated, args);
+    const permission = permissionFor(op, args);
+    const onBehalfOf = permission
+      ? requireAttribution(ctx.principal, permission, op.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
+      : undefined;
+    const run = () => work({ ...ctx, onBehalfOf });
+    return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run) : run();
+  };
+  const count = (op: Operation, status: number) => ctx.usage?.note(ctx.principal.clientId, op.id, status);
+  const counted = <T>(op: Operation, result: T): T => {
+    count(op, 200);
+    return result;
+  };
+  return { admitted, count, counted };
+}
+
+/**
+ * Serves tools/call for one caller: the tool by name (unknown → a ProtocolError, -32602),
+ * its arguments checked strictly (an isError result naming them), the call admitted and run,
+ * and its answer rendered for the client's protocol revision. The SDK server's handler and
+ * the HTTP door's direct path (http.ts) both call this, so a call is served one way.
+ */
+export function toolCaller(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall) {
+  const { byName } = catalogOf(tools);
+  const { admitted, count, counted } = callScope(ctx, beforeCall);
+  return async (params: ToolCallParams, revision: string): Promise<CallToolResult> => {
+    const tool = byName.get(params.name);
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'. Call tools/list for the available tools.`);
+    const schema = withOnBehalfOf(tool);
+    const parsed = schema.safeParse(params.arguments ?? {});
+    if (!parsed.success) {
+      count(tool.operation, 400);
+      return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
+    }
+    const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
+    try {
+      const answer = await admitted(tool.operation, tool, args, onBehalfOfUser, (c) => tool.run(args, c));
+      if ('raw' in answer) return counted(tool.operation, rawResult(answer.raw));
+      if (ctx.config.checkReplies) checkStructured(tool, answer.structured);
+      return counted(tool.operation, renderAnswer(answer, revision));
+    } catch (err) {
+      count(tool.operation, statusOf(err));
+      return toolError(err);
+    }
+  };
+}
+
 export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(SERVER_INFO, {
@@ -96,7 +156,7 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: validator,
   });
-  const { byName, listed } = catalogOf(tools);
+  const { listed } = catalogOf(tools);
 
   // The revision this server negotiated (stdio, in-memory). Over HTTP every request has a
   // server of its own that never sees initialize: the client names the revision in the
@@ -112,46 +172,12 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     return negotiated ?? (Array.isArray(header) ? header[0] : header) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   };
 
-  /** Rate limit, permission and attribution of the record, then the work in its bulkhead (as on REST). */
-  const admitted = async <T>(op: Operation, rated: Pick<ToolDef, 'rateClass'>, args: Record<string, unknown>, onBehalfOfUser: string | undefined, work: (c: CallContext) => Promise<T>): Promise<T> => {
-    await beforeCall?.(rated, args);
-    const permission = permissionFor(op, args);
-    const onBehalfOf = permission
-      ? requireAttribution(ctx.principal, permission, op.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
-      : undefined;
-    const run = () => work({ ...ctx, onBehalfOf });
-    return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run) : run();
-  };
-
-  /** Usage records, as REST counts requests: per client, day and operation; a refused or failed call as an error too. */
-  const count = (op: Operation, status: number) => ctx.usage?.note(ctx.principal.clientId, op.id, status);
-  const counted = <T>(op: Operation, result: T): T => {
-    count(op, 200);
-    return result;
-  };
+  const { admitted, count, counted } = callScope(ctx, beforeCall);
+  const callTool = toolCaller(tools, ctx, beforeCall);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list for the available tools.`);
-    const schema = withOnBehalfOf(tool);
-    const parsed = schema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      count(tool.operation, 400);
-      return invalidArguments(tool, parsed.error, Object.keys(schema.shape));
-    }
-    const { onBehalfOfUser, ...args } = parsed.data as Record<string, unknown> & { onBehalfOfUser?: string };
-    try {
-      const answer = await admitted(tool.operation, tool, args, onBehalfOfUser, (c) => tool.run(args, c));
-      if ('raw' in answer) return counted(tool.operation, rawResult(answer.raw));
-      if (ctx.config.checkReplies) checkStructured(tool, answer.structured);
-      return counted(tool.operation, renderAnswer(answer, revisionOf(extra.requestInfo?.headers)));
-    } catch (err) {
-      count(tool.operation, statusOf(err));
-      return toolError(err);
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => callTool(request.params, revisionOf(extra.requestInfo?.headers)));
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => listedResources);
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => listedResourceTemplates);

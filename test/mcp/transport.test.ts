@@ -185,6 +185,49 @@ for (const mode of ['sse', 'json'] as const) {
       assert.match(((await after.json()) as any).error.message, /revoked/);
     });
 
+    test('a plain tools/call is answered directly, with what the SDK transport sends for the same call', async () => {
+      // The SDK path serves a call that is not plain (here: an extra params member, which the
+      // SDK ignores); the direct path serves the plain one (src/mcp/http.ts callDirectly).
+      const viaSdk = (call: { id: number; params: Record<string, unknown> }) => ({ ...call, params: { ...call.params, notPlain: true } });
+      const calls = [
+        { id: 7, params: { name: 'echo_page', arguments: { word: 'same' } } },
+        { id: 8, params: { name: 'echo_page', arguments: { word: '' } } }, // isError: the argument named
+        { id: 9, params: { name: 'always_missing', arguments: {}, _meta: { progressToken: 1 } } },
+        { id: 10, params: { name: 'no_such_tool' } }, // a JSON-RPC error, -32602
+      ];
+      const events = (text: string) => text.split('\n\n').filter(Boolean).map((e) => Object.fromEntries(e.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])));
+      for (const version of ['2025-11-25', '2025-06-18']) {
+        const init = await rawPost({ ...initBody, params: { ...initBody.params, protocolVersion: version } }, { 'x-api-key': full.apiKey });
+        const headers = { 'x-api-key': full.apiKey, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version };
+        await init.text();
+        for (const call of calls) {
+          const answers = [];
+          for (const body of [{ jsonrpc: '2.0', method: 'tools/call', ...call }, { jsonrpc: '2.0', method: 'tools/call', ...viaSdk(call) }]) {
+            const res = await rawPost(body, headers);
+            const text = await res.text();
+            answers.push({ status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), text });
+          }
+          const [direct, sdk] = answers;
+          const what = `${version} ${call.params.name} (${mode})`;
+          assert.equal(direct!.status, sdk!.status, what);
+          assert.equal(direct!.type, sdk!.type, what);
+          if (mode === 'json') {
+            assert.deepEqual(JSON.parse(direct!.text), JSON.parse(sdk!.text), what);
+            continue;
+          }
+          assert.equal(direct!.cache, sdk!.cache, what);
+          const [d, k] = [events(direct!.text), events(sdk!.text)];
+          assert.deepEqual(d.map((e) => Object.keys(e)), k.map((e) => Object.keys(e)), `${what}: the same events and fields`);
+          assert.equal(d.length, version >= '2025-11-25' ? 2 : 1, `${what}: a priming event from 2025-11-25 on`);
+          if (d.length === 2) assert.equal(d[0]!.retry, k[0]!.retry, what);
+          const message = d.at(-1)!;
+          assert.equal(message.event, 'message');
+          assert.match(message.id!, new RegExp(`^[0-9a-f-]{36}\\.${d.length - 1}$`), `${what}: the event id numbers the stream's events`);
+          assert.deepEqual(JSON.parse(message.data!), JSON.parse(k.at(-1)!.data!), `${what}: the same JSON-RPC response`);
+        }
+      }
+    });
+
     test('auth on every request, Origin allow-list, parse errors', async () => {
       const none = await rawPost(initBody, {});
       assert.equal(none.status, 401);
