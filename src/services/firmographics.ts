@@ -2,9 +2,8 @@
 // one built from the company record; the simplified common fields are always added.
 import type { Db } from '../store/db.ts';
 import { firmographicNativeShape, type Firmographics } from '../schemas/firmographics.ts';
-import { findFirmographicProfile } from '../store/firmographics.ts';
-import type { CompanyRow } from '../store/companies.ts';
-import { requireCompany } from './resolve.ts';
+import { findCompanyWithProfile, type CompanyRow } from '../store/companies.ts';
+import { notFound } from './resolve.ts';
 
 /** The simplified common fields of the public profile, from the company record. */
 function commonFields(c: CompanyRow) {
@@ -54,8 +53,9 @@ function conforming(profile: Record<string, unknown>): Record<string, unknown> {
 
 export async function companyFirmographics(primary: Db, input: { companyDomain: string }): Promise<Firmographics> {
   const db = primary.read; // a replica when configured (Db.read in store/db.ts)
-  const company = await requireCompany(db, input.companyDomain);
-  const stored = await findFirmographicProfile(db, company.id);
+  const found = await findCompanyWithProfile(db, input.companyDomain);
+  if (!found) throw notFound('companyDomain', 'company', input.companyDomain);
+  const { profile: stored, ...company } = found;
   const native = stored ? conforming(stored) : nativeFromCompany(company);
   return { name: company.name ?? undefined, ...native, ...commonFields(company) } as Firmographics;
 }

@@ -48,6 +48,18 @@ export async function findCompanyByDomain(db: Db, domain: string): Promise<Compa
   return row;
 }
 
+/**
+ * The company and its stored native firmographic profile (null when it has none) in one
+ * statement: the firmographics endpoint's one read, where two cost a second round trip.
+ */
+export async function findCompanyWithProfile(db: Db, domain: string): Promise<(CompanyRow & { profile: Record<string, unknown> | null }) | undefined> {
+  const [row] = await db.query<CompanyRow & { profile: Record<string, unknown> | null }>(
+    `SELECT ${COMPANY_COLUMNS}, f.profile ${FROM} LEFT JOIN firmographics f ON f.company_id = c.id WHERE c.domain = $1`,
+    [domain],
+  );
+  return row;
+}
+
 export interface CompanyRef {
   id: string;
   domain: string;
