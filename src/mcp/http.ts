@@ -20,7 +20,7 @@ import { authenticate, credentialsFromHeaders, type Credentials } from '../auth/
 import type { Principal } from '../auth/principal.ts';
 import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
 import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
-import { createMcpServer, toolCaller, type BeforeCall, type ToolCallParams } from './server.ts';
+import { createMcpServer, ProtocolError, toolCaller, type BeforeCall, type ToolCallParams } from './server.ts';
 import { openSessionStore, type McpSession } from './sessions.ts';
 import { sweepExportLinks } from './exports.ts';
 import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
@@ -237,9 +237,12 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     try {
       message = { jsonrpc: '2.0', id: call.id, result: await callTool(call.params, revision) };
     } catch (err) {
-      // As the SDK's protocol layer answers a handler's error (ProtocolError: an unknown tool).
-      const code = (err as { code?: unknown }).code;
-      message = { jsonrpc: '2.0', id: call.id, error: { code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError, message: (err as Error).message || 'Internal error' } };
+      // A ProtocolError (an unknown tool) as the SDK's protocol layer answers it; anything
+      // else is our fault: logged, and the client told no more than that.
+      if (!(err instanceof ProtocolError)) request.log.error({ err }, 'MCP tool call failed');
+      message = err instanceof ProtocolError
+        ? { jsonrpc: '2.0', id: call.id, error: { code: err.code, message: err.message } }
+        : { jsonrpc: '2.0', id: call.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
     }
     const text = JSON.stringify(message);
     // Written as the SDK path writes (hijacked): the same headers, in one write.
