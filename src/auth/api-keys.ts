@@ -2,14 +2,15 @@
 // show in listings); only the SHA-256 of the whole key is stored. Printed once at creation.
 //
 // Resolved keys are cached per process by the key's hash (never the key) for KEY_CACHE_MS,
-// and every request first reads the access version, one row that the database bumps in the
+// and every request first reads the access version (a read begun after it arrived, shared
+// with the requests of the same round trip), one row that the database bumps in the
 // same transaction as any change to keys, clients or plans (migration 008). A changed
 // version empties the cache, so a revocation, a disabled client or a plan change made by
 // any process (this one, the CLI, another instance) is refused or applied on the next
 // request; an unchanged one lets the request go on with one primary-key read instead of
 // the key and client lookups.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import { withinRequestLimits, type Db } from '../store/db.ts';
 import {
   findApiKeyWithClient,
   findClient,
@@ -24,7 +25,7 @@ import {
 import { NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken, secretMatches } from './secrets.ts';
 import { now } from '../clock.ts';
-import { outsideRequest } from '../store/query-limits.ts';
+import { despiteDisconnect, outsideRequest } from '../store/query-limits.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key may serve from memory while the access version is unchanged. */
@@ -67,14 +68,20 @@ export async function verifyApiKey(db: Db, apiKey: string): Promise<ClientWithPl
   const cache = keyCache(db);
   const hit = cache.byHash.get(hash);
   if (hit && now() - hit.at < KEY_CACHE_MS) {
-    const version = await readAccessVersion(db);
-    if (version === cache.version) {
+    // The version the hit was cached under, taken now: while this request reads the version,
+    // a concurrent one may see a change, clear the cache and move cache.version on, and the
+    // hit in hand is then stale even though the version read equals the cache's new one.
+    const cachedUnder = cache.version;
+    const version = await withinRequestLimits(versionReads(db).read());
+    if (version === cachedUnder) {
       noteUse(db, hit.keyId);
       return hit.client;
     }
     // Something changed somewhere: every cached key is suspect, not only this one.
-    cache.byHash.clear();
-    cache.version = version;
+    if (version > cache.version) {
+      cache.byHash.clear();
+      cache.version = version;
+    }
   }
   const { version, key, client } = await findApiKeyWithClient(db, match[1]!);
   if (!key || key.revokedAt || !secretMatches(apiKey, key.keyHash)) return undefined;
@@ -82,6 +89,51 @@ export async function verifyApiKey(db: Db, apiKey: string): Promise<ClientWithPl
   remember(cache, version, hash, { keyId: key.id, client, at: now() });
   noteUse(db, key.id);
   return client;
+}
+
+/**
+ * Reads of one value shared by the requests of one round trip (here: the access version). A
+ * request must see every change committed before it arrived, so it may only share a read
+ * begun after it arrived: requests that come while a read is in flight wait for it to end
+ * and then share the next one. Under load one statement answers every API-key request of a
+ * round trip, where each used to send its own (a statement is a round trip and a socket
+ * write on each side). A shared read is not cancelled when the client that began it leaves
+ * (despiteDisconnect); each request waits within its own limits (withinRequestLimits).
+ */
+export class SharedReads<T> {
+  private inFlight: Promise<T> | null = null;
+  private next: Promise<T> | null = null;
+
+  constructor(private readonly readOnce: () => Promise<T>) {}
+
+  /** The value as a read begun after this call sees it. */
+  read(): Promise<T> {
+    if (!this.inFlight) return this.begin();
+    const settled = () => undefined;
+    this.next ??= this.inFlight.then(settled, settled).then(() => {
+      this.next = null;
+      return this.begin();
+    });
+    return this.next;
+  }
+
+  private begin(): Promise<T> {
+    const read = despiteDisconnect(this.readOnce);
+    this.inFlight = read;
+    const done = () => {
+      if (this.inFlight === read) this.inFlight = null;
+    };
+    read.then(done, done);
+    return read;
+  }
+}
+
+const versionReaders = new WeakMap<Db, SharedReads<number>>();
+
+function versionReads(db: Db): SharedReads<number> {
+  let reads = versionReaders.get(db);
+  if (!reads) versionReaders.set(db, (reads = new SharedReads(() => readAccessVersion(db))));
+  return reads;
 }
 
 /**

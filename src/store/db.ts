@@ -334,6 +334,30 @@ function timeLimitError(limits: QueryLimits | undefined): DatabaseUnavailableErr
 const clientGone = () => new DatabaseUnavailableError('aborted', 'The request was abandoned by the client; its statement was cancelled');
 
 /**
+ * Waits for database work shared by several requests (begun under another request's limits)
+ * within this request's own: past its time limit, or when its client goes away, this caller
+ * stops waiting with the 503 a statement of its own would give, and the shared work goes on
+ * for the others.
+ */
+export function withinRequestLimits<T>(shared: Promise<T>): Promise<T> {
+  const limits = currentQueryLimits();
+  const signal = limits?.signal;
+  const end = statementEnd(limits, Date.now());
+  if (end === undefined && !signal) return shared;
+  if (signal?.aborted) return Promise.reject(clientGone());
+  return new Promise<T>((resolve, reject) => {
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => (finish(), reject(clientGone()));
+    const timer = end === undefined ? undefined : setTimeout(() => (finish(), reject(timeLimitError(limits))), Math.max(0, end - Date.now()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    shared.then((value) => (finish(), resolve(value)), (err: unknown) => (finish(), reject(err)));
+  });
+}
+
+/**
  * A connection for one statement or one transaction, taken from the pool within the
  * request's limits (connection wait: at most `acquireMs`, and never past the request's
  * deadline); a client that goes away while waiting stops waiting. On PGlite the pool has
