@@ -1,8 +1,8 @@
 // The detector: a pure function from one site's artifacts to the technologies it uses, each with
 // the evidence behind it. Traces are weighed by where they were found (rules.ts FIELD_WEIGHTS);
 // a technology's confidence is the noisy-OR of its independent traces (rules of one DNS record
-// type count as one), so two independent traces outweigh one. Mentions are not use: page.ts keeps comments, links, logos, CSP lists and
-// connection hints out of reach of the patterns. Every input is capped before it is matched.
+// type count as one), so two independent traces outweigh one. Mentions are not use: page.ts
+// keeps comments, links, logos, CSP lists and connection hints out of reach of the patterns. Every input is capped before it is matched.
 import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
@@ -42,11 +42,11 @@ const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 class Findings {
   readonly byTech = new Map<number, Evidence[]>();
-  /** The rule field of each evidence item (`dns.SPF`, `scriptSrc`…), for traceOf. */
-  readonly fieldOf = new Map<Evidence, string>();
+  /** The independent trace each evidence item belongs to (traceOf). */
+  readonly traces = new Map<Evidence, string>();
   add(p: CompiledPattern, m: RegExpExecArray, excerpt: string, url?: string): void {
     const ev: Evidence = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
-    this.fieldOf.set(ev, p.field);
+    this.traces.set(ev, traceOf(p));
     if (url !== undefined) ev.url = url;
     const version = fillVersion(p.version, m);
     if (version) ev.version = version;
@@ -193,15 +193,15 @@ function pickEvidence(sorted: Evidence[], max: number): Evidence[] {
  * however many of a vendor's rules they match (two SPF includes of one sender used to add up
  * to 0.64, a claim from a record nobody prunes). Any other rule is a trace of its own.
  */
-function traceOf(field: string, ruleId: string): string {
-  return field.startsWith('dns.') ? field : ruleId;
+function traceOf(p: Pick<CompiledPattern, 'field' | 'ruleId'>): string {
+  return p.field.startsWith('dns.') ? p.field : p.ruleId;
 }
 
 /** A technology's confidence: the noisy-OR over its traces, each counted at its strongest rule. */
-function confidenceOf(evidence: Evidence[], fieldOf: Map<Evidence, string>): number {
+function confidenceOf(evidence: Evidence[], traces: Map<Evidence, string>): number {
   const strongest = new Map<string, number>();
   for (const e of evidence) {
-    const trace = traceOf(fieldOf.get(e) ?? e.ruleId, e.ruleId);
+    const trace = traces.get(e)!;
     strongest.set(trace, Math.max(strongest.get(trace) ?? 0, e.weight));
   }
   return combine([...strongest.values()]);
@@ -219,7 +219,7 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
   interface Entry { confidence: number; evidence: Evidence[]; impliedBy?: string[] }
   const entries = new Map<number, Entry>();
   for (const [tech, evidence] of found.byTech) {
-    entries.set(tech, { confidence: confidenceOf(evidence, found.fieldOf), evidence: evidence.sort((a, b) => b.weight - a.weight) });
+    entries.set(tech, { confidence: confidenceOf(evidence, found.traces), evidence: evidence.sort((a, b) => b.weight - a.weight) });
   }
   // Implications run to a fixed point (a chain such as WooCommerce → WordPress → PHP); only claims imply.
   let changed = true;

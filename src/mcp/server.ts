@@ -125,8 +125,11 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
  * the HTTP door's direct path (http.ts) both call this, so a call is served one way.
  */
 export function toolCaller(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall) {
+  return callerIn(tools, ctx, callScope(ctx, beforeCall));
+}
+
+function callerIn(tools: readonly ToolDef[], ctx: ToolContext, { admitted, count, counted }: ReturnType<typeof callScope>) {
   const { byName } = catalogOf(tools);
-  const { admitted, count, counted } = callScope(ctx, beforeCall);
   return async (params: ToolCallParams, revision: string): Promise<CallToolResult> => {
     const tool = byName.get(params.name);
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'. Call tools/list for the available tools.`);
@@ -172,8 +175,9 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     return negotiated ?? (Array.isArray(header) ? header[0] : header) ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
   };
 
-  const { admitted, count, counted } = callScope(ctx, beforeCall);
-  const callTool = toolCaller(tools, ctx, beforeCall);
+  const scope = callScope(ctx, beforeCall);
+  const { admitted, count, counted } = scope;
+  const callTool = callerIn(tools, ctx, scope);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => listed);
 

@@ -26,14 +26,11 @@ export interface CompanyRow {
   linkedin_url: string | null;
   crunchbase_url: string | null;
   description: string | null;
-  /** Sort key of search results: lower(coalesce(name, domain)). */
-  sort_key: string;
 }
 
 const COMPANY_COLUMNS = `c.id, c.domain, c.name, c.industry_id, ind.name AS industry, c.employee_band, c.employee_count,
   c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country::text AS country, c.phone,
-  c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description,
-  lower(coalesce(c.name, c.domain)) AS sort_key`;
+  c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description`;
 const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_id';
 
 /** What a search result or export line shows (CompanySummary): no more is read for the
@@ -167,6 +164,9 @@ function sortKeys(sort: CompanySort, p: Params): SortKey[] {
   ];
 }
 
+/** The keys as select-list columns k0, k1, … */
+const keyColumns = (keys: SortKey[]) => keys.map((k, i) => `${k.expr} AS k${i}`).join(', ');
+
 const orderBy = (keys: string[], sort: SortKey[]) => keys.map((k, i) => `${k}${sort[i]!.descending ? ' DESC' : ''}`).join(', ');
 
 /**
@@ -294,10 +294,10 @@ export async function searchCompaniesCounted(
   const keys = sortKeys(sort, p);
   const names = keys.map((_, i) => `k${i}`);
   const rows = await db.query<CompanySummaryRow & { total: number }>(
-    `WITH matches AS MATERIALIZED (SELECT ${keys.map((k, i) => `${k.expr} AS k${i}`).join(', ')} ${matchesFrom(criteria)} ${where})
+    `WITH matches AS MATERIALIZED (SELECT c.id, ${keyColumns(keys)} ${matchesFrom(criteria)} ${where})
      SELECT ${SUMMARY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
        FROM (SELECT * FROM matches ORDER BY ${orderBy(names, keys)} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
-       JOIN companies c ON c.id = page.k${keys.length - 1} LEFT JOIN industries ind ON ind.id = c.industry_id
+       JOIN companies c ON c.id = page.id LEFT JOIN industries ind ON ind.id = c.industry_id
       ORDER BY ${orderBy(names.map((n) => `page.${n}`), keys)}`,
     p.values,
   );
@@ -317,7 +317,7 @@ export function streamCompanies(db: Db, criteria: CompanySearchCriteria, sort: C
       where = where ? `${where} AND ${keyset}` : `WHERE ${keyset}`;
     }
     return db.query<Keyed>(
-      `SELECT ${SUMMARY_COLUMNS}, ${keys.map((k, i) => `${k.expr} AS k${i}`).join(', ')} ${FROM} ${where}
+      `SELECT ${SUMMARY_COLUMNS}, ${keyColumns(keys)} ${FROM} ${where}
         ORDER BY ${orderBy(keys.map((k) => k.expr), keys)} LIMIT ${p.add(batchSize, 'int')}`,
       p.values,
     );
