@@ -18,6 +18,7 @@ import { listenInRange } from '../helpers/ports.ts';
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
 import { createUser } from '../../src/services/console-users.ts';
 import { recordDetections } from '../../src/services/observations.ts';
+import { EMPLOYEE_BAND_LABELS } from '../../src/bands.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS_DIR ? resolve(process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
@@ -325,7 +326,7 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
   const names = (await page.locator('table tbody tr td:first-child a').allInnerTexts()).map((n) => n.toLowerCase());
   assert.deepEqual(names, [...names].sort().reverse(), 'rows sorted by name, descending');
   await sortBy('Employees', 'ascending');
-  const bands = ['Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000'];
+  const bands: readonly string[] = EMPLOYEE_BAND_LABELS;
   const ranks = async () => (await page.locator('table tbody tr td:nth-child(3)').allInnerTexts()).map((b) => (bands.includes(b) ? bands.indexOf(b) : 99));
   const first = await ranks();
   assert.deepEqual(first, [...first].sort((a, b) => a - b), 'smallest companies first');
