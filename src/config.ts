@@ -1,5 +1,6 @@
 // Environment → typed configuration, parsed once at start. Nothing else reads process.env.
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import type { BulkheadLimits, BulkheadName } from './bulkhead.ts';
 
@@ -28,7 +29,8 @@ const envSchema = z.object({
   PORT: int(1, 65535).default(8080),
   /** Public origin the service is reached at (behind a proxy, the proxy's). Default http://HOST:PORT. */
   PUBLIC_URL: optionalText,
-  DATA_DIR: z.string().default('./data'),
+  /** Resolved against the working directory once, here: a relative path must never reach the driver, which reads a socket folder not starting with '/' as a host name. */
+  DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL connection string; unset → embedded PGlite database in DATA_DIR/pglite. */
   DATABASE_URL: optionalText,
   /** A streaming replica of DATABASE_URL for read-only queries that may lag (store/db.ts `db.read`); unset → all on DATABASE_URL. */
@@ -269,7 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl,
-    dataDir: e.DATA_DIR,
+    dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,

@@ -5,17 +5,23 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ConfigError, ENV_VARIABLES, envDefault, loadConfig } from '../src/config.ts';
 
-test('defaults: 127.0.0.1:8080, ./data, PGlite, audience = public origin', () => {
+test('defaults: 127.0.0.1:8080, ./data (absolute), PGlite, audience = public origin', () => {
   const c = loadConfig({});
   assert.equal(c.host, '127.0.0.1');
   assert.equal(c.port, 8080);
-  assert.equal(c.dataDir, './data');
+  assert.equal(c.dataDir, path.join(process.cwd(), 'data'), 'the default folder is resolved once, at configuration');
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.publicUrl, 'http://127.0.0.1:8080');
   assert.equal(c.auth.audience, 'http://127.0.0.1:8080');
   assert.equal(c.auth.issuer, 'http://127.0.0.1:8080');
   assert.equal(c.auth.tokenTtlSeconds, 3600);
   assert.equal(c.auth.external, undefined);
+});
+
+test('a relative DATA_DIR is made absolute against the working directory', () => {
+  assert.equal(loadConfig({ DATA_DIR: 'var/stacklens' }).dataDir, path.resolve('var/stacklens'));
+  assert.equal(loadConfig({ DATA_DIR: '/srv/stacklens/' }).dataDir, '/srv/stacklens');
+  assert.equal(loadConfig({ DATA_DIR: '' }).dataDir, path.resolve('data'), 'empty is unset: the default');
 });
 
 test('PUBLIC_URL drives issuer and audience unless they are set', () => {

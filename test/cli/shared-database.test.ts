@@ -33,11 +33,15 @@ function cli(dataDir: string, args: string[]): Promise<Run> {
 
 const THROUGH_SERVER = /working through the running server \(process \d+\)/;
 
-test('CLI commands and stdio MCP work through a running server on PGlite', { timeout: 600_000 }, async () => {
+test('CLI commands and stdio MCP work through a running server on PGlite, with a relative data folder as the default ./data is', { timeout: 600_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-shared-'));
+  // The server and every command get the folder as a relative path, as `npm start` with the
+  // default DATA_DIR=./data does; a socket path built from it once reached the driver as a host name.
+  const relativeDir = path.relative(process.cwd(), dataDir);
+  assert.ok(!path.isAbsolute(relativeDir));
   const port = await freePort();
   // Shedding on event-loop delay off: it follows the machine's load, not this test (as in test/helpers/app.ts).
-  const server = startServe(dataDir, port, { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const server = startServe(relativeDir, port, { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
     await waitReady(server);
     const base = `http://127.0.0.1:${port}`;
@@ -46,18 +50,18 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     assert.equal(fs.statSync(path.join(runDir, '.s.PGSQL.5432')).mode & 0o777, 0o600);
 
     // clients, keys, credits
-    const created = await cli(dataDir, ['clients', 'create', '--name', 'Shared test', '--plan', 'full', '--json']);
+    const created = await cli(relativeDir, ['clients', 'create', '--name', 'Shared test', '--plan', 'full', '--json']);
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, THROUGH_SERVER);
     const clientId = JSON.parse(created.stdout).client_id as string;
-    const key = await cli(dataDir, ['keys', 'create', '--client', clientId, '--json']);
+    const key = await cli(relativeDir, ['keys', 'create', '--client', clientId, '--json']);
     assert.equal(key.code, 0, key.stderr);
     const apiKey = JSON.parse(key.stdout).api_key as string;
     const me = await fetch(`${base}/api/me`, { headers: { 'X-API-Key': apiKey } });
     assert.equal(me.status, 200, 'the server sees the key created through it at once');
-    const granted = await cli(dataDir, ['credits', 'grant', clientId, '25']);
+    const granted = await cli(relativeDir, ['credits', 'grant', clientId, '25']);
     assert.equal(granted.code, 0, granted.stderr);
-    const shown = await cli(dataDir, ['credits', 'show', clientId]);
+    const shown = await cli(relativeDir, ['credits', 'show', clientId]);
     assert.match(shown.stdout, new RegExp(`${clientId}: \\d+ credit`));
 
     // Import installs for a cohort member: its cohort's usage shares change after the import's refresh.
@@ -80,13 +84,13 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     assert.deepEqual(await usage(), []);
     const file = path.join(dataDir, 'installs.csv');
     fs.writeFileSync(file, `companyDomain,productId,firstVerified,lastVerified,hitCount,intensity,sources\n${pick.member_domain},${pick.product},2024-01-01,${new Date(pick.newest).toISOString()},40,80,website|jobs\n`);
-    const imported = await cli(dataDir, ['import', 'installs', file]);
+    const imported = await cli(relativeDir, ['import', 'installs', file]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stderr, THROUGH_SERVER);
     assert.match(imported.stderr, /Refreshed derived data after the installs import: 1 of \d+ companies \(incremental\)/);
     assert.equal((await usage())[0]?.companiesUsing, 1, 'the member now counts in its cohort’s shares');
 
-    const refreshed = await cli(dataDir, ['refresh']);
+    const refreshed = await cli(relativeDir, ['refresh']);
     assert.equal(refreshed.code, 0, refreshed.stderr);
     assert.match(refreshed.stdout, /Refresh incremental .*: 0 of \d+ companies/);
 
@@ -104,7 +108,7 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
         await new Promise((r) => setTimeout(r, 150));
       }
     })();
-    const backup = await cli(dataDir, ['backup', backupFile]);
+    const backup = await cli(relativeDir, ['backup', backupFile]);
     stop = true;
     await load;
     assert.equal(backup.code, 0, backup.stderr);
@@ -113,18 +117,18 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     // database while the snapshot is copied (503 busy with Retry-After), on a loaded machine.
     assert.ok(statuses.filter((x) => x === 200).length > 0, 'requests were answered during the backup');
     assert.ok(refusals.every((r) => /^503 \d+ .*No database connection became free/.test(r)), refusals.join('\n'));
-    const verified = await cli(dataDir, ['backup', '--verify', backupFile]);
+    const verified = await cli(relativeDir, ['backup', '--verify', backupFile]);
     assert.equal(verified.code, 0, verified.stderr);
     assert.match(verified.stdout, /every checksum matches/);
     // Restore needs the server stopped.
-    const refused = await cli(dataDir, ['restore', '--force', backupFile]);
+    const refused = await cli(relativeDir, ['restore', '--force', backupFile]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /stop it, then restore/);
 
     // The stdio MCP server through the running server: initialize, tools/list, one call.
     const transport = new StdioClientTransport({
       command: process.execPath, args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', apiKey],
-      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as Record<string, string>, stderr: 'pipe',
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: relativeDir, LOG_LEVEL: 'silent' } as Record<string, string>, stderr: 'pipe',
     });
     let mcpErr = '';
     transport.stderr?.on('data', (d) => (mcpErr += d));
@@ -144,7 +148,7 @@ test('CLI commands and stdio MCP work through a running server on PGlite', { tim
     assert.equal(code, 0, server.output());
     assert.equal(fs.existsSync(path.join(dataDir, 'run', '.s.PGSQL.5432')), false, 'the socket is removed on shutdown');
     // With no server, a command opens the folder itself and says so.
-    const direct = await cli(dataDir, ['migrate']);
+    const direct = await cli(relativeDir, ['migrate']);
     assert.equal(direct.code, 0, direct.stderr);
     assert.match(direct.stderr, /opened the embedded database in .* directly/);
     fs.rmSync(dataDir, { recursive: true, force: true });
