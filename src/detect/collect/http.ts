@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import zlib from 'node:zlib';
-import { BlockedAddressError, checkUrl, compileAllowList, isAllowedAddress, addressRange, type NetworkPolicy } from './address.ts';
+import { BlockedAddressError, checkUrl, compileAllowList, isAllowedAddress, type NetworkPolicy } from './address.ts';
 import { resolveAddresses, type DnsResolver } from './dns.ts';
 
 export interface HopOptions {
@@ -56,9 +56,10 @@ export async function allowedAddresses(url: URL, resolver: DnsResolver, policy: 
   const ok = addresses.filter((a) => isAllowedAddress(a, policy, allow));
   // One refused address refuses the name: a public record beside a private one is how a
   // rebinding attack hedges, and no real site needs its home page served from 10.0.0.1.
+  // The message names no address: it reaches callers of /api/detect and the MCP tool, who must
+  // not learn what an internal name resolves to. (A literal host was judged by checkUrl.)
   if (ok.length !== addresses.length || ok.length === 0) {
-    const bad = addresses.find((a) => !ok.includes(a)) ?? addresses[0]!;
-    throw new BlockedAddressError('non_public_address', `${url.hostname} resolves to ${bad}, a ${addressRange(bad)} address; only public addresses are fetched`);
+    throw new BlockedAddressError('non_public_address', `${url.hostname} does not resolve to a public address; only public addresses are fetched`);
   }
   return ok;
 }
