@@ -200,8 +200,9 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   let shared: SharedSocket | undefined;
   try {
     await thread.waitReady;
-    // What PGlite unpacked on a first start (0666 files), or an older version left, made private.
-    if (options.dataDir) restrictTree(options.dataDir);
+    // What PGlite unpacked on a first start (0666 files), or an older version left, made
+    // private. Only the database's own tree: DATA_DIR may be a folder that holds other things.
+    if (dataDir) restrictTree(dataDir);
     // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
     // (a reconnect resets the session: see the worker's 'reset').
     const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() } as pg.PoolConfig);

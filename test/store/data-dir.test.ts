@@ -35,7 +35,7 @@ test('a new data folder is 0700 and nothing under it is open to group or others,
   }
 });
 
-test('a folder left open by an older version (0755, files 0666) is tightened at start; a link inside is not followed', async () => {
+test('a folder left open by an older version (0755, files 0666) is tightened at start; a link inside is not followed; files of others in DATA_DIR are left alone', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-datadir-'));
   const dataDir = path.join(root, 'data');
   const outside = path.join(root, 'outside.txt');
@@ -48,15 +48,18 @@ test('a folder left open by an older version (0755, files 0666) is tightened at 
       fs.chmodSync(p, fs.statSync(p).isDirectory() ? 0o755 : 0o666);
     }
     fs.writeFileSync(outside, 'not ours');
+    const neighbour = path.join(dataDir, 'operator-notes.txt'); // DATA_DIR may hold other things
+    fs.writeFileSync(neighbour, 'notes');
+    fs.chmodSync(neighbour, 0o644);
     fs.chmodSync(outside, 0o644);
-    fs.symlinkSync(outside, path.join(dataDir, 'link-to-outside'));
+    fs.symlinkSync(outside, path.join(dataDir, 'pglite', 'link-to-outside'));
     assert.ok(openToOthers(dataDir).length > 100);
 
     const db = await openDb({ dataDir });
     assert.deepEqual(await db.query('select 1 as one'), [{ one: 1 }]);
     await db.close();
     assert.equal(modeOf(dataDir).toString(8), '700');
-    assert.deepEqual(openToOthers(dataDir), []);
+    assert.deepEqual(openToOthers(dataDir), ['644 operator-notes.txt']);
     assert.equal(modeOf(outside).toString(8), '644', 'the link target outside the folder is untouched');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
