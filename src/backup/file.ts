@@ -2,7 +2,8 @@
 // row (row_to_json, primary-key order) and an `#end` line with the count and SHA-256 of its
 // row lines, then the sequences and a closing `#manifest` repeating every table's count and
 // checksum. A file cut short has no manifest; a changed row changes its table's checksum.
-// Written to FILE.partial and renamed when complete, so FILE is never a half-written backup.
+// Written to FILE.partial (created exclusively, never through a link) and renamed when
+// complete, so FILE is never a half-written backup.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -37,6 +38,25 @@ export interface Manifest {
 
 export class BackupFileError extends Error {}
 
+/**
+ * Creates FILE.partial as a new file of our own (0600): exclusive create, and no symbolic link
+ * followed. An existing path is refused, never reused or removed: a link planted there (in a
+ * shared folder) would otherwise have us truncate and write its target, and a regular file
+ * there is another backup to the same FILE still running, or one that was killed; removing it
+ * would break the running one, so the operator decides.
+ */
+function openPartial(partial: string): number {
+  try {
+    return fs.openSync(partial, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ELOOP') {
+      throw new BackupFileError(`${partial} already exists: another backup to this file is running, or one was interrupted. If none is running, remove ${partial} and try again.`);
+    }
+    throw new BackupFileError(`${partial} cannot be created: ${(err as Error).message}`);
+  }
+}
+
 /** Writes a backup file line by line under backpressure. */
 export class BackupWriter {
   private readonly gzip = createGzip({ level: 6 });
@@ -47,7 +67,7 @@ export class BackupWriter {
 
   constructor(private readonly file: string) {
     this.partial = `${file}.partial`;
-    this.out = fs.createWriteStream(this.partial, { mode: 0o600 });
+    this.out = fs.createWriteStream(this.partial, { fd: openPartial(this.partial) });
     this.gzip.pipe(this.out);
   }
 

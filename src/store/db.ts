@@ -7,10 +7,10 @@
 // queries that matter (cohorts, co-usage, trigram search, COPY staging, keyset exports)
 // are the ones a query builder cannot say; a reader sees the statement PostgreSQL runs.
 // Row shapes are declared once in schema.ts and checked against the migrated database.
-import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { acquireDirLock, DataDirLockedError, lockHolder, type DirLock } from './lock.ts';
+import { makePrivateDir, restrictTree } from './data-dir.ts';
 import { shareEmbeddedDatabase, socketDir, socketPath, SOCKET_PORT, type SharedSocket, type SharingLimits } from './embedded-socket.ts';
 import { asServiceError, Availability, DatabaseUnavailableError, sendCancelRequest } from './db-faults.ts';
 import { currentQueryLimits, statementEnd, type QueryLimits } from './query-limits.ts';
@@ -186,7 +186,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   let lock: DirLock | undefined;
   let dataDir: string | undefined;
   if (options.dataDir) {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    makePrivateDir(options.dataDir);
     try {
       lock = acquireDirLock(options.dataDir);
     } catch (err) {
@@ -200,6 +200,9 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   let shared: SharedSocket | undefined;
   try {
     await thread.waitReady;
+    // What PGlite unpacked on a first start (0666 files), or an older version left, made
+    // private. Only the database's own tree: DATA_DIR may be a folder that holds other things.
+    if (dataDir) restrictTree(dataDir);
     // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
     // (a reconnect resets the session: see the worker's 'reset').
     const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() } as pg.PoolConfig);

@@ -31,6 +31,9 @@ before(async () => {
     'mixed.test': { A: ['127.0.0.2', '127.0.0.1'] },
     'six.test': { AAAA: ['::1'] },
     'mapped.test': { AAAA: ['::ffff:127.0.0.1'] },
+    'compat.test': { AAAA: ['::127.0.0.1'] },
+    'nat64.test': { AAAA: ['64:ff9b::a01:203'] },
+    'sixtofour.test': { AAAA: ['2002:a01:203::1'] },
   });
   loopback = await startFixtureServer({ '/': html('<p>internal admin</p>') }, '127.0.0.1');
   web = await startFixtureServer({
@@ -57,6 +60,7 @@ before(async () => {
     'shop.test /to-loopback': redirect(loopback.url('127.0.0.1')),
     'shop.test /to-decimal': redirect(`http://2130706433:${loopback.port}/`),
     'shop.test /to-v6': redirect(`http://[::1]:${loopback.port}/`),
+    'shop.test /to-v4-compatible': redirect(`http://[::127.0.0.1]:${loopback.port}/`),
     'shop.test /to-file': redirect('file:///etc/passwd'),
     'shop.test /to-intranet': redirect('http://intranet.test/'),
     'robots.test /robots.txt': (_req, res) => {
@@ -166,7 +170,7 @@ test('a name without records fails with dns_not_found', async () => {
   assert.equal(await reasonOf(fetchSite('http://nowhere.test/', opts())), 'dns_not_found');
 });
 
-test('SSRF: loopback, private, IPv6 loopback, IPv4-mapped and decimal forms are refused, directly and after a redirect', async () => {
+test('SSRF: loopback, private, IPv6 loopback, IPv6 forms embedding an IPv4 address and decimal forms are refused, directly and after a redirect', async () => {
   const cases: Array<[string, string]> = [
     [web.url('shop.test', '/to-loopback'), 'blocked_non_public_address'],
     [web.url('shop.test', '/to-decimal'), 'blocked_ip_literal_form'],
@@ -177,6 +181,15 @@ test('SSRF: loopback, private, IPv6 loopback, IPv4-mapped and decimal forms are 
     [web.url('mixed.test'), 'blocked_non_public_address'],
     [web.url('six.test'), 'blocked_non_public_address'],
     [web.url('mapped.test'), 'blocked_non_public_address'],
+    [web.url('compat.test'), 'blocked_non_public_address'],
+    [web.url('nat64.test'), 'blocked_non_public_address'],
+    [web.url('sixtofour.test'), 'blocked_non_public_address'],
+    [web.url('shop.test', '/to-v4-compatible'), 'blocked_non_public_address'],
+    [`http://[::127.0.0.1]:${loopback.port}/`, 'blocked_non_public_address'],
+    [`http://[::7f00:1]:${loopback.port}/`, 'blocked_non_public_address'],
+    [`http://[::ffff:0:127.0.0.1]:${loopback.port}/`, 'blocked_non_public_address'],
+    [`http://[64:ff9b::127.0.0.1]:${loopback.port}/`, 'blocked_non_public_address'],
+    [`http://[2002:7f00:1::1]:${loopback.port}/`, 'blocked_non_public_address'],
     [loopback.url('127.0.0.1'), 'blocked_non_public_address'],
     [`http://[::1]:${loopback.port}/`, 'blocked_non_public_address'],
     [`http://[::ffff:127.0.0.1]:${loopback.port}/`, 'blocked_non_public_address'],
@@ -192,6 +205,15 @@ test('SSRF: loopback, private, IPv6 loopback, IPv4-mapped and decimal forms are 
   assert.equal(await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { ports: 'any' }, robots: false })), 'blocked_non_public_address');
   // Ports: only 80 and 443 unless the policy says otherwise.
   assert.equal(await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { allowNetworks: ['127.0.0.2/32'] }, robots: false })), 'blocked_port');
+});
+
+test('a name refused for its addresses: the message says only that it does not resolve to a public address, never which address', async () => {
+  for (const name of ['intranet.test', 'mixed.test', 'six.test', 'mapped.test', 'compat.test', 'nat64.test', 'sixtofour.test']) {
+    const err = await fetchSite(web.url(name), opts({ robots: false, dns: { servers: [dns.server], records: false } })).catch((e: unknown) => e);
+    assert.ok(err instanceof CollectError, String(err));
+    assert.equal(err.reason, 'blocked_non_public_address');
+    assert.equal(err.message, `${name} does not resolve to a public address; only public addresses are fetched`);
+  }
 });
 
 test('the operator may allow private networks (DETECT_ALLOW_PRIVATE_NETWORKS)', async () => {

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { detectTechnologies } from '../../src/services/detect.ts';
+import { fetchSite } from '../../src/detect/collect/index.ts';
+import { startDnsStub } from '../helpers/collect.ts';
 
 const HTML = '<html><head><meta name="generator" content="WordPress 6.5.2"><script src="https://js.stripe.com/v3/"></script></head><body>Shop</body></html>';
 
@@ -74,12 +76,29 @@ test('a site that cannot be fetched is a 422 naming the reason', async () => {
 });
 
 test('SSRF: by default a loopback or private target is refused with a 400 naming url', async () => {
-  for (const url of [`http://127.0.0.1:${port}/`, 'http://2130706433/', 'http://[::1]/', 'http://10.1.2.3/']) {
+  for (const url of [`http://127.0.0.1:${port}/`, 'http://2130706433/', 'http://[::1]/', 'http://10.1.2.3/', 'http://[::127.0.0.1]/']) {
     await assert.rejects(detectTechnologies({ url }, { timeoutMs: 3000 }), (err: Error & { status?: number }) => {
       assert.equal(err.status, 400, `${url}: ${err.message}`);
       assert.match(err.message, /^url: refused \(blocked_\w+\)/);
       return true;
     });
+  }
+});
+
+test('SSRF: a name that resolves to a private address is refused without saying which address', async () => {
+  const dns = await startDnsStub({ 'intranet.example': { A: ['10.20.30.40'] }, 'compat.example': { AAAA: ['::127.0.0.1'] } });
+  try {
+    // The service's own fetch, pointed at a local DNS server.
+    const fetch = (url: string, signal: AbortSignal) => fetchSite(url, { dns: { servers: [dns.server] }, signal, robots: false, retries: 0 });
+    for (const name of ['intranet.example', 'compat.example']) {
+      await assert.rejects(detectTechnologies({ url: name }, { timeoutMs: 3000, fetch }), (err: Error & { status?: number }) => {
+        assert.equal(err.status, 400, err.message);
+        assert.equal(err.message, `url: refused (blocked_non_public_address): ${name} does not resolve to a public address; only public addresses are fetched`);
+        return true;
+      });
+    }
+  } finally {
+    await dns.close();
   }
 });
 

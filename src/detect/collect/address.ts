@@ -1,8 +1,10 @@
 // Which addresses a collector may connect to (SSRF safety). Only globally routable unicast
 // addresses pass: private, loopback, link-local, unique-local, CGNAT, multicast, broadcast,
-// unspecified, documentation/benchmark/reserved blocks and the IPv6 forms that embed an IPv4
-// address (IPv4-mapped, NAT64, 6to4, Teredo) are refused. ipaddr.js classifies the ranges;
-// the checks run on resolved addresses, so a name pointing at 10.0.0.1 is refused like the literal.
+// unspecified, documentation/benchmark/reserved blocks, IPv6 outside the global unicast block
+// 2000::/3, and the IPv6 forms that embed an IPv4 address (IPv4-compatible ::/96, IPv4-mapped,
+// SIIT, NAT64, 6to4, Teredo), whatever IPv4 address they carry, are refused. ipaddr.js
+// classifies the ranges; the checks run on resolved addresses, so a name pointing at 10.0.0.1
+// is refused like the literal.
 import ipaddr from 'ipaddr.js';
 
 /** What the operator allows beyond the public internet. */
@@ -36,14 +38,30 @@ export function compileAllowList(cidrs: readonly string[] = []): Array<[Parsed, 
   });
 }
 
-/** The range name ipaddr.js gives the address, with IPv4-mapped IPv6 judged by its IPv4 part. */
+/**
+ * IANA's global unicast block: every public IPv6 address is in it. ipaddr.js calls anything it
+ * has no name for 'unicast', including the deprecated IPv4-compatible form `::a.b.c.d` (which
+ * the URL parser writes as `[::7f00:1]` for `[::127.0.0.1]`) and unallocated space.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/**
+ * The range name of an address: ipaddr.js's, with IPv4-mapped IPv6 judged by its IPv4 part,
+ * and IPv6 'unicast' kept for the global unicast block (outside it: 'ipv4Compatible' or
+ * 'unallocated'). Only 'unicast' is public.
+ */
 export function addressRange(address: string): string {
   const parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    const v4 = (parsed as ipaddr.IPv6).toIPv4Address().range();
+  if (parsed.kind() === 'ipv4') return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) {
+    const v4 = v6.toIPv4Address().range();
     return v4 === 'unicast' ? 'ipv4Mapped' : v4;
   }
-  return parsed.range();
+  const range = v6.range();
+  if (range !== 'unicast' || v6.match(GLOBAL_UNICAST_V6)) return range;
+  return v6.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'unallocated';
 }
 
 /** True when the policy lets a connection go to `address` (a canonical IPv4 or IPv6 string). */

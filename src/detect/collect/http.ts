@@ -2,13 +2,15 @@
 // resolver, every address is checked against the network policy, and the socket connects to
 // the checked address through a pinned `lookup` (no second resolution between check and
 // connect, so no DNS rebinding); the Host header and TLS SNI keep the name. The whole request
-// has one deadline, and the body (after decompression) stops at a byte cap.
+// has one deadline, and the body (after decompression) stops at a byte cap. At the cap, the
+// deadline or an abort the socket, the response and the decoder are all destroyed: no byte is
+// read or inflated for an answer already given.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import zlib from 'node:zlib';
-import { BlockedAddressError, checkUrl, compileAllowList, isAllowedAddress, addressRange, type NetworkPolicy } from './address.ts';
+import { BlockedAddressError, checkUrl, compileAllowList, isAllowedAddress, type NetworkPolicy } from './address.ts';
 import { resolveAddresses, type DnsResolver } from './dns.ts';
 
 export interface HopOptions {
@@ -54,9 +56,10 @@ export async function allowedAddresses(url: URL, resolver: DnsResolver, policy: 
   const ok = addresses.filter((a) => isAllowedAddress(a, policy, allow));
   // One refused address refuses the name: a public record beside a private one is how a
   // rebinding attack hedges, and no real site needs its home page served from 10.0.0.1.
+  // The message names no address: it reaches callers of /api/detect and the MCP tool, who must
+  // not learn what an internal name resolves to. (A literal host was judged by checkUrl.)
   if (ok.length !== addresses.length || ok.length === 0) {
-    const bad = addresses.find((a) => !ok.includes(a)) ?? addresses[0]!;
-    throw new BlockedAddressError('non_public_address', `${url.hostname} resolves to ${bad}, a ${addressRange(bad)} address; only public addresses are fetched`);
+    throw new BlockedAddressError('non_public_address', `${url.hostname} does not resolve to a public address; only public addresses are fetched`);
   }
   return ok;
 }
@@ -96,12 +99,26 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise<HopResponse>((resolve, reject) => {
     let settled = false;
-    const fail = (err: Error) => {
-      if (settled) return;
+    let response: http.IncomingMessage | undefined;
+    let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null = null;
+    // Ends every part of the exchange: the decoder (which would otherwise go on inflating
+    // whatever was already written into it, 64 MiB from 100 bytes of brotli), the response and
+    // the socket. Called once the answer is known, whichever way: body cap, end, error,
+    // deadline or abort.
+    const stop = () => {
+      decoder?.destroy();
+      response?.destroy();
+      req.destroy();
+    };
+    const settle = () => {
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      req.destroy();
+      stop();
+    };
+    const fail = (err: Error) => {
+      if (settled) return;
+      settle();
       reject(err);
     };
     const timer = setTimeout(() => fail(new FetchError('timeout', `no complete response within ${opts.timeoutMs} ms`, true)), opts.timeoutMs);
@@ -120,18 +137,17 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
         'accept-language': 'en',
       },
     }, (res) => {
+      response = res;
       const cookies = res.headers['set-cookie'] ?? [];
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(res.headers)) if (k !== 'set-cookie' && v !== undefined) headers[k] = v;
-      const decoder = decoderFor(res.headers['content-encoding']);
+      decoder = decoderFor(res.headers['content-encoding']);
       const source: NodeJS.ReadableStream = decoder ? res.pipe(decoder) : res;
       const chunks: Buffer[] = [];
       let size = 0, truncated = false;
       const finish = () => {
         if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
+        settle();
         resolve({ url: url.href, status: res.statusCode ?? 0, headers, cookies, body: Buffer.concat(chunks), truncated, address });
       };
       source.on('data', (chunk: Buffer) => {
@@ -142,7 +158,6 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
           size += room;
           truncated = true;
           finish();
-          res.destroy();
           return;
         }
         chunks.push(chunk);
@@ -157,6 +172,8 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
       res.on('error', (err: NodeJS.ErrnoException) => (size > 0 ? finish() : fail(classify(err))));
     });
     req.on('error', (err: NodeJS.ErrnoException) => fail(err instanceof BlockedAddressError ? err : classify(err)));
-    req.end();
+    // A signal that fired before this request began (during the politeness wait) sends no 'abort' event.
+    if (opts.signal?.aborted) onAbort();
+    else req.end();
   });
 }
