@@ -23,10 +23,10 @@ function derive(password: string, salt: Buffer, params: { ln: number; r: number;
 
 const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, params: { ln: number; r: number; p: number } = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, SCRYPT_PARAMS);
-  const { ln, r, p } = SCRYPT_PARAMS;
+  const key = await derive(password, salt, params);
+  const { ln, r, p } = params;
   return `$scrypt$ln=${ln},r=${r},p=${p}$${b64(salt)}$${b64(key)}`;
 }
 
