@@ -165,6 +165,7 @@ export class MemoryCounterStore implements CounterStore {
 
   /** True when every key that must be added fits its class (after dropping expired keys, at most once a second). */
   private roomFor(keys: string[], entries: (Entry | undefined)[], t: number): boolean {
+    if (entries.every((e) => e !== undefined)) return true; // the common case: counters already live
     const needed = new Map<string, number>();
     keys.forEach((k, i) => {
       if (!entries[i]) needed.set(classOf(k), (needed.get(classOf(k)) ?? 0) + 1);
