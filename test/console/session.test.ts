@@ -10,7 +10,9 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import { createUser } from '../../src/services/console-users.ts';
 import { CONSOLE_CLIENT_ID } from '../../src/auth/console-client.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
+import { randomBytes } from 'node:crypto';
 import { setClock } from '../../src/clock.ts';
+import { redisAnswers } from '../helpers/redis.ts';
 import { hashPassword, verifyPassword } from '../../src/auth/passwords.ts';
 import { findConsoleUser, updateConsoleUser } from '../../src/store/console-users.ts';
 
@@ -249,6 +251,26 @@ test('the owner is slowed, not locked out: while others flood the account, sign-
     assert.equal((await signInFrom(app, email, PASSWORD, '10.6.0.1')).statusCode, 200);
   } finally {
     await app.close();
+  }
+});
+
+test('with REDIS_URL, instances share the sign-in slots: concurrent guesses spread over two instances are checked at most twice against a limit of 2', async (tc) => {
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  if (!(await redisAnswers(url))) return tc.skip(`Redis unreachable at ${url}`);
+  const env = { CONSOLE_LOGIN_MAX_FAILURES: '2', REDIS_URL: url };
+  const [a, b] = [await throttleApp(env), await throttleApp(env)];
+  try {
+    // Counts outlive a test run in Redis: a fresh email and address each run.
+    const run = randomBytes(4).toString('hex');
+    const email = `shared.${run}@example.com`;
+    await createUser(t.db, { email, name: 'Shared', role: 'viewer', password: PASSWORD });
+    const ip = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.9`;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signInFrom(i % 2 ? a : b, email, `guess ${i} of many`, ip)));
+    assert.equal(answers.filter((r) => r.statusCode === 401).length, 2, answers.map((r) => r.statusCode).join(' '));
+    assert.equal(answers.filter((r) => r.statusCode === 429).length, 10);
+  } finally {
+    await a.close();
+    await b.close();
   }
 });
 
