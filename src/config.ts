@@ -62,9 +62,12 @@ const envSchema = z.object({
   ISSUER_URL: optionalText,
   API_AUDIENCE: optionalText,
   TOKEN_TTL_SECONDS: int(60, 86_400).default(3600),
-  /** Failed client authentications per client_id at the token endpoint before 429, and the window. */
+  /** Failed client authentications per (client_id, client address) at the token endpoint before 429, and the window. */
   TOKEN_MAX_FAILED_ATTEMPTS: int(1, 10_000).default(10),
   TOKEN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(300),
+  /** Failed authentications (bad API key, token, client secret, ended session) per client address before they are answered 429, and the window. */
+  AUTH_MAX_FAILURES_PER_ADDRESS: int(1, 1_000_000).default(100),
+  AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(60),
   /** External identity provider mode: all three set → its tokens are accepted instead. */
   AUTH_ISSUER: optionalText,
   AUTH_JWKS_URL: optionalText,
@@ -119,9 +122,10 @@ const envSchema = z.object({
   CONSOLE_SESSION_IDLE_SECONDS: int(60, 31_536_000).default(43_200),
   /** The plan of the console's API client when it is first made (an admin may change it later). */
   CONSOLE_PLAN: z.string().default('full'),
-  /** Failed sign-ins per email and address before 429, and the window they are counted in. */
+  /** Sign-in attempts without delay per email and address, per email, and (ten times as many) per address; then waits from 1 s, doubling up to the longest delay; counts are forgotten the window after the last attempt. */
   CONSOLE_LOGIN_MAX_FAILURES: int(1, 10_000).default(10),
   CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
+  CONSOLE_LOGIN_MAX_DELAY_SECONDS: int(1, 3600).default(60),
   /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
   /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
@@ -187,8 +191,10 @@ export interface Config {
     issuer: string;
     audience: string;
     tokenTtlSeconds: number;
-    /** Token-endpoint throttle: after maxFailures failed authentications of one client_id, 429 for the rest of the window. */
+    /** Token-endpoint throttle: after maxFailures failed authentications of one client_id from one address, 429 for the rest of the window. */
     failedAttempts: { maxFailures: number; windowSeconds: number };
+    /** Failed authentications per client address (auth/failed-auth.ts): past maxFailures in the window, a failure is answered 429. */
+    addressFailures: { maxFailures: number; windowSeconds: number };
     external: { issuer: string; jwksUrl: string; audience: string } | undefined;
   };
   cursorSecret: string | undefined;
@@ -226,8 +232,8 @@ export interface Config {
     sessionIdleSeconds: number;
     /** Plan of the console's API client when it is created (afterwards the client's own plan counts). */
     plan: string;
-    /** Sign-in throttle: after maxFailures failures for one email from one address, 429 for the rest of the window. */
-    login: { maxFailures: number; windowSeconds: number };
+    /** Sign-in throttle (auth/sign-in-throttle.ts): free attempts, forget window, longest wait between attempts. */
+    login: { maxFailures: number; windowSeconds: number; maxDelaySeconds: number };
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
@@ -299,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: e.API_AUDIENCE ?? publicUrl,
       tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
       failedAttempts: { maxFailures: e.TOKEN_MAX_FAILED_ATTEMPTS, windowSeconds: e.TOKEN_FAILURE_WINDOW_SECONDS },
+      addressFailures: { maxFailures: e.AUTH_MAX_FAILURES_PER_ADDRESS, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
       external:
         e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE
           ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE }
@@ -333,7 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
       sessionIdleSeconds: e.CONSOLE_SESSION_IDLE_SECONDS,
       plan: e.CONSOLE_PLAN,
-      login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS },
+      login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, maxDelaySeconds: e.CONSOLE_LOGIN_MAX_DELAY_SECONDS },
     },
     metricsToken: e.METRICS_TOKEN,
     detect: {

@@ -17,7 +17,9 @@ import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import type { ConsolePerson, Principal } from './principal.ts';
 import { consoleClient } from './console-client.ts';
 
+/** The session cookie's name over http (local use), and over https: see sessionCookieName. */
 export const SESSION_COOKIE = 'stacklens_session';
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'x-csrf-token';
 /** last_seen_at is stamped at most this often per session (not a write per request). */
 const TOUCH_EVERY_MS = 60_000;
@@ -98,13 +100,23 @@ export function requireCsrf(method: string, sessionToken: string, header: string
 
 // Cookies ----------------------------------------------------------------------------------------
 
-/** The session token of a Cookie header, if it holds a well-formed one. */
-export function sessionTokenOf(cookieHeader: string | string[] | undefined): string | undefined {
+/**
+ * `__Host-stacklens_session` when the service is published over https: browsers then accept
+ * the cookie only with Secure, Path=/ and no Domain, from a secure origin, so neither a sibling
+ * subdomain nor a plain-http page can set or shadow it. Over http (local use) browsers refuse
+ * that prefix, so the plain name is used. Only the name of the service's scheme is read.
+ */
+export function sessionCookieName(config: Config): string {
+  return config.publicUrl.startsWith('https:') ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** The session token of a Cookie header (the cookie named `name`), if it holds one. */
+export function sessionTokenOf(cookieHeader: string | string[] | undefined, name: string): string | undefined {
   const header = Array.isArray(cookieHeader) ? cookieHeader.join('; ') : cookieHeader;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
     return value || undefined;
   }
@@ -116,10 +128,11 @@ export function cookieIsSecure(config: Config, requestProtocol: string): boolean
   return config.publicUrl.startsWith('https:') || requestProtocol === 'https';
 }
 
-export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+/** The Set-Cookie value; never a Domain attribute (a `__Host-` cookie may not have one), always Secure with that prefix. */
+export function sessionCookie(name: string, token: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${name}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure || name === HOST_SESSION_COOKIE ? '; Secure' : ''}`;
 }
 
-export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
+export function clearedSessionCookie(name: string, secure: boolean): string {
+  return sessionCookie(name, '', 0, secure);
 }

@@ -51,6 +51,12 @@ export async function consumeRateLimit(store: CounterStore, principal: Principal
   };
   if (allowed) return { allowed, headers };
   const exhausted = policies.map((p, i) => ({ p, i })).filter(({ p, i }) => states[i]!.count >= p.quota);
+  if (exhausted.length === 0) {
+    // No quota is spent: the counter store had no room for this client's new counters (store/counters.ts).
+    rateLimitRejections.inc({ policy: 'store_full' });
+    const retryAfterSeconds = Math.max(...resetSeconds);
+    return { allowed, retryAfterSeconds, headers, message: `Rate limit counters are full on this server; retry after ${retryAfterSeconds} s` };
+  }
   const retryAfterSeconds = Math.max(...exhausted.map(({ i }) => resetSeconds[i]!));
   const first = exhausted[0]!.p;
   rateLimitRejections.inc({ policy: first.name });

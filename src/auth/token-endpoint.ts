@@ -2,6 +2,14 @@
 // parameters → grant type → audience (or RFC 8707 resource) → client authentication (Basic or body, not both)
 // → failed-attempt throttle → client check → token. Errors are OAuthErrors carrying the
 // RFC 6749 §5.2 code; unknown client, wrong secret and disabled client answer alike.
+//
+// The throttle counts failures per (client_id, client address): a guesser is slowed without
+// denying the client to its rightful owner elsewhere, which a count per client_id alone did
+// (anyone knowing a client id could keep it refused). Failures are counted after the check,
+// not as slots taken before it: client secrets are 256-bit random, so concurrent guesses
+// gain nothing, and a busy client's concurrent token requests are never refused. Every
+// failure also counts against the address (failed-auth.ts), which stops one address from
+// spraying many client ids.
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { CounterStore } from '../store/counters.ts';
@@ -11,6 +19,8 @@ import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { MAX_TOKEN_PARAM } from '../schemas/oauth.ts';
 import { isSafeText, TEXT_RULE } from '../schemas/text.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
+import { addressGroup } from './client-address.ts';
+import { countFailedAuthentication } from './failed-auth.ts';
 import { issueAccessToken, type IssuedToken } from './tokens.ts';
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target' | 'server_error';
@@ -30,6 +40,8 @@ export interface TokenRequest {
   /** Parsed body: JSON object or form fields (a repeated form field arrives as an array). */
   params: unknown;
   authorization: string | undefined;
+  /** The client's address (request.ip). */
+  address: string;
 }
 
 const MAX_CREDENTIAL_LENGTH = 512;
@@ -116,11 +128,12 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
   const audience = tokenAudience(config, param('audience'), param('resource'));
 
   const { maxFailures, windowSeconds } = config.auth.failedAttempts;
-  const throttleKey = `tf:{${credentials.clientId.slice(0, 128)}}`;
+  const throttleKey = `tf:{${credentials.clientId.slice(0, 128)}}:${addressGroup(request.address)}`;
   const failures = await counters.peek(throttleKey);
   if (failures.count >= maxFailures) {
     rateLimitRejections.inc({ policy: 'token_failures' });
-    throw new RateLimitedError(`Too many failed authentications for this client_id; retry after ${Math.ceil(failures.resetMs / 1000)} s`, failures.resetMs / 1000);
+    const retry = Math.max(1, Math.ceil(failures.resetMs / 1000));
+    throw new RateLimitedError(`Too many failed authentications for this client_id from this address; retry after ${retry} s`, retry);
   }
 
   const tooLong = credentials.clientId.length > MAX_CREDENTIAL_LENGTH || credentials.clientSecret.length > MAX_CREDENTIAL_LENGTH;
@@ -129,7 +142,7 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
   if (!client || !secretOk || client.disabledAt) {
     await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
     deps.onFailure?.(credentials.clientId.slice(0, 128), !client ? 'unknown client' : !secretOk ? 'wrong secret' : 'client disabled');
-    throw new OAuthError(401, 'invalid_client', 'Client authentication failed', credentials.basic ? BASIC_CHALLENGE : {});
+    throw await countFailedAuthentication(counters, config, request.address, new OAuthError(401, 'invalid_client', 'Client authentication failed', credentials.basic ? BASIC_CHALLENGE : {}));
   }
   if (failures.count > 0) await counters.reset(throttleKey);
   return issueAccessToken(db, config, client.id, audience);

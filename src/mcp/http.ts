@@ -18,7 +18,8 @@ import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextpro
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate, credentialsFromHeaders, type Credentials } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
-import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
+import { AppError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from '../errors.ts';
+import { countFailedAuthentication } from '../auth/failed-auth.ts';
 import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, ProtocolError, toolCaller, type BeforeCall, type ToolCallParams } from './server.ts';
 import { openSessionStore, type McpSession } from './sessions.ts';
@@ -132,7 +133,11 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
       request.principal = principal;
       request.clientId = principal.clientId;
       return principal;
-    } catch (err) {
+    } catch (caught) {
+      let err = caught;
+      // A credential sent and refused counts against the address (auth/failed-auth.ts); past its limit the answer is a 429.
+      const presented = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+      if (err instanceof UnauthorizedError && presented) err = await countFailedAuthentication(app.counters, config, request.ip, err);
       if (!(err instanceof AppError)) throw err;
       request.errorCode = err.code;
       const headers = err.status === 401 ? { ...err.headers, 'www-authenticate': challenge(credentials, err) } : err.headers;

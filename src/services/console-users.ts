@@ -1,24 +1,24 @@
 // The console's people: create (with a password given or generated, shown once), list, change
 // name/role/password, disable/enable — for the Admin API, the CLI and the tests — and signing
-// in, throttled per email and address. Admin changes are audited under their actor.
+// in (throttled: auth/sign-in-throttle.ts). Admin changes are audited under their actor.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { CounterStore } from '../store/counters.ts';
 import {
-  countConsoleUsers, deleteConsoleSessionsOfUser, findConsoleUser, findConsoleUserByEmail, insertConsoleUser, listConsoleUsersPage,
+  countConsoleUsers, deleteConsoleSessionsOfUser, findConsoleUser, findConsoleUserByEmail, insertConsoleUser, listConsoleUsersPage, replaceConsoleUserPasswordHash,
   setConsoleUserDisabled, updateConsoleUser, type ConsoleUserRow,
 } from '../store/console-users.ts';
-import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.ts';
+import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, needsRehash, passwordProblem, verifyPassword } from '../auth/passwords.ts';
+import { takeSignInSlot } from '../auth/sign-in-throttle.ts';
 import { personOf, startSession, type NewSession } from '../auth/console-sessions.ts';
 import type { ConsolePerson } from '../auth/principal.ts';
 import { adminAction, audit, type AdminActor } from './audit.ts';
-import { BadRequestError, ConflictError, NotFoundError, RateLimitedError, UnauthorizedError } from '../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { isRole, ROLES, type Role } from '../schemas/roles.ts';
 import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { currentQueryLimits, withQueryLimits } from '../store/query-limits.ts';
 
 export function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
@@ -174,15 +174,13 @@ export async function setAdminUserEnabled(db: Db, actor: AdminActor, userId: str
 // Signing in -------------------------------------------------------------------------------------
 
 export const BAD_CREDENTIALS = 'Sign-in failed: unknown email or wrong password';
-/** An address may fail this many times the per-email limit, over all emails, in one window. */
-export const ADDRESS_FACTOR = 10;
 
 /**
- * Checks email and password and starts a session. Failures are counted per email and client
- * address (CONSOLE_LOGIN_MAX_FAILURES in CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, then 429 until
- * the window ends; a success clears that count), and per address over all emails (ten times
- * as many). An unknown email costs the same scrypt work
- * as a known one, and gets the same answer as a wrong password.
+ * Checks email and password and starts a session. The attempt takes its throttle slots first
+ * (auth/sign-in-throttle.ts: per email and address, per email, per address; waits that grow,
+ * never a lockout). An unknown email costs the same scrypt work as a known one, and gets the
+ * same answer as a wrong password. A hash made with weaker scrypt parameters than today's is
+ * replaced after a successful check.
  */
 export async function signIn(
   deps: { db: Db; config: Config; counters: CounterStore },
@@ -190,28 +188,14 @@ export async function signIn(
 ): Promise<{ person: ConsolePerson; session: NewSession }> {
   const { db, config, counters } = deps;
   const email = input.email.trim().toLowerCase();
-  const { maxFailures, windowSeconds } = config.console.login;
-  // {email} is a Redis hash tag; the address keeps one guesser from locking others out. An
-  // address that fails across many emails (spraying) is stopped at ADDRESS_FACTOR times the limit.
-  const address = input.address.slice(0, 64);
-  const throttleKey = `lf:{${email.slice(0, MAX_EMAIL_LENGTH)}}:${address}`;
-  const addressKey = `lfa:{${address}}`;
-  const [failures, fromAddress] = await Promise.all([counters.peek(throttleKey), counters.peek(addressKey)]);
-  const blocked = failures.count >= maxFailures ? { state: failures, what: 'this email from this address' }
-    : fromAddress.count >= maxFailures * ADDRESS_FACTOR ? { state: fromAddress, what: 'this address' } : undefined;
-  if (blocked) {
-    rateLimitRejections.inc({ policy: 'console_login_failures' });
-    const retry = Math.max(1, Math.ceil(blocked.state.resetMs / 1000));
-    throw new RateLimitedError(`Too many failed sign-ins for ${blocked.what}; retry after ${retry} s`, retry);
-  }
+  const slot = await takeSignInSlot(counters, config, email, input.address);
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
   return afterHashing(() => verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH), async (ok) => {
     // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
+    const address = input.address.slice(0, 64);
     const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
       audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
     if (!user || !ok) {
-      await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
-      await counters.consume([{ key: addressKey, limit: Infinity }], windowSeconds * 1000);
       await signInAudit('failure', user ? 'wrong password' : 'unknown email');
       throw new UnauthorizedError(BAD_CREDENTIALS, {});
     }
@@ -219,7 +203,12 @@ export async function signIn(
       await signInAudit('failure', 'disabled');
       throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
     }
-    if (failures.count > 0) await counters.reset(throttleKey);
+    await slot.succeeded();
+    if (needsRehash(user.passwordHash)) {
+      // Best effort: a rehash that fails (a database hiccup) is tried again at the next sign-in
+      // and must not refuse this one.
+      await afterHashing(() => hashPassword(input.password), (stronger) => replaceConsoleUserPasswordHash(db, user.id, user.passwordHash, stronger)).catch(() => false);
+    }
     const session = await startSession(db, config, user.id);
     await signInAudit('success');
     return { person: personOf(user), session };

@@ -62,6 +62,15 @@ export async function updateConsoleUser(
 }
 
 /**
+ * Replaces a password hash by a stronger one of the same password (at sign-in), only if it is
+ * still the one read: a password changed meanwhile is never overwritten by the old one.
+ */
+export async function replaceConsoleUserPasswordHash(db: Queryable, id: string, previousHash: string, newHash: string): Promise<boolean> {
+  const rows = await db.query('UPDATE console_users SET password_hash = $3::text WHERE id = $1::text AND password_hash = $2::text RETURNING id', [id, previousHash, newHash]);
+  return rows.length === 1;
+}
+
+/**
  * Disables (now) or enables a person; disabling also ends their sessions, in one transaction.
  * False when there is no such person.
  */

@@ -1,8 +1,17 @@
-// Fixed-window counters for rate limits and failed-login throttling: in process memory by
-// default, in Redis when REDIS_URL is set (shared by every instance). `consume` is atomic
-// over several counters: all are incremented only when all are below their limit, so a
-// refused request spends nothing. If Redis stops answering, counting continues in memory
-// (per instance, logged) rather than failing every request or lifting every limit.
+// Counters for rate limits and authentication throttling: in process memory by default, in
+// Redis when REDIS_URL is set (shared by every instance). Two kinds:
+// - fixed windows (`consume`): atomic over several counters: all are incremented only when
+//   all are below their limit, so a refused request spends nothing;
+// - backoff slots (`takeSlot`): an attempt may start only once the key's previous attempt
+//   has waited out its delay, and the delay grows with the attempts (backoffDelayMs); the
+//   slot is taken before the attempt is checked, so concurrent attempts cannot all pass.
+// If Redis stops answering, counting continues in memory (per instance, logged) rather
+// than failing every request or lifting every limit.
+//
+// The memory store is bounded per key class (the key's text before its first ':', e.g. `rl`,
+// `tf`): a class that is full refuses NEW keys (their consume/takeSlot is refused) until its
+// windows expire, and never evicts a live counter. So a flood of random client ids or emails
+// fills only its own class, and cannot wipe out a lockout, a backoff or another class's quota.
 import { Redis } from 'ioredis';
 import { now } from '../clock.ts';
 
@@ -13,37 +22,81 @@ export interface CounterState {
   resetMs: number;
 }
 
+/** One key of a backoff slot: see backoffDelayMs; the key is forgotten `forgetMs` after its last attempt (or its delay, if longer). */
+export interface BackoffRule {
+  key: string;
+  /** Attempts with no delay after them. */
+  free: number;
+  baseMs: number;
+  maxMs: number;
+  forgetMs: number;
+}
+
+export interface SlotOutcome {
+  allowed: boolean;
+  /** When refused: milliseconds until every key allows an attempt again. */
+  retryMs: number;
+  /** Attempts counted per rule (after this one, when allowed). */
+  counts: number[];
+}
+
+/**
+ * The wait after the n-th attempt (1-based): none for the first `free - 1`, then baseMs,
+ * doubling with each attempt, at most maxMs. With free = 2 and concurrent attempts, two
+ * start and the rest wait.
+ */
+export function backoffDelayMs(attempt: number, rule: Pick<BackoffRule, 'free' | 'baseMs' | 'maxMs'>): number {
+  if (attempt < rule.free) return 0;
+  return Math.min(rule.maxMs, rule.baseMs * 2 ** Math.min(attempt - rule.free, 40));
+}
+
 export interface CounterStore {
   readonly kind: 'memory' | 'redis';
   consume(counters: { key: string; limit: number }[], windowMs: number): Promise<{ allowed: boolean; states: CounterState[] }>;
+  /** Takes an attempt slot on every rule's key, atomically: all or none (keys of one Redis hash slot). */
+  takeSlot(rules: BackoffRule[]): Promise<SlotOutcome>;
+  /** Gives a taken slot back (an attempt that turned out not to be a guess): one attempt fewer, and the wait after it shortened to match. */
+  refundSlot(rules: BackoffRule[]): Promise<void>;
   peek(key: string): Promise<CounterState>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
 const KEY_PREFIX = 'stacklens:';
-const MAX_MEMORY_KEYS = 200_000;
+/** Live keys one class of the memory store holds at most (about 150 bytes each). */
+export const MAX_KEYS_PER_CLASS = 100_000;
+/** When a class is full, expired keys are looked for at most this often (a sweep is O(keys)). */
+const FULL_SWEEP_EVERY_MS = 1000;
+
+interface Entry {
+  count: number;
+  expiresAt: number;
+  /** Backoff slots: no attempt before this time. */
+  nextAt?: number;
+}
+
+const classOf = (key: string) => {
+  const colon = key.indexOf(':');
+  return colon < 0 ? key : key.slice(0, colon);
+};
 
 export class MemoryCounterStore implements CounterStore {
   readonly kind = 'memory';
-  private readonly windows = new Map<string, { count: number; expiresAt: number }>();
+  private readonly windows = new Map<string, Entry>();
+  private readonly classSizes = new Map<string, number>();
+  private lastFullSweep = -Infinity;
   private readonly sweeper = setInterval(() => this.sweep(), 60_000).unref();
+
+  constructor(private readonly maxKeysPerClass = MAX_KEYS_PER_CLASS) {}
 
   async consume(counters: { key: string; limit: number }[], windowMs: number) {
     const t = now();
-    const entries = counters.map(({ key }) => {
-      const e = this.windows.get(key);
-      return e && e.expiresAt > t ? e : undefined;
-    });
-    const allowed = counters.every((c, i) => (entries[i]?.count ?? 0) < c.limit);
+    const entries = counters.map(({ key }) => this.live(key, t));
+    const allowed = counters.every((c, i) => (entries[i]?.count ?? 0) < c.limit) && this.roomFor(counters.map((c) => c.key), entries, t);
     const states = counters.map((c, i) => {
       let e = entries[i];
       if (allowed) {
-        if (!e) {
-          if (this.windows.size >= MAX_MEMORY_KEYS) this.sweep();
-          e = { count: 0, expiresAt: t + windowMs };
-          this.windows.set(c.key, e);
-        }
+        e ??= this.add(c.key, { count: 0, expiresAt: t + windowMs });
         e.count += 1;
       }
       return { count: e?.count ?? 0, resetMs: e ? e.expiresAt - t : windowMs };
@@ -51,32 +104,96 @@ export class MemoryCounterStore implements CounterStore {
     return { allowed, states };
   }
 
-  async peek(key: string) {
-    const e = this.windows.get(key);
+  async takeSlot(rules: BackoffRule[]): Promise<SlotOutcome> {
     const t = now();
-    return e && e.expiresAt > t ? { count: e.count, resetMs: e.expiresAt - t } : { count: 0, resetMs: 0 };
+    const entries = rules.map((r) => this.live(r.key, t));
+    const waits = entries.map((e) => Math.max(0, (e?.nextAt ?? 0) - t));
+    const retryMs = Math.max(0, ...waits);
+    if (retryMs > 0 || !this.roomFor(rules.map((r) => r.key), entries, t)) {
+      return { allowed: false, retryMs: retryMs > 0 ? retryMs : FULL_SWEEP_EVERY_MS, counts: entries.map((e) => e?.count ?? 0) };
+    }
+    const counts = rules.map((r, i) => {
+      const e = entries[i] ?? this.add(r.key, { count: 0, expiresAt: t });
+      e.count += 1;
+      const delay = backoffDelayMs(e.count, r);
+      e.nextAt = t + delay;
+      e.expiresAt = t + Math.max(r.forgetMs, delay);
+      return e.count;
+    });
+    return { allowed: true, retryMs: 0, counts };
+  }
+
+  async refundSlot(rules: BackoffRule[]): Promise<void> {
+    const t = now();
+    for (const r of rules) {
+      const e = this.live(r.key, t);
+      if (!e || e.count === 0) continue;
+      e.count -= 1;
+      e.nextAt = Math.min(e.nextAt ?? t, t + backoffDelayMs(e.count, r));
+    }
+  }
+
+  async peek(key: string) {
+    const t = now();
+    const e = this.live(key, t);
+    return e ? { count: e.count, resetMs: e.expiresAt - t } : { count: 0, resetMs: 0 };
   }
 
   async reset(key: string) {
-    this.windows.delete(key);
+    this.remove(key);
   }
 
   async close() {
     clearInterval(this.sweeper);
     this.windows.clear();
+    this.classSizes.clear();
+  }
+
+  /** How many live keys a class holds (for tests and metrics). */
+  size(keyClass: string): number {
+    return this.classSizes.get(keyClass) ?? 0;
+  }
+
+  private live(key: string, t: number): Entry | undefined {
+    const e = this.windows.get(key);
+    if (e && e.expiresAt <= t) {
+      this.remove(key);
+      return undefined;
+    }
+    return e;
+  }
+
+  /** True when every key that must be added fits its class (after dropping expired keys, at most once a second). */
+  private roomFor(keys: string[], entries: (Entry | undefined)[], t: number): boolean {
+    if (entries.every((e) => e !== undefined)) return true; // the common case: counters already live
+    const needed = new Map<string, number>();
+    keys.forEach((k, i) => {
+      if (!entries[i]) needed.set(classOf(k), (needed.get(classOf(k)) ?? 0) + 1);
+    });
+    const fits = () => [...needed].every(([c, n]) => this.size(c) + n <= this.maxKeysPerClass);
+    if (fits()) return true;
+    if (t - this.lastFullSweep < FULL_SWEEP_EVERY_MS) return false;
+    this.lastFullSweep = t;
+    this.sweep();
+    return fits();
+  }
+
+  private add(key: string, e: Entry): Entry {
+    this.windows.set(key, e);
+    const c = classOf(key);
+    this.classSizes.set(c, this.size(c) + 1);
+    return e;
+  }
+
+  private remove(key: string) {
+    if (!this.windows.delete(key)) return;
+    const c = classOf(key);
+    this.classSizes.set(c, this.size(c) - 1);
   }
 
   private sweep() {
     const t = now();
-    for (const [k, e] of this.windows) if (e.expiresAt <= t) this.windows.delete(k);
-    // Still full (a flood of distinct keys): drop the oldest windows rather than grow.
-    if (this.windows.size >= MAX_MEMORY_KEYS) {
-      let drop = this.windows.size - MAX_MEMORY_KEYS / 2;
-      for (const k of this.windows.keys()) {
-        if (drop-- <= 0) break;
-        this.windows.delete(k);
-      }
-    }
+    for (const [k, e] of this.windows) if (e.expiresAt <= t) this.remove(k);
   }
 }
 
@@ -102,6 +219,55 @@ for i = 1, #KEYS do
 end
 return out`;
 
+// KEYS: the slots' keys (hashes: c = attempts, n = no attempt before, ms); ARGV[1]: now (ms);
+// then per key: free, baseMs, maxMs, forgetMs. Returns [allowed, retryMs, count1, count2, ...].
+// The delay is backoffDelayMs's.
+const TAKE_SLOT_LUA = `
+local t = tonumber(ARGV[1])
+local retry = 0
+local counts = {}
+for i = 1, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 'c', 'n')
+  counts[i] = tonumber(v[1] or '0')
+  local wait = tonumber(v[2] or '0') - t
+  if wait > retry then retry = wait end
+end
+if retry > 0 then
+  local out = { 0, retry }
+  for i = 1, #KEYS do out[#out + 1] = counts[i] end
+  return out
+end
+local out = { 1, 0 }
+for i = 1, #KEYS do
+  local a = 2 + (i - 1) * 4
+  local free, base, max, forget = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  local c = counts[i] + 1
+  local delay = 0
+  if c >= free then delay = math.min(max, base * 2 ^ math.min(c - free, 40)) end
+  redis.call('HSET', KEYS[i], 'c', c, 'n', t + delay)
+  redis.call('PEXPIRE', KEYS[i], math.max(forget, delay))
+  out[#out + 1] = c
+end
+return out`;
+
+// KEYS: the slots' keys; ARGV[1]: now (ms); then per key: free, baseMs, maxMs. The refund of
+// MemoryCounterStore.refundSlot.
+const REFUND_SLOT_LUA = `
+local t = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local a = 2 + (i - 1) * 3
+  local free, base, max = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local v = redis.call('HMGET', KEYS[i], 'c', 'n')
+  local c = tonumber(v[1] or '0')
+  if c > 0 then
+    c = c - 1
+    local delay = 0
+    if c >= free then delay = math.min(max, base * 2 ^ math.min(c - free, 40)) end
+    redis.call('HSET', KEYS[i], 'c', c, 'n', math.min(tonumber(v[2] or '0'), t + delay))
+  end
+end
+return 1`;
+
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis';
   private readonly fallback = new MemoryCounterStore();
@@ -112,6 +278,8 @@ export class RedisCounterStore implements CounterStore {
     private readonly warn: (message: string, err: unknown) => void,
   ) {
     redis.defineCommand('stacklensConsume', { lua: CONSUME_LUA });
+    redis.defineCommand('stacklensTakeSlot', { lua: TAKE_SLOT_LUA });
+    redis.defineCommand('stacklensRefundSlot', { lua: REFUND_SLOT_LUA });
   }
 
   /** Connects (waiting at most `timeoutMs`); the store works, in memory, until Redis answers. */
@@ -142,6 +310,28 @@ export class RedisCounterStore implements CounterStore {
     } catch (err) {
       this.warnOnce('Redis rate-limit call failed; counting in memory', err);
       return this.fallback.consume(counters, windowMs);
+    }
+  }
+
+  async takeSlot(rules: BackoffRule[]): Promise<SlotOutcome> {
+    try {
+      const keys = rules.map((r) => KEY_PREFIX + r.key);
+      const args = rules.flatMap((r) => [r.free, r.baseMs, r.maxMs, r.forgetMs]);
+      const out: number[] = await (this.redis as any).stacklensTakeSlot(keys.length, ...keys, now(), ...args);
+      return { allowed: Number(out[0]) === 1, retryMs: Number(out[1]), counts: rules.map((_, i) => Number(out[2 + i])) };
+    } catch (err) {
+      this.warnOnce('Redis throttle call failed; counting in memory', err);
+      return this.fallback.takeSlot(rules);
+    }
+  }
+
+  async refundSlot(rules: BackoffRule[]): Promise<void> {
+    await this.fallback.refundSlot(rules);
+    try {
+      const keys = rules.map((r) => KEY_PREFIX + r.key);
+      await (this.redis as any).stacklensRefundSlot(keys.length, ...keys, now(), ...rules.flatMap((r) => [r.free, r.baseMs, r.maxMs]));
+    } catch (err) {
+      this.warnOnce('Redis throttle call failed; counting in memory', err);
     }
   }
 

@@ -61,7 +61,7 @@ export const mcpSessionsEnded = new Counter({
 
 export const rateLimitRejections = new Counter({
   name: 'stacklens_rate_limit_rejections_total',
-  help: 'Calls refused with 429, by exhausted policy: default, ai, export (plan quotas, REST and MCP), token_failures (token-endpoint throttle) or console_login_failures (console sign-in throttle)',
+  help: 'Calls refused with 429, by exhausted policy: default, ai, export (plan quotas, REST and MCP), token_failures (token-endpoint throttle), console_login_failures (console sign-in throttle), auth_failures (failed authentications per address) or store_full (no room for new rate-limit counters)',
   labelNames: ['policy'] as const,
   registers: [registry],
 });

@@ -1,5 +1,6 @@
 // POST /oauth/token: JSON, form and Basic requests; every RFC 6749 §5.2 error; identical
-// answers for unknown client / wrong secret / disabled; per-client_id throttling; metadata.
+// answers for unknown client / wrong secret / disabled; throttling per (client_id, address) and
+// per address; metadata.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
@@ -129,22 +130,45 @@ test('invalid_client: unknown client, wrong secret and disabled client answer id
   assertOAuthError(idOnly, 401, 'invalid_client');
 });
 
-test('repeated failures for one client_id are throttled (429 + Retry-After) without affecting other clients', async () => {
+test('repeated failures for one client_id from one address are throttled (429 + Retry-After); the client from another address, and other clients, are not', async () => {
   const victim = await createTestClient(t.db, 'full');
   const bystander = await createTestClient(t.db, 'full');
-  const attempt = (c: TestClient, secret: string) => token({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: secret, audience: AUDIENCE });
+  const attempt = (c: TestClient, secret: string, remoteAddress = '10.20.0.1') =>
+    t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: secret, audience: AUDIENCE }, remoteAddress });
   for (let i = 0; i < 3; i++) assertOAuthError(await attempt(victim, `wrong-${i}`), 401, 'invalid_client');
   for (const secret of ['wrong-again', victim.clientSecret]) {
-    const res = await attempt(victim, secret); // even the right secret waits: no guessing through the throttle
+    const res = await attempt(victim, secret); // even the right secret waits here: no guessing through the throttle
     assert.equal(res.statusCode, 429);
     assert.match(String(res.headers['retry-after']), /^\d+$/);
     assert.ok(Number(res.headers['retry-after']) >= 1 && Number(res.headers['retry-after']) <= 300);
     assert.equal(res.json().status, 429);
     assert.equal(res.json().error, 'Too Many Requests');
-    assert.match(res.json().message, /failed authentications/);
+    assert.match(res.json().message, /failed authentications for this client_id from this address/);
   }
-  const fine = await attempt(bystander, bystander.clientSecret);
-  assert.equal(fine.statusCode, 200);
+  // Whoever knows the client id cannot deny it service: the client itself, elsewhere, gets its token.
+  assert.equal((await attempt(victim, victim.clientSecret, '10.20.0.2')).statusCode, 200);
+  assert.equal((await attempt(victim, victim.clientSecret, '2001:db8:20::1')).statusCode, 200);
+  assert.equal((await attempt(bystander, bystander.clientSecret)).statusCode, 200);
+});
+
+test('failures over many client ids from one address count against the address: past AUTH_MAX_FAILURES_PER_ADDRESS they are answered 429', async () => {
+  const app = await createTestApp({ db: t.db, env: { AUTH_MAX_FAILURES_PER_ADDRESS: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' } });
+  try {
+    const c = await createTestClient(t.db, 'full');
+    const attempt = (clientId: string, secret: string, remoteAddress = '10.21.0.1') =>
+      app.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret, audience: AUDIENCE }, remoteAddress });
+    for (let i = 0; i < 5; i++) assertOAuthError(await attempt(`cli_random${i}`, 'guess'), 401, 'invalid_client');
+    const refused = await attempt('cli_random_next', 'guess');
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().status, 429);
+    assert.match(refused.json().message, /Too many failed authentications from this address/);
+    assert.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60);
+    // A right secret from that address still gets its token; another address is not affected.
+    assert.equal((await attempt(c.clientId, c.clientSecret)).statusCode, 200);
+    assertOAuthError(await attempt('cli_random_next', 'guess', '10.21.0.2'), 401, 'invalid_client');
+  } finally {
+    await app.close();
+  }
 });
 
 test('a success clears earlier failures', async () => {

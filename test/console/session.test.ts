@@ -10,7 +10,11 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import { createUser } from '../../src/services/console-users.ts';
 import { CONSOLE_CLIENT_ID } from '../../src/auth/console-client.ts';
 import { hashSecret } from '../../src/auth/secrets.ts';
+import { randomBytes } from 'node:crypto';
 import { setClock } from '../../src/clock.ts';
+import { redisAnswers } from '../helpers/redis.ts';
+import { hashPassword, verifyPassword } from '../../src/auth/passwords.ts';
+import { findConsoleUser, updateConsoleUser } from '../../src/store/console-users.ts';
 
 let t: TestApp;
 const PASSWORD = 'correct horse battery';
@@ -66,12 +70,26 @@ test('sign in: 200 with the person and a CSRF token; the cookie is HttpOnly, Sam
   assert.equal(again.headers['cache-control'], 'no-store');
 });
 
-test('the cookie is Secure when PUBLIC_URL is https', async () => {
+test('over https the cookie is __Host-stacklens_session (Secure, Path=/, no Domain), and only that name is read; over http only the plain name', async () => {
   const https = await createTestApp({ db: t.db, env: { PUBLIC_URL: 'https://stacklens.example', DATABASE_READ_TIMEOUT_MS: '30000' } });
   try {
     const res = await https.app.inject({ method: 'POST', url: '/console/api/session', payload: { email: people.viewer, password: PASSWORD } });
     assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['set-cookie']), /; Secure$/);
+    const setCookie = String(res.headers['set-cookie']);
+    assert.match(setCookie, /^__Host-stacklens_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+    assert.doesNotMatch(setCookie, /Domain=/i);
+    const token = setCookie.split(';', 1)[0]!.split('=')[1]!;
+    const me = (app: TestApp, cookie: string) => app.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    assert.equal((await me(https, `__Host-stacklens_session=${token}`)).statusCode, 200);
+    // The plain name could be set by a sibling subdomain or a plain-http page: not read over https.
+    assert.equal((await me(https, `stacklens_session=${token}`)).statusCode, 401);
+    assert.equal((await https.app.inject({ method: 'GET', url: '/console/api/session', headers: { cookie: `stacklens_session=${token}` } })).statusCode, 401);
+    // Over http (local use) browsers refuse the prefix: the plain name, and only it.
+    assert.equal((await me(t, `stacklens_session=${token}`)).statusCode, 200);
+    assert.equal((await me(t, `__Host-stacklens_session=${token}`)).statusCode, 401);
+    const out = await https.app.inject({ method: 'DELETE', url: '/console/api/session', headers: { cookie: `__Host-stacklens_session=${token}`, 'x-csrf-token': res.json().csrfToken } });
+    assert.equal(out.statusCode, 204);
+    assert.match(String(out.headers['set-cookie']), /^__Host-stacklens_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0; Secure$/);
   } finally {
     await https.close();
   }
@@ -97,25 +115,179 @@ test('bad credentials: 401 with one message for an unknown email and a wrong pas
   assert.ok(!JSON.stringify(rows).includes('wrong password!'));
 });
 
-test('sign-in guessing is throttled per email and address: 429 after CONSOLE_LOGIN_MAX_FAILURES, the right password too', async () => {
+const signInFrom = (app: TestApp, email: string, password: string, ip: string) =>
+  app.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password }, remoteAddress: ip });
+const retryAfter = (res: { headers: Record<string, unknown> }) => Number(res.headers['retry-after']);
+
+/** An app on the test database with its own (fresh) throttle counters. */
+async function throttleApp(env: Record<string, string>): Promise<TestApp> {
+  return createTestApp({ db: t.db, env: { DATABASE_READ_TIMEOUT_MS: '30000', ...env } });
+}
+
+/** Freezes the clock at the current time; returns a function that moves it on. */
+function frozenClock(): (ms: number) => void {
+  let at = Date.now();
+  setClock(() => at);
+  return (ms) => {
+    at += ms;
+  };
+}
+
+test('guessing from one address: after CONSOLE_LOGIN_MAX_FAILURES each attempt waits longer (1 s, doubling, at most CONSOLE_LOGIN_MAX_DELAY_SECONDS), the right password too; then the owner gets in', async () => {
   const email = 'target@example.com';
   await createUser(t.db, { email, name: 'Target', role: 'viewer', password: PASSWORD });
-  const attempt = (password: string, ip = '10.0.0.1') => t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password }, remoteAddress: ip });
+  const wait = frozenClock();
+  const attempt = (password: string) => signInFrom(t, email, password, '10.0.0.1');
   for (let i = 0; i < 3; i++) assert.equal((await attempt('guess number ' + i)).statusCode, 401);
-  const blocked = await attempt(PASSWORD);
-  assert.equal(blocked.statusCode, 429);
-  assert.match(blocked.json().message, /Too many failed sign-ins/);
-  assert.ok(Number(blocked.headers['retry-after']) > 0);
-  // Another address is not locked out by this one.
-  assert.equal((await attempt(PASSWORD, '10.0.0.2')).statusCode, 200);
+  const waits: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const held = await attempt(PASSWORD); // the right password waits its turn too: no guessing through the throttle
+    assert.equal(held.statusCode, 429);
+    assert.equal(held.json().status, 429);
+    assert.equal(held.json().error, 'Too Many Requests');
+    assert.match(held.json().message, /^Too many sign-in attempts for this email; retry after \d+ s$/);
+    waits.push(retryAfter(held));
+    wait(retryAfter(held) * 1000);
+    assert.equal((await attempt('another guess ' + i)).statusCode, 401);
+  }
+  assert.deepEqual(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+  wait(60_000);
+  assert.equal((await attempt(PASSWORD)).statusCode, 200, 'slowed, never locked out');
 });
 
-test('an address that fails across many emails (spraying) is stopped at ten times the per-email limit', async () => {
-  const spray = (email: string) => t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password: 'spray-password' }, remoteAddress: '10.9.9.9' });
-  for (let i = 0; i < 30; i++) assert.equal((await spray(`sprayed${i}@example.com`)).statusCode, 401, `attempt ${i}`);
-  const stopped = await spray('fresh@example.com');
-  assert.equal(stopped.statusCode, 429);
-  assert.match(stopped.json().message, /Too many failed sign-ins for this address/);
+test('concurrent guesses take their slots before the password is checked: against a limit of 2, at most 2 are checked', async () => {
+  const app = await throttleApp({ CONSOLE_LOGIN_MAX_FAILURES: '2' });
+  try {
+    frozenClock();
+    const fromOne = 'concurrent.one@example.com';
+    const fromMany = 'concurrent.many@example.com';
+    for (const email of [fromOne, fromMany]) await createUser(t.db, { email, name: 'C', role: 'viewer', password: PASSWORD });
+    const one = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(app, fromOne, `guess ${i} of many`, '10.1.1.1')));
+    const many = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(app, fromMany, `guess ${i} of many`, `10.1.2.${i + 1}`)));
+    for (const [email, answers] of [[fromOne, one], [fromMany, many]] as const) {
+      const statuses = answers.map((r) => r.statusCode);
+      assert.equal(statuses.filter((s) => s === 401).length, 2, `${email}: ${statuses.join(' ')}`);
+      assert.equal(statuses.filter((s) => s === 429).length, 14);
+      const checked = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action = 'console.sign_in' AND on_behalf_of = $1", [email]);
+      assert.equal(checked[0]!.n, 2, `${email}: passwords checked`);
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+test('a new address does not start the count afresh: guesses at one account from many addresses are slowed per account', async () => {
+  const email = 'hunted@example.com';
+  await createUser(t.db, { email, name: 'Hunted', role: 'viewer', password: PASSWORD });
+  const wait = frozenClock();
+  for (let i = 1; i <= 3; i++) assert.equal((await signInFrom(t, email, 'a guess ' + i, `10.2.0.${i}`)).statusCode, 401);
+  const next = await signInFrom(t, email, 'a guess 4', '10.2.0.4');
+  assert.equal(next.statusCode, 429);
+  assert.match(next.json().message, /for this email/);
+  assert.equal(retryAfter(next), 1);
+  // Other accounts are not slowed by it.
+  assert.equal((await signInFrom(t, people.viewer, PASSWORD, '10.2.0.5')).statusCode, 200);
+  wait(1000);
+  assert.equal((await signInFrom(t, email, 'a guess 5', '10.2.0.6')).statusCode, 401);
+});
+
+test('an address that fails across many emails (spraying) is slowed at ten times the per-email count; IPv6 addresses count by their /64', async () => {
+  const app = await throttleApp({ CONSOLE_LOGIN_MAX_FAILURES: '1' });
+  try {
+    frozenClock();
+    // Ten addresses of one /64, each spraying one email: one address as far as the throttle goes.
+    for (let i = 1; i <= 10; i++) assert.equal((await signInFrom(app, `sprayed${i}@example.com`, 'spray-password', `2001:db8:7:1::${i.toString(16)}`)).statusCode, 401, `attempt ${i}`);
+    const stopped = await signInFrom(app, 'fresh@example.com', 'spray-password', '2001:db8:7:1:ffff:1:2:3');
+    assert.equal(stopped.statusCode, 429);
+    assert.match(stopped.json().message, /Too many sign-in attempts from this address/);
+    assert.equal(retryAfter(stopped), 1);
+    // The next /64 is another address.
+    assert.equal((await signInFrom(app, 'fresh@example.com', 'spray-password', '2001:db8:7:2::1')).statusCode, 401);
+  } finally {
+    await app.close();
+  }
+});
+
+test('behind one address (a proxy), a flood of failed sign-ins slows the others sharing it but never locks them out', async () => {
+  const app = await throttleApp({ CONSOLE_LOGIN_MAX_FAILURES: '1', CONSOLE_LOGIN_MAX_DELAY_SECONDS: '60' });
+  try {
+    const wait = frozenClock();
+    const proxy = '10.3.3.3';
+    for (let i = 1; i <= 10; i++) assert.equal((await signInFrom(app, `flood${i}@example.com`, 'flood-password', proxy)).statusCode, 401);
+    for (let i = 0; i < 6; i++) {
+      const held = await signInFrom(app, `flood-more${i}@example.com`, 'flood-password', proxy);
+      if (held.statusCode === 429) wait(retryAfter(held) * 1000);
+      assert.equal((await signInFrom(app, `flood-again${i}@example.com`, 'flood-password', proxy)).statusCode, 401);
+    }
+    // A person behind the same proxy waits at most the longest delay, then gets in.
+    const held = await signInFrom(app, people.analyst, PASSWORD, proxy);
+    assert.equal(held.statusCode, 429);
+    assert.ok(retryAfter(held) >= 1 && retryAfter(held) <= 60, `Retry-After ${retryAfter(held)}`);
+    wait(retryAfter(held) * 1000);
+    assert.equal((await signInFrom(app, people.analyst, PASSWORD, proxy)).statusCode, 200);
+  } finally {
+    await app.close();
+  }
+});
+
+test('the owner is slowed, not locked out: while others flood the account, sign-in from an address the owner used before goes through at once', async () => {
+  const app = await throttleApp({ CONSOLE_LOGIN_MAX_FAILURES: '1' });
+  try {
+    const wait = frozenClock();
+    const email = 'owner@example.com';
+    await createUser(t.db, { email, name: 'Owner', role: 'viewer', password: PASSWORD });
+    assert.equal((await signInFrom(app, email, PASSWORD, '10.4.0.1')).statusCode, 200); // the owner's usual address
+    // Attackers from many addresses keep the account's count up.
+    assert.equal((await signInFrom(app, email, 'attack 1', '10.5.0.1')).statusCode, 401);
+    const attacked = await signInFrom(app, email, 'attack 2', '10.5.0.2');
+    assert.equal(attacked.statusCode, 429);
+    // The owner's known address is not held by the account's count...
+    assert.equal((await signInFrom(app, email, PASSWORD, '10.4.0.1')).statusCode, 200);
+    // ...a new one waits, at most CONSOLE_LOGIN_MAX_DELAY_SECONDS, then gets in.
+    const away = await signInFrom(app, email, PASSWORD, '10.6.0.1');
+    assert.equal(away.statusCode, 429);
+    assert.ok(retryAfter(away) <= 60);
+    wait(retryAfter(away) * 1000);
+    assert.equal((await signInFrom(app, email, PASSWORD, '10.6.0.1')).statusCode, 200);
+  } finally {
+    await app.close();
+  }
+});
+
+test('with REDIS_URL, instances share the sign-in slots: concurrent guesses spread over two instances are checked at most twice against a limit of 2', async (tc) => {
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  if (!(await redisAnswers(url))) return tc.skip(`Redis unreachable at ${url}`);
+  const env = { CONSOLE_LOGIN_MAX_FAILURES: '2', REDIS_URL: url };
+  const [a, b] = [await throttleApp(env), await throttleApp(env)];
+  try {
+    // Counts outlive a test run in Redis: a fresh email and address each run.
+    const run = randomBytes(4).toString('hex');
+    const email = `shared.${run}@example.com`;
+    await createUser(t.db, { email, name: 'Shared', role: 'viewer', password: PASSWORD });
+    const ip = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.9`;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signInFrom(i % 2 ? a : b, email, `guess ${i} of many`, ip)));
+    assert.equal(answers.filter((r) => r.statusCode === 401).length, 2, answers.map((r) => r.statusCode).join(' '));
+    assert.equal(answers.filter((r) => r.statusCode === 429).length, 10);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('a password hashed with the earlier scrypt cost signs in, and is rehashed at the current cost; a wrong password rehashes nothing', async () => {
+  const email = 'old.hash@example.com';
+  const { user } = await createUser(t.db, { email, name: 'Old', role: 'viewer', password: PASSWORD });
+  const oldHash = await hashPassword(PASSWORD, { ln: 15, r: 8, p: 1 });
+  await updateConsoleUser(t.db, user.id, { passwordHash: oldHash });
+  const stored = async () => (await findConsoleUser(t.db, user.id))!.passwordHash;
+  assert.equal((await signInFrom(t, email, 'not the password', '10.7.0.1')).statusCode, 401);
+  assert.equal(await stored(), oldHash);
+  assert.equal((await signInFrom(t, email, PASSWORD, '10.7.0.1')).statusCode, 200);
+  const rehashed = await stored();
+  assert.match(rehashed, /^\$scrypt\$ln=17,r=8,p=1\$/);
+  assert.equal(await verifyPassword(PASSWORD, rehashed), true);
+  assert.equal((await signInFrom(t, email, PASSWORD, '10.7.0.1')).statusCode, 200);
+  assert.equal(await stored(), rehashed, 'a current hash is kept');
 });
 
 test('with the cookie, /api answers as the person acting through the console client', async () => {

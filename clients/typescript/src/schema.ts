@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (OAuth 2.0 client credentials)
-         * @description Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. Repeated failures for one client_id are answered with 429 and Retry-After for a while.
+         * @description Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.
          */
         post: operations["getAccessToken"];
         delete?: never;
@@ -1962,7 +1962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many failed authentications for this client_id; wait Retry-After seconds */
+            /** @description Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1974,7 +1974,7 @@ export interface operations {
                      * @example {
                      *       "status": 429,
                      *       "error": "Too Many Requests",
-                     *       "message": "Too many failed authentications for this client_id; wait Retry-After seconds",
+                     *       "message": "Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds",
                      *       "path": "/oauth/token",
                      *       "requestId": "req-1a2b3c"
                      *     }

@@ -3,10 +3,12 @@
 // web console's session cookie: auth/console-sessions.ts); then, from the route's operation record
 // (config.operation, see route-config.ts), the permission and the on-behalf user — one
 // check for every route, none in handlers.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, credentialsFromHeaders } from '../../auth/authenticate.ts';
-import { authenticateSession, CSRF_HEADER, requireCsrf, sessionTokenOf } from '../../auth/console-sessions.ts';
+import { authenticateSession, CSRF_HEADER, requireCsrf, sessionCookieName, sessionTokenOf } from '../../auth/console-sessions.ts';
 import { requireAttribution } from '../../auth/attribution.ts';
+import { countFailedAuthentication } from '../../auth/failed-auth.ts';
 import { requireRole, type Principal } from '../../auth/principal.ts';
 import type { Role } from '../../schemas/roles.ts';
 import { auditDenied } from '../../services/audit.ts';
@@ -23,15 +25,28 @@ declare module 'fastify' {
 
 /** Adds authentication and the record's permission checks to the calling (encapsulated) scope. */
 export function addAuthHook(app: FastifyInstance): void {
+  const cookieName = sessionCookieName(app.config);
+  const delayMs = app.config.overload.rateLimitedReplyDelayMs;
   app.addHook('onRequest', async (request) => {
-    const credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
-    // An API key or a bearer token wins; without one, the console's session cookie counts.
-    const sessionToken = credentials.apiKey === undefined && credentials.bearerToken === undefined ? sessionTokenOf(request.headers.cookie) : undefined;
-    const principal = sessionToken === undefined
-      ? await authenticate(app.db, app.config, credentials)
-      : await authenticateConsoleRequest(app, request, sessionToken);
-    request.principal = principal;
-    request.clientId = principal.clientId;
+    try {
+      const credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
+      // An API key or a bearer token wins; without one, the console's session cookie counts.
+      const sessionToken = credentials.apiKey === undefined && credentials.bearerToken === undefined ? sessionTokenOf(request.headers.cookie, cookieName) : undefined;
+      const principal = sessionToken === undefined
+        ? await authenticate(app.db, app.config, credentials)
+        : await authenticateConsoleRequest(app, request, sessionToken);
+      request.principal = principal;
+      request.clientId = principal.clientId;
+    } catch (err) {
+      // A credential that was sent and refused counts against the address (auth/failed-auth.ts);
+      // a request that sent none is only told how to authenticate.
+      const presented = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined || sessionTokenOf(request.headers.cookie, cookieName) !== undefined;
+      if (!(err instanceof UnauthorizedError) || !presented) throw err;
+      const answer = await countFailedAuthentication(app.counters, app.config, request.ip, err);
+      // Held back like the quota's 429 (plugins/rate-limit.ts): a client retrying at once is slowed to its own pace.
+      if (answer !== err && delayMs > 0) await sleep(delayMs);
+      throw answer;
+    }
   });
   // The role (admin operations) and a permission every call needs (AI, purchase) are checked
   // before input validation: a client that may not make the call learns nothing more from

@@ -70,7 +70,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
       summary: 'Get an access token (OAuth 2.0 client credentials)',
       description:
         'Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. ' +
-        'Repeated failures for one client_id are answered with 429 and Retry-After for a while.',
+        'Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.',
       tags: ['Authentication'],
       security: [],
       querystring: strictQuery(undefined),
@@ -80,7 +80,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         400: oauthErrorSchema.describe('invalid_request, unsupported_grant_type or invalid_target: the description names the parameter'),
         401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or disabled client'),
         413: errorBodySchema.describe(`The body is larger than ${TOKEN_BODY_LIMIT} bytes`),
-        429: errorBodySchema.describe('Too many failed authentications for this client_id; wait Retry-After seconds'),
+        429: errorBodySchema.describe('Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds'),
       },
     },
   }, async (request) => {
@@ -94,7 +94,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         counters: app.counters,
         onFailure: (clientId, reason) => request.log.warn({ clientId, reason }, 'token request refused'),
       },
-      { params: request.body, authorization: request.headers.authorization },
+      { params: request.body, authorization: request.headers.authorization, address: request.ip },
     );
     return { access_token: token.accessToken, token_type: 'Bearer' as const, expires_in: token.expiresIn };
   });
