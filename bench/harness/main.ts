@@ -23,6 +23,13 @@ const SEED = 'stacklens';
 const AS_OF = '2026-01-01';
 /** Requests whose SQL is captured and replayed as one pgbench transaction. */
 const CAPTURED_REQUESTS = 5;
+/**
+ * Prompts of the AI section: categories and vendors with many products (the broad ones a new
+ * user tries first), one product, and a category narrowed by country and size.
+ */
+const AI_PROMPTS = ['who uses CRM?', 'who uses Salesforce?', 'who uses Zoom', 'companies using HubSpot', 'marketing automation at software companies', 'CRM users in Germany with 50-200 employees'];
+/** Calls of each AI prompt in the measured run. */
+const AI_CALLS = 10;
 
 const { values: args } = parseArgs({
   options: {
@@ -384,6 +391,44 @@ try {
     await fetch(`${origin}/mcp`, { method: 'DELETE', headers: sessionHeaders }).then((x) => x.text()).catch(() => undefined);
   }
 
+  // ---- AI helpers: broad prompts, one call at a time ----------------------------------------------
+  // Latency of single calls (the AI bulkhead admits BULKHEAD_AI at once, so load at c=50 would
+  // measure the queue): each prompt AI_CALLS times, in turn, after one warm-up call each.
+  let ai = null;
+  if (wanted('ai')) {
+    console.log('\n## AI helper: customers of products (one call at a time)');
+    const aiHeaders = { ...apiKeyHeaders, 'X-On-Behalf-Of-User': 'bench@example.com' };
+    const specs = AI_PROMPTS.map((prompt) => ({ method: 'POST' as const, path: `/api/ai/find-customers-of-products?${new URLSearchParams({ prompt, size: '10' })}` }));
+    for (const spec of specs) await send(spec, aiHeaders);
+    const perPrompt = AI_PROMPTS.map((prompt) => ({ prompt, latencies: [] as number[], statuses: {} as Record<string, number>, items: 0 }));
+    const { cpu } = await measured(server.pid!, async () => {
+      for (let round = 0; round < AI_CALLS; round++) {
+        for (const [i, spec] of specs.entries()) {
+          const t = performance.now();
+          const res = await send(spec, aiHeaders);
+          const p = perPrompt[i]!;
+          p.latencies.push(performance.now() - t);
+          p.statuses[res.status] = (p.statuses[res.status] ?? 0) + 1;
+          if (res.status === 200) p.items = (JSON.parse(res.body.toString()) as unknown[]).length;
+        }
+      }
+    });
+    const calls = AI_PROMPTS.length * AI_CALLS;
+    const all = perPrompt.flatMap((p) => p.latencies);
+    ai = {
+      callsPerPrompt: AI_CALLS,
+      prompts: perPrompt.map((p) => ({ prompt: p.prompt, statuses: p.statuses, items: p.items, p50Ms: round(percentile(p.latencies, 0.5), 1), p95Ms: round(percentile(p.latencies, 0.95), 1), maxMs: round(Math.max(...p.latencies), 1) })),
+      p50Ms: round(percentile(all, 0.5), 1),
+      p95Ms: round(percentile(all, 0.95), 1),
+      nodeMsPerCall: perReq(cpu.serverMs, calls),
+      pgMsPerCall: perReq(cpu.pgMs, calls),
+      othersCores: cores_(cpu),
+      load: { start: cpu.loadStart, end: cpu.loadEnd },
+    };
+    for (const p of ai.prompts) console.log(`  ${JSON.stringify(p.prompt)}: ${JSON.stringify(p.statuses)}, ${p.items} items, p50 ${p.p50Ms} ms, p95 ${p.p95Ms} ms, max ${p.maxMs} ms`);
+    console.log(`  all: p50 ${ai.p50Ms} ms, p95 ${ai.p95Ms} ms, node ${ai.nodeMsPerCall} + PG ${ai.pgMsPerCall ?? 'n/a'} ms/call, others ${ai.othersCores} cores, load ${cpu.loadEnd}`);
+  }
+
   // ---- exports -------------------------------------------------------------------------------
   const exports = [];
   if (wanted('exports')) {
@@ -422,7 +467,7 @@ try {
     }
   }
 
-  results = { endpoints: endpointResults, mcp, exports, serverReadySeconds: round(readySeconds, 1) };
+  results = { endpoints: endpointResults, mcp, ai, exports, serverReadySeconds: round(readySeconds, 1) };
 } finally {
   await stopChild(server);
   serverLog.end();
@@ -475,6 +520,11 @@ if (cluster && cluster.startedHere && !args.keep) cluster.stop();
 
 // ---- small helpers used above --------------------------------------------------------------
 
+function percentile(values: number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const v = [...values].sort((a, b) => a - b);
+  return v[Math.min(v.length - 1, Math.ceil(v.length * q) - 1)]!;
+}
 function perReq(ms: number | null, requests: number) {
   return ms === null || requests === 0 ? null : round(ms / requests, 3);
 }
