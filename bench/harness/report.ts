@@ -39,6 +39,16 @@ interface Results {
   }[];
   mcp?: { tool: string; mcp: Run; rest: Run; cpuRatio: number | null } | null;
   lifecycle?: { name: string; seconds: number; nodeCpuMs: number | null; pgCpuMs: number | null }[] | null;
+  ai?: {
+    callsPerPrompt: number;
+    prompts: { prompt: string; statuses: Record<string, number>; items: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null }[];
+    p50Ms: number | null;
+    p95Ms: number | null;
+    nodeMsPerCall: number | null;
+    pgMsPerCall: number | null;
+    othersCores: number | null;
+    load: { start: string | null; end: string | null };
+  } | null;
   exports?: { name: string; status: number; rows: number; seconds: number | null; rowsPerSecond: number | null; ttfbMs: number | null; rssBeforeMb: number | null; rssPeakMb: number | null; nodeCpuMs: number | null; pgCpuMs: number | null; othersCores: number | null }[];
 }
 
@@ -81,6 +91,17 @@ export function markdown(r: Results): string {
     }
     lines.push('');
     lines.push(`MCP / REST CPU per call (node + PG): ${n(r.mcp.cpuRatio, 2)}x`);
+  }
+  if (r.ai) {
+    lines.push('');
+    lines.push(`AI helper, customers of products: ${r.ai.callsPerPrompt} calls of each prompt, one at a time · node ${n(r.ai.nodeMsPerCall, 1)} + PG ${n(r.ai.pgMsPerCall, 1)} ms CPU per call · others ${n(r.ai.othersCores, 2)} cores · load ${r.ai.load.end ?? 'n/a'}`);
+    lines.push('');
+    lines.push('| prompt | statuses | items | p50 ms | p95 ms | max ms |');
+    lines.push('|---|---|---:|---:|---:|---:|');
+    for (const p of r.ai.prompts) {
+      lines.push(`| ${p.prompt} | ${Object.entries(p.statuses).map(([s, k]) => `${s}×${k}`).join(' ')} | ${p.items} | ${n(p.p50Ms, 1)} | ${n(p.p95Ms, 1)} | ${n(p.maxMs, 1)} |`);
+    }
+    lines.push(`| all | | | ${n(r.ai.p50Ms, 1)} | ${n(r.ai.p95Ms, 1)} | |`);
   }
   if (r.exports && r.exports.length > 0) {
     lines.push('');

@@ -73,6 +73,42 @@ export function inferredProbability(s: PeerSignal, coefficients: readonly number
   return Math.round(sigmoid(z) * 1000) / 1000;
 }
 
+const LOGIT_BOUND = Math.log(0.99 / 0.01);
+
+/** The range of each feature of inferenceFeatures, in INFERENCE_FEATURE_NAMES order (log of a share below 1: no lower bound). */
+const FEATURE_RANGES: readonly (readonly [number, number])[] = [
+  [1, 1], [0, 1], [-LOGIT_BOUND, LOGIT_BOUND], [0, 1], [-LOGIT_BOUND, LOGIT_BOUND], [-Infinity, 0], [0, 1], [0, 1], [0, 1],
+];
+
+/**
+ * The highest probability inferredProbability can give any signal (rounded as it rounds):
+ * each feature at the end of its range its coefficient favours. A company with evidence more
+ * probable than this cannot be outranked by an inferred one, so the AI helper skips the peer
+ * inference when its evidence alone fills the answer above it.
+ */
+export function maxInferredProbability(coefficients: readonly number[] = INFERENCE_COEFFICIENTS): number {
+  let z = 0;
+  FEATURE_RANGES.forEach(([lo, hi], i) => {
+    const c = coefficients[i] ?? 0;
+    if (c !== 0) z += Math.max(c * lo, c * hi);
+  });
+  return Math.round(sigmoid(z) * 1000) / 1000;
+}
+
+/**
+ * The highest probability a company's peer signal can reach before its own stack is read:
+ * the most favourable of "category covered or not" and "co-usage 0 or 1" (the model is
+ * linear in each, so an end of its range gives the maximum). A candidate whose ceiling is
+ * below what the answer already holds needs no stack read.
+ */
+export function inferredProbabilityCeiling(s: Omit<PeerSignal, 'categoryCovered' | 'coUsage'>, coefficients: readonly number[] = INFERENCE_COEFFICIENTS): number {
+  let top = 0;
+  for (const categoryCovered of [false, true]) {
+    for (const coUsage of [0, 1]) top = Math.max(top, inferredProbability({ ...s, categoryCovered, coUsage }, coefficients));
+  }
+  return top;
+}
+
 /** 0-100 integer, as the AI items carry it. */
 export function toPercent(p: number): number {
   return Math.max(0, Math.min(100, Math.round(p * 100)));

@@ -10,7 +10,8 @@ import {
 import { productDetails, productsInCategory } from '../store/products.ts';
 import { categoryUserCounts, coUsagePairs, productUserCounts } from '../store/cousage.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
-import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
+import { inferredProbability, inferredProbabilityCeiling, maxInferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
+import { defaultCohortPairs } from '../store/cohorts.ts';
 import { inUseStacks } from './stacks.ts';
 
 /** Products read for peer inference per request (the rest answer from evidence only). */
@@ -61,47 +62,54 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
   }
   if (s.time) return [...best.values()].sort(byProbability).slice(0, s.limit);
 
-  // Inferred: companies without evidence whose Default cohort uses the product.
+  // Inferred: companies without evidence whose Default cohort uses the product. Skipped,
+  // whole or for the remaining products, once the answer is full of candidates more
+  // probable than any inference can be: it could not change the answer.
+  const ceiling = maxInferredProbability();
+  /** The probability a new candidate must reach to enter the answer as it stands (-1 while it is not full). */
+  const bar = () => (best.size < s.limit ? -1 : [...best.values()].sort(byProbability)[s.limit - 1]!.probability);
+  const settled = () => bar() > ceiling;
+  const categories = new Map<string, Promise<CategoryUse>>();
   for (const productId of s.productIds.slice(0, MAX_INFERRED_PRODUCTS)) {
     const d = details.get(productId);
-    if (!d) continue;
-    // In-use users of the product and of its category (any product of it).
-    const tuples = await productInstallTuples(db, await productsInCategory(db, d.categoryId));
-    const evidenced = new Set<string>();
-    const users: string[] = [];
-    const categoryUsers = new Set<string>();
-    const intensities: number[] = [];
-    for (const [companyId, pid, last, first, hitCount, intensity, sourceCount] of tuples) {
-      if (pid === productId) evidenced.add(companyId);
-      if (inUseConfidence({ lastVerified: last, firstVerified: first, hitCount, intensity, sourceCount }, asOfMs) < IN_USE_THRESHOLD) continue;
-      categoryUsers.add(companyId);
-      if (pid !== productId) continue;
-      users.push(companyId);
-      intensities.push(intensity);
-    }
+    if (!d || settled()) continue;
+    // In-use users of the product and of its category (any product of it), read once per category.
+    let pending = categories.get(d.categoryId);
+    if (!pending) categories.set(d.categoryId, (pending = categoryUse(db, d.categoryId, asOfMs, s.population)));
+    const use = await pending;
+    const product = use.products.get(productId) ?? { evidenced: new Set<string>(), users: [], intensities: [] };
+    const { evidenced, users, intensities } = product;
     const populationShare = s.population > 0 ? Math.min(1, users.length / s.population) : 0;
-    const categoryPopulationShare = s.population > 0 ? Math.min(1, ((await categoryUserCounts(db, [d.categoryId])).get(d.categoryId) ?? 0) / s.population) : 0;
-    const categoryAdoption = new Map((await cohortAdoption(db, [...categoryUsers].sort(), s.filter, 1_000_000)).map((a) => [a.companyId, a.users]));
     const adoption = (await cohortAdoption(db, users, s.filter, Math.max(1000, s.limit * 20)))
       .filter((a) => !evidenced.has(a.companyId))
       .map((a) => ({ ...a, share: smoothedPeerShare({ cohortSize: a.size, peerUsers: a.users, populationShare }) }))
       .sort((a, b) => b.share - a.share || (a.companyId < b.companyId ? -1 : 1))
       .slice(0, Math.max(200, s.limit * 5));
     if (adoption.length === 0) continue;
-    const ids = adoption.map((a) => a.companyId);
+    // Category users among each candidate's Default peers: counted over the candidates' own
+    // cohorts (a few rows each), not over every cohort that holds a category user.
+    const categoryPeers = new Map<string, number>();
+    for (const [companyId, memberId] of await defaultCohortPairs(db, adoption.map((a) => a.companyId))) {
+      if (use.users.has(memberId)) categoryPeers.set(companyId, (categoryPeers.get(companyId) ?? 0) + 1);
+    }
+    const partial = (a: (typeof adoption)[number]) => ({
+      cohortSize: a.size, peerUsers: a.users, populationShare,
+      categoryPeerUsers: categoryPeers.get(a.companyId) ?? a.users, categoryPopulationShare: use.populationShare,
+    });
+    // Only candidates that could still enter the answer have their stacks read.
+    const minimum = bar();
+    const contenders = adoption.filter((a) => inferredProbabilityCeiling(partial(a)) >= minimum);
+    if (contenders.length === 0) continue;
+    const ids = contenders.map((a) => a.companyId);
     const stacks = await inUseStacks(db, ids, s.asOf);
     const anchors = [...new Set([...stacks.values()].flatMap((rows) => rows.map((r) => r.productId)))].sort();
     const [pairs, anchorUsers] = await Promise.all([coUsagePairs(db, anchors, [productId]), productUserCounts(db, anchors)]);
     const rate = new Map(pairs.map((p) => [p.anchorId, (anchorUsers.get(p.anchorId) ?? 0) > 0 ? Math.min(1, p.together / anchorUsers.get(p.anchorId)!) : 0]));
     const peerIntensity = median(intensities);
-    for (const a of adoption) {
+    for (const a of contenders) {
       const stack = stacks.get(a.companyId) ?? [];
       const signal: PeerSignal = {
-        cohortSize: a.size,
-        peerUsers: a.users,
-        populationShare,
-        categoryPeerUsers: categoryAdoption.get(a.companyId) ?? a.users,
-        categoryPopulationShare,
+        ...partial(a),
         categoryCovered: stack.some((r) => r.categoryId === d.categoryId && r.productId !== productId),
         coUsage: stack.reduce((m, r) => Math.max(m, rate.get(r.productId) ?? 0), 0),
       };
@@ -112,6 +120,32 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
     }
   }
   return [...best.values()].sort(byProbability).slice(0, s.limit);
+}
+
+/** Who uses a main category's products: in-use users of the category, and per product its users and evidenced companies. */
+interface CategoryUse {
+  /** Companies with any product of the category in use. */
+  users: Set<string>;
+  /** Share of the population with a product of the category in use (approximate: categoryUserCounts). */
+  populationShare: number;
+  products: Map<string, { evidenced: Set<string>; users: string[]; intensities: number[] }>;
+}
+
+async function categoryUse(db: Db, categoryId: string, asOfMs: number, population: number): Promise<CategoryUse> {
+  const tuples = await productInstallTuples(db, await productsInCategory(db, categoryId));
+  const users = new Set<string>();
+  const products: CategoryUse['products'] = new Map();
+  for (const [companyId, pid, last, first, hitCount, intensity, sourceCount] of tuples) {
+    let product = products.get(pid);
+    if (!product) products.set(pid, (product = { evidenced: new Set(), users: [], intensities: [] }));
+    product.evidenced.add(companyId);
+    if (inUseConfidence({ lastVerified: last, firstVerified: first, hitCount, intensity, sourceCount }, asOfMs) < IN_USE_THRESHOLD) continue;
+    users.add(companyId);
+    product.users.push(companyId);
+    product.intensities.push(intensity);
+  }
+  const counted = (await categoryUserCounts(db, [categoryId])).get(categoryId) ?? 0;
+  return { users, products, populationShare: population > 0 ? Math.min(1, counted / population) : 0 };
 }
 
 function median(values: number[]): number | null {

@@ -6,7 +6,9 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
+import { DatabaseUnavailableError } from '../store/db-faults.ts';
+import { outsideRequest } from '../store/query-limits.ts';
 import type { CompanyFilter, TimeBounds } from '../store/ai.ts';
 import { companyFacts } from '../store/companies.ts';
 import { productUserCounts } from '../store/cousage.ts';
@@ -69,12 +71,63 @@ export async function productsNamed(db: Db, q: ParsedQuery): Promise<string[]> {
   return [...new Set([...direct, ...expanded])];
 }
 
-async function record(db: Db, principal: Principal, onBehalfOf: string, action: string, params: Record<string, unknown>, understood: UnderstoodPrompt, count: number) {
-  await audit(db, {
-    clientId: principal.clientId, onBehalfOf, action,
-    params: { ...params, understood: understood.described, parser: understood.parser, ...(understood.fallbackReason ? { fallbackReason: understood.fallbackReason } : {}) },
-    resultCount: count,
-  });
+/** What one AI call has got to: the prompt as understood (once it is), and whether its audit row is written. */
+interface AiCallTrace {
+  understood?: UnderstoodPrompt;
+  audited?: boolean;
+}
+
+const understoodParams = (u: UnderstoodPrompt) => ({ understood: u.described, parser: u.parser, ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}) });
+
+async function record(db: Db, principal: Principal, onBehalfOf: string, action: string, params: Record<string, unknown>, trace: AiCallTrace, understood: UnderstoodPrompt, count: number) {
+  await audit(db, { clientId: principal.clientId, onBehalfOf, action, params: { ...params, ...understoodParams(understood) }, resultCount: count });
+  trace.audited = true;
+}
+
+/** How to narrow a prompt of each helper that was too broad to answer in time. */
+const NARROWING: Record<string, string> = {
+  'ai.find_customers_of_products': 'name a product or vendor rather than a whole category, or add a country, industry or company size',
+  'ai.find_techstacks_for_company': 'name the kind of product (a category or vendor) you want for the company',
+  'ai.find_people_profiles': 'add a company, country, industry, title or seniority',
+};
+
+/**
+ * Runs one AI call so that every call leaves an audit row: the helper records what it
+ * answered (404s included); a call that fails before that is recorded here with the error,
+ * outside the request's time limit (which may be what it ran out of). A call that ran out of
+ * the time limit is answered with what to do about it: a prompt that broad is the usual cause.
+ */
+async function aiCall<T>(
+  db: Db, principal: Principal, onBehalfOf: string, action: string, params: Record<string, unknown>,
+  run: (trace: AiCallTrace) => Promise<T>,
+): Promise<T> {
+  const trace: AiCallTrace = {};
+  try {
+    return await run(trace);
+  } catch (err) {
+    const reported = err instanceof DatabaseUnavailableError && err.fault === 'timeout' ? tooBroad(err, action, trace.understood) : err;
+    if (!trace.audited) {
+      const error = reported instanceof AppError ? reported.message : 'internal error';
+      await outsideRequest(() =>
+        audit(db, {
+          clientId: principal.clientId, onBehalfOf, action, outcome: 'failure', resultCount: null,
+          params: { ...params, ...(trace.understood ? understoodParams(trace.understood) : {}), error },
+        }),
+      ).catch(() => {
+        // The database may be what failed: the caller is told about the original failure.
+      });
+    }
+    throw reported;
+  }
+}
+
+function tooBroad(err: DatabaseUnavailableError, action: string, understood: UnderstoodPrompt | undefined): ServiceUnavailableError {
+  const retryAfter = Number(err.headers['retry-after'] ?? 1);
+  const read = understood ? ` (understood: ${understood.described})` : '';
+  return new ServiceUnavailableError(
+    `The prompt is too broad to answer within the time limit${read}. Narrow it: ${NARROWING[action] ?? 'be more specific'}; or retry after Retry-After seconds`,
+    retryAfter,
+  );
 }
 
 function nothingFound(what: string, understood: UnderstoodPrompt): NotFoundError {
@@ -84,9 +137,16 @@ function nothingFound(what: string, understood: UnderstoodPrompt): NotFoundError
 export async function findCustomersOfProducts(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: CustomersInput, deps: AiDeps = {},
 ): Promise<AiAnswer<CustomerItem>> {
-  const understood = await understandAiPrompt(db, config, input.prompt, 'customers', deps);
-  const q = understood.query;
   const params = { prompt: input.prompt, size: input.size };
+  return aiCall(db, principal, onBehalfOf, 'ai.find_customers_of_products', params, (trace) => customersOfProducts(db, config, principal, onBehalfOf, input, deps, params, trace));
+}
+
+async function customersOfProducts(
+  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: CustomersInput, deps: AiDeps,
+  params: Record<string, unknown>, trace: AiCallTrace,
+): Promise<AiAnswer<CustomerItem>> {
+  const understood = (trace.understood = await understandAiPrompt(db, config, input.prompt, 'customers', deps));
+  const q = understood.query;
   const productIds = await productsNamed(db, q);
   let items: CustomerItem[] = [];
   if (productIds.length > 0) {
@@ -110,7 +170,7 @@ export async function findCustomersOfProducts(
       return [{ ...base, ...use, source: inferredSource(peerShareOf(r.signal!)), evidence: 'inferred' as const }];
     });
   }
-  await record(db, principal, onBehalfOf, 'ai.find_customers_of_products', params, understood, items.length);
+  await record(db, principal, onBehalfOf, 'ai.find_customers_of_products', params, trace, understood, items.length);
   if (productIds.length === 0) throw nothingFound('No product, vendor or category recognized in the prompt', understood);
   if (items.length === 0) throw nothingFound('No company matches', understood);
   return { items, understood };
@@ -119,14 +179,21 @@ export async function findCustomersOfProducts(
 export async function findTechStacksForCompany(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps = {},
 ): Promise<AiAnswer<TechStackItem>> {
+  const params = { prompt: input.prompt ?? null, companyDomain: input.companyDomain ?? null, size: input.size };
+  return aiCall(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, (trace) => techStacksForCompany(db, config, principal, onBehalfOf, input, deps, params, trace));
+}
+
+async function techStacksForCompany(
+  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps,
+  params: Record<string, unknown>, trace: AiCallTrace,
+): Promise<AiAnswer<TechStackItem>> {
   const prompt = input.prompt?.trim() ?? '';
   // The schema normalized the domain (an invalid one is a 400 whatever the prompt says); blank is absent.
   const domain = input.companyDomain;
   if (prompt === '' && domain === undefined) throw new BadRequestError('prompt or companyDomain: give at least one (neither may be empty)');
   const explicit = domain !== undefined ? await requireCompany(db, domain) : null;
-  const understood = await understandAiPrompt(db, config, prompt || domain!, 'techstack', deps);
+  const understood = (trace.understood = await understandAiPrompt(db, config, prompt || domain!, 'techstack', deps));
   const q = understood.query;
-  const params = { prompt: input.prompt ?? null, companyDomain: input.companyDomain ?? null, size: input.size };
   const named = q.companies.find((c) => c.id);
   const companyId = explicit?.id ?? named?.id ?? null;
   let items: TechStackItem[] = [];
@@ -151,7 +218,7 @@ export async function findTechStacksForCompany(
     all.sort((a, b) => b.probability - a.probability || (a.evidence === b.evidence ? 0 : a.evidence === 'observed' ? -1 : 1) || (a.sortKey < b.sortKey ? -1 : 1));
     items = all.slice(0, input.size).map(({ sortKey: _k, ...item }) => item);
   }
-  await record(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, understood, items.length);
+  await record(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, trace, understood, items.length);
   if (!companyId) {
     const unknown = q.companies.find((x) => !x.id);
     throw nothingFound(unknown ? `Company '${unknown.domain ?? unknown.name ?? unknown.text}' not found` : 'No known company recognized in the prompt; pass companyDomain', understood);
@@ -163,11 +230,19 @@ export async function findTechStacksForCompany(
 export async function findPeopleProfiles(
   db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: PeopleInput, deps: AiDeps = {},
 ): Promise<AiAnswer<PeopleItem>> {
-  const understood = await understandAiPrompt(db, config, input.prompt, 'people', deps);
+  const params = { prompt: input.prompt, size: input.size };
+  return aiCall(db, principal, onBehalfOf, 'ai.find_people_profiles', params, (trace) => peopleProfiles(db, config, principal, onBehalfOf, input, deps, params, trace));
+}
+
+async function peopleProfiles(
+  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: PeopleInput, deps: AiDeps,
+  params: Record<string, unknown>, trace: AiCallTrace,
+): Promise<AiAnswer<PeopleItem>> {
+  const understood = (trace.understood = await understandAiPrompt(db, config, input.prompt, 'people', deps));
   const { asOf } = await currentAsOf(db);
   const search = await peopleSearchOf(db, understood.query, asOf);
   const items = search ? (await rankPeople(db, search, input.size)).map(toPeopleItem) : [];
-  await record(db, principal, onBehalfOf, 'ai.find_people_profiles', { prompt: input.prompt, size: input.size }, understood, items.length);
+  await record(db, principal, onBehalfOf, 'ai.find_people_profiles', params, trace, understood, items.length);
   if (!search) throw nothingFound('Nothing in the prompt identifies people (titles, seniority, functions, known companies, places)', understood);
   if (items.length === 0) throw nothingFound('No profile matches', understood);
   return { items, understood };

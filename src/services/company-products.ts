@@ -2,7 +2,8 @@
 import type { Db } from '../store/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-products.ts';
-import { companyProductsPage, countCompanyProducts, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
+import { companyProductsPage, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
+import { loadCategoryChains, type CategoryChain } from '../store/catalog.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
 import { nowDate } from '../clock.ts';
@@ -25,7 +26,8 @@ async function selectedCategoryIds(db: Db, sel: Selection): Promise<string[] | n
   return [...new Set((await categorySubtrees(db, roots)).map((s) => s.id))];
 }
 
-export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduct {
+export function toCompanyProduct(r: CompanyProductRow, chains: Map<string, CategoryChain>, now: Date): CompanyProduct {
+  const category = chains.get(r.main_category_id);
   return {
     id: `${r.company_id}:${r.product_id}`,
     companyId: r.company_id,
@@ -51,12 +53,12 @@ export function toCompanyProduct(r: CompanyProductRow, now: Date): CompanyProduc
     reviewCount: r.review_count,
     starRating: r.star_rating,
     avgRating: r.avg_rating,
-    mainCategory: r.main_category,
+    mainCategory: category?.name ?? r.main_category_id,
     mainCategoryId: r.main_category_id,
-    parentCategory: r.parent_category,
-    parentCategoryId: r.parent_category_id,
-    level0Category: r.level0_category,
-    level0CategoryId: r.level0_category_id,
+    parentCategory: category?.parentName ?? null,
+    parentCategoryId: category?.parentId ?? null,
+    level0Category: category?.rootName ?? r.main_category_id,
+    level0CategoryId: category?.rootId ?? r.main_category_id,
     dateFirstVerified: r.first_verified.toISOString(),
     dateLastVerified: r.last_verified.toISOString(),
     hitCount: r.hit_count,
@@ -71,12 +73,12 @@ export async function companyProducts(primary: Db, input: CompanyProductsInput, 
   const db = primary.read; // a replica when configured (Db.read in store/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
-  const [total, rows] = await Promise.all([
-    countCompanyProducts(db, company.id, categoryIds),
+  const [{ rows, total }, chains] = await Promise.all([
     companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size),
+    loadCategoryChains(primary),
   ]);
   const now = nowDate();
-  const records = rows.map((r) => toCompanyProduct(r, now));
+  const records = rows.map((r) => toCompanyProduct(r, chains, now));
   if (!include.evidence) return toPage(records, total, input.size);
   const evidence = await newestEvidence(db, company.id, records.map((r) => r.productId));
   return toPage(records.map((r) => ({ ...r, evidence: evidence.get(r.productId) ?? [] })), total, input.size);
@@ -95,9 +97,10 @@ export async function streamAllCompanyProducts(
 ): Promise<AsyncIterable<CompanyProduct>> {
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
+  const chains = await loadCategoryChains(db);
   const now = nowDate();
   const records = (async function* () {
-    for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, now);
+    for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, chains, now);
   })();
   return audited(db, records, {
     actor: exportedBy.actor,

@@ -1,6 +1,7 @@
 // SQL for prompt understanding: the catalog the parser reads (products, vendors, categories,
 // industries), cached in process per database, and the companies a prompt may name; and the
-// product labels (name, category, vendor) that usage and comparison answers show, cached alike.
+// product labels (name, category, vendor) that usage and comparison answers show and the
+// category chains (parent, top category) of a company's products, cached alike.
 // The cache is checked against the reference version (bumped by triggers on the four tables)
 // at most every `maxAgeMs`, so an import shows up without a restart while
 // requests do not reload thousands of products each time. Writers may also call
@@ -112,6 +113,49 @@ async function readProductLabels(db: Db): Promise<Map<string, ProductLabel>> {
  */
 export function loadProductLabels(db: Db): Promise<Map<string, ProductLabel>> {
   return byReferenceVersion(db, 'product-labels', readProductLabels, 0);
+}
+
+/** A category with its place in the tree: its parent, and the top category above it (itself at the top). */
+export interface CategoryChain {
+  id: string;
+  name: string;
+  parentId: string | null;
+  parentName: string | null;
+  /** The top ancestor; the category itself when it is a top category or is not under one (a parent cycle). */
+  rootId: string;
+  rootName: string;
+}
+
+async function readCategoryChains(db: Db): Promise<Map<string, CategoryChain>> {
+  const rows = await db.queryArrays<[string, string, string | null]>('SELECT id, name, parent_id FROM categories');
+  const byId = new Map(rows.map(([id, name, parentId]) => [id, { name, parentId }]));
+  const chains = new Map<string, CategoryChain>();
+  for (const [id, name, parentId] of rows) {
+    // Walk up to the top; a walk that comes back to a category it passed is a cycle: no top.
+    let top: string | null = id;
+    const seen = new Set<string>();
+    for (let at: string | null = id; at !== null; at = byId.get(at)?.parentId ?? null) {
+      if (seen.has(at)) {
+        top = null;
+        break;
+      }
+      seen.add(at);
+      top = at;
+    }
+    const root = top ?? id;
+    chains.set(id, { id, name, parentId, parentName: parentId ? byId.get(parentId)?.name ?? null : null, rootId: root, rootName: byId.get(root)!.name });
+  }
+  return chains;
+}
+
+/**
+ * Every category's chain (parent and top category), by id, checked against the reference
+ * version on every call (one one-row read, shared by concurrent callers): a company's
+ * products name the three levels of each product's category, which the page query would
+ * otherwise recompute over the whole tree for every page.
+ */
+export function loadCategoryChains(db: Db): Promise<Map<string, CategoryChain>> {
+  return byReferenceVersion(db, 'category-chains', readCategoryChains, 0);
 }
 
 /** Drops the cached reference reads of a database (after an import or a catalog edit). */

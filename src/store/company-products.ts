@@ -1,5 +1,5 @@
-// SQL for a company's installed products, joined with product, vendor, company and the
-// category chain (main → parent → top). Pages: by product name then id; streams: by product id.
+// SQL for a company's installed products, joined with product, vendor and company.
+// Pages: by product name then id; streams: by product id.
 import type { Db } from './db.ts';
 import { inBatches, Params } from './sql.ts';
 
@@ -27,45 +27,29 @@ export interface CompanyProductRow {
   review_count: number;
   star_rating: number | null;
   avg_rating: number | null;
+  /** The product's category; its name, parent and top category come from the cached chains (catalog.ts). */
   main_category_id: string;
-  main_category: string;
-  parent_category_id: string | null;
-  parent_category: string | null;
-  level0_category_id: string;
-  level0_category: string;
   first_verified: Date;
   last_verified: Date;
   hit_count: number;
   intensity: number;
 }
 
-// Each category's top ancestor, walked down from the roots (categories outside any
-// tree, e.g. in a parent cycle, fall back to themselves below).
-const TREE = `WITH RECURSIVE tree(id, root_id) AS (
-  SELECT id, id FROM categories WHERE parent_id IS NULL
-  UNION ALL
-  SELECT c.id, t.root_id FROM categories c JOIN tree t ON c.parent_id = t.id
-)`;
-
 // The columns of a record, joined onto `picked` (the installs of one page or batch,
 // already limited): joins run for the rows returned only, whatever the planner knows.
-const SELECT = `SELECT c.id AS company_id, c.name AS company_name, c.domain AS company_domain, ind.name AS industry,
+// The category's names and tree (parent, top) are not joined here: the service takes them
+// from the cached category chains, which a recursive walk of the whole tree per page cost.
+const COLUMNS = `c.id AS company_id, c.name AS company_name, c.domain AS company_domain, ind.name AS industry,
     c.city, c.state, c.postal_code, c.country::text AS country, c.phone, c.revenue_band, c.employee_band,
     v.id AS vendor_id, v.domain AS vendor_domain, v.name AS vendor_name,
     p.id AS product_id, p.name AS product_name, p.short_name, p.image_url, p.product_url, p.public_detail_url,
-    p.review_count, p.star_rating, p.avg_rating,
-    mc.id AS main_category_id, mc.name AS main_category, pc.id AS parent_category_id, pc.name AS parent_category,
-    coalesce(rc.id, mc.id) AS level0_category_id, coalesce(rc.name, mc.name) AS level0_category,
-    i.first_verified, i.last_verified, i.hit_count, i.intensity
-  FROM picked i
+    p.review_count, p.star_rating, p.avg_rating, p.category_id AS main_category_id,
+    i.first_verified, i.last_verified, i.hit_count, i.intensity`;
+const FROM_PICKED = `FROM picked i
   JOIN companies c ON c.id = i.company_id
   LEFT JOIN industries ind ON ind.id = c.industry_id
   JOIN products p ON p.id = i.product_id
-  JOIN vendors v ON v.id = p.vendor_id
-  JOIN categories mc ON mc.id = p.category_id
-  LEFT JOIN categories pc ON pc.id = mc.parent_id
-  LEFT JOIN tree t ON t.id = mc.id
-  LEFT JOIN categories rc ON rc.id = t.root_id`;
+  JOIN vendors v ON v.id = p.vendor_id`;
 
 /** null categoryIds = every install; otherwise only products in these categories. */
 function where(companyId: string, categoryIds: string[] | null, p: Params): string {
@@ -83,11 +67,19 @@ export async function countCompanyProducts(db: Db, companyId: string, categoryId
   return row!.n;
 }
 
-export async function companyProductsPage(db: Db, companyId: string, categoryIds: string[] | null, limit: number, offset: number): Promise<CompanyProductRow[]> {
+/**
+ * One page of records by product name, and how many records there are in all (counted in the
+ * same statement; a page past the end has no row to carry the count, so it is counted apart).
+ */
+export async function companyProductsPage(
+  db: Db, companyId: string, categoryIds: string[] | null, limit: number, offset: number,
+): Promise<{ rows: CompanyProductRow[]; total: number }> {
   const p = new Params();
-  const picked = `picked AS (SELECT i.*, p.name AS sort_name FROM installs i JOIN products p ON p.id = i.product_id
+  const picked = `WITH picked AS (SELECT i.*, p.name AS sort_name, count(*) OVER () AS total FROM installs i JOIN products p ON p.id = i.product_id
     ${where(companyId, categoryIds, p)} ORDER BY p.name, p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')})`;
-  return db.query<CompanyProductRow>(`${TREE}, ${picked} ${SELECT} ORDER BY i.sort_name, i.product_id`, p.values);
+  const rows = await db.query<CompanyProductRow & { total: number }>(`${picked} SELECT i.total, ${COLUMNS} ${FROM_PICKED} ORDER BY i.sort_name, i.product_id`, p.values);
+  if (rows.length === 0) return { rows: [], total: offset === 0 ? 0 : await countCompanyProducts(db, companyId, categoryIds) };
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
 }
 
 /**
@@ -104,6 +96,6 @@ export function streamCompanyProducts(db: Db, companyId: string, categoryIds: st
     const join = categoryIds ? 'JOIN products p ON p.id = i.product_id' : '';
     const picked = `picked AS (SELECT i.* FROM installs i ${join} ${w}
       ORDER BY i.product_id LIMIT ${p.add(batchSize, 'int')})`;
-    return db.query<CompanyProductRow>(`${TREE}, ${picked} ${SELECT} ORDER BY i.product_id`, p.values);
+    return db.query<CompanyProductRow>(`WITH ${picked} SELECT ${COLUMNS} ${FROM_PICKED} ORDER BY i.product_id`, p.values);
   }, batchSize);
 }

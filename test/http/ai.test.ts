@@ -1,6 +1,7 @@
 // AI helper endpoints over HTTP on a hand-built world: permissions and attribution,
 // validation, 404s, the item shapes, probabilities and their order, the understood query
-// in headers, audit rows, determinism, and that no contact detail ever leaves.
+// in headers, audit rows (failed calls too), determinism, and that no contact detail ever
+// leaves; a call out of time says the prompt is too broad and how to narrow it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -8,6 +9,10 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 import { aiWorld } from '../intelligence/ai-world.ts';
+import { findClient } from '../../src/store/access.ts';
+import { principalOfClient } from '../../src/auth/principal.ts';
+import { withQueryLimits } from '../../src/store/query-limits.ts';
+import { findCustomersOfProducts } from '../../src/services/ai.ts';
 
 let t: TestApp;
 let full: TestClient;
@@ -214,4 +219,45 @@ test('determinism: the same data and prompt give the same answer', async () => {
     assert.equal(a.body, b.body);
     assert.equal(a.headers['x-stacklens-understood'], b.headers['x-stacklens-understood']);
   }
+});
+
+test('a failed AI call is audited with its error (outcome failure), as answered calls are', async () => {
+  const unknown = await call(STACK, { companyDomain: 'nobody.example' });
+  assert.equal(unknown.statusCode, 404);
+  const neither = await call(STACK, { prompt: ' ' });
+  assert.equal(neither.statusCode, 400);
+  const rows = await t.db.query<{ outcome: string; on_behalf_of: string; result_count: number | null; params: any }>(
+    `SELECT outcome, on_behalf_of, result_count, params FROM audit_log WHERE action = 'ai.find_techstacks_for_company' ORDER BY id DESC LIMIT 2`,
+  );
+  const [bad, missing] = rows;
+  assert.equal(missing!.outcome, 'failure');
+  assert.equal(missing!.on_behalf_of, USER);
+  assert.equal(missing!.params.companyDomain, 'nobody.example');
+  assert.equal(missing!.params.error, unknown.json().message);
+  assert.equal(missing!.result_count, null);
+  assert.equal(bad!.outcome, 'failure');
+  assert.match(bad!.params.error, /prompt or companyDomain/);
+});
+
+test('an AI call that runs out of its time limit says the prompt is too broad and how to narrow it, and is audited', async () => {
+  const client = await findClient(t.db, full.clientId);
+  const principal = principalOfClient(client!, 'api_key');
+  // A deadline already past: the call's first statement runs out of it.
+  const limits = { deadline: Date.now() - 1, label: 'search requests (5000 ms)' };
+  await assert.rejects(
+    withQueryLimits(limits, () => findCustomersOfProducts(t.db, t.config, principal, USER, { prompt: 'who uses CRM?', size: 10 })),
+    (err: any) => {
+      assert.equal(err.status, 503);
+      assert.ok(Number(err.headers['retry-after']) >= 1);
+      assert.match(err.message, /too broad to answer within the time limit.*Narrow it: name a product or vendor rather than a whole category, or add a country, industry or company size/);
+      return true;
+    },
+  );
+  const [row] = await t.db.query<{ outcome: string; params: any; client_id: string }>(
+    `SELECT outcome, params, client_id FROM audit_log WHERE action = 'ai.find_customers_of_products' ORDER BY id DESC LIMIT 1`,
+  );
+  assert.equal(row!.outcome, 'failure');
+  assert.equal(row!.client_id, full.clientId);
+  assert.equal(row!.params.prompt, 'who uses CRM?');
+  assert.match(row!.params.error, /too broad/);
 });

@@ -2,7 +2,9 @@
 // the suggestion wording and the header encoding of what was understood.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inferredProbability, inferenceFeatures, INFERENCE_FEATURE_NAMES, toPercent, type PeerSignal } from '../../src/intelligence/peer-inference.ts';
+import {
+  inferredProbability, inferredProbabilityCeiling, inferenceFeatures, INFERENCE_COEFFICIENTS, INFERENCE_FEATURE_NAMES, maxInferredProbability, toPercent, type PeerSignal,
+} from '../../src/intelligence/peer-inference.ts';
 import { expandTitles, matchProfile, PEOPLE_FEATURE_NAMES, peopleFeatures, profileConfidence, type PeopleAsk } from '../../src/intelligence/people-match.ts';
 import { evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, intensityBucket, joinWords, usageScope } from '../../src/intelligence/suggestion-wording.ts';
 import { headerSafe } from '../../src/http/routes/ai.ts';
@@ -23,6 +25,33 @@ test('peer inference: more peers, more probability; a covered category less; bou
   assert.equal(inferredProbability(signal()), inferredProbability(signal()));
   assert.equal(toPercent(0.734), 73);
   assert.equal(toPercent(1.2), 100);
+});
+
+test('peer inference ceilings: no signal scores above the model ceiling, nor above its own best case before its stack is known', () => {
+  const ceiling = maxInferredProbability();
+  assert.ok(ceiling > 0.9 && ceiling < 1, `${ceiling}`);
+  // A small deterministic generator: the same signals on every run.
+  let state = 42;
+  const rand = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let highest = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const cohortSize = Math.floor(rand() * 40);
+    const categoryPeerUsers = Math.floor(rand() * (cohortSize + 1));
+    const s = signal({
+      cohortSize, peerUsers: Math.floor(rand() * (categoryPeerUsers + 1)), populationShare: rand() ** 3, categoryPeerUsers,
+      categoryPopulationShare: rand(), categoryCovered: rand() < 0.5, coUsage: rand(),
+    });
+    const p = inferredProbability(s);
+    highest = Math.max(highest, p);
+    assert.ok(p <= ceiling, `${JSON.stringify(s)}: ${p} > ${ceiling}`);
+    const { categoryCovered: _c, coUsage: _u, ...partial } = s;
+    assert.ok(p <= inferredProbabilityCeiling(partial), `${JSON.stringify(s)}: above its best case`);
+  }
+  assert.ok(highest > 0.9, `the signals reach near the ceiling (${highest})`);
+  // A coefficient that favours an unbounded feature's low end leaves no ceiling below 1.
+  const negative = [...INFERENCE_COEFFICIENTS];
+  negative[INFERENCE_FEATURE_NAMES.indexOf('logShareInCategory')] = -0.3;
+  assert.equal(maxInferredProbability(negative), 1);
 });
 
 const ask = (over: Partial<PeopleAsk> = {}): PeopleAsk => ({

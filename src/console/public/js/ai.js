@@ -50,6 +50,26 @@ export function filtersOf(understood) {
   return parts.every(Boolean) ? parts.map((p) => ({ label: FILTER_LABELS[p.name] ?? p.name, value: p.value })) : null;
 }
 
+/**
+ * What to show for a failed AI call: a prompt too broad to answer in time (the server's 503
+ * says so and how to narrow it) as advice on the prompt, not as a fault; anything else as the
+ * API's message. The HTTP-speak of the retry hint is left out: the form is right there.
+ */
+export function aiProblemOf(error) {
+  if (!error) return null;
+  const message = String(error.message ?? '');
+  if (error.status === 503 && /too broad/i.test(message)) {
+    return { title: 'This prompt is too broad to answer in time.', text: message.replace(/;?\s*or retry after Retry-After seconds\.?$/u, '.') };
+  }
+  return null;
+}
+
+function AiProblem({ error }) {
+  const problem = aiProblemOf(error);
+  if (!problem) return html`<${ErrorBox} error=${error} />`;
+  return html`<div class="error" role="alert"><strong>${problem.title}</strong> <span class="error-message">${problem.text}</span></div>`;
+}
+
 function Understood({ answer }) {
   const filters = filtersOf(answer.understood);
   return html`<section class="card" aria-labelledby="understood-title">
@@ -126,7 +146,7 @@ function Ai({ route }) {
       </div>
     </form>
     ${state.busy && html`<${Loading} label="Working on it…" rows=${4} />`}
-    <${ErrorBox} error=${state.error} />
+    <${AiProblem} error=${state.error} />
     ${state.answer && html`<${Understood} answer=${state.answer} />
     <section class="card" aria-labelledby="ai-results"><h2 id="ai-results">Suggestions</h2><${Results} kind=${kind} items=${state.answer.items} /></section>`}
   </div>`;
