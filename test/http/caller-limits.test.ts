@@ -253,7 +253,8 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
       idle.push(socket);
     }
     const served = () => app.app.inject({ method: 'GET', url: '/metrics' }).then((r) => /stacklens_http_request_duration_seconds_count\{[^}]*route="\/api\/me"/.test(r.body));
-    const load = keepAliveLoad(port, key, 4);
+    // Long enough for a few hundred probes: p99 of a handful is its maximum.
+    const load = keepAliveLoad(port, key, 6);
     await waitFor(served, 'the load client to start');
     let loading = true;
     void load.finally(() => (loading = false));
@@ -270,7 +271,7 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
     assert.ok(probes.every((p) => p.status === 200), `every probe answered 200: ${[...new Set(probes.map((p) => p.status))].join(', ')}`);
     const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
     const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))]!;
-    assert.ok(sorted.length >= 20, `probed ${sorted.length} times`);
+    assert.ok(sorted.length >= 100, `probed ${sorted.length} times`);
     assert.ok(p99 <= 50, `/healthz p99 ${p99.toFixed(1)} ms (median ${sorted[sorted.length >> 1]!.toFixed(1)} ms, ${sorted.length} probes)`);
   } finally {
     for (const socket of idle) socket.destroy();
