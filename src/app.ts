@@ -132,6 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: ROUTER_OPTIONS,
+    // request.ip (limits, sign-in throttling, logs, the /metrics loopback rule) is the
+    // socket's address, or behind a trusted proxy the client X-Forwarded-For names.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   }).withTypeProvider<ZodTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutMs;
 

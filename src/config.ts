@@ -1,4 +1,5 @@
 // Environment → typed configuration, parsed once at start. Nothing else reads process.env.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -103,6 +104,12 @@ const envSchema = z.object({
   BULKHEAD_PEERS: int(1, 1000).optional(),
   BULKHEAD_EXPORT: int(1, 1000).default(2),
   BULKHEAD_AI: int(1, 1000).default(2),
+  /** Exports one caller (client; console user) may have running or queued at once; one more is a 429. */
+  BULKHEAD_EXPORT_PER_CLIENT: int(1, 1000).default(1),
+  /** A streamed export is cut when its reader takes fewer than EXPORT_MIN_BYTES_PER_SECOND over any EXPORT_RATE_WINDOW_SECONDS, or when it has run EXPORT_MAX_SECONDS (0: that bound off). */
+  EXPORT_MIN_BYTES_PER_SECOND: int(0, 1_000_000_000).default(16_384),
+  EXPORT_RATE_WINDOW_SECONDS: int(1, 3600).default(30),
+  EXPORT_MAX_SECONDS: int(0, 86_400).default(600),
   BULKHEAD_QUEUE: int(0, 100_000).default(20),
   BULKHEAD_QUEUE_TIMEOUT_MS: int(1, 600_000).default(5000),
   /** Unset: 2 × DATABASE_POOL_SIZE on PostgreSQL, 8 on the embedded database (one connection). */
@@ -113,7 +120,11 @@ const envSchema = z.object({
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: int(0, 60_000).default(100),
   OVERLOAD_MAX_DB_WAITING: int(0, 1_000_000).default(50),
   OVERLOAD_RETRY_AFTER_SECONDS: int(1, 3600).default(2),
-  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(16),
+  /** Requests in flight at once per caller (an API client; a console user), and per client address for requests with no caller (0: no limit). */
+  MAX_CONCURRENT_REQUESTS_PER_CLIENT: int(0, 1_000_000).default(32),
+  MAX_CONCURRENT_REQUESTS_PER_IP: int(0, 1_000_000).default(16),
+  /** Reverse proxies whose X-Forwarded-For is believed: comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal. Unset: none. */
+  TRUST_PROXY: optionalText,
   /** How long a 429 of the per-client rate limit is held before it is sent (0: at once). */
   RATE_LIMITED_REPLY_DELAY_MS: int(0, 10_000).default(250),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
@@ -220,8 +231,10 @@ export interface Config {
     /** Statements waiting for a database connection above which the API sheds load; 0: off. */
     maxDbWaiting: number;
     retryAfterSeconds: number;
-    /** Connections per client address served at a time (more wait, parked); 0: unlimited. */
-    maxConnectionsPerIp: number;
+    /** Requests in flight per caller (client; console user), past which a request is a 429 at once; 0: unlimited. */
+    maxConcurrentPerClient: number;
+    /** The same per client address, for requests with no authenticated caller. */
+    maxConcurrentPerIp: number;
     listenBacklog: number;
     /** A rate-limit refusal (429) is sent this long after it is decided: a flood of retries that ignore Retry-After slows to the client's own pace. */
     rateLimitedReplyDelayMs: number;
@@ -237,6 +250,13 @@ export interface Config {
   };
   /** Bearer token that opens /metrics to any address; unset: loopback callers without proxy headers only. */
   metricsToken: string | undefined;
+  /**
+   * Reverse proxies trusted to name the client in X-Forwarded-For (Fastify's trustProxy, via
+   * proxy-addr): addresses, CIDRs or proxy-addr's names. Empty: the socket's address is the client.
+   */
+  trustProxy: string[];
+  /** Bounds of one streamed export's reader (services/export-bounds.ts); 0 turns a bound off. */
+  exports: { minBytesPerSecond: number; rateWindowMs: number; maxDurationMs: number };
   /**
    * Detection (issue 17): the collectors' network policy and the contact URL of their
    * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
@@ -272,6 +292,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const badOrigin = list(e.MCP_ALLOWED_ORIGINS).find((o) => !/^https?:\/\/[^/?#\s]+$/i.test(o));
   if (badOrigin) {
     throw new ConfigError(`Invalid configuration:\n  MCP_ALLOWED_ORIGINS: '${badOrigin}' is not an origin (scheme://host[:port], no path)`);
+  }
+  const trustProxy = list(e.TRUST_PROXY);
+  const badProxy = trustProxy.find((entry) => !isProxyEntry(entry));
+  if (badProxy !== undefined) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY must be a comma-separated list of proxy addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal; got "${badProxy}"`);
   }
   return {
     host: e.HOST,
@@ -332,7 +357,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEventLoopDelayMs: e.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
       maxDbWaiting: e.OVERLOAD_MAX_DB_WAITING,
       retryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,
-      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+      maxConcurrentPerClient: e.MAX_CONCURRENT_REQUESTS_PER_CLIENT,
+      maxConcurrentPerIp: e.MAX_CONCURRENT_REQUESTS_PER_IP,
       listenBacklog: e.LISTEN_BACKLOG,
       rateLimitedReplyDelayMs: e.RATE_LIMITED_REPLY_DELAY_MS,
     },
@@ -343,6 +369,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, maxDelaySeconds: e.CONSOLE_LOGIN_MAX_DELAY_SECONDS },
     },
     metricsToken: e.METRICS_TOKEN,
+    trustProxy,
+    exports: {
+      minBytesPerSecond: e.EXPORT_MIN_BYTES_PER_SECOND,
+      rateWindowMs: e.EXPORT_RATE_WINDOW_SECONDS * 1000,
+      maxDurationMs: e.EXPORT_MAX_SECONDS * 1000,
+    },
     detect: {
       allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
       staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS,
@@ -374,10 +406,21 @@ function bulkheadLimits(e: z.output<typeof envSchema>): Record<BulkheadName, Bul
   return {
     search: expensive(e.BULKHEAD_SEARCH ?? HALF_THE_CORES),
     peers: expensive(e.BULKHEAD_PEERS ?? HALF_THE_CORES),
-    export: expensive(e.BULKHEAD_EXPORT),
+    export: { ...expensive(e.BULKHEAD_EXPORT), perCaller: e.BULKHEAD_EXPORT_PER_CLIENT, perCallerSetting: 'BULKHEAD_EXPORT_PER_CLIENT' },
     ai: expensive(e.BULKHEAD_AI),
     standard: { concurrency: standard, queue: e.BULKHEAD_STANDARD_QUEUE, queueTimeoutMs: e.BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS },
   };
+}
+
+/** An address, a CIDR, or a name proxy-addr (Fastify's trustProxy) knows. `true`/hop counts are refused: trust is given to named proxies only. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function list(value: string | undefined): string[] {

@@ -10,6 +10,7 @@ import { onBehalfOfUserSchema } from '../schemas/params.ts';
 import { bulkheadFor, checkAdminRole, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 import type { Release } from '../bulkhead.ts';
 import { ServiceUnavailableError } from '../errors.ts';
+import { callerKey } from '../auth/caller-key.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -162,7 +163,7 @@ export function serve<O extends Operation>(
       if (release) release();
       else gone.abort(new ServiceUnavailableError('The client closed the connection while the call was queued', 1));
     });
-    const slot = await bulkhead.acquire(gone.signal);
+    const slot = await bulkhead.acquire(gone.signal, request.principal ? callerKey(request.principal) : undefined);
     if (closed) {
       slot();
       return reply;

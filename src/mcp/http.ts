@@ -127,12 +127,12 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
   /** Authentication, common to POST and DELETE: a bearer token must be for the MCP resource. */
   const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> => {
     let credentials: Credentials | undefined;
+    let principal: Principal;
     try {
       credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
-      const principal = await authenticate(app.db, config, credentials, config.mcp.resource);
+      principal = await authenticate(app.db, config, credentials, config.mcp.resource);
       request.principal = principal;
       request.clientId = principal.clientId;
-      return principal;
     } catch (caught) {
       let err = caught;
       // A credential sent and refused counts against the address (auth/failed-auth.ts); past its limit the answer is a 429.
@@ -144,6 +144,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
       rpcError(reply, err.status, -32001, err.message, headers);
       return undefined;
     }
+    // The caller's share of requests in flight, counted as on REST once it is known (a
+    // refusal is a 429 in the service's error shape, thrown to the app's error handler).
+    await app.admitCaller(request, reply, principal);
+    return principal;
   };
 
   const sessionFor = async (request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<McpSession | undefined> => {
@@ -174,7 +178,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     return sessionFor(request, reply, principal);
   };
 
-  app.post('/mcp', { schema: { hide: true }, bodyLimit: config.mcp.bodyLimitBytes }, async (request, reply) => {
+  app.post('/mcp', { schema: { hide: true }, config: { admitsCallerItself: true }, bodyLimit: config.mcp.bodyLimitBytes }, async (request, reply) => {
     const principal = await admit(request, reply);
     if (!principal) return reply;
     const body = request.body;
@@ -208,7 +212,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     return reply;
   });
 
-  app.delete('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  app.delete('/mcp', { schema: { hide: true }, config: { admitsCallerItself: true } }, async (request, reply) => {
     const principal = await admit(request, reply);
     if (!principal) return reply;
     const session = await sessionOfRequest(request, reply, principal);

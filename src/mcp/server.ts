@@ -11,6 +11,7 @@ import {
   type CallToolResult, type InitializeRequest, type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
+import { callerKey } from '../auth/caller-key.ts';
 import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
 import { AppError } from '../errors.ts';
 import { DOMAIN_RULE } from '../schemas/params.ts';
@@ -108,7 +109,7 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
       ? requireAttribution(ctx.principal, permission, op.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
       : undefined;
     const run = () => work({ ...ctx, onBehalfOf });
-    return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run) : run();
+    return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run, undefined, callerKey(ctx.principal)) : run();
   };
   const count = (op: Operation, status: number) => ctx.usage?.note(ctx.principal.clientId, op.id, status);
   const counted = <T>(op: Operation, result: T): T => {

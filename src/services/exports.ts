@@ -2,8 +2,10 @@
 // and writes the audit entry when the stream ends (completely, or early when the client goes
 // away or the server cuts it at shutdown), so the audit log tells how much data left the
 // service, not how much was asked for. The entry's params carry `completed`: true when the
-// stream reached its end. Exports whose audit entry is still being written are tracked, so a
-// shutdown closes the database only after the last one (`exportsSettled`).
+// stream reached its end, and `cut`/`cutDetail` when the server cut it (a reader too slow,
+// an export past its longest duration: http/export-bounds.ts). Exports whose audit entry is
+// still being written are tracked, so a shutdown closes the database only after the last one
+// (`exportsSettled`).
 import type { Db } from '../store/db.ts';
 import { despiteDisconnect } from '../store/query-limits.ts';
 import { audit } from './audit.ts';
@@ -17,10 +19,43 @@ export interface Actor {
 
 const running = new Set<Promise<void>>();
 
-export async function* audited<T>(
+/** Why the server cut an export (the door that streams it decides: export-bounds). */
+export interface ExportCut {
+  /** A stable code: slow_reader, max_duration. */
+  reason: string;
+  /** The bound and the figure that broke it, for a person reading the audit log. */
+  detail: string;
+}
+
+/** The cut, once known, of each export generator audited() returned. */
+const cuts = new WeakMap<object, { cut?: ExportCut }>();
+
+/**
+ * Records why the server is cutting this export (`rows`: what audited() returned), before it
+ * closes the stream: the audit entry then carries `cut` and `cutDetail`. Rows of any other
+ * origin are ignored.
+ */
+export function noteExportCut(rows: object, cut: ExportCut): void {
+  const state = cuts.get(rows);
+  if (state && !state.cut) state.cut = cut;
+}
+
+export function audited<T>(
   db: Db,
   rows: AsyncIterable<T>,
   entry: { actor: Actor; action: string; params: Record<string, unknown> },
+): AsyncGenerator<T> {
+  const state: { cut?: ExportCut } = {};
+  const generator = auditedRows(db, rows, entry, state);
+  cuts.set(generator, state);
+  return generator;
+}
+
+async function* auditedRows<T>(
+  db: Db,
+  rows: AsyncIterable<T>,
+  entry: { actor: Actor; action: string; params: Record<string, unknown> },
+  state: { cut?: ExportCut },
 ): AsyncGenerator<T> {
   let count = 0;
   let completed = false;
@@ -42,7 +77,7 @@ export async function* audited<T>(
           clientId: entry.actor.clientId,
           onBehalfOf: entry.actor.onBehalfOf,
           action: entry.action,
-          params: { ...entry.params, completed },
+          params: { ...entry.params, completed, ...(state.cut ? { cut: state.cut.reason, cutDetail: state.cut.detail } : {}) },
           resultCount: count,
         }),
       );

@@ -66,6 +66,20 @@ export const rateLimitRejections = new Counter({
   registers: [registry],
 });
 
+export const requestsRefused = new Counter({
+  name: 'stacklens_requests_refused_total',
+  help: 'Requests refused at once to protect the service, by reason: client_concurrency and address_concurrency (429: too many in flight for one caller, or one address without a caller), bulkhead_caller_share (429: the caller holds its share of a bulkhead), bulkhead_full and bulkhead_timeout (503), overload_event_loop, overload_db_queue and overload_memory (503: shedding)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const exportsCut = new Counter({
+  name: 'stacklens_exports_cut_total',
+  help: 'Streamed exports the server cut, by reason: slow_reader (under EXPORT_MIN_BYTES_PER_SECOND while the reader held the stream up), max_duration (past EXPORT_MAX_SECONDS)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 export const importsRunning = new Gauge({
   name: 'stacklens_import_running',
   help: 'Imports in progress in this process, by kind',

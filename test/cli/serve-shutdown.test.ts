@@ -125,7 +125,9 @@ test('SIGTERM: readiness 503 at once, in-flight JSON complete, exports finish or
     const port = await freePortInRange();
     const server = startServe(dataDir, port, { ...database.env, SEED_DEMO: 'false', SHUTDOWN_EXPORT_GRACE_SECONDS: '15', LOG_LEVEL: 'info',
       // Time limits are not under test here: a loaded machine must not turn a held request into a 503.
-      DATABASE_READ_TIMEOUT_MS: '60000', DATABASE_ACQUIRE_TIMEOUT_MS: '60000' });
+      DATABASE_READ_TIMEOUT_MS: '60000', DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
+      // Two exports of one client at once (one export each is the default share).
+      BULKHEAD_EXPORT_PER_CLIENT: '2' });
     await waitReady(server);
     const base = `http://127.0.0.1:${port}`;
 

@@ -12,7 +12,8 @@ let basic: TestClient;
 const USER = { 'x-on-behalf-of-user': 'buyer@example.com' };
 
 before(async () => {
-  t = await createTestApp();
+  // 50 concurrent purchases of one client race here: above its default share of requests in flight.
+  t = await createTestApp({ env: { MAX_CONCURRENT_REQUESTS_PER_CLIENT: '64' } });
   basic = await createTestClient(t.db, 'basic');
   await insertWorld(t.db, {
     companies: [{ id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp' }],

@@ -5,9 +5,11 @@
 // opens and ends, in telemetry/metrics.ts.)
 //
 // Who may read it (README "Operations", Monitor): with METRICS_TOKEN set, any address that
-// sends `Authorization: Bearer <METRICS_TOKEN>`; without it, only a loopback caller whose
-// request carries no proxy header (Forwarded, X-Forwarded-For, X-Real-IP), since a reverse
-// proxy on the same host would make every public request look local. No series carries a
+// sends `Authorization: Bearer <METRICS_TOKEN>`; without it, only a loopback caller
+// (request.ip: behind a TRUST_PROXY proxy, the client X-Forwarded-For names). A request
+// carrying a proxy header nobody vouches for (Forwarded, X-Real-IP; X-Forwarded-For without
+// TRUST_PROXY) is never local, since a reverse proxy on the same host would make every public
+// request look local. No series carries a
 // client id, key or URL, so even a reader learns nothing about any one client.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,7 +24,8 @@ import { sendError } from './errors.ts';
 export const UNMATCHED_ROUTE = '(unmatched)';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+/** Proxy headers the service does not read: their presence means a proxy forwarded the request. */
+const UNREAD_PROXY_HEADERS = ['forwarded', 'x-real-ip'];
 
 export const metricsPlugin = fp(async (app: FastifyInstance) => {
   startDefaultMetrics();
@@ -75,8 +78,10 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   const tokenDigest = config.metricsToken ? digest(config.metricsToken) : undefined;
+  // Without trusted proxies X-Forwarded-For is not read, so it too marks a forwarded request.
+  const proxyHeaders = config.trustProxy.length > 0 ? UNREAD_PROXY_HEADERS : [...UNREAD_PROXY_HEADERS, 'x-forwarded-for'];
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const refusal = refuse(request, tokenDigest);
+    const refusal = refuse(request, tokenDigest, proxyHeaders);
     if (refusal) {
       request.errorCode = refusal.status === 401 ? 'unauthorized' : 'forbidden';
       return sendError(request, reply, refusal.status, refusal.message, refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="metrics"' } : {});
@@ -90,14 +95,14 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
-function refuse(request: FastifyRequest, tokenDigest: Buffer | undefined): { status: 401 | 403; message: string } | undefined {
+function refuse(request: FastifyRequest, tokenDigest: Buffer | undefined, proxyHeaders: string[]): { status: 401 | 403; message: string } | undefined {
   if (tokenDigest) {
     const header = request.headers.authorization;
     const sent = typeof header === 'string' && /^Bearer /i.test(header) ? header.slice(7).trim() : undefined;
     if (sent !== undefined && timingSafeEqual(digest(sent), tokenDigest)) return undefined;
     return { status: 401, message: '/metrics needs Authorization: Bearer <METRICS_TOKEN>' };
   }
-  const local = LOOPBACK.test(request.socket.remoteAddress ?? '') && !PROXY_HEADERS.some((h) => request.headers[h] !== undefined);
+  const local = LOOPBACK.test(request.ip) && !proxyHeaders.some((h) => request.headers[h] !== undefined);
   if (local) return undefined;
   return { status: 403, message: '/metrics answers loopback callers only; set METRICS_TOKEN to scrape it from another address with a bearer token' };
 }

@@ -1,22 +1,63 @@
-// Load shedding ahead of everything else. Two guards:
-// - per client address, a cap on connections served at once: more are parked unread until
-//   one of that address's connections closes (or closed, past a bound), so one client's
-//   flood of connections holds up that client, not the event loop the others need (the
-//   listen backlog, set where the server listens, keeps the kernel from dropping theirs);
+// Load shedding ahead of everything else. Two guards, both answering at once (a refused
+// request never waits unanswered), counted in /metrics (stacklens_requests_refused_total)
+// and logged (the request's line at warn, with `refused`):
+// - requests in flight per caller (http/in-flight.ts): past MAX_CONCURRENT_REQUESTS_PER_CLIENT
+//   for an authenticated caller, or MAX_CONCURRENT_REQUESTS_PER_IP for a request with no
+//   caller (per client address, request.ip), a request is a 429 with Retry-After. Counted
+//   after authentication and before the body is read; /mcp, which authenticates in its
+//   handler, admits its caller there (app.admitCaller);
 // - @fastify/under-pressure: when the event loop's mean delay or the number of statements
 //   waiting for a database connection passes its threshold, API and MCP calls get a 503
 //   with Retry-After in the service's error shape at once, before authentication or
 //   parsing, so the rejection stays cheap and the work already admitted can finish.
-// The probes /healthz and /readyz are never shed; nor is the token endpoint, which answers
-// in OAuth terms and is throttled on its own (failed attempts per client_id).
-import type { Socket } from 'node:net';
+// The probes /healthz and /readyz (and /metrics) are never refused by either; nor is the
+// token endpoint shed, which answers in OAuth terms and is throttled on its own.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
 import { sendError } from './errors.ts';
+import { RateLimitedError } from '../../errors.ts';
+import { requestsRefused } from '../../telemetry/metrics.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { addressKey, InFlight } from '../in-flight.ts';
+import { callerKey } from '../../auth/caller-key.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts the request against its caller's share of requests in flight (its address's,
+     * without a caller) until the response closes; a request past the share is refused with
+     * a 429 (thrown). Every request passes here once, before its body is read.
+     */
+    admitCaller(request: FastifyRequest, reply: FastifyReply, principal: Principal | undefined): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** Why the request was refused to protect the service (a reason of stacklens_requests_refused_total); logged with it. */
+    refusal?: string;
+  }
+  interface FastifyContextConfig {
+    /** The route admits its caller itself, once it has authenticated it in its handler (/mcp). */
+    admitsCallerItself?: boolean;
+  }
+}
 
 /** Paths that are shed under pressure: the API and MCP, not the probes, the token endpoint nor the docs. */
 const SHED = /^\/(api|mcp)(\/|\?|$)/;
+
+/** Never refused by the limits here: the probes, and /metrics (loopback or its own token). */
+const ALWAYS_ANSWERED = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+/** Retry-After of a refusal for too many requests in flight: one of them is likely done by then. */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
+
+const REFUSAL: Record<string, string> = {
+  eventLoopDelay: 'overload_event_loop',
+  eventLoopUtilization: 'overload_event_loop',
+  healthCheck: 'overload_db_queue',
+  heapUsedBytes: 'overload_memory',
+  rssBytes: 'overload_memory',
+};
 
 const REASON: Record<string, string> = {
   eventLoopDelay: 'the server is overloaded (event-loop delay above its limit)',
@@ -30,8 +71,8 @@ const REASON: Record<string, string> = {
 const SAMPLE_INTERVAL_MS = 500;
 
 export const overloadPlugin = fp(async (app: FastifyInstance) => {
-  const { maxEventLoopDelayMs, maxDbWaiting, retryAfterSeconds, maxConnectionsPerIp } = app.config.overload;
-  if (maxConnectionsPerIp > 0) limitConnectionsPerAddress(app, maxConnectionsPerIp);
+  const { maxEventLoopDelayMs, maxDbWaiting, retryAfterSeconds } = app.config.overload;
+  limitRequestsInFlight(app);
 
   // The first samples after start cover the start itself (schemas compiled, routes
   // registered: seconds of a blocked loop), not load: delay counts from two intervals after ready.
@@ -52,6 +93,8 @@ export const overloadPlugin = fp(async (app: FastifyInstance) => {
       if (!SHED.test(request.url)) return undefined;
       if (type === 'eventLoopDelay' && performance.now() < delayCountsFrom) return undefined;
       request.errorCode = 'unavailable';
+      request.refusal = REFUSAL[type] ?? 'overload_event_loop';
+      requestsRefused.inc({ reason: request.refusal });
       const message = `Service Unavailable: ${REASON[type] ?? 'the server is overloaded'}; retry after ${retryAfterSeconds} s`;
       sendError(request, reply, 503, message, { 'retry-after': String(retryAfterSeconds) });
       return Promise.resolve();
@@ -60,70 +103,38 @@ export const overloadPlugin = fp(async (app: FastifyInstance) => {
 });
 
 /**
- * Connections of one address that may wait, parked, for one of its slots; more are closed.
- * Large, because a closed connection comes back (a flooding client reconnects at once) and
- * each return costs an accept and a close, where a parked one costs nothing until served.
+ * Requests in flight per caller (per address without one). A request over its share is
+ * answered 429 + Retry-After, held back RATE_LIMITED_REPLY_DELAY_MS like a quota refusal: a
+ * client that retries at once on every connection then costs a timer per refusal instead of
+ * the event loop. Its connection is kept, so its next request (or a probe) is served.
  */
-const MAX_PARKED_PER_ADDRESS = 1024;
-/** A parked connection not served within this time is closed. */
-const PARK_TIMEOUT_MS = 30_000;
-
-/**
- * Serves at most `limit` connections per remote address at a time. The server accepts every
- * connection paused; one past the limit is parked, unread, until one of its address's
- * connections closes (then it is served in arrival order), and closed if it waits longer
- * than PARK_TIMEOUT_MS or more than MAX_PARKED_PER_ADDRESS are waiting. A parked socket
- * costs memory only: no read, no parse, no reconnect churn, so a flood of connections from
- * one address holds that address up, not the event loop every other client needs.
- */
-function limitConnectionsPerAddress(app: FastifyInstance, limit: number): void {
-  const server = app.server;
-  const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
-  server.removeAllListeners('connection');
-  // Accepted sockets start unread; the HTTP server gets them (and reads) only when served.
-  (server as typeof server & { pauseOnConnect: boolean }).pauseOnConnect = true;
-  const open = new Map<string, number>();
-  const parked = new Map<string, Socket[]>();
-
-  const serveSocket = (socket: Socket, address: string) => {
-    open.set(address, (open.get(address) ?? 0) + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-      const waiting = parked.get(address);
-      const next = waiting?.shift();
-      if (waiting?.length === 0) parked.delete(address);
-      if (next) {
-        next.setTimeout(0);
-        serveSocket(next, address);
-      }
-    });
-    for (const listener of httpListeners) listener.call(server, socket);
-    socket.resume();
-  };
-
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    if ((open.get(address) ?? 0) < limit) return serveSocket(socket, address);
-    const waiting = parked.get(address) ?? [];
-    if (waiting.length >= MAX_PARKED_PER_ADDRESS) {
-      socket.destroy();
+function limitRequestsInFlight(app: FastifyInstance): void {
+  const { maxConcurrentPerClient, maxConcurrentPerIp, rateLimitedReplyDelayMs } = app.config.overload;
+  const inFlight = new InFlight();
+  app.decorate('admitCaller', async (request: FastifyRequest, reply: FastifyReply, principal: Principal | undefined) => {
+    const limit = principal ? maxConcurrentPerClient : maxConcurrentPerIp;
+    if (limit === 0) return;
+    const leave = inFlight.enter(principal ? callerKey(principal) : addressKey(request.ip), limit);
+    if (leave) {
+      // 'close': the response was written in full, or the client went away.
+      if (reply.raw.closed || reply.raw.destroyed) leave();
+      else reply.raw.once('close', leave);
       return;
     }
-    waiting.push(socket);
-    parked.set(address, waiting);
-    const leave = () => {
-      const at = waiting.indexOf(socket);
-      if (at >= 0) waiting.splice(at, 1);
-      if (waiting.length === 0 && parked.get(address) === waiting) parked.delete(address);
-    };
-    socket.once('close', leave);
-    socket.on('error', () => {}); // a parked socket reset by its client: nothing to do but forget it
-    socket.setTimeout(PARK_TIMEOUT_MS, () => socket.destroy());
+    request.refusal = principal ? 'client_concurrency' : 'address_concurrency';
+    requestsRefused.inc({ reason: request.refusal });
+    if (rateLimitedReplyDelayMs > 0) await sleep(rateLimitedReplyDelayMs);
+    const who = principal ? 'this client has' : 'this address has (no credentials sent)';
+    const setting = principal ? 'MAX_CONCURRENT_REQUESTS_PER_CLIENT' : 'MAX_CONCURRENT_REQUESTS_PER_IP';
+    throw new RateLimitedError(
+      `Too many requests in flight: ${who} ${limit} requests running, the most served at once (${setting}); retry after ${IN_FLIGHT_RETRY_AFTER_SECONDS} s`,
+      IN_FLIGHT_RETRY_AFTER_SECONDS,
+    );
   });
-  app.addHook('onClose', async () => {
-    for (const waiting of parked.values()) for (const socket of waiting) socket.destroy();
-    parked.clear();
+  // After authentication (the onRequest hooks, the /api scope's among them), before the body is read.
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (ALWAYS_ANSWERED.test(request.url) || request.routeOptions.config?.admitsCallerItself) return payload;
+    await app.admitCaller(request, reply, request.principal);
+    return payload;
   });
 }
