@@ -22,7 +22,8 @@ const dayParam = (what: string) =>
   z
     .string()
     .regex(new RegExp(DAY_PATTERN), 'must be a date YYYY-MM-DD from 0001-01-01')
-    .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date')
+    // Runs after a failed regex too: an unparseable text must not reach toISOString().
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date')
     .optional()
     .describe(what)
     .meta({ format: 'date', maxLength: 10, examples: ['2026-11-01'] });

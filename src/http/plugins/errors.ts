@@ -59,6 +59,9 @@ export function sendErrorAndDrain(request: FastifyRequest, reply: FastifyReply, 
   return reply;
 }
 
+/** A body still arriving on a socket (app.inject's request has no `complete`: it never is). */
+const stillArriving = (request: FastifyRequest) => request.raw.complete === false;
+
 /** Turns schema-validation issues into one readable line: "query.size: Too big: expected number to be <=200". */
 function validationMessage(error: FastifyError): string {
   const part = error.validationContext ?? 'body';
@@ -74,7 +77,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       request.errorCode = error.code;
-      if (error.status === 413 && !request.raw.complete) return sendErrorAndDrain(request, reply, 413, error.message);
+      if (error.status === 413 && stillArriving(request)) return sendErrorAndDrain(request, reply, 413, error.message);
       return sendError(request, reply, error.status, error.message, error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
@@ -85,7 +88,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, unsupported media type, body too large...
       request.errorCode = error.code;
-      if (status === 413 && !request.raw.complete) return sendErrorAndDrain(request, reply, 413, error.message);
+      if (status === 413 && stillArriving(request)) return sendErrorAndDrain(request, reply, 413, error.message);
       const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
         ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
         : error.message;
