@@ -3,7 +3,7 @@
 // admin.ts, every record names the admin role.
 import { z } from 'zod';
 import { idInput } from './text.ts';
-import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
+import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { defineOperation } from './operation.ts';
 import { clientIdParams } from './admin.ts';
 
@@ -38,15 +38,20 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
  * UTC: a `-23:35` offset is the instant it names, never a database error. An instant before
  * year 1 or after 9999 filters like the bound itself (no entry is that old or that new).
  */
+const INSTANT = z.iso.datetime({ offset: true });
+/** The instant's exact rule, for the document: `format: date-time` alone would also let `t`, `z` and leap seconds through. */
+const INSTANT_PATTERN = (z.toJSONSchema(INSTANT) as { pattern: string }).pattern;
+
 const instantParam = (what: string) =>
   z
     .string()
     .max(40, 'must be at most 40 characters')
-    .refine((s) => z.iso.datetime({ offset: true }).safeParse(s).success, 'must be an ISO 8601 timestamp, e.g. 2026-11-01T00:00:00Z')
+    .refine((s) => INSTANT.safeParse(s).success, 'must be an ISO 8601 timestamp, e.g. 2026-11-01T00:00:00Z')
     .transform((s) => new Date(Math.min(Math.max(Date.parse(s), FIRST_INSTANT), LAST_INSTANT)).toISOString())
     .optional()
     .describe(what)
-    .meta({ format: 'date-time', maxLength: 40, examples: ['2026-11-01T00:00:00Z'] });
+    // A transform's own examples describe its output: the input's go under x-request-examples.
+    .meta({ format: 'date-time', pattern: INSTANT_PATTERN, maxLength: 40, ...requestExamples('2026-11-01T00:00:00Z') });
 
 export const usageQuery = z.object({
   from: dayParam(`First UTC day (default: ${DEFAULT_USAGE_DAYS - 1} days before \`to\`)`),
