@@ -28,27 +28,28 @@ const FIRST = 1536 * 1024;
  * Sends the first 1.5 MB, waits for the answer, then writes the rest: the server must keep
  * reading. Resolves with the status, the body and the write error, if any.
  */
-function writeAfterAnswer(path: string, chunked: boolean): Promise<{ status?: number; body?: string; writeError?: string }> {
+function writeAfterAnswer(path: string, chunked: boolean): Promise<{ status?: number; body?: string; requestId?: string; writeError?: string }> {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers(), ...(chunked ? {} : { 'content-length': FIVE_MB.length }) } }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (d) => (body += d));
       const ended = new Promise((ok) => res.once('end', ok));
       // The rest of the body goes out only now, after the answer arrived.
-      req.end(FIVE_MB.subarray(FIRST), () => void ended.then(() => resolve({ status: res.statusCode!, body })));
+      req.end(FIVE_MB.subarray(FIRST), () => void ended.then(() => resolve({ status: res.statusCode!, body, requestId: res.headers['x-request-id'] as string })));
     });
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ writeError: err.code ?? err.message }));
     req.write(FIVE_MB.subarray(0, FIRST));
   });
 }
 
-test('a body over the limit still being written when the 413 goes out is drained: the client finishes writing and reads the 413 (/mcp and REST, length and chunked)', async () => {
-  for (const path of ['/mcp', '/api/companies/search']) {
+test('a body over the limit still being written when the 413 goes out is drained: the client finishes writing and reads the 413 (/mcp, REST and the token endpoint, length and chunked)', async () => {
+  for (const path of ['/mcp', '/api/companies/search', '/oauth/token']) {
     for (const chunked of [false, true]) {
       const res = await writeAfterAnswer(path, chunked);
       assert.equal(res.writeError, undefined, `${path} ${chunked ? 'chunked' : 'length'}: ${res.writeError}`);
       assert.equal(res.status, 413);
       assert.equal(JSON.parse(res.body!).status, 413);
+      assert.equal(JSON.parse(res.body!).requestId, res.requestId, 'the answer carries its request id');
     }
   }
 });

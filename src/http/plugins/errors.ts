@@ -29,13 +29,16 @@ export const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
 export const REFUSED_BODY_DRAIN_MS = 10_000;
 
 /**
- * A 413 for a body that is still arriving: the answer is written at once, then the rest of
+ * A 413. For a body that is still arriving, the answer is written at once, then the rest of
  * the body is read and dropped before the connection closes (up to REFUSED_BODY_DRAIN_BYTES
  * or REFUSED_BODY_DRAIN_MS). Closing at once would reset a connection the client is still
  * writing to, and a client that reads the answer only after sending (Node's http and fetch)
  * would see EPIPE instead of the 413.
  */
-export function sendErrorAndDrain(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+export function sendTooLarge(request: FastifyRequest, reply: FastifyReply, message: string) {
+  const status = 413;
+  // app.inject's request has no `complete` flag: nothing arrives later there.
+  if (request.raw.complete !== false) return sendError(request, reply, status, message);
   const raw = request.raw;
   const text = JSON.stringify(errorBody(request, status, message));
   reply.hijack();
@@ -59,9 +62,6 @@ export function sendErrorAndDrain(request: FastifyRequest, reply: FastifyReply, 
   return reply;
 }
 
-/** A body still arriving on a socket (app.inject's request has no `complete`: it never is). */
-const stillArriving = (request: FastifyRequest) => request.raw.complete === false;
-
 /** Turns schema-validation issues into one readable line: "query.size: Too big: expected number to be <=200". */
 function validationMessage(error: FastifyError): string {
   const part = error.validationContext ?? 'body';
@@ -77,7 +77,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       request.errorCode = error.code;
-      if (error.status === 413 && stillArriving(request)) return sendErrorAndDrain(request, reply, 413, error.message);
+      if (error.status === 413) return sendTooLarge(request, reply, error.message);
       return sendError(request, reply, error.status, error.message, error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
@@ -88,7 +88,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, unsupported media type, body too large...
       request.errorCode = error.code;
-      if (status === 413 && stillArriving(request)) return sendErrorAndDrain(request, reply, 413, error.message);
+      if (status === 413) return sendTooLarge(request, reply, error.message);
       const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
         ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
         : error.message;
