@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { normalizeDomain } from '../../src/domain.ts';
 import { MAX_RESULT_WINDOW, RESULT_WINDOW_EXTENSION } from '../../src/schemas/common.ts';
+import { AT_LEAST_ONE_OF_EXTENSION } from '../../src/schemas/ai.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -132,4 +133,17 @@ test('usage days: what the server refuses is invalid in the document (a real dat
   const usage = (v: string) => call('GET', `/api/admin/clients/${admin.clientId}/usage?from=${encodeURIComponent(v)}&to=2024-03-01`);
   await refusedByBoth(schema, ['0000-01-01', '2024-02-30', '2023-02-29', '2024-1-1', '2024-13-01', '20240101'], usage);
   await allowedByBoth(schema, ['2024-02-29', '2024-03-01', '2023-12-01'], usage);
+});
+
+test('the tech-stack helper needs a prompt or a company domain: refused by the server, stated on both parameters', async () => {
+  const path = '/api/ai/find-techstacks-for-company';
+  for (const name of ['prompt', 'companyDomain']) {
+    assert.deepEqual(param(path, 'post', name)[AT_LEAST_ONE_OF_EXTENSION], ['prompt', 'companyDomain'], `${name} states the group`);
+  }
+  const onBehalf = { 'x-on-behalf-of-user': 'analyst@example.com' };
+  for (const query of ['', '?prompt=', '?companyDomain=%20', '?size=5']) {
+    const res = await t.app.inject({ method: 'POST', url: `${path}${query}`, headers: { ...admin.headers, ...onBehalf } });
+    assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+    assert.match(res.json().message, /prompt or companyDomain/);
+  }
 });
