@@ -31,8 +31,9 @@ function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
   return d;
 }
 
-// The dots domainToASCII reads as a label separator (full stop, ideographic, full-width, half-width).
-const DOT = '.\\u3002\\uFF0E\\uFF61';
+// The dots domainToASCII reads as a label separator (full stop, ideographic, full-width,
+// half-width), as characters: the pattern is repeated in every MCP tool that takes a domain.
+const DOT = '.\u3002\uFF0E\uFF61';
 /**
  * What every domain the normalizer accepts looks like, as a pattern the document can carry:
  * an optional scheme and credentials, then a host (up to `/ ? #`, no spaces) holding two
@@ -40,8 +41,7 @@ const DOT = '.\\u3002\\uFF0E\\uFF61';
  * label and the length), never stricter: no valid domain is documented as invalid, and a
  * name with one label, an empty label or a space in it is invalid in the document too.
  */
-const DOMAIN_SHAPE =
-  `\\s*(?:[A-Za-z][A-Za-z0-9+.-]*://)?(?:[^/@]*@)?[^\\s/?#@]*[^\\s/?#@${DOT}][${DOT}][^\\s/?#@:${DOT}][^\\s/?#@]*(?:[/?#][\\s\\S]*|\\s*)$`;
+const DOMAIN_SHAPE = `\\s*([A-Za-z][\\w+.-]*://)?([^/@]*@)?[^\\s/?#@]*[^\\s/?#@${DOT}][${DOT}][^\\s/?#@:${DOT}][^\\s/?#@]*([/?#]|\\s*$)`;
 /** The document's pattern of a domain input: its shape and the single-line text rule together. */
 export const DOMAIN_PATTERN = `^(?=${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
 /** The same where blank means "not given". */

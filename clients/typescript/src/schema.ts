@@ -8608,12 +8608,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The company (name or domain) and optionally which products, vendors or categories to look at; this or companyDomain is required. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored.
+                 * @description The company (name or domain) and optionally which products, vendors or categories to look at. Plain language, at most 2000 characters; typos are tolerated. Contact details typed into it are ignored.
                  * @example acme.com marketing tools
                  */
                 prompt?: string;
                 /**
-                 * @description The company domain; takes precedence over a company named in the prompt; this or prompt is required; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @description The company domain; takes precedence over a company named in the prompt; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
                  * @example example.com
                  */
                 companyDomain?: string;
