@@ -36,20 +36,20 @@ async function closeStdin(dataDir: string): Promise<{ exitMs: number; code: numb
 
 test('stdio MCP exits promptly when stdin closes, through a running server and on its own', { timeout: 600_000 }, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-mcp-stdin-'));
-  const server = startServe(dataDir, await freePort(), { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   try {
-    await waitReady(server);
-    const through = await closeStdin(dataDir);
-    assert.match(through.stderr, /working through the running server/);
-    assert.equal(through.code, 0, through.stderr);
-    // Generous for a loaded CI runner; the old behaviour was never (killed here after 20 s).
-    assert.ok(through.exitMs < 5_000, `through the server: exited ${through.exitMs} ms after stdin closed`);
-    console.log(`# through the server: exit ${through.exitMs} ms after stdin closed`);
-  } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  try {
+    const server = startServe(dataDir, await freePort(), { OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+    try {
+      await waitReady(server);
+      const through = await closeStdin(dataDir);
+      assert.match(through.stderr, /working through the running server/);
+      assert.equal(through.code, 0, through.stderr);
+      // Generous for a loaded CI runner; the old behaviour was never (killed here after 20 s).
+      assert.ok(through.exitMs < 5_000, `through the server: exited ${through.exitMs} ms after stdin closed`);
+      console.log(`# through the server: exit ${through.exitMs} ms after stdin closed`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
     const direct = await closeStdin(dataDir);
     assert.equal(direct.code, 0, direct.stderr);
     assert.ok(direct.exitMs < 5_000, `on its own: exited ${direct.exitMs} ms after stdin closed`);
