@@ -46,6 +46,10 @@ export function registerMcpCommand(program: Command): void {
       server.onclose = () => void shutdown();
       process.on('SIGINT', () => void shutdown());
       process.on('SIGTERM', () => void shutdown());
+      // The client closed our stdin (a desktop client quit or restarted): no request can come
+      // any more. End now; a connection to a running server would keep the process alive.
+      process.stdin.once('end', () => void shutdown());
+      process.stdin.once('close', () => void shutdown());
       await server.connect(transport);
       console.error(`Stacklens MCP server on stdio (${db.engine}); ${allTools.length} tools.`);
     });

@@ -9,7 +9,7 @@ import { commonErrors, errorBodySchema } from '../schemas/common.ts';
 import { onBehalfOfUserSchema } from '../schemas/params.ts';
 import { bulkheadFor, checkAdminRole, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 import type { Release } from '../bulkhead.ts';
-import { ServiceUnavailableError } from '../errors.ts';
+import { BadRequestError, ServiceUnavailableError } from '../errors.ts';
 import { callerKey } from '../auth/caller-key.ts';
 
 declare module 'fastify' {
@@ -176,5 +176,19 @@ export function serve<O extends Operation>(
       throw err;
     }
   };
-  for (const route of operationRoutes(op)) app.route({ ...route, ...routeOptions, handler: limited as unknown as RouteHandlerMethod });
+  for (const route of operationRoutes(op)) {
+    const bodiless = route.method === 'POST' && !('body' in route.schema);
+    app.route({ ...route, ...routeOptions, ...(bodiless ? { preValidation: refuseBody } : {}), handler: limited as unknown as RouteHandlerMethod });
+  }
+}
+
+/**
+ * A POST whose input is all in the query string (the AI helpers, the paged products, the
+ * details form with cohortCompanyDomain in the query) takes no body: one sent is a 400, not
+ * silently ignored or mistaken for the input. An empty body is no body (empty-body.ts).
+ */
+async function refuseBody(request: FastifyRequest): Promise<void> {
+  if (request.body !== undefined) {
+    throw new BadRequestError(`body: ${request.method} ${request.routeOptions.url} takes no body; its input is in the query string (send no body, or an empty one)`);
+  }
 }

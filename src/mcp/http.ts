@@ -22,7 +22,7 @@ import { AppError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } fro
 import { countFailedAuthentication } from '../auth/failed-auth.ts';
 import { protectedResourceMetadataUrl } from '../auth/resource-metadata.ts';
 import { createMcpServer, ProtocolError, toolCaller, type BeforeCall, type ToolCallParams } from './server.ts';
-import { openSessionStore, type McpSession } from './sessions.ts';
+import { openSessionStore, sessionIdHash, type McpSession } from './sessions.ts';
 import { sweepExportLinks } from './exports.ts';
 import { mcpSessionsEnded, mcpSessionsOpened } from '../telemetry/metrics.ts';
 import { negotiatedVersion, originRules, postMediaRefusal, protocolVersionRefusal } from './transport-rules.ts';
@@ -75,6 +75,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     await sessions.close();
     await options.usage?.flush();
   });
+  const inFlight = new SessionsInFlight();
   const origins = originRules(config);
   const resourceMetadata = protectedResourceMetadataUrl(config);
 
@@ -191,8 +192,9 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     }
     if (isInitializeRequest(body)) {
       try {
-        const session = await sessions.create(principal.clientId, negotiatedVersion(body.params.protocolVersion));
+        const session = await sessions.create(principal.clientId, negotiatedVersion(body.params.protocolVersion), inFlight.busy());
         mcpSessionsOpened.inc();
+        if (session.evicted) mcpSessionsEnded.inc();
         reply.raw.setHeader('mcp-session-id', session.id);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -202,6 +204,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     } else {
       const session = await sessionOfRequest(request, reply, principal);
       if (!session) return reply;
+      inFlight.hold(session.id, reply);
       const call = plainToolCall(body);
       if (call) return callDirectly(request, reply, principal, call, session.protocolVersion);
       // The transport decides version-dependent behaviour (the SSE priming event) by this
@@ -292,6 +295,29 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     });
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, body);
+  }
+}
+
+/**
+ * The sessions of this instance with a request in flight (an SSE stream is one until it
+ * ends): a client at its session cap has its least recently used session outside these ended.
+ */
+class SessionsInFlight {
+  private readonly counts = new Map<string, number>();
+
+  hold(sessionId: string, reply: FastifyReply): void {
+    const key = sessionIdHash(sessionId);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    reply.raw.once('close', () => {
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    });
+  }
+
+  /** Id hashes of the sessions with a request in flight. */
+  busy(): ReadonlySet<string> {
+    return new Set(this.counts.keys());
   }
 }
 

@@ -328,7 +328,8 @@ export function firstSentence(text: string): string {
 
 const sameWords = (description: string, name: string) => description.toLowerCase().replace(/^the |[^a-z]/g, '') === name.toLowerCase();
 
-const forInput = (key: string) => !NOT_FOR_INPUT.has(key);
+// The document's extensions (x-…: rules JSON Schema cannot state) are the validator's business too.
+const forInput = (key: string) => !NOT_FOR_INPUT.has(key) && !key.startsWith('x-');
 const forOutput = (key: string) => OUTPUT_KEYS.has(key);
 
 function inputJsonSchema(tool: ToolDef): { type: 'object'; [k: string]: unknown } {

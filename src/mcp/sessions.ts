@@ -1,6 +1,8 @@
 // MCP sessions: id → owning client and negotiated protocol version, expiring after an idle
-// TTL and capped per client (a client at its cap gets 429 with Retry-After: the time until
-// its least recently used session expires). Sessions live in a shared store, so a session
+// TTL and capped per client. At the cap a new session ends the client's least recently used
+// idle one (most clients never delete theirs); only when every one of its sessions has a
+// request in flight on this instance does the client get 429 with Retry-After (the time
+// until its least recently used session expires). Sessions live in a shared store, so a session
 // made on one instance works on every other: Redis when REDIS_URL is set, else the
 // database (PostgreSQL, or the embedded one). Sessions hold no server state: each request
 // builds its own server, so any instance can serve any request of a session.
@@ -30,8 +32,12 @@ export interface SessionLimits {
 
 export interface SessionStore {
   readonly kind: 'database' | 'redis';
-  /** A new session of the client; a RateLimitedError (429) when the client is at its cap. */
-  create(clientId: string, protocolVersion: string): Promise<McpSession>;
+  /**
+   * A new session of the client. At its cap the least recently used session whose id hash is
+   * not in `busy` (requests in flight) is ended first (`evicted`); a RateLimitedError (429)
+   * when all are busy.
+   */
+  create(clientId: string, protocolVersion: string, busy?: ReadonlySet<string>): Promise<McpSession & { evicted: boolean }>;
   /** The live session with this id (marking it used), or undefined when unknown or expired. */
   get(id: string): Promise<McpSession | undefined>;
   delete(id: string): Promise<boolean>;
@@ -53,7 +59,7 @@ function capError(limits: SessionLimits, retryAfterMs: number): RateLimitedError
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new RateLimitedError(
     `This client already has ${limits.maxPerClient} open MCP sessions (MCP_MAX_SESSIONS_PER_CLIENT); ` +
-      `end one with DELETE /mcp (its Mcp-Session-Id header), or retry after ${seconds} s when the least recently used one expires`,
+      `each has a request in flight, so none can be ended for a new one; retry after ${seconds} s, or end one with DELETE /mcp (its Mcp-Session-Id header)`,
     seconds,
   );
 }
@@ -77,14 +83,14 @@ export class DatabaseSessionStore implements SessionStore {
     this.sweeper = setInterval(() => void this.sweep().catch(onSweepError), Math.min(60_000, limits.ttlMs)).unref();
   }
 
-  async create(clientId: string, protocolVersion: string): Promise<McpSession> {
+  async create(clientId: string, protocolVersion: string, busy: ReadonlySet<string> = new Set()): Promise<McpSession & { evicted: boolean }> {
     const id = newSessionId();
     const t = now();
     const outcome = await insertSessionUnderCap(this.db, {
-      idHash: sessionIdHash(id), clientId, protocolVersion, now: new Date(t), idleSince: new Date(t - this.limits.ttlMs), maxPerClient: this.limits.maxPerClient,
+      idHash: sessionIdHash(id), clientId, protocolVersion, now: new Date(t), idleSince: new Date(t - this.limits.ttlMs), maxPerClient: this.limits.maxPerClient, busy: [...busy],
     });
     if (!outcome.created) throw capError(this.limits, outcome.oldestLastSeenAt.getTime() + this.limits.ttlMs - t);
-    return { id, clientId, protocolVersion };
+    return { id, clientId, protocolVersion, evicted: outcome.evicted };
   }
 
   async get(id: string): Promise<McpSession | undefined> {
@@ -115,20 +121,35 @@ export class DatabaseSessionStore implements SessionStore {
 const REDIS_PREFIX = 'stacklens:mcp:';
 
 // KEYS[1]: the client's set of sessions (member: id hash, score: last use); KEYS[2]: the
-// session. ARGV: now ms, ttl ms, cap, session value, id hash. Returns {1} when created, or
-// {0, last use of the least recently used live session}.
+// session. ARGV: now ms, ttl ms, cap, session value, id hash, then the busy id hashes.
+// At the cap the least recently used sessions not busy are ended. Returns {1, evicted}
+// when created, or {0, last use of the least recently used live session}.
 const CREATE_LUA = `
 local now = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
+local cap = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, tonumber(oldest[2])}
+local evicted = 0
+local count = redis.call('ZCARD', KEYS[1])
+if count >= cap then
+  local busy = {}
+  for i = 6, #ARGV do busy[ARGV[i]] = true end
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+  for i = 1, #oldest, 2 do
+    if count < cap then break end
+    if not busy[oldest[i]] then
+      redis.call('DEL', '${REDIS_PREFIX}s:' .. oldest[i])
+      redis.call('ZREM', KEYS[1], oldest[i])
+      count = count - 1
+      evicted = 1
+    end
+  end
+  if count >= cap then return {0, tonumber(oldest[2])} end
 end
 redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ttl)
-return {1}`;
+return {1, evicted}`;
 
 // KEYS[1]: the session; ARGV: ttl ms, now ms, id hash. The session's value, renewed (last
 // use, expiry, place in its client's set), or nil when it is gone or idle past the TTL.
@@ -171,16 +192,16 @@ export class RedisSessionStore implements SessionStore {
     return new RedisSessionStore(redis, limits);
   }
 
-  async create(clientId: string, protocolVersion: string): Promise<McpSession> {
+  async create(clientId: string, protocolVersion: string, busy: ReadonlySet<string> = new Set()): Promise<McpSession & { evicted: boolean }> {
     const id = newSessionId();
     const idHash = sessionIdHash(id);
     const t = now();
     const value = JSON.stringify({ c: clientId, v: protocolVersion, t });
     const out = (await this.call(() =>
-      (this.redis as any).stacklensMcpCreate(`${REDIS_PREFIX}c:${clientId}`, `${REDIS_PREFIX}s:${idHash}`, t, this.limits.ttlMs, this.limits.maxPerClient, value, idHash),
+      (this.redis as any).stacklensMcpCreate(`${REDIS_PREFIX}c:${clientId}`, `${REDIS_PREFIX}s:${idHash}`, t, this.limits.ttlMs, this.limits.maxPerClient, value, idHash, ...busy),
     )) as number[];
     if (Number(out[0]) !== 1) throw capError(this.limits, Number(out[1]) + this.limits.ttlMs - t);
-    return { id, clientId, protocolVersion };
+    return { id, clientId, protocolVersion, evicted: Number(out[1]) === 1 };
   }
 
   async get(id: string): Promise<McpSession | undefined> {

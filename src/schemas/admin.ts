@@ -144,8 +144,8 @@ export const grantCreditsBody = z.strictObject({
     .min(-MAX_CREDITS)
     .max(MAX_CREDITS)
     .refine((n) => n !== 0, 'must not be 0')
-    .describe('Credits to add; negative removes them (never below a zero balance)')
-    .meta({ examples: [500] }),
+    .describe('Credits to add, not 0; negative removes them (never below a zero balance)')
+    .meta({ not: { const: 0 }, examples: [500] }),
   reason: textInput(MAX_NAME_LENGTH).min(1, 'must not be empty').describe('Why: written to the ledger and the audit log').meta({ examples: ['annual contract'] }),
   reference: textInput(MAX_NAME_LENGTH).min(1).optional().describe('What it refers to, e.g. an invoice number'),
 });

@@ -23,9 +23,16 @@ export const customersInput = z.object({
 });
 export type CustomersInput = z.output<typeof customersInput>;
 
+/**
+ * The document's extension on each parameter of a group of which at least one must be given
+ * (non-blank): OpenAPI cannot relate two query parameters.
+ */
+export const AT_LEAST_ONE_OF_EXTENSION = 'x-at-least-one-of';
+const promptOrDomain = { [AT_LEAST_ONE_OF_EXTENSION]: ['prompt', 'companyDomain'] };
+
 export const techStackInput = z.object({
-  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.', 'acme.com marketing tools').optional(),
-  companyDomain: optionalDomainSchema('The company domain; takes precedence over a company named in the prompt'),
+  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.', 'acme.com marketing tools').optional().meta(promptOrDomain),
+  companyDomain: optionalDomainSchema('The company domain; takes precedence over a company named in the prompt').meta(promptOrDomain),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Maximum suggested products, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 export type TechStackInput = z.output<typeof techStackInput>;

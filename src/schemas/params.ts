@@ -31,15 +31,31 @@ function normalizedDomain(v: string, ctx: z.RefinementCtx): string {
   return d;
 }
 
+// The dots domainToASCII reads as a label separator (full stop, ideographic, full-width,
+// half-width), as characters: the pattern is repeated in every MCP tool that takes a domain.
+const DOT = '.\u3002\uFF0E\uFF61';
+/**
+ * What every domain the normalizer accepts looks like, as a pattern the document can carry:
+ * an optional scheme and credentials, then a host (up to `/ ? #`, no spaces) holding two
+ * labels around a dot. Looser than the normalizer (which also checks labels, the top-level
+ * label and the length), never stricter: no valid domain is documented as invalid, and a
+ * name with one label, an empty label or a space in it is invalid in the document too.
+ */
+const DOMAIN_SHAPE = `\\s*([A-Za-z][\\w+.-]*://)?([^/@]*@)?[^\\s/?#@]*[^\\s/?#@${DOT}][${DOT}][^\\s/?#@:${DOT}][^\\s/?#@]*([/?#]|\\s*$)`;
+/** The document's pattern of a domain input: its shape and the single-line text rule together. */
+export const DOMAIN_PATTERN = `^(?=${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
+/** The same where blank means "not given". */
+const OPTIONAL_DOMAIN_PATTERN = `^(?=\\s*$|${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
+
 /** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
-const domainDoc = (description: string) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, ...TEXT_PATTERN_DOC, description: `${description}. ${DOMAIN_RULE}` }) as const;
+const domainDoc = (description: string, pattern = DOMAIN_PATTERN) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, pattern, description: `${description}. ${DOMAIN_RULE}` }) as const;
 
 // Examples go on the input side: the document describes what a client sends, and a
 // transform's own examples describe its output.
 const domainText = () => textInput(MAX_DOMAIN_INPUT).meta({ examples: ['example.com'] });
 
 /** The documented form of one domain in a list that a transform spells out by hand. */
-export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, ...TEXT_PATTERN_DOC, examples: ['example.com'] } as const;
+export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMAIN_INPUT, pattern: DOMAIN_PATTERN, examples: ['example.com'] } as const;
 
 /**
  * A domain: normalized once, here (case, scheme, www., path, port, trailing dot, IDN), so
@@ -55,7 +71,7 @@ export function optionalDomainSchema(description: string) {
   return domainText()
     .optional()
     .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : normalizedDomain(v, ctx)))
-    .meta({ ...domainDoc(`${description}; blank means not given`) });
+    .meta({ ...domainDoc(`${description}; blank means not given`, OPTIONAL_DOMAIN_PATTERN) });
 }
 
 /** An ISO 3166-1 alpha-2 code or an English country name → the ISO-2 code. */

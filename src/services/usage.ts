@@ -16,6 +16,7 @@ const MAX_PENDING_KEYS = 5_000;
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const FIRST_DAY_MS = Date.parse('0001-01-01T00:00:00Z');
 
 export class UsageRecorder {
   private pending = new Map<string, UsageCount>();
@@ -62,7 +63,8 @@ export class UsageRecorder {
 /** A client's usage from `from` to `to` (UTC days, inclusive; default the last 30 days). */
 export async function getUsage(db: Db, clientId: string, range: { from?: string | undefined; to?: string | undefined }): Promise<Usage> {
   const to = range.to ?? dayOf(now());
-  const from = range.from ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS);
+  // The default window stops at the first day the database can store (0001-01-01).
+  const from = range.from ?? dayOf(Math.max(Date.parse(`${to}T00:00:00Z`) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS, FIRST_DAY_MS));
   const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
   if (days < 1) throw new BadRequestError('from: must not be after to');
   if (days > MAX_USAGE_DAYS) throw new BadRequestError(`from: the window is at most ${MAX_USAGE_DAYS} days (${days} asked)`);

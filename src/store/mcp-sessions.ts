@@ -9,17 +9,19 @@ export interface McpSessionRow {
   lastSeenAt: Date;
 }
 
-export type CreateSessionOutcome = { created: true } | { created: false; oldestLastSeenAt: Date };
+export type CreateSessionOutcome = { created: true; evicted: boolean } | { created: false; oldestLastSeenAt: Date };
 
 /**
- * Inserts a session unless the client already has `maxPerClient` live ones (then returns
- * when its least recently used one was last seen). One transaction under a per-client
- * advisory lock, so concurrent initializes of one client cannot pass the cap together;
- * the client's expired rows are deleted on the way.
+ * Inserts a session. At the client's cap (`maxPerClient` live ones) its least recently used
+ * session outside `busy` (id hashes with a request in flight) is ended to make room; when
+ * every one is busy, nothing is inserted and the outcome says when the least recently used
+ * one was last seen. One transaction under a per-client advisory lock, so concurrent
+ * initializes of one client cannot pass the cap together; the client's expired rows are
+ * deleted on the way.
  */
 export async function insertSessionUnderCap(
   db: Db,
-  s: { idHash: string; clientId: string; protocolVersion: string; now: Date; idleSince: Date; maxPerClient: number },
+  s: { idHash: string; clientId: string; protocolVersion: string; now: Date; idleSince: Date; maxPerClient: number; busy: readonly string[] },
 ): Promise<CreateSessionOutcome> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('mcp_sessions:' || $1::text))", [s.clientId]);
@@ -28,12 +30,23 @@ export async function insertSessionUnderCap(
       'SELECT count(*)::int AS n, min(last_seen_at) AS oldest FROM mcp_sessions WHERE client_id = $1',
       [s.clientId],
     );
-    if (live!.n >= s.maxPerClient) return { created: false, oldestLastSeenAt: live!.oldest! };
+    let evicted = false;
+    if (live!.n >= s.maxPerClient) {
+      const gone = await tx.query(
+        `DELETE FROM mcp_sessions WHERE id_hash IN (
+           SELECT id_hash FROM mcp_sessions WHERE client_id = $1 AND NOT (id_hash = ANY($2::text[]))
+            ORDER BY last_seen_at, created_at LIMIT $3::int)
+         RETURNING 1 AS gone`,
+        [s.clientId, s.busy, live!.n - s.maxPerClient + 1],
+      );
+      if (live!.n - gone.length >= s.maxPerClient) return { created: false, oldestLastSeenAt: live!.oldest! };
+      evicted = gone.length > 0;
+    }
     await tx.query(
       'INSERT INTO mcp_sessions (id_hash, client_id, protocol_version, created_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)',
       [s.idHash, s.clientId, s.protocolVersion, s.now],
     );
-    return { created: true };
+    return { created: true, evicted };
   });
 }
 

@@ -72,30 +72,45 @@ for (const [kind, open] of stores) {
       }
     });
 
-    test('the cap is per client: 429 with Retry-After until the least recently used session expires', async (t) => {
+    test('at the cap a new session ends the client\'s least recently used idle one; 429 with Retry-After only when every one is busy', async (t) => {
       const store = await open();
       if (typeof store === 'string') return t.skip(store);
       try {
         at(1_000_000);
         const a1 = await store.create(clientA, '2025-06-18');
         at(1_010_000);
-        await store.create(clientA, '2025-06-18');
+        const a2 = await store.create(clientA, '2025-06-18');
         at(1_020_000);
         const b1 = await store.create(clientB, '2025-06-18');
-        assert.ok(b1, 'another client has its own cap');
-        await assert.rejects(store.create(clientA, '2025-06-18'), (err: unknown) => {
+        assert.equal(b1.evicted, false, 'another client has its own cap');
+        // Idle sessions at the cap: the least recently used (a1) makes room.
+        const a3 = await store.create(clientA, '2025-06-18');
+        assert.equal(a3.evicted, true);
+        assert.equal(await store.get(a1.id), undefined, 'the least recently used idle session is ended');
+        assert.ok(await store.get(a2.id), 'the other one lives on');
+        assert.ok(await store.get(b1.id), "another client's session is never ended");
+        // Every session busy (a request in flight): the cap refuses, as before.
+        at(1_030_000);
+        const busy = new Set([sessionIdHash(a2.id), sessionIdHash(a3.id)]);
+        await assert.rejects(store.create(clientA, '2025-06-18', busy), (err: unknown) => {
           assert.ok(err instanceof RateLimitedError);
           assert.equal(err.status, 429);
-          // a1, last seen at 1 000 s, expires at 1 060 s: 40 s from now.
-          assert.equal(err.headers['retry-after'], '40');
-          assert.match(err.message, /already has 2 open MCP sessions.*DELETE \/mcp/);
+          // a2, last seen at 1 020 s (the get above), expires at 1 080 s: 50 s from now.
+          assert.equal(err.headers['retry-after'], '50');
+          assert.match(err.message, /already has 2 open MCP sessions.*request in flight.*DELETE \/mcp/);
           return true;
         });
-        assert.equal(await store.delete(a1.id), true, 'ending a session frees a place');
-        assert.equal(await store.delete(a1.id), false);
-        assert.ok(await store.create(clientA, '2025-06-18'));
-        at(1_020_000 + TTL_MS + 1);
-        assert.ok(await store.create(clientA, '2025-06-18'), 'expired sessions no longer count');
+        assert.ok(await store.get(a2.id) && await store.get(a3.id), 'a refusal ends nothing');
+        // One busy, one idle: the idle one goes, even when it is the more recently used.
+        at(1_040_000);
+        await store.get(a3.id);
+        const a4 = await store.create(clientA, '2025-06-18', new Set([sessionIdHash(a2.id)]));
+        assert.equal(a4.evicted, true);
+        assert.equal(await store.get(a3.id), undefined);
+        assert.ok(await store.get(a2.id), 'the busy session is kept');
+        assert.equal(await store.delete(a4.id), true, 'ending a session frees a place');
+        assert.equal(await store.delete(a4.id), false);
+        assert.equal((await store.create(clientA, '2025-06-18', new Set([sessionIdHash(a2.id)]))).evicted, false);
       } finally {
         await store.close();
       }

@@ -20,7 +20,25 @@ const tools = [
     input: z.object({ word: z.string() }),
     run: async (args) => ({ word: args.word }),
   }),
+  // Holds its call in flight until the test opens the gate (a session with a request in flight is busy).
+  testTool({
+    name: 'wait',
+    title: 'Wait',
+    description: 'Answers when the test lets it.',
+    input: z.object({}),
+    run: async () => {
+      gate.entered++;
+      await gate.open;
+      return { waited: true };
+    },
+  }),
 ];
+
+const gate = { entered: 0, open: Promise.resolve(), release: () => {} };
+function closeGate(): void {
+  gate.entered = 0;
+  gate.open = new Promise<void>((resolve) => (gate.release = resolve));
+}
 
 interface RawAnswer {
   status: number;
@@ -234,7 +252,7 @@ describe('sessions', () => {
     assert.match(expired.json().error.message, /Session not found/);
   });
 
-  test('the per-client cap is a 429 with Retry-After; DELETE frees a place', async () => {
+  test('at the per-client cap a new session ends the least recently used idle one, and is a 429 with Retry-After when all are busy; DELETE frees a place', async () => {
     // An instance with a cap of 3 on the same database (its port serves the requests below).
     const capped = await createTestApp({ db: t.db, mcpTools: tools, env: { MCP_MAX_SESSIONS_PER_CLIENT: '3', MCP_SESSION_TTL_SECONDS: '60' } });
     const mainPort = port;
@@ -252,13 +270,31 @@ async function cappedCase() {
   {
     const c = await createTestClient(t.db, 'full');
     const ids = [await initialize(c), await initialize(c), await initialize(c)];
-    const refused = await raw('POST', base(c), initBody());
-    assert.equal(refused.status, 429);
-    assert.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60, String(refused.headers['retry-after']));
-    assert.match(refused.json().error.message, /already has 3 open MCP sessions/);
-    assert.equal((await raw('POST', base(c, { 'mcp-session-id': ids[0]! }), listBody)).status, 200, 'existing sessions still work');
-    assert.equal((await raw('DELETE', base(c, { 'mcp-session-id': ids[0]! }))).status, 204);
+    // At the cap with idle sessions, the least recently used (ids[0]) makes room.
+    const fourth = await raw('POST', base(c), initBody());
+    assert.equal(fourth.status, 200, fourth.text);
+    const ended = await raw('POST', base(c, { 'mcp-session-id': ids[0]! }), listBody);
+    assert.equal(ended.status, 404, 'the least recently used idle session was ended');
+    assert.equal((await raw('POST', base(c, { 'mcp-session-id': ids[1]! }), listBody)).status, 200, 'the others still work');
+    assert.equal((await raw('DELETE', base(c, { 'mcp-session-id': ids[1]! }))).status, 204);
     assert.equal((await raw('POST', base(c), initBody())).status, 200);
     assert.equal((await raw('POST', base(other), initBody())).status, 200, 'the cap is per client');
+  }
+  {
+    // Every session busy (a call in flight on each): the cap refuses with 429 and Retry-After.
+    const c = await createTestClient(t.db, 'full');
+    const ids = [await initialize(c), await initialize(c), await initialize(c)];
+    closeGate();
+    const calls = ids.map((id, i) => raw('POST', base(c, { 'mcp-session-id': id }), { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'wait', arguments: {} } }));
+    for (let i = 0; i < 200 && gate.entered < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(gate.entered, 3, 'three calls in flight');
+    const refused = await raw('POST', base(c), initBody());
+    assert.equal(refused.status, 429, refused.text);
+    assert.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60, String(refused.headers['retry-after']));
+    assert.match(refused.json().error.message, /already has 3 open MCP sessions.*request in flight/);
+    gate.release();
+    for (const res of await Promise.all(calls)) assert.equal(res.status, 200, res.text);
+    // Idle again: the next initialize ends the least recently used one.
+    assert.equal((await raw('POST', base(c), initBody())).status, 200);
   }
 }

@@ -12034,7 +12034,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Credits to add; negative removes them (never below a zero balance)
+                     * @description Credits to add, not 0; negative removes them (never below a zero balance)
                      * @example 500
                      */
                     amount: number;

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import Router from 'find-my-way';
+import { notServed } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,12 @@ export const methodsPlugin = fp(async (app: FastifyInstance, options: { ignoreTr
     for (const method of methods) {
       if (!router.hasRoute(method as 'GET', route.url)) router.on(method as 'GET', route.url, () => {});
     }
+  });
+  // A method no route serves (QUERY, PROPFIND...) goes to the not-found handler before its
+  // body is parsed: 405 with Allow on a known path, 404 elsewhere, never a parser's 400.
+  app.addHook('onRequest', async (request, reply) => {
+    if ((METHODS as readonly string[]).includes(request.method)) return;
+    return notServed(app, request, reply);
   });
   app.decorate('allowedMethods', (url: string) => {
     const path = url.split('?', 1)[0]!;

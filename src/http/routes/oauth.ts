@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { exchangeClientCredentials, OAuthError } from '../../auth/token-endpoint.ts';
 import { publishedJwks } from '../../auth/signing-keys.ts';
-import { sendError } from '../plugins/errors.ts';
+import { sendError, sendTooLarge } from '../plugins/errors.ts';
 import { strictQuery } from '../route-config.ts';
 import { errorBodySchema } from '../../schemas/common.ts';
 import { authorizationServerMetadataSchema, jwksSchema, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../../schemas/oauth.ts';
@@ -45,7 +45,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     if (error instanceof AppError) return sendError(request, reply, error.status, error.message, error.headers);
     const status = error.statusCode ?? 500;
     // A body over the limit is a 413 here as on every route, in the service's error shape.
-    if (status === 413) return sendError(request, reply, 413, `body: larger than the token endpoint's limit of ${TOKEN_BODY_LIMIT} bytes`);
+    if (status === 413) return sendTooLarge(request, reply, `body: larger than the token endpoint's limit of ${TOKEN_BODY_LIMIT} bytes`);
     if (status < 500) {
       // Unparsable JSON, unsupported media type, oversized body, prototype poisoning...
       return reply.code(400).send({ error: 'invalid_request', error_description: error.message });
