@@ -4,7 +4,7 @@
 // (IPv6: its /64, which one host holds whole). One address is not one client: NAT, pooled
 // HTTP clients and a reverse proxy put many behind one, so authenticated traffic is never
 // counted per address.
-import { isIPv6 } from 'node:net';
+import { addressGroup } from '../auth/client-address.ts';
 
 /** Gives the slot back; calling it again does nothing. */
 export type Leave = () => void;
@@ -33,21 +33,7 @@ export class InFlight {
   }
 }
 
-/** An address as limits count it: IPv4 (also IPv4-mapped IPv6) whole, other IPv6 by its /64. */
+/** An address as limits count it: IPv4 (also IPv4-mapped IPv6) whole, other IPv6 by its /64 (as the authentication throttles count it). */
 export function addressKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return `ip:${mapped[1]}`;
-  if (!isIPv6(ip)) return `ip:${ip}`;
-  return `ip:${expandIPv6(ip).slice(0, 4).join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of an IPv6 address, as lower-case hex without leading zeros. */
-function expandIPv6(ip: string): string[] {
-  const bare = ip.split('%', 1)[0]!.toLowerCase();
-  const [head, tail] = bare.includes('::') ? bare.split('::') as [string, string] : [bare, undefined];
-  const groups = (part: string | undefined) => (part ? part.split(':') : []);
-  const left = groups(head);
-  const right = groups(tail);
-  const middle = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
-  return [...left, ...middle, ...right].map((g) => (g.includes('.') ? g : (parseInt(g, 16) || 0).toString(16)));
+  return `ip:${addressGroup(ip)}`;
 }
