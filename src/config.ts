@@ -267,9 +267,16 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
+/** Settings of earlier versions: a start that sets one stops and says what replaced it, rather than running without the limit the operator meant. */
+const REMOVED_VARIABLES: Record<string, string> = {
+  MAX_CONNECTIONS_PER_IP: 'connections are no longer parked per address; set MAX_CONCURRENT_REQUESTS_PER_CLIENT (per credential) and MAX_CONCURRENT_REQUESTS_PER_IP (requests without credentials) instead',
+};
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty value is an unset one (`VAR=` in a unit file, `${VAR:-}` in a compose file).
   env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const removed = Object.keys(REMOVED_VARIABLES).filter((name) => env[name] !== undefined);
+  if (removed.length) throw new ConfigError(`Invalid configuration:\n${removed.map((name) => `  ${name} is no longer read: ${REMOVED_VARIABLES[name]}`).join('\n')}`);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${issueMessage(i, env)}`);

@@ -121,3 +121,11 @@ test('searches and peer comparisons run on half the cores by default (at least o
   assert.equal(set.search.concurrency, 7);
   assert.equal(set.peers.concurrency, 3);
 });
+
+test('a setting of an earlier version stops the start and names what replaced it', () => {
+  assert.throws(() => loadConfig({ MAX_CONNECTIONS_PER_IP: '16' }), (err: unknown) => {
+    assert.ok(err instanceof ConfigError);
+    assert.match(err.message, /MAX_CONNECTIONS_PER_IP is no longer read: .*MAX_CONCURRENT_REQUESTS_PER_CLIENT/);
+    return true;
+  });
+});
