@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
-import { createClient } from './clients.ts';
+import { createClient, listClients } from './clients.ts';
 import { createApiKey } from './api-keys.ts';
 
 export const DEMO_CLIENT_FILE = 'demo-client.json';
@@ -44,4 +44,26 @@ export async function createDemoClient(db: Db, config: Config, say: (line: strin
   say(`  api_key   ${demo.api_key}`);
   say(`  Try: curl -s ${demo.base_url}/me -H 'X-API-Key: ${demo.api_key}'`);
   return demo;
+}
+
+/**
+ * The start-up line saying where the demo client's credentials are, judged by the database and
+ * the file together: a restored or moved database holds the demo client while its data folder
+ * has no demo-client.json (or one of another database). The secret is stored hashed, so the
+ * line says how to make new credentials rather than that there is no demo client.
+ */
+export async function demoCredentialsLine(db: Db, dataDir: string): Promise<string> {
+  const demos = (await listClients(db)).filter((c) => c.name === 'demo' && !c.disabledAt).map((c) => c.id);
+  const file = path.join(dataDir, DEMO_CLIENT_FILE);
+  let fileClient: string | undefined;
+  try {
+    fileClient = (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<DemoClientFile>).client_id;
+  } catch {
+    fileClient = undefined; // missing or unreadable: judged by the database alone
+  }
+  if (fileClient !== undefined && demos.includes(fileClient)) return `Credentials: the demo client (plan full) is in ${file}`;
+  if (demos.length === 0) return 'Credentials: no demo client (the database held data before its first start); create one: stacklens clients create --name NAME --plan full';
+  const id = demos[0]!;
+  return `Credentials: the demo client ${id} (plan full) exists, but ${file} ${fileClient === undefined ? 'is missing' : 'names another client'} (a restored or moved database) and its secret is not stored; ` +
+    `make new credentials: stacklens clients rotate-secret ${id}, stacklens keys create --client ${id}`;
 }

@@ -13,12 +13,10 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { describeDatabase, weakSecrets } from '../operations.ts';
 import { recordPublicEndpoints } from '../auth/public-endpoints.ts';
-import { DEMO_CLIENT_FILE } from '../auth/demo-client.ts';
+import { demoCredentialsLine } from '../auth/demo-client.ts';
 import { listClients } from '../auth/clients.ts';
 import { consoleStartupLines, ensureDemoAdmin } from '../services/console-users.ts';
 import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
-import fs from 'node:fs';
-import path from 'node:path';
 
 /** Beyond the export grace: time for the audit writes, closing the app and the database checkpoint. */
 const CLOSE_MARGIN_MS = 20_000;
@@ -72,10 +70,7 @@ async function startupReport(config: Config, db: Db): Promise<string[]> {
   const demoClients = (await listClients(db)).filter((c) => c.name === 'demo' && !c.disabledAt);
   if (config.mode === 'demo') {
     lines.push(`Mode: demo (SEED_DEMO${config.databaseUrl ? '=true' : ' defaults to true on the embedded database'}): a generated demo world on first start`);
-    const file = path.join(config.dataDir, DEMO_CLIENT_FILE);
-    lines.push(fs.existsSync(file) && demoClients.length > 0
-      ? `Credentials: the demo client (plan full) is in ${file}`
-      : 'Credentials: no demo client (the database held data before its first start); create one: stacklens clients create --name NAME --plan full');
+    lines.push(await demoCredentialsLine(db, config.dataDir));
   } else {
     lines.push(`Mode: production: no demo world${config.databaseUrl ? ' (SEED_DEMO is off with DATABASE_URL)' : ' (SEED_DEMO=false)'}; add one with SEED_DEMO=true or \`stacklens seed\``);
     lines.push('Credentials: none printed; create a client: stacklens clients create --name NAME --plan PLAN, and a key: stacklens keys create --client ID');

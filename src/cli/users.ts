@@ -11,6 +11,7 @@ import { BadRequestError } from '../errors.ts';
 import { isRole, ROLES } from '../schemas/roles.ts';
 import type { ConsoleUser } from '../schemas/console.ts';
 import { generatePassword } from '../auth/passwords.ts';
+import { servedEndpoints } from '../auth/public-endpoints.ts';
 
 const line = (u: ConsoleUser) => `${u.id}  ${u.email}  "${u.name}"  role=${u.role}  ${u.disabled ? `DISABLED since ${u.disabledAt}` : 'enabled'}  created=${u.createdAt}`;
 
@@ -34,10 +35,12 @@ export function registerUserCommands(program: Command): void {
       const role = checkedRole(opts.role);
       await withContext(async ({ db, config }) => {
         const { user, password } = await createAdminUser(db, CLI_ACTOR, { email: opts.email, name: opts.name, role, password: opts.password });
-        output(opts.json, { ...user, ...(password ? { password } : {}) }, () => [
+        // The console of the server on this database (its address recorded at its start), not this shell's guess.
+        const signInUrl = `${(await servedEndpoints(db, config)).publicUrl}/console`;
+        output(opts.json, { ...user, ...(password ? { password } : {}), signInUrl }, () => [
           `Console user created: ${user.email} (${user.name}, role ${user.role}), id ${user.id}`,
           ...(password ? [`  password: ${password}`, 'Give it to them now: it is not shown again (stacklens users set-password makes a new one).'] : []),
-          `Sign in at ${config.publicUrl}/console`,
+          `Sign in at ${signInUrl}`,
         ]);
       });
     });

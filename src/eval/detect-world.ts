@@ -54,7 +54,7 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
   const segments = buildSegments(seed, catalog, scale);
   const cumulative = cumulativeShares(segments);
   const codec = makeIdCodec(seed, 'cmp');
-  const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: (k) => `cmp_${codec(k)}` };
+  const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), takenNames: new Set(), companyId: (k) => `cmp_${codec(k)}` };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
   const world: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };
 

@@ -250,10 +250,13 @@ export function computeCohorts(index: BlockIndex, self: number, params: CohortPa
   const defaults: Scored[] = [];
   const competitors: Scored[] = [];
   const parts: SimilarityParts = emptyParts();
+  // A company under another domain with the same name is the company itself (a second site,
+  // a regional domain), never its competitor.
+  const ownName = pop.name[self]!;
   for (const m of peers) {
     probe.parts(m, parts);
     defaults.push({ member: m, score: combineParts(parts, WEIGHTS.default) });
-    competitors.push({ member: m, score: combineParts(parts, WEIGHTS.competitors) });
+    if (ownName < 0 || pop.name[m] !== ownName) competitors.push({ member: m, score: combineParts(parts, WEIGHTS.competitors) });
   }
   const own = pop.stackWeight[self]!;
   let aspiring = aspirationalCandidates(index, self, params);

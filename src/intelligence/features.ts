@@ -11,6 +11,8 @@ export interface CompanyInput {
   revenueBand: string | null;
   country: string | null;
   description: string | null;
+  /** Display name: companies that share one (folded) are never each other's competitors. */
+  name?: string | null;
   /** Product ids the company uses (installs whose evidence says in use). */
   products: string[];
 }
@@ -31,6 +33,8 @@ export interface Population {
   rev: Int8Array;
   country: Int32Array;
   region: Int32Array;
+  /** Dictionary code of the folded name (lowercase letters and digits); -1 = unknown. */
+  name: Int32Array;
   productIds: string[];
   productIndex: Map<string, number>;
   /** Per product: IDF weight and number of companies using it. */
@@ -72,6 +76,11 @@ export function descriptionTerms(text: string | null | undefined): string[] {
   return [...out];
 }
 
+/** A name compared the way a reader would: case, spaces and punctuation do not count. */
+export function foldName(name: string | null | undefined): string {
+  return (name ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 class Dict {
   readonly map = new Map<string, number>();
   code(value: string | null | undefined): number {
@@ -95,6 +104,7 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
   const sectors = new Dict();
   const countries = new Dict();
   const regions = new Dict();
+  const names = new Dict();
   const pop: Population = {
     size: n,
     ids: companies.map((c) => c.id),
@@ -105,6 +115,7 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
     rev: new Int8Array(n),
     country: new Int32Array(n),
     region: new Int32Array(n),
+    name: new Int32Array(n),
     productIds,
     productIndex,
     productIdf: new Float64Array(products.length),
@@ -130,6 +141,7 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
     pop.rev[i] = revenueBandIndex(c.revenueBand);
     pop.country[i] = countries.code(c.country?.toUpperCase());
     pop.region[i] = regions.code(regionOf(c.country));
+    pop.name[i] = names.code(foldName(c.name));
     const idx = [...new Set(c.products.map((id) => productIndex.get(id)).filter((x): x is number => x !== undefined))].sort((a, b) => a - b);
     pop.stacks[i] = Int32Array.from(idx);
     for (const p of idx) pop.productDf[p]!++;

@@ -34,7 +34,9 @@ const HINTS: Record<number, string> = {
   404: 'Nothing was found for what the message names: check the domain or id (vendors_search, categories_list and companies_search find valid ones).',
   409: 'The call conflicts with the current state; read the message.',
   413: 'Too many items in one call: split the list into smaller calls.',
-  422: 'The Idempotency key was reused with different arguments: use a new key.',
+  // 422 has several causes (a site that cannot be fetched, a reused idempotency key): the
+  // message names the cause, so the hint only says to read it.
+  422: 'The arguments are valid but the call could not be carried out: the message says why; change what it names (another address, a new key) or try again later.',
   429: 'Rate limit reached: wait the number of seconds given, then call again.',
   503: 'The service is busy or overloaded: wait the number of seconds given, then call again.',
 };

@@ -15,11 +15,12 @@ export interface CompanyFeatureRow {
   revenueBand: string | null;
   country: string | null;
   description: string | null;
+  name: string | null;
 }
 
 export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> {
   const rows = await db.queryArrays(
-    `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description
+    `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description, c.name
        FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
       ORDER BY c.id`,
   );
@@ -31,6 +32,7 @@ export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> 
     revenueBand: r[4] as string | null,
     country: (r[5] as string | null)?.trim() || null,
     description: r[6] as string | null,
+    name: r[7] as string | null,
   }));
 }
 

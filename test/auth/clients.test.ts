@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 import { createClient, definePlan, listPlans, rotateClientSecret } from '../../src/auth/clients.ts';
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
+import { demoCredentialsLine } from '../../src/auth/demo-client.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openDb } from '../../src/store/db.ts';
 
@@ -105,4 +106,19 @@ test('CLI: clients create --json, keys create --json, credits grant (embedded da
   } finally {
     await db.close();
   }
+});
+
+test("start-up line: a restored database's demo client is named with how to renew its credentials, not reported missing", async () => {
+  const dataDir = fs.mkdtempSync(path.join(tmp, 'restored-'));
+  // What a restore brings: the demo client in the database, no demo-client.json in the new folder.
+  const demo = await createClient(t.db, { name: 'demo', plan: 'full' });
+  const restored = await demoCredentialsLine(t.db, dataDir);
+  assert.doesNotMatch(restored, /no demo client/);
+  assert.match(restored, /demo client cli_[\w-]+ \(plan full\) exists, but .*demo-client\.json is missing/);
+  assert.match(restored, /stacklens clients rotate-secret cli_[\w-]+, stacklens keys create --client cli_[\w-]+/);
+  // A file of another database's client is not taken for this one's.
+  fs.writeFileSync(path.join(dataDir, 'demo-client.json'), JSON.stringify({ client_id: 'cli_elsewhere' }));
+  assert.match(await demoCredentialsLine(t.db, dataDir), /demo-client\.json names another client/);
+  fs.writeFileSync(path.join(dataDir, 'demo-client.json'), JSON.stringify({ client_id: demo.clientId }));
+  assert.equal(await demoCredentialsLine(t.db, dataDir), `Credentials: the demo client (plan full) is in ${path.join(dataDir, 'demo-client.json')}`);
 });

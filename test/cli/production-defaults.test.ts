@@ -3,9 +3,9 @@
 // (PostgreSQL without SEED_DEMO, or SEED_DEMO=false) seeds nothing, mints no demo client and
 // says which database, mode and credentials; and credentials `stacklens clients create
 // --json` prints, from a shell without the server's PORT, get a token from that server on
-// its non-default port. On the suite's engine: PGlite in a data folder (the CLI runs while
-// the server is stopped: one owner of the folder), or a fresh schema on PostgreSQL (the CLI
-// runs beside the running server).
+// its non-default port (and `users create` names that server's console). On the suite's
+// engine: PGlite in a data folder (the CLI runs while the server is stopped: one owner of the
+// folder), or a fresh schema on PostgreSQL (the CLI runs beside the running server).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -105,6 +105,9 @@ test('production start: no demo world, no demo client, a start-up report; CLI cr
     assert.match(created.stderr, new RegExp(`this shell's configuration \\(PUBLIC_URL, HOST, PORT\\) would give http://127\\.0\\.0\\.1:8080`));
     const key = JSON.parse((await stacklens(cliEnv, 'keys', 'create', '--client', client.client_id, '--json')).stdout) as { api_key: string; base_url: string };
     assert.equal(key.base_url, `http://127.0.0.1:${port}/api`);
+    const user = await stacklens(cliEnv, 'users', 'create', '--email', 'ops@example.com', '--name', 'Ops', '--role', 'admin');
+    assert.equal(user.code, 0, user.stderr);
+    assert.match(user.stdout, new RegExp(`Sign in at http://127\\.0\\.0\\.1:${port}/console\n`), 'the console of the server, not the default port');
 
     // Nothing of the demo world was made.
     const db = await openDb(TEST_DATABASE_URL ? { databaseUrl: database.env.DATABASE_URL } : { dataDir });

@@ -145,6 +145,19 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   const trace = `https://cdn.${a!.vendorDomain}/loader.js?site=${domain}`;
   const recorded = await recordDetections(t.db, [{ domain, technologies: [{ name: a!.product, vendorDomain: a!.vendorDomain, category: a!.mainCategory, confidence: 0.8, evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }] }] }], { source: 'crawl', createCompanies: false });
   assert.equal(recorded.added, 1);
+  // A product last seen once, two years ago (as an import of old data leaves it): below the
+  // in-use bar, so the company page lists it apart.
+  const inStack = new Set(stack.body.content.map((p) => p.productId));
+  const [goneRow] = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM products WHERE NOT (id = ANY($1::text[])) ORDER BY id LIMIT 1', [[...inStack]]);
+  const [companyRow] = await t.db.query<{ id: string }>('SELECT id FROM companies WHERE domain = $1', [domain]);
+  await t.db.query(
+    `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
+     VALUES ($1, $2, now() - interval '730 days', now() - interval '730 days', 1, 50, '{}')`,
+    [companyRow!.id, goneRow!.id],
+  );
+  const gone = { product: goneRow!.name, productId: goneRow!.id };
+  const goneUse = await api<{ inUse: boolean; confidence: number }[]>(page, 'POST', `/api/companies/${domain}/products-in-use`, { productIds: [gone.productId] });
+  assert.equal(goneUse.body[0]!.inUse, false, JSON.stringify(goneUse.body));
   for (const p of [a!, b!]) {
     await page.locator('#f-use').fill(p.product);
     await page.locator('#f-use').press('Enter');
@@ -176,6 +189,13 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   assert.equal(await expander.getAttribute('aria-expanded'), 'true');
   await page.locator('.evidence').getByText('First seen').waitFor();
   await page.locator('table.observations tbody tr', { hasText: trace }).waitFor();
+  // Products under the in-use bar are apart from the stack, under a heading naming the bar.
+  const exactly = (name: string) => new RegExp(`^\\W*${name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}$`, 'u');
+  const apart = page.locator('details.stack-unlikely');
+  assert.match(await apart.locator('summary').innerText(), /Probably no longer in use \(confidence below 50 %\)/u);
+  assert.equal(await apart.locator('button.expander', { hasText: exactly(gone.product) }).count(), 1);
+  assert.equal(await page.locator('.stack-group:not(.stack-unlikely) button.expander', { hasText: exactly(gone.product) }).count(), 0);
+  assert.equal(await page.locator('.stack-group:not(.stack-unlikely) button.expander', { hasText: exactly(a!.product) }).count(), 1);
   assert.match(await page.locator('table.observations tbody tr').first().innerText(), /script/u);
   await checkA11y(page, 'company');
   await shot(page, 'company');
@@ -193,6 +213,13 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   await page.getByRole('link', { name: 'Benchmark', exact: true }).click();
   await page.locator('.chart canvas').first().waitFor();
   await page.locator('table.matrix tbody tr').first().waitFor();
+  // The comparison fits a laptop screen rather than running off its right edge (checked
+  // narrower than the 1,366 px where it was clipped: this world's peer domains are short).
+  await page.setViewportSize({ width: 1024, height: 860 });
+  await page.waitForFunction(`document.querySelector('table.matrix').parentElement.clientWidth < 1000`);
+  const [tableWidth, frameWidth] = (await page.evaluate(`(() => { const t = document.querySelector('table.matrix'); return [t.scrollWidth, t.parentElement.clientWidth]; })()`)) as [number, number];
+  assert.ok(tableWidth <= frameWidth, `the comparison table is ${tableWidth} px wide in a ${frameWidth} px frame`);
+  await page.setViewportSize({ width: 1280, height: 860 });
   await checkA11y(page, 'benchmark');
   await shot(page, 'benchmark');
   await page.goBack();

@@ -70,6 +70,28 @@ test('cohorts: blocking keeps peers in their block; K and the 50 cap hold; no se
   const b0 = computeCohorts(index, pop.indexOf.get('b0')!, DEFAULT_COHORT_PARAMS);
   assert.ok(b0.default.every((s) => pop.ids[s.member]!.startsWith('b')));
   assert.equal(b0.aspirational.length, 0, 'no larger finance company');
+
+test('competitors never include a company with the same name (case and punctuation aside); the Default cohort may', () => {
+  // twin-1 and twin-2 are the same business under two domains: identical firmographics and
+  // stacks make each the other's best match, which is why the name has to rule it out.
+  const companies: CompanyInput[] = [
+    company('twin-1', { name: 'Harbor Logistics', products: ['p1', 'p2'] }),
+    company('twin-2', { name: 'harbor  logistics.', products: ['p1', 'p2'] }),
+    company('nameless-1', { name: null, products: ['p1', 'p2'] }),
+    company('nameless-2', { name: null, products: ['p1', 'p2'] }),
+  ];
+  for (let i = 0; i < 30; i++) companies.push(company(`other${i}`, { name: `Other ${i}`, products: ['p1'] }));
+  const pop = buildPopulation(companies, ['p1', 'p2'].map((id) => ({ id, categoryId: 'c' })));
+  const index = new BlockIndex(pop);
+  const ids = (list: { member: number }[]) => list.map((s) => pop.ids[s.member]);
+  const twin = computeCohorts(index, pop.indexOf.get('twin-1')!, DEFAULT_COHORT_PARAMS);
+  assert.ok(!ids(twin.competitors).includes('twin-2'), JSON.stringify(ids(twin.competitors)));
+  assert.ok(ids(twin.competitors).includes('nameless-1'));
+  assert.ok(ids(twin.default).includes('twin-2'));
+  // Unknown names are not a shared name.
+  const nameless = computeCohorts(index, pop.indexOf.get('nameless-1')!, DEFAULT_COHORT_PARAMS);
+  assert.ok(ids(nameless.competitors).includes('nameless-2'));
+});
 });
 
 test('similarity probe: every score bit-for-bit the pairwise one; cohorts the same with a shared probe', () => {

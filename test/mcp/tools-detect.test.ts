@@ -51,6 +51,16 @@ test('detect_technologies: needs the ai permission; a bad or unreachable target 
   const bad = await full.call('detect_technologies', { url: 'not a domain' });
   assert.equal(bad.isError, true);
   assert.match(bad.text, /url: 'not a domain' is neither a domain nor an http\(s\) URL/);
+  // A site that does not answer: 422 naming url and the cause, with a hint about that, not about idempotency keys.
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const unreachable = await full.call('detect_technologies', { url: `http://127.0.0.1:${closedPort}/` });
+  assert.equal(unreachable.isError, true);
+  assert.match(unreachable.text, /^Error 422: url: http:\/\/127\.0\.0\.1:\d+\/ could not be fetched \(\w+\)/);
+  assert.doesNotMatch(unreachable.text, /idempotency/i);
+  assert.match(unreachable.text, /the message says why/);
   const missing = await full.call('detect_technologies', {});
   assert.equal(missing.isError, true);
   assert.match(missing.text, /url/);

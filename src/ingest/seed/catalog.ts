@@ -82,8 +82,10 @@ export function buildCatalog(seed: string, _scale: ScalePreset, technologies: re
   const leaves = categories.filter((c) => c.leaf);
   const categoryById = new Map(categories.map((c) => [c.id, c]));
 
-  // Vendors: the selling company (rule field `vendor`); its domain is the one most of its
-  // technologies name (vendors.domain is unique, so a taken one falls to the next).
+  // Vendors: the selling company (rule field `vendor`); its domain is the vendorDomain its
+  // technologies name — the vendor's own, one per vendor in the built-in catalog
+  // (test/detect/catalog-vendors.test.ts). The tally and the fallback only serve a catalog that
+  // disagrees with itself (vendors.domain is unique, so a taken one falls to the next).
   const placed = technologies.map((t, i) => ({ t, i, leaf: leafOf(t, categories) })).filter((x) => x.leaf !== undefined);
   const groups = new Map<string, typeof placed>();
   for (const x of placed) {

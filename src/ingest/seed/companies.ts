@@ -2,7 +2,7 @@
 // segment's region, size from its tier, revenue from size × industry, then name,
 // domain, address, phone, links and history (funding rounds, acquisitions, listing).
 import { employeeBandOf, revenueBandOf } from '../../bands.ts';
-import { companyDomain, companyName } from './company-names.ts';
+import { companyDomain, uniqueCompanyName } from './company-names.ts';
 import { COUNTRIES, COUNTRIES_BY_REGION, type Country } from './geo.ts';
 import type { Industry, SizeTier } from './industries.ts';
 import { postalCode, streetLine } from './names.ts';
@@ -67,6 +67,8 @@ export interface CompanyContext {
   seed: string;
   asOf: Date;
   takenDomains: Set<string>;
+  /** Folded names handed out so far (names are unique per world). */
+  takenNames: Set<string>;
   companyId: (n: number) => string;
 }
 
@@ -87,7 +89,7 @@ export function generateCompany(ctx: CompanyContext, index: number, segment: Seg
   const foundedYear = asOfYear - age;
   const foundedDate = `${foundedYear}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`;
   const isPublic = industry.kind === 'company' && rng.chance(PUBLIC_SHARE[segment.tier]);
-  const { name, legalName } = companyName(rng, industry, country, cityObj.name, isPublic);
+  const { name, legalName } = uniqueCompanyName(rng, industry, country, cityObj.name, isPublic, ctx.takenNames);
   const domain = companyDomain(rng, name, industry, country, ctx.takenDomains);
   const slug = slugify(name);
   const description = describe(rng, name, industry, cityObj.name, country, foundedYear);

@@ -1,10 +1,12 @@
 // Company names and web domains that read like real ones: surname, coined and place
-// names per industry wording; public bodies and schools named as such; domains deduped
-// in generation order (the domain is the join key of the whole API).
+// names per industry wording; public bodies and schools named as such; names and domains
+// deduped in generation order (the domain is the join key of the whole API; the name is
+// what a reader tells companies apart by).
 import type { Country } from './geo.ts';
 import type { Industry } from './industries.ts';
 import { namePool } from './names.ts';
 import { slugify, type Rng } from './rng.ts';
+import { foldName } from '../../intelligence/features.ts';
 
 const HEADS = 'North Blue Silver Red Green Bright Clear Summit Pioneer Harbor Granite Cedar Oak Maple River Lake Stone Iron Golden Evergreen Crescent Keystone Liberty Sterling Pacific Atlantic Alpine Prairie Coastal Highland Meadow Falcon Eagle Lion Fox Bear Wolf Aurora Horizon Compass Anchor Beacon Vista Crest Ridge Valley Orchard Bay Willow Birch Aspen Juniper Sunrise Polar Union Heritage Frontier Cardinal Patriot Monarch Regent Premier Vertex Apex Nova Orion Vector Quantum Helix Zenith Lumen Sigma Delta Atlas Titan'.split(' ');
 const TAILS = 'wind point field gate brook wood crest ridge stone haven bridge view peak line works way side mark port shore light well vale ford star'.split(' ');
@@ -46,6 +48,26 @@ export function companyName(rng: Rng, industry: Industry, country: Country, city
       return { name, legalName: `${name} ${legal}` };
     }
   }
+}
+
+/** Draws before a taken name gets a qualifier; most collisions clear on the first redraw. */
+const NAME_DRAWS = 6;
+
+/**
+ * A company name no earlier company of the world has (compared folded: case, spaces and
+ * punctuation aside); `taken` holds the folded names handed out so far. A name is redrawn a
+ * few times, then qualified by the city, then the country, then numbered — so two domains
+ * never share a display name and a company cannot be mistaken for its own competitor.
+ */
+export function uniqueCompanyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean, taken: Set<string>): { name: string; legalName: string } {
+  let drawn = companyName(rng, industry, country, city, isPublic);
+  for (let i = 1; i < NAME_DRAWS && taken.has(foldName(drawn.name)); i++) drawn = companyName(rng, industry, country, city, isPublic);
+  const suffix = drawn.legalName.slice(drawn.name.length);
+  const qualified = [drawn.name, ...[city, country.name].filter((q) => !drawn.name.includes(q)).map((q) => `${drawn.name} ${q}`)];
+  let name = qualified.find((n) => !taken.has(foldName(n)));
+  for (let n = 2; name === undefined; n++) if (!taken.has(foldName(`${drawn.name} ${n}`))) name = `${drawn.name} ${n}`;
+  taken.add(foldName(name));
+  return { name, legalName: name + suffix };
 }
 
 function tldFor(rng: Rng, industry: Industry, country: Country): string {

@@ -115,7 +115,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   };
 
   // Domains are handed out in company order: the set makes them unique per run.
-  const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), companyId: ids.company };
+  const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), takenNames: new Set(), companyId: ids.company };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
   const productIds = catalog.products.map((p) => p.id);
   const artifactWorld: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };

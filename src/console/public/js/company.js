@@ -59,6 +59,25 @@ function Evidence({ domain, product }) {
   </div>`;
 }
 
+/** The in-use bar of products-in-use (its `inUse`): below it a product is listed apart, as probably gone. */
+const IN_USE_PERCENT = 50;
+
+function StackRow({ domain, p, c, open, setOpen }) {
+  const isOpen = open === p.productId;
+  return html`<li class=${isOpen ? 'open' : ''}>
+    <div class="stack-row">
+      <button type="button" class="expander" aria-expanded=${isOpen} aria-controls=${`ev-${p.productId}`} onClick=${() => setOpen(isOpen ? null : p.productId)}>
+        <span aria-hidden="true">${isOpen ? '▾' : '▸'}</span> ${p.product}
+      </button>
+      <a class="sub" href=${href(['vendors', p.vendorDomain])}>${p.vendor}</a>
+      <span class="sub">${p.mainCategory}</span>
+      <span class="confidence" title="Confidence that the product is in use">${c === undefined ? '' : `${Math.round(c.confidence * 100)}%`}<meter min="0" max="1" low="0.5" optimum="1" value=${c?.confidence ?? 0} aria-label=${`Confidence ${c === undefined ? 'unknown' : `${Math.round(c.confidence * 100)}%`}`}></meter></span>
+      <a class="sub" href=${href(['products', p.vendorDomain, p.productId], { company: domain })}>Product page</a>
+    </div>
+    ${isOpen && html`<div id=${`ev-${p.productId}`}><${Evidence} domain=${domain} product=${p} /></div>`}
+  </li>`;
+}
+
 function Stack({ domain }) {
   const data = useAsync(async () => {
     const page = await get(`/companies/${seg(domain)}/products/paged`, { size: 200 });
@@ -66,7 +85,7 @@ function Stack({ domain }) {
     const confidence = new Map();
     for (let i = 0; i < ids.length; i += 100) {
       const res = await post(`/companies/${seg(domain)}/products-in-use`, { productIds: ids.slice(i, i + 100) });
-      for (const r of res) confidence.set(r.productId, r.confidence);
+      for (const r of res) confidence.set(r.productId, r);
     }
     return { page, confidence };
   }, [domain]);
@@ -74,37 +93,30 @@ function Stack({ domain }) {
   if (data.error) return html`<${ErrorBox} error=${data.error} onRetry=${data.reload} />`;
   if (!data.data) return html`<section class="card"><h2>Technology stack</h2><${Loading} rows=${8} /></section>`;
   const { page, confidence } = data.data;
+  // Products below the in-use bar (seen once long ago, or not for a long time) are kept apart:
+  // listed among the 99 % ones they read as the company's stack.
+  const unlikely = page.content.filter((p) => confidence.get(p.productId)?.inUse === false);
+  const likely = page.content.filter((p) => confidence.get(p.productId)?.inUse !== false);
   const groups = new Map();
-  for (const p of page.content) {
+  for (const p of likely) {
     const g = p.level0Category ?? p.mainCategory;
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(p);
   }
+  const row = (p) => html`<${StackRow} key=${p.productId} domain=${domain} p=${p} c=${confidence.get(p.productId)} open=${open} setOpen=${setOpen} />`;
   return html`<section class="card" aria-labelledby="stack-title">
-    <h2 id="stack-title">Technology stack <span class="count">${page.totalElements}</span></h2>
-    ${page.totalElements > page.content.length && html`<p class="hint">Showing the first ${page.content.length} products.</p>`}
+    <h2 id="stack-title">Technology stack <span class="count" title="Products likely in use">${likely.length}</span></h2>
+    ${page.totalElements > page.content.length && html`<p class="hint">Showing the first ${page.content.length} of ${page.totalElements} products.</p>`}
     ${page.content.length === 0 && html`<${Empty}>No installed product is known for this company yet.</${Empty}>`}
+    ${page.content.length > 0 && html`<p class="hint">Listed: products in use with a confidence of ${IN_USE_PERCENT} % or more.${unlikely.length > 0 ? ` ${unlikely.length} below it are listed apart, at the end.` : ''}</p>`}
     ${[...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([cat, items]) => html`<div class="stack-group">
       <h3>${cat} <span class="count">${items.length}</span></h3>
-      <ul class="stack-list">
-        ${items.map((p) => {
-          const isOpen = open === p.productId;
-          const c = confidence.get(p.productId);
-          return html`<li class=${isOpen ? 'open' : ''}>
-            <div class="stack-row">
-              <button type="button" class="expander" aria-expanded=${isOpen} aria-controls=${`ev-${p.productId}`} onClick=${() => setOpen(isOpen ? null : p.productId)}>
-                <span aria-hidden="true">${isOpen ? '▾' : '▸'}</span> ${p.product}
-              </button>
-              <a class="sub" href=${href(['vendors', p.vendorDomain])}>${p.vendor}</a>
-              <span class="sub">${p.mainCategory}</span>
-              <span class="confidence" title="Confidence that the product is in use">${c === undefined ? '' : `${Math.round(c * 100)}%`}<meter min="0" max="1" value=${c ?? 0} aria-label=${`Confidence ${c === undefined ? 'unknown' : `${Math.round(c * 100)}%`}`}></meter></span>
-              <a class="sub" href=${href(['products', p.vendorDomain, p.productId], { company: domain })}>Product page</a>
-            </div>
-            ${isOpen && html`<div id=${`ev-${p.productId}`}><${Evidence} domain=${domain} product=${p} /></div>`}
-          </li>`;
-        })}
-      </ul>
+      <ul class="stack-list">${items.map(row)}</ul>
     </div>`)}
+    ${unlikely.length > 0 && html`<details class="stack-group stack-unlikely">
+      <summary><h3>Probably no longer in use (confidence below ${IN_USE_PERCENT} %) <span class="count">${unlikely.length}</span></h3></summary>
+      <ul class="stack-list">${[...unlikely].sort((a, b) => confidence.get(b.productId).confidence - confidence.get(a.productId).confidence).map(row)}</ul>
+    </details>`}
   </section>`;
 }
 
