@@ -104,10 +104,10 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     list('job', buckets.job, rule.job);
     for (const type of DNS_RULE_TYPES) list(`dns.${type}`, dns[type], rule.dns?.[type]);
     // A `js` global is found statically as the identifier in inline script text (not inside a longer
-    // identifier). Written without lookbehind, which the backtracking checker cannot read.
+    // identifier): the characters around it are matched, as linear-time matching has no lookaround.
     for (const [global, value] of Object.entries(rule.js ?? {})) {
       const tags = toList(value)[0] ?? '';
-      const pattern = `(?:^|[^\\w$])${escapeRegex(global)}(?![\\w$])${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
+      const pattern = `(?:^|[^\\w$])${escapeRegex(global)}(?:[^\\w$]|$)${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
       buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined));
     }
     for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw));

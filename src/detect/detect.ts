@@ -5,6 +5,7 @@
 // keeps comments, links, logos, CSP lists and connection hints out of reach of the patterns. Every input is capped before it is matched.
 import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
+import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, Evidence, SiteArtifacts } from './types.ts';
 
@@ -44,7 +45,7 @@ class Findings {
   readonly byTech = new Map<number, Evidence[]>();
   /** The independent trace each evidence item belongs to (traceOf). */
   readonly traces = new Map<Evidence, string>();
-  add(p: CompiledPattern, m: RegExpExecArray, excerpt: string, url?: string): void {
+  add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string): void {
     const ev: Evidence = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
     this.traces.set(ev, traceOf(p));
     if (url !== undefined) ev.url = url;
@@ -58,7 +59,7 @@ class Findings {
 }
 
 /** Runs the candidate patterns of `set` over one short text (a URL, a record); the excerpt is the text. */
-function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: RegExpExecArray) => string, url?: string): void {
+function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string): void {
   if (set.size === 0) return;
   for (const p of set.candidates(text.toLowerCase())) {
     const m = p.re.exec(text);
@@ -91,16 +92,15 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   if (catalog.html.size) {
     for (const p of catalog.html.candidates(page.lower)) {
       // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
-      const re = p.re;
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      for (let tries = 0; tries < 50 && (m = re.exec(page.html)) !== null; tries++) {
+      let from = 0;
+      let m: PatternMatch | null;
+      for (let tries = 0; tries < 50 && (m = p.re.exec(page.html, from)) !== null; tries++) {
         const until = excludedUntil(page.excluded, m.index);
         if (until < 0) {
           found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
           break;
         }
-        re.lastIndex = Math.max(until, m.index + 1);
+        from = Math.max(until, m.index + 1);
       }
     }
   }
