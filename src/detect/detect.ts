@@ -84,13 +84,13 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
     matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
-    for (const p of catalog.inlineScripts.candidates(page.inlineLower)) {
+    for (const p of catalog.inlineScripts.candidates(page.inlineLower, page.inlineScript)) {
       const m = p.re.exec(page.inlineScript);
       if (m) found.add(p, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
     }
   }
   if (catalog.html.size) {
-    for (const p of catalog.html.candidates(page.lower)) {
+    for (const p of catalog.html.candidates(page.lower, page.html)) {
       // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
       let from = 0;
       let m: PatternMatch | null;
@@ -165,7 +165,7 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
   for (const raw of (site.jobs ?? []).slice(0, LIMITS.jobs)) {
     const text = cap(String(raw), LIMITS.jobText);
     if (catalog.job.size === 0) break;
-    for (const p of catalog.job.candidates(text.toLowerCase())) {
+    for (const p of catalog.job.candidates(text.toLowerCase(), text)) {
       const m = p.re.exec(text);
       if (m) found.add(p, m, excerptOf(text, m.index, m[0].length));
     }

@@ -12,7 +12,7 @@ export class LinearPattern {
   private readonly re: RE2JS;
 
   /** Throws RE2's syntax error (re2js RE2JSSyntaxException) for what RE2 cannot run. */
-  constructor(source: string, ignoreCase: boolean) {
+  constructor(source: string, readonly ignoreCase: boolean) {
     this.re = RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   }
 
@@ -21,11 +21,13 @@ export class LinearPattern {
     return this.re.programSize();
   }
 
+  /** Whether the pattern matches anywhere in `text`: the automaton without captures (a DFA), several times faster than exec. */
+  test(text: string): boolean {
+    return this.re.test(text);
+  }
+
   /** The leftmost match starting at or after `from` (the text before it still counts for `\b` and `^`), or null. */
   exec(text: string, from = 0): PatternMatch | null {
-    // The automaton without captures (a DFA) answers "is there a match" several times faster than
-    // the capturing engine; most texts a candidate pattern runs on do not match.
-    if (from === 0 && !this.re.test(text)) return null;
     const m = this.re.matcher(text);
     if (!m.find(from)) return null;
     const out = [m.group(0) ?? ''] as PatternMatch;

@@ -5,6 +5,7 @@
 // that cannot run in time proportional to the text (lookaround, backreferences) or is too large
 // fails at load with the technology and field named, never while matching.
 import { z } from 'zod';
+import { RE2JS, RE2Set } from 're2js';
 import { LinearPattern, type PatternMatch } from './pattern.ts';
 import type { EvidenceSource } from './types.ts';
 
@@ -66,6 +67,8 @@ export interface CompiledPattern {
   tech: number;
   field: string;
   ruleId: string;
+  /** The pattern as written, without its tags. */
+  source: string;
   re: LinearPattern;
   /** Version template (`\1`, `\2`) filled from the match's groups. */
   version?: string;
@@ -109,7 +112,7 @@ export function compilePattern(tech: number, techName: string, field: string, ke
   if (re.programSize > MAX_PROGRAM_SIZE) throw new RuleError(`${where}: pattern /${source}/ is too large to match in bounded time (${re.programSize} instructions, at most ${MAX_PROGRAM_SIZE}); lower its counted repetitions`);
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
   const weight = confidence !== undefined ? confidence / 100 : FIELD_WEIGHTS[field] ?? 0.7;
-  return { tech, field, ruleId: `${techName}/${field}/${key}`, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+  return { tech, field, ruleId: `${techName}/${field}/${key}`, source, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
 }
 
 /** Why RE2 refused a pattern, for the constructs it lacks by design (they need backtracking). */
@@ -212,8 +215,14 @@ export class PatternSet {
     return this.patterns.length;
   }
 
-  /** The patterns that may match a text, given its lower-cased copy. */
-  candidates(lower: string): CompiledPattern[] {
+  /**
+   * The patterns that may match a text, given its lower-cased copy. With the text itself, the
+   * candidates of a long text are confirmed before their matches are looked for (exec, which
+   * records groups, is the slowest way to learn there is none): each by its own automaton, or,
+   * when many literals occur (a page built to make every rule run), all at once, in one pass
+   * of one automaton instead of one pass over the whole text per pattern.
+   */
+  candidates(lower: string, text?: string): CompiledPattern[] {
     if (this.patterns.length === 0) return [];
     const hits = new Set<number>(this.always);
     const re = this.literalRe;
@@ -225,9 +234,30 @@ export class PatternSet {
         re.lastIndex = m.index + 1;
       }
     }
-    return [...hits].sort((a, b) => a - b).map((i) => this.patterns[i]!);
+    let found = [...hits].sort((a, b) => a - b);
+    if (text !== undefined && text.length >= CONFIRM.minText) {
+      if (found.length >= CONFIRM.allAtOnce) {
+        const matching = new Set(this.allAtOnce().match(text));
+        found = found.filter((i) => matching.has(i));
+      } else found = found.filter((i) => this.patterns[i]!.re.test(text));
+    }
+    return found.map((i) => this.patterns[i]!);
+  }
+
+  private all: RE2Set | undefined;
+
+  /** Every pattern of the set in one automaton (ids are the patterns' indexes), compiled on first use. */
+  private allAtOnce(): RE2Set {
+    if (this.all) return this.all;
+    const set = new RE2Set(RE2Set.UNANCHORED, this.patterns.every((p) => p.re.ignoreCase) ? RE2JS.CASE_INSENSITIVE : 0);
+    for (const p of this.patterns) set.add(p.source);
+    set.compile();
+    return (this.all = set);
   }
 }
+
+/** Texts from this length on have their candidates confirmed; from this many candidates on, all at once (a hostile page's counts, not a normal one's). */
+const CONFIRM = { minText: 16 * 1024, allAtOnce: 4 };
 
 export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
