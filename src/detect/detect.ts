@@ -85,25 +85,44 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
     for (const p of catalog.inlineScripts.candidates(page.inlineLower, page.inlineScript)) {
-      const m = p.re.exec(page.inlineScript);
+      const m = firstMatch(p, page.inlineScript, page.inlineLower, () => -1);
       if (m) found.add(p, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
     }
   }
   if (catalog.html.size) {
     for (const p of catalog.html.candidates(page.lower, page.html)) {
       // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
-      let from = 0;
-      let m: PatternMatch | null;
-      for (let tries = 0; tries < 50 && (m = p.re.exec(page.html, from)) !== null; tries++) {
+      const m = firstMatch(p, page.html, page.lower, (m) => {
         const until = excludedUntil(page.excluded, m.index);
-        if (until < 0) {
-          found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
-          break;
-        }
-        from = Math.max(until, m.index + 1);
-      }
+        return until < 0 ? -1 : Math.max(until, m.index + 1);
+      });
+      if (m) found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
     }
   }
+}
+
+/** How far before the first occurrence of a pattern's literal its match is looked for first. */
+const BEFORE_LITERAL = 1024;
+
+/**
+ * The first match of `p` in a long text that is not refused (`refuse` answers -1 to take a match,
+ * else where to look on from; at most 50 tries). Every match holds the pattern's literal, so the
+ * search starts shortly before the literal's first occurrence: the capturing automaton then reads
+ * a few hundred characters, not the whole text up to there. Only a match reaching further back
+ * than that is missed by the first search; when it finds none to take, the whole text is searched.
+ */
+function firstMatch(p: CompiledPattern, text: string, lower: string, refuse: (m: PatternMatch) => number): PatternMatch | null {
+  const literalAt = p.literal ? lower.indexOf(p.literal) : -1;
+  for (const start of literalAt > BEFORE_LITERAL ? [literalAt - BEFORE_LITERAL, 0] : [0]) {
+    let from = start;
+    let m: PatternMatch | null;
+    for (let tries = 0; tries < 50 && (m = p.re.exec(text, from)) !== null; tries++) {
+      const next = refuse(m);
+      if (next < 0) return m;
+      from = next;
+    }
+  }
+  return null;
 }
 
 function cookieParts(setCookie: string): [string, string] {
@@ -165,8 +184,9 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
   for (const raw of (site.jobs ?? []).slice(0, LIMITS.jobs)) {
     const text = cap(String(raw), LIMITS.jobText);
     if (catalog.job.size === 0) break;
-    for (const p of catalog.job.candidates(text.toLowerCase(), text)) {
-      const m = p.re.exec(text);
+    const lower = text.toLowerCase();
+    for (const p of catalog.job.candidates(lower, text)) {
+      const m = firstMatch(p, text, lower, () => -1);
       if (m) found.add(p, m, excerptOf(text, m.index, m[0].length));
     }
   }

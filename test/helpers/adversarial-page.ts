@@ -32,3 +32,9 @@ export function adversarialInlineScript(catalog: CompiledCatalog, bytes = PAGE_B
   const literals = catalog.inlineScripts.patterns.map((p) => `${p.literal ?? ''}_>`).join('');
   return `<script>${fill(catalog.inlineScripts.patterns, literals, bytes - 17)}</script>`;
 }
+
+/** A job post that attacks every `job` phrase rule: their literals, then their leading words run together. */
+export function adversarialJobPost(catalog: CompiledCatalog, bytes = 64 * 1024): string {
+  const literals = catalog.job.patterns.map((p) => `${p.literal ?? ''}_`).join('');
+  return fill(catalog.job.patterns, literals, bytes);
+}
