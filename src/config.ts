@@ -129,8 +129,8 @@ const envSchema = z.object({
   /** POST /api/detect: largest request body (artifacts), and the time limit of one detection (fetch and matching; past it the worker is terminated). */
   DETECT_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(2 * 1024 * 1024),
   DETECT_TIMEOUT_MS: int(100, 600_000).default(15_000),
-  /** Worker threads detections of requests run on (the event loop never matches a page). */
-  DETECT_WORKERS: int(1, 64).default(HALF_THE_CORES),
+  /** Worker threads detections of requests run on (the event loop never matches a page); default half the cores. */
+  DETECT_WORKERS: int(1, 64).optional(),
 });
 
 /** The variables the service reads (the README's configuration table lists exactly these). */
@@ -338,7 +338,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     detect: {
       allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
-      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS, workers: e.DETECT_WORKERS,
+      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS, workers: e.DETECT_WORKERS ?? HALF_THE_CORES,
     },
   };
 }
