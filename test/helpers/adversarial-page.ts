@@ -2,7 +2,8 @@
 // html or inline-script pattern, its required literal (so the prefilter lets the pattern run)
 // closed by `>` (so it does not match), then, until the page is full, the part of every pattern
 // before its first open repetition (`<`, `<div`, `<img` for `<img[^>]+src=...`) interleaved
-// with runs of `<`, each of which a backtracking matcher tries as a start and scans on from.
+// with runs of `<`, each of which a backtracking matcher tries as a start and scans on from to
+// the end of the page.
 import type { CompiledCatalog } from '../../src/detect/catalog.ts';
 import type { CompiledPattern } from '../../src/detect/rules.ts';
 
@@ -15,7 +16,8 @@ export function literalPrefix(p: CompiledPattern): string {
 }
 
 function fill(patterns: CompiledPattern[], head: string, bytes: number): string {
-  const chunk = patterns.map((p) => `${literalPrefix(p) || '<'}${'<'.repeat(24)}`).join('');
+  // No `>` in the filler: it would end every `[^>]+` run, and the attack with it.
+  const chunk = patterns.map((p) => `${literalPrefix(p).replaceAll('>', '') || '<'}${'<'.repeat(24)}`).join('');
   let body = head;
   while (body.length < bytes) body += chunk;
   return body.slice(0, bytes);
