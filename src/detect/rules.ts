@@ -242,20 +242,26 @@ export class PatternSet {
     }
     let found = [...hits].sort((a, b) => a - b);
     if (text !== undefined && text.length >= CONFIRM.minText) {
-      if (found.length >= CONFIRM.allAtOnce) {
-        const matching = new Set(this.allAtOnce().match(text));
+      const all = found.length >= CONFIRM.allAtOnce ? this.allAtOnce() : null;
+      if (all) {
+        const matching = new Set(all.match(text));
         found = found.filter((i) => matching.has(i));
       } else found = found.filter((i) => this.patterns[i]!.re.test(text));
     }
     return found.map((i) => this.patterns[i]!);
   }
 
-  private all: RE2Set | undefined;
+  private all: RE2Set | null | undefined;
 
-  /** Every pattern of the set in one automaton (ids are the patterns' indexes), compiled on first use. */
-  private allAtOnce(): RE2Set {
-    if (this.all) return this.all;
-    const set = new RE2Set(RE2Set.UNANCHORED, this.patterns.every((p) => p.re.ignoreCase) ? RE2JS.CASE_INSENSITIVE : 0);
+  /**
+   * Every pattern of the set in one automaton (ids are the patterns' indexes), compiled on first
+   * use; null when the patterns differ in case sensitivity (one automaton has one).
+   */
+  private allAtOnce(): RE2Set | null {
+    if (this.all !== undefined) return this.all;
+    const ignoreCase = this.patterns[0]!.re.ignoreCase;
+    if (this.patterns.some((p) => p.re.ignoreCase !== ignoreCase)) return (this.all = null);
+    const set = new RE2Set(RE2Set.UNANCHORED, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
     for (const p of this.patterns) set.add(p.source);
     set.compile();
     return (this.all = set);
