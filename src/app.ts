@@ -25,6 +25,7 @@ import { allTools } from './mcp/tools/index.ts';
 import type { ToolDef } from './mcp/registry.ts';
 import { Bulkheads } from './bulkhead.ts';
 import { UsageRecorder } from './services/usage.ts';
+import { DetectorPool } from './services/detect-pool.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { redactUrlPasswords } from './operations.ts';
 
@@ -60,6 +61,8 @@ declare module 'fastify' {
     bulkheads: Bulkheads;
     /** Usage per client, day and operation (usage_daily, read by the Admin API): REST requests and MCP calls alike. */
     usage: UsageRecorder;
+    /** The worker threads detections run on (POST /api/detect, detect_technologies), ended when the app closes. */
+    detector: DetectorPool;
   }
 }
 
@@ -151,6 +154,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('bulkheads', bulkheads);
   const usage = new UsageRecorder(deps.db);
   app.decorate('usage', usage);
+  const detector = new DetectorPool(config.detect.workers);
+  app.decorate('detector', detector);
+  app.addHook('onClose', () => detector.close());
 
   // The very first hook: every answer carries its request id, also those of the hooks
   // below that answer on their own (shutting down, shedding load, 414/431).

@@ -143,9 +143,11 @@ const envSchema = z.object({
   DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   /** Detection (issue 17): days after its last observation a technology stays in use. */
   DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
-  /** POST /api/detect: largest request body (artifacts), and the time limit of one detection. */
+  /** POST /api/detect: largest request body (artifacts), and the time limit of one detection (fetch and matching; past it the worker is terminated). */
   DETECT_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(2 * 1024 * 1024),
   DETECT_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  /** Worker threads detections of requests run on (the event loop never matches a page); default half the cores. */
+  DETECT_WORKERS: int(1, 64).optional(),
 });
 
 /** The variables the service reads (the README's configuration table lists exactly these). */
@@ -261,7 +263,7 @@ export interface Config {
    * Detection (issue 17): the collectors' network policy and the contact URL of their
    * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
    */
-  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number };
+  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number; workers: number };
 }
 
 export class ConfigError extends Error {}
@@ -384,7 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     detect: {
       allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
-      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS,
+      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS, workers: e.DETECT_WORKERS ?? HALF_THE_CORES,
     },
   };
 }

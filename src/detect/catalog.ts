@@ -65,8 +65,13 @@ export function parseRuleFile(data: unknown, origin: string): RuleFile {
   throw new RuleError(`${origin}: ${where}: ${issue.message}`);
 }
 
-/** Compiles rules into matchers. Unknown categories and relations to unknown technologies are errors. */
-export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> = CATEGORY_NAMES): CompiledCatalog {
+export interface CompileOptions {
+  /** Technologies whose patterns are validated now (default: all); the others compile on first use. */
+  check?: (technology: string) => boolean;
+}
+
+/** Compiles rules into matchers. Unknown categories, relations to unknown technologies and patterns linear-time matching cannot run are errors. */
+export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> = CATEGORY_NAMES, opts: CompileOptions = {}): CompiledCatalog {
   const names = Object.keys(rules);
   const byName = new Map(names.map((n, i) => [n, i]));
   const technologies: TechnologyInfo[] = [];
@@ -82,6 +87,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
 
   names.forEach((name, t) => {
     const rule: TechnologyRule = rules[name]!;
+    const check = opts.check?.(name) ?? true;
     for (const cat of rule.cats) if (!categories.has(cat)) throw new RuleError(`${name}: cats: unknown category '${cat}' (use a category name of the taxonomy, docs/detection-rules.md)`);
     const relation = (field: 'implies' | 'excludes', raw: string): [number, number] => {
       const { source, confidence } = parseTags(raw);
@@ -96,7 +102,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
       excludes: toList(rule.excludes).map((r) => relation('excludes', r)[0]),
     });
     const list = (field: string, bucket: CompiledPattern[], value: string | string[] | undefined) =>
-      toList(value).forEach((raw, i) => bucket.push(compilePattern(t, name, field, String(i), raw)));
+      toList(value).forEach((raw, i) => bucket.push(compilePattern(t, name, field, String(i), raw, undefined, check)));
     list('scriptSrc', buckets.resourceUrls, rule.scriptSrc);
     list('scripts', buckets.inlineScripts, rule.scripts);
     list('html', buckets.html, rule.html);
@@ -104,17 +110,18 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     list('job', buckets.job, rule.job);
     for (const type of DNS_RULE_TYPES) list(`dns.${type}`, dns[type], rule.dns?.[type]);
     // A `js` global is found statically as the identifier in inline script text (not inside a longer
-    // identifier). Written without lookbehind, which the backtracking checker cannot read.
+    // identifier): the characters around it are matched, as linear-time matching has no lookaround
+    // (the inline text begins and ends with a newline, page.ts, so there always are two).
     for (const [global, value] of Object.entries(rule.js ?? {})) {
       const tags = toList(value)[0] ?? '';
-      const pattern = `(?:^|[^\\w$])${escapeRegex(global)}(?![\\w$])${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
-      buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined));
+      const pattern = `[^\\w$]${escapeRegex(global)}[^\\w$]${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
+      buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined, check));
     }
-    for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw));
-    for (const [key, value] of Object.entries(rule.headers ?? {})) for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw));
+    for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw, undefined, check));
+    for (const [key, value] of Object.entries(rule.headers ?? {})) for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw, undefined, check));
     for (const [key, value] of Object.entries(rule.cookies ?? {})) {
       for (const raw of toList(value)) {
-        const p = compilePattern(t, name, 'cookies', key, raw);
+        const p = compilePattern(t, name, 'cookies', key, raw, undefined, check);
         if (key.endsWith('*')) cookiePrefixes.push([key.slice(0, -1), p]);
         else push(cookies, key, p);
       }
@@ -170,15 +177,16 @@ export interface LoadCatalogOptions {
   replace?: boolean;
 }
 
+/** Our catalog plus an operator's file (or that file alone); the operator's patterns are validated at load. */
 export function loadCatalog(opts: LoadCatalogOptions = {}): CompiledCatalog {
   const own = opts.rulesFile ? readRuleFile(opts.rulesFile) : {};
   if (opts.replace && !opts.rulesFile) throw new RuleError('replacing the catalog needs a rules file');
-  return compileCatalog(opts.replace ? own : { ...readBuiltInRules(), ...own });
+  return compileCatalog(opts.replace ? own : { ...readBuiltInRules(), ...own }, CATEGORY_NAMES, { check: (name) => name in own });
 }
 
 let builtIn: CompiledCatalog | undefined;
 
-/** The built-in catalog, compiled once per process (the demo seed and the evals share it). */
+/** The built-in catalog, compiled once per process (the demo seed and the evals share it); its patterns compile on first use. */
 export function builtInCatalog(): CompiledCatalog {
-  return (builtIn ??= compileCatalog(readBuiltInRules()));
+  return (builtIn ??= compileCatalog(readBuiltInRules(), CATEGORY_NAMES, { check: () => false }));
 }

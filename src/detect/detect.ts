@@ -5,6 +5,7 @@
 // keeps comments, links, logos, CSP lists and connection hints out of reach of the patterns. Every input is capped before it is matched.
 import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
+import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, Evidence, SiteArtifacts } from './types.ts';
 
@@ -44,7 +45,7 @@ class Findings {
   readonly byTech = new Map<number, Evidence[]>();
   /** The independent trace each evidence item belongs to (traceOf). */
   readonly traces = new Map<Evidence, string>();
-  add(p: CompiledPattern, m: RegExpExecArray, excerpt: string, url?: string): void {
+  add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string): void {
     const ev: Evidence = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
     this.traces.set(ev, traceOf(p));
     if (url !== undefined) ev.url = url;
@@ -58,7 +59,7 @@ class Findings {
 }
 
 /** Runs the candidate patterns of `set` over one short text (a URL, a record); the excerpt is the text. */
-function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: RegExpExecArray) => string, url?: string): void {
+function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string): void {
   if (set.size === 0) return;
   for (const p of set.candidates(text.toLowerCase())) {
     const m = p.re.exec(text);
@@ -83,27 +84,45 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
     matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
-    for (const p of catalog.inlineScripts.candidates(page.inlineLower)) {
-      const m = p.re.exec(page.inlineScript);
+    for (const p of catalog.inlineScripts.candidates(page.inlineLower, page.inlineScript)) {
+      const m = firstMatch(p, page.inlineScript, page.inlineLower, () => -1);
       if (m) found.add(p, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
     }
   }
   if (catalog.html.size) {
-    for (const p of catalog.html.candidates(page.lower)) {
+    for (const p of catalog.html.candidates(page.lower, page.html)) {
       // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
-      const re = p.re;
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      for (let tries = 0; tries < 50 && (m = re.exec(page.html)) !== null; tries++) {
+      const m = firstMatch(p, page.html, page.lower, (m) => {
         const until = excludedUntil(page.excluded, m.index);
-        if (until < 0) {
-          found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
-          break;
-        }
-        re.lastIndex = Math.max(until, m.index + 1);
-      }
+        return until < 0 ? -1 : Math.max(until, m.index + 1);
+      });
+      if (m) found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
     }
   }
+}
+
+/** How far before the first occurrence of a pattern's literal its match is looked for first. */
+const BEFORE_LITERAL = 1024;
+
+/**
+ * The first match of `p` in a long text that is not refused (`refuse` answers -1 to take a match,
+ * else where to look on from; at most 50 tries). Every match holds the pattern's literal, so the
+ * search starts shortly before the literal's first occurrence: the capturing automaton then reads
+ * a few hundred characters, not the whole text up to there. Only a match reaching further back
+ * than that is missed by the first search; when it finds none to take, the whole text is searched.
+ */
+function firstMatch(p: CompiledPattern, text: string, lower: string, refuse: (m: PatternMatch) => number): PatternMatch | null {
+  const literalAt = p.literal ? lower.indexOf(p.literal) : -1;
+  for (const start of literalAt > BEFORE_LITERAL ? [literalAt - BEFORE_LITERAL, 0] : [0]) {
+    let from = start;
+    let m: PatternMatch | null;
+    for (let tries = 0; tries < 50 && (m = p.re.exec(text, from)) !== null; tries++) {
+      const next = refuse(m);
+      if (next < 0) return m;
+      from = next;
+    }
+  }
+  return null;
 }
 
 function cookieParts(setCookie: string): [string, string] {
@@ -165,8 +184,9 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
   for (const raw of (site.jobs ?? []).slice(0, LIMITS.jobs)) {
     const text = cap(String(raw), LIMITS.jobText);
     if (catalog.job.size === 0) break;
-    for (const p of catalog.job.candidates(text.toLowerCase())) {
-      const m = p.re.exec(text);
+    const lower = text.toLowerCase();
+    for (const p of catalog.job.candidates(lower, text)) {
+      const m = firstMatch(p, text, lower, () => -1);
       if (m) found.add(p, m, excerptOf(text, m.index, m[0].length));
     }
   }

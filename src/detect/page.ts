@@ -27,7 +27,7 @@ export interface PageFacts {
   /** Script src, iframe src and link href (not dns-prefetch, preconnect, prefetch or other hints). */
   resources: ResourceRef[];
   metas: MetaTag[];
-  /** Inline JavaScript bodies joined with newlines (JSON and templates left out), and its lower-case copy. */
+  /** Inline JavaScript bodies, each between newlines (JSON and templates left out), and its lower-case copy. */
   inlineScript: string;
   inlineLower: string;
   /** Sorted, disjoint [start, end) pairs, flat: where `html` patterns may not match. */
@@ -165,7 +165,9 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     i = end;
   }
-  const inlineScript = inline.join('\n');
+  // Every body on lines of its own, the text framed by newlines too: a `js` global's pattern needs
+  // a character on each side, and no `^`/`$`, which would keep matching off the fast automaton.
+  const inlineScript = inline.length ? `\n${inline.join('\n')}\n` : '';
   return { html, lower, resources, metas, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
 }
 

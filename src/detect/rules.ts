@@ -1,10 +1,12 @@
 // The rule format (docs/detection-rules.md): a JSON object of technology name → rule, close to
 // the format open detectors share (cats, website, scriptSrc, js, meta, html, headers, cookies,
 // dns, implies, excludes, `\;version:\1` and `\;confidence:N` tags). Validated with zod at load;
-// every pattern is compiled once and checked for catastrophic backtracking (safe-regex2), so an
-// operator's file fails at load with the technology and field named, never while matching.
+// every pattern is compiled once for linear-time matching (RE2 syntax, pattern.ts), so a pattern
+// that cannot run in time proportional to the text (lookaround, backreferences) or is too large
+// fails at load with the technology and field named, never while matching.
 import { z } from 'zod';
-import safeRegex from 'safe-regex2';
+import { RE2JS, RE2Set } from 're2js';
+import { LinearPattern, type PatternMatch } from './pattern.ts';
 import type { EvidenceSource } from './types.ts';
 
 const patternList = z.union([z.string(), z.array(z.string())]);
@@ -65,7 +67,9 @@ export interface CompiledPattern {
   tech: number;
   field: string;
   ruleId: string;
-  re: RegExp;
+  /** The pattern as written, without its tags. */
+  source: string;
+  re: LinearPattern;
   /** Version template (`\1`, `\2`) filled from the match's groups. */
   version?: string;
   weight: number;
@@ -88,27 +92,42 @@ export function parsePatternTags(raw: string): { source: string; version?: strin
 }
 
 const MAX_PATTERN_LENGTH = 1000;
+/**
+ * Instructions of a compiled pattern: matching costs at most this much per character of text.
+ * The catalog's largest is under 200; a counted repetition such as `[a-z]{1000}` is above it.
+ */
+const MAX_PROGRAM_SIZE = 1000;
 
-export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string): CompiledPattern {
+/**
+ * One pattern of a rule, validated unless `check` is false (our own catalog, which its tests
+ * compile whole: its patterns then compile on first use, and a process starts in milliseconds).
+ */
+export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string, check = true): CompiledPattern {
   const where = `${techName}: ${field}${/^\d+$/.test(key) ? `[${key}]` : key ? ` '${key}'` : ''}`;
   const { source, version, confidence } = parsePatternTags(raw);
   if (source.length > MAX_PATTERN_LENGTH) throw new RuleError(`${where}: pattern longer than ${MAX_PATTERN_LENGTH} characters`);
-  if (/\(\?<[=!]/.test(source)) throw new RuleError(`${where}: lookbehind is not supported (the backtracking check cannot read it); write (?:^|[^\\w]) instead of (?<!\\w)`);
-  let re: RegExp;
-  try {
-    // `html` patterns run with the g flag: a match in an excluded range is skipped and the search goes on.
-    // Job phrases are case-sensitive: brand names are capitalised, and 'slack' or 'box' are words.
-    re = new RegExp(source, field === 'html' ? 'gi' : field === 'job' ? '' : 'i');
-  } catch (err) {
-    throw new RuleError(`${where}: not a valid regular expression: ${(err as Error).message}`);
+  // Job phrases are case-sensitive: brand names are capitalised, and 'slack' or 'box' are words.
+  const re = new LinearPattern(source, field !== 'job');
+  if (check) {
+    try {
+      re.check();
+    } catch (err) {
+      throw new RuleError(`${where}: ${unsupported(source) ?? `not a valid pattern (RE2 syntax, docs/detection-rules.md): ${(err as Error).message}`}`);
+    }
   }
-  // safe-regex2 counts `?` as a repetition, so the usual optional version group `(?: ([\d.]+))?` would
-  // read as nested repetition; a group that matches at most once cannot multiply paths, so the check
-  // sees it without its `?` (a `*` or `+` around it still counts).
-  if (!safeRegex(source.replace(/\)\?(?!\?)/g, ')'))) throw new RuleError(`${where}: pattern /${source}/ may backtrack catastrophically (nested or overlapping repetition); rewrite it without a repeated group that itself repeats`);
+  if (check && re.programSize > MAX_PROGRAM_SIZE) throw new RuleError(`${where}: pattern /${source}/ is too large to match in bounded time (${re.programSize} instructions, at most ${MAX_PROGRAM_SIZE}); lower its counted repetitions`);
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
   const weight = confidence !== undefined ? confidence / 100 : FIELD_WEIGHTS[field] ?? 0.7;
-  return { tech, field, ruleId: `${techName}/${field}/${key}`, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+  return { tech, field, ruleId: `${techName}/${field}/${key}`, source, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+}
+
+/** Why RE2 refused a pattern, for the constructs it lacks by design (they need backtracking). */
+function unsupported(source: string): string | undefined {
+  if (/\(\?<?[=!]/.test(source)) {
+    return `pattern /${source}/ uses lookahead or lookbehind, which linear-time matching cannot run; match the neighbouring text instead, e.g. (?:^|[^\\w]) for (?<!\\w), (?:,| and) for (?=,| and)`;
+  }
+  if (/\\[1-9]|\\k</.test(source)) return `pattern /${source}/ uses a backreference, which linear-time matching cannot run`;
+  return undefined;
 }
 
 /**
@@ -202,8 +221,14 @@ export class PatternSet {
     return this.patterns.length;
   }
 
-  /** The patterns that may match a text, given its lower-cased copy. */
-  candidates(lower: string): CompiledPattern[] {
+  /**
+   * The patterns that may match a text, given its lower-cased copy. With the text itself, the
+   * candidates of a long text are confirmed before their matches are looked for (exec, which
+   * records groups, is the slowest way to learn there is none): each by its own automaton, or,
+   * when many literals occur (a page built to make every rule run), all at once, in one pass
+   * of one automaton instead of one pass over the whole text per pattern.
+   */
+  candidates(lower: string, text?: string): CompiledPattern[] {
     if (this.patterns.length === 0) return [];
     const hits = new Set<number>(this.always);
     const re = this.literalRe;
@@ -215,9 +240,36 @@ export class PatternSet {
         re.lastIndex = m.index + 1;
       }
     }
-    return [...hits].sort((a, b) => a - b).map((i) => this.patterns[i]!);
+    let found = [...hits].sort((a, b) => a - b);
+    if (text !== undefined && text.length >= CONFIRM.minText) {
+      const all = found.length >= CONFIRM.allAtOnce ? this.allAtOnce() : null;
+      if (all) {
+        const matching = new Set(all.match(text));
+        found = found.filter((i) => matching.has(i));
+      } else found = found.filter((i) => this.patterns[i]!.re.test(text));
+    }
+    return found.map((i) => this.patterns[i]!);
+  }
+
+  private all: RE2Set | null | undefined;
+
+  /**
+   * Every pattern of the set in one automaton (ids are the patterns' indexes), compiled on first
+   * use; null when the patterns differ in case sensitivity (one automaton has one).
+   */
+  private allAtOnce(): RE2Set | null {
+    if (this.all !== undefined) return this.all;
+    const ignoreCase = this.patterns[0]!.re.ignoreCase;
+    if (this.patterns.some((p) => p.re.ignoreCase !== ignoreCase)) return (this.all = null);
+    const set = new RE2Set(RE2Set.UNANCHORED, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    for (const p of this.patterns) set.add(p.source);
+    set.compile();
+    return (this.all = set);
   }
 }
+
+/** Texts from this length on have their candidates confirmed; from this many candidates on, all at once (a hostile page's counts, not a normal one's). */
+const CONFIRM = { minText: 16 * 1024, allAtOnce: 4 };
 
 export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -226,7 +278,7 @@ export function escapeRegex(s: string): string {
 export const toList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** Fills a `\1` version template from a match; undefined when empty or implausible. */
-export function fillVersion(template: string | undefined, m: RegExpExecArray): string | undefined {
+export function fillVersion(template: string | undefined, m: PatternMatch): string | undefined {
   if (!template) return undefined;
   const ternary = /^\\(\d)\?([^:]*):(.*)$/.exec(template);
   const filled = ternary ? (m[Number(ternary[1])] ? ternary[2]! : ternary[3]!) : template.replace(/\\(\d)/g, (_s, d: string) => m[Number(d)] ?? '');

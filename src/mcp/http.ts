@@ -231,7 +231,7 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
   /** What every tool call and SDK server of this request works with: the caller and its door's services. */
   const contextOf = (request: FastifyRequest, principal: Principal): ToolContext => {
     const onBehalf = request.headers['x-on-behalf-of-user'];
-    return { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads, usage: options.usage };
+    return { db: app.db, config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads, usage: options.usage, detector: app.detector };
   };
 
   /**

@@ -9,6 +9,7 @@ import type { Db } from '../store/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Bulkheads } from '../bulkhead.ts';
 import type { UsageRecorder } from '../services/usage.ts';
+import type { DetectorPool } from '../services/detect-pool.ts';
 import { ForbiddenError } from '../errors.ts';
 import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
@@ -22,6 +23,8 @@ export interface ToolContext {
   bulkheads?: Bulkheads;
   /** Where tool calls and resource reads are counted (the usage records REST requests go to, usage_daily). */
   usage?: Pick<UsageRecorder, 'note'>;
+  /** Where detections run (the app's worker pool, shared with REST); absent: on this thread (stdio, one local client). */
+  detector?: DetectorPool;
 }
 
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */

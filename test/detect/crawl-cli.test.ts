@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { html, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer, type Route } from '../helpers/collect.ts';
+import { builtInCatalog } from '../../src/detect/catalog.ts';
+import { adversarialHtml, PAGE_BYTES } from '../helpers/adversarial-page.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'stacklens-crawl-cli-'));
@@ -20,6 +22,7 @@ before(async () => {
   const zone: Parameters<typeof startDnsStub>[0] = {
     'intranet.test': { A: ['10.0.0.5'] },
     'private.test': { A: ['127.0.0.2'] },
+    'hostile.test': { A: ['127.0.0.2'] },
   };
   const routes: Record<string, Route> = {
     'private.test /robots.txt': (_req, res) => {
@@ -33,6 +36,10 @@ before(async () => {
   }
   // site7's applicant-tracking tool is only on its careers page, which the default paths reach.
   routes['site7.test /careers'] = html('<html><body><h1>Jobs</h1><div id="grnhse_app"></div><script src="https://boards.greenhouse.io/embed/job_board/js?for=site7"></script></body></html>');
+  // Every page of hostile.test is built to make a backtracking matcher quadratic on every html rule.
+  const trace = '<form data-drupal-selector="x">';
+  routes['hostile.test /'] = html(trace + adversarialHtml(builtInCatalog(), PAGE_BYTES - trace.length));
+  for (const page of ['/careers', '/contact', '/pricing']) routes[`hostile.test ${page}`] = routes['hostile.test /'];
   dns = await startDnsStub(zone);
   web = await startFixtureServer(routes);
 });
@@ -194,4 +201,16 @@ test('DETECT_ALLOW_PRIVATE_NETWORKS=true lets the crawl reach a private address 
   const bad = await stacklensWith({ ...env, DETECT_ALLOW_PRIVATE_NETWORKS: 'perhaps' }, 'detect', '--domain', siteUrl(5), ...flags);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /DETECT_ALLOW_PRIVATE_NETWORKS must be true or false/);
+});
+
+test('a hostile site (every page 512 KiB built against every html rule) is crawled and detected in bounded time', async () => {
+  // Killed after a minute: with the backtracking matcher one such page took longer than 400 s.
+  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', 'detect', '--domain', web.url('hostile.test'), '--json', ...crawlFlags(), '--max-bytes', String(PAGE_BYTES)],
+      { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000, killSignal: 'SIGKILL' },
+      (err, out, errOut) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: out, stderr: errOut }));
+  });
+  assert.equal(code, 0, stderr);
+  const [site] = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(site.technologies.some((t: { name: string }) => t.name === 'Drupal'), stdout.slice(0, 300));
 });

@@ -1,5 +1,6 @@
 // POST /detect: the technologies of one site, from a URL (fetched SSRF-safe) or uploaded
-// artifacts; its own body limit (DETECT_BODY_LIMIT_BYTES) and time limit (DETECT_TIMEOUT_MS).
+// artifacts; its own body limit (DETECT_BODY_LIMIT_BYTES) and time limit (DETECT_TIMEOUT_MS),
+// matched on the app's detection workers (DETECT_WORKERS).
 import type { FastifyInstance } from 'fastify';
 import { detectOp } from '../../schemas/detect.ts';
 import { detectTechnologies } from '../../services/detect.ts';
@@ -10,6 +11,7 @@ export async function detectRoutes(app: FastifyInstance): Promise<void> {
   const deps = {
     timeoutMs: detect.timeoutMs,
     contactUrl: detect.contactUrl,
+    detector: app.detector,
     // A private network allowed (a deployment inside its own network) allows its ports too.
     network: detect.allowPrivateNetworks ? { allowPrivateNetworks: true, ports: 'any' as const } : {},
   };

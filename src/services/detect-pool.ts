@@ -1,0 +1,82 @@
+// Detection for requests runs here, off the main thread: a pool of worker threads (tinypool),
+// DETECT_WORKERS of them, each with the compiled catalog. Matching is linear in the page, but a
+// 512 KiB page still costs tens to hundreds of milliseconds of CPU, which on the event loop
+// would hold every other request, /healthz included. A call whose deadline passes has its
+// worker terminated (the pool starts another), so a detection can never outlive its caller.
+import { Tinypool } from 'tinypool';
+import type { Detection, SiteArtifacts } from '../detect/types.ts';
+
+/** One call's work: the site and the confidence threshold (plain data, copied to the worker). */
+export interface DetectTask {
+  site: SiteArtifacts;
+  minConfidence: number;
+}
+
+const fromSource = import.meta.url.endsWith('.ts');
+/** The worker's module next to this one: .ts when running from source (tsx), .js when built. */
+const workerUrl = new URL(`./detect-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * What the pool's threads load. From source a worker does not inherit tsx's loader on Node 20
+ * ("Unknown file extension .ts"), so a small module registers tsx first and hands on the
+ * worker's function (as store/pglite-thread.ts does for its worker).
+ */
+const WORKER_MODULE = workerModule();
+
+function workerModule(): string {
+  if (!fromSource) return workerUrl.href;
+  const bootstrap = [
+    `const tsx = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});`,
+    'tsx.register();',
+    `const worker = await import(${JSON.stringify(workerUrl.href)});`,
+    'export default worker.default;',
+  ].join('\n');
+  return `data:text/javascript,${encodeURIComponent(bootstrap)}`;
+}
+
+/** Idle threads beyond the first end after this long (the first stays, with its compiled catalog). */
+const IDLE_MS = 60_000;
+
+export class DetectorPool {
+  private pool: Tinypool | undefined;
+  private closed = false;
+
+  constructor(private readonly threads: number) {}
+
+  /**
+   * One site's detections, computed on a worker thread. Rejects with tinypool's AbortError when
+   * `signal` aborts first (waiting or running: a running worker is terminated and replaced).
+   */
+  run(task: DetectTask, signal: AbortSignal): Promise<Detection[]> {
+    if (this.closed) return Promise.reject(new Error('the detector pool is closed'));
+    return this.threadPool().run(task, { signal }) as Promise<Detection[]>;
+  }
+
+  /**
+   * Starts the threads and waits until they have compiled the catalog (`serve` calls it, so the
+   * first request does not wait for them). Without it the pool starts on first use: an app that
+   * never detects (a test, a CLI command) starts no threads.
+   */
+  async start(): Promise<void> {
+    if (this.closed) return;
+    await this.threadPool().run({ site: { domain: 'warm-up.invalid', pages: [] }, minConfidence: 1 });
+  }
+
+  private threadPool(): Tinypool {
+    return (this.pool ??= new Tinypool({ filename: WORKER_MODULE, minThreads: 1, maxThreads: this.threads, idleTimeout: IDLE_MS }));
+  }
+
+  /** Ids of the running worker threads (for tests and diagnostics). */
+  get threadIds(): number[] {
+    return (this.pool?.threads ?? []).map((t) => t.threadId);
+  }
+
+  /** Ends every worker; calls still running reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool?.destroy();
+  }
+}
+
+/** The error tinypool rejects with when a call's signal aborted it. */
+export const isAbortError = (err: unknown): boolean => err instanceof Error && err.name === 'AbortError';
