@@ -185,10 +185,14 @@ export function serve<O extends Operation>(
 /**
  * A POST whose input is all in the query string (the AI helpers, the paged products, the
  * details form with cohortCompanyDomain in the query) takes no body: one sent is a 400, not
- * silently ignored or mistaken for the input. An empty body is no body (empty-body.ts).
+ * silently ignored or mistaken for the input. An empty body is no body (empty-body.ts), and
+ * so is an empty JSON object, which many HTTP clients send for "no body" with a JSON content type.
  */
 async function refuseBody(request: FastifyRequest): Promise<void> {
-  if (request.body !== undefined) {
-    throw new BadRequestError(`body: ${request.method} ${request.routeOptions.url} takes no body; its input is in the query string (send no body, or an empty one)`);
+  const body = request.body;
+  const emptyObject = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
+  if (emptyObject) request.body = undefined; // the handler then sees what it sees for no body
+  else if (body !== undefined) {
+    throw new BadRequestError(`body: ${request.method} ${request.routeOptions.url} takes no body; its input is in the query string (send no body, an empty one or {})`);
   }
 }

@@ -30,8 +30,8 @@ test('the query form of the detailed comparison refuses a body (object, string, 
     assert.equal(res.statusCode, 400, `${payload}: ${res.body}`);
     assert.match(res.json().message, /^body: POST \S+\/metrics\/details takes no body; its input is in the query string/);
   }
-  // No body, or an empty one, is the query form as before.
-  for (const payload of [undefined, '']) {
+  // No body, an empty one or an empty JSON object (what many clients send for "no body") is the query form as before.
+  for (const payload of [undefined, '', '{}', ' { } ']) {
     const res = await t.app.inject({ method: 'POST', url: DETAILS, headers: payload === undefined ? full.headers : json(full.headers), payload });
     assert.equal(res.statusCode, 200, res.body);
   }
