@@ -24,7 +24,7 @@ const optionalText = z
 /** Half this machine's cores, at least one: the default of the database-heavy bulkheads. */
 const HALF_THE_CORES = Math.max(1, Math.floor(availableParallelism() / 2));
 
-/** Every variable the service reads, with its default. The README documents each. */
+/** Every variable the service reads, with its default. docs/operations.md documents each. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(1, 65535).default(8080),
@@ -128,7 +128,7 @@ const envSchema = z.object({
   /** How long a 429 of the per-client rate limit is held before it is sent (0: at once). */
   RATE_LIMITED_REPLY_DELAY_MS: int(0, 10_000).default(250),
   LISTEN_BACKLOG: int(1, 65_535).default(2048),
-  /** Console sign-in (README "Console sign-in"): a session's absolute lifetime, and how long it lasts without a request. */
+  /** Console sign-in (docs/access.md "Console sign-in"): a session's absolute lifetime, and how long it lasts without a request. */
   CONSOLE_SESSION_TTL_SECONDS: int(300, 31_536_000).default(604_800),
   CONSOLE_SESSION_IDLE_SECONDS: int(60, 31_536_000).default(43_200),
   /** The plan of the console's API client when it is first made (an admin may change it later). */
@@ -137,7 +137,7 @@ const envSchema = z.object({
   CONSOLE_LOGIN_MAX_FAILURES: int(1, 10_000).default(10),
   CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(900),
   CONSOLE_LOGIN_MAX_DELAY_SECONDS: int(1, 3600).default(60),
-  /** Operations (README "Operations"): bearer token for /metrics; unset → /metrics answers loopback callers only. */
+  /** Operations (docs/operations.md): bearer token for /metrics; unset → /metrics answers loopback callers only. */
   METRICS_TOKEN: optionalText,
   /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
   DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
@@ -150,7 +150,7 @@ const envSchema = z.object({
   DETECT_WORKERS: int(1, 64).optional(),
 });
 
-/** The variables the service reads (the README's configuration table lists exactly these). */
+/** The variables the service reads (the configuration table of docs/operations.md lists exactly these). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** The literal default of a variable, as text, or undefined when it has none (unset, or derived). */
@@ -174,7 +174,7 @@ export interface Config {
   databaseReadUrl: string | undefined;
   databasePoolSize: number;
   databasePreparedStatements: boolean;
-  /** Database time limits (README "Database faults"). */
+  /** Database time limits (docs/operations.md "Database faults"). */
   databaseTimeouts: {
     connectMs: number;
     acquireMs: number;

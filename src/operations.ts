@@ -1,4 +1,4 @@
-// Safe production defaults (README "Operations"): which configured secrets are too weak to
+// Safe production defaults (docs/operations.md): which configured secrets are too weak to
 // run with, and how the start-up log names the database without its password.
 //
 // What is a secret here, and where it comes from:

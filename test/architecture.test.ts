@@ -1,4 +1,4 @@
-// The layering of src/ (README, "Architecture"), checked on every import in src/ (static, dynamic, `import type`
+// The layering of src/ (CONTRIBUTING.md, "Architecture"), checked on every import in src/ (static, dynamic, `import type`
 // and `export ... from`, read with the TypeScript compiler's own pre-processor): the doors
 // (http/, mcp/, cli/, app.ts, main.ts) sit on top, services/ below them, store/,
 // intelligence/ and the other modules below services, the contract (schemas/) and the

@@ -80,11 +80,11 @@ test('ENV_VARIABLES and envDefault describe the schema', () => {
   assert.equal(envDefault('SEED_DEMO'), undefined, 'derived from DATABASE_URL');
 });
 
-/** The README's configuration table: variable names (several per row allowed) → default cell. */
+/** The configuration table of docs/operations.md: variable names (several per row allowed) → default cell. */
 function readmeConfigTable(): Map<string, string> {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
   const section = readme.split(/^### Configuration reference$/m)[1]?.split(/^#{2,3} /m)[0];
-  assert.ok(section, 'README has a "### Configuration reference" section');
+  assert.ok(section, 'docs/operations.md has a "### Configuration reference" section');
   const rows = new Map<string, string>();
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
@@ -94,12 +94,12 @@ function readmeConfigTable(): Map<string, string> {
   return rows;
 }
 
-test('the README configuration table lists exactly the variables the code reads, with their defaults', () => {
+test('the configuration table (docs/operations.md) lists exactly the variables the code reads, with their defaults', () => {
   const table = readmeConfigTable();
   assert.deepEqual([...table.keys()].sort(), [...ENV_VARIABLES].sort());
   for (const name of ENV_VARIABLES) {
     const fallback = envDefault(name);
-    if (fallback !== undefined) assert.ok(table.get(name)!.includes(`\`${fallback}\``), `${name}: README default "${table.get(name)}" should say \`${fallback}\``);
+    if (fallback !== undefined) assert.ok(table.get(name)!.includes(`\`${fallback}\``), `${name}: documented default "${table.get(name)}" should say \`${fallback}\``);
   }
 });
 

@@ -1,6 +1,6 @@
 // The deployment recipes (Dockerfile, compose.yaml, deploy/stacklens.service) refer to files
 // and scripts that exist, start what `npm run build` produces, and set only variables the
-// configuration reads (the README's configuration table, test/config.test.ts). No image is
+// configuration reads (the configuration table of docs/operations.md, test/config.test.ts). No image is
 // built here: the machine this runs on may have no registry access.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -124,7 +124,7 @@ interface ObserveCliOptions {
 /** `stacklens detect --save`: every site's detections also go to the observation log. */
 export const detectSaveExtension: DetectExtension = {
   options: (command) => {
-    command.option('--save', 'also record the detections in the database (observation log), derive installs and refresh cohorts (README "Bring your own data")');
+    command.option('--save', 'also record the detections in the database (observation log), derive installs and refresh cohorts (docs/data.md "Bring your own data")');
   },
   sinks: async (opts) => {
     if (!opts.save) return [];

@@ -1,4 +1,4 @@
-// Safe production defaults with the real processes (README "Operations"): a bad setting or a
+// Safe production defaults with the real processes (docs/operations.md): a bad setting or a
 // weak secret stops `serve` with exit 2 and one message, no stack trace; a production start
 // (PostgreSQL without SEED_DEMO, or SEED_DEMO=false) seeds nothing, mints no demo client and
 // says which database, mode and credentials; and credentials `stacklens clients create

@@ -1,6 +1,6 @@
 // The detector on the demo world: artifacts rendered from each company's hidden true stack
 // (src/ingest/seed/artifacts.ts), scored against that truth. A small world, so the figures
-// have a margin: the 1,000-company figures are in the README.
+// have a margin: the 1,000-company figures are in docs/technographics.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtInCatalog } from '../../src/detect/catalog.ts';

@@ -1,4 +1,4 @@
-// Observability (README "Operations", Monitor): /metrics names and labels after real traffic
+// Observability (docs/operations.md "Monitor"): /metrics names and labels after real traffic
 // (route patterns, never raw URLs or client ids) and who may read it; X-Request-Id on every
 // kind of response and in every log line of its request; secrets never in a log line;
 // /readyz's schema check.

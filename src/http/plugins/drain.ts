@@ -1,4 +1,4 @@
-// Graceful shutdown of the HTTP side (README "Shutdown"): once draining starts, every new
+// Graceful shutdown of the HTTP side (docs/operations.md "Shutdown"): once draining starts, every new
 // request but /healthz gets a 503 with Retry-After and `Connection: close` (so a load
 // balancer moves on; /readyz says 503 anyway), while the requests already in flight go on.
 // JSON requests finish with their whole body; exports (CSV/JSONL streams) get a grace

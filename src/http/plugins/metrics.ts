@@ -4,7 +4,7 @@
 // bulkheads. (MCP sessions live in a shared store; mcp/http.ts counts those this process
 // opens and ends, in telemetry/metrics.ts.)
 //
-// Who may read it (README "Operations", Monitor): with METRICS_TOKEN set, any address that
+// Who may read it (docs/operations.md "Monitor"): with METRICS_TOKEN set, any address that
 // sends `Authorization: Bearer <METRICS_TOKEN>`; without it, only a loopback caller
 // (request.ip: behind a TRUST_PROXY proxy, the client X-Forwarded-For names). A request
 // carrying a proxy header nobody vouches for (Forwarded, X-Real-IP; X-Forwarded-For without

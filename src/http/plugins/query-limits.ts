@@ -1,4 +1,4 @@
-// The database time limits of each request, by request class (README "Database faults"):
+// The database time limits of each request, by request class (docs/operations.md "Database faults"):
 // light reads share DATABASE_READ_TIMEOUT_MS (2 s) for all their database work; operations
 // with a bulkhead of their own (searches, many-peer comparisons, AI helpers: the operation
 // record's bulkhead) and MCP calls DATABASE_SEARCH_TIMEOUT_MS (5 s); and
