@@ -371,6 +371,10 @@ async function acquire(ctx: Context): Promise<Lease> {
   const signal = limits?.signal;
   if (signal?.aborted) throw clientGone();
   const started = Date.now();
+  // A request already past its deadline starts no more statements (a race between a 0 ms timer
+  // and an idle connection would otherwise decide).
+  const deadline = statementEnd(limits, started);
+  if (deadline !== undefined && deadline <= started) throw timeLimitError(limits);
   const connecting = ctx.pool.connect();
   if (!limits) {
     try {

@@ -142,3 +142,13 @@ test('on PostgreSQL a disconnected HTTP client\'s statement is cancelled on the 
     server.closeAllConnections();
   }
 });
+
+test('a request already past its deadline starts no statement: the time-limit 503 every time, never a race with an idle connection', async () => {
+  for (let i = 0; i < 20; i++) {
+    await assert.rejects(
+      withQueryLimits({ deadline: Date.now() - 1, label: 'light reads (2000 ms)' }, () => t.db.query('SELECT 1')),
+      (err: unknown) => err instanceof DatabaseUnavailableError && err.status === 503 && /time limit for light reads/.test(err.message),
+    );
+  }
+  assert.equal((await t.db.query<{ one: number }>('SELECT 1 AS one'))[0]!.one, 1, 'the connection goes on serving');
+});
