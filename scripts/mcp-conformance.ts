@@ -250,7 +250,10 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
   if (!productId || !productName || !vendorDomain || !profileId) throw new Error(`the demo world lacks a product, vendor or profile of ${companyDomain}`);
   const values: Record<string, string> = {
     companyDomain, domain: companyDomain, companyDomains: JSON.stringify([companyDomain]), cohortCompanyDomain: JSON.stringify([peerDomain]),
-    productId, productIds: JSON.stringify([productId]), vendorDomain, profileId, prompt: `Companies using ${productName}`,
+    productId, productIds: JSON.stringify([productId]), vendorDomain, profileId,
+    // One prompt for the three AI tools: a title for the people helper (a product alone names
+    // no people: 404), a product for the customers and tech-stack helpers.
+    prompt: `Managers at companies using ${productName}`,
   };
   return values;
 }
