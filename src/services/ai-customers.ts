@@ -40,7 +40,8 @@ export interface CustomerSearch {
   limit: number;
 }
 
-const byProbability = (a: CustomerCandidate, b: CustomerCandidate) =>
+/** The answer's order: most probable first, then by company and product id (deterministic). */
+export const byProbability = (a: CustomerCandidate, b: CustomerCandidate) =>
   b.probability - a.probability || (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) || (a.productId < b.productId ? -1 : 1);
 
 /** Ranked candidates, one per company, at most `limit`; deterministic for the same data. */

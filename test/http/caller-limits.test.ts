@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { freePortInRange } from '../helpers/ports.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { metricValue } from '../helpers/metrics.ts';
 import { addressKey } from '../../src/http/in-flight.ts';
 
 let t: TestApp;
@@ -24,15 +25,6 @@ before(async () => {
   client = await createTestClient(t.db, 'full');
 });
 after(() => t.close());
-
-/** The value of the series `name` with exactly these labels in a /metrics body (0 when absent). */
-async function counter(app: FastifyInstance, name: string, labels: Record<string, string>): Promise<number> {
-  const res = await app.inject({ method: 'GET', url: '/metrics' });
-  assert.equal(res.statusCode, 200, res.body);
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).join(',');
-  const line = res.body.split('\n').find((l) => l.startsWith(`${name}{${want}} `));
-  return line ? Number(line.split(' ')[1]) : 0;
-}
 
 /** A route with no caller that holds every request until `open()`; `entered` counts arrivals. */
 function heldRoute() {
@@ -69,7 +61,7 @@ test('the limit counts per client: past MAX_CONCURRENT_REQUESTS_PER_CLIENT a 429
   const standard = app.app.bulkheads.get('standard');
   const hold = await standard.acquire(); // the one slot: the client's requests stay in flight, queued
   try {
-    const before = await counter(app.app, 'stacklens_requests_refused_total', { reason: 'client_concurrency' });
+    const before = await metricValue(app.app, 'stacklens_requests_refused_total', { reason: 'client_concurrency' });
     const inFlight = [1, 2].map(() => app.app.inject({ method: 'GET', url: '/api/me', headers: client.headers }));
     await waitFor(() => standard.queued === 2, 'two requests of the client in flight');
     const started = performance.now();
@@ -81,7 +73,7 @@ test('the limit counts per client: past MAX_CONCURRENT_REQUESTS_PER_CLIENT a 429
     await waitFor(() => standard.queued === 3, "the other client's request admitted");
     assert.equal((await app.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
     assert.equal((await app.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
-    assert.equal(await counter(app.app, 'stacklens_requests_refused_total', { reason: 'client_concurrency' }), before + 1);
+    assert.equal(await metricValue(app.app, 'stacklens_requests_refused_total', { reason: 'client_concurrency' }), before + 1);
     const warned = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request refused');
     assert.equal(warned.length, 1);
     assert.equal(warned[0].level, 40, 'logged at warn');
@@ -126,7 +118,7 @@ test('without a caller the limit counts per address; /healthz and /readyz of tha
   const { held, routes } = heldRoute();
   const app = await createTestApp({ db: t.db, env: { MAX_CONCURRENT_REQUESTS_PER_IP: '1' }, routes });
   try {
-    const before = await counter(app.app, 'stacklens_requests_refused_total', { reason: 'address_concurrency' });
+    const before = await metricValue(app.app, 'stacklens_requests_refused_total', { reason: 'address_concurrency' });
     const first = app.app.inject({ method: 'GET', url: '/test/held', remoteAddress: '198.51.100.7' });
     await waitFor(() => held.entered === 1, 'the first request in flight');
     assertRefused(await app.app.inject({ method: 'GET', url: '/test/held', remoteAddress: '198.51.100.7' }), 'MAX_CONCURRENT_REQUESTS_PER_IP');
@@ -134,7 +126,7 @@ test('without a caller the limit counts per address; /healthz and /readyz of tha
     assert.equal((await app.app.inject({ method: 'GET', url: '/readyz', remoteAddress: '198.51.100.7' })).statusCode, 200);
     // An authenticated request from that address is the client's, not the address's.
     assert.equal((await app.app.inject({ method: 'GET', url: '/api/me', headers: client.headers, remoteAddress: '198.51.100.7' })).statusCode, 200);
-    assert.equal(await counter(app.app, 'stacklens_requests_refused_total', { reason: 'address_concurrency' }), before + 1);
+    assert.equal(await metricValue(app.app, 'stacklens_requests_refused_total', { reason: 'address_concurrency' }), before + 1);
     held.open();
     assert.equal((await first).statusCode, 200);
   } finally {

@@ -11,6 +11,7 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertLargeCompany } from '../helpers/large-company.ts';
 import { freePortInRange } from '../helpers/ports.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { metricValue } from '../helpers/metrics.ts';
 
 // Enough records (about 10 MB of JSON Lines) that a reader that stops reading holds the
 // reply up once the sockets' buffers are full.
@@ -78,11 +79,7 @@ type AuditRow = { params: { completed: boolean; cut?: string; cutDetail?: string
 const auditRows = (clientId: string) =>
   t.db.query<AuditRow>("SELECT params, result_count FROM audit_log WHERE action = 'company-products.export.jsonl' AND client_id = $1 ORDER BY id", [clientId]);
 
-async function metric(app: TestApp, name: string, reason: string): Promise<number> {
-  const body = (await app.app.inject({ method: 'GET', url: '/metrics' })).body;
-  const line = body.split('\n').find((l) => l.startsWith(`${name}{reason="${reason}"} `));
-  return line ? Number(line.split(' ')[1]) : 0;
-}
+const metric = (app: TestApp, name: string, reason: string) => metricValue(app.app, name, { reason });
 
 test('a reader slower than EXPORT_MIN_BYTES_PER_SECOND is cut; the client sees an incomplete reply; the audit entry says why; the slot is free again', async () => {
   const c = await createTestClient(t.db, 'full');

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { metricValue } from '../helpers/metrics.ts';
 
 let t: TestApp;
 let client: TestClient;
@@ -17,11 +18,7 @@ before(async () => {
 after(() => t.close());
 
 /** stacklens_requests_refused_total{reason="overload_db_queue"} (0 before the first). */
-async function refusedForDbQueue(app: FastifyInstance): Promise<number> {
-  const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-  const line = body.split('\n').find((l) => l.startsWith('stacklens_requests_refused_total{reason="overload_db_queue"} '));
-  return line ? Number(line.split(' ')[1]) : 0;
-}
+const refusedForDbQueue = (app: FastifyInstance) => metricValue(app, 'stacklens_requests_refused_total', { reason: 'overload_db_queue' });
 
 const pressured = (app: FastifyInstance) => (app as FastifyInstance & { isUnderPressure(): boolean }).isUnderPressure();
 

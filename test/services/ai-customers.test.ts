@@ -14,7 +14,7 @@ import { categoryUserCounts, coUsagePairs, productUserCounts } from '../../src/s
 import { inUseConfidence, IN_USE_THRESHOLD } from '../../src/intelligence/confidence.ts';
 import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../../src/intelligence/peer-inference.ts';
 import { inUseStacks, currentAsOf } from '../../src/services/stacks.ts';
-import { customerCandidates, MAX_INFERRED_PRODUCTS, type CustomerCandidate, type CustomerSearch } from '../../src/services/ai-customers.ts';
+import { byProbability, customerCandidates, MAX_INFERRED_PRODUCTS, type CustomerCandidate, type CustomerSearch } from '../../src/services/ai-customers.ts';
 import { companyFilterOf, productsNamed } from '../../src/services/ai.ts';
 import { understandAiPrompt } from '../../src/services/ai-prompt.ts';
 
@@ -25,9 +25,6 @@ before(async () => {
   await refreshAll(db);
 });
 after(() => db.close());
-
-const byProbability = (a: CustomerCandidate, b: CustomerCandidate) =>
-  b.probability - a.probability || (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) || (a.productId < b.productId ? -1 : 1);
 
 /** The ranking as it was: peer adoption of the product and of its category over every Default cohort, every candidate scored. */
 async function exhaustiveCandidates(s: CustomerSearch): Promise<CustomerCandidate[]> {
