@@ -44,7 +44,9 @@ export async function waitReady(server: ServeProcess, timeoutMs = 120_000): Prom
     if (server.child.exitCode !== null) throw new Error(`server exited with ${server.child.exitCode}: ${server.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${server.port}/readyz`);
-      if (res.status === 200) return;
+      // Ready, and its start-up summary read: the server writes it before it turns ready, but a
+      // pipe may deliver the lines after /readyz has answered.
+      if (res.status === 200 && server.output().includes('Stacklens is listening on')) return;
     } catch {
       /* not listening yet */
     }
