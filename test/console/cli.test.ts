@@ -9,15 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startServe, waitReady } from '../helpers/serve-process.ts';
-import { listenInRange } from '../helpers/ports.ts';
-import { createServer } from 'node:http';
-
-async function portInRange(): Promise<number> {
-  const probe = createServer();
-  const port = await listenInRange((p) => new Promise((resolve, reject) => probe.once('error', reject).listen(p, '127.0.0.1', () => resolve(undefined))));
-  await new Promise((r) => probe.close(r));
-  return port;
-}
+import { freePortInRange } from '../helpers/ports.ts';
 
 test('first start prints the demo admin once; users create/list work while serving; the people sign in', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-users-'));
@@ -27,7 +19,7 @@ test('first start prints the demo admin once; users create/list work while servi
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env },
       encoding: 'utf8',
     });
-  let port = await portInRange();
+  let port = await freePortInRange();
   let server = startServe(dataDir, port, env);
   try {
     await waitReady(server);
@@ -72,7 +64,7 @@ test('first start prints the demo admin once; users create/list work while servi
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
     // A restart prints no password again.
-    port = await portInRange();
+    port = await freePortInRange();
     server = startServe(dataDir, port, env);
     await waitReady(server);
     assert.doesNotMatch(server.output(), /with password/);
