@@ -2,7 +2,8 @@
 // `stacklens world digest` prints the fingerprint that proves two worlds identical.
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { refreshAll } from '../ingest/refresh.ts';
+import { refreshAll, type RefreshResult } from '../ingest/refresh.ts';
+import { withinTransaction, type Tx } from '../store/db.ts';
 import { progressReporter as refreshProgressReporter } from './refresh.ts';
 import { withContext } from './context.ts';
 import { parseAsOf, seedWorld, todayUtc, WorldExistsError, type SeedProgress } from '../ingest/seed/index.ts';
@@ -56,8 +57,16 @@ export function registerSeedCommands(program: Command): void {
         console.log(`Seeding ${companies} companies (seed '${seed}', scale ${opts.scale}, as of ${opts.asOf}) into ${db.engine}...`);
         const started = Date.now();
         const reporter = progressReporter();
+        let refreshed: RefreshResult | undefined;
         try {
-          const summary = await seedWorld(db, { companies, seed, scale: opts.scale, asOf: opts.asOf, replace: opts.replace, onProgress: reporter.update });
+          // The refresh runs inside the world's bulk load (seed/index.ts says why).
+          const afterLoad = async (tx: Tx) => {
+            reporter.stop();
+            const refreshReporter = refreshProgressReporter();
+            refreshed = await refreshAll(withinTransaction(tx), { onProgress: refreshReporter.onProgress });
+            refreshReporter.stop();
+          };
+          const summary = await seedWorld(db, { companies, seed, scale: opts.scale, asOf: opts.asOf, replace: opts.replace, onProgress: reporter.update, ...(opts.refresh ? { afterLoad } : {}) });
           reporter.stop();
           const s = summary;
           console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${s.companies} companies, ${s.segments} hidden segments, ${s.categories} categories, ${s.vendors} vendors, ${s.products} products, ${s.installs} installs, ${s.people} people, ${s.contacts} contacts, ${s.feedItems} feed items, ${s.definedCohorts} defined cohorts.`);
@@ -71,12 +80,7 @@ export function registerSeedCommands(program: Command): void {
           }
           throw err;
         }
-        if (opts.refresh) {
-          const refreshReporter = refreshProgressReporter();
-          const result = await refreshAll(db, { onProgress: refreshReporter.onProgress });
-          refreshReporter.stop();
-          console.log(`Cohorts and co-usage computed: ${result.cohortRows} cohort rows for ${result.companies} companies.`);
-        }
+        if (refreshed) console.log(`Cohorts and co-usage computed: ${refreshed.cohortRows} cohort rows for ${refreshed.companies} companies.`);
         if (opts.digest) console.log(`World digest: ${(await worldDigest(db)).digest}`);
       });
     });

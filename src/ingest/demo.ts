@@ -1,11 +1,11 @@
 // First-start demo world: when the database holds no data, seed the default world, compute
 // its cohorts (refresh job) and create the demo client.
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import { withinTransaction, type Db } from '../store/db.ts';
 import { seedWorld } from './seed/index.ts';
 import { hasWorldData } from '../store/seed.ts';
 import { createDemoClient } from '../auth/demo-client.ts';
-import { refreshAll } from './refresh.ts';
+import { refreshAll, type RefreshResult } from './refresh.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
@@ -13,10 +13,17 @@ export async function ensureDemoWorld(db: Db, config: Config, say: (line: string
   if (await hasWorldData(db)) return;
   say(`First start: generating the demo world (${config.demoCompanies} companies, seed '${config.demoSeed}')...`);
   const started = Date.now();
-  await seedWorld(db, { companies: config.demoCompanies, seed: config.demoSeed });
-  say(`Demo world generated in ${((Date.now() - started) / 1000).toFixed(1)} s; computing cohorts and co-usage...`);
-  const refreshed = await refreshAll(db);
-  say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${refreshed.cohortRows} cohort rows).`);
+  let refreshed: RefreshResult | undefined;
+  await seedWorld(db, {
+    companies: config.demoCompanies,
+    seed: config.demoSeed,
+    // The first refresh inside the world's bulk load (seed/index.ts says why).
+    afterLoad: async (tx) => {
+      say(`Demo world generated in ${((Date.now() - started) / 1000).toFixed(1)} s; computing cohorts and co-usage...`);
+      refreshed = await refreshAll(withinTransaction(tx));
+    },
+  });
+  say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${refreshed!.cohortRows} cohort rows).`);
   // Only on the start that seeds: a restart, or a second instance on the same database,
   // never mints more credentials (`stacklens clients create` / `keys create` do).
   await createDemoClient(db, config, say);

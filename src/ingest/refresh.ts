@@ -4,7 +4,7 @@
 // Loads the population's compact features once, computes in batches in Node (pure code in
 // intelligence/), writes each batch in its own transaction, records the run and its
 // parameters in refresh_runs. Run after every import and after seeding.
-import type { Db } from '../store/db.ts';
+import type { Transactional } from '../store/db.ts';
 import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';
@@ -48,7 +48,7 @@ export interface RefreshResult {
 }
 
 /** Recomputes every company's cohorts and the co-usage statistics (settling every pending change). */
-export async function refreshAll(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
+export async function refreshAll(db: Transactional, options: RefreshOptions = {}): Promise<RefreshResult> {
   const pending = await pendingChanges(db);
   return run(db, 'full', null, options, pending.seqs);
 }
@@ -57,7 +57,7 @@ export async function refreshAll(db: Db, options: RefreshOptions = {}): Promise<
  * Recomputes the cohorts of the given companies against the current population (their
  * peers' own cohorts are left for the next full refresh) and the co-usage statistics.
  */
-export function refreshCompanies(db: Db, companyIds: string[], options: RefreshOptions = {}): Promise<RefreshResult> {
+export function refreshCompanies(db: Transactional, companyIds: string[], options: RefreshOptions = {}): Promise<RefreshResult> {
   return run(db, 'incremental', companyIds, options);
 }
 
@@ -67,7 +67,7 @@ export function refreshCompanies(db: Db, companyIds: string[], options: RefreshO
  * load sees every change it settles), those whose rows changed since the last run began
  * (writers other than imports), and those never computed.
  */
-export async function refreshChanged(db: Db, options: RefreshOptions = {}): Promise<RefreshResult> {
+export async function refreshChanged(db: Transactional, options: RefreshOptions = {}): Promise<RefreshResult> {
   const last = await latestRefreshRun(db);
   if (!last) return refreshAll(db, options);
   const pending = await pendingChanges(db);
@@ -83,7 +83,7 @@ export interface LoadedPopulation {
 }
 
 /** Loads companies, products and install evidence; keeps the installs whose evidence says in use. */
-export async function loadPopulation(db: Db, asOf: Date): Promise<LoadedPopulation> {
+export async function loadPopulation(db: Transactional, asOf: Date): Promise<LoadedPopulation> {
   const [companies, products] = await Promise.all([loadCompanyFeatures(db), loadProductCategories(db)]);
   const byId = new Map<string, CompanyInput>();
   const inputs: CompanyInput[] = companies.map((c) => {
@@ -104,7 +104,7 @@ export async function loadPopulation(db: Db, asOf: Date): Promise<LoadedPopulati
   return { pop: buildPopulation(inputs, products), asOf, installs, inUse };
 }
 
-async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[] = []): Promise<RefreshResult> {
+async function run(db: Transactional, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[] = []): Promise<RefreshResult> {
   // /metrics: running, progress per phase, runs by outcome.
   const observed = refreshObserver(kind);
   try {
@@ -117,7 +117,7 @@ async function run(db: Db, kind: 'full' | 'incremental', only: string[] | null, 
   }
 }
 
-async function runObserved(db: Db, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[]): Promise<RefreshResult> {
+async function runObserved(db: Transactional, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[]): Promise<RefreshResult> {
   const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
   const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});

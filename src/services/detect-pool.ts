@@ -4,6 +4,7 @@
 // would hold every other request, /healthz included. A call whose deadline passes has its
 // worker terminated (the pool starts another), so a detection can never outlive its caller.
 import { Tinypool } from 'tinypool';
+import { threadModule } from '../threads.ts';
 import type { Detection, SiteArtifacts } from '../detect/types.ts';
 
 /** One call's work: the site and the confidence threshold (plain data, copied to the worker). */
@@ -12,27 +13,8 @@ export interface DetectTask {
   minConfidence: number;
 }
 
-const fromSource = import.meta.url.endsWith('.ts');
-/** The worker's module next to this one: .ts when running from source (tsx), .js when built. */
-const workerUrl = new URL(`./detect-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
-
-/**
- * What the pool's threads load. From source a worker does not inherit tsx's loader on Node 20
- * ("Unknown file extension .ts"), so a small module registers tsx first and hands on the
- * worker's function (as store/pglite-thread.ts does for its worker).
- */
-const WORKER_MODULE = workerModule();
-
-function workerModule(): string {
-  if (!fromSource) return workerUrl.href;
-  const bootstrap = [
-    `const tsx = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});`,
-    'tsx.register();',
-    `const worker = await import(${JSON.stringify(workerUrl.href)});`,
-    'export default worker.default;',
-  ].join('\n');
-  return `data:text/javascript,${encodeURIComponent(bootstrap)}`;
-}
+/** What the pool's threads load: detect-worker.ts, whose default export runs one task. */
+const WORKER_MODULE = threadModule(import.meta.url, './detect-worker');
 
 /** Idle threads beyond the first end after this long (the first stays, with its compiled catalog). */
 const IDLE_MS = 60_000;

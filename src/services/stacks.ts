@@ -1,6 +1,6 @@
 // Shared by the intelligence services: the as-of date recency is measured from, and the
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
-import type { Db } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
 import { installEvidence, materializedStackIds, materializedStacks, type InstallEvidenceRow, type StackProductRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
@@ -11,7 +11,7 @@ import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligenc
  * evidence ages relative to when it was collected, so a dataset imported once and left
  * alone keeps its verdicts instead of decaying day by day until everything looks unused.
  */
-export async function resolveAsOf(db: Db, override?: Date): Promise<Date> {
+export async function resolveAsOf(db: Queryable, override?: Date): Promise<Date> {
   if (override) return override;
   const newest = await newestVerification(db);
   const now = nowDate();

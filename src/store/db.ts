@@ -29,6 +29,24 @@ export interface Queryable {
 /** An open transaction: store functions that must run inside one take it instead of `Db`. */
 export type Tx = Queryable;
 
+/**
+ * What a job needs that writes in transactions of its own but may itself run inside a caller's
+ * transaction (the refresh: alone after an import, or inside the demo world's bulk load).
+ */
+export type Transactional = Queryable & Pick<Db, 'transaction'>;
+
+/**
+ * An open transaction seen as a Transactional: the transactions asked of it are its own, so
+ * they commit or roll back with the enclosing one (no savepoints: one failure fails it all).
+ */
+export function withinTransaction(tx: Tx): Transactional {
+  return {
+    query: (text, params) => tx.query(text, params),
+    queryArrays: (text, params) => tx.queryArrays(text, params),
+    transaction: (fn) => fn(tx),
+  };
+}
+
 export interface TransactionOptions {
   readOnly?: boolean;
   /** Absent: the server's default (READ COMMITTED unless configured otherwise). */

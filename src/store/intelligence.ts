@@ -2,7 +2,7 @@
 // install evidence, batched writes of computed cohorts and co-usage statistics, and the
 // refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
 // cousage.ts.
-import type { Db } from './db.ts';
+import type { Queryable, Transactional } from './db.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
 export const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];
@@ -18,7 +18,7 @@ export interface CompanyFeatureRow {
   name: string | null;
 }
 
-export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> {
+export async function loadCompanyFeatures(db: Queryable): Promise<CompanyFeatureRow[]> {
   const rows = await db.queryArrays(
     `SELECT c.id, c.industry_id, i.sector, c.employee_band, c.revenue_band, c.country::text, c.description, c.name
        FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
@@ -36,7 +36,7 @@ export async function loadCompanyFeatures(db: Db): Promise<CompanyFeatureRow[]> 
   }));
 }
 
-export async function loadProductCategories(db: Db): Promise<{ id: string; categoryId: string }[]> {
+export async function loadProductCategories(db: Queryable): Promise<{ id: string; categoryId: string }[]> {
   return db.query<{ id: string; categoryId: string }>('SELECT id, category_id AS "categoryId" FROM products ORDER BY id');
 }
 
@@ -47,7 +47,7 @@ export type EvidenceTuple = [string, string, number, number, number, number, num
  * Streams every install's evidence in keyset pages (constant memory per page, array rows
  * to keep 100,000 companies' installs cheap to parse).
  */
-export async function forEachInstallEvidence(db: Db, onPage: (rows: EvidenceTuple[]) => void, pageSize = 100_000): Promise<void> {
+export async function forEachInstallEvidence(db: Queryable, onPage: (rows: EvidenceTuple[]) => void, pageSize = 100_000): Promise<void> {
   let after: [string, string] = ['', ''];
   for (;;) {
     const rows = await db.queryArrays<EvidenceTuple>(
@@ -70,7 +70,7 @@ export async function forEachInstallEvidence(db: Db, onPage: (rows: EvidenceTupl
 }
 
 /** The newest verification in the data: the "now" that recency is measured from. */
-export async function newestVerification(db: Db): Promise<Date | null> {
+export async function newestVerification(db: Queryable): Promise<Date | null> {
   const [row] = await db.query<{ at: Date | null }>('SELECT max(last_verified) AS at FROM installs');
   return row?.at ?? null;
 }
@@ -91,7 +91,7 @@ export interface CohortRow {
  * Replaces the computed cohorts and the in-use stacks (`stacks[i]`: the product ids of
  * `companyIds[i]`) of these companies in one transaction: readers see all old or all new.
  */
-export async function replaceComputedCohorts(db: Db, companyIds: string[], rows: CohortRow[], stacks: string[][]): Promise<void> {
+export async function replaceComputedCohorts(db: Transactional, companyIds: string[], rows: CohortRow[], stacks: string[][]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`DELETE FROM cohorts WHERE company_id = ANY($1::text[]) AND kind = ANY($2::text[])`, [companyIds, COMPUTED_KINDS]);
     // unnest cannot take a ragged text[][]: (company, product) pairs travel flat, a company
@@ -128,7 +128,7 @@ export async function replaceComputedCohorts(db: Db, companyIds: string[], rows:
 }
 
 /** Replaces the global co-usage statistics in one transaction. */
-export async function replaceCoUsage(db: Db, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
+export async function replaceCoUsage(db: Transactional, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('DELETE FROM product_cousage');
     await tx.query('DELETE FROM product_usage_stats');
@@ -156,17 +156,17 @@ export interface RefreshRun {
   params: Record<string, unknown>;
 }
 
-export async function startRefreshRun(db: Db, kind: string, params: Record<string, unknown>): Promise<number> {
+export async function startRefreshRun(db: Queryable, kind: string, params: Record<string, unknown>): Promise<number> {
   const [row] = await db.query<{ id: number }>('INSERT INTO refresh_runs (kind, params) VALUES ($1, $2::jsonb) RETURNING id', [kind, JSON.stringify(params)]);
   return row!.id;
 }
 
-export async function finishRefreshRun(db: Db, id: number, params: Record<string, unknown>): Promise<void> {
+export async function finishRefreshRun(db: Queryable, id: number, params: Record<string, unknown>): Promise<void> {
   await db.query('UPDATE refresh_runs SET computed_at = now(), params = $2::jsonb WHERE id = $1', [id, JSON.stringify(params)]);
 }
 
 /** The latest completed run (any kind), or null before the first refresh. */
-export async function latestRefreshRun(db: Db): Promise<RefreshRun | null> {
+export async function latestRefreshRun(db: Queryable): Promise<RefreshRun | null> {
   const [row] = await db.query<RefreshRun>(
     `SELECT id, kind, started_at AS "startedAt", computed_at AS "computedAt", params
        FROM refresh_runs WHERE computed_at IS NOT NULL AND kind IN ('full', 'incremental') ORDER BY id DESC LIMIT 1`,
@@ -175,18 +175,18 @@ export async function latestRefreshRun(db: Db): Promise<RefreshRun | null> {
 }
 
 /** The change log of imports (migration 019): entries to settle, and their distinct companies. */
-export async function pendingChanges(db: Db): Promise<{ seqs: number[]; companyIds: string[] }> {
+export async function pendingChanges(db: Queryable): Promise<{ seqs: number[]; companyIds: string[] }> {
   const rows = await db.queryArrays<[number, string]>('SELECT seq, company_id FROM refresh_pending ORDER BY seq');
   return { seqs: rows.map((r) => r[0]), companyIds: [...new Set(rows.map((r) => r[1]))] };
 }
 
 /** Removes exactly the entries a refresh read (one marked meanwhile stays for the next). */
-export async function settlePendingChanges(db: Db, seqs: number[]): Promise<void> {
+export async function settlePendingChanges(db: Queryable, seqs: number[]): Promise<void> {
   if (seqs.length > 0) await db.query('DELETE FROM refresh_pending WHERE seq = ANY($1::bigint[])', [seqs]);
 }
 
 /** Companies changed since a time, or never given computed cohorts. */
-export async function companiesToRefresh(db: Db, since: Date): Promise<string[]> {
+export async function companiesToRefresh(db: Queryable, since: Date): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     `SELECT c.id FROM companies c
       WHERE c.updated_at > $1::timestamptz

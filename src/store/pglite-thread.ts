@@ -12,6 +12,7 @@
 // 1.1 ms per point query against 0.36 ms on the main thread).
 import { Duplex } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import { threadModule } from '../threads.ts';
 
 /** What the worker is started with. */
 export interface ThreadStart {
@@ -36,19 +37,9 @@ interface Pending {
   reject(err: Error): void;
 }
 
-const fromSource = import.meta.url.endsWith('.ts');
-/** The worker's module next to this one: .ts when running from source (tsx), .js when built. */
-const workerUrl = new URL(`./pglite-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
-
-/**
- * Starts the worker module. From source, a worker does not inherit tsx's loader on Node 20
- * ("Unknown file extension .ts"), so a two-line bootstrap registers tsx in the worker first.
- */
+/** Starts the worker module (pglite-worker.ts) on its own thread. */
 function startWorker(workerData: ThreadStart): Worker {
-  if (!fromSource) return new Worker(workerUrl, { workerData });
-  const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(new URL(threadModule(import.meta.url, './pglite-worker')), { workerData });
 }
 
 export class PgliteThread {

@@ -9,6 +9,8 @@ import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../src/bands.ts';
 import { normalizeDomain } from '../../src/domain.ts';
 import { builtInCatalog } from '../../src/detect/catalog.ts';
 import { deriveInstallsFromLog } from '../../src/store/observations.ts';
+import { refreshAll, type RefreshResult } from '../../src/ingest/refresh.ts';
+import { withinTransaction } from '../../src/store/db.ts';
 
 const AS_OF = '2026-01-01';
 let db: Db;
@@ -22,10 +24,11 @@ after(async () => db.close());
 const one = async <T extends object>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params))[0];
 const count = async (sql: string, params: unknown[] = []) => (await one<{ n: number }>(sql, params)).n;
 
-test('same seed, size and as-of give the same digest; batching does not matter; another seed differs', async () => {
+test('same seed, size and as-of give the same digest; batching and the generator thread do not matter; another seed differs', async () => {
   const first = await worldDigest(db);
   assert.equal(first.tables.companies.rows, 200);
   assert.ok(first.tables.installs.rows > 2000);
+  // 200 companies in one batch are generated on this thread; in batches of 37, on the generator thread.
   await seedWorld(db, { companies: 200, seed: 'alpha', asOf: AS_OF, replace: true, batchSize: 37 });
   assert.equal((await worldDigest(db)).digest, first.digest);
   await seedWorld(db, { companies: 200, seed: 'beta', asOf: AS_OF, replace: true });
@@ -150,4 +153,38 @@ test('installs equal what the observation log derives from the same detections; 
   await seedWorld(db, { companies: 60, seed: 'paths', asOf: AS_OF, replace: true, recordObservations: false });
   assert.deepEqual(await installs(), seeded);
   assert.equal(await count('SELECT count(*)::int AS n FROM observations'), 0);
+});
+
+test('the first refresh run inside the bulk load computes what a refresh after it computes', async () => {
+  const derived = async () => {
+    const [row] = await db.query<{ cohorts: string; stacks: string; cousage: string; n: number }>(`SELECT
+      (SELECT md5(string_agg(company_id || kind || member_id || rank || score, ',' ORDER BY company_id, kind, member_id)) FROM cohorts) AS cohorts,
+      (SELECT md5(string_agg(company_id || array_to_string(product_ids, ' '), ',' ORDER BY company_id)) FROM company_stacks) AS stacks,
+      (SELECT md5(string_agg(anchor_id || product_id || together, ',' ORDER BY anchor_id, product_id)) FROM product_cousage) AS cousage,
+      (SELECT count(*)::int FROM cohorts WHERE kind <> 'defined') AS n`);
+    return row!;
+  };
+  await seedWorld(db, { companies: 120, seed: 'gamma', asOf: AS_OF, replace: true });
+  await refreshAll(db, { asOf: new Date(AS_OF) });
+  const after = await derived();
+  assert.ok(after.n > 1000, `computed cohort rows: ${after.n}`);
+  let inside: RefreshResult | undefined;
+  await seedWorld(db, { companies: 120, seed: 'gamma', asOf: AS_OF, replace: true, afterLoad: async (tx) => void (inside = await refreshAll(withinTransaction(tx), { asOf: new Date(AS_OF) })) });
+  assert.equal(inside?.cohortRows, after.n);
+  assert.deepEqual(await derived(), after);
+  // The indexes dropped for the load are back.
+  const indexes = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'cohorts' ORDER BY indexname`);
+  assert.deepEqual(indexes.map((i) => i.indexname), ['cohorts_default_member_idx', 'cohorts_pkey', 'cohorts_rank_idx']);
+});
+
+test('a refresh that fails inside the bulk load leaves no world behind', async () => {
+  const before = await worldDigest(db);
+  await assert.rejects(
+    seedWorld(db, { companies: 60, seed: 'delta', asOf: AS_OF, replace: true, afterLoad: async (tx) => {
+      await refreshAll(withinTransaction(tx));
+      throw new Error('stopped after the refresh');
+    } }),
+    /stopped after the refresh/,
+  );
+  assert.equal((await worldDigest(db)).digest, before.digest);
 });

@@ -1,0 +1,134 @@
+// The demo world's companies, batch by batch: everything `seedWorld` writes per company
+// (firmographics, the rendered site and what the detector finds in it, the true stack, people,
+// contacts, the news feed), as table columns. Deterministic per (seed, scale, as-of, size):
+// the same plan built twice — here on the main thread for the catalog and the cohorts, and
+// in the generator thread (generate-worker.ts) for the companies — gives the same world.
+// Companies are generated in order, one generator per world: domains and names are handed
+// out first come, first served.
+import { buildCatalog, type Catalog } from './catalog.ts';
+import { buildSegments, cumulativeShares, drawSegment, type Segment } from './segments.ts';
+import { generateCompany, type CompanyContext } from './companies.ts';
+import { buildStackContext, generateStack, type StackContext } from './stacks.ts';
+import { renderSite, type ArtifactWorld } from './artifacts.ts';
+import { buildTraceKits } from './traces.ts';
+import { installsFromDetections, observationRows, observe } from './observe.ts';
+import { generatePeople } from './people.ts';
+import { generateFeed } from './news.ts';
+import { firmographicProfile } from './firmographics.ts';
+import { makeIdCodec } from './rng.ts';
+import { SCALES, type ScaleName, type ScalePreset } from './scale.ts';
+
+import { builtInCatalog, type CompiledCatalog } from '../../detect/catalog.ts';
+import { emptyCompanyBatch, joinList, type CompanyBatch } from '../../store/seed.ts';
+import type { ObservationRow } from '../../store/observations.ts';
+
+/** What fixes a world: equal plans generate equal worlds. */
+export interface WorldPlan {
+  companies: number;
+  seed: string;
+  scale: ScaleName;
+  /** Milliseconds of the as-of day (UTC midnight). */
+  asOfMs: number;
+  /** Whether each company's observations (the evidence log rows) are generated too. */
+  recordObservations: boolean;
+}
+
+/** One batch of companies, ready to write. */
+export interface GeneratedBatch {
+  rows: CompanyBatch;
+  observations: ObservationRow[];
+}
+
+/** The parts of a world every company draws from: catalog, hidden segments, ids. */
+export class WorldOutline {
+  readonly scale: ScalePreset;
+  readonly detector: CompiledCatalog;
+  readonly catalog: Catalog;
+  readonly segments: Segment[];
+  /** Segment index of each company. */
+  readonly segmentOf: Int32Array;
+  /** Company indices of each segment, ascending. */
+  readonly bySegment: number[][];
+  readonly ids: { company(k: number): string; person(k: number): string; feed(k: number): string };
+
+  constructor(readonly plan: WorldPlan) {
+    const { seed, companies: n } = plan;
+    this.scale = SCALES[plan.scale];
+    this.detector = builtInCatalog();
+    this.catalog = buildCatalog(seed, this.scale, this.detector.technologies);
+    this.segments = buildSegments(seed, this.catalog, this.scale);
+    const cumulative = cumulativeShares(this.segments);
+    this.segmentOf = new Int32Array(n);
+    this.bySegment = this.segments.map(() => []);
+    for (let i = 0; i < n; i++) {
+      this.segmentOf[i] = drawSegment(seed, i, cumulative);
+      this.bySegment[this.segmentOf[i]!]!.push(i);
+    }
+    const companyId = makeIdCodec(seed, 'cmp');
+    const personId = makeIdCodec(seed, 'per');
+    const feedId = makeIdCodec(seed, 'feed');
+    this.ids = { company: (k) => `cmp_${companyId(k)}`, person: (k) => `per_${personId(k)}`, feed: (k) => `fd_${feedId(k)}` };
+  }
+}
+
+/** Generates the companies of a world in order; `batch(from, to)` must be called with consecutive ranges. */
+export class CompanyGenerator {
+  private readonly ctx: CompanyContext;
+  private readonly stackCtx: StackContext;
+  private readonly artifactWorld: ArtifactWorld;
+  private readonly productIds: string[];
+  private next = 0;
+
+  constructor(readonly outline: WorldOutline) {
+    const { seed, asOfMs } = outline.plan;
+    // Domains are handed out in company order: the sets make them unique per world.
+    this.ctx = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), takenNames: new Set(), companyId: outline.ids.company };
+    this.stackCtx = buildStackContext(seed, asOfMs, outline.catalog);
+    this.productIds = outline.catalog.products.map((p) => p.id);
+    this.artifactWorld = { seed, asOfMs, catalog: outline.catalog, detector: outline.detector, kits: buildTraceKits(seed, outline.detector) };
+  }
+
+  batch(from: number, to: number): GeneratedBatch {
+    if (from !== this.next) throw new Error(`companies are generated in order: expected ${this.next}, asked for ${from}`);
+    const out: GeneratedBatch = { rows: emptyCompanyBatch(), observations: [] };
+    for (let i = from; i < to; i++) this.company(out, i);
+    this.next = to;
+    return out;
+  }
+
+  private company({ rows: b, observations: observed }: GeneratedBatch, i: number): void {
+    const { outline } = this;
+    const { seed, asOfMs } = outline.plan;
+    const { catalog, detector, scale } = outline;
+    const segment = outline.segments[outline.segmentOf[i]!]!;
+    const c = generateCompany(this.ctx, i, segment);
+    const people = generatePeople(seed, c, scale.peopleDensity, outline.ids.person);
+    const installs = generateStack(this.stackCtx, c);
+    // The installs the API serves are what the detector finds in the company's artifacts.
+    const observations = observe(renderSite(this.artifactWorld, c, installs).captures, detector);
+    if (outline.plan.recordObservations) {
+      for (const row of observationRows(c.id, observations, detector, this.productIds, catalog.productOfTechnology)) observed.push(row);
+    }
+    const found = installsFromDetections(observations, detector, catalog.productOfTechnology);
+    const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, outline.ids.feed);
+    push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
+    push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);
+    push(b.truthSegments, [c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
+    for (const inst of found) {
+      push(b.installs, [c.id, catalog.products[inst.product]!.id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources)]);
+    }
+    for (const inst of installs) push(b.truthInstalls, [c.id, catalog.products[inst.product]!.id, inst.inUse, inst.kind]);
+    for (const p of people) {
+      push(b.people, [p.id, c.id, p.fullName, p.title, p.seniority, p.fn, p.country, p.city, p.linkedinUrl]);
+      for (const k of p.contacts) push(b.contacts, [p.id, k.kind, k.value, k.type, k.verified]);
+    }
+    for (const f of feed) {
+      push(b.feed, [f.id, c.id, new Date(f.publishedAt).toISOString(), f.title, f.description, f.sourceUrl, f.publisherName, f.publisherLogoUrl, f.enclosureImageUrl, f.category]);
+    }
+  }
+}
+
+function push(table: Record<string, unknown[]>, values: unknown[]): void {
+  const columns = Object.values(table);
+  for (let k = 0; k < columns.length; k++) columns[k]!.push(values[k]);
+}
