@@ -12,7 +12,7 @@
 // test/ingest/seed.test.ts checks that deriving from the log changes nothing.
 import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
-import type { Detection } from '../../detect/types.ts';
+import type { Detection, Evidence } from '../../detect/types.ts';
 import type { Capture } from './artifacts.ts';
 import type { Install } from './stacks.ts';
 import { evidenceHash } from '../../services/observations.ts';
@@ -25,6 +25,15 @@ export interface Observation {
 
 /** An install as the seed writes it (`product`: index into the demo catalog's products). */
 export type DerivedInstall = Pick<Install, 'product' | 'firstVerified' | 'lastVerified' | 'hitCount' | 'intensity' | 'sources'>;
+
+/** Each evidence item's hash, computed once: the fold and the log rows both need it. */
+const hashes = new WeakMap<Evidence, string>();
+
+function traceHash(e: Evidence): string {
+  let hash = hashes.get(e);
+  if (hash === undefined) hashes.set(e, (hash = evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version)));
+  return hash;
+}
 
 /** Runs the detector over one company's captures. */
 export function observe(captures: Capture[], detector: CompiledCatalog): Observation[] {
@@ -51,7 +60,7 @@ export function installsFromDetections(observations: Observation[], detector: Co
       a.first = Math.min(a.first, o.seenAt);
       a.last = Math.max(a.last, o.seenAt);
       for (const e of d.evidence) {
-        a.traces.add(`${day}|${evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version)}`);
+        a.traces.add(`${day}|${traceHash(e)}`);
         a.sources.add(e.source);
         a.rules.set(e.ruleId, Math.max(a.rules.get(e.ruleId) ?? 0, Math.fround(e.weight)));
       }
@@ -81,7 +90,7 @@ export function observationRows(companyId: string, observations: Observation[], 
       if (tech === undefined || productOfTechnology[tech]! < 0) continue;
       const productId = productIds[productOfTechnology[tech]!]!;
       for (const e of d.evidence) {
-        const hash = evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version);
+        const hash = traceHash(e);
         const key = `${productId}|${day}|${hash}`;
         if (seen.has(key)) continue; // the log keeps one per trace per day
         seen.add(key);
