@@ -1,0 +1,54 @@
+// The CLI: `stacklens serve | migrate | seed | import | refresh | eval | detect | observe | clients |
+// plans | keys | credits | mcp | backup | restore | users`. Each command lives in src/cli/; this
+// file only wires them into commander. Loaded by src/main.ts.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { DataDirLockedError } from '../store/lock.ts';
+import { registerServeCommand } from './serve.ts';
+import { registerDbCommands } from './db.ts';
+import { registerImportCommand } from './import.ts';
+import { registerSeedCommands } from './seed.ts';
+import { registerMcpCommand } from './mcp.ts';
+import { registerRefreshCommands } from './refresh.ts';
+import { registerCreditsCommands } from './credits.ts';
+import { registerClientCommands } from './clients.ts';
+import { registerKeyCommands } from './keys.ts';
+import { registerEvalCommands } from './eval.ts';
+import { registerDetectCommand } from './detect.ts';
+import { detectSaveExtension, registerObserveCommand } from './observe.ts';
+import { registerBackupCommands } from './backup.ts';
+import { registerUserCommands } from './users.ts';
+
+const program = new Command('stacklens')
+  .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerServeCommand(program);
+registerDbCommands(program);
+registerImportCommand(program);
+registerSeedCommands(program);
+registerMcpCommand(program);
+registerRefreshCommands(program);
+registerCreditsCommands(program);
+registerClientCommands(program);
+registerKeyCommands(program);
+registerEvalCommands(program);
+registerDetectCommand(program, detectSaveExtension);
+registerObserveCommand(program);
+registerBackupCommands(program);
+registerUserCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  // Expected failures (bad config, locked data folder, a command's 4xx) print their message only.
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AppError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+}
