@@ -1,7 +1,6 @@
 // CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | detect | clients | plans | keys | credits | mcp`.
 // CLI entry: `stacklens serve | migrate | seed | import | refresh | eval | clients | plans | keys | credits | mcp | backup | restore | users`.
 // Each command lives in src/cli/; this file only wires them into commander.
-import './cli/early-start.ts'; // first: it may start the embedded database while the rest loads
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
 import { AppError } from './errors.ts';
