@@ -1,4 +1,4 @@
-// First meaningful paint of the web console on the default demo world (issue 18: ≤ 1 s), and
+// First meaningful paint of the web console on the default demo world (goal ≤ 1 s), and
 // the JavaScript it loads. The real app (in-process, in-memory PGlite) with the demo world
 // `npm start` generates (DEMO_COMPANIES, default 5000), a signed-in person, headless Chromium:
 // each run opens /console in a fresh page with the session cookie and times

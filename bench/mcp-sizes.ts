@@ -90,7 +90,7 @@ const sizes = listed.tools.map((tool) => ({ name: tool.name, chars: JSON.stringi
 const figures: Figures = { toolsListChars: JSON.stringify(listed).length, largestTool: sizes[0]!, rows: [] };
 
 for (const [name, args] of calls) {
-  // The code before issue 15 wrapped the company search in a `body` argument.
+  // The earlier code wrapped the company search in a `body` argument.
   const sent = wrapped.has(name) ? { body: args } : args;
   const result = await callRaw(client, name, sent);
   const text = (result.content as Array<{ type: string; text?: string }>).filter((c) => c.type === 'text').reduce((n, c) => n + (c.text ?? '').length, 0);

@@ -141,7 +141,7 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText,
   /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
   DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-  /** Detection (issue 17): days after its last observation a technology stays in use. */
+  /** Detection: days after its last observation a technology stays in use. */
   DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
   /** POST /api/detect: largest request body (artifacts), and the time limit of one detection (fetch and matching; past it the worker is terminated). */
   DETECT_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(2 * 1024 * 1024),
@@ -260,7 +260,7 @@ export interface Config {
   /** Bounds of one streamed export's reader (services/export-bounds.ts); 0 turns a bound off. */
   exports: { minBytesPerSecond: number; rateWindowMs: number; maxDurationMs: number };
   /**
-   * Detection (issue 17): the collectors' network policy and the contact URL of their
+   * Detection: the collectors' network policy and the contact URL of their
    * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
    */
   detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number; workers: number };

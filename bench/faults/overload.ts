@@ -1,4 +1,4 @@
-// Overload figures (issue 14, items 3, 5, 6): a light client's latency idle, while 20
+// Overload figures: a light client's latency idle, while 20
 // worst-case searches run, and while another client floods 1,000 connections with requests
 // that get cheap 429s; and how fast /healthz answers meanwhile. Not a test: it prints numbers.
 //

@@ -1,4 +1,4 @@
-// Saving detections (issue 17): `stacklens detect ... --save` and `stacklens observe [FILE]`
+// Saving detections: `stacklens detect ... --save` and `stacklens observe [FILE]`
 // append site records (the `detect --json` lines) to the observation log in batches, derive
 // the installs of the companies they name, and run the incremental refresh, so cohorts and
 // usage shares follow. Without a file, `observe` re-derives every observed company: the way

@@ -1,4 +1,4 @@
-// `stacklens users …`: the people who sign in to the web console (issue 18). create prints a
+// `stacklens users …`: the people who sign in to the web console. create prints a
 // generated password once (when --password is not given); list, set-role, set-password,
 // disable and enable go through the same audited services as /api/admin/users (actor: cli).
 // Works while the server runs: on the embedded database through the server (cli/context.ts).

@@ -1,6 +1,6 @@
 // The detector's plain data: artifacts in (what a crawler, a HAR/WARC reader, a DNS lookup
 // or a job-post import collected about one site), detections with their evidence out.
-// Every collector of issue 17 produces SiteArtifacts; every surface prints Detection[].
+// Every collector produces SiteArtifacts; every surface prints Detection[].
 
 /** What one fetched page carried. Header names are lower-case; cookies are raw Set-Cookie values. */
 export interface PageArtifact {

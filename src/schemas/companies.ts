@@ -121,7 +121,7 @@ export const searchCompaniesOp = defineOperation({
   tag: 'Companies',
   // The MCP arguments are flat: the search payload's fields (the structured filter carries
   // the lists the payload also accepts at the top level), plus export.
-  // `sort` is REST and console only: tools/list stays within its 25 KB budget (issue 15).
+  // `sort` is REST and console only: tools/list stays within its 25 KB budget.
   input: companySearchBodySchema.omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true, sort: true }).extend({
     export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
   }),

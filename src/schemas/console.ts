@@ -1,4 +1,4 @@
-// Console sign-in (issue 18): the session contract of /console/api/session, and the Admin API
+// Console sign-in: the session contract of /console/api/session, and the Admin API
 // operations on the console's people (/api/admin/users). Every admin record names role admin.
 import { z } from 'zod';
 import { idInput, textInput } from './text.ts';

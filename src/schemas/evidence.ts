@@ -1,4 +1,4 @@
-// The evidence behind a company's product: the observations the detector logged (issue 17),
+// The evidence behind a company's product: the observations the detector logged,
 // each a trace on a page, in DNS or in a job post. A paged list per (company, product), and
 // the newest few inside the Company product record with `include=evidence`.
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 // here, below auth and store (like plans.ts), so operation records can name the role they
 // need. Ordered: a role includes every role before it (an admin may do what an analyst may).
 // API clients have no role unless an operator grants one (`stacklens clients create --admin`,
-// `stacklens clients set-role`); the console's people (issue 18) get viewer, analyst or admin.
+// `stacklens clients set-role`); the console's people get viewer, analyst or admin.
 
 export const ROLES = ['viewer', 'analyst', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,4 +1,4 @@
-// The evidence behind a company's product (issue 17): the observations of the log, paged,
+// The evidence behind a company's product: the observations of the log, paged,
 // and the newest few per record for `include=evidence` on the company's products.
 import type { Db } from '../store/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';

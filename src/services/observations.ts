@@ -1,4 +1,4 @@
-// Observations, not overwrites (issue 17): detection runs append what they saw to the
+// Observations, not overwrites: detection runs append what they saw to the
 // observation log, and installs are derived from the log.
 //
 // - recordDetections: the site records of `stacklens detect --json` → one observation per

@@ -141,7 +141,7 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   const domain = first.body.content[0]!.domain;
   const stack = await api<{ content: { product: string; productId: string; vendorDomain: string; mainCategory: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
   const [a, b] = stack.body.content;
-  // The detector saw product a on the company's home page (the observation log, issue 17).
+  // The detector saw product a on the company's home page (the observation log).
   const trace = `https://cdn.${a!.vendorDomain}/loader.js?site=${domain}`;
   const recorded = await recordDetections(t.db, [{ domain, technologies: [{ name: a!.product, vendorDomain: a!.vendorDomain, category: a!.mainCategory, confidence: 0.8, evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }] }] }], { source: 'crawl', createCompanies: false });
   assert.equal(recorded.added, 1);

@@ -1,4 +1,4 @@
-// Console sign-in (issue 18): POST/GET/DELETE /console/api/session, the cookie's flags, CSRF on
+// Console sign-in: POST/GET/DELETE /console/api/session, the cookie's flags, CSRF on
 // cookie-authenticated writes, roles (viewer/analyst/admin) on exports, purchases and the
 // Admin API, idle and absolute expiry, disabled people, on-behalf attribution of a purchase,
 // and the cookie never counting on /mcp.

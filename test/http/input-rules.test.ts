@@ -1,4 +1,4 @@
-// The input rules of issue 14, one test per rule, on the real app: the character rule and
+// The input rules, one test per rule, on the real app: the character rule and
 // length caps of text, ids by shape, enum names that are prototype keys, repeated credential
 // headers (REST and /mcp), 413/414/431 in the service's error shape (also through a real
 // socket, where Node's parser answers), 405 with Allow, and undocumented query parameters.

@@ -1,4 +1,4 @@
-// The observation log (issue 17): recording detections is idempotent per day, installs are
+// The observation log: recording detections is idempotent per day, installs are
 // derived from the log within a window, imported installs survive derivation, and a saved
 // run changes the cohort's usage shares once the incremental refresh runs. Both engines.
 import { test, before, after } from 'node:test';

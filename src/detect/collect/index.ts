@@ -1,4 +1,4 @@
-// The collectors of issue 17: everything that turns the outside world into SiteArtifacts for
+// The collectors: everything that turns the outside world into SiteArtifacts for
 // the detector — the live fetcher (fetchSite) and the offline readers (HAR, WARC, job posts).
 export { fetchSite, siteTarget, defaultUserAgent, CollectError, type FetchSiteOptions } from './fetch-site.ts';
 export { checkUrl, isAllowedAddress, addressRange, compileAllowList, BlockedAddressError, type NetworkPolicy } from './address.ts';

@@ -1,4 +1,4 @@
-// The web console's session (issue 18): POST signs in (email + password → session cookie and
+// The web console's session: POST signs in (email + password → session cookie and
 // CSRF token), GET answers who is signed in (and the CSRF token again, after a reload), DELETE
 // signs out. The cookie is stacklens_session (__Host-stacklens_session when the service is
 // published over https): HttpOnly, SameSite=Strict, Path=/, Secure over https. With it, the /api routes accept the person (plugins/

@@ -1,4 +1,4 @@
--- Access (issue 4): clients of an external identity provider are mapped to an API client
+-- Access: clients of an external identity provider are mapped to an API client
 -- by the provider's client id (the client_id / azp / sub claim of its tokens).
 ALTER TABLE api_clients ADD COLUMN external_id text UNIQUE;
 

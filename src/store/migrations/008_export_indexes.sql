@@ -1,4 +1,4 @@
--- Indexes for the CSV exports (issue 13). Both exports read every match in keyset batches;
+-- Indexes for the CSV exports. Both exports read every match in keyset batches;
 -- without an index matching the batch order each batch scanned and sorted the whole table.
 
 -- Company search order (store/companies.ts): lower(coalesce(name, domain)), then id.

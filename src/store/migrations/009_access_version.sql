@@ -1,4 +1,4 @@
--- Access version (issue 13): one counter that every change to what a credential may do bumps,
+-- Access version: one counter that every change to what a credential may do bumps,
 -- in the same transaction as the change. A server caches resolved API-key principals and
 -- probes this one row per request; a changed number drops its cache, so a revocation, a
 -- disabled client or a plan change made by any process (CLI, another instance, plain SQL)

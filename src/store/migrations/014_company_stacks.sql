@@ -1,4 +1,4 @@
--- Each company's in-use products as of the refresh that computed them (issue 13): usage
+-- Each company's in-use products as of the refresh that computed them: usage
 -- benchmarks, stack comparisons and related products read a peer's stack as one short row
 -- instead of re-scoring its install evidence on every request. One row per refreshed company
 -- (an empty array when nothing is in use), so a missing row means "not computed yet" and the

@@ -1,4 +1,4 @@
--- Reference version (issue 13): one counter that every change to the reference data
+-- Reference version: one counter that every change to the reference data
 -- (industries, categories, vendors, products) bumps, in the same transaction as the change.
 -- Servers keep the JSON answers of reference reads (category and industry lists, the vendor
 -- list) in memory with an ETag and probe this one row per request; a changed number drops

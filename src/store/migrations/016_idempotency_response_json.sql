@@ -1,4 +1,4 @@
--- Idempotent replays byte for byte (issue 13). Replies are now written with JSON.stringify of
+-- Idempotent replays byte for byte. Replies are now written with JSON.stringify of
 -- the service's value, in its key order, no longer re-encoded in the schema's order; jsonb
 -- stores keys sorted by length, so a replayed purchase answer came back with its fields in
 -- another order than the first answer. `json` keeps the stored text as written.

@@ -1,4 +1,4 @@
--- MCP sessions (issue 15), shared by every instance on the same database: a session made
+-- MCP sessions, shared by every instance on the same database: a session made
 -- on one instance is found on any other. The session id itself is never stored, only its
 -- SHA-256 (a leaked table names no usable session). Idle expiry is last_seen_at + the
 -- configured TTL; expired rows are deleted by a periodic sweep and on each new session.

@@ -1,8 +1,8 @@
--- Admin API (issue 16): the admin role of API clients, the outcome of audit entries, usage
+-- Admin API: the admin role of API clients, the outcome of audit entries, usage
 -- counted per client, day and operation, and background jobs (refresh) with their progress.
 
 -- A client's role (null: a plain API client whose plan alone decides what it may do). The
--- console's people (issue 18) use the same three roles. A role change bumps the access
+-- console's people use the same three roles. A role change bumps the access
 -- version like every other change to what a credential may do (migration 009).
 ALTER TABLE api_clients ADD COLUMN role text CHECK (role IN ('viewer', 'analyst', 'admin'));
 DROP TRIGGER api_clients_access_version ON api_clients;

@@ -1,4 +1,4 @@
--- Row estimates of per-company lookups at scale (issue 13, scale L). PostgreSQL estimates
+-- Row estimates of per-company lookups at scale (scale L). PostgreSQL estimates
 -- a column's distinct values from a 30,000-row sample; on 30.7 M installs of 1,000,000
 -- companies it guessed 63,000 companies, so one company's installs were estimated at 487
 -- rows instead of ~31, and point reads planned whole-catalog joins (the products page's

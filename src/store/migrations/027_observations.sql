@@ -1,4 +1,4 @@
--- The observation log (issue 17): every detection run appends what it saw, one row per
+-- The observation log: every detection run appends what it saw, one row per
 -- evidence item (a rule that matched on a page, a DNS record, a job post), and installs are
 -- derived from it (services/observations.ts). Append-only: rows are never updated (a trigger
 -- refuses it); they leave only with their company (ON DELETE CASCADE) or by an operator's

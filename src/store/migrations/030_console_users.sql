@@ -1,4 +1,4 @@
--- Console sign-in (issue 18): the people who use the web console, and their sessions. Sessions
+-- Console sign-in: the people who use the web console, and their sessions. Sessions
 -- live in the database so that every instance on it knows them (like mcp_sessions, 021).
 
 -- A person: email unique whatever its case (stored lowercased, and the index is on lower()),

@@ -1,4 +1,4 @@
--- MCP export links (issue 15): an export asked for through a tool (companies_search with
+-- MCP export links: an export asked for through a tool (companies_search with
 -- export=true) is answered with a resource_link; this row is what the link names: who may
 -- read it (the client), for whom it was made (audit), and the search it runs when read.
 -- Shared by every instance on the database. As with sessions, only the SHA-256 of the id
