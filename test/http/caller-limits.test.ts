@@ -236,7 +236,6 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
   // The defaults under test: MAX_CONCURRENT_REQUESTS_PER_CLIENT, a 429 held back 250 ms.
   const app = await createTestApp({ db: t.db, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMITED_REPLY_DELAY_MS: '250' } });
   await app.app.listen({ host: '127.0.0.1', port });
-  const key = (await createTestClient(t.db, 'full')).apiKey;
   const idle: net.Socket[] = [];
   try {
     for (let i = 0; i < 16; i++) {
@@ -247,11 +246,14 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
     }
     const served = () => app.app.inject({ method: 'GET', url: '/metrics' }).then((r) => /stacklens_http_request_duration_seconds_count\{[^}]*route="\/api\/me"/.test(r.body));
     // The latency bound is about the server, but the probe shares two cores with the load
-    // process and whatever else runs: a window the machine starved is measured once more.
+    // process and whatever else runs: a window the machine starved is measured again, up to
+    // three windows.
     const p99s: string[] = [];
     let lastP99 = Infinity;
-    for (let window = 1; window <= 2; window++) {
-      // Long enough for a few hundred probes: p99 of a handful is its maximum.
+    for (let window = 1; window <= 3; window++) {
+      // Long enough for a few hundred probes: p99 of a handful is its maximum. A client of
+      // its own per window: the first window spends the plan's 600 requests a minute.
+      const key = (await createTestClient(t.db, 'full')).apiKey;
       const load = keepAliveLoad(port, key, 6);
       if (window === 1) await waitFor(served, 'the load client to start');
       let loading = true;
