@@ -173,7 +173,7 @@ test('the first refresh run inside the bulk load computes what a refresh after i
   assert.equal(inside?.cohortRows, after.n);
   assert.deepEqual(await derived(), after);
   // The indexes dropped for the load are back.
-  const indexes = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'cohorts' ORDER BY indexname`);
+  const indexes = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'cohorts' ORDER BY indexname`);
   assert.deepEqual(indexes.map((i) => i.indexname), ['cohorts_default_member_idx', 'cohorts_pkey', 'cohorts_rank_idx']);
 });
 
