@@ -10,7 +10,7 @@
 //   observations; installs without any (the operator's imports, the demo world's) are never
 //   touched. A pair unseen for longer than the window is not in use any more: its install row
 //   is removed. Changed companies are marked for the incremental refresh.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
@@ -73,7 +73,8 @@ export function parseSiteResult(data: unknown, where = 'site'): z.output<typeof 
 
 /** The stable identity of one trace: the same trace seen on the same day is one observation. */
 export function evidenceHash(source: string, ruleId: string, url: string | undefined, excerpt: string, version: string | undefined): string {
-  return createHash('sha256').update(JSON.stringify([source, ruleId, url ?? '', excerpt, version ?? ''])).digest('hex').slice(0, 32);
+  // The one-shot hash: a third of createHash's cost on strings this short (the demo world hashes ≈ 400,000).
+  return hash('sha256', JSON.stringify([source, ruleId, url ?? '', excerpt, version ?? '']), 'hex').slice(0, 32);
 }
 
 export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>, options: RecordOptions = {}): Promise<RecordResult> {

@@ -11,25 +11,56 @@ export interface GeneratorRequest {
 }
 export type GeneratorReply = { ok: true; batch: GeneratedBatch } | { ok: false; error: string };
 
+/** The world's companies in consecutive batches of `batchSize` (the last one shorter). */
 export interface CompanySource {
-  /** The companies [from, to), asked for in order; at most one request outstanding. */
-  batch(from: number, to: number): Promise<GeneratedBatch>;
+  readonly batchSize: number;
+  /** The next batch, in order; undefined after the last. */
+  next(): Promise<GeneratedBatch | undefined>;
   close(): Promise<void>;
 }
 
-export function companySource(outline: WorldOutline, useThread: boolean): CompanySource {
-  return useThread ? new ThreadSource(outline) : new InlineSource(outline);
+/**
+ * Batches a generator thread has ready or in progress before they are asked for. The thread
+ * runs ahead of the writes (and, on a first start, of the database opening: cli/serve.ts
+ * starts it first); a few batches bound the memory (a batch of 250 companies is ≈ 10 MB).
+ */
+const BATCHES_AHEAD = 6;
+
+export function companySource(outline: WorldOutline, batchSize: number): CompanySource {
+  return outline.plan.companies > batchSize ? new ThreadSource(outline, batchSize) : new InlineSource(outline, batchSize);
+}
+
+/** Consecutive ranges [from, to) of `batchSize` companies covering the world. */
+class Ranges {
+  private from = 0;
+
+  constructor(
+    private readonly companies: number,
+    readonly batchSize: number,
+  ) {}
+
+  take(): GeneratorRequest | undefined {
+    if (this.from >= this.companies) return undefined;
+    const range = { from: this.from, to: Math.min(this.companies, this.from + this.batchSize) };
+    this.from = range.to;
+    return range;
+  }
 }
 
 class InlineSource implements CompanySource {
   private readonly generator: CompanyGenerator;
+  private readonly ranges: Ranges;
 
-  constructor(outline: WorldOutline) {
+  constructor(outline: WorldOutline, readonly batchSize: number) {
     this.generator = new CompanyGenerator(outline);
+    this.ranges = new Ranges(outline.plan.companies, batchSize);
   }
 
   /** In slices of 100 companies that yield to the event loop, so the connection keeps feeding the database meanwhile. */
-  async batch(from: number, to: number): Promise<GeneratedBatch> {
+  async next(): Promise<GeneratedBatch | undefined> {
+    const range = this.ranges.take();
+    if (!range) return undefined;
+    const { from, to } = range;
     const out = this.generator.batch(from, Math.min(to, from + 100));
     for (let start = from + 100; start < to; start += 100) {
       await new Promise((resolve) => setImmediate(resolve));
@@ -43,12 +74,22 @@ class InlineSource implements CompanySource {
   async close(): Promise<void> {}
 }
 
+interface Awaited {
+  resolve(batch: GeneratedBatch): void;
+  reject(err: Error): void;
+}
+
 class ThreadSource implements CompanySource {
   private readonly worker: Worker;
-  private waiting: { resolve(batch: GeneratedBatch): void; reject(err: Error): void } | undefined;
+  private readonly ranges: Ranges;
+  /** Requests the thread has not answered, oldest first (it answers in order). */
+  private readonly unanswered: Awaited[] = [];
+  /** Batches requested and not yet taken by next(), answered or not, in order. */
+  private readonly ahead: Array<Promise<GeneratedBatch>> = [];
   private failure: Error | undefined;
 
-  constructor(outline: WorldOutline) {
+  constructor(outline: WorldOutline, readonly batchSize: number) {
+    this.ranges = new Ranges(outline.plan.companies, batchSize);
     // A young generation larger than V8's default: the generator's garbage is short-lived
     // (rendered pages, detections), and fewer scavenges cost less (2.1 s of its 16 s were GC).
     this.worker = new Worker(new URL(threadModule(import.meta.url, './generate-worker')), {
@@ -56,28 +97,39 @@ class ThreadSource implements CompanySource {
       resourceLimits: { maxYoungGenerationSizeMb: 96 },
     });
     this.worker.on('message', (reply: GeneratorReply) => {
-      const waiting = this.waiting;
-      this.waiting = undefined;
-      if (reply.ok) waiting?.resolve(reply.batch);
-      else waiting?.reject(new Error(`the demo-world generator failed: ${reply.error}`));
+      const request = this.unanswered.shift();
+      if (reply.ok) request?.resolve(reply.batch);
+      else this.fail(new Error(`the demo-world generator failed: ${reply.error}`), request);
     });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the demo-world generator stopped (exit code ${code})`)));
+    for (let k = 0; k < BATCHES_AHEAD; k++) this.request();
   }
 
-  private fail(err: Error): void {
+  private request(): void {
+    const range = this.ranges.take();
+    if (!range || this.failure) return;
+    const promise = new Promise<GeneratedBatch>((resolve, reject) => this.unanswered.push({ resolve, reject }));
+    promise.catch(() => {}); // surfaced by next()
+    this.ahead.push(promise);
+    this.worker.postMessage(range satisfies GeneratorRequest);
+  }
+
+  private fail(err: Error, first?: Awaited): void {
     this.failure ??= err;
-    this.waiting?.reject(err);
-    this.waiting = undefined;
+    first?.reject(err);
+    for (const request of this.unanswered.splice(0)) request.reject(err);
   }
 
-  batch(from: number, to: number): Promise<GeneratedBatch> {
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.waiting) return Promise.reject(new Error('one batch at a time'));
-    return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
-      this.worker.postMessage({ from, to } satisfies GeneratorRequest);
-    });
+  async next(): Promise<GeneratedBatch | undefined> {
+    const oldest = this.ahead.shift();
+    if (!oldest) {
+      if (this.failure) throw this.failure;
+      return undefined;
+    }
+    const batch = await oldest;
+    this.request();
+    return batch;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
 import { INDUSTRIES } from './industries.ts';
 import type { Catalog } from './catalog.ts';
 import { WorldOutline } from './generate.ts';
-import { companySource } from './generator-thread.ts';
+import { companySource, type CompanySource } from './generator-thread.ts';
 import { insertObservations } from '../../store/observations.ts';
 import { definedCohorts } from './cohorts.ts';
 import type { ScaleName } from './scale.ts';
@@ -38,6 +38,32 @@ export interface SeedOptions {
    */
   afterLoad?: (tx: Tx) => Promise<void>;
   onProgress?: (progress: SeedProgress) => void;
+  /** The world's generation, started earlier by prepareWorld with the same options; seedWorld closes it. */
+  prepared?: PreparedWorld;
+}
+
+export type WorldOptions = Pick<SeedOptions, 'companies' | 'seed' | 'scale' | 'asOf' | 'recordObservations' | 'batchSize'>;
+
+/** A world's outline and its companies, being generated (on a thread for a world of several batches). */
+export interface PreparedWorld {
+  readonly asOf: string;
+  readonly outline: WorldOutline;
+  readonly companies: CompanySource;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts generating a world before it is written: the first start (cli/serve.ts) calls it
+ * before the database opens, so the generator thread runs while the embedded database is
+ * initialised and migrated (≈ 3 s with the second core idle).
+ */
+export function prepareWorld(options: WorldOptions): PreparedWorld {
+  const n = options.companies;
+  if (!Number.isInteger(n) || n < 1) throw new Error('companies must be a positive integer');
+  const asOf = options.asOf ?? todayUtc();
+  const outline = new WorldOutline({ companies: n, seed: options.seed, scale: options.scale ?? 'M', asOfMs: parseAsOf(asOf), recordObservations: options.recordObservations ?? true });
+  const companies = companySource(outline, options.batchSize ?? 250);
+  return { asOf, outline, companies, close: () => companies.close() };
 }
 
 export interface SeedProgress {
@@ -81,15 +107,21 @@ export function parseAsOf(value: string): number {
 }
 
 export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSummary> {
-  const n = options.companies;
-  if (!Number.isInteger(n) || n < 1) throw new Error('companies must be a positive integer');
-  const seed = options.seed;
-  const asOf = options.asOf ?? todayUtc();
-  const batchSize = options.batchSize ?? 250;
+  const prepared = options.prepared ?? prepareWorld(options);
+  try {
+    return await writeWorld(db, prepared, options);
+  } finally {
+    await prepared.close();
+  }
+}
+
+async function writeWorld(db: Db, prepared: PreparedWorld, options: SeedOptions): Promise<SeedSummary> {
+  const { asOf, outline } = prepared;
+  const { seed, companies: n } = outline.plan;
+  if (seed !== options.seed || n !== options.companies) throw new Error('the prepared world was started with other options');
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
-  const outline = new WorldOutline({ companies: n, seed, scale: options.scale ?? 'M', asOfMs: parseAsOf(asOf), recordObservations: options.recordObservations ?? true });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
     seed, scale: outline.scale.name, asOf, companies: n, categories: catalog.categories.length, vendors: catalog.vendors.length,
@@ -111,32 +143,23 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     progress({ phase: 'catalog', done: 1, total: 1 });
 
     const updatedAt = new Date(outline.plan.asOfMs).toISOString();
-    // Pipelined: while the database writes batch k, batch k+1 is generated (on a thread of its
-    // own when there are several batches).
-    const source = companySource(outline, n > batchSize);
-    try {
-      let writing: Promise<unknown> = Promise.resolve();
-      let next = source.batch(0, Math.min(n, batchSize));
-      for (let from = 0; from < n; from += batchSize) {
-        const { rows, observations } = await next;
-        const to = Math.min(n, from + batchSize);
-        if (to < n) {
-          next = source.batch(to, Math.min(n, to + batchSize));
-          next.catch(() => {}); // surfaced by the await above
-        }
-        await writing;
-        if (from > 0) progress({ phase: 'companies', done: from, total: n });
-        writing = insertCompanyBatch(tx, rows, updatedAt).then(() => insertObservations(tx, observations));
-        writing.catch(() => {}); // surfaced by the await above or below
-        summary.installs += rows.installs.company_id.length;
-        summary.people += rows.people.id.length;
-        summary.contacts += rows.contacts.person_id.length;
-        summary.feedItems += rows.feed.id.length;
-      }
+    // Pipelined: while the database writes batch k, the next ones are generated (on a thread
+    // of its own when there are several batches).
+    let writing: Promise<unknown> = Promise.resolve();
+    let written = 0;
+    for (let batch = await prepared.companies.next(); batch; batch = await prepared.companies.next()) {
+      const { rows, observations } = batch;
       await writing;
-    } finally {
-      await source.close();
+      if (written > 0) progress({ phase: 'companies', done: written, total: n });
+      writing = insertCompanyBatch(tx, rows, updatedAt).then(() => insertObservations(tx, observations));
+      writing.catch(() => {}); // surfaced by the await below, or by the next one
+      written += rows.companies.id.length;
+      summary.installs += rows.installs.company_id.length;
+      summary.people += rows.people.id.length;
+      summary.contacts += rows.contacts.person_id.length;
+      summary.feedItems += rows.feed.id.length;
     }
+    await writing;
     progress({ phase: 'companies', done: n, total: n });
 
     for (let from = 0; from < n; from += DEFINED_COHORTS_PER_WRITE) {
