@@ -16,7 +16,7 @@ import { refreshAll, type RefreshResult } from './refresh.ts';
  * ensureDemoWorld takes it over (or closes it).
  */
 export function startDemoWorldEarly(config: Config): PreparedWorld | undefined {
-  if (!config.seedDemo || config.databaseUrl || existsSync(path.join(config.dataDir, 'pglite'))) return undefined;
+  if (process.env.NO_EARLY || !config.seedDemo || config.databaseUrl || existsSync(path.join(config.dataDir, 'pglite'))) return undefined;
   return prepareWorld({ companies: config.demoCompanies, seed: config.demoSeed });
 }
 
