@@ -43,8 +43,31 @@ function probe(url: string): Promise<number> {
   });
 }
 
+/**
+ * CPU seconds (user + system, all threads) the processes of a process group have used so far,
+ * from /proc: on a shared 2-core machine the wall time swings with neighbours and with how
+ * many threads compete; the CPU the start costs swings much less.
+ */
+function groupCpuSeconds(pgid: number): number {
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+      if (Number(fields[2]) !== pgid) continue; // 5th field: process group
+      total += (Number(fields[11]) + Number(fields[12])) / ticks; // 14th, 15th: utime, stime
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 interface Run {
   readyMs: number;
+  cpuSeconds: number;
   lines: Array<{ atMs: number; line: string }>;
   loadBefore: string;
   loadAfter: string;
@@ -77,10 +100,12 @@ async function oneRun(n: number): Promise<Run> {
     child.stderr.on('data', collect);
     const deadline = started + Number(values['timeout-s']) * 1000;
     let readyMs = -1;
+    let cpuSeconds = 0;
     while (performance.now() < deadline && child.exitCode === null) {
       const status = await probe(`http://127.0.0.1:${values.port}/readyz`);
       if (status === 200) {
         readyMs = performance.now() - started;
+        cpuSeconds = groupCpuSeconds(child.pid!);
         break;
       }
       await new Promise((r) => setTimeout(r, 100));
@@ -93,7 +118,7 @@ async function oneRun(n: number): Promise<Run> {
     await Promise.race([exited, new Promise((r) => setTimeout(r, 60_000))]);
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
     if (readyMs < 0) throw new Error(`/readyz never answered 200 within ${values['timeout-s']} s:\n${output.slice(-3000)}`);
-    return { readyMs, lines, loadBefore, loadAfter };
+    return { readyMs, cpuSeconds, lines, loadBefore, loadAfter };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -102,12 +127,17 @@ async function oneRun(n: number): Promise<Run> {
 const how = values['cpu-prof'] ? 'node --cpu-prof --import tsx src/main.ts serve' : values.direct ? 'node --import tsx src/main.ts serve' : 'npm start';
 console.log(`First start to /readyz: fresh clone of ${commit.slice(0, 10)} (${values.ref}), ${how}, embedded database, ${values['no-demo'] ? 'SEED_DEMO=false' : 'default demo world'}; ${os.cpus().length} cores`);
 const results: number[] = [];
+const cpu: number[] = [];
 for (let n = 1; n <= Number(values.runs); n++) {
   const run = await oneRun(n);
   results.push(run.readyMs);
-  console.log(`run ${n}: /readyz 200 after ${(run.readyMs / 1000).toFixed(1)} s   (load average before ${run.loadBefore}, after ${run.loadAfter})`);
+  cpu.push(run.cpuSeconds);
+  console.log(`run ${n}: /readyz 200 after ${(run.readyMs / 1000).toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} CPU-s   (load average before ${run.loadBefore}, after ${run.loadAfter})`);
   for (const l of run.lines.filter((x) => /First start|Demo world|listening|Database:/.test(x.line))) console.log(`  ${(l.atMs / 1000).toFixed(1).padStart(6)} s  ${l.line}`);
 }
 const sorted = [...results].sort((a, b) => a - b);
-if (results.length > 1) console.log(`median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s, min ${(sorted[0]! / 1000).toFixed(1)} s, max ${(sorted.at(-1)! / 1000).toFixed(1)} s`);
+const cpuSorted = [...cpu].sort((a, b) => a - b);
+if (results.length > 1) {
+  console.log(`median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s, min ${(sorted[0]! / 1000).toFixed(1)} s, max ${(sorted.at(-1)! / 1000).toFixed(1)} s; CPU median ${cpuSorted[Math.floor(cpuSorted.length / 2)]!.toFixed(1)} s`);
+}
 if (values['cpu-prof']) console.log(`CPU profiles in ${path.resolve(values['cpu-prof'])}/run-*/ (one per process and thread)`);
