@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-thread.ts';
+import { CopyInRelay } from './pglite-copy.ts';
 
 const port = parentPort!;
 const { dataDir, loadDataDir } = workerData as ThreadStart;
@@ -28,23 +29,35 @@ ready.then(
 // CHECKPOINT or close must come after everything sent before it.
 let queue: Promise<unknown> = ready.catch(() => undefined);
 
+/**
+ * The raw reply only: execProtocolRaw also parses every reply into message objects for its own
+ * API (a third of this thread's time in a profile of paged reads), which node-postgres then
+ * does again on the main thread. Chunks are views into PGlite's memory, so each is copied.
+ */
+async function execRaw(message: Uint8Array): Promise<Uint8Array> {
+  const db = await ready;
+  const chunks: Uint8Array[] = [];
+  await db.execProtocolRawStream(message, { onRawData: (chunk) => chunks.push(chunk.slice()) });
+  return chunks.length === 1 ? chunks[0]! : joined(chunks);
+}
+
+// COPY ... FROM STDIN (the seed's bulk load, a visitor's psql \copy): pglite-copy.ts says why it is relayed.
+const copyIn = new CopyInRelay(execRaw);
+
 port.on('message', (request: ThreadRequest) => {
   queue = queue.then(async () => {
     try {
       const db = await ready;
       if (request.type === 'exec') {
-        // The raw reply only: execProtocolRaw also parses every reply into message objects
-        // for its own API (a third of this thread's time in a profile of paged reads), which
-        // node-postgres then does again on the main thread. Chunks are views into
-        // PGlite's memory, so each is copied.
-        const chunks: Uint8Array[] = [];
-        await db.execProtocolRawStream(request.message, { onRawData: (chunk) => chunks.push(chunk.slice()) });
-        const data = chunks.length === 1 ? chunks[0]! : joined(chunks);
+        let data = await copyIn.run(request.message);
+        // Transferred, so a buffer of its own (a view into a larger one is copied).
+        if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) data = data.slice();
         port.postMessage({ id: request.id, ok: true, data } satisfies ThreadReply, [data.buffer as ArrayBuffer]);
       } else if (request.type === 'reset') {
         // A new connection: PGlite has one backend, so a transaction or prepared statements
         // left by the previous connection (closed or broken mid-transaction) would be seen
         // by the next one, whose driver knows nothing of them.
+        copyIn.reset();
         await db.exec('ROLLBACK');
         await db.exec('DISCARD ALL');
         send({ id: request.id, ok: true });

@@ -1,8 +1,10 @@
-// Bulk writes of the generated demo world: one set-based INSERT … SELECT FROM unnest(...)
-// per table and batch, inside the caller's transaction (Db.transaction). Array-valued
-// columns (features, sources) travel as text joined by \x1f and are split in SQL,
-// because unnest cannot carry arrays of arrays.
+// Bulk writes of the generated demo world, inside the caller's transaction (Db.transaction):
+// the companies and what belongs to them as one COPY per table and batch (copy-text.ts), the
+// catalog and cohorts as set-based INSERT … SELECT FROM unnest(...). Array-valued catalog
+// columns (features) travel as text joined by \x1f and are split in SQL, because unnest
+// cannot carry arrays of arrays.
 import type { Queryable, Tx } from './db.ts';
+import { CopyRows, type CopyData } from './copy-text.ts';
 
 const SEP = '\x1f';
 export const joinList = (xs: readonly string[]) => xs.join(SEP);
@@ -109,76 +111,63 @@ export async function insertCatalog(tx: Tx, c: CatalogRows): Promise<void> {
   );
 }
 
-/** Column arrays of one batch of companies and everything that belongs to them. */
+/**
+ * One batch of companies and everything that belongs to them, encoded row by row for COPY
+ * (on the generator thread: what crosses to the writing thread is one string a table). The
+ * tables are in foreign-key order.
+ */
 export function emptyCompanyBatch() {
   return {
-    companies: cols('id', 'domain', 'name', 'industry_id', 'employee_band', 'employee_count', 'revenue_band', 'revenue_usd', 'street', 'city', 'state', 'postal_code', 'country', 'phone', 'founded_year', 'website', 'logo_url', 'linkedin_url', 'crunchbase_url', 'description'),
-    firmographics: cols('company_id', 'profile'),
-    truthSegments: cols('company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'),
-    installs: cols('company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'),
-    truthInstalls: cols('company_id', 'product_id', 'in_use', 'kind'),
-    people: cols('id', 'company_id', 'full_name', 'title', 'seniority', 'function', 'country', 'city', 'linkedin_url'),
-    contacts: cols('person_id', 'kind', 'value', 'type', 'verified'),
-    feed: cols('id', 'company_id', 'published_at', 'title', 'description', 'source_url', 'publisher_name', 'publisher_logo_url', 'enclosure_image_url', 'category'),
+    companies: new CopyRows('companies', [
+      ['id', 'text'], ['domain', 'text'], ['name', 'text'], ['industry_id', 'text'], ['employee_band', 'text'], ['employee_count', 'int'],
+      ['revenue_band', 'text'], ['revenue_usd', 'bigint'], ['street', 'text'], ['city', 'text'], ['state', 'text'], ['postal_code', 'text'],
+      ['country', 'text'], ['phone', 'text'], ['founded_year', 'int'], ['website', 'text'], ['logo_url', 'text'], ['linkedin_url', 'text'],
+      ['crunchbase_url', 'text'], ['description', 'text'], ['updated_at', 'timestamptz'],
+    ]),
+    firmographics: new CopyRows('firmographics', [['company_id', 'text'], ['profile', 'jsonb'], ['updated_at', 'timestamptz']]),
+    truthSegments: new CopyRows('truth_segments', [['company_id', 'text'], ['segment_id', 'text'], ['industry_id', 'text'], ['size_tier', 'text'], ['region', 'text'], ['maturity', 'text']]),
+    installs: new CopyRows('installs', [
+      ['company_id', 'text'], ['product_id', 'text'], ['first_verified', 'timestamptz'], ['last_verified', 'timestamptz'], ['hit_count', 'int'], ['intensity', 'int'], ['sources', 'text[]'],
+    ]),
+    truthInstalls: new CopyRows('truth_installs', [['company_id', 'text'], ['product_id', 'text'], ['in_use', 'bool'], ['kind', 'text']]),
+    people: new CopyRows('people', [
+      ['id', 'text'], ['company_id', 'text'], ['full_name', 'text'], ['title', 'text'], ['seniority', 'text'], ['function', 'text'], ['country', 'text'], ['city', 'text'], ['linkedin_url', 'text'],
+    ]),
+    contacts: new CopyRows('contacts', [['person_id', 'text'], ['kind', 'text'], ['value', 'text'], ['type', 'text'], ['verified', 'bool']]),
+    feed: new CopyRows('feed_items', [
+      ['id', 'text'], ['company_id', 'text'], ['published_at', 'timestamptz'], ['title', 'text'], ['description', 'text'], ['source_url', 'text'],
+      ['publisher_name', 'text'], ['publisher_logo_url', 'text'], ['enclosure_image_url', 'text'], ['category', 'text'],
+    ]),
+    // What the detector found (the evidence) and the truth (the true stack) are separate sets:
+    // a tool in use may leave no trace, and a trace may outlive the tool.
+    observations: new CopyRows('observations', [
+      ['company_id', 'text'], ['product_id', 'text'], ['seen_day', 'date'], ['evidence_hash', 'text'], ['source', 'text'], ['rule_id', 'text'],
+      ['seen_at', 'timestamptz'], ['evidence', 'jsonb'], ['weight', 'real'], ['run_id', 'text'],
+    ]),
   };
 }
 export type CompanyBatch = ReturnType<typeof emptyCompanyBatch>;
 
-function cols<K extends string>(...names: K[]): Record<K, unknown[]> {
-  return Object.fromEntries(names.map((n) => [n, []])) as unknown as Record<K, unknown[]>;
+/** A batch ready to write, and its row counts. */
+export interface EncodedCompanyBatch {
+  tables: CopyData[];
+  companies: number;
+  installs: number;
+  people: number;
+  contacts: number;
+  feedItems: number;
 }
 
-/**
- * Writes one batch, statement after statement. Callers may leave the promise pending and
- * generate the next batch meanwhile (yielding to the event loop now and then).
- */
-export async function insertCompanyBatch(tx: Tx, b: CompanyBatch, updatedAt: string): Promise<void> {
-  const c = b.companies;
-  const f = b.firmographics;
-  const s = b.truthSegments;
-  const i = b.installs;
-  const p = b.people;
-  const k = b.contacts;
-  const n = b.feed;
-  const statements: Array<[string, unknown[]]> = [
-    [
-      `INSERT INTO companies (id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at)
-       SELECT *, $21::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[])`,
-      [c.id, c.domain, c.name, c.industry_id, c.employee_band, c.employee_count, c.revenue_band, c.revenue_usd, c.street, c.city, c.state, c.postal_code, c.country, c.phone, c.founded_year, c.website, c.logo_url, c.linkedin_url, c.crunchbase_url, c.description, updatedAt],
-    ],
-    [`INSERT INTO firmographics (company_id, profile, updated_at) SELECT *, $3::timestamptz FROM unnest($1::text[], $2::jsonb[])`, [f.company_id, f.profile, updatedAt]],
-    [
-      `INSERT INTO truth_segments (company_id, segment_id, industry_id, size_tier, region, maturity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-      [s.company_id, s.segment_id, s.industry_id, s.size_tier, s.region, s.maturity],
-    ],
-    // The evidence (what the detector found) and the truth (the true stack) are separate sets:
-    // a tool in use may leave no trace, and a trace may outlive the tool.
-    [
-      `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
-       SELECT c, p, f, l, h, n, string_to_array(s, E'\\x1f')
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::smallint[], $7::text[]) AS t(c, p, f, l, h, n, s)`,
-      [i.company_id, i.product_id, i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources],
-    ],
-    [
-      `INSERT INTO truth_installs (company_id, product_id, in_use, kind) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[])`,
-      [b.truthInstalls.company_id, b.truthInstalls.product_id, b.truthInstalls.in_use, b.truthInstalls.kind],
-    ],
-    [
-      `INSERT INTO people (id, company_id, full_name, title, seniority, function, country, city, linkedin_url) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
-      [p.id, p.company_id, p.full_name, p.title, p.seniority, p.function, p.country, p.city, p.linkedin_url],
-    ],
-    [
-      `INSERT INTO contacts (person_id, kind, value, type, verified)
-       SELECT p, k, v, t, ok FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS x(p, k, v, t, ok, ord) ORDER BY ord`,
-      [k.person_id, k.kind, k.value, k.type, k.verified],
-    ],
-    [
-      `INSERT INTO feed_items (id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-      [n.id, n.company_id, n.published_at, n.title, n.description, n.source_url, n.publisher_name, n.publisher_logo_url, n.enclosure_image_url, n.category],
-    ],
-  ];
-  for (const [text, params] of statements) await tx.query(text, params);
+export function encodeCompanyBatch(b: CompanyBatch): EncodedCompanyBatch {
+  return {
+    tables: Object.values(b).map((rows) => rows.encoded()),
+    companies: b.companies.rows, installs: b.installs.rows, people: b.people.rows, contacts: b.contacts.rows, feedItems: b.feed.rows,
+  };
+}
+
+/** Writes one batch, table after table. */
+export async function writeCompanyBatch(tx: Tx, batch: EncodedCompanyBatch): Promise<void> {
+  for (const table of batch.tables) await tx.copyFrom(table);
 }
 
 export async function insertCohortRows(tx: Tx, rows: { company_id: string[]; member_id: string[]; rank: number[]; score: number[] }): Promise<void> {

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CompanyGenerator, WorldOutline, type WorldPlan } from './generate.ts';
 import type { GeneratorReply, GeneratorRequest } from './generator-thread.ts';
+import { encodeCompanyBatch } from '../../store/seed.ts';
 
 const port = parentPort!;
 let generator: CompanyGenerator | undefined;
@@ -13,7 +14,7 @@ port.on('message', ({ from, to }: GeneratorRequest) => {
   let reply: GeneratorReply;
   try {
     generator ??= new CompanyGenerator(new WorldOutline(workerData as WorldPlan));
-    reply = { ok: true, batch: generator.batch(from, to) };
+    reply = { ok: true, batch: encodeCompanyBatch(generator.batch(from, to)) };
   } catch (err) {
     reply = { ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }

@@ -19,8 +19,7 @@ import { makeIdCodec } from './rng.ts';
 import { SCALES, type ScaleName, type ScalePreset } from './scale.ts';
 
 import { builtInCatalog, type CompiledCatalog } from '../../detect/catalog.ts';
-import { emptyCompanyBatch, joinList, type CompanyBatch } from '../../store/seed.ts';
-import type { ObservationRow } from '../../store/observations.ts';
+import { emptyCompanyBatch, type CompanyBatch } from '../../store/seed.ts';
 
 /** What fixes a world: equal plans generate equal worlds. */
 export interface WorldPlan {
@@ -31,12 +30,6 @@ export interface WorldPlan {
   asOfMs: number;
   /** Whether each company's observations (the evidence log rows) are generated too. */
   recordObservations: boolean;
-}
-
-/** One batch of companies, ready to write. */
-export interface GeneratedBatch {
-  rows: CompanyBatch;
-  observations: ObservationRow[];
 }
 
 /** The parts of a world every company draws from: catalog, hidden segments, ids. */
@@ -78,6 +71,8 @@ export class CompanyGenerator {
   private readonly artifactWorld: ArtifactWorld;
   private readonly productIds: string[];
   private next = 0;
+  /** When the world's rows were last updated: its as-of day. */
+  private readonly updatedAt: Date;
 
   constructor(readonly outline: WorldOutline) {
     const { seed, asOfMs } = outline.plan;
@@ -86,19 +81,21 @@ export class CompanyGenerator {
     this.stackCtx = buildStackContext(seed, asOfMs, outline.catalog);
     this.productIds = outline.catalog.products.map((p) => p.id);
     this.artifactWorld = { seed, asOfMs, catalog: outline.catalog, detector: outline.detector, kits: buildTraceKits(seed, outline.detector) };
+    this.updatedAt = new Date(asOfMs);
   }
 
-  batch(from: number, to: number): GeneratedBatch {
+  /** The companies [from, to), added to `into` (a new batch by default). */
+  batch(from: number, to: number, into: CompanyBatch = emptyCompanyBatch()): CompanyBatch {
     if (from !== this.next) throw new Error(`companies are generated in order: expected ${this.next}, asked for ${from}`);
-    const out: GeneratedBatch = { rows: emptyCompanyBatch(), observations: [] };
-    for (let i = from; i < to; i++) this.company(out, i);
+    for (let i = from; i < to; i++) this.company(into, i);
     this.next = to;
-    return out;
+    return into;
   }
 
-  private company({ rows: b, observations: observed }: GeneratedBatch, i: number): void {
+  private company(b: CompanyBatch, i: number): void {
     const { outline } = this;
     const { seed, asOfMs } = outline.plan;
+    const updatedAt = this.updatedAt;
     const { catalog, detector, scale } = outline;
     const segment = outline.segments[outline.segmentOf[i]!]!;
     const c = generateCompany(this.ctx, i, segment);
@@ -107,28 +104,25 @@ export class CompanyGenerator {
     // The installs the API serves are what the detector finds in the company's artifacts.
     const observations = observe(renderSite(this.artifactWorld, c, installs).captures, detector);
     if (outline.plan.recordObservations) {
-      for (const row of observationRows(c.id, observations, detector, this.productIds, catalog.productOfTechnology)) observed.push(row);
+      for (const row of observationRows(c.id, observations, detector, this.productIds, catalog.productOfTechnology)) {
+        b.observations.add([row.companyId, row.productId, row.seenAt, row.evidenceHash, row.source, row.ruleId, row.seenAt, row.evidence, row.weight, row.runId]);
+      }
     }
     const found = installsFromDetections(observations, detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, outline.ids.feed);
-    push(b.companies, [c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description]);
-    push(b.firmographics, [c.id, JSON.stringify(firmographicProfile(seed, c, people[0]))]);
-    push(b.truthSegments, [c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
+    b.companies.add([c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description, updatedAt]);
+    b.firmographics.add([c.id, firmographicProfile(seed, c, people[0]), updatedAt]);
+    b.truthSegments.add([c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
     for (const inst of found) {
-      push(b.installs, [c.id, catalog.products[inst.product]!.id, new Date(inst.firstVerified).toISOString(), new Date(inst.lastVerified).toISOString(), inst.hitCount, inst.intensity, joinList(inst.sources)]);
+      b.installs.add([c.id, catalog.products[inst.product]!.id, new Date(inst.firstVerified), new Date(inst.lastVerified), inst.hitCount, inst.intensity, inst.sources]);
     }
-    for (const inst of installs) push(b.truthInstalls, [c.id, catalog.products[inst.product]!.id, inst.inUse, inst.kind]);
+    for (const inst of installs) b.truthInstalls.add([c.id, catalog.products[inst.product]!.id, inst.inUse, inst.kind]);
     for (const p of people) {
-      push(b.people, [p.id, c.id, p.fullName, p.title, p.seniority, p.fn, p.country, p.city, p.linkedinUrl]);
-      for (const k of p.contacts) push(b.contacts, [p.id, k.kind, k.value, k.type, k.verified]);
+      b.people.add([p.id, c.id, p.fullName, p.title, p.seniority, p.fn, p.country, p.city, p.linkedinUrl]);
+      for (const k of p.contacts) b.contacts.add([p.id, k.kind, k.value, k.type, k.verified]);
     }
     for (const f of feed) {
-      push(b.feed, [f.id, c.id, new Date(f.publishedAt).toISOString(), f.title, f.description, f.sourceUrl, f.publisherName, f.publisherLogoUrl, f.enclosureImageUrl, f.category]);
+      b.feed.add([f.id, c.id, new Date(f.publishedAt), f.title, f.description, f.sourceUrl, f.publisherName, f.publisherLogoUrl, f.enclosureImageUrl, f.category]);
     }
   }
-}
-
-function push(table: Record<string, unknown[]>, values: unknown[]): void {
-  const columns = Object.values(table);
-  for (let k = 0; k < columns.length; k++) columns[k]!.push(values[k]);
 }

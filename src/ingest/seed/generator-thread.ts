@@ -3,19 +3,20 @@
 // thread costs a few hundred milliseconds to start: more than a one-batch world takes).
 import { Worker } from 'node:worker_threads';
 import { threadModule } from '../../threads.ts';
-import { CompanyGenerator, type GeneratedBatch, type WorldOutline } from './generate.ts';
+import { CompanyGenerator, type WorldOutline } from './generate.ts';
+import { emptyCompanyBatch, encodeCompanyBatch, type EncodedCompanyBatch } from '../../store/seed.ts';
 
 export interface GeneratorRequest {
   from: number;
   to: number;
 }
-export type GeneratorReply = { ok: true; batch: GeneratedBatch } | { ok: false; error: string };
+export type GeneratorReply = { ok: true; batch: EncodedCompanyBatch } | { ok: false; error: string };
 
 /** The world's companies in consecutive batches of `batchSize` (the last one shorter). */
 export interface CompanySource {
   readonly batchSize: number;
   /** The next batch, in order; undefined after the last. */
-  next(): Promise<GeneratedBatch | undefined>;
+  next(): Promise<EncodedCompanyBatch | undefined>;
   close(): Promise<void>;
 }
 
@@ -57,25 +58,22 @@ class InlineSource implements CompanySource {
   }
 
   /** In slices of 100 companies that yield to the event loop, so the connection keeps feeding the database meanwhile. */
-  async next(): Promise<GeneratedBatch | undefined> {
+  async next(): Promise<EncodedCompanyBatch | undefined> {
     const range = this.ranges.take();
     if (!range) return undefined;
-    const { from, to } = range;
-    const out = this.generator.batch(from, Math.min(to, from + 100));
-    for (let start = from + 100; start < to; start += 100) {
-      await new Promise((resolve) => setImmediate(resolve));
-      const part = this.generator.batch(start, Math.min(to, start + 100));
-      appendColumns(out.rows, part.rows);
-      for (const row of part.observations) out.observations.push(row);
+    const out = emptyCompanyBatch();
+    for (let start = range.from; start < range.to; start += 100) {
+      if (start > range.from) await new Promise((resolve) => setImmediate(resolve));
+      this.generator.batch(start, Math.min(range.to, start + 100), out);
     }
-    return out;
+    return encodeCompanyBatch(out);
   }
 
   async close(): Promise<void> {}
 }
 
 interface Awaited {
-  resolve(batch: GeneratedBatch): void;
+  resolve(batch: EncodedCompanyBatch): void;
   reject(err: Error): void;
 }
 
@@ -85,7 +83,7 @@ class ThreadSource implements CompanySource {
   /** Requests the thread has not answered, oldest first (it answers in order). */
   private readonly unanswered: Awaited[] = [];
   /** Batches requested and not yet taken by next(), answered or not, in order. */
-  private readonly ahead: Array<Promise<GeneratedBatch>> = [];
+  private readonly ahead: Array<Promise<EncodedCompanyBatch>> = [];
   private failure: Error | undefined;
 
   constructor(outline: WorldOutline, readonly batchSize: number) {
@@ -109,7 +107,7 @@ class ThreadSource implements CompanySource {
   private request(): void {
     const range = this.ranges.take();
     if (!range || this.failure) return;
-    const promise = new Promise<GeneratedBatch>((resolve, reject) => this.unanswered.push({ resolve, reject }));
+    const promise = new Promise<EncodedCompanyBatch>((resolve, reject) => this.unanswered.push({ resolve, reject }));
     promise.catch(() => {}); // surfaced by next()
     this.ahead.push(promise);
     this.worker.postMessage(range satisfies GeneratorRequest);
@@ -121,7 +119,7 @@ class ThreadSource implements CompanySource {
     for (const request of this.unanswered.splice(0)) request.reject(err);
   }
 
-  async next(): Promise<GeneratedBatch | undefined> {
+  async next(): Promise<EncodedCompanyBatch | undefined> {
     const oldest = this.ahead.shift();
     if (!oldest) {
       if (this.failure) throw this.failure;
@@ -135,14 +133,5 @@ class ThreadSource implements CompanySource {
   async close(): Promise<void> {
     this.failure ??= new Error('the demo-world generator was closed');
     await this.worker.terminate();
-  }
-}
-
-function appendColumns(into: Record<string, Record<string, unknown[]>>, from: Record<string, Record<string, unknown[]>>): void {
-  for (const [table, columns] of Object.entries(from)) {
-    for (const [name, values] of Object.entries(columns)) {
-      const target = into[table]![name]!;
-      for (const v of values) target.push(v);
-    }
   }
 }

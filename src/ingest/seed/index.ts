@@ -7,10 +7,9 @@ import { INDUSTRIES } from './industries.ts';
 import type { Catalog } from './catalog.ts';
 import { WorldOutline } from './generate.ts';
 import { companySource, type CompanySource } from './generator-thread.ts';
-import { insertObservations } from '../../store/observations.ts';
 import { definedCohorts } from './cohorts.ts';
 import type { ScaleName } from './scale.ts';
-import { beginBulkLoad, clearWorld, insertCatalog, insertCohortRows, insertCompanyBatch, insertTaxonomy, joinList, worldCounts } from '../../store/seed.ts';
+import { beginBulkLoad, clearWorld, insertCatalog, insertCohortRows, insertTaxonomy, joinList, worldCounts, writeCompanyBatch } from '../../store/seed.ts';
 import type { Db, Tx } from '../../store/db.ts';
 import { nowDate } from '../../clock.ts';
 
@@ -142,22 +141,20 @@ async function writeWorld(db: Db, prepared: PreparedWorld, options: SeedOptions)
     await insertCatalog(tx, catalogRows(catalog));
     progress({ phase: 'catalog', done: 1, total: 1 });
 
-    const updatedAt = new Date(outline.plan.asOfMs).toISOString();
     // Pipelined: while the database writes batch k, the next ones are generated (on a thread
     // of its own when there are several batches).
     let writing: Promise<unknown> = Promise.resolve();
     let written = 0;
     for (let batch = await prepared.companies.next(); batch; batch = await prepared.companies.next()) {
-      const { rows, observations } = batch;
       await writing;
       if (written > 0) progress({ phase: 'companies', done: written, total: n });
-      writing = insertCompanyBatch(tx, rows, updatedAt).then(() => insertObservations(tx, observations));
+      writing = writeCompanyBatch(tx, batch);
       writing.catch(() => {}); // surfaced by the await below, or by the next one
-      written += rows.companies.id.length;
-      summary.installs += rows.installs.company_id.length;
-      summary.people += rows.people.id.length;
-      summary.contacts += rows.contacts.person_id.length;
-      summary.feedItems += rows.feed.id.length;
+      written += batch.companies;
+      summary.installs += batch.installs;
+      summary.people += batch.people;
+      summary.contacts += batch.contacts;
+      summary.feedItems += batch.feedItems;
     }
     await writing;
     progress({ phase: 'companies', done: n, total: n });

@@ -1,14 +1,16 @@
 // Filling the staging table: `COPY ... FROM STDIN` on a PostgreSQL server (one COPY per file,
 // batches written under backpressure while the next ones are parsed), `unnest` batches on
-// PGlite, whose node-postgres adapter cannot carry the COPY sub-protocol.
+// PGlite, which holds a COPY's data in memory until its end (pglite-copy.ts) while an import
+// file may be larger than memory.
 // COPY was measured at about a third of the server CPU of the unnest INSERT (no array
 // parameters to parse), and its text encoding costs node less than pg's array serialization.
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
+import { arrayLiteral, copyEncoder, type PgType } from '../copy-text.ts';
 
-export type PgType = 'text' | 'int' | 'bigint' | 'real' | 'bool' | 'timestamptz' | 'jsonb' | 'text[]';
+export type { PgType };
 
 /** One batch in columnar form: `lines[i]` and `values[c][i]` describe row i. */
 export interface StageBatch {
@@ -22,48 +24,6 @@ export interface StageLoader {
   finish(): Promise<void>;
   /** After a failure: leaves the client usable for ROLLBACK. */
   abort(err: Error): Promise<void>;
-}
-
-const ARRAY_SPECIAL = /[\\"]/;
-
-/** A PostgreSQL array literal: unnest cannot take an array of arrays, so list columns
- *  travel as one literal per row and are cast back on the server. */
-export function arrayLiteral(items: readonly string[]): string {
-  let out = '{';
-  for (let i = 0; i < items.length; i++) {
-    const s = items[i]!;
-    out += `${i === 0 ? '' : ','}"${ARRAY_SPECIAL.test(s) ? s.replace(/[\\"]/g, '\\$&') : s}"`;
-  }
-  return `${out}}`;
-}
-
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/** A value in COPY's text format: backslash, tab and line breaks escaped. */
-function copyText(s: string): string {
-  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : s;
-}
-
-/** One column's encoder; null and undefined are COPY's `\N`. */
-function copyEncoder(type: PgType): (v: unknown) => string {
-  switch (type) {
-    case 'int':
-    case 'bigint':
-    case 'real':
-      return (v) => (v == null ? '\\N' : String(v));
-    case 'bool':
-      return (v) => (v == null ? '\\N' : v ? 't' : 'f');
-    case 'timestamptz':
-      // ISO 8601 text from the validator (fields.ts timestamp): nothing to escape.
-      return (v) => (v == null ? '\\N' : v instanceof Date ? v.toISOString() : String(v));
-    case 'jsonb':
-      return (v) => (v == null ? '\\N' : copyText(JSON.stringify(v)));
-    case 'text[]':
-      return (v) => (v == null ? '\\N' : copyText(arrayLiteral(v as string[])));
-    default:
-      return (v) => (v == null ? '\\N' : copyText(String(v)));
-  }
 }
 
 export function copyLoader(client: pg.PoolClient, names: readonly string[], types: readonly PgType[]): StageLoader {
@@ -111,6 +71,7 @@ const PARAM_TYPE: Record<PgType, string> = {
   real: 'real[]',
   bool: 'bool[]',
   timestamptz: 'timestamptz[]',
+  date: 'date[]',
   jsonb: 'text[]',
   'text[]': 'text[]',
 };
