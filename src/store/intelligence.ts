@@ -3,6 +3,7 @@
 // refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
 // cousage.ts.
 import type { Queryable, Transactional } from './db.ts';
+import { CopyRows } from './copy-text.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
 export const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];
@@ -84,12 +85,9 @@ export interface CohortRow {
 }
 
 /**
- * Replaces the computed cohorts of a batch of companies in one transaction, so readers
- * see either the old or the new peer sets of each company. Defined cohorts are untouched.
- */
-/**
  * Replaces the computed cohorts and the in-use stacks (`stacks[i]`: the product ids of
  * `companyIds[i]`) of these companies in one transaction: readers see all old or all new.
+ * Defined cohorts are untouched.
  */
 export async function replaceComputedCohorts(db: Transactional, companyIds: string[], rows: CohortRow[], stacks: string[][]): Promise<void> {
   await db.transaction(async (tx) => {
@@ -116,16 +114,16 @@ export async function replaceComputedCohorts(db: Transactional, companyIds: stri
        ON CONFLICT (company_id) DO UPDATE SET product_ids = EXCLUDED.product_ids`,
       [owners, products],
     );
-    for (let i = 0; i < rows.length; i += 20_000) {
-      const chunk = rows.slice(i, i + 20_000);
-      await tx.query(
-        `INSERT INTO cohorts (company_id, kind, member_id, score, rank)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::real[], $5::int[])`,
-        [chunk.map((r) => r.companyId), chunk.map((r) => r.kind), chunk.map((r) => r.memberId), chunk.map((r) => r.score), chunk.map((r) => r.rank)],
-      );
+    for (let i = 0; i < rows.length; i += ROWS_PER_COPY) {
+      const copy = new CopyRows('cohorts', [['company_id', 'text'], ['kind', 'text'], ['member_id', 'text'], ['score', 'real'], ['rank', 'int']]);
+      for (const r of rows.slice(i, i + ROWS_PER_COPY)) copy.add([r.companyId, r.kind, r.memberId, r.score, r.rank]);
+      await tx.copyFrom(copy.encoded());
     }
   });
 }
+
+/** Rows a COPY carries (≈ 40 bytes each): bounds the text held at once, here and in the embedded database's relay. */
+const ROWS_PER_COPY = 50_000;
 
 /** Replaces the global co-usage statistics in one transaction. */
 export async function replaceCoUsage(db: Transactional, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
@@ -138,12 +136,10 @@ export async function replaceCoUsage(db: Transactional, users: { productId: stri
         [users.map((u) => u.productId), users.map((u) => u.companies)],
       );
     }
-    for (let i = 0; i < pairs.length; i += 50_000) {
-      const chunk = pairs.slice(i, i + 50_000);
-      await tx.query(
-        `INSERT INTO product_cousage (anchor_id, product_id, together) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])`,
-        [chunk.map((p) => p.anchorId), chunk.map((p) => p.productId), chunk.map((p) => p.together)],
-      );
+    for (let i = 0; i < pairs.length; i += ROWS_PER_COPY) {
+      const copy = new CopyRows('product_cousage', [['anchor_id', 'text'], ['product_id', 'text'], ['together', 'int']]);
+      for (const p of pairs.slice(i, i + ROWS_PER_COPY)) copy.add([p.anchorId, p.productId, p.together]);
+      await tx.copyFrom(copy.encoded());
     }
   });
 }
