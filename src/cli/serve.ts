@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from '../app.ts';
 import { openContext } from './context.ts';
-import { ensureDemoWorld, startDemoWorldEarly } from '../ingest/demo.ts';
+import { ensureDemoWorld } from '../ingest/demo.ts';
 import { exportsSettled } from '../services/exports.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { Db } from '../store/db.ts';
@@ -26,13 +26,8 @@ export function registerServeCommand(program: Command): void {
     .command('serve', { isDefault: true })
     .description('Run the HTTP API (REST under /api, MCP at /mcp) on HOST:PORT')
     .action(async () => {
-      const configured = loadConfig();
-      refuseUnsafeSecrets(configured);
-      const early = startDemoWorldEarly(configured);
-      const { config, db } = await openContext({ visit: false }).catch(async (err: unknown) => {
-        await early?.close();
-        throw err;
-      });
+      refuseUnsafeSecrets(loadConfig());
+      const { config, db } = await openContext({ visit: false });
       const readiness = { ready: false, message: 'Stacklens is starting; retry in a few seconds' };
       const app = await buildApp({ config, db, readiness });
       const grace = config.shutdownExportGraceMs;
@@ -53,7 +48,7 @@ export function registerServeCommand(program: Command): void {
       readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
       // Credentials printed by the CLI from now on name this server's audience (auth/public-endpoints.ts).
       await recordPublicEndpoints(db, config);
-      await ensureDemoWorld(db, config, (line) => console.log(line), early);
+      await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;
       const firstAdmin = await ensureDemoAdmin(db, config);
       for (const line of [...(await startupReport(config, db)), ...(await consoleStartupLines(db, config, firstAdmin))]) console.log(line);

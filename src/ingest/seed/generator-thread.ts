@@ -21,11 +21,11 @@ export interface CompanySource {
 }
 
 /**
- * Batches a generator thread has ready or in progress before they are asked for. The thread
- * runs ahead of the writes (and, on a first start, of the database opening: cli/serve.ts
- * starts it first); a few batches bound the memory (a batch of 250 companies is ≈ 10 MB).
+ * Batches the generator thread has ready or in progress before they are asked for: it runs
+ * ahead of the writes, and a few batches bound the memory (a batch of 250 companies is ≈ 5 MB
+ * of COPY text).
  */
-const BATCHES_AHEAD = 6;
+const BATCHES_AHEAD = 3;
 
 export function companySource(outline: WorldOutline, batchSize: number): CompanySource {
   return outline.plan.companies > batchSize ? new ThreadSource(outline, batchSize) : new InlineSource(outline, batchSize);

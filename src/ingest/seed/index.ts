@@ -37,32 +37,6 @@ export interface SeedOptions {
    */
   afterLoad?: (tx: Tx) => Promise<void>;
   onProgress?: (progress: SeedProgress) => void;
-  /** The world's generation, started earlier by prepareWorld with the same options; seedWorld closes it. */
-  prepared?: PreparedWorld;
-}
-
-export type WorldOptions = Pick<SeedOptions, 'companies' | 'seed' | 'scale' | 'asOf' | 'recordObservations' | 'batchSize'>;
-
-/** A world's outline and its companies, being generated (on a thread for a world of several batches). */
-export interface PreparedWorld {
-  readonly asOf: string;
-  readonly outline: WorldOutline;
-  readonly companies: CompanySource;
-  close(): Promise<void>;
-}
-
-/**
- * Starts generating a world before it is written: the first start (cli/serve.ts) calls it
- * before the database opens, so the generator thread runs while the embedded database is
- * initialised and migrated (≈ 3 s with the second core idle).
- */
-export function prepareWorld(options: WorldOptions): PreparedWorld {
-  const n = options.companies;
-  if (!Number.isInteger(n) || n < 1) throw new Error('companies must be a positive integer');
-  const asOf = options.asOf ?? todayUtc();
-  const outline = new WorldOutline({ companies: n, seed: options.seed, scale: options.scale ?? 'M', asOfMs: parseAsOf(asOf), recordObservations: options.recordObservations ?? true });
-  const companies = companySource(outline, options.batchSize ?? 250);
-  return { asOf, outline, companies, close: () => companies.close() };
 }
 
 export interface SeedProgress {
@@ -106,21 +80,14 @@ export function parseAsOf(value: string): number {
 }
 
 export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSummary> {
-  const prepared = options.prepared ?? prepareWorld(options);
-  try {
-    return await writeWorld(db, prepared, options);
-  } finally {
-    await prepared.close();
-  }
-}
-
-async function writeWorld(db: Db, prepared: PreparedWorld, options: SeedOptions): Promise<SeedSummary> {
-  const { asOf, outline } = prepared;
-  const { seed, companies: n } = outline.plan;
-  if (seed !== options.seed || n !== options.companies) throw new Error('the prepared world was started with other options');
+  const n = options.companies;
+  if (!Number.isInteger(n) || n < 1) throw new Error('companies must be a positive integer');
+  const seed = options.seed;
+  const asOf = options.asOf ?? todayUtc();
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
+  const outline = new WorldOutline({ companies: n, seed, scale: options.scale ?? 'M', asOfMs: parseAsOf(asOf), recordObservations: options.recordObservations ?? true });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
     seed, scale: outline.scale.name, asOf, companies: n, categories: catalog.categories.length, vendors: catalog.vendors.length,
@@ -141,22 +108,13 @@ async function writeWorld(db: Db, prepared: PreparedWorld, options: SeedOptions)
     await insertCatalog(tx, catalogRows(catalog));
     progress({ phase: 'catalog', done: 1, total: 1 });
 
-    // Pipelined: while the database writes batch k, the next ones are generated (on a thread
-    // of its own when there are several batches).
-    let writing: Promise<unknown> = Promise.resolve();
-    let written = 0;
-    for (let batch = await prepared.companies.next(); batch; batch = await prepared.companies.next()) {
-      await writing;
-      if (written > 0) progress({ phase: 'companies', done: written, total: n });
-      writing = writeCompanyBatch(tx, batch);
-      writing.catch(() => {}); // surfaced by the await below, or by the next one
-      written += batch.companies;
-      summary.installs += batch.installs;
-      summary.people += batch.people;
-      summary.contacts += batch.contacts;
-      summary.feedItems += batch.feedItems;
+    // Generated on a thread of its own when there are several batches (generator-thread.ts).
+    const companies = companySource(outline, options.batchSize ?? 250);
+    try {
+      await writeCompanies(tx, companies, summary, progress);
+    } finally {
+      await companies.close();
     }
-    await writing;
     progress({ phase: 'companies', done: n, total: n });
 
     for (let from = 0; from < n; from += DEFINED_COHORTS_PER_WRITE) {
@@ -180,6 +138,24 @@ async function writeWorld(db: Db, prepared: PreparedWorld, options: SeedOptions)
   });
   progress({ phase: 'done', done: n, total: n });
   return summary;
+}
+
+/** Writes the batches as they come, one in the database while the next ones are generated. */
+async function writeCompanies(tx: Tx, companies: CompanySource, summary: SeedSummary, progress: (p: SeedProgress) => void): Promise<void> {
+  let writing: Promise<unknown> = Promise.resolve();
+  let written = 0;
+  for (let batch = await companies.next(); batch; batch = await companies.next()) {
+    await writing;
+    if (written > 0) progress({ phase: 'companies', done: written, total: summary.companies });
+    writing = writeCompanyBatch(tx, batch);
+    writing.catch(() => {}); // surfaced by the await below, or by the next one
+    written += batch.companies;
+    summary.installs += batch.installs;
+    summary.people += batch.people;
+    summary.contacts += batch.contacts;
+    summary.feedItems += batch.feedItems;
+  }
+  await writing;
 }
 
 function taxonomyRows(catalog: Catalog) {
