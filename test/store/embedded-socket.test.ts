@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { finished } from 'node:stream/promises';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openDb } from '../../src/store/db.ts';
 import { DataDirLockedError } from '../../src/store/lock.ts';
@@ -71,6 +73,23 @@ test('visitors take the database transaction by transaction, in the owner\'s que
   } finally {
     await a.end();
     await b.end();
+  }
+});
+
+test('a visitor copies rows in with COPY FROM STDIN (psql \\copy): relayed whole, the owner goes on', async () => {
+  const visitor = visitorClient();
+  await visitor.connect();
+  try {
+    const stream = visitor.query(copyFromStdin('COPY visits (n) FROM STDIN'));
+    for (let n = 100; n < 400; n++) stream.write(`${n}\n`);
+    stream.end();
+    await finished(stream);
+    assert.equal(stream.rowCount, 300);
+    const [row] = (await visitor.query('SELECT count(*)::int AS n FROM visits WHERE n >= 100 AND n < 400')).rows;
+    assert.equal(row.n, 300);
+    await visitor.query('DELETE FROM visits WHERE n >= 100 AND n < 400');
+  } finally {
+    await visitor.end();
   }
 });
 
