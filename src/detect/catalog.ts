@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseOutline } from '../ingest/seed/outline.ts';
 import {
   compilePattern, DNS_RULE_TYPES, escapeRegex, PatternSet, RuleError, ruleFileSchema, toList,
-  type CompiledPattern, type DnsRuleType, type RuleFile, type TechnologyRule,
+  type CompiledPattern, type DnsRuleType, type PatternEngine, type RuleFile, type TechnologyRule,
 } from './rules.ts';
 
 export const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
@@ -68,11 +68,14 @@ export function parseRuleFile(data: unknown, origin: string): RuleFile {
 export interface CompileOptions {
   /** Technologies whose patterns are validated now (default: all); the others compile on first use. */
   check?: (technology: string) => boolean;
+  /** 'linear' (default) for every page from outside; 'own-text' only for pages generated here (rules.ts). */
+  engine?: PatternEngine;
 }
 
 /** Compiles rules into matchers. Unknown categories, relations to unknown technologies and patterns linear-time matching cannot run are errors. */
 export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> = CATEGORY_NAMES, opts: CompileOptions = {}): CompiledCatalog {
   const names = Object.keys(rules);
+  const engine = opts.engine ?? 'linear';
   const byName = new Map(names.map((n, i) => [n, i]));
   const technologies: TechnologyInfo[] = [];
   const buckets = { resourceUrls: [] as CompiledPattern[], inlineScripts: [] as CompiledPattern[], html: [] as CompiledPattern[], pageUrl: [] as CompiledPattern[], job: [] as CompiledPattern[] };
@@ -102,7 +105,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
       excludes: toList(rule.excludes).map((r) => relation('excludes', r)[0]),
     });
     const list = (field: string, bucket: CompiledPattern[], value: string | string[] | undefined) =>
-      toList(value).forEach((raw, i) => bucket.push(compilePattern(t, name, field, String(i), raw, undefined, check)));
+      toList(value).forEach((raw, i) => bucket.push(compilePattern(t, name, field, String(i), raw, undefined, check, engine)));
     list('scriptSrc', buckets.resourceUrls, rule.scriptSrc);
     list('scripts', buckets.inlineScripts, rule.scripts);
     list('html', buckets.html, rule.html);
@@ -115,13 +118,13 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     for (const [global, value] of Object.entries(rule.js ?? {})) {
       const tags = toList(value)[0] ?? '';
       const pattern = `[^\\w$]${escapeRegex(global)}[^\\w$]${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
-      buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined, check));
+      buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined, check, engine));
     }
-    for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw, undefined, check));
-    for (const [key, value] of Object.entries(rule.headers ?? {})) for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw, undefined, check));
+    for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw, undefined, check, engine));
+    for (const [key, value] of Object.entries(rule.headers ?? {})) for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw, undefined, check, engine));
     for (const [key, value] of Object.entries(rule.cookies ?? {})) {
       for (const raw of toList(value)) {
-        const p = compilePattern(t, name, 'cookies', key, raw, undefined, check);
+        const p = compilePattern(t, name, 'cookies', key, raw, undefined, check, engine);
         if (key.endsWith('*')) cookiePrefixes.push([key.slice(0, -1), p]);
         else push(cookies, key, p);
       }
@@ -186,7 +189,18 @@ export function loadCatalog(opts: LoadCatalogOptions = {}): CompiledCatalog {
 
 let builtIn: CompiledCatalog | undefined;
 
-/** The built-in catalog, compiled once per process (the demo seed and the evals share it); its patterns compile on first use. */
+/** The built-in catalog, compiled once per process (the evals and the detection service share it); its patterns compile on first use. */
 export function builtInCatalog(): CompiledCatalog {
   return (builtIn ??= compileCatalog(readBuiltInRules(), CATEGORY_NAMES, { check: () => false }));
+}
+
+let ownText: CompiledCatalog | undefined;
+
+/**
+ * The built-in catalog for the demo world's generator, which detects the pages it rendered
+ * itself: JavaScript's own RegExp where it reads a pattern as RE2 does (pattern.ts says why it
+ * may, and a test holds the two catalogs' detections equal on the generated pages).
+ */
+export function ownTextCatalog(): CompiledCatalog {
+  return (ownText ??= compileCatalog(readBuiltInRules(), CATEGORY_NAMES, { check: () => false, engine: 'own-text' }));
 }

@@ -6,7 +6,7 @@
 // fails at load with the technology and field named, never while matching.
 import { z } from 'zod';
 import { RE2JS, RE2Set } from 're2js';
-import { LinearPattern, type PatternMatch } from './pattern.ts';
+import { LinearPattern, ownTextPattern, type Pattern, type PatternMatch } from './pattern.ts';
 import type { EvidenceSource } from './types.ts';
 
 const patternList = z.union([z.string(), z.array(z.string())]);
@@ -69,7 +69,7 @@ export interface CompiledPattern {
   ruleId: string;
   /** The pattern as written, without its tags. */
   source: string;
-  re: LinearPattern;
+  re: Pattern;
   /** Version template (`\1`, `\2`) filled from the match's groups. */
   version?: string;
   weight: number;
@@ -91,6 +91,12 @@ export function parsePatternTags(raw: string): { source: string; version?: strin
   return out;
 }
 
+/**
+ * How patterns are matched: 'linear' (RE2: time proportional to the text, for every page that
+ * comes from outside), or 'own-text' for pages this process generated itself (pattern.ts).
+ */
+export type PatternEngine = 'linear' | 'own-text';
+
 const MAX_PATTERN_LENGTH = 1000;
 /**
  * Instructions of a compiled pattern: matching costs at most this much per character of text.
@@ -102,12 +108,12 @@ const MAX_PROGRAM_SIZE = 1000;
  * One pattern of a rule, validated unless `check` is false (our own catalog, which its tests
  * compile whole: its patterns then compile on first use, and a process starts in milliseconds).
  */
-export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string, check = true): CompiledPattern {
+export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string, check = true, engine: PatternEngine = 'linear'): CompiledPattern {
   const where = `${techName}: ${field}${/^\d+$/.test(key) ? `[${key}]` : key ? ` '${key}'` : ''}`;
   const { source, version, confidence } = parsePatternTags(raw);
   if (source.length > MAX_PATTERN_LENGTH) throw new RuleError(`${where}: pattern longer than ${MAX_PATTERN_LENGTH} characters`);
   // Job phrases are case-sensitive: brand names are capitalised, and 'slack' or 'box' are words.
-  const re = new LinearPattern(source, field !== 'job');
+  const re = engine === 'own-text' ? ownTextPattern(source, field !== 'job') : new LinearPattern(source, field !== 'job');
   if (check) {
     try {
       re.check();

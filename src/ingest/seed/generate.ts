@@ -18,7 +18,7 @@ import { firmographicProfile } from './firmographics.ts';
 import { makeIdCodec } from './rng.ts';
 import { SCALES, type ScaleName, type ScalePreset } from './scale.ts';
 
-import { builtInCatalog, type CompiledCatalog } from '../../detect/catalog.ts';
+import { ownTextCatalog, type CompiledCatalog } from '../../detect/catalog.ts';
 import { emptyCompanyBatch, type CompanyBatch } from '../../store/seed.ts';
 
 /** What fixes a world: equal plans generate equal worlds. */
@@ -44,10 +44,11 @@ export class WorldOutline {
   readonly bySegment: number[][];
   readonly ids: { company(k: number): string; person(k: number): string; feed(k: number): string };
 
-  constructor(readonly plan: WorldPlan) {
+  /** `detector`: the catalog that finds the installs in the rendered pages (tests compare engines). */
+  constructor(readonly plan: WorldPlan, detector: CompiledCatalog = ownTextCatalog()) {
     const { seed, companies: n } = plan;
     this.scale = SCALES[plan.scale];
-    this.detector = builtInCatalog();
+    this.detector = detector;
     this.catalog = buildCatalog(seed, this.scale, this.detector.technologies);
     this.segments = buildSegments(seed, this.catalog, this.scale);
     const cumulative = cumulativeShares(this.segments);
