@@ -139,7 +139,8 @@ function readInt32(bytes: Uint8Array, at: number): number {
   return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** The parts as one buffer: the only part itself, else a new buffer of its own (transferable: not a slice of Node's shared pool). */
+export function concat(parts: Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;

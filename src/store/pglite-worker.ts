@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ThreadReply, ThreadRequest, ThreadStart } from './pglite-thread.ts';
-import { CopyInRelay } from './pglite-copy.ts';
+import { concat, CopyInRelay } from './pglite-copy.ts';
 
 const port = parentPort!;
 const { dataDir, loadDataDir } = workerData as ThreadStart;
@@ -38,7 +38,7 @@ async function execRaw(message: Uint8Array): Promise<Uint8Array> {
   const db = await ready;
   const chunks: Uint8Array[] = [];
   await db.execProtocolRawStream(message, { onRawData: (chunk) => chunks.push(chunk.slice()) });
-  return chunks.length === 1 ? chunks[0]! : joined(chunks);
+  return concat(chunks);
 }
 
 // COPY ... FROM STDIN (the seed's bulk load, a visitor's psql \copy): pglite-copy.ts says why it is relayed.
@@ -78,17 +78,6 @@ port.on('message', (request: ThreadRequest) => {
     }
   });
 });
-
-/** One buffer of its own (transferable: not a slice of Node's shared Buffer pool). */
-function joined(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
 
 function describe(err: unknown): string {
   if (err instanceof Error) return err.message;
