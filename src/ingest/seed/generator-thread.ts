@@ -12,9 +12,8 @@ export interface GeneratorRequest {
 }
 export type GeneratorReply = { ok: true; batch: EncodedCompanyBatch } | { ok: false; error: string };
 
-/** The world's companies in consecutive batches of `batchSize` (the last one shorter). */
+/** The world's companies in consecutive batches (the last one shorter). */
 export interface CompanySource {
-  readonly batchSize: number;
   /** The next batch, in order; undefined after the last. */
   next(): Promise<EncodedCompanyBatch | undefined>;
   close(): Promise<void>;
@@ -37,7 +36,7 @@ class Ranges {
 
   constructor(
     private readonly companies: number,
-    readonly batchSize: number,
+    private readonly batchSize: number,
   ) {}
 
   take(): GeneratorRequest | undefined {
@@ -52,7 +51,7 @@ class InlineSource implements CompanySource {
   private readonly generator: CompanyGenerator;
   private readonly ranges: Ranges;
 
-  constructor(outline: WorldOutline, readonly batchSize: number) {
+  constructor(outline: WorldOutline, batchSize: number) {
     this.generator = new CompanyGenerator(outline);
     this.ranges = new Ranges(outline.plan.companies, batchSize);
   }
@@ -86,7 +85,7 @@ class ThreadSource implements CompanySource {
   private readonly ahead: Array<Promise<EncodedCompanyBatch>> = [];
   private failure: Error | undefined;
 
-  constructor(outline: WorldOutline, readonly batchSize: number) {
+  constructor(outline: WorldOutline, batchSize: number) {
     this.ranges = new Ranges(outline.plan.companies, batchSize);
     // A young generation larger than V8's default: the generator's garbage is short-lived
     // (rendered pages, detections), and fewer scavenges cost less (2.1 s of its 16 s were GC).
