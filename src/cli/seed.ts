@@ -2,8 +2,8 @@
 // `stacklens world digest` prints the fingerprint that proves two worlds identical.
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { refreshAll, type RefreshResult } from '../ingest/refresh.ts';
-import { withinTransaction, type Tx } from '../store/db.ts';
+import { refreshInBulkLoad, type RefreshResult } from '../ingest/refresh.ts';
+import type { Tx } from '../store/db.ts';
 import { progressReporter as refreshProgressReporter } from './refresh.ts';
 import { withContext } from './context.ts';
 import { parseAsOf, seedWorld, todayUtc, WorldExistsError, type SeedProgress } from '../ingest/seed/index.ts';
@@ -60,10 +60,10 @@ export function registerSeedCommands(program: Command): void {
         let refreshed: RefreshResult | undefined;
         try {
           // The refresh runs inside the world's bulk load (seed/index.ts says why).
-          const afterLoad = async (tx: Tx) => {
+          const afterLoad = async (tx: Tx, restoreWorldIndexes: () => Promise<void>) => {
             reporter.stop();
             const refreshReporter = refreshProgressReporter();
-            refreshed = await refreshAll(withinTransaction(tx), { onProgress: refreshReporter.onProgress });
+            refreshed = await refreshInBulkLoad(tx, restoreWorldIndexes, { onProgress: refreshReporter.onProgress });
             refreshReporter.stop();
           };
           const summary = await seedWorld(db, { companies, seed, scale: opts.scale, asOf: opts.asOf, replace: opts.replace, onProgress: reporter.update, ...(opts.refresh ? { afterLoad } : {}) });

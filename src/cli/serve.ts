@@ -42,14 +42,15 @@ export function registerServeCommand(program: Command): void {
         await db.close(); // checkpoints and closes the embedded database
       });
       await app.listen({ host: config.host, port: config.port, backlog: config.overload.listenBacklog });
-      // The detection threads start (and compile the catalog) beside the start-up work, so the
-      // first detection does not wait for them.
-      app.detector.start().catch((err: unknown) => app.log.warn({ err }, 'the detection workers did not start'));
       readiness.message = 'The demo world is being generated (first start); retry in a few seconds';
       // Credentials printed by the CLI from now on name this server's audience (auth/public-endpoints.ts).
       await recordPublicEndpoints(db, config);
       await ensureDemoWorld(db, config, (line) => console.log(line));
       if (app.drain.draining) return;
+      // The detection threads start (and compile the catalog) now, so the first detection does
+      // not wait for them; not before the demo world is written, whose generation and writing
+      // already fill the cores on a first start (and no request is served before it is ready).
+      app.detector.start().catch((err: unknown) => app.log.warn({ err }, 'the detection workers did not start'));
       const firstAdmin = await ensureDemoAdmin(db, config);
       for (const line of [...(await startupReport(config, db)), ...(await consoleStartupLines(db, config, firstAdmin))]) console.log(line);
       readiness.ready = true;

@@ -1,11 +1,11 @@
 // First-start demo world: when the database holds no data, seed the default world, compute
 // its cohorts (refresh job) and create the demo client.
 import type { Config } from '../config.ts';
-import { withinTransaction, type Db } from '../store/db.ts';
+import type { Db } from '../store/db.ts';
 import { seedWorld } from './seed/index.ts';
 import { hasWorldData } from '../store/seed.ts';
 import { createDemoClient } from '../auth/demo-client.ts';
-import { refreshAll, type RefreshResult } from './refresh.ts';
+import { refreshInBulkLoad, type RefreshResult } from './refresh.ts';
 
 export async function ensureDemoWorld(db: Db, config: Config, say: (line: string) => void): Promise<void> {
   if (!config.seedDemo) return;
@@ -18,9 +18,9 @@ export async function ensureDemoWorld(db: Db, config: Config, say: (line: string
     companies: config.demoCompanies,
     seed: config.demoSeed,
     // The first refresh inside the world's bulk load (seed/index.ts says why).
-    afterLoad: async (tx) => {
+    afterLoad: async (tx, restoreWorldIndexes) => {
       say(`Demo world generated in ${((Date.now() - started) / 1000).toFixed(1)} s; computing cohorts and co-usage...`);
-      refreshed = await refreshAll(withinTransaction(tx));
+      refreshed = await refreshInBulkLoad(tx, restoreWorldIndexes);
     },
   });
   say(`Demo world ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${refreshed!.cohortRows} cohort rows).`);

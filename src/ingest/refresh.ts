@@ -4,7 +4,7 @@
 // Loads the population's compact features once, computes in batches in Node (pure code in
 // intelligence/), writes each batch in its own transaction, records the run and its
 // parameters in refresh_runs. Run after every import and after seeding.
-import type { Transactional } from '../store/db.ts';
+import { withinTransaction, type Transactional, type Tx } from '../store/db.ts';
 import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';
@@ -35,6 +35,18 @@ export interface RefreshOptions {
   batchSize?: number;
   /** Overrides the as-of date recency is measured from (tests, evaluation). */
   asOf?: Date;
+  /**
+   * Started once the population is read, before the cohorts are computed, and awaited before
+   * the refresh ends: a bulk load queues its index builds here, which the database runs while
+   * this thread computes (the cohort writes queue behind them: see writesAhead).
+   */
+  besideComputing?: () => Promise<void>;
+  /**
+   * Cohort writes that may wait in the queue before the computation waits for the oldest
+   * (default 1: one batch computed while the previous is written). More lets the computation
+   * run on while the database is busy with besideComputing's work; each holds a batch's rows.
+   */
+  writesAhead?: number;
 }
 
 export interface RefreshResult {
@@ -73,6 +85,21 @@ export async function refreshChanged(db: Transactional, options: RefreshOptions 
   const pending = await pendingChanges(db);
   const changed = new Set([...pending.companyIds, ...(await companiesToRefresh(db, last.startedAt))]);
   return run(db, 'incremental', [...changed].sort(), options, pending.seqs);
+}
+
+/**
+ * Cohort batches a refresh inside a bulk load computes ahead of its writes: enough to cover the
+ * world's index builds queued before them (2-3 s on the embedded default world, 5-6 batches).
+ */
+const BULK_LOAD_WRITES_AHEAD = 8;
+
+/**
+ * The first refresh of a world seedWorld has just written, inside its bulk load (seedWorld's
+ * afterLoad): the database builds the world's indexes while this thread computes the cohorts,
+ * whose writes queue behind them.
+ */
+export function refreshInBulkLoad(tx: Tx, restoreWorldIndexes: () => Promise<void>, options: RefreshOptions = {}): Promise<RefreshResult> {
+  return refreshAll(withinTransaction(tx), { ...options, besideComputing: restoreWorldIndexes, writesAhead: BULK_LOAD_WRITES_AHEAD });
 }
 
 export interface LoadedPopulation {
@@ -134,11 +161,14 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
   const probe = new SimilarityProbe(pop);
   progress({ phase: 'load', done: 1, total: 1 });
   timings.load = Date.now() - t;
+  const beside = options.besideComputing?.();
+  beside?.catch(() => {}); // surfaced by the await at the end
 
   t = Date.now();
   const targets = only === null ? pop.ids.map((_, i) => i) : only.map((id) => pop.indexOf.get(id)).filter((i): i is number => i !== undefined);
   let cohortRows = 0;
-  let pending: Promise<void> = Promise.resolve();
+  const writing: Promise<void>[] = [];
+  const writesAhead = Math.max(1, options.writesAhead ?? 1);
   let failure: unknown;
   progress({ phase: 'cohorts', done: 0, total: targets.length });
   for (let start = 0; start < targets.length; start += batchSize) {
@@ -155,19 +185,19 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
       }
     }
     // Write this batch while the next one is computed: on PostgreSQL the write runs in the
-    // server process, so the two overlap on a multi-core machine. One write in flight.
-    await pending;
+    // server process, so the two overlap on a multi-core machine. writesAhead writes in flight.
+    while (writing.length >= writesAhead) await writing.shift();
     if (failure) throw failure;
     const done = Math.min(targets.length, start + batch.length);
     // The rejection is caught at once (and rethrown above) so it never goes unhandled while computing.
     const stacks = batch.map((i) => Array.from(pop.stacks[i]!, (p) => pop.productIds[p]!));
-    pending = replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows, stacks).then(
+    writing.push(replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows, stacks).then(
       () => progress({ phase: 'cohorts', done, total: targets.length }),
       (err: unknown) => void (failure ??= err),
-    );
+    ));
     cohortRows += rows.length;
   }
-  await pending;
+  await Promise.all(writing);
   if (failure) throw failure;
   timings.cohorts = Date.now() - t;
 
@@ -183,6 +213,7 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
   const result: RefreshResult = {
     runId, kind, companies: pop.size, refreshed: targets.length, cohortRows, asOf: asOf.toISOString(), timingsMs: timings,
   };
+  await beside;
   await finishRefreshRun(db, runId, {
     ...runParams, population: stats.population, companies: pop.size, refreshed: targets.length, cohortRows,
     installs: loaded.installs, installsInUse: loaded.inUse, cousagePairs: pairs.length, timingsMs: timings,

@@ -37,15 +37,27 @@ export async function clearWorld(tx: Tx): Promise<number> {
   return purchases!.n;
 }
 
+/** What beginBulkLoad dropped, and the way back. */
+export interface BulkLoad {
+  /**
+   * Rebuilds the dropped indexes of every world table but `cohorts` (the first refresh writes
+   * cohorts after the world): once the population is read, the database builds them while the
+   * refresh computes. Optional; `end` builds whatever is left.
+   */
+  restoreWorldIndexes(): Promise<void>;
+  /** Rebuilds the indexes not rebuilt yet and restores the foreign-key triggers. */
+  end(): Promise<void>;
+}
+
 /**
  * Bulk-load mode for an empty world, inside the caller's transaction: secondary indexes
  * of the world tables are dropped (rebuilt once at the end, much faster than row by row)
  * and, where the role may, foreign-key triggers are skipped (the generator writes
- * referentially complete data; tests check it). Returns the function that restores both.
+ * referentially complete data; tests check it).
  */
-export async function beginBulkLoad(tx: Tx): Promise<() => Promise<void>> {
-  const indexes = await tx.query<{ indexname: string; indexdef: string }>(
-    `SELECT i.indexname, i.indexdef FROM pg_indexes i
+export async function beginBulkLoad(tx: Tx): Promise<BulkLoad> {
+  const indexes = await tx.query<{ tablename: string; indexname: string; indexdef: string }>(
+    `SELECT i.tablename, i.indexname, i.indexdef FROM pg_indexes i
      WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
      ORDER BY i.indexname`,
@@ -61,9 +73,18 @@ export async function beginBulkLoad(tx: Tx): Promise<() => Promise<void>> {
     await tx.query('ROLLBACK TO SAVEPOINT bulk_load'); // not a superuser: keep the triggers
   }
   await tx.query('RELEASE SAVEPOINT bulk_load');
-  return async () => {
-    if (replica) await tx.query('SET LOCAL session_replication_role = origin');
-    for (const ix of indexes) await tx.query(ix.indexdef);
+  const dropped = new Set(indexes);
+  const rebuild = async (which: (ix: (typeof indexes)[number]) => boolean) => {
+    const now = [...dropped].filter(which);
+    for (const ix of now) dropped.delete(ix); // before any await: a later call never builds one twice
+    for (const ix of now) await tx.query(ix.indexdef);
+  };
+  return {
+    restoreWorldIndexes: () => rebuild((ix) => ix.tablename !== 'cohorts'),
+    async end() {
+      if (replica) await tx.query('SET LOCAL session_replication_role = origin');
+      await rebuild(() => true);
+    },
   };
 }
 

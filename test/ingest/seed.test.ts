@@ -9,10 +9,9 @@ import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../src/bands.ts';
 import { normalizeDomain } from '../../src/domain.ts';
 import { builtInCatalog } from '../../src/detect/catalog.ts';
 import { deriveInstallsFromLog } from '../../src/store/observations.ts';
-import { refreshAll, type RefreshResult } from '../../src/ingest/refresh.ts';
-import { withinTransaction } from '../../src/store/db.ts';
+import { refreshAll, refreshInBulkLoad, type RefreshResult } from '../../src/ingest/refresh.ts';
 import { CompanyGenerator, WorldOutline } from '../../src/ingest/seed/generate.ts';
-import { encodeCompanyBatch } from '../../src/store/seed.ts';
+import { encodeCompanyBatch, WORLD_TABLES } from '../../src/store/seed.ts';
 import { BacktrackingPattern } from '../../src/detect/pattern.ts';
 
 const AS_OF = '2026-01-01';
@@ -167,24 +166,42 @@ test('the first refresh run inside the bulk load computes what a refresh after i
       (SELECT count(*)::int FROM cohorts WHERE kind <> 'defined') AS n`);
     return row!;
   };
+  const worldIndexes = () => db.query<{ tablename: string; indexname: string; indexdef: string }>(
+    `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY($1::text[]) ORDER BY indexname`, [[...WORLD_TABLES]]);
   await seedWorld(db, { companies: 120, seed: 'gamma', asOf: AS_OF, replace: true });
   await refreshAll(db, { asOf: new Date(AS_OF) });
+  const indexesBefore = await worldIndexes();
   const after = await derived();
   assert.ok(after.n > 1000, `computed cohort rows: ${after.n}`);
   let inside: RefreshResult | undefined;
-  await seedWorld(db, { companies: 120, seed: 'gamma', asOf: AS_OF, replace: true, afterLoad: async (tx) => void (inside = await refreshAll(withinTransaction(tx), { asOf: new Date(AS_OF) })) });
+  // As the first start runs it: the world's indexes are built while the cohorts are computed,
+  // and the cohort writes (computed ahead) queue behind them.
+  let restoredWhenRefreshEnded: boolean | undefined;
+  await seedWorld(db, {
+    companies: 120, seed: 'gamma', asOf: AS_OF, replace: true, batchSize: 40,
+    afterLoad: async (tx, restoreWorldIndexes) => {
+      let restored = false;
+      inside = await refreshInBulkLoad(tx, async () => {
+        await restoreWorldIndexes();
+        restored = true;
+      }, { asOf: new Date(AS_OF), batchSize: 20 });
+      restoredWhenRefreshEnded = restored;
+    },
+  });
   assert.equal(inside?.cohortRows, after.n);
   assert.deepEqual(await derived(), after);
-  // The indexes dropped for the load are back.
-  const indexes = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'cohorts' ORDER BY indexname`);
-  assert.deepEqual(indexes.map((i) => i.indexname), ['cohorts_default_member_idx', 'cohorts_pkey', 'cohorts_rank_idx']);
+  assert.equal(restoredWhenRefreshEnded, true, 'the refresh waits for the work beside it');
+  // Every index dropped for the load is back, the same as before.
+  const indexes = await worldIndexes();
+  assert.deepEqual(indexes, indexesBefore);
+  assert.ok(indexes.some((i) => i.indexname === 'cohorts_rank_idx') && indexes.some((i) => i.tablename === 'people'));
 });
 
 test('a refresh that fails inside the bulk load leaves no world behind', async () => {
   const before = await worldDigest(db);
   await assert.rejects(
-    seedWorld(db, { companies: 60, seed: 'delta', asOf: AS_OF, replace: true, afterLoad: async (tx) => {
-      await refreshAll(withinTransaction(tx));
+    seedWorld(db, { companies: 60, seed: 'delta', asOf: AS_OF, replace: true, afterLoad: async (tx, restoreWorldIndexes) => {
+      await refreshInBulkLoad(tx, restoreWorldIndexes);
       throw new Error('stopped after the refresh');
     } }),
     /stopped after the refresh/,

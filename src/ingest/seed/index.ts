@@ -34,8 +34,10 @@ export interface SeedOptions {
    * Runs in the seed's transaction once the world is written, before its indexes are rebuilt:
    * the first refresh done here writes its cohort rows as part of the bulk load (no index
    * upkeep, no foreign-key checks, no WAL on the embedded database), not row by row after it.
+   * It may call `restoreWorldIndexes` once it has read what it needs (store/seed.ts: BulkLoad),
+   * so the database builds them while it computes.
    */
-  afterLoad?: (tx: Tx) => Promise<void>;
+  afterLoad?: (tx: Tx, restoreWorldIndexes: () => Promise<void>) => Promise<void>;
   onProgress?: (progress: SeedProgress) => void;
 }
 
@@ -103,7 +105,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     // where the server runs with wal_level=minimal (the embedded database does), a third of
     // the first start's writing.
     summary.purchasesRemoved = await clearWorld(tx);
-    const endBulkLoad = await beginBulkLoad(tx);
+    const bulkLoad = await beginBulkLoad(tx);
     await insertTaxonomy(tx, taxonomyRows(catalog));
     await insertCatalog(tx, catalogRows(catalog));
     progress({ phase: 'catalog', done: 1, total: 1 });
@@ -132,9 +134,9 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
       if (rows.company_id.length) await insertCohortRows(tx, rows);
       progress({ phase: 'cohorts', done: to, total: n });
     }
-    await options.afterLoad?.(tx);
+    await options.afterLoad?.(tx, () => bulkLoad.restoreWorldIndexes());
     progress({ phase: 'indexes', done: 0, total: 1 });
-    await endBulkLoad();
+    await bulkLoad.end();
   });
   progress({ phase: 'done', done: n, total: n });
   return summary;
