@@ -1,14 +1,16 @@
-// The layering of src/ (CONTRIBUTING.md, "Architecture"), checked on every import in src/ (static, dynamic, `import type`
-// and `export ... from`, read with the TypeScript compiler's own pre-processor): the doors
-// (http/, mcp/, cli/, app.ts, main.ts) sit on top, services/ below them, store/,
-// intelligence/ and the other modules below services, the contract (schemas/) and the
-// kernel files at the bottom. An arrow back up is a design bug, and so is an import circle:
-// a circle makes load order matter and two modules impossible to understand apart.
+// The layering of src/ (test/layers.ts, drawn in CONTRIBUTING.md "Architecture"), checked on
+// every import in src/ (static, dynamic, `import type` and `export ... from`, read with the
+// TypeScript compiler's own pre-processor): each area imports only what the layering lets it,
+// no two areas import each other round a circle, and no two files do either. An arrow back up
+// is a design bug, and so is an import circle: a circle makes load order matter and two
+// modules impossible to understand apart. The table and the folders' READMEs are written from
+// the same data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
+import { allowedImports, APART, AREAS, FOLDER_AREAS, folderReadme, KERNEL, layersTable, TABLE_BEGIN, TABLE_END } from './layers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
@@ -63,9 +65,7 @@ function crossings(from: readonly string[], to: readonly string[]): string[] {
   return graph.edges.filter((e) => from.includes(area(e.from)) && to.includes(area(e.to))).map((e) => `${e.from} → ${e.to}`);
 }
 
-const DOORS = ['http', 'mcp', 'cli', 'app.ts', 'main.ts'] as const;
-const allAreas = [...new Set(graph.files.map(area))];
-const belowDoors = allAreas.filter((a) => !(DOORS as readonly string[]).includes(a));
+const allAreas = [...new Set(graph.files.map(area))].sort();
 
 test('the import graph is complete: every relative import names a file in src/', () => {
   assert.ok(graph.files.length > 100, `only ${graph.files.length} files found under src/`);
@@ -73,23 +73,44 @@ test('the import graph is complete: every relative import names a file in src/',
   assert.deepEqual(graph.unresolved, []);
 });
 
-test('nothing below a door imports a door (http/, mcp/, cli/, app.ts, main.ts)', () => {
-  // services, store, intelligence, schemas, auth, ingest, eval, llm and the kernel files.
-  assert.ok(belowDoors.includes('services') && belowDoors.includes('schemas'));
-  assert.deepEqual(crossings(belowDoors, DOORS), []);
+test('every area of src/ is declared in the layering, once, and the kernel is made of declared areas', () => {
+  const declared = AREAS.map((a) => a.name);
+  assert.equal(new Set(declared).size, declared.length, 'an area declared twice');
+  assert.deepEqual(allAreas.filter((a) => !declared.includes(a)), [], 'areas of src/ missing from test/layers.ts');
+  assert.deepEqual(declared.filter((a) => !allAreas.includes(a)), [], 'areas of test/layers.ts that src/ no longer has');
+  for (const k of KERNEL) assert.ok(declared.includes(k), `kernel area ${k} is declared`);
+  for (const a of AREAS) for (const n of a.mayImport) assert.ok(n === 'kernel' || declared.includes(n), `${a.name} may import ${n}, which is not an area`);
+  for (const a of APART) assert.ok(existsSync(join(SRC, a.name)), `src/${a.name}/ exists`);
 });
 
-test('the two protocol doors stand side by side: http/ and mcp/ import nothing of each other', () => {
-  assert.deepEqual(crossings(['http'], ['mcp']), []);
-  assert.deepEqual(crossings(['mcp'], ['http']), []);
+test('every import between areas is one the layering allows', () => {
+  const refused = graph.edges
+    .filter((e) => area(e.from) !== area(e.to) && !allowedImports(area(e.from)).has(area(e.to)))
+    .map((e) => `${e.from} → ${e.to} (${area(e.from)} may import: ${[...allowedImports(area(e.from))].join(', ') || 'nothing'})`);
+  assert.deepEqual(refused, []);
 });
 
-test('store/ and schemas/ import nothing from services/', () => {
-  assert.deepEqual(crossings(['store', 'schemas'], ['services']), []);
+test('the layering runs one way: an area may import only areas listed below it', () => {
+  const order = AREAS.map((a) => a.name);
+  const upward = AREAS.flatMap((a) => [...allowedImports(a.name)].filter((n) => order.indexOf(n) <= order.indexOf(a.name)).map((n) => `${a.name} → ${n}`));
+  assert.deepEqual(upward, []);
 });
 
-test('the contract is the kernel: schemas/ imports nothing from store/, services/, auth/ or the other upper layers', () => {
-  assert.deepEqual(crossings(['schemas'], ['store', 'services', 'auth', 'ingest', 'eval', 'llm']), []);
+test('no circle between areas (folders and kernel files)', () => {
+  const areaEdges = [...new Set(graph.edges.filter((e) => area(e.from) !== area(e.to)).map((e) => `${area(e.from)}\u0000${area(e.to)}`))]
+    .map((k) => { const [from, to] = k.split('\u0000') as [string, string]; return { from, to }; });
+  assert.deepEqual(cycles(allAreas, areaEdges), []);
+});
+
+test('the layering drawn in CONTRIBUTING.md and in each folder\'s README.md is written from the data (npm run docs:layers)', () => {
+  const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+  const begin = text.indexOf(TABLE_BEGIN), end = text.indexOf(TABLE_END);
+  assert.ok(begin >= 0 && end > begin, 'CONTRIBUTING.md holds the layering markers');
+  assert.equal(text.slice(begin + TABLE_BEGIN.length, end).trim(), layersTable(), 'CONTRIBUTING.md: run npm run docs:layers');
+  for (const a of FOLDER_AREAS) {
+    const file = join(SRC, a.name, 'README.md');
+    assert.equal(existsSync(file) ? readFileSync(file, 'utf8') : '(missing)', folderReadme(a), `src/${a.name}/README.md: run npm run docs:layers`);
+  }
 });
 
 test('intelligence/ is pure: it imports no store, service, auth, model client, importer or evaluation', () => {
@@ -111,20 +132,16 @@ test('the detector (detect/) is pure: no store, service, auth or door; only the 
   assert.deepEqual(found, []);
 });
 
+test('technographics/ is the vocabulary, not a worker: no I/O but reading the taxonomy file, no package but the hash', () => {
+  const found = graph.files.filter((f) => area(f) === 'technographics').flatMap((f) =>
+    ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles
+      .filter((i) => !i.fileName.startsWith('.') && !(i.fileName === 'node:crypto' || (i.fileName === 'node:fs' && f === 'technographics/taxonomy.ts')))
+      .map((i) => `${f} → ${i.fileName}`));
+  assert.deepEqual(found, []);
+});
+
 test('the collectors (detect/collect/) feed the detector; the detector never imports them', () => {
   assert.deepEqual(graph.edges.filter((e) => isDetector(e.from) && e.to.startsWith('detect/collect/')).map((e) => `${e.from} → ${e.to}`), []);
-});
-
-test('the evaluations (eval/) are run from the command line only: the API never imports them', () => {
-  assert.deepEqual(crossings(allAreas.filter((a) => a !== 'cli' && a !== 'eval'), ['eval']), []);
-});
-
-test('the language-model client (llm/) is called by services/ only', () => {
-  assert.deepEqual(crossings(allAreas.filter((a) => a !== 'services' && a !== 'llm'), ['llm']), []);
-});
-
-test('store/ imports nothing from auth/ (Plan and the clock owned below auth)', () => {
-  assert.deepEqual(crossings(['store'], ['auth']), []);
 });
 
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan's algorithm. */

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { parseOutline } from '../ingest/seed/outline.ts';
+import { categoryNames } from '../technographics/taxonomy.ts';
 import {
   compilePattern, DNS_RULE_TYPES, escapeRegex, PatternSet, RuleError, ruleFileSchema, toList,
   type CompiledPattern, type DnsRuleType, type PatternEngine, type RuleFile, type TechnologyRule,
@@ -12,8 +12,8 @@ import {
 
 export const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
 
-/** Category names of our taxonomy (the demo catalog's outline): every level is allowed. */
-export const CATEGORY_NAMES: ReadonlySet<string> = new Set(parseOutline().map((c) => c.name));
+/** Category names of our taxonomy (catalog/categories.txt): every level is allowed. */
+export const CATEGORY_NAMES: ReadonlySet<string> = categoryNames();
 
 export interface TechnologyInfo {
   name: string;

@@ -7,7 +7,8 @@ import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
 import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
-import type { Detection, Evidence, SiteArtifacts } from './types.ts';
+import type { Detection, SiteArtifacts } from './types.ts';
+import { traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
 
 export const LIMITS = {
   html: HTML_CAP,
@@ -42,12 +43,9 @@ export function excerptOf(text: string, index: number, length: number, before = 
 const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 class Findings {
-  readonly byTech = new Map<number, Evidence[]>();
-  /** The independent trace each evidence item belongs to (traceOf). */
-  readonly traces = new Map<Evidence, string>();
+  readonly byTech = new Map<number, EvidenceItem[]>();
   add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string): void {
-    const ev: Evidence = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
-    this.traces.set(ev, traceOf(p));
+    const ev: EvidenceItem = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
     if (url !== undefined) ev.url = url;
     const version = fillVersion(p.version, m);
     if (version) ev.version = version;
@@ -197,8 +195,8 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
 const toArray = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** At most `max` items, strongest first, but the strongest of every source before a second of any: the reader sees where all the traces were. */
-function pickEvidence(sorted: Evidence[], max: number): Evidence[] {
-  const firsts: Evidence[] = [], rest: Evidence[] = [];
+function pickEvidence(sorted: EvidenceItem[], max: number): EvidenceItem[] {
+  const firsts: EvidenceItem[] = [], rest: EvidenceItem[] = [];
   const seen = new Set<string>();
   for (const e of sorted) {
     if (seen.has(e.source)) rest.push(e);
@@ -207,39 +205,12 @@ function pickEvidence(sorted: Evidence[], max: number): Evidence[] {
   return [...firsts, ...rest].slice(0, max);
 }
 
-/**
- * The independent trace an evidence item belongs to. Rules of one DNS record type are one
- * trace: the includes of one SPF record, the MX hosts of one mail provider, are one setting
- * however many of a vendor's rules they match (two SPF includes of one sender used to add up
- * to 0.64, a claim from a record nobody prunes). Any other rule is a trace of its own.
- */
-function traceOf(p: Pick<CompiledPattern, 'field' | 'ruleId'>): string {
-  return p.field.startsWith('dns.') ? p.field : p.ruleId;
-}
-
-/** A technology's confidence: the noisy-OR over its traces, each counted at its strongest rule. */
-function confidenceOf(evidence: Evidence[], traces: Map<Evidence, string>): number {
-  const strongest = new Map<string, number>();
-  for (const e of evidence) {
-    const trace = traces.get(e)!;
-    strongest.set(trace, Math.max(strongest.get(trace) ?? 0, e.weight));
-  }
-  return combine([...strongest.values()]);
-}
-
-/** Noisy-OR of independent weights. */
-export function combine(weights: number[]): number {
-  let miss = 1;
-  for (const w of weights) miss *= 1 - Math.min(Math.max(w, 0), 1);
-  return 1 - miss;
-}
-
 /** Confidence per technology, then `implies` (transitively), then `excludes`, then the threshold. */
 function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: number, maxEvidence: number): Detection[] {
-  interface Entry { confidence: number; evidence: Evidence[]; impliedBy?: string[] }
+  interface Entry { confidence: number; evidence: EvidenceItem[]; impliedBy?: string[] }
   const entries = new Map<number, Entry>();
   for (const [tech, evidence] of found.byTech) {
-    entries.set(tech, { confidence: confidenceOf(evidence, found.traces), evidence: evidence.sort((a, b) => b.weight - a.weight) });
+    entries.set(tech, { confidence: traceStrength(evidence), evidence: evidence.sort((a, b) => b.weight - a.weight) });
   }
   // Implications run to a fixed point (a chain such as WooCommerce → WordPress → PHP); only claims imply.
   let changed = true;
@@ -252,7 +223,7 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
         const current = entries.get(target);
         if (current?.impliedBy?.includes(parent.name)) continue;
         const implied = entry.confidence * weight;
-        const carried: Evidence = { ...entry.evidence[0]!, ruleId: `${parent.name}/implies/${catalog.technologies[target]!.name}`, weight };
+        const carried: EvidenceItem = { ...entry.evidence[0]!, ruleId: `${parent.name}/implies/${catalog.technologies[target]!.name}`, weight };
         delete carried.version;
         if (current) {
           current.confidence = Math.max(current.confidence, implied);

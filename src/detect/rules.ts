@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { RE2JS, RE2Set } from 're2js';
 import { LinearPattern, ownTextPattern, type Pattern, type PatternMatch } from './pattern.ts';
-import type { EvidenceSource } from './types.ts';
+import { ruleIdOf, type EvidenceSource } from '../technographics/evidence.ts';
 
 const patternList = z.union([z.string(), z.array(z.string())]);
 const keyedPatterns = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -124,7 +124,7 @@ export function compilePattern(tech: number, techName: string, field: string, ke
   if (check && re.programSize > MAX_PROGRAM_SIZE) throw new RuleError(`${where}: pattern /${source}/ is too large to match in bounded time (${re.programSize} instructions, at most ${MAX_PROGRAM_SIZE}); lower its counted repetitions`);
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
   const weight = confidence !== undefined ? confidence / 100 : FIELD_WEIGHTS[field] ?? 0.7;
-  return { tech, field, ruleId: `${techName}/${field}/${key}`, source, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+  return { tech, field, ruleId: ruleIdOf(techName, field, key), source, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
 }
 
 /** Why RE2 refused a pattern, for the constructs it lacks by design (they need backtracking). */

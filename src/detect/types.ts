@@ -1,6 +1,8 @@
 // The detector's plain data: artifacts in (what a crawler, a HAR/WARC reader, a DNS lookup
 // or a job-post import collected about one site), detections with their evidence out.
-// Every collector produces SiteArtifacts; every surface prints Detection[].
+// Every collector produces SiteArtifacts; every surface prints Detection[]. The evidence
+// vocabulary is technographics/evidence.ts.
+import type { EvidenceItem } from '../technographics/evidence.ts';
 
 /** What one fetched page carried. Header names are lower-case; cookies are raw Set-Cookie values. */
 export interface PageArtifact {
@@ -45,31 +47,15 @@ export function captureTime(text: unknown): string | undefined {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
-export const EVIDENCE_SOURCES = ['html', 'script', 'meta', 'header', 'cookie', 'dns', 'job'] as const;
-export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
-
-export interface Evidence {
-  source: EvidenceSource;
-  /** The page the trace was on (absent for DNS records and job posts). */
-  url?: string;
-  /** `<technology>/<field>/<key or index>`, e.g. `HubSpot/scriptSrc/0`, `Google Workspace/dns.MX/0`. */
-  ruleId: string;
-  /** At most 200 characters of the matched text, whitespace collapsed. */
-  excerpt: string;
-  version?: string;
-  /** How much this one trace says the technology is in use, in (0, 1]. */
-  weight: number;
-}
-
 export interface Detection {
   name: string;
   vendor: string;
   vendorDomain: string;
   category: string;
   version?: string;
-  /** 1 - Π(1 - weight) over the distinct rules that matched (noisy-OR), in [0, 1]. */
+  /** The noisy-OR of each trace's strongest weight (technographics/evidence.ts traceStrength), in [0, 1]. */
   confidence: number;
-  evidence: Evidence[];
+  evidence: EvidenceItem[];
   /** Technologies whose detection implied this one (absent when it was seen itself). */
   impliedBy?: string[];
 }

@@ -7,7 +7,7 @@
 // truth does not model implied technologies (a WordPress site's PHP).
 import { builtInCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
-import { EVIDENCE_SOURCES, type EvidenceSource } from '../detect/types.ts';
+import { EVIDENCE_SOURCES, type EvidenceSource } from '../technographics/evidence.ts';
 import { buildCatalog } from '../ingest/seed/catalog.ts';
 import { buildSegments, cumulativeShares, drawSegment } from '../ingest/seed/segments.ts';
 import { generateCompany, type CompanyContext } from '../ingest/seed/companies.ts';

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { detect } from '../detect/detect.ts';
 import { artifactLineSchema, toSiteArtifacts, type ArtifactLine } from '../detect/artifacts.ts';
 import type { CompiledCatalog } from '../detect/catalog.ts';
-import { EVIDENCE_SOURCES, type Detection, type EvidenceSource } from '../detect/types.ts';
+import type { Detection } from '../detect/types.ts';
+import { EVIDENCE_SOURCES, type EvidenceSource } from '../technographics/evidence.ts';
 
 export const FIXTURES_FILE = new URL('../../test/fixtures/detect/fixtures.jsonl', import.meta.url);
 

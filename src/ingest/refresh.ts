@@ -10,9 +10,10 @@ import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } 
 import { computeCoUsage } from '../intelligence/cousage.ts';
 import { CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
 import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
-import { resolveAsOf } from '../services/stacks.ts';
+import { evidenceAsOf } from '../technographics/installs.ts';
+import { nowDate } from '../clock.ts';
 import {
-  companiesToRefresh, finishRefreshRun, pendingChanges, settlePendingChanges, forEachInstallEvidence, latestRefreshRun, loadCompanyFeatures,
+  companiesToRefresh, finishRefreshRun, newestVerification, pendingChanges, settlePendingChanges, forEachInstallSignal, latestRefreshRun, loadCompanyFeatures,
   loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
 } from '../store/intelligence.ts';
 import { refreshObserver } from '../telemetry/metrics.ts';
@@ -120,7 +121,7 @@ export async function loadPopulation(db: Transactional, asOf: Date): Promise<Loa
   });
   const asOfMs = asOf.getTime();
   let installs = 0, inUse = 0;
-  await forEachInstallEvidence(db, (rows) => {
+  await forEachInstallSignal(db, (rows) => {
     for (const [companyId, productId, lastMs, firstMs, hitCount, intensity, sourceCount] of rows) {
       installs++;
       if (!isInUse({ lastVerified: lastMs, firstVerified: firstMs, hitCount, intensity, sourceCount }, asOfMs)) continue;
@@ -149,7 +150,7 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
   const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
   const timings: Record<RefreshPhase, number> = { load: 0, cohorts: 0, cousage: 0 };
-  const asOf = await resolveAsOf(db, options.asOf);
+  const asOf = options.asOf ?? evidenceAsOf(await newestVerification(db), nowDate());
   const runParams: Record<string, unknown> = { asOf: asOf.toISOString(), cohorts: params, weights: WEIGHTS, confidence: CONFIDENCE_COEFFICIENTS };
   const runId = await startRefreshRun(db, kind, runParams);
 

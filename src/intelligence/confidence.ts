@@ -1,19 +1,9 @@
 // Products in use: a calibrated probability that an install is still in use, from its
 // evidence. A small logistic model over five evidence features; the coefficients are
 // fitted offline on a generated demo world against its hidden truth (`stacklens eval
-// --fit` prints a fresh set) and then fixed here, so every answer is deterministic.
-
-export interface Evidence {
-  /** Time of the latest verification (ms since epoch). */
-  lastVerified: number;
-  /** Time of the first verification (ms since epoch). */
-  firstVerified: number;
-  hitCount: number;
-  /** 0-100. */
-  intensity: number;
-  /** Number of distinct sources that saw the product. */
-  sourceCount: number;
-}
+// --fit` prints a fresh set) and then fixed here, so every answer is deterministic. Its input,
+// an install's InstallSignal, is what the observation log folds into (technographics/installs.ts).
+import type { InstallSignal } from '../technographics/installs.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -27,7 +17,7 @@ export const FEATURE_NAMES = [
  * good as fresh, then it decays fast); a single sighting is its own signal (a passing
  * mention); sources are capped at 5 because a sixth source adds nothing.
  */
-export function evidenceFeatures(e: Evidence, asOf: number): number[] {
+export function evidenceFeatures(e: InstallSignal, asOf: number): number[] {
   const ageDays = Math.max(0, (asOf - e.lastVerified) / DAY_MS);
   const spanDays = Math.max(0, (e.lastVerified - e.firstVerified) / DAY_MS);
   const age = Math.log1p(ageDays / 30);
@@ -63,14 +53,14 @@ export function sigmoid(z: number): number {
 }
 
 /** Probability (0-1, 3 decimals) that the evidenced product is still in use at `asOf`. */
-export function inUseConfidence(e: Evidence, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
+export function inUseConfidence(e: InstallSignal, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
   const x = evidenceFeatures(e, asOf);
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (coefficients[i] ?? 0) * x[i]!;
   return Math.round(sigmoid(z) * 1000) / 1000;
 }
 
-export function isInUse(e: Evidence, asOf: number): boolean {
+export function isInUse(e: InstallSignal, asOf: number): boolean {
   return inUseConfidence(e, asOf) >= IN_USE_THRESHOLD;
 }
 

@@ -3,7 +3,7 @@
 // lines (services/observations.ts), POST /api/detect and the detect_technologies tool answer
 // with them, and the evidence endpoint pages stored evidence items.
 import { z } from 'zod';
-import { EVIDENCE_SOURCES } from '../detect/types.ts';
+import { EVIDENCE_SOURCES } from '../technographics/evidence.ts';
 import { artifactLineSchema } from '../detect/artifacts.ts';
 import { errorBodySchema } from './common.ts';
 import { defineOperation } from './operation.ts';

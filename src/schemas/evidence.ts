@@ -6,7 +6,7 @@ import { idInput } from './text.ts';
 import { pageQuery, pageSchema } from './common.ts';
 import { domainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
-import { EVIDENCE_SOURCES } from '../detect/types.ts';
+import { EVIDENCE_SOURCES } from '../technographics/evidence.ts';
 
 export const evidenceRecordSchema = z
   .object({

@@ -5,7 +5,7 @@ import { toPage, type Page } from '../schemas/common.ts';
 import type { EvidenceInput, EvidenceRecord } from '../schemas/evidence.ts';
 import { EVIDENCE_PER_RECORD } from '../schemas/evidence.ts';
 import { NotFoundError } from '../errors.ts';
-import { installEvidence } from '../store/evidence.ts';
+import { installSignals } from '../store/evidence.ts';
 import { evidencePage, latestEvidence, type EvidenceItemRow } from '../store/observations.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 
@@ -17,7 +17,7 @@ export async function companyProductEvidence(db: Db, input: EvidenceInput): Prom
   const company = await requireCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId]);
   const { total, items } = await evidencePage(db, company.id, input.productId, input.page * input.size, input.size);
-  if (total === 0 && (await installEvidence(db, [company.id], [input.productId])).length === 0) {
+  if (total === 0 && (await installSignals(db, [company.id], [input.productId])).length === 0) {
     throw new NotFoundError(`productId: company '${input.companyDomain}' has no install and no evidence of product '${input.productId}'`);
   }
   return toPage(items.map(toRecord), total, input.size);

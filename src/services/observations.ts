@@ -10,18 +10,18 @@
 //   observations; installs without any (the operator's imports, the demo world's) are never
 //   touched. A pair unseen for longer than the window is not in use any more: its install row
 //   is removed. Changed companies are marked for the incremental refresh.
-import { hash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
 import { normalizeDomain } from '../domain.ts';
 import { BadRequestError } from '../errors.ts';
-import { slugify } from '../ingest/seed/rng.ts';
+import { slugify } from '../slug.ts';
+import { observationOf, type Observation } from '../technographics/observations.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultSchema, type SiteResult } from '../schemas/detect.ts';
 import {
   companiesForDomains, createProduct, deriveInstallsFromLog, insertObservations, matchProducts,
-  type DeriveCounts, type ObservationRow, type TechnologyRef,
+  type DeriveCounts, type TechnologyRef,
 } from '../store/observations.ts';
 
 /** Days after its last observation that a technology still counts as in use (DETECT_STALE_AFTER_DAYS). */
@@ -69,12 +69,6 @@ export function parseSiteResult(data: unknown, where = 'site'): z.output<typeof 
     throw new BadRequestError(`${[where, ...issue.path].filter((k) => k !== '').join('.') || 'record'}: ${issue.message}`);
   }
   return parsed.data;
-}
-
-/** The stable identity of one trace: the same trace seen on the same day is one observation. */
-export function evidenceHash(source: string, ruleId: string, url: string | undefined, excerpt: string, version: string | undefined): string {
-  // The one-shot hash: a third of createHash's cost on strings this short (the demo world hashes ≈ 400,000).
-  return hash('sha256', JSON.stringify([source, ruleId, url ?? '', excerpt, version ?? '']), 'hex').slice(0, 32);
 }
 
 export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>, options: RecordOptions = {}): Promise<RecordResult> {
@@ -126,7 +120,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
       productOf.set(key, id);
     }
 
-    let rows: ObservationRow[] = [];
+    let rows: Observation[] = [];
     const flush = async () => {
       result.added += await insertObservations(tx, rows);
       rows = [];
@@ -146,14 +140,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
           if (!productId) continue;
           for (const e of t.evidence) {
             result.observations++;
-            const evidence = {
-              ...(e.url ? { url: e.url } : {}), ruleId: e.ruleId, excerpt: e.excerpt, ...(e.version ? { version: e.version } : {}), weight: e.weight,
-              ...(options.source ? { input: options.source } : {}),
-            };
-            rows.push({
-              companyId, productId, seenAt, evidenceHash: evidenceHash(e.source, e.ruleId, e.url, e.excerpt, e.version),
-              source: e.source, ruleId: e.ruleId, evidence, weight: e.weight, runId: options.runId ?? null,
-            });
+            rows.push(observationOf(e, { companyId, productId, seenAt, input: options.source, runId: options.runId }));
             if (rows.length >= BATCH) await flush();
           }
         }

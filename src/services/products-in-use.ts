@@ -1,13 +1,13 @@
 // Products in use: for each asked product id, whether the company uses it now and a
 // calibrated confidence from the install evidence (intelligence/confidence.ts).
 import type { Db } from '../store/db.ts';
-import { installEvidence } from '../store/evidence.ts';
+import { installSignals } from '../store/evidence.ts';
 import { findProducts } from '../store/products.ts';
 import { PayloadTooLargeError } from '../errors.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { requireCompany } from './resolve.ts';
 import { MAX_PRODUCT_IDS, type ProductsInUseInput, type ProductInUse } from '../schemas/intelligence.ts';
-import { currentAsOf, toEvidence } from './stacks.ts';
+import { currentAsOf, toInstallSignal } from './stacks.ts';
 
 
 /**
@@ -23,7 +23,7 @@ export async function productsInUse(primary: Db, input: ProductsInUseInput): Pro
   const unique = [...new Set(ids)];
   const [known, evidence, { asOf }] = await Promise.all([
     findProducts(db, unique),
-    installEvidence(db, [company.id], unique),
+    installSignals(db, [company.id], unique),
     currentAsOf(db),
   ]);
   const knownIds = new Set(known.map((p) => p.id));
@@ -31,7 +31,7 @@ export async function productsInUse(primary: Db, input: ProductsInUseInput): Pro
   return unique.map((productId) => {
     const e = knownIds.has(productId) ? byProduct.get(productId) : undefined;
     if (!e) return { productId, inUse: false, confidence: 0 };
-    const confidence = inUseConfidence(toEvidence(e), asOf.getTime());
+    const confidence = inUseConfidence(toInstallSignal(e), asOf.getTime());
     return { productId, inUse: confidence >= IN_USE_THRESHOLD, confidence, lastVerified: e.lastVerified.toISOString(), hitCount: e.hitCount };
   });
 }

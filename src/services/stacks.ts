@@ -2,20 +2,14 @@
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
 import type { Db, Queryable } from '../store/db.ts';
 import { nowDate } from '../clock.ts';
-import { installEvidence, materializedStackIds, materializedStacks, type InstallEvidenceRow, type StackProductRow } from '../store/evidence.ts';
+import { installSignals, materializedStackIds, materializedStacks, type InstallSignalRow, type StackProductRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';
-import { inUseConfidence, IN_USE_THRESHOLD, type Evidence } from '../intelligence/confidence.ts';
+import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
+import { evidenceAsOf, type InstallSignal } from '../technographics/installs.ts';
 
-/**
- * "Now" for recency: the newest verification in the data, capped at the wall clock. The
- * evidence ages relative to when it was collected, so a dataset imported once and left
- * alone keeps its verdicts instead of decaying day by day until everything looks unused.
- */
+/** The as-of date recency is measured from (technographics/installs.ts evidenceAsOf), unless overridden. */
 export async function resolveAsOf(db: Queryable, override?: Date): Promise<Date> {
-  if (override) return override;
-  const newest = await newestVerification(db);
-  const now = nowDate();
-  return newest && newest < now ? newest : now;
+  return override ?? evidenceAsOf(await newestVerification(db), nowDate());
 }
 
 /** The as-of date of the latest refresh (so requests agree with the materialized cohorts). */
@@ -26,7 +20,7 @@ export async function currentAsOf(db: Db): Promise<{ asOf: Date; population: num
   return { asOf, population };
 }
 
-export function toEvidence(row: Pick<InstallEvidenceRow, 'firstVerified' | 'lastVerified' | 'hitCount' | 'intensity' | 'sourceCount'>): Evidence {
+export function toInstallSignal(row: Pick<InstallSignalRow, 'firstVerified' | 'lastVerified' | 'hitCount' | 'intensity' | 'sourceCount'>): InstallSignal {
   return {
     firstVerified: row.firstVerified.getTime(),
     lastVerified: row.lastVerified.getTime(),
@@ -36,15 +30,15 @@ export function toEvidence(row: Pick<InstallEvidenceRow, 'firstVerified' | 'last
   };
 }
 
-export type ScoredInstall = InstallEvidenceRow & { confidence: number };
+export type ScoredInstall = InstallSignalRow & { confidence: number };
 
 /** In-use installs per company id (every requested company has an entry, maybe empty). */
 export async function inUseStacks(db: Db, companyIds: string[], asOf: Date): Promise<Map<string, ScoredInstall[]>> {
   const stacks = new Map<string, ScoredInstall[]>(companyIds.map((id) => [id, []]));
   if (companyIds.length === 0) return stacks;
   const asOfMs = asOf.getTime();
-  for (const row of await installEvidence(db, companyIds)) {
-    const confidence = inUseConfidence(toEvidence(row), asOfMs);
+  for (const row of await installSignals(db, companyIds)) {
+    const confidence = inUseConfidence(toInstallSignal(row), asOfMs);
     if (confidence >= IN_USE_THRESHOLD) stacks.get(row.companyId)?.push({ ...row, confidence });
   }
   return stacks;

@@ -5,7 +5,7 @@
 import type { Db } from './db.ts';
 import { Params, phrasesCondition } from './sql.ts';
 import type { ProfileRow } from './profiles.ts';
-import type { EvidenceTuple } from './intelligence.ts';
+import type { InstallSignalTuple } from './intelligence.ts';
 
 /** Firmographic restrictions a prompt may carry (empty lists restrict nothing). */
 export interface CompanyFilter {
@@ -81,8 +81,8 @@ export async function productEvidence(
 }
 
 /** Evidence tuples of every install of the products (for counting in-use users). */
-export async function productInstallTuples(db: Db, productIds: string[]): Promise<EvidenceTuple[]> {
-  return db.queryArrays<EvidenceTuple>(
+export async function productInstallTuples(db: Db, productIds: string[]): Promise<InstallSignalTuple[]> {
+  return db.queryArrays<InstallSignalTuple>(
     `SELECT company_id, product_id, extract(epoch FROM last_verified)::float8 * 1000, extract(epoch FROM first_verified)::float8 * 1000,
             hit_count, intensity::int, cardinality(sources)
        FROM installs WHERE product_id = ANY($1::text[]) ORDER BY company_id, product_id`,

@@ -1,11 +1,11 @@
-// SQL for request-time intelligence: install evidence of a few companies, and their in-use
+// SQL for request-time intelligence: the install signals of a few companies, and their in-use
 // stacks as the refresh materialized them (company_stacks), with product, category and
 // vendor names. Lookups by table live in the table's module (products.ts,
 // categories.ts, vendors.ts, cousage.ts).
 import type { Db } from './db.ts';
 import { loadProductLabels, type ProductLabel } from './catalog.ts';
 
-export interface InstallEvidenceRow extends ProductLabel {
+export interface InstallSignalRow extends ProductLabel {
   companyId: string;
   firstVerified: Date;
   lastVerified: Date;
@@ -14,8 +14,8 @@ export interface InstallEvidenceRow extends ProductLabel {
   sourceCount: number;
 }
 
-export async function installEvidence(db: Db, companyIds: string[], productIds?: string[]): Promise<InstallEvidenceRow[]> {
-  return db.query<InstallEvidenceRow>(
+export async function installSignals(db: Db, companyIds: string[], productIds?: string[]): Promise<InstallSignalRow[]> {
+  return db.query<InstallSignalRow>(
     `SELECT i.company_id AS "companyId", i.product_id AS "productId", p.name AS "productName",
             p.category_id AS "categoryId", c.name AS "categoryName", v.id AS "vendorId", v.domain AS "vendorDomain",
             i.first_verified AS "firstVerified", i.last_verified AS "lastVerified", i.hit_count AS "hitCount",

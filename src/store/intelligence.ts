@@ -41,17 +41,17 @@ export async function loadProductCategories(db: Queryable): Promise<{ id: string
   return db.query<{ id: string; categoryId: string }>('SELECT id, category_id AS "categoryId" FROM products ORDER BY id');
 }
 
-/** One install's evidence as loaded in bulk: [companyId, productId, lastMs, firstMs, hits, intensity, sources]. */
-export type EvidenceTuple = [string, string, number, number, number, number, number];
+/** One install's signal (technographics/installs.ts InstallSignal) as loaded in bulk: [companyId, productId, lastMs, firstMs, hits, intensity, sources]. */
+export type InstallSignalTuple = [string, string, number, number, number, number, number];
 
 /**
  * Streams every install's evidence in keyset pages (constant memory per page, array rows
  * to keep 100,000 companies' installs cheap to parse).
  */
-export async function forEachInstallEvidence(db: Queryable, onPage: (rows: EvidenceTuple[]) => void, pageSize = 100_000): Promise<void> {
+export async function forEachInstallSignal(db: Queryable, onPage: (rows: InstallSignalTuple[]) => void, pageSize = 100_000): Promise<void> {
   let after: [string, string] = ['', ''];
   for (;;) {
-    const rows = await db.queryArrays<EvidenceTuple>(
+    const rows = await db.queryArrays<InstallSignalTuple>(
       `SELECT company_id, product_id,
               extract(epoch FROM last_verified)::float8 * 1000,
               extract(epoch FROM first_verified)::float8 * 1000,

@@ -1,8 +1,10 @@
 // SQL of the observation log (migration 027): companies and catalog products for detected
 // technologies, the append-only insert, the derivation of installs from the log, and the
-// evidence reads of the API. The rules (what a detection becomes, which window counts) live
-// in services/observations.ts; here they are parameters.
+// evidence reads of the API. What an observation is and how installs fold from the log are
+// technographics/ (observations.ts, installs.ts); the window is a parameter here.
 import type { Queryable, Tx } from './db.ts';
+import { TRACE_SQL } from '../technographics/evidence.ts';
+import type { Observation } from '../technographics/observations.ts';
 
 /** A technology as the detector names it, with what the catalog knows to create its product. */
 export interface TechnologyRef {
@@ -12,18 +14,6 @@ export interface TechnologyRef {
   website?: string;
   category: string;
   description?: string;
-}
-
-export interface ObservationRow {
-  companyId: string;
-  productId: string;
-  seenAt: Date;
-  evidenceHash: string;
-  source: string;
-  ruleId: string;
-  evidence: Record<string, unknown>;
-  weight: number;
-  runId: string | null;
 }
 
 /**
@@ -107,7 +97,7 @@ export async function createProduct(tx: Tx, tech: TechnologyRef, slug: string): 
 }
 
 /** Appends observations; a trace already logged for the same day is skipped. Returns how many were added. */
-export async function insertObservations(tx: Tx, rows: ObservationRow[]): Promise<number> {
+export async function insertObservations(tx: Tx, rows: Observation[]): Promise<number> {
   if (rows.length === 0) return 0;
   const added = await tx.query<{ n: number }>(
     `WITH ins AS (
@@ -137,13 +127,12 @@ export interface DeriveCounts {
 
 /**
  * Rebuilds the installs of the (company, product) pairs that have observations, for the given
- * companies (null: every company in the log):
- * first_verified / last_verified = the first and last observation; hit_count = the number of
- * observations (one per distinct trace per day); sources = the distinct evidence sources;
- * intensity = 100 × noisy-OR of each rule's strongest weight within the window before the last
- * observation. A pair last seen before `asOf − staleAfterDays` is not in use: its install is
- * deleted. Pairs without observations (imported installs) are not touched. Changed companies
- * go to refresh_pending.
+ * companies (null: every company in the log), as technographics/installs.ts foldInstalls folds
+ * them (its executable specification; a test holds the two equal): first and last observation,
+ * their count, the distinct sources, and intensity from each trace's strongest weight within
+ * the window before the last observation. A pair last seen before `asOf − staleAfterDays` is
+ * not in use: its install is deleted. Pairs without observations (imported installs) are not
+ * touched. Changed companies go to refresh_pending.
  */
 export async function deriveInstallsFromLog(tx: Tx, companyIds: string[] | null, asOf: Date, staleAfterDays: number): Promise<DeriveCounts> {
   const [row] = await tx.query<DeriveCounts>(
@@ -152,14 +141,15 @@ export async function deriveInstallsFromLog(tx: Tx, companyIds: string[] | null,
               array_agg(DISTINCT source ORDER BY source) AS sources
          FROM observations WHERE $1::text[] IS NULL OR company_id = ANY($1::text[])
         GROUP BY company_id, product_id),
-     rule_weight AS (
-       SELECT o.company_id, o.product_id, o.rule_id, max(o.weight) AS w
-         FROM observations o JOIN agg a ON a.company_id = o.company_id AND a.product_id = o.product_id
+     trace_weight AS (
+       SELECT o.company_id, o.product_id, o.trace, max(o.weight) AS w
+         FROM (SELECT company_id, product_id, seen_at, weight, ${TRACE_SQL} AS trace FROM observations) o
+         JOIN agg a ON a.company_id = o.company_id AND a.product_id = o.product_id
         WHERE o.seen_at >= a.last_seen - make_interval(days => $3::int)
-        GROUP BY o.company_id, o.product_id, o.rule_id),
+        GROUP BY o.company_id, o.product_id, o.trace),
      strength AS (
        SELECT company_id, product_id, 1 - exp(sum(ln(1 - least(w, 0.999)::float8))) AS s
-         FROM rule_weight GROUP BY company_id, product_id),
+         FROM trace_weight GROUP BY company_id, product_id),
      derived AS (
        SELECT a.*, greatest(1, least(100, round(100 * s.s)))::smallint AS intensity,
               a.last_seen >= $2::timestamptz - make_interval(days => $3::int) AS current

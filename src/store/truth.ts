@@ -1,7 +1,7 @@
 // SQL for the evaluation only: the demo world's hidden truth (segments, true in-use
 // flags) next to what the service computed. The API never reads these tables.
 import type { Db } from './db.ts';
-import type { EvidenceTuple } from './intelligence.ts';
+import type { InstallSignalTuple } from './intelligence.ts';
 
 export interface TruthSegment {
   companyId: string;
@@ -25,14 +25,14 @@ export async function truthInUse(db: Db): Promise<[string, string][]> {
 }
 
 /** Every install's evidence with its true flag (no truth row = not in use). */
-export async function labelledEvidence(db: Db): Promise<{ evidence: EvidenceTuple; inUse: boolean }[]> {
-  const rows = await db.queryArrays<[...EvidenceTuple, boolean]>(
+export async function labelledEvidence(db: Db): Promise<{ evidence: InstallSignalTuple; inUse: boolean }[]> {
+  const rows = await db.queryArrays<[...InstallSignalTuple, boolean]>(
     `SELECT i.company_id, i.product_id,
             extract(epoch FROM i.last_verified)::float8 * 1000, extract(epoch FROM i.first_verified)::float8 * 1000,
             i.hit_count, i.intensity::int, cardinality(i.sources), coalesce(t.in_use, false)
        FROM installs i LEFT JOIN truth_installs t ON t.company_id = i.company_id AND t.product_id = i.product_id`,
   );
-  return rows.map((r) => ({ evidence: r.slice(0, 7) as EvidenceTuple, inUse: r[7] }));
+  return rows.map((r) => ({ evidence: r.slice(0, 7) as InstallSignalTuple, inUse: r[7] }));
 }
 
 /** Computed peers of every company for one kind, in rank order. */

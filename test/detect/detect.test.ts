@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileCatalog, loadCatalog } from '../../src/detect/catalog.ts';
-import { combine, detect, LIMITS, spfDomains } from '../../src/detect/detect.ts';
+import { detect, LIMITS, spfDomains } from '../../src/detect/detect.ts';
+import { combine } from '../../src/technographics/evidence.ts';
 import type { Detection, SiteArtifacts } from '../../src/detect/types.ts';
 
 const catalog = loadCatalog();

@@ -7,7 +7,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { normalizeDomain } from '../../domain.ts';
-import { readRecords } from '../../ingest/import/reader.ts';
+import { readRecords } from '../../records.ts';
 import { LIMITS } from '../detect.ts';
 import type { SiteArtifacts } from '../types.ts';
 

@@ -10,7 +10,7 @@ import { BadRequestError } from '../../errors.ts';
 import type { Db } from '../../store/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
 import { KINDS } from './kinds/index.ts';
-import { readRecords } from './reader.ts';
+import { readRecords } from '../../records.ts';
 import { importObserver } from '../../telemetry/metrics.ts';
 import { IMPORT_FORMATS, IMPORT_KINDS, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary, type RowError } from './types.ts';
 

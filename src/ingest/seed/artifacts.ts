@@ -8,11 +8,13 @@
 //   - competitors and partners named in blog text and logos (mentions, not use).
 // Deterministic from the seed; nothing here is stored — a run regenerates the same artifacts.
 import type { CompiledCatalog } from '../../detect/catalog.ts';
-import type { EvidenceSource, SiteArtifacts } from '../../detect/types.ts';
+import type { SiteArtifacts } from '../../detect/types.ts';
+import type { EvidenceSource } from '../../technographics/evidence.ts';
 import type { Catalog } from './catalog.ts';
 import type { Company } from './companies.ts';
 import type { Install } from './stacks.ts';
-import { rngFor, slugify, type Rng } from './rng.ts';
+import { rngFor, type Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 import { placeTrace, TRACE_SOURCE, type Trace, type TraceKit } from './traces.ts';
 
 const DAY = 86_400_000;

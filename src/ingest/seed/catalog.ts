@@ -6,7 +6,8 @@
 // for any catalog.
 import { parseOutline, type Category } from './outline.ts';
 import { FEATURES, GENERIC_FEATURES } from './catalog-text.ts';
-import { rngFor, slugify, type Rng } from './rng.ts';
+import { rngFor, type Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 import type { ScalePreset } from './scale.ts';
 import type { TechnologyInfo } from '../../detect/catalog.ts';
 

@@ -6,7 +6,8 @@ import { companyDomain, uniqueCompanyName } from './company-names.ts';
 import { COUNTRIES, COUNTRIES_BY_REGION, type Country } from './geo.ts';
 import type { Industry, SizeTier } from './industries.ts';
 import { postalCode, streetLine } from './names.ts';
-import { rngFor, slugify, type Rng } from './rng.ts';
+import { rngFor, type Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 import type { Segment } from './segments.ts';
 
 export interface FundingRound {

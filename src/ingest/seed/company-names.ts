@@ -5,7 +5,8 @@
 import type { Country } from './geo.ts';
 import type { Industry } from './industries.ts';
 import { namePool } from './names.ts';
-import { slugify, type Rng } from './rng.ts';
+import type { Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 import { foldName } from '../../intelligence/features.ts';
 
 const HEADS = 'North Blue Silver Red Green Bright Clear Summit Pioneer Harbor Granite Cedar Oak Maple River Lake Stone Iron Golden Evergreen Crescent Keystone Liberty Sterling Pacific Atlantic Alpine Prairie Coastal Highland Meadow Falcon Eagle Lion Fox Bear Wolf Aurora Horizon Compass Anchor Beacon Vista Crest Ridge Valley Orchard Bay Willow Birch Aspen Juniper Sunrise Polar Union Heritage Frontier Cardinal Patriot Monarch Regent Premier Vertex Apex Nova Orion Vector Quantum Helix Zenith Lumen Sigma Delta Atlas Titan'.split(' ');

@@ -2,7 +2,8 @@
 // built from the same facts as the company row so both always agree.
 import type { Company } from './companies.ts';
 import type { Person } from './people.ts';
-import { rngFor, slugify } from './rng.ts';
+import { rngFor } from './rng.ts';
+import { slugify } from '../../slug.ts';
 
 export function firmographicProfile(seed: string, company: Company, ceo: Person | undefined): Record<string, unknown> {
   const rng = rngFor(seed, 'firmographics', company.index);

@@ -11,7 +11,8 @@ import { generateCompany, type CompanyContext } from './companies.ts';
 import { buildStackContext, generateStack, type StackContext } from './stacks.ts';
 import { renderSite, type ArtifactWorld } from './artifacts.ts';
 import { buildTraceKits } from './traces.ts';
-import { installsFromDetections, observationRows, observe } from './observe.ts';
+import { observationRows, observe } from './observe.ts';
+import { foldInstalls } from '../../technographics/installs.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
 import { firmographicProfile } from './firmographics.ts';
@@ -103,19 +104,19 @@ export class CompanyGenerator {
     const people = generatePeople(seed, c, scale.peopleDensity, outline.ids.person);
     const installs = generateStack(this.stackCtx, c);
     // The installs the API serves are what the detector finds in the company's artifacts.
-    const observations = observe(renderSite(this.artifactWorld, c, installs).captures, detector);
+    const captures = observe(renderSite(this.artifactWorld, c, installs).captures, detector);
+    const observations = observationRows(c.id, captures, detector, this.productIds, catalog.productOfTechnology);
     if (outline.plan.recordObservations) {
-      for (const row of observationRows(c.id, observations, detector, this.productIds, catalog.productOfTechnology)) {
+      for (const row of observations) {
         b.observations.add([row.companyId, row.productId, row.seenAt, row.evidenceHash, row.source, row.ruleId, row.seenAt, row.evidence, row.weight, row.runId]);
       }
     }
-    const found = installsFromDetections(observations, detector, catalog.productOfTechnology);
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, outline.ids.feed);
     b.companies.add([c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description, updatedAt]);
     b.firmographics.add([c.id, firmographicProfile(seed, c, people[0]), updatedAt]);
     b.truthSegments.add([c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
-    for (const inst of found) {
-      b.installs.add([c.id, catalog.products[inst.product]!.id, new Date(inst.firstVerified), new Date(inst.lastVerified), inst.hitCount, inst.intensity, inst.sources]);
+    for (const inst of foldInstalls(observations)) {
+      b.installs.add([c.id, inst.productId, new Date(inst.firstVerified), new Date(inst.lastVerified), inst.hitCount, inst.intensity, inst.sources]);
     }
     for (const inst of installs) b.truthInstalls.add([c.id, catalog.products[inst.product]!.id, inst.inUse, inst.kind]);
     for (const p of people) {

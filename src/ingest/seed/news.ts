@@ -5,7 +5,8 @@
 import type { Catalog } from './catalog.ts';
 import type { Company } from './companies.ts';
 import type { Person } from './people.ts';
-import { rngFor, slugify, type Rng } from './rng.ts';
+import { rngFor, type Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 import type { Install } from './stacks.ts';
 
 export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;

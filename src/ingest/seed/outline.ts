@@ -1,8 +1,8 @@
-// The category taxonomy (3 levels) parsed from the outline in catalog-data.ts. Shared by the
-// demo world and the technology catalog (src/detect/catalog.ts), which names its categories
-// from it; this module depends on neither, so the two can import it without a cycle.
-import { CATEGORY_OUTLINE } from './catalog-data.ts';
-import { slugify } from './rng.ts';
+// The demo world's adoption model of each category: the taxonomy (technographics/taxonomy.ts,
+// from catalog/categories.txt) with the annotations after each name read as the demo world's
+// base adoption rate, skews, industries, evidence sources and product nouns (the file's
+// header explains them).
+import { taxonomy, type TaxonomyCategory } from '../../technographics/taxonomy.ts';
 
 export interface Category {
   id: string;
@@ -24,24 +24,16 @@ export interface Category {
   nouns: string[];
 }
 
-export function parseOutline(outline = CATEGORY_OUTLINE): Category[] {
-  const out: Category[] = [];
-  const stack: Category[] = [];
-  const used = new Set<string>();
-  for (const raw of outline.split('\n')) {
-    if (!raw.trim()) continue;
-    const level = (raw.length - raw.trimStart().length) / 2;
-    const [name, ...parts] = raw.trim().split(';').map((s) => s.trim());
-    let id = `cat_${slugify(name, '_')}`;
-    for (let n = 2; used.has(id); n++) id = `cat_${slugify(name, '_')}_${n}`;
-    used.add(id);
-    const parent = level > 0 ? stack[level - 1] : undefined;
+export function parseOutline(categories: readonly TaxonomyCategory[] = taxonomy()): Category[] {
+  const byId = new Map<string, Category>();
+  return categories.map((c) => {
+    const parent = c.parentId ? byId.get(c.parentId) : undefined;
     const cat: Category = {
-      id, name, parentId: parent?.id ?? null, level, topId: parent?.topId ?? id, leaf: true, rate: 0,
+      id: c.id, name: c.name, parentId: c.parentId, level: c.level, topId: c.topId, leaf: c.leaf, rate: 0,
       modern: false, legacy: false, enterprise: false, small: false, only: null, boosted: new Set(),
-      sources: parent?.sources ?? [], nouns: [name],
+      sources: parent?.sources ?? [], nouns: [c.name],
     };
-    for (const part of parts) {
+    for (const part of c.annotations) {
       if (/^[\d.]+$/.test(part)) cat.rate = Number(part);
       else if (part.startsWith('i=')) cat.only = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
       else if (part.startsWith('x=')) cat.boosted = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
@@ -52,12 +44,10 @@ export function parseOutline(outline = CATEGORY_OUTLINE): Category[] {
         else if (flag === 'l') cat.legacy = true;
         else if (flag === 'E') cat.enterprise = true;
         else if (flag === 'S') cat.small = true;
+        else throw new Error(`catalog/categories.txt, ${c.name}: unknown annotation '${flag}'`);
       }
     }
-    if (parent) parent.leaf = false;
-    stack[level] = cat;
-    stack.length = level + 1;
-    out.push(cat);
-  }
-  return out;
+    byId.set(cat.id, cat);
+    return cat;
+  });
 }

@@ -3,7 +3,8 @@
 import type { Company } from './companies.ts';
 import { COUNTRIES_BY_REGION } from './geo.ts';
 import { personName } from './names.ts';
-import { rngFor, slugify, type Rng } from './rng.ts';
+import { rngFor, type Rng } from './rng.ts';
+import { slugify } from '../../slug.ts';
 
 export const SENIORITIES = ['C-Level', 'VP', 'Director', 'Manager', 'Senior', 'Entry'] as const;
 export const FUNCTIONS = ['General Management', 'Sales', 'Marketing', 'IT', 'Engineering', 'Finance', 'HR', 'Operations', 'Legal', 'Customer Success', 'Product'] as const;

@@ -154,20 +154,3 @@ export function makeIdCodec(seed: string, kind: string): (n: number) => string {
     return (left * 0x1000000 + right).toString(36).padStart(10, '0');
   };
 }
-
-/** ASCII slug: strips accents, lowercases, joins words with the separator. */
-export function slugify(text: string, sep = '-'): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[øØ]/g, 'o')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/ı/g, 'i')
-    .replace(/ł/g, 'l')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .replace(/ /g, sep);
-}

@@ -9,7 +9,8 @@ import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
 import { readBuiltInRules } from '../../detect/catalog.ts';
 import { parsePatternTags, toList, type RuleFile } from '../../detect/rules.ts';
-import type { EvidenceSource, SiteArtifacts } from '../../detect/types.ts';
+import type { SiteArtifacts } from '../../detect/types.ts';
+import type { EvidenceSource } from '../../technographics/evidence.ts';
 import { rngFor, type Rng } from './rng.ts';
 
 /** One trace, placed by kind. `{domain}` in a URL stands for the company's domain. */

@@ -7,15 +7,10 @@ import type { Engine } from '../db.ts';
 import { copyLoader, unnestLoader, type StageBatch, type StageLoader } from './load.ts';
 import type { StageCheck, StageSpec } from './spec.ts';
 import { updateThenInsert, upsert, type WriteCounts } from './upsert.ts';
+import type { RecordError } from '../../records.ts';
 
-/** One problem with one input line (a line can have several). */
-export interface RowError {
-  /** 1-based physical line of the file where the record starts (the header is line 1). */
-  line: number;
-  /** The input field (column / JSON key) at fault; `(row)` for the record as a whole. */
-  field: string;
-  message: string;
-}
+/** One problem with one input line (a line can have several): the record reader's error. */
+export type RowError = RecordError;
 
 export class ImportStage {
   private readonly names: string[];

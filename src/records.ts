@@ -1,4 +1,4 @@
-// Streams the records of an import file with their line numbers: CSV through csv-parse
+// Streams the records of a CSV or JSONL file (an import, a job-post file) with their line numbers: CSV through csv-parse
 // (header row, RFC 4180 quoting, multi-line cells), JSONL split on newlines (one JSON object
 // per line). Constant memory: records come in arrays of what is buffered (one await per
 // array, not per record), pulled under backpressure. Values are cleaned for validation:
@@ -6,19 +6,29 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
-import type { ImportFormat, RowError } from './types.ts';
+
+export type RecordFormat = 'csv' | 'jsonl';
+
+/** A record that could not be read, or read but refused. */
+export interface RecordError {
+  /** 1-based physical line of the file where the record starts (the header is line 1). */
+  line: number;
+  /** The input field (column / JSON key) at fault; `(row)` for the record as a whole. */
+  field: string;
+  message: string;
+}
 
 /** A record, or a line that could not be read (`header`: the CSV header itself). */
-export type ReadEvent = { line: number; values: Record<string, unknown> } | { error: RowError; header?: boolean };
+export type ReadEvent = { line: number; values: Record<string, unknown> } | { error: RecordError; header?: boolean };
 
 export interface ReadOptions {
   /** Validates the CSV header; errors stop the reading. */
-  checkHeader?: (columns: string[]) => RowError[];
+  checkHeader?: (columns: string[]) => RecordError[];
   /** Filled with every field name the file mentions (CSV header, JSONL keys). */
   present: Set<string>;
 }
 
-export function readRecords(input: Readable, format: ImportFormat, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
+export function readRecords(input: Readable, format: RecordFormat, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
   return format === 'csv' ? readCsv(input, options) : readJsonl(input, options);
 }
 
@@ -28,7 +38,7 @@ interface CsvRecord {
 }
 
 async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<ReadEvent[]> {
-  const skipped: RowError[] = [];
+  const skipped: RecordError[] = [];
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_error: true });
   // Line numbers without `info: true`, which copies the whole info object per record (the
   // most expensive part of parsing): the parser's live counters are read as each record is
@@ -84,9 +94,9 @@ async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<R
   if (tail.length > 0) yield tail;
 }
 
-function headerErrors(header: string[], line: number): RowError[] {
+function headerErrors(header: string[], line: number): RecordError[] {
   const seen = new Set<string>();
-  const errors: RowError[] = [];
+  const errors: RecordError[] = [];
   for (const h of header) {
     if (h === '') errors.push({ line, field: '(header)', message: 'a column has no name' });
     else if (seen.has(h)) errors.push({ line, field: h, message: 'column appears twice in the header' });
