@@ -1,7 +1,7 @@
 // OAuth 2.0 Protected Resource Metadata (RFC 9728) of the MCP server: the MCP resource
 // identifier (the audience tokens for /mcp must carry) and the authorization server (the
 // built-in token endpoint's issuer, or the external identity provider's, AUTH_ISSUER).
-// Served by http/routes/protected-resource.ts; named by every 401 of /mcp (mcp/http.ts).
+// Served by http/routes/protected-resource.ts; named by every 401 of /mcp (mcp/admission.ts).
 import type { Config } from '../config.ts';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

@@ -123,7 +123,7 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
  * Serves tools/call for one caller: the tool by name (unknown → a ProtocolError, -32602),
  * its arguments checked strictly (an isError result naming them), the call admitted and run,
  * and its answer rendered for the client's protocol revision. The SDK server's handler and
- * the HTTP door's direct path (http.ts) both call this, so a call is served one way.
+ * the HTTP door's direct call path (direct-call.ts) both call this, so a call is served one way.
  */
 export function toolCaller(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall) {
   return callerIn(tools, ctx, callScope(ctx, beforeCall));

@@ -1,9 +1,14 @@
-// The Streamable HTTP transport's request rules, as pure functions over header values:
-// Host and Origin against an allow-list (DNS-rebinding protection), the Accept and
-// Content-Type rules of POST, and the MCP-Protocol-Version header. Each answers undefined
-// (allowed) or the reason for the refusal; http.ts turns reasons into responses.
+// The Streamable HTTP transport's request rules, as pure functions over header values and
+// the parsed body: Host and Origin against an allow-list (DNS-rebinding protection), the
+// Accept and Content-Type rules of POST, one JSON-RPC message per body, the
+// MCP-Protocol-Version header, and the form of the reply (wantsJson). Each refusal rule
+// answers undefined (allowed) or the reason for the refusal. enforceTransportRules (at the
+// end) applies the rules that come before authentication to every request of the MCP
+// routes; the door (http.ts, http-sessions.ts) turns the others' reasons into responses.
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.ts';
+import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
 
 /** The names a loopback server is reached by; allowed with the server's own port. */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -133,4 +138,82 @@ export function protocolVersionRefusal(header: string | string[] | undefined): s
 /** The revision the server negotiates for a requested one (as the SDK's Server does). */
 export function negotiatedVersion(requested: unknown): string {
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** What the JSON body parser leaves for a body that is not JSON; messageRefusal answers it. */
+export const MALFORMED_JSON = Symbol('malformed JSON');
+
+/**
+ * Refusal of a POST body that is not one JSON-RPC message (a 400), as [JSON-RPC error
+ * code, message]: malformed JSON is a parse error (-32700), a batch or a non-object an
+ * invalid request (-32600).
+ */
+export function messageRefusal(body: unknown): [number, string] | undefined {
+  if (body === MALFORMED_JSON) return [-32700, 'Parse error: the body is not valid JSON'];
+  if (Array.isArray(body)) {
+    return [-32600, 'Invalid Request: JSON-RPC batches are not supported (removed in protocol 2025-06-18); send one message per request'];
+  }
+  if (body === undefined || body === null || typeof body !== 'object') {
+    return [-32600, 'Invalid Request: the body must be one JSON-RPC 2.0 message'];
+  }
+  return undefined;
+}
+
+/** Plain JSON when the client prefers it by q-value; SSE when it prefers SSE; else the configured mode. */
+export function wantsJson(accept: string | undefined, defaultMode: 'sse' | 'json'): boolean {
+  const q = (type: string): number => {
+    for (const part of (accept ?? '').split(',')) {
+      const [media, ...params] = part.trim().split(';').map((s) => s.trim());
+      if (media?.toLowerCase() === type) {
+        const qp = params.find((p) => p.startsWith('q='));
+        return qp ? Number(qp.slice(2)) || 0 : 1;
+      }
+    }
+    return 0;
+  };
+  const jsonQ = q('application/json');
+  const sseQ = q('text/event-stream');
+  if (jsonQ > sseQ) return true;
+  if (sseQ > jsonQ) return false;
+  return defaultMode === 'json';
+}
+
+/**
+ * The rules met before authentication, on every request of the routes registered on `app`
+ * (the MCP routes' own plugin context): Host and Origin (403), POST media types (415/406)
+ * and the body cap (413), answered in the service's error shape by the app's one error
+ * handler, because the body has not been read as JSON-RPC yet; and the JSON body parser,
+ * which leaves MALFORMED_JSON for messageRefusal instead of the REST error body.
+ */
+export function enforceTransportRules(app: FastifyInstance): void {
+  const { config } = app;
+  const origins = originRules(config);
+
+  // Malformed JSON is a JSON-RPC parse error (-32700), not the REST error body.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch {
+      done(null, MALFORMED_JSON);
+    }
+  });
+
+  // Errors thrown here reach the app's one error handler (the service's error shape).
+  app.setErrorHandler((error: FastifyError) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      throw new PayloadTooLargeError(`body: larger than the MCP request limit of ${config.mcp.bodyLimitBytes} bytes (MCP_BODY_LIMIT_BYTES)`);
+    }
+    throw error;
+  });
+
+  // Transport rules on every request, before authentication or any parsing: a refused
+  // request costs nothing and learns nothing.
+  app.addHook('onRequest', async (request) => {
+    const refusal = origins.check(request.headers.host, request.headers.origin, request.raw.socket?.localPort ?? config.port);
+    if (refusal) throw new ForbiddenError(`Forbidden: ${refusal}`);
+    if (request.method === 'POST') {
+      const media = postMediaRefusal(request.headers.accept, request.headers['content-type']);
+      if (media) throw new AppError(media[0], media[0] === 415 ? 'unsupported_media_type' : 'not_acceptable', media[1]);
+    }
+  });
 }

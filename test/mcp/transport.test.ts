@@ -187,7 +187,7 @@ for (const mode of ['sse', 'json'] as const) {
 
     test('a plain tools/call is answered directly, with what the SDK transport sends for the same call', async () => {
       // The SDK path serves a call that is not plain (here: an extra params member, which the
-      // SDK ignores); the direct path serves the plain one (src/mcp/http.ts callDirectly).
+      // SDK ignores); the direct path serves the plain one (src/mcp/direct-call.ts callDirectly).
       const viaSdk = (call: { id: number; params: Record<string, unknown> }) => ({ ...call, params: { ...call.params, notPlain: true } });
       const calls = [
         { id: 7, params: { name: 'echo_page', arguments: { word: 'same' } } },

@@ -1,7 +1,7 @@
 // GET /metrics in the Prometheus text format, and the request-duration histogram behind it.
 // The process-wide metrics live in telemetry/metrics.ts; the gauges here read one app's
 // live objects when scraped: the database pool, the embedded database's queue, the
-// bulkheads. (MCP sessions live in a shared store; mcp/http.ts counts those this process
+// bulkheads. (MCP sessions live in a shared store; mcp/http-sessions.ts counts those this process
 // opens and ends, in telemetry/metrics.ts.)
 //
 // Who may read it (docs/operations.md "Monitor"): with METRICS_TOKEN set, any address that
