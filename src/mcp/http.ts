@@ -42,6 +42,7 @@ export interface McpHttpOptions {
   usage?: UsageRecorder;
 }
 
+/** Registers POST and DELETE /mcp (GET is a 405), with the session store and the export-link sweeper they use. */
 export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOptions): Promise<void> {
   const { config } = app;
   const sessions = await openSessionStore(

@@ -1,6 +1,6 @@
-// The door's JSON-RPC error reply: an error object with no id (the message was refused
-// before it was read as a request, so there is no id to answer), with its HTTP status and
-// headers. Every refusal at /mcp after the transport rules is written by this one function.
+// The door's JSON-RPC refusal of a request (admission, the message rules, the session):
+// an error object with no id, as the SDK transport writes its own refusals, because it
+// answers the HTTP request rather than one JSON-RPC call; with its HTTP status and headers.
 import type { FastifyReply } from 'fastify';
 
 export function rpcError(reply: FastifyReply, status: number, code: number, message: string, headers: Record<string, string> = {}): FastifyReply {
