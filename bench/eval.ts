@@ -29,7 +29,8 @@ if (url && schema) {
 const db = await openDb({ databaseUrl: url, schema: url ? schema : undefined, poolSize: 4 });
 try {
   await migrate(db);
-  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
+  const [companies] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
+  const n = companies!.n; // count(*) answers one row
   let t = Date.now();
   if (n === 0) {
     const s = await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });

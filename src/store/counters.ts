@@ -337,7 +337,11 @@ export class RedisCounterStore implements CounterStore {
 
   async peek(key: string) {
     try {
-      const [[, count], [, ttl]] = (await this.redis.multi().get(KEY_PREFIX + key).pttl(KEY_PREFIX + key).exec()) as [unknown, unknown][];
+      // exec() answers null when the transaction is discarded, and one [error, reply] per command otherwise.
+      const [get, pttl] = (await this.redis.multi().get(KEY_PREFIX + key).pttl(KEY_PREFIX + key).exec()) ?? [];
+      if (!get || !pttl) throw new Error(`Redis MULTI for ${key} returned no replies`);
+      const [, count] = get;
+      const [, ttl] = pttl;
       return { count: Number(count ?? 0), resetMs: Math.max(0, Number(ttl)) };
     } catch (err) {
       this.warnOnce('Redis call failed; counting in memory', err);

@@ -68,8 +68,8 @@ test('detect --save records the run and derives installs; the same input again a
   const again = await stacklens('detect', '--artifacts', file, '--save');
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stderr, new RegExp(`2 sites, 0 new of ${m[2]} observations; 0 companies and 0 products added; installs: 0 changed`));
-  const [{ n }] = await query<{ n: number }>('SELECT count(*)::int AS n FROM observations');
-  assert.equal(n, Number(m[2]));
+  const [observations] = await query<{ n: number }>('SELECT count(*)::int AS n FROM observations');
+  assert.equal(observations?.n, Number(m[2]));
 });
 
 test('observe FILE records detect --json lines; a bad record is reported by line and skipped', async () => {

@@ -21,6 +21,12 @@ before(async () => {
 after(async () => db.close());
 
 const q = <T extends object>(sql: string, params: unknown[] = []) => db.query<T>(sql, params);
+/** The one row of an aggregate query. */
+const one = async <T extends object>(sql: string, params: unknown[] = []) => {
+  const [row] = await q<T>(sql, params);
+  assert.ok(row, `no row from ${sql}`);
+  return row;
+};
 
 test('firmographic profiles agree with the company rows', async () => {
   const rows = await q<{ profile: any; city: string; employee_count: number; revenue_band: string; founded_year: number; name: string; ceo: string | null }>(
@@ -47,8 +53,8 @@ test('feed: 5-50 items per company over three years, fixed categories, funding a
   const per = await q<{ n: number; lo: string; hi: string }>(`SELECT count(*)::int AS n, min(published_at)::text AS lo, max(published_at)::text AS hi FROM feed_items GROUP BY company_id`);
   assert.equal(per.length, N);
   for (const r of per) assert.ok(r.n >= 5 && r.n <= 50, `feed size ${r.n}`);
-  const outside = await q<{ n: number }>(`SELECT count(*)::int AS n FROM feed_items WHERE published_at > $1::timestamptz OR published_at < $1::timestamptz - interval '1096 days'`, [AS_OF]);
-  assert.equal(outside[0].n, 0);
+  const outside = await one<{ n: number }>(`SELECT count(*)::int AS n FROM feed_items WHERE published_at > $1::timestamptz OR published_at < $1::timestamptz - interval '1096 days'`, [AS_OF]);
+  assert.equal(outside.n, 0);
   const cats = await q<{ category: string }>('SELECT DISTINCT category FROM feed_items ORDER BY 1');
   assert.deepEqual(cats.map((c) => c.category), [...FEED_CATEGORIES].sort());
   const funding = await q<{ title: string; description: string; day: string; rounds: any[] }>(
@@ -62,18 +68,18 @@ test('feed: 5-50 items per company over three years, fixed categories, funding a
     assert.ok(item.title.includes(round.type), `${item.title} vs ${round.type}`);
     if (round.undisclosed === 'false') assert.match(item.title, /raises \$/);
   }
-  const acq = await q<{ bad: number }>(
+  const acq = await one<{ bad: number }>(
     `SELECT count(*)::int AS bad FROM feed_items fi JOIN firmographics f ON f.company_id = fi.company_id
      WHERE fi.category = 'ACQUISITION' AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(f.profile->'acquisition') a
        WHERE fi.title LIKE '%acquires ' || (a->>'name') AND a->>'date' = to_char(fi.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'))`,
   );
-  assert.equal(acq[0].bad, 0);
-  const appoint = await q<{ bad: number; n: number }>(
+  assert.equal(acq.bad, 0);
+  const appoint = await one<{ bad: number; n: number }>(
     `SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM people p WHERE p.company_id = fi.company_id AND fi.title LIKE '%appoints ' || p.full_name || ' as ' || p.title))::int AS bad, count(*)::int AS n
      FROM feed_items fi WHERE fi.category = 'PEOPLE' AND fi.title LIKE '% appoints %'`,
   );
-  assert.ok(appoint[0].n > 0);
-  assert.equal(appoint[0].bad, 0);
+  assert.ok(appoint.n > 0);
+  assert.equal(appoint.bad, 0);
 });
 
 test('defined cohorts: about 20% of companies, 10-30 peers each, drawn from the same industry first', async () => {
@@ -94,20 +100,20 @@ test('defined cohorts: about 20% of companies, 10-30 peers each, drawn from the 
 });
 
 test('people: about ten per company, more in bigger companies, with fixed seniorities and functions and work emails', async () => {
-  const [avg] = await q<{ per: number }>('SELECT (count(*)::float / (SELECT count(*) FROM companies)) AS per FROM people');
+  const avg = await one<{ per: number }>('SELECT (count(*)::float / (SELECT count(*) FROM companies)) AS per FROM people');
   assert.ok(avg.per >= 7 && avg.per <= 14, `people per company ${avg.per}`);
-  const [bySize] = await q<{ small: number; big: number }>(
+  const bySize = await one<{ small: number; big: number }>(
     `SELECT avg(n) FILTER (WHERE employee_count < 50)::float AS small, avg(n) FILTER (WHERE employee_count >= 1000)::float AS big
      FROM (SELECT c.employee_count, count(p.*) n FROM companies c JOIN people p ON p.company_id = c.id GROUP BY c.id) x`,
   );
   assert.ok(bySize.big > bySize.small * 2, JSON.stringify(bySize));
-  const bad = await q<{ n: number }>(`SELECT count(*)::int AS n FROM people WHERE seniority <> ALL ($1::text[]) OR function <> ALL ($2::text[]) OR linkedin_url NOT LIKE 'https://www.linkedin.com/in/%'`, [SENIORITIES, FUNCTIONS]);
-  assert.equal(bad[0].n, 0);
-  const noWorkEmail = await q<{ n: number }>(
+  const bad = await one<{ n: number }>(`SELECT count(*)::int AS n FROM people WHERE seniority <> ALL ($1::text[]) OR function <> ALL ($2::text[]) OR linkedin_url NOT LIKE 'https://www.linkedin.com/in/%'`, [SENIORITIES, FUNCTIONS]);
+  assert.equal(bad.n, 0);
+  const noWorkEmail = await one<{ n: number }>(
     `SELECT count(*)::int AS n FROM people p JOIN companies c ON c.id = p.company_id
      WHERE NOT EXISTS (SELECT 1 FROM contacts k WHERE k.person_id = p.id AND k.kind = 'email' AND k.type = 'work' AND k.value LIKE '%@' || c.domain)`,
   );
-  assert.equal(noWorkEmail[0].n, 0);
+  assert.equal(noWorkEmail.n, 0);
 });
 
 test('companies: real countries, full addresses, several segments per industry', async () => {
@@ -115,14 +121,14 @@ test('companies: real countries, full addresses, several segments per industry',
   const known = new Set(COUNTRIES.map((c) => c.code));
   assert.ok(COUNTRIES.length >= 30 && countries.length >= 20, `${countries.length} countries`);
   for (const c of countries) assert.ok(known.has(c.country), c.country);
-  const missing = await q<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE name IS NULL OR street IS NULL OR city IS NULL OR state IS NULL OR postal_code IS NULL OR phone IS NULL OR founded_year IS NULL OR linkedin_url IS NULL');
-  assert.equal(missing[0].n, 0);
+  const missing = await one<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE name IS NULL OR street IS NULL OR city IS NULL OR state IS NULL OR postal_code IS NULL OR phone IS NULL OR founded_year IS NULL OR linkedin_url IS NULL');
+  assert.equal(missing.n, 0);
   const segs = await q<{ industry_id: string; segments: number }>('SELECT industry_id, count(DISTINCT segment_id)::int AS segments FROM truth_segments GROUP BY 1 ORDER BY 2 DESC LIMIT 5');
   for (const s of segs) assert.ok(s.segments >= 3, JSON.stringify(s));
 });
 
 test('stacks follow size and industry; evidence tells in-use from noise, but not perfectly', async () => {
-  const [size] = await q<{ small: number; big: number }>(
+  const size = await one<{ small: number; big: number }>(
     `SELECT avg(n) FILTER (WHERE size_tier = 'small')::float AS small, avg(n) FILTER (WHERE size_tier IN ('large', 'enterprise'))::float AS big
      FROM (SELECT t.size_tier, count(i.*) n FROM truth_segments t JOIN installs i ON i.company_id = t.company_id GROUP BY t.company_id, t.size_tier) x`,
   );
@@ -136,7 +142,7 @@ test('stacks follow size and industry; evidence tells in-use from noise, but not
   );
   const fits = rows.filter((r) => only.find((c) => c.id === r.category_id)!.only!.has(r.industry_id)).length;
   assert.ok(rows.length > 0 && fits / rows.length > 0.9, `${fits}/${rows.length} industry installs fit`);
-  const [ev] = await q<{ fresh: number; stale: number; single: number; all: number }>(
+  const ev = await one<{ fresh: number; stale: number; single: number; all: number }>(
     `SELECT avg(t.in_use::int) FILTER (WHERE i.last_verified > $1::timestamptz - interval '90 days' AND i.hit_count >= 5)::float AS fresh,
             avg(t.in_use::int) FILTER (WHERE i.last_verified < $1::timestamptz - interval '1 year' AND i.hit_count >= 5)::float AS stale,
             avg(t.in_use::int) FILTER (WHERE i.hit_count = 1)::float AS single,

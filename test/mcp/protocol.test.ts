@@ -220,8 +220,8 @@ test('resources: the category tree and the industries; unknown and malformed URI
   assert.deepEqual(resourceTemplates.map((r) => r.name), ['cohort-usage', 'comparison', 'company-products', 'company-export']);
   const tree = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/categories' })).contents[0] as { text: string }).text);
   const count = (nodes: any[]): number => nodes.reduce((n, c) => n + 1 + count(c.children ?? []), 0);
-  const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM categories');
-  assert.equal(count(tree), n, 'every category once, in a tree');
+  const [categories] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM categories');
+  assert.equal(count(tree), categories?.n, 'every category once, in a tree');
   assert.ok(tree.some((c: any) => c.children?.length));
   const industries = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/industries' })).contents[0] as { text: string }).text);
   assert.ok(industries.length > 5 && industries[0].id && industries[0].name);

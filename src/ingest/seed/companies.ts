@@ -61,8 +61,11 @@ const EMPLOYEE_RANGE: Record<SizeTier, [number, number]> = {
 };
 const AGE_MEDIAN: Record<SizeTier, number> = { small: 9, mid: 18, large: 30, enterprise: 55 };
 const PUBLIC_SHARE: Record<SizeTier, number> = { small: 0, mid: 0.01, large: 0.1, enterprise: 0.35 };
-const ROUNDS = ['Seed', 'Series A', 'Series B', 'Series C', 'Series D', 'Series E'];
-const ROUND_MEDIAN = [1.5e6, 8e6, 22e6, 45e6, 80e6, 120e6];
+/** Funding rounds in the order a company raises them, with the median amount of each. */
+const ROUNDS = [
+  { type: 'Seed', median: 1.5e6 }, { type: 'Series A', median: 8e6 }, { type: 'Series B', median: 22e6 },
+  { type: 'Series C', median: 45e6 }, { type: 'Series D', median: 80e6 }, { type: 'Series E', median: 120e6 },
+];
 
 export interface CompanyContext {
   seed: string;
@@ -79,8 +82,8 @@ export function generateCompany(ctx: CompanyContext, index: number, segment: Seg
   const regionCountries = COUNTRIES_BY_REGION.get(segment.region)!;
   // A few companies sit outside their segment's region (foreign headquarters).
   const pool = rng.chance(0.06) ? COUNTRIES : regionCountries;
-  const country = pool[rng.weighted(pool.map((c) => c.weight))];
-  const cityObj = country.cities[rng.weighted(country.cities.map((_, k) => 1 / Math.pow(k + 1, 0.7)))];
+  const country = rng.pickWeighted(pool, pool.map((c) => c.weight));
+  const cityObj = rng.pickWeighted(country.cities, country.cities.map((_, k) => 1 / Math.pow(k + 1, 0.7)));
   const [lo, hi] = EMPLOYEE_RANGE[segment.tier];
   const employees = Math.round(Math.exp(rng.uniform(Math.log(lo), Math.log(hi))));
   const revenueUsd = Math.round(employees * industry.revenuePerEmployee * rng.logNormal(1, 0.45) / 1000) * 1000;
@@ -150,8 +153,9 @@ function fundingRounds(rng: Rng, industry: Industry, tier: SizeTier, foundedYear
   const rounds: FundingRound[] = [];
   let daysAgo = Math.min(totalDays, rng.uniform(0.3, 1) * totalDays);
   for (let k = 0; k < count && daysAgo > 0; k++) {
+    const round = ROUNDS[k]!; // k < count <= ROUNDS.length
     const undisclosed = rng.chance(0.12);
-    rounds.push({ type: ROUNDS[k], date: dayBefore(asOf, daysAgo), amount: undisclosed ? null : Math.round(rng.logNormal(ROUND_MEDIAN[k], 0.4) / 100_000) * 100_000 });
+    rounds.push({ type: round.type, date: dayBefore(asOf, daysAgo), amount: undisclosed ? null : Math.round(rng.logNormal(round.median, 0.4) / 100_000) * 100_000 });
     daysAgo -= rng.uniform(180, 900);
   }
   return rounds;

@@ -22,7 +22,7 @@ const LEGAL: Record<string, string[]> = {
 const PUBLIC_LEGAL: Record<string, string> = { US: 'Inc.', CA: 'Inc.', GB: 'plc', IE: 'plc', DE: 'AG', AT: 'AG', CH: 'AG', FR: 'SA', NL: 'N.V.', BE: 'NV', ES: 'S.A.', IT: 'S.p.A.', SE: 'AB (publ)', DK: 'A/S', NO: 'ASA', FI: 'Oyj', PL: 'S.A.', PT: 'S.A.', BR: 'S.A.', MX: 'S.A.B. de C.V.', JP: 'Corporation', AU: 'Limited', IN: 'Limited' };
 
 export function companyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean): { name: string; legalName: string } {
-  const surname = () => rng.pick(namePool(country.locale).last).split(' ')[0];
+  const surname = () => rng.pick(namePool(country.locale).last).split(' ')[0]!; // split always gives one part
   const coined = () => rng.pick(HEADS) + rng.pick(TAILS);
   const noun = () => rng.pick(industry.nouns);
   let name: string;

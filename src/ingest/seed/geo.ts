@@ -24,14 +24,21 @@ export interface Country {
   phone: string;
   street: StreetStyle;
   exchange: string;
-  cities: City[];
+  /** The first city is the best known (it names the country in fallback domains). */
+  cities: [City, ...City[]];
 }
 
-const c = (list: string): City[] =>
-  list.split(';').map((entry) => {
-    const [name, state, postal] = entry.split('|').map((s) => s.trim());
+/** Parses "name|state|postal;…"; a typo in the table fails at load, not as "undefined" in an address. */
+const c = (list: string): [City, ...City[]] => {
+  const cities = list.split(';').map((entry): City => {
+    const [name, state, postal, extra] = entry.split('|').map((s) => s.trim());
+    if (!name || !state || !postal || extra !== undefined) throw new Error(`geo: city entry "${entry}" is not name|state|postal`);
     return { name, state, postal };
   });
+  const [first, ...rest] = cities;
+  if (!first) throw new Error('geo: a country without cities');
+  return [first, ...rest];
+};
 
 export const COUNTRIES: readonly Country[] = [
   { code: 'US', name: 'United States', region: 'NA', weight: 34, locale: 'en_US', tld: 'com', phone: '+1', street: 'en', exchange: 'NASDAQ', cities: c('New York|NY|100##;San Francisco|CA|941##;Austin|TX|787##;Chicago|IL|606##;Boston|MA|021##;Seattle|WA|981##;Atlanta|GA|303##;Denver|CO|802##;Los Angeles|CA|900##;Dallas|TX|752##;Miami|FL|331##;Minneapolis|MN|554##;Raleigh|NC|276##;Columbus|OH|432##;Phoenix|AZ|850##;Nashville|TN|372##;Pittsburgh|PA|152##;Salt Lake City|UT|841##;San Diego|CA|921##;Portland|OR|972##') },

@@ -71,7 +71,7 @@ export function generateFeed(seed: string, asOfMs: number, company: Company, peo
   }
   const adopted = installs.filter((i) => i.kind === 'active' && i.firstVerified > windowStart + 10 * DAY);
   for (const inst of rng.sample(adopted, Math.min(adopted.length, rng.int(0, 2)))) {
-    const product = catalog.products[inst.product];
+    const product = catalog.products[inst.product]!; // installs hold indexes into this catalog
     const vendor = catalog.vendorById.get(product.vendorId)!;
     news('PRESS', inst.firstVerified - rng.int(1, 10) * DAY, `${c} selects ${product.name} to modernize ${catalog.categoryById.get(product.categoryId)!.name.toLowerCase()}`,
       `${vendor.name} announced that ${c} has chosen ${product.name}.`, { name: `${vendor.name} Newsroom`, domain: `www.${vendor.domain}` }, `https://www.${vendor.domain}/newsroom/${slugify(c)}-selects-${slugify(product.name)}`);

@@ -49,6 +49,8 @@ const TITLES: Record<PersonFunction, Record<Seniority, string[]>> = {
 const FN_WEIGHTS = [0, 18, 11, 9, 14, 8, 6, 14, 3, 7, 5]; // General Management is the CEO slot + few
 const SENIORITY_SMALL = [12, 6, 12, 22, 26, 22];
 const SENIORITY_LARGE = [3, 6, 14, 28, 27, 22];
+const EMAIL_PATTERNS = ['first.last', 'flast', 'first', 'firstl'] as const;
+type EmailPattern = (typeof EMAIL_PATTERNS)[number];
 const PERSONAL_DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'];
 
 export function peopleCount(rng: Rng, employees: number, density: number): number {
@@ -59,7 +61,7 @@ export function peopleCount(rng: Rng, employees: number, density: number): numbe
 export function generatePeople(seed: string, company: Company, density: number, personId: (n: number) => string): Person[] {
   const rng = rngFor(seed, 'people', company.index);
   const n = Math.min(peopleCount(rng, company.employees, density), company.employees);
-  const emailPattern = rng.pick(['first.last', 'flast', 'first', 'firstl']);
+  const emailPattern = rng.pick(EMAIL_PATTERNS);
   const sameRegion = COUNTRIES_BY_REGION.get(company.country.region)!;
   const cLevelUsed = new Set<PersonFunction>();
   const people: Person[] = [];
@@ -71,8 +73,8 @@ export function generatePeople(seed: string, company: Company, density: number, 
       fn = 'General Management';
       seniority = 'C-Level';
     } else {
-      fn = FUNCTIONS[rng.weighted(FN_WEIGHTS)];
-      seniority = SENIORITIES[rng.weighted(company.scale01 < 0.45 ? SENIORITY_SMALL : SENIORITY_LARGE)];
+      fn = rng.pickWeighted(FUNCTIONS, FN_WEIGHTS);
+      seniority = rng.pickWeighted(SENIORITIES, company.scale01 < 0.45 ? SENIORITY_SMALL : SENIORITY_LARGE);
       if (seniority === 'C-Level' && cLevelUsed.has(fn)) seniority = 'VP';
     }
     if (seniority === 'C-Level') cLevelUsed.add(fn);
@@ -83,7 +85,8 @@ export function generatePeople(seed: string, company: Company, density: number, 
     const id = personId(company.index * 64 + j);
     const f = slugify(first, '');
     const l = slugify(last, '');
-    const local = ({ 'first.last': `${f}.${l}`, flast: `${f[0] ?? 'x'}${l}`, first: f, firstl: `${f}${l[0] ?? ''}` } as Record<string, string>)[emailPattern];
+    const locals: Record<EmailPattern, string> = { 'first.last': `${f}.${l}`, flast: `${f[0] ?? 'x'}${l}`, first: f, firstl: `${f}${l[0] ?? ''}` };
+    const local = locals[emailPattern];
     const contacts: Contact[] = [];
     let work = `${local}@${company.domain}`;
     if (usedEmails.has(work)) work = `${f}.${l}${j}@${company.domain}`;

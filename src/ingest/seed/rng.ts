@@ -30,6 +30,8 @@ export function mix32(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
 export class Rng {
   private a: number;
   private b: number;
@@ -70,20 +72,33 @@ export class Rng {
     return this.next() < p;
   }
 
+  /** One item, uniformly; an empty list has nothing to give, so it throws. */
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    if (items.length === 0) throw new Error('Rng.pick: the list to pick from is empty');
+    return items[Math.floor(this.next() * items.length)]!;
   }
 
-  /** Index drawn with probability proportional to weights[i]. */
+  /** Index drawn with probability proportional to weights[i]; -1 only for no weights. */
   weighted(weights: readonly number[], total?: number): number {
     let sum = total ?? 0;
     if (total === undefined) for (const w of weights) sum += w;
     let r = this.next() * sum;
     for (let i = 0; i < weights.length; i++) {
-      r -= weights[i];
+      r -= weights[i]!;
       if (r < 0) return i;
     }
     return weights.length - 1;
+  }
+
+  /**
+   * items[i] drawn with probability proportional to weights[i] (the same single draw as
+   * `weighted`). Throws on an empty list, or when the two lists differ in length: a
+   * shorter weight list would silently never pick the last items.
+   */
+  pickWeighted<T>(items: readonly T[], weights: readonly number[]): T {
+    if (items.length === 0) throw new Error('Rng.pickWeighted: the list to pick from is empty');
+    if (weights.length !== items.length) throw new Error(`Rng.pickWeighted: ${items.length} items but ${weights.length} weights`);
+    return items[this.weighted(weights)]!;
   }
 
   /** Standard normal (Box-Muller). */
@@ -120,7 +135,7 @@ export class Rng {
     const n = Math.min(k, copy.length);
     for (let i = 0; i < n; i++) {
       const j = i + Math.floor(this.next() * (copy.length - i));
-      [copy[i], copy[j]] = [copy[j], copy[i]];
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!]; // i < n <= length and i <= j < length
     }
     return copy.slice(0, n);
   }
@@ -128,7 +143,7 @@ export class Rng {
   /** Random lowercase base36 string of the given length. */
   token(length: number): string {
     let s = '';
-    for (let i = 0; i < length; i++) s += '0123456789abcdefghijklmnopqrstuvwxyz'[this.u32() % 36];
+    for (let i = 0; i < length; i++) s += BASE36[this.u32() % 36]!;
     return s;
   }
 }
@@ -148,7 +163,7 @@ export function makeIdCodec(seed: string, kind: string): (n: number) => string {
     let left = Math.floor(n / 0x1000000) & 0xffffff;
     let right = n & 0xffffff;
     for (let round = 0; round < 4; round++) {
-      const f = mix32((right ^ keys[round]) >>> 0) & 0xffffff;
+      const f = mix32((right ^ keys[round]!) >>> 0) & 0xffffff; // four rounds, four key words
       [left, right] = [right, (left ^ f) & 0xffffff];
     }
     return (left * 0x1000000 + right).toString(36).padStart(10, '0');

@@ -35,6 +35,7 @@ export const BASE_DENSITY = 1.08;
 const MATURITY_MODERN: Record<Maturity, number> = { laggard: 0.35, mainstream: 1, leading: 1.8 };
 const MATURITY_LEGACY: Record<Maturity, number> = { laggard: 1.4, mainstream: 1, leading: 0.55 };
 
+/** Country weight of each region, in REGIONS order. */
 const REGION_WEIGHT = REGIONS.map((r) => COUNTRIES.filter((c) => c.region === r).reduce((s, c) => s + c.weight, 0));
 
 /** The rate of one category in one segment, before per-segment jitter. */
@@ -58,13 +59,13 @@ export function buildSegments(seed: string, catalog: Catalog, scale: ScalePreset
     const combos = new Set<string>();
     const raw: Array<{ tier: SizeTier; region: Region; maturity: Maturity; w: number }> = [];
     for (let tries = 0; raw.length < k && tries < 200; tries++) {
-      const tier = SIZE_TIERS[rng.weighted(industry.sizes)];
-      const region = REGIONS[rng.weighted(REGION_WEIGHT)];
-      const maturity = MATURITIES[rng.weighted(industry.maturity)];
+      const tier = rng.pickWeighted(SIZE_TIERS, industry.sizes);
+      const region = rng.pickWeighted(REGIONS, REGION_WEIGHT);
+      const maturity = rng.pickWeighted(MATURITIES, industry.maturity);
       const key = `${tier}|${region}|${maturity}`;
       if (combos.has(key)) continue;
       combos.add(key);
-      raw.push({ tier, region, maturity, w: TIER_SHARE[tier] * REGION_WEIGHT[REGIONS.indexOf(region)] * rng.uniform(0.5, 1.5) });
+      raw.push({ tier, region, maturity, w: TIER_SHARE[tier] * REGION_WEIGHT[REGIONS.indexOf(region)]! * rng.uniform(0.5, 1.5) });
     }
     const sum = raw.reduce((s, r) => s + r.w, 0);
     for (const r of raw) {
@@ -111,12 +112,15 @@ function stackModel(
 
 /** Draws the segment of company `index` (its own stream, so cohorts can recompute it). */
 export function drawSegment(seed: string, index: number, cumulativeShares: Float64Array): number {
-  const u = rngFor(seed, 'segment-of', index).next() * cumulativeShares[cumulativeShares.length - 1];
+  const total = cumulativeShares[cumulativeShares.length - 1];
+  // Without segments the search below would answer 0, an index into nothing.
+  if (total === undefined) throw new Error('drawSegment: the world has no segments to draw from');
+  const u = rngFor(seed, 'segment-of', index).next() * total;
   let lo = 0;
   let hi = cumulativeShares.length - 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (cumulativeShares[mid] > u) hi = mid;
+    if (cumulativeShares[mid]! > u) hi = mid;
     else lo = mid + 1;
   }
   return lo;

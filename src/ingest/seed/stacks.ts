@@ -50,6 +50,11 @@ export function buildStackContext(seed: string, asOfMs: number, catalog: Catalog
   return { seed, asOfMs, catalog, productLeaf, vendorLeafProduct };
 }
 
+/** Leaf index of a product index of the catalog (productLeaf has one entry per product). */
+function leafOf(ctx: StackContext, product: number): number {
+  return ctx.productLeaf[product]!;
+}
+
 export function generateStack(ctx: StackContext, company: Company): Install[] {
   const rng = rngFor(ctx.seed, 'stack', company.index);
   const seg = company.segment;
@@ -61,30 +66,38 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
   const put = (product: number, kind: InstallKind, inUse: boolean) => {
     if (!out.has(product)) out.set(product, evidence(rng, ctx, company, product, kind, inUse));
   };
-  const draw = (li: number) => {
-    const { products, cumulative } = seg.choices[li];
+  // The segment has one choice per leaf. A leaf without products draws nothing, but the
+  // draw is still taken, so every later number of the stream stays where it was.
+  const draw = (li: number): number | undefined => {
+    const { products, cumulative } = seg.choices[li]!;
     const u = rng.next();
     let j = 0;
-    while (j < cumulative.length - 1 && cumulative[j] <= u) j++;
+    while (j < cumulative.length - 1 && cumulative[j]! <= u) j++;
     return products[j];
   };
+  // For a leaf known to have products (the loop below skips the others).
+  const drawStocked = (li: number): number => {
+    const product = draw(li);
+    if (product === undefined) throw new Error(`generateStack: leaf ${li} of segment ${seg.id} has no products to draw`);
+    return product;
+  };
   for (let li = 0; li < leaves.length; li++) {
-    if (seg.choices[li].products.length === 0) continue;
-    const q = Math.min(0.97, seg.rates[li] * factor);
+    if (seg.choices[li]!.products.length === 0) continue;
+    const q = Math.min(0.97, seg.rates[li]! * factor);
     if (rng.next() < q) {
       const ecoProduct = eco?.get(li);
-      const main = ecoProduct !== undefined && rng.chance(0.6) ? ecoProduct : draw(li);
+      const main = ecoProduct !== undefined && rng.chance(0.6) ? ecoProduct : drawStocked(li);
       put(main, rng.chance(sparseShare) ? 'active_sparse' : 'active', true);
       if (rng.chance(0.08)) {
-        const second = draw(li);
+        const second = drawStocked(li);
         if (second !== main) put(second, rng.chance(0.5) ? 'active_sparse' : 'active', true);
       }
       if (rng.chance(0.16)) {
-        const previous = draw(li);
+        const previous = drawStocked(li);
         if (previous !== main) put(previous, 'churned', false);
       }
     } else if (rng.next() < q * 0.1) {
-      put(draw(li), 'churned', false); // dropped the whole category
+      put(drawStocked(li), 'churned', false); // dropped the whole category
     }
   }
   // Weak mentions: a job ad or a page names a product; sometimes a team really uses it.
@@ -92,7 +105,7 @@ export function generateStack(ctx: StackContext, company: Company): Install[] {
   for (let k = 0; k < mentions; k++) {
     // (A leaf without products draws nothing: the technology catalog does not cover every category.)
     const product = rng.chance(0.5) ? draw(rng.int(0, leaves.length - 1)) : rng.int(0, ctx.catalog.products.length - 1);
-    if (product === undefined || seg.choices[ctx.productLeaf[product]].products.length === 0) continue;
+    if (product === undefined || seg.choices[leafOf(ctx, product)]!.products.length === 0) continue;
     put(product, 'weak_mention', rng.chance(0.2));
   }
   // A technology in use brings what it implies (a WordPress theme runs on WordPress): the truth is closed under `implies`.
@@ -152,7 +165,7 @@ function evidence(rng: Rng, ctx: StackContext, company: Company, product: number
   const lastVerified = ctx.asOfMs - Math.round(lastAge * DAY) - rng.int(0, 86_399) * 1000;
   let firstVerified = ctx.asOfMs - Math.round(firstAge * DAY) - rng.int(0, 86_399) * 1000;
   if (span === 0 || firstVerified > lastVerified) firstVerified = lastVerified;
-  const leaf = ctx.catalog.leaves[ctx.productLeaf[product]];
+  const leaf = ctx.catalog.leaves[leafOf(ctx, product)]!;
   const sources = pickSources(rng, leaf.sources, kind === 'weak_mention' ? ['job_posting', 'website', 'social', 'press'] : null, nSources);
   return {
     product, firstVerified, lastVerified, hitCount: Math.max(1, hits),

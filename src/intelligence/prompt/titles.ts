@@ -114,7 +114,7 @@ export function findTitles(tokens: Token[]): TitleFinding[] {
     if (!acronym && !HEADS.has(head)) continue;
     if (!acronym && isHead(tokens[i + 1]) && !tokens[i + 1]!.breakBefore) continue;
     let s = i;
-    while (s > 0 && !tokens[s].breakBefore && isModifier(tokens[s - 1]!)) s--;
+    while (s > 0 && !tokens[s]!.breakBefore && isModifier(tokens[s - 1]!)) s--;
     let e = i;
     const next = tokens[i + 1];
     if (TAKES_OF.has(head) && next && !next.breakBefore && ['of', 'for'].includes(next.compact) && isFunctionWord(tokens[i + 2])) {
