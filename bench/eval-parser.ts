@@ -7,8 +7,8 @@
 // Options: --count N prompts (default 300), --seed S, --failures K (how many to print).
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import { openDb, type Db } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { loadPromptCatalog } from '../src/store/catalog.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 import { compileCatalog, parsePrompt, type PromptCatalog } from '../src/intelligence/prompt/index.ts';

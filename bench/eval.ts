@@ -5,8 +5,8 @@
 // Without DATABASE_URL it runs on in-memory PGlite.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openDb } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 import { refreshAll } from '../src/ingest/refresh.ts';
 import { evaluateIntelligence } from '../src/eval/intelligence.ts';

@@ -18,8 +18,8 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openDb, type Db } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { importFile, type ImportKind, type ImportSummary } from '../src/ingest/import/index.ts';
 
 const { values: args } = parseArgs({

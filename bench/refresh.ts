@@ -5,8 +5,8 @@
 // --world demo (default) uses the real demo-world generator; synthetic is faster to build.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openDb } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { refreshAll } from '../src/ingest/refresh.ts';
 import { evaluateIntelligence } from '../src/eval/intelligence.ts';
 import { generateBenchWorld } from './world.ts';

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openDb } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 import { worldDigest } from '../src/store/digest.ts';
 import { isScaleName } from '../src/ingest/seed/scale.ts';

@@ -2,7 +2,7 @@
 // purity and competitor precision in memory for weight variants (no writes).
 //   DATABASE_URL=... npx tsx bench/tune.ts --schema eval_a
 import { parseArgs } from 'node:util';
-import { openDb } from '../src/store/db.ts';
+import { openDb } from '../src/db/db.ts';
 import { loadPopulation } from '../src/ingest/refresh.ts';
 import { resolveAsOf } from '../src/services/stacks.ts';
 import { truthSegments } from '../src/store/truth.ts';

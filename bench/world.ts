@@ -2,7 +2,7 @@
 // companies belong to hidden segments (industry × size tier × region) whose core products
 // drive their stacks; installs carry noisy evidence; truth tables record the segments and
 // the true in-use flags. Fast bulk inserts with unnest; deterministic per seed.
-import type { Db } from '../src/store/db.ts';
+import type { Db } from '../src/db/db.ts';
 import { EMPLOYEE_BAND_LABELS as EMPLOYEE_BANDS, REVENUE_BAND_LABELS as REVENUE_BANDS } from '../src/bands.ts';
 
 export interface BenchWorldOptions {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // Copies what tsc does not emit (SQL migrations, the web console's static files) into dist/ after a build.
 import { cpSync } from 'node:fs';
-cpSync('src/store/migrations', 'dist/store/migrations', { recursive: true });
+cpSync('src/db/migrations', 'dist/db/migrations', { recursive: true });
 cpSync('src/console', 'dist/console', { recursive: true });

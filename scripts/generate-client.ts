@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDb } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../clients/typescript/src/schema.ts', import.meta.url));
 

@@ -34,7 +34,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL connection string; unset → embedded PGlite database in DATA_DIR/pglite. */
   DATABASE_URL: optionalText,
-  /** A streaming replica of DATABASE_URL for read-only queries that may lag (store/db.ts `db.read`); unset → all on DATABASE_URL. */
+  /** A streaming replica of DATABASE_URL for read-only queries that may lag (db/db.ts `db.read`); unset → all on DATABASE_URL. */
   DATABASE_READ_URL: optionalText,
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   /** Named prepared statements (off behind a pooler in transaction mode, e.g. PgBouncer < 1.21). */

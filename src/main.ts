@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
 import { AppError } from './errors.ts';
-import { DataDirLockedError } from './store/lock.ts';
+import { DataDirLockedError } from './db/lock.ts';
 import { registerServeCommand } from './cli/serve.ts';
 import { registerDbCommands } from './cli/db.ts';
 import { registerImportCommand } from './cli/import.ts';

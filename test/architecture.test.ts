@@ -23,7 +23,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `src/`-relative path with forward slashes, e.g. `store/db.ts`. */
+/** `src/`-relative path with forward slashes, e.g. `db/db.ts`. */
 const rel = (file: string) => relative(SRC, file).split(sep).join('/');
 
 /** The file a relative specifier names (`./x.ts`, `./x.js` for a .ts file, a folder's index.ts). */

@@ -142,8 +142,8 @@ const lightKey = await credentials('overload-unlimited', 1_000_000_000);
 const floodKey = await credentials('overload-flood', 60);
 
 async function countCompanies(): Promise<number> {
-  const { openDb } = await import('../../src/store/db.ts');
-  const { migrate } = await import('../../src/store/migrate.ts');
+  const { openDb } = await import('../../src/db/db.ts');
+  const { migrate } = await import('../../src/db/migrate.ts');
   const db = await openDb(databaseUrl ? { databaseUrl, poolSize: 1 } : { dataDir });
   try {
     await migrate(db);

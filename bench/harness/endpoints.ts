@@ -1,6 +1,6 @@
 // The endpoints the harness loads (the first table of the performance issue), and the random
 // real inputs drawn from the database for them.
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import type { RequestSpec } from './load.ts';
 
 export interface Sample {

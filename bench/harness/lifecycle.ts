@@ -9,7 +9,7 @@
 // two runs give the world back, so the benchmark world does not drift from run to run.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 
 export const LIFECYCLE_INSTALLS = 1_000;
 

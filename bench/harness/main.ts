@@ -8,7 +8,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 import { captureSql, pgbenchScript, runPgbench, type CapturedStatement, type PgbenchResult } from './capture.ts';
 import { drawInputs, ENDPOINTS, type Inputs } from './endpoints.ts';
 import { measureLifecycle, type LifecycleStep } from './lifecycle.ts';

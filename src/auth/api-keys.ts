@@ -10,7 +10,7 @@
 // request; an unchanged one lets the request go on with one primary-key read instead of
 // the key and client lookups.
 import { randomBytes } from 'node:crypto';
-import { withinRequestLimits, type Db } from '../store/db.ts';
+import { withinRequestLimits, type Db } from '../db/db.ts';
 import {
   findApiKeyWithClient,
   findClient,
@@ -25,7 +25,7 @@ import {
 import { NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken, secretMatches } from './secrets.ts';
 import { now } from '../clock.ts';
-import { despiteDisconnect, outsideRequest } from '../store/query-limits.ts';
+import { despiteDisconnect, outsideRequest } from '../db/query-limits.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key may serve from memory while the access version is unchanged. */

@@ -1,7 +1,7 @@
 // One authentication step for every door (REST and MCP): credentials in, Principal out.
 // Never fails open: anything but a verified, enabled client is an UnauthorizedError.
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { BadRequestError, UnauthorizedError } from '../errors.ts';
 import { principalOfClient, type Principal } from './principal.ts';
 import { verifyApiKey } from './api-keys.ts';

@@ -4,7 +4,7 @@
 // change comes from another process; a change made through this process (auth/clients.ts)
 // empties it at once. API keys have their own cache, checked against the access version
 // on every request (api-keys.ts); the token endpoint always reads the database.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { findClient, findClientByExternalId, type ClientWithPlan } from '../store/access.ts';
 import { now } from '../clock.ts';
 

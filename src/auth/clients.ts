@@ -1,7 +1,7 @@
 // API clients and plans: creation with a one-time secret, disable/enable, secret rotation
 // and plan definitions. Used by the CLI and the demo world. (Credits: services/purchases.ts.)
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import {
   findClientByExternalId,
   findPlan,

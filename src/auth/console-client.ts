@@ -5,7 +5,7 @@
 // plan, grant credits, disable it to shut the console). Nobody knows its secret: it is reached
 // only through console sessions. Rate limits count per person (auth/rate-limit.ts).
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { findPlan, type ClientWithPlan } from '../store/access.ts';
 import { insertConsoleClient } from '../store/console-users.ts';
 import { cachedClient, forgetCachedClients } from './client-cache.ts';

@@ -9,7 +9,7 @@
 // CONSOLE_SESSION_IDLE_SECONDS without a request, at sign-out, or when its person is disabled.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { deleteConsoleSession, deleteEndedConsoleSessions, findLiveConsoleSession, insertConsoleSession, touchConsoleSession, type ConsoleUserRow } from '../store/console-users.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 import { now } from '../clock.ts';

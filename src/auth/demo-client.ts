@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { createClient, listClients } from './clients.ts';
 import { createApiKey } from './api-keys.ts';
 

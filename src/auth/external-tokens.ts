@@ -4,7 +4,7 @@
 // sub (first present); an unknown client is a 403, since the token itself is genuine.
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { AppError, ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { principalOfClient, type Principal } from './principal.ts';
 import { now } from '../clock.ts';

@@ -8,7 +8,7 @@
 // (Guessing is no threat to 256-bit keys; the limit makes a flood of bad credentials get
 // the same slow-down answer as any other quota, and shows in /metrics.)
 import type { Config } from '../config.ts';
-import type { CounterStore } from '../store/counters.ts';
+import type { CounterStore } from './counters.ts';
 import { AppError, RateLimitedError } from '../errors.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { addressGroup } from './client-address.ts';

@@ -3,7 +3,7 @@
 // a shell without the server's PORT or PUBLIC_URL would otherwise compute another origin
 // (http://127.0.0.1:8080) and the token endpoint would refuse its audience (invalid_target).
 import type { Config } from '../config.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Queryable } from '../db/db.ts';
 import { readSetting, writeSetting } from '../store/service-settings.ts';
 
 const SETTING = 'public_endpoints';

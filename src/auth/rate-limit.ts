@@ -6,7 +6,7 @@
 // (draft-ietf-httpapi-ratelimit-headers-08 and later), one list member per policy:
 //   RateLimit-Policy: "default";q=600;w=60, "ai";q=60;w=60
 //   RateLimit: "default";r=599;t=42, "ai";r=59;t=42
-import type { CounterStore } from '../store/counters.ts';
+import type { CounterStore } from './counters.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { Plan, RateClass } from '../schemas/plans.ts';
@@ -52,7 +52,7 @@ export async function consumeRateLimit(store: CounterStore, principal: Principal
   if (allowed) return { allowed, headers };
   const exhausted = policies.map((p, i) => ({ p, i })).filter(({ p, i }) => states[i]!.count >= p.quota);
   if (exhausted.length === 0) {
-    // No quota is spent: the counter store had no room for this client's new counters (store/counters.ts).
+    // No quota is spent: the counter store had no room for this client's new counters (auth/counters.ts).
     rateLimitRejections.inc({ policy: 'store_full' });
     const retryAfterSeconds = Math.max(...resetSeconds);
     return { allowed, retryAfterSeconds, headers, message: `Rate limit counters are full on this server; retry after ${retryAfterSeconds} s` };

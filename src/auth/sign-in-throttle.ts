@@ -1,5 +1,5 @@
 // The console sign-in throttle. Every attempt takes a slot BEFORE its password is checked
-// (store/counters.ts takeSlot), so concurrent guesses cannot all be checked against one
+// (auth/counters.ts takeSlot), so concurrent guesses cannot all be checked against one
 // count; a wrong password keeps its slot, a right one gives it back. Three counts, each
 // with CONSOLE_LOGIN_MAX_FAILURES (F) attempts free, then a wait before the next attempt
 // of 1 s, doubling with each attempt, at most CONSOLE_LOGIN_MAX_DELAY_SECONDS; a count is
@@ -11,7 +11,7 @@
 //  - per address over all emails, with 10 × F free: spraying many accounts.
 // Nothing locks: the longest anyone waits for their next attempt is the longest delay.
 import type { Config } from '../config.ts';
-import type { BackoffRule, CounterStore } from '../store/counters.ts';
+import type { BackoffRule, CounterStore } from './counters.ts';
 import { RateLimitedError } from '../errors.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { addressGroup } from './client-address.ts';

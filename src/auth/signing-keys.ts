@@ -3,7 +3,7 @@
 // caches keys briefly so verifying a token needs no query; a token naming an unknown kid
 // triggers at most one reload per few seconds (another instance may just have rotated).
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import {
   findActiveSigningKey,
   insertFirstSigningKey,

@@ -11,8 +11,8 @@
 // failure also counts against the address (failed-auth.ts), which stops one address from
 // spraying many client ids.
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
-import type { CounterStore } from '../store/counters.ts';
+import type { Db } from '../db/db.ts';
+import type { CounterStore } from './counters.ts';
 import { findClient } from '../store/access.ts';
 import { RateLimitedError } from '../errors.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';

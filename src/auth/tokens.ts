@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { UnauthorizedError } from '../errors.ts';
 import { principalOfClient, type Principal } from './principal.ts';
 import { now } from '../clock.ts';

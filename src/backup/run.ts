@@ -13,9 +13,9 @@
 // one transaction: a failure anywhere leaves the target as it was. Later migrations then
 // apply as on any upgrade.
 import { to as copyTo } from 'pg-copy-streams';
-import type { Db, Queryable } from '../store/db.ts';
-import { openDb } from '../store/db.ts';
-import { listMigrations, migrate } from '../store/migrate.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { openDb } from '../db/db.ts';
+import { listMigrations, migrate } from '../db/migrate.ts';
 import {
   appliedVersions, forEachRowPage, insertRows, listTables, readSequences, setDumpSettings, setUserTriggers, tablesWithRows, truncateTables, writeSequences, type TableInfo,
 } from '../store/backup.ts';

@@ -4,8 +4,8 @@
 // which, so an operator knows whether a server saw the change.
 import path from 'node:path';
 import { loadConfig, type Config } from '../config.ts';
-import { openDb, type Db } from '../store/db.ts';
-import { migrate } from '../store/migrate.ts';
+import { openDb, type Db } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
 
 export interface CliContext {
   config: Config;

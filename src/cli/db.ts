@@ -3,7 +3,7 @@
 // their own command modules (seed.ts, import.ts, refresh.ts).
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
-import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
+import { appliedMigrationCount, listMigrations } from '../db/migrate.ts';
 
 export function registerDbCommands(program: Command): void {
   program

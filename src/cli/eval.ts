@@ -5,8 +5,8 @@
 // labelled fixture set (no database) and exits 1 when a goal is missed. Each prints its figures with their goals.
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
-import { openDb } from '../store/db.ts';
-import { migrate } from '../store/migrate.ts';
+import { openDb } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
 import { evaluateIntelligence, NoTruthError, type IntelligenceEvalReport } from '../eval/intelligence.ts';
 import { evaluateAi, type AiEvalReport } from '../eval/ai.ts';
 import type { Calibration, ReliabilityBin } from '../eval/metrics.ts';

@@ -5,7 +5,7 @@ import { Argument, Option, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { AppError } from '../errors.ts';
 import { IMPORT_FORMATS, IMPORT_KINDS, type ImportFormat, type ImportKind, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { withContext } from './context.ts';
 import { progressReporter } from './refresh.ts';
 import { runImportJob } from '../services/jobs.ts';

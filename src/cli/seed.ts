@@ -3,7 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { refreshInBulkLoad, type RefreshResult } from '../ingest/refresh.ts';
-import type { Tx } from '../store/db.ts';
+import type { Tx } from '../db/db.ts';
 import { progressReporter as refreshProgressReporter } from './refresh.ts';
 import { withContext } from './context.ts';
 import { parseAsOf, seedWorld, todayUtc, WorldExistsError, type SeedProgress } from '../ingest/seed/index.ts';

@@ -10,13 +10,13 @@ import { openContext } from './context.ts';
 import { ensureDemoWorld } from '../ingest/demo.ts';
 import { exportsSettled } from '../services/exports.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { describeDatabase, weakSecrets } from '../operations.ts';
 import { recordPublicEndpoints } from '../auth/public-endpoints.ts';
 import { demoCredentialsLine } from '../auth/demo-client.ts';
 import { listClients } from '../auth/clients.ts';
 import { consoleStartupLines, ensureDemoAdmin } from '../services/console-users.ts';
-import { appliedMigrationCount, listMigrations } from '../store/migrate.ts';
+import { appliedMigrationCount, listMigrations } from '../db/migrate.ts';
 
 /** Beyond the export grace: time for the audit writes, closing the app and the database checkpoint. */
 const CLOSE_MARGIN_MS = 20_000;

@@ -2,7 +2,7 @@
 // world with known intent (a title in a country, a title at a company, a seniority in a
 // function in a country, anyone at a company), answered by the helper's own pipeline (parser → search →
 // confidence). A returned profile is right when it meets every intended criterion.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { peopleSample } from '../store/truth.ts';
 import { understandAiPrompt } from '../services/ai-prompt.ts';
 import { peopleSearchOf, rankPeople } from '../services/ai-people.ts';

@@ -7,7 +7,7 @@
 // parser on generated prompts with known intent. With `fit`, fresh coefficients for the
 // peer-inference and people-confidence models are fitted on this world.
 import { createHash } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { seedWorld } from '../ingest/seed/index.ts';
 import { refreshAll } from '../ingest/refresh.ts';
 import { deleteInstalls, evidencedTruth, truthInUse } from '../store/truth.ts';

@@ -2,7 +2,7 @@
 // Cohort purity (Default peers from the company's segment), competitor precision (same
 // true industry and size tier), calibration of products-in-use confidence (reliability
 // table, ECE, accuracy), and related-product co-adoption precision in the top 5.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { labelledEvidence, peersOfKind, truthInUse, truthSegments } from '../store/truth.ts';
 import { CONFIDENCE_COEFFICIENTS, evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../intelligence/confidence.ts';
 import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type ReliabilityBin } from './metrics.ts';

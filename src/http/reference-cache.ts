@@ -7,7 +7,7 @@
 // If-None-Match gets 304 and no body.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { referenceDataVersion } from '../services/reference-data.ts';
 import { replyWriter } from './reply-serializer.ts';
 

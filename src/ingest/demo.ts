@@ -1,7 +1,7 @@
 // First-start demo world: when the database holds no data, seed the default world, compute
 // its cohorts (refresh job) and create the demo client.
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { seedWorld } from './seed/index.ts';
 import { hasWorldData } from '../store/seed.ts';
 import { createDemoClient } from '../auth/demo-client.ts';

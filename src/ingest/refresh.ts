@@ -4,7 +4,7 @@
 // Loads the population's compact features once, computes in batches in Node (pure code in
 // intelligence/), writes each batch in its own transaction, records the run and its
 // parameters in refresh_runs. Run after every import and after seeding.
-import { withinTransaction, type Transactional, type Tx } from '../store/db.ts';
+import { withinTransaction, type Transactional, type Tx } from '../db/db.ts';
 import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';

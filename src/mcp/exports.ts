@@ -7,7 +7,7 @@
 // audited as the REST export is (rows actually sent).
 import { createHash, randomBytes } from 'node:crypto';
 import { deleteExpiredExports, findExport, insertExport } from '../store/mcp-exports.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { NotFoundError } from '../errors.ts';
 import { now } from '../clock.ts';
 import type { CallContext } from './registry.ts';

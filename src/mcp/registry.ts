@@ -5,7 +5,7 @@
 // (server.ts) from the same record.
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Bulkheads } from '../bulkhead.ts';
 import type { UsageRecorder } from '../services/usage.ts';

@@ -11,7 +11,7 @@
 // stores keep only its SHA-256, so the stored sessions name no usable id.
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { deleteIdleSessions, deleteSession, findLiveSession, insertSessionUnderCap, touchSession } from '../store/mcp-sessions.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import { now } from '../clock.ts';

@@ -2,7 +2,7 @@
 // goes through the same functions as the command line (auth/clients.ts, auth/api-keys.ts,
 // services/purchases.ts) and is audited under its actor (services/audit.ts adminAction);
 // reads answer the contract's shapes, never a secret.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Config } from '../config.ts';
 import { findApiKeyByPrefix, findClient, findPlan, listApiKeys, listClientsPage, listPlans, type ApiKeyRow, type ClientWithPlan, type PlanRow } from '../store/access.ts';
 import { findBalance, findLedgerPage } from '../store/purchases.ts';

@@ -2,7 +2,7 @@
 // (probability from the in-use confidence model), then companies whose nearest peers use
 // them (probability from the peer-inference model). One candidate per company: its most
 // probable product. Also used by `stacklens eval ai`.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import {
   cohortAdoption, productEvidence, productInstallTuples,
   type CompanyFilter, type EvidenceDetail, type TimeBounds,

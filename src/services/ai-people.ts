@@ -2,7 +2,7 @@
 // (companies, places, industries, size, product users) and meet the most soft ones
 // (titles, seniority, functions), each with a confidence from match quality. Profile
 // fields only: contact details are never read.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { findPeopleCandidates, type PeopleCandidate, type PeopleCriteria } from '../store/ai.ts';
 import { productsOf } from '../store/products.ts';
 import { expandTitles, matchProfile, profileConfidence, type PeopleAsk } from '../intelligence/people-match.ts';

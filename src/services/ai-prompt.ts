@@ -3,7 +3,7 @@
 // The endpoints call this once per request and expose `described` (and the query) so a user
 // can see why they got what they got.
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { findPromptCompanies, loadPromptCatalog } from '../store/catalog.ts';
 import { understandPrompt, type Understood } from '../llm/client.ts';
 import { companyCandidates, describeQuery, type PromptMode } from '../intelligence/prompt/index.ts';

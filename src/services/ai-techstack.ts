@@ -1,7 +1,7 @@
 // Tech stack of one company for the AI helper: its evidenced installs (probability from the
 // in-use confidence model) and the products its nearest peers run that it shows no
 // evidence of (probability from the peer-inference model). Also used by `stacklens eval ai`.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { companyEvidence, type EvidenceDetail } from '../store/ai.ts';
 import { categoryUserCounts, coUsagePairs, productUserCounts } from '../store/cousage.ts';
 import { cohortMemberIds } from '../store/cohorts.ts';

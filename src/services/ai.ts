@@ -4,11 +4,11 @@
 // and 404 when nothing matches. Transport-free: the REST routes and the MCP tools call these
 // with the same validated input and show `understood` (what the prompt was read as).
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.ts';
-import { DatabaseUnavailableError } from '../store/db-faults.ts';
-import { outsideRequest } from '../store/query-limits.ts';
+import { DatabaseUnavailableError } from '../db/db-faults.ts';
+import { outsideRequest } from '../db/query-limits.ts';
 import type { CompanyFilter, TimeBounds } from '../store/ai.ts';
 import { companyFacts } from '../store/companies.ts';
 import { productUserCounts } from '../store/cousage.ts';

@@ -1,7 +1,7 @@
 // Audit trail: exports, AI calls, purchases and every admin action — who (the acting client,
 // or the command line), for whom, what, how many, and with what outcome. The Admin API reads
 // it back with filters and keyset paging.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { findAuditEntries, insertAuditEntry, type AuditOutcomeValue } from '../store/audit.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../errors.ts';

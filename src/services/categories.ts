@@ -1,5 +1,5 @@
 // The category taxonomy: full list, one category, CSV export.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Category } from '../schemas/categories.ts';
 import { listCategories as listRows, streamCategories, type CategoryRow } from '../store/categories.ts';
 import { audited, type Actor } from './exports.ts';

@@ -1,6 +1,6 @@
 // Peer sets of a company: competitors (≤ 50) and the Default, Defined and Aspirational
 // cohorts, read from what the refresh job (or the import, for Defined) materialized.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { CohortInput, CohortKind, CompetitorsInput, Peer } from '../schemas/intelligence.ts';
 import { cohortMemberIds, cohortPage, countCohort } from '../store/cohorts.ts';
 import type { CompanyRef } from '../store/companies.ts';
@@ -39,7 +39,7 @@ async function peerPage(db: Db, company: Company, kind: CohortKind, page: number
 
 /** Up to 50 competitors, most alike first, as a page of Peer items. */
 export async function listCompetitors(primary: Db, input: CompetitorsInput): Promise<Page<Peer>> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
 }
@@ -47,7 +47,7 @@ export async function listCompetitors(primary: Db, input: CompetitorsInput): Pro
 
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(primary: Db, input: CohortInput): Promise<Page<Peer>> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, input.cohort, input.page, input.size);
 }

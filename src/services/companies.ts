@@ -1,6 +1,6 @@
 // Company operations: search (page and CSV export).
 // Transport-free: REST routes and MCP tools call these with the parsed schema input.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
 import { BY_NAME, searchCompaniesCounted, streamCompanies, type CompanySort, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
@@ -30,7 +30,7 @@ export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
 }
 
 export async function searchCompanies(primary: Db, input: CompanySearchInput): Promise<Page<CompanySummary>> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const page = input.page ?? 0;
   const size = input.size ?? 20;
   checkResultWindow(page, size);

@@ -1,5 +1,5 @@
 // A company's installed products: one JSON page, or every record as a stream (CSV, JSONL).
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-products.ts';
 import { companyProductsPage, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
@@ -70,7 +70,7 @@ export function toCompanyProduct(r: CompanyProductRow, chains: Map<string, Categ
 
 /** One JSON page of the company's products; `evidence`: each record with its newest evidence items. */
 export async function companyProducts(primary: Db, input: CompanyProductsInput, include: { evidence?: boolean } = {}): Promise<Page<CompanyProduct & { evidence?: EvidenceRecord[] }>> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const [{ rows, total }, chains] = await Promise.all([

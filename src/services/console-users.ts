@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
-import type { CounterStore } from '../store/counters.ts';
+import type { Db } from '../db/db.ts';
+import type { CounterStore } from '../auth/counters.ts';
 import {
   countConsoleUsers, deleteConsoleSessionsOfUser, findConsoleUser, findConsoleUserByEmail, insertConsoleUser, listConsoleUsersPage, replaceConsoleUserPasswordHash,
   setConsoleUserDisabled, updateConsoleUser, type ConsoleUserRow,
@@ -19,7 +19,7 @@ import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from
 import { isRole, ROLES, type Role } from '../schemas/roles.ts';
 import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import { currentQueryLimits, withQueryLimits } from '../store/query-limits.ts';
+import { currentQueryLimits, withQueryLimits } from '../db/query-limits.ts';
 
 export function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
   return {

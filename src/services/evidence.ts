@@ -1,6 +1,6 @@
 // The evidence behind a company's product: the observations of the log, paged,
 // and the newest few per record for `include=evidence` on the company's products.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { EvidenceInput, EvidenceRecord } from '../schemas/evidence.ts';
 import { EVIDENCE_PER_RECORD } from '../schemas/evidence.ts';

@@ -6,8 +6,8 @@
 // an export past its longest duration: http/export-bounds.ts). Exports whose audit entry is
 // still being written are tracked, so a shutdown closes the database only after the last one
 // (`exportsSettled`).
-import type { Db } from '../store/db.ts';
-import { despiteDisconnect } from '../store/query-limits.ts';
+import type { Db } from '../db/db.ts';
+import { despiteDisconnect } from '../db/query-limits.ts';
 import { audit } from './audit.ts';
 import { observeExport } from '../telemetry/metrics.ts';
 

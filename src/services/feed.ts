@@ -1,6 +1,6 @@
 // A company's news feed, newest first, 20 items a page, walked with signed cursors.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { FEED_PAGE_SIZE, type Feed, type FeedInput, type FeedItem } from '../schemas/feed.ts';
 import { feedItems, type FeedItemRow } from '../store/feed.ts';
 import { getOrCreateSecret } from '../store/service-secrets.ts';

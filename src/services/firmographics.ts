@@ -1,6 +1,6 @@
 // A company's firmographic profile: the stored native profile when there is one, else
 // one built from the company record; the simplified common fields are always added.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { firmographicNativeShape, type Firmographics } from '../schemas/firmographics.ts';
 import { findCompanyWithProfile, type CompanyRow } from '../store/companies.ts';
 import { notFound } from './resolve.ts';
@@ -52,7 +52,7 @@ function conforming(profile: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function companyFirmographics(primary: Db, input: { companyDomain: string }): Promise<Firmographics> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const found = await findCompanyWithProfile(db, input.companyDomain);
   if (!found) throw notFound('companyDomain', 'company', input.companyDomain);
   const { profile: stored, ...company } = found;

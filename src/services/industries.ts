@@ -1,5 +1,5 @@
 // The industry taxonomy: full list and one industry.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Industry } from '../schemas/industries.ts';
 import { findIndustry, listIndustries as listRows } from '../store/industries.ts';
 import { notFound } from './resolve.ts';

@@ -7,12 +7,12 @@
 //   summary or its failure at the end; several may run at once.
 // A job whose process died is marked failed by the next start of its kind once its
 // heartbeat is JOB_STALE_MS old.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Readable } from 'node:stream';
 import { findJob, finishJob, insertImportJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
 import { refreshAll, refreshChanged, type RefreshProgress, type RefreshResult } from '../ingest/refresh.ts';
 import { importFile, type ImportKind, type ImportOptions, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
-import { outsideRequest } from '../store/query-limits.ts';
+import { outsideRequest } from '../db/query-limits.ts';
 import { now } from '../clock.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';

@@ -1,7 +1,7 @@
 // Usage benchmarks in a cohort: the simple form (share of members using each product,
 // 1-100) and the detailed form (the company's categories compared with chosen peers:
 // similar / different / missing).
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { categoryWithDescendants } from '../store/categories.ts';
 import { PayloadTooLargeError } from '../errors.ts';
 import { usageShares } from '../intelligence/usage.ts';

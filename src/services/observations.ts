@@ -11,7 +11,7 @@
 //   touched. A pair unseen for longer than the window is not in use any more: its install row
 //   is removed. Changed companies are marked for the incremental refresh.
 import { z } from 'zod';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { normalizeDomain } from '../domain.ts';
 import { BadRequestError } from '../errors.ts';

@@ -1,6 +1,6 @@
 // Products in use: for each asked product id, whether the company uses it now and a
 // calibrated confidence from the install evidence (intelligence/confidence.ts).
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { installSignals } from '../store/evidence.ts';
 import { findProducts } from '../store/products.ts';
 import { PayloadTooLargeError } from '../errors.ts';
@@ -15,7 +15,7 @@ import { currentAsOf, toInstallSignal } from './stacks.ts';
  * `inUse: false, confidence: 0`: the verdict is about observed evidence, not a guess.
  */
 export async function productsInUse(primary: Db, input: ProductsInUseInput): Promise<ProductInUse[]> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   // The schema takes 1 or more non-blank, trimmed ids; the upper bound is a 413.
   const ids = input.productIds;
   if (ids.length > MAX_PRODUCT_IDS) throw new PayloadTooLargeError(`productIds: at most ${MAX_PRODUCT_IDS} ids per request (got ${ids.length})`);

@@ -1,7 +1,7 @@
 // People profiles: search (a page, or every match streamed for an export) and one profile,
 // with contact details only once this client has bought them. Transport-free: the REST
 // routes and the MCP tools call these with the same validated input.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { normalizeCountry } from '../countries.ts';
 import { BadRequestError } from '../errors.ts';

@@ -2,7 +2,7 @@
 // all-or-nothing (402 when the credits do not cover the new profiles), exactly once per
 // client and profile, optional Idempotency-Key replay. Transport-free (REST and MCP).
 import { createHash } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { Principal } from '../auth/principal.ts';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, UnprocessableError } from '../errors.ts';
 import { MAX_PURCHASE_IDS, type Credits, type ProfilePurchaseInput, type PurchaseResponse } from '../schemas/profiles.ts';

@@ -1,7 +1,7 @@
 // Related products: products co-used with an anchor product inside the company's cohort,
 // blended with the whole population's co-usage when the cohort says little
 // (intelligence/related.ts), ranked, paged; never the anchor itself.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import type { CohortKind, RelatedInput, RelatedProduct } from '../schemas/intelligence.ts';
 import type { CompanyRef } from '../store/companies.ts';
 import { anchorCoUsage, productUserCounts } from '../store/cousage.ts';
@@ -42,7 +42,7 @@ export async function relatedProducts(db: Db, input: RelatedInput): Promise<Rela
 
 /** The same page with the number of related products in all pages (the MCP tool pages with it). */
 export async function relatedProductsPage(primary: Db, input: RelatedInput): Promise<Page<RelatedProduct>> {
-  const db = primary.read; // a replica when configured (Db.read in store/db.ts)
+  const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId], 'productId');
   const ranked = await relatedScores(db, company, input.productId, input.cohort);

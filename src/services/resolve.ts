@@ -4,7 +4,7 @@
 //   filter.vendorDomainIn: vendors 'a.com', 'b.com' not found
 // Inputs arrive normalized by the schemas (domains through schemas/params.ts), so nothing
 // here parses; it only looks up. Lists are answered de-duplicated, in request order.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { findCompaniesByDomains, findCompanyByDomain, type CompanyRef, type CompanyRow } from '../store/companies.ts';
 import { findVendorByDomain, vendorIdsByDomain, type VendorRow } from '../store/vendors.ts';

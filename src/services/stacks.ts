@@ -1,6 +1,6 @@
 // Shared by the intelligence services: the as-of date recency is measured from, and the
 // in-use stacks of a few companies (installs whose evidence says in use at that date).
-import type { Db, Queryable } from '../store/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { installSignals, materializedStackIds, materializedStacks, type InstallSignalRow, type StackProductRow } from '../store/evidence.ts';
 import { latestRefreshRun, newestVerification } from '../store/intelligence.ts';

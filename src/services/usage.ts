@@ -2,9 +2,9 @@
 // increment, no database write), written in batches every USAGE_FLUSH_MS by one statement,
 // and on close. A crash loses at most the last interval's counts; several processes add to
 // the same rows. Read by the Admin API (after writing this process's pending counts).
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { addUsage, findUsage, type UsageCount } from '../store/usage.ts';
-import { outsideRequest } from '../store/query-limits.ts';
+import { outsideRequest } from '../db/query-limits.ts';
 import { now } from '../clock.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { findClient } from '../store/access.ts';

@@ -1,5 +1,5 @@
 // Vendor search (exact or fuzzy) and a vendor's product catalog.
-import type { Db } from '../store/db.ts';
+import type { Db } from '../db/db.ts';
 import { normalizeDomain } from '../domain.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { Product, ProductSearchInput, Vendor, VendorProductsInput, VendorSearchInput } from '../schemas/vendors.ts';

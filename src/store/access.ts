@@ -1,6 +1,6 @@
 // SQL for clients, plans and API keys (credits: store/purchases.ts).
-import type { Db } from './db.ts';
-import type { Row } from './schema.ts';
+import type { Db } from '../db/db.ts';
+import type { Row } from '../db/schema.ts';
 import type { Plan } from '../schemas/plans.ts';
 import type { Role } from '../schemas/roles.ts';
 

@@ -2,8 +2,8 @@
 // (for `source` texts), Default-cohort adoption counts over the population, and the
 // candidate people of a people prompt. Contact details are never read here. Lookups by
 // table live in the table's module (products.ts, companies.ts, cousage.ts).
-import type { Db } from './db.ts';
-import { Params, phrasesCondition } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { Params, phrasesCondition } from '../db/sql.ts';
 import type { ProfileRow } from './profiles.ts';
 import type { InstallSignalTuple } from './intelligence.ts';
 

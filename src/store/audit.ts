@@ -1,6 +1,6 @@
 // SQL for the audit log: entries written by the services, read back by the Admin API.
-import type { Db } from './db.ts';
-import type { Row } from './schema.ts';
+import type { Db } from '../db/db.ts';
+import type { Row } from '../db/schema.ts';
 
 export type AuditOutcomeValue = 'success' | 'failure' | 'denied';
 

@@ -2,7 +2,7 @@
 // an order their foreign keys allow, each read as one JSON text per row in primary-key order
 // (row_to_json: the same text on PGlite and PostgreSQL, so a row's bytes are its checksum
 // input on either side), rows written back with json_populate_recordset, and sequences.
-import type { Queryable } from './db.ts';
+import type { Queryable } from '../db/db.ts';
 
 export interface TableInfo {
   name: string;

@@ -6,8 +6,8 @@
 // at most every `maxAgeMs`, so an import shows up without a restart while
 // requests do not reload thousands of products each time. Writers may also call
 // invalidatePromptCatalog(db) to drop it at once.
-import type { Db } from './db.ts';
-import { Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { Params } from '../db/sql.ts';
 import { now } from '../clock.ts';
 import { readReferenceVersion } from './reference-version.ts';
 import type { CatalogCompany, PromptCatalog } from '../intelligence/prompt/schema.ts';

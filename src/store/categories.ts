@@ -1,6 +1,6 @@
 // SQL for the category taxonomy: listing, lookups, subtrees.
-import type { Db } from './db.ts';
-import { inBatches } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { inBatches } from '../db/sql.ts';
 
 export interface CategoryRow {
   id: string;

@@ -1,7 +1,7 @@
 // SQL for reading peer sets: cohort pages of Peer items and member lists. The refresh job writes computed cohorts (intelligence.ts); Defined
 // cohorts are imported.
 import type { CohortKind } from '../schemas/intelligence.ts';
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 import type { CompanyRef } from './companies.ts';
 
 export async function countCohort(db: Db, companyId: string, kind: CohortKind): Promise<number> {

@@ -1,6 +1,6 @@
 // SQL for companies: lookups by domain and id and the company search (count, page, keyset batches).
-import type { Db } from './db.ts';
-import { containsPattern, inBatches, Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { containsPattern, inBatches, Params } from '../db/sql.ts';
 import type { TimeRange } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
 

@@ -1,7 +1,7 @@
 // SQL for a company's installed products, joined with product, vendor and company.
 // Pages: by product name then id; streams: by product id.
-import type { Db } from './db.ts';
-import { inBatches, Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { inBatches, Params } from '../db/sql.ts';
 
 export interface CompanyProductRow {
   company_id: string;

@@ -1,7 +1,7 @@
 // SQL for the console's people (console_users) and their sessions (console_sessions). Emails
 // are stored lowercased; session rows are keyed by the SHA-256 of the cookie's token. Times
 // of sessions come from the caller's clock (clock.ts).
-import type { Db, Queryable } from './db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { Role } from '../schemas/roles.ts';
 
 export interface ConsoleUserRow {

@@ -1,6 +1,6 @@
 // SQL for the usage statistics the refresh job writes (product_usage_stats, product_cousage;
 // writes: intelligence.ts): in-use users per product and category, and co-usage pairs.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 /** In-use user counts of products, from the last refresh (absent = 0). */
 export async function productUserCounts(db: Db, productIds: string[]): Promise<Map<string, number>> {

@@ -2,7 +2,7 @@
 // timestamps rendered in UTC, serial ids left out. Same seed + size + as-of → same
 // digest, on PGlite and on PostgreSQL alike.
 import { createHash } from 'node:crypto';
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 interface TableSpec {
   table: string;

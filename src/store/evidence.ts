@@ -2,7 +2,7 @@
 // stacks as the refresh materialized them (company_stacks), with product, category and
 // vendor names. Lookups by table live in the table's module (products.ts,
 // categories.ts, vendors.ts, cousage.ts).
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 import { loadProductLabels, type ProductLabel } from './catalog.ts';
 
 export interface InstallSignalRow extends ProductLabel {

@@ -1,6 +1,6 @@
 // SQL for feed items: newest first, keyset on (published_at DESC, id DESC).
-import type { Db } from './db.ts';
-import { Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { Params } from '../db/sql.ts';
 
 export interface FeedItemRow {
   id: string;

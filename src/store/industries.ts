@@ -1,5 +1,5 @@
 // SQL for the industry taxonomy.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export interface IndustryRow {
   id: string;

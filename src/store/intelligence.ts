@@ -2,8 +2,8 @@
 // install evidence, batched writes of computed cohorts and co-usage statistics, and the
 // refresh_runs bookkeeping. Reads of these results for requests live in cohorts.ts and
 // cousage.ts.
-import type { Queryable, Transactional } from './db.ts';
-import { CopyRows } from './copy-text.ts';
+import type { Queryable, Transactional } from '../db/db.ts';
+import { CopyRows } from '../db/copy-text.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
 export const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];

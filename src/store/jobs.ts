@@ -1,6 +1,6 @@
 // SQL for background jobs (jobs table): start (one active job per kind), progress, finish.
-import type { Db } from './db.ts';
-import type { Row } from './schema.ts';
+import type { Db } from '../db/db.ts';
+import type { Row } from '../db/schema.ts';
 
 export type JobRow = Row<'jobs'>;
 

@@ -1,7 +1,7 @@
 // SQL for mcp_exports: the export links MCP tools answer with, shared by every instance on
 // the database. Rows are keyed by the SHA-256 of the link's id and found only together
 // with the client that made them; times come from the caller's clock (clock.ts).
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export interface McpExportRow {
   onBehalfOf: string | null;

@@ -1,6 +1,6 @@
 // SQL for mcp_sessions: MCP sessions shared by every instance on the database. Rows are
 // keyed by the SHA-256 of the session id; times come from the caller's clock (clock.ts).
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export interface McpSessionRow {
   clientId: string;

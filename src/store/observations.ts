@@ -2,7 +2,7 @@
 // technologies, the append-only insert, the derivation of installs from the log, and the
 // evidence reads of the API. What an observation is and how installs fold from the log are
 // technographics/ (observations.ts, installs.ts); the window is a parameter here.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../db/db.ts';
 import { TRACE_SQL } from '../technographics/evidence.ts';
 import type { Observation } from '../technographics/observations.ts';
 

@@ -1,7 +1,7 @@
 // SQL for products: lookups by id, a vendor's products (paged), the products of vendors or
 // category subtrees, and products with their vendor and category names.
-import type { Db } from './db.ts';
-import { containsPattern, Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { containsPattern, Params } from '../db/sql.ts';
 
 export interface ProductRef {
   id: string;

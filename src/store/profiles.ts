@@ -1,8 +1,8 @@
 // SQL for people profiles: filtered search (count, page, keyset batches for exports), one
 // profile. Contact details are NOT read here:
 // search never touches the contacts table (store/purchases.ts owns contact reads).
-import type { Db } from './db.ts';
-import { containsPattern, Params, phrasesCondition } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { containsPattern, Params, phrasesCondition } from '../db/sql.ts';
 
 /** Resolved search filters: every list is ANDed with the others, values inside a list ORed. */
 export interface ProfileFilter {

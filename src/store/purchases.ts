@@ -2,7 +2,7 @@
 // runs in one transaction that first locks the client's row, so a client's purchases are
 // serialized; the (client_id, person_id) primary key and the ledger written in the same
 // transaction make each profile chargeable exactly once even without the lock.
-import type { Db, Queryable, Tx } from './db.ts';
+import type { Db, Queryable, Tx } from '../db/db.ts';
 
 export interface ContactRow {
   personId: string;

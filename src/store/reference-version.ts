@@ -2,7 +2,7 @@
 // transaction as any change to industries, categories, vendors or products. Caches of
 // reference data (http/reference-cache.ts, the prompt catalog) compare it instead of
 // re-reading the tables.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export async function readReferenceVersion(db: Db): Promise<number> {
   const [r] = await db.queryArrays<[string | number]>('SELECT version FROM reference_version WHERE id');

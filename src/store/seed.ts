@@ -3,8 +3,8 @@
 // catalog and cohorts as set-based INSERT … SELECT FROM unnest(...). Array-valued catalog
 // columns (features) travel as text joined by \x1f and are split in SQL, because unnest
 // cannot carry arrays of arrays.
-import type { Queryable, Tx } from './db.ts';
-import { CopyRows, type CopyData } from './copy-text.ts';
+import type { Queryable, Tx } from '../db/db.ts';
+import { CopyRows, type CopyData } from '../db/copy-text.ts';
 
 const SEP = '\x1f';
 export const joinList = (xs: readonly string[]) => xs.join(SEP);

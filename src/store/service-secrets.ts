@@ -1,5 +1,5 @@
 // SQL for service_secrets: a named secret, created once (first writer wins).
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 /** The stored secret of this name; stores `candidate` first when there is none yet. */
 export async function getOrCreateSecret(db: Db, name: string, candidate: string): Promise<string> {

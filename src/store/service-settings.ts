@@ -1,6 +1,6 @@
 // SQL for service_settings: small named facts a server records for the other processes on
 // the same database (last writer wins).
-import type { Queryable } from './db.ts';
+import type { Queryable } from '../db/db.ts';
 
 export async function writeSetting(db: Queryable, name: string, value: unknown): Promise<void> {
   await db.query(

@@ -1,6 +1,6 @@
 // SQL for token signing keys. The newest unretired key signs; retired keys stay published
 // (public half only) until published_until, when every token they signed has expired.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export interface SigningKeyRow {
   kid: string;

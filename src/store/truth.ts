@@ -1,6 +1,6 @@
 // SQL for the evaluation only: the demo world's hidden truth (segments, true in-use
 // flags) next to what the service computed. The API never reads these tables.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 import type { InstallSignalTuple } from './intelligence.ts';
 
 export interface TruthSegment {

@@ -1,5 +1,5 @@
 // SQL for usage counts per client, UTC day and operation (usage_daily): added to in batches.
-import type { Db } from './db.ts';
+import type { Db } from '../db/db.ts';
 
 export interface UsageCount {
   clientId: string;

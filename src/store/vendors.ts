@@ -1,6 +1,6 @@
 // SQL for vendors: exact and trigram-fuzzy search, lookups by domain.
-import type { Db } from './db.ts';
-import { containsPattern, Params } from './sql.ts';
+import type { Db } from '../db/db.ts';
+import { containsPattern, Params } from '../db/sql.ts';
 
 export interface VendorRow {
   id: string;

@@ -1,6 +1,6 @@
 // Process-wide Prometheus metrics (prom-client), served at /metrics (http/plugins/metrics.ts,
 // which adds the gauges read from one app's live objects: pool, bulkheads, MCP sessions).
-// The layers below the doors record here with one call each (store/db.ts statement times,
+// The layers below the doors record here with one call each (db/db.ts statement times,
 // services/exports.ts rows, auth/ rate-limit refusals, ingest/ import and refresh progress).
 //
 // No label carries a client id, a key, a URL or any value a caller chooses: routes are
@@ -134,7 +134,7 @@ export const refreshLastSuccess = new Gauge({
   registers: [registry],
 });
 
-/** One statement's time (store/db.ts). */
+/** One statement's time (db/db.ts). */
 export function observeStatement(engine: string, ok: boolean, seconds: number): void {
   dbQueryDuration.observe({ engine, outcome: ok ? 'ok' : 'error' }, seconds);
 }

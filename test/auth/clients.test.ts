@@ -12,7 +12,7 @@ import { createClient, definePlan, listPlans, rotateClientSecret } from '../../s
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
 import { demoCredentialsLine } from '../../src/auth/demo-client.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 
 const run = promisify(execFile);
 let t: TestApp;

@@ -7,11 +7,11 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { SharedReads, createApiKey, revokeApiKey, verifyApiKey } from '../../src/auth/api-keys.ts';
 import { createClient } from '../../src/auth/clients.ts';
-import { withinRequestLimits } from '../../src/store/db.ts';
-import { DatabaseUnavailableError } from '../../src/store/db-faults.ts';
-import { withQueryLimits } from '../../src/store/query-limits.ts';
+import { withinRequestLimits } from '../../src/db/db.ts';
+import { DatabaseUnavailableError } from '../../src/db/db-faults.ts';
+import { withQueryLimits } from '../../src/db/query-limits.ts';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 
 /** A value "in the database" and reads of it that end when the test says so. */
 function controlledSource() {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { backupDatabase } from '../../src/backup/run.ts';
 import { BackupFileError, verifyBackupFile } from '../../src/backup/file.ts';

@@ -46,7 +46,7 @@ test('clients create --admin, set-role none/admin, refused role names; every cha
     ok('clients', 'disable', created.client_id);
 
     // The audit trail, read on the same folder now the commands have exited.
-    const { openDb } = await import('../../src/store/db.ts');
+    const { openDb } = await import('../../src/db/db.ts');
     const db = await openDb({ dataDir });
     try {
       const rows = await db.query<{ action: string; client_id: string | null; outcome: string; params: Record<string, unknown> }>(

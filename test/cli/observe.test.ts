@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDb } from '../../src/store/db.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { openDb } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 import { TEST_DATABASE_URL } from '../helpers/db.ts';
 import { freePort, startServe, waitReady, type ServeProcess } from '../helpers/serve-process.ts';
 

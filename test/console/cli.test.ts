@@ -74,7 +74,7 @@ test('first start prints the demo admin once; users create/list work while servi
     await server.exited;
   }
   // The audit trail names the command line as the actor.
-  const { openDb } = await import('../../src/store/db.ts');
+  const { openDb } = await import('../../src/db/db.ts');
   const db = await openDb({ dataDir });
   try {
     const rows = await db.query<{ action: string; outcome: string; params: Record<string, unknown> }>(`SELECT action, outcome, params FROM audit_log WHERE action LIKE 'admin.users.%' ORDER BY id`);

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { evaluateAi, type AiEvalReport } from '../../src/eval/ai.ts';
 import { formatAiEval } from '../../src/cli/eval.ts';
 

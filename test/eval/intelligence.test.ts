@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { seedWorld } from '../../src/ingest/seed/index.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 import { evaluateIntelligence, NoTruthError, type IntelligenceEvalReport } from '../../src/eval/intelligence.ts';

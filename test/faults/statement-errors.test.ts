@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import { DatabaseUnavailableError, faultOf } from '../../src/store/db-faults.ts';
+import { DatabaseUnavailableError, faultOf } from '../../src/db/db-faults.ts';
 
 const WRONG_STATEMENTS: Array<[what: string, sql: string, params: unknown[]]> = [
   ['more parameters than placeholders (PostgreSQL answers 08P01, a class-08 code)', 'SELECT $1::int AS n', [1, 2]],

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { createTestDb } from './db.ts';
 import type { ToolDef } from '../../src/mcp/registry.ts';
 

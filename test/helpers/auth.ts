@@ -1,5 +1,5 @@
 // Test credentials: a real client and API key in the test database.
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { createClient } from '../../src/auth/clients.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Role } from '../../src/schemas/roles.ts';

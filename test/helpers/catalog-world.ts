@@ -1,6 +1,6 @@
 // A small hand-made catalog world for the REST tests: a category tree, four vendors,
 // six products, five companies whose installs cover every bucket, firmographics, feed.
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { insertWorld } from './fixtures.ts';
 
 const DAY = 86_400_000;

@@ -2,8 +2,8 @@
 // in the PostgreSQL server named by DATABASE_URL (dropped again on close).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb, type Db } from '../../src/store/db.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { openDb, type Db } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
 

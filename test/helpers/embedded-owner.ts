@@ -1,8 +1,8 @@
 // A process that owns a PGlite data folder (and so shares it on its socket) with short
 // sharing limits, for the embedded-socket tests: `node --import tsx embedded-owner.ts DIR
 // HOLD_MS IDLE_MS`. Prints "ready" once shared; closes when its stdin ends.
-import { openDb } from '../../src/store/db.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { openDb } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
 
 const [dataDir, holdMs, idleMs] = process.argv.slice(2);
 const db = await openDb({ dataDir, sharingLimits: { holdMs: Number(holdMs), idleMs: Number(idleMs), waitMs: 5000 } });

@@ -1,7 +1,7 @@
 // Hand-built worlds for tests: give only the fields a test cares about; the rest get
 // plausible defaults. Rows are inserted in foreign-key order in one transaction.
-import type { Db, Tx } from '../../src/store/db.ts';
-import { TABLES, type ColumnSpec, type NewRow, type TableName } from '../../src/store/schema.ts';
+import type { Db, Tx } from '../../src/db/db.ts';
+import { TABLES, type ColumnSpec, type NewRow, type TableName } from '../../src/db/schema.ts';
 
 type Partial1<T, K extends keyof T> = Partial<T> & Pick<T, K>;
 

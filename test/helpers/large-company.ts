@@ -1,6 +1,6 @@
 // One company with many installed products, generated in SQL (set-based, fast on both
 // engines). Every 250th product name starts with a formula character.
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { insertWorld } from './fixtures.ts';
 
 export const FORMULA_PREFIXES = ['=', '+', '-', '@'];

@@ -1,6 +1,6 @@
 // A small demo world for the MCP protocol tests (seeded, refreshed) and the typical
 // arguments of every tool against it: the calls a model makes.
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { seedWorld } from '../../src/ingest/seed/index.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 

@@ -1,6 +1,6 @@
 // Test plans: a small one so quotas run out in a few requests.
 import { definePlan } from '../../src/auth/clients.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 
 /** Every permission and quotas no test run reaches: for walks over every operation (the fuzzing pass). */
 export async function defineUnlimitedPlan(db: Db): Promise<string> {

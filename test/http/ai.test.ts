@@ -11,7 +11,7 @@ import { refreshAll } from '../../src/ingest/refresh.ts';
 import { aiWorld } from '../intelligence/ai-world.ts';
 import { findClient } from '../../src/store/access.ts';
 import { principalOfClient } from '../../src/auth/principal.ts';
-import { withQueryLimits } from '../../src/store/query-limits.ts';
+import { withQueryLimits } from '../../src/db/query-limits.ts';
 import { findCustomersOfProducts } from '../../src/services/ai.ts';
 
 let t: TestApp;

@@ -12,7 +12,7 @@ import { seedWorld } from '../../src/ingest/seed/index.ts';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
 /** The only modules that may read or write the truth tables. */
-const ALLOWED = new Set(['store/truth.ts', 'store/seed.ts', 'store/schema.ts', 'store/digest.ts', 'cli/eval.ts']);
+const ALLOWED = new Set(['store/truth.ts', 'store/seed.ts', 'db/schema.ts', 'store/digest.ts', 'cli/eval.ts']);
 const allowed = (rel: string) => ALLOWED.has(rel) || rel.startsWith('eval/');
 
 function files(dir: string): string[] {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { defineTinyPlan } from '../helpers/plans.ts';
-import { listMigrations } from '../../src/store/migrate.ts';
+import { listMigrations } from '../../src/db/migrate.ts';
 
 const logLines: string[] = [];
 let t: TestApp;

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { defineTinyPlan } from '../helpers/plans.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

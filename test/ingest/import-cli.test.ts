@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from '../helpers/db.ts';
 import { EXAMPLES, tempDir, writeFile } from './helpers.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = tempDir();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { importFile } from '../../src/ingest/import/index.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { fingerprint, tempDir, writeFile } from './helpers.ts';
 
 let db: Db;

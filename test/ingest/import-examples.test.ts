@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createTestDb } from '../helpers/db.ts';
 import { importFile, type ImportKind } from '../../src/ingest/import/index.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { EXAMPLES, EXAMPLE_ORDER, csvToJsonl, fingerprint, tempDir, writeFile } from './helpers.ts';
 
 const TABLES = ['industries', 'categories', 'vendors', 'products', 'companies', 'firmographics', 'installs', 'people', 'contacts', 'feed_items', 'cohorts'];

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { importFile, type ImportKind } from '../../src/ingest/import/index.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { tempDir, writeFile } from './helpers.ts';
 
 let db: Db;

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { importFile, type ImportKind } from '../../src/ingest/import/index.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { tempDir, writeFile } from './helpers.ts';
 
 let db: Db;

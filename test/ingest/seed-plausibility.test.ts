@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { seedWorld } from '../../src/ingest/seed/index.ts';
 import { parseOutline } from '../../src/ingest/seed/catalog.ts';
 import { COUNTRIES } from '../../src/ingest/seed/geo.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { refreshAll, refreshChanged, refreshCompanies } from '../../src/ingest/refresh.ts';
 import { importFile } from '../../src/ingest/import/index.ts';
 import { currentAsOf, currentStacks, inUseStacks } from '../../src/services/stacks.ts';

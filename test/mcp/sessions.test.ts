@@ -11,7 +11,7 @@ import { createTestClient } from '../helpers/auth.ts';
 import { setClock } from '../../src/clock.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../../src/errors.ts';
 import { DatabaseSessionStore, RedisSessionStore, sessionIdHash, type SessionStore } from '../../src/mcp/sessions.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDb, openSecondPool, TEST_DATABASE_URL } from '../helpers/db.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { testTool } from '../helpers/mcp.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { setClock } from '../../src/clock.ts';

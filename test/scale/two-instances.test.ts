@@ -20,7 +20,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { freePort, startServe, waitReady, type ServeProcess } from '../helpers/serve-process.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 import { TEST_DATABASE_URL } from '../helpers/db.ts';
-import { openDb, type Db } from '../../src/store/db.ts';
+import { openDb, type Db } from '../../src/db/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { EXAMPLE_WORLD } from '../helpers/example-world.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';

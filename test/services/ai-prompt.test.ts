@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { understandAiPrompt } from '../../src/services/ai-prompt.ts';
 
 let db: Db;

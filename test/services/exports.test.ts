@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { exportCompanySearch } from '../../src/services/companies.ts';
 import { streamAllCompanyProducts } from '../../src/services/company-products.ts';

@@ -2,7 +2,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { setClock } from '../../src/clock.ts';
 import { companyNamePattern, findPromptCompanies, invalidatePromptCatalog, loadProductLabels, loadPromptCatalog } from '../../src/store/catalog.ts';
 import { companyCandidates, parsePrompt } from '../../src/intelligence/prompt/index.ts';

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 import { seedWorld } from '../../src/ingest/seed/index.ts';
 import { insertObservations } from '../../src/store/observations.ts';
 import { deriveInstalls } from '../../src/services/observations.ts';

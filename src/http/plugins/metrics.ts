@@ -46,7 +46,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   gauge('stacklens_db_up', '1 while the database answers, 0 while statements fail because it refuses or does not answer', [], (g) =>
     g.set(db.availability.up ? 1 : 0));
   if (db.read !== db) {
-    // DATABASE_READ_URL: the replica's own pool and availability (store/db.ts `db.read`).
+    // DATABASE_READ_URL: the replica's own pool and availability (db/db.ts `db.read`).
     const replica = db.read;
     gauge('stacklens_db_replica_pool_connections', 'Connections of the read replica pool by state: total (open) and idle', ['state'], (g) => {
       g.set({ state: 'total' }, replica.pool.totalCount);

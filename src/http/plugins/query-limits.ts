@@ -4,12 +4,12 @@
 // record's bulkhead) and MCP calls DATABASE_SEARCH_TIMEOUT_MS (5 s); and
 // exports (CSV/JSONL streams), which may run for minutes, DATABASE_EXPORT_IDLE_TIMEOUT_MS
 // per statement. A client that disconnects aborts the request's signal: its waiting or
-// running statement is given up and cancelled (store/db.ts). The limits travel with the
-// request's async context (store/query-limits.ts), so services pass nothing along.
+// running statement is given up and cancelled (db/db.ts). The limits travel with the
+// request's async context (db/query-limits.ts), so services pass nothing along.
 import type { AsyncResource } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { enterQueryLimits, type QueryLimits } from '../../store/query-limits.ts';
+import { enterQueryLimits, type QueryLimits } from '../../db/query-limits.ts';
 import { bulkheadFor, flagSet, type Operation } from '../../schemas/operation.ts';
 import type { Config } from '../../config.ts';
 

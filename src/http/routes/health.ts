@@ -6,8 +6,8 @@
 // has every migration this build ships (an older schema, e.g. after restoring an old
 // backup into it, is 503 until `stacklens migrate` runs).
 import type { FastifyInstance } from 'fastify';
-import { missingMigrations } from '../../store/health.ts';
-import { listMigrations } from '../../store/migrate.ts';
+import { missingMigrations } from '../../db/health.ts';
+import { listMigrations } from '../../db/migrate.ts';
 import { sendError } from '../plugins/errors.ts';
 import { VERSION } from '../../version.ts';
 import { AppError } from '../../errors.ts';

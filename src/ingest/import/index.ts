@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { BadRequestError } from '../../errors.ts';
-import type { Db } from '../../store/db.ts';
+import type { Db } from '../../db/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
 import { KINDS } from './kinds/index.ts';
 import { readRecords } from '../../records.ts';

@@ -10,7 +10,7 @@ import { companySource, type CompanySource } from './generator-thread.ts';
 import { definedCohorts } from './cohorts.ts';
 import type { ScaleName } from './scale.ts';
 import { beginBulkLoad, clearWorld, insertCatalog, insertCohortRows, insertTaxonomy, joinList, worldCounts, writeCompanyBatch } from '../../store/seed.ts';
-import type { Db, Tx } from '../../store/db.ts';
+import type { Db, Tx } from '../../db/db.ts';
 import { nowDate } from '../../clock.ts';
 
 export interface SeedOptions {

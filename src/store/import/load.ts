@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
-import { arrayLiteral, copyEncoder, type PgType } from '../copy-text.ts';
+import { arrayLiteral, copyEncoder, type PgType } from '../../db/copy-text.ts';
 
 export type { PgType };
 

@@ -3,7 +3,7 @@
 // duplicate checks that record rejected lines in SQL, and one write per file that rewrites
 // only changed rows (upsert.ts).
 import type pg from 'pg';
-import type { Engine } from '../db.ts';
+import type { Engine } from '../../db/db.ts';
 import { copyLoader, unnestLoader, type StageBatch, type StageLoader } from './load.ts';
 import type { StageCheck, StageSpec } from './spec.ts';
 import { updateThenInsert, upsert, type WriteCounts } from './upsert.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { acquireDirLock, DataDirLockedError } from '../../src/store/lock.ts';
+import { acquireDirLock, DataDirLockedError } from '../../src/db/lock.ts';
 
 test('a data folder held by a live process cannot be locked again', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-lock-'));

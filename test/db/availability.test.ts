@@ -2,7 +2,7 @@
 // statement that was already running when the database went down is old news either way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Availability, type AvailabilityChange } from '../../src/store/db-faults.ts';
+import { Availability, type AvailabilityChange } from '../../src/db/db-faults.ts';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 

@@ -1,4 +1,4 @@
-// Numbered, forward-only SQL migrations (store/migrations/NNN_name.sql), each applied in
+// Numbered, forward-only SQL migrations (db/migrations/NNN_name.sql), each applied in
 // its own transaction under an advisory lock, so concurrent starts apply each one once.
 // Applied versions are recorded by number, so shipped files are never renumbered; the
 // gaps in the numbering are explained in migrations/README.md.

@@ -1,13 +1,13 @@
-// The row types of src/store/schema.ts are hand-declared: this test holds them to the
+// The row types of src/db/schema.ts are hand-declared: this test holds them to the
 // migrated database (information_schema), on whichever engine the suite runs, so a
 // migration that adds, drops, retypes or re-nulls a column fails here until schema.ts
 // says the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
-import { migrate } from '../../src/store/migrate.ts';
-import { parseColumnSpec, TABLES, type ColumnSpec } from '../../src/store/schema.ts';
+import type { Db } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { parseColumnSpec, TABLES, type ColumnSpec } from '../../src/db/schema.ts';
 
 /** One line per column, `table.column udt [null] [default]`, as schema.ts declares them. */
 function declaredColumns(): string[] {
@@ -46,7 +46,7 @@ async function drift(db: Db): Promise<string[]> {
 test('schema.ts declares every column of the migrated database, with its type, nullability and default', async () => {
   const db = await createTestDb();
   try {
-    assert.deepEqual(await drift(db), [], 'src/store/schema.ts differs from the migrations (+ only in the database, - only in schema.ts)');
+    assert.deepEqual(await drift(db), [], 'src/db/schema.ts differs from the migrations (+ only in the database, - only in schema.ts)');
   } finally {
     await db.close();
   }

@@ -1,4 +1,4 @@
-// Named prepared statements (store/db.ts): a parameterized statement is prepared once per
+// Named prepared statements (db/db.ts): a parameterized statement is prepared once per
 // connection and then only bound and executed; with preparedStatements: false (behind a
 // transaction-mode pooler) nothing is prepared. Checked in the server's own view of the
 // connection's prepared statements, on both engines.
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createTestDb } from '../helpers/db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/db/db.ts';
 
 /** Runs a never-seen statement twice on one connection; how many prepared copies it left. */
 async function preparedCopies(db: Db): Promise<{ copies: number; values: string[] }> {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 
 test('the event loop keeps turning while a long statement runs', async (t) => {
   const db = await openDb({});
@@ -58,7 +58,7 @@ test('data written in a data folder is there after close and reopen', async (t) 
 test('a process that opens the embedded database exits when its work is done, closed or not', () => {
   for (const close of [true, false]) {
     const script = `
-      const { openDb } = await import(${JSON.stringify(new URL('../../src/store/db.ts', import.meta.url).href)});
+      const { openDb } = await import(${JSON.stringify(new URL('../../src/db/db.ts', import.meta.url).href)});
       const db = await openDb({});
       console.log(JSON.stringify(await db.query('SELECT 41 + 1 AS answer')));
       ${close ? 'await db.close();' : ''}`;

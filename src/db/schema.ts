@@ -1,5 +1,5 @@
 // Every table's columns, declared once as data: the TypeScript row types below are derived
-// from it, and test/store/schema-types.test.ts compares it with information_schema of a
+// from it, and test/db/schema-types.test.ts compares it with information_schema of a
 // migrated database (both engines), so a migration that adds, drops or retypes a column
 // fails the suite until this file says the same.
 //

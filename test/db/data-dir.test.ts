@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 
 /** Every entry under `dir` (not following links) whose mode lets group or others in, as `mode path`. */
 function openToOthers(dir: string): string[] {

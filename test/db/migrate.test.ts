@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrate, listMigrations } from '../../src/store/migrate.ts';
+import { migrate, listMigrations } from '../../src/db/migrate.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb } from '../../src/store/db.ts';
+import { openDb } from '../../src/db/db.ts';
 import { createTestDb, TEST_DATABASE_URL } from '../helpers/db.ts';
 
 test('migrations apply once, in order, and a failing one leaves nothing behind', async () => {

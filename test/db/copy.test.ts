@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { finished } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import { openDb } from '../../src/store/db.ts';
-import { CopyRows } from '../../src/store/copy-text.ts';
-import { CopyInRelay } from '../../src/store/pglite-copy.ts';
+import { openDb } from '../../src/db/db.ts';
+import { CopyRows } from '../../src/db/copy-text.ts';
+import { CopyInRelay } from '../../src/db/pglite-copy.ts';
 import { createTestDb } from '../helpers/db.ts';
 
 const COLUMNS = [['id', 'int'], ['name', 'text'], ['tags', 'text[]'], ['profile', 'jsonb'], ['seen', 'timestamptz'], ['day', 'date'], ['ok', 'bool'], ['weight', 'real']] as const;

@@ -11,9 +11,9 @@ import pg from 'pg';
 import { finished } from 'node:stream/promises';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openDb } from '../../src/store/db.ts';
-import { DataDirLockedError } from '../../src/store/lock.ts';
-import { socketDir, socketPath } from '../../src/store/embedded-socket.ts';
+import { openDb } from '../../src/db/db.ts';
+import { DataDirLockedError } from '../../src/db/lock.ts';
+import { socketDir, socketPath } from '../../src/db/embedded-socket.ts';
 
 let dataDir: string;
 let owner: ChildProcess;

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { backoffDelayMs, MAX_KEYS_PER_CLASS, MemoryCounterStore, RedisCounterStore, type BackoffRule, type CounterStore } from '../../src/store/counters.ts';
+import { backoffDelayMs, MAX_KEYS_PER_CLASS, MemoryCounterStore, RedisCounterStore, type BackoffRule, type CounterStore } from '../../src/auth/counters.ts';
 import { setClock } from '../../src/clock.ts';
 import { redisAnswers } from '../helpers/redis.ts';
 
