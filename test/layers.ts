@@ -63,7 +63,7 @@ export const AREAS: readonly Area[] = [
 
 /** Folders of src/ with no TypeScript module the server imports. */
 export const APART: readonly Area[] = [
-  { name: 'console', holds: `the web console: \`index.html\` (with the import map) and \`public/\` (plain ES modules and CSS, served as they are by \`http/routes/console.ts\` (sign-in: \`console-session.ts\`) with the vendor files of Preact, htm and uPlot from \`node_modules\`); it calls the ordinary \`/api\` routes with the person's session cookie`, mayImport: [] },
+  { name: 'console', holds: `the web console: \`index.html\` (with the import map) and \`public/\` (plain ES modules and CSS, served as they are by \`http/routes/console.ts\` (sign-in: \`console-session.ts\`) with the vendor files of Preact, htm and uPlot from \`node_modules\`, and \`js/choices.js\`, the bands, cohorts and roles that route writes from the server's own lists); it calls the ordinary \`/api\` routes with the person's session cookie; \`tsconfig.console.json\` type-checks its modules against the API contract (\`js/contract.js\`)`, mayImport: [] },
 ];
 
 const KERNEL_NAMES: readonly string[] = KERNEL;

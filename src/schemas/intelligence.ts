@@ -8,28 +8,27 @@ import { defineOperation } from './operation.ts';
 
 /** The kinds of peer set the refresh job (or an import, for Defined) materializes. */
 export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
-export type CohortType = 'Default' | 'Defined' | 'Aspirational';
+
+/** The cohort names clients send and the console offers, in that order. */
+export const COHORT_TYPES = ['Default', 'Defined', 'Aspirational'] as const;
+export type CohortType = (typeof COHORT_TYPES)[number];
 
 // A Map, not an object literal: a name such as 'constructor' must not find Object's prototype.
-const COHORT_KINDS = new Map<string, { type: CohortType; kind: CohortKind }>([
-  ['default', { type: 'Default', kind: 'default' }],
-  ['defined', { type: 'Defined', kind: 'defined' }],
-  ['aspirational', { type: 'Aspirational', kind: 'aspirational' }],
-]);
+const COHORT_KINDS = new Map<string, CohortKind>(COHORT_TYPES.map((type) => [type.toLowerCase(), type.toLowerCase() as Lowercase<CohortType>]));
 
 /** A cohort name, any case: Default, Defined or Aspirational → the stored kind. */
 export const cohortParam = z
   .string()
   .max(40)
   .transform((v, ctx) => {
-    const hit = COHORT_KINDS.get(v.trim().toLowerCase());
-    if (!hit) {
-      ctx.addIssue({ code: 'custom', message: `cohort must be one of Default, Defined, Aspirational (got '${v.slice(0, 40)}')` });
+    const kind = COHORT_KINDS.get(v.trim().toLowerCase());
+    if (!kind) {
+      ctx.addIssue({ code: 'custom', message: `cohort must be one of ${COHORT_TYPES.join(', ')} (got '${v.slice(0, 40)}')` });
       return z.NEVER;
     }
-    return hit.kind;
+    return kind;
   })
-  .meta({ type: 'string', enum: ['Default', 'Defined', 'Aspirational'], maxLength: 40 })
+  .meta({ type: 'string', enum: [...COHORT_TYPES], maxLength: 40 })
   .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
 
 export const companyDomainParam = domainSchema('Company domain');

@@ -3,7 +3,7 @@
 // other failures keep the API's message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-// @ts-expect-error: the console's browser modules are plain JavaScript without types.
+// @ts-expect-error: the console's modules are JavaScript, type-checked by tsconfig.console.json, not by this project.
 import { aiProblemOf } from '../../src/console/public/js/ai.js';
 
 test('a too-broad prompt reads as advice on the prompt, with how to narrow it', () => {

@@ -1,10 +1,17 @@
 // The console's static door (no browser): / redirects a browser to /console, the page carries
 // a CSP whose script hash matches its import map, only the listed vendor files leave
-// node_modules, and nothing outside src/console/public is served.
+// node_modules, nothing outside src/console/public is served, and js/choices.js is the
+// server's own lists of bands, cohorts and roles.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../src/bands.ts';
+import { COHORT_TYPES } from '../../src/schemas/intelligence.ts';
+import { ROLES } from '../../src/schemas/roles.ts';
+import { CHOICES_URL } from '../../src/http/routes/console.ts';
 
 let t: TestApp;
 before(async () => {
@@ -40,6 +47,31 @@ test('the console page: HTML, strict CSP allowing exactly its import map by hash
     assert.equal(file.statusCode, 200, url);
     assert.match(String(file.headers['content-type']), /javascript/u, url);
   }
+  // And every module it preloads.
+  for (const [, url] of res.body.matchAll(/<link rel="modulepreload" href="([^"]+)">/gu)) {
+    const file = await t.app.inject({ url: url! });
+    assert.equal(file.statusCode, 200, url);
+    assert.match(String(file.headers['content-type']), /javascript/u, url);
+  }
+});
+
+test('js/choices.js: the bands, cohorts and roles the API validates with, as the console imports them', async () => {
+  const res = await t.app.inject({ url: CHOICES_URL });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^text\/javascript/u);
+  const choices = await import(`data:text/javascript,${encodeURIComponent(res.body)}`);
+  assert.deepEqual({ ...choices }, {
+    EMPLOYEE_BANDS: [...EMPLOYEE_BAND_LABELS],
+    REVENUE_BANDS: [...REVENUE_BAND_LABELS],
+    COHORTS: [...COHORT_TYPES],
+    ROLES: [...ROLES],
+  });
+  // The names its types declare for the console's type-check are the names it exports.
+  const declared = [...readFileSync(join(import.meta.dirname, '../../src/console/public/js/choices.d.ts'), 'utf8').matchAll(/^export declare const (\w+)/gmu)].map((m) => m[1]);
+  assert.deepEqual(Object.keys(choices).sort(), declared.sort());
+  // Revalidated like the files beside it.
+  const again = await t.app.inject({ url: CHOICES_URL, headers: { 'if-none-match': String(res.headers.etag) } });
+  assert.equal(again.statusCode, 304);
 });
 
 test('assets: our files are served; the page itself, other vendor files and traversal are not', async () => {

@@ -3,6 +3,8 @@
 // (Preact, htm, uPlot) straight from node_modules, mapped by the page's import map. `/`
 // redirects a browser (Accept: text/html) there. The page's CSP allows only same-origin
 // scripts, styles and connections, plus the import map by its hash (no 'unsafe-inline').
+// One module is written here rather than read: js/choices.js, the server's own lists of
+// bands, cohorts and roles, so the console never spells one of them.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { VERSION } from '../../version.ts';
+import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../bands.ts';
+import { COHORT_TYPES } from '../../schemas/intelligence.ts';
+import { ROLES } from '../../schemas/roles.ts';
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'public');
 const require = createRequire(import.meta.url);
@@ -62,6 +67,23 @@ export function consolePage(): { html: string; csp: string } {
   return { html, csp: consoleCsp(map[1]!) };
 }
 
+/** Where the console imports its choices from (`./choices.js` beside its modules). */
+export const CHOICES_URL = '/console/assets/js/choices.js';
+
+/**
+ * The choices the console offers (its band checkboxes, cohort pickers, role selects) as an ES
+ * module written from the lists the API validates with. Its types, as the API contract names
+ * them, are in src/console/public/js/choices.d.ts.
+ */
+export function consoleChoicesModule(): string {
+  const lists = { EMPLOYEE_BANDS: EMPLOYEE_BAND_LABELS, REVENUE_BANDS: REVENUE_BAND_LABELS, COHORTS: COHORT_TYPES, ROLES };
+  return [
+    '// Written by the server (http/routes/console.ts) from bands.ts, schemas/intelligence.ts and schemas/roles.ts.',
+    ...Object.entries(lists).map(([name, list]) => `export const ${name} = Object.freeze(${JSON.stringify(list)});`),
+    '',
+  ].join('\n');
+}
+
 function wantsHtml(accept: string | undefined): boolean {
   return typeof accept === 'string' && /\btext\/html\b/iu.test(accept);
 }
@@ -69,6 +91,8 @@ function wantsHtml(accept: string | undefined): boolean {
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   const page = consolePage();
   const vendor = vendorFiles();
+  const choices = consoleChoicesModule();
+  const choicesTag = `"${createHash('sha256').update(choices).digest('base64url')}"`;
   const sendPage = (reply: import('fastify').FastifyReply) =>
     reply.header('content-security-policy', page.csp).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
 
@@ -89,6 +113,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     // load, so an upgrade never mixes old and new files. Vendor URLs carry the version.
     maxAge: 0,
     schemaHide: true,
+  });
+  // Revalidated like the files beside it: the server's lists change only with an upgrade.
+  app.get(CHOICES_URL, { schema: { hide: true } }, async (request, reply) => {
+    reply.header('etag', choicesTag).header('cache-control', 'public, max-age=0');
+    if (request.headers['if-none-match'] === choicesTag) return reply.code(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(choices);
   });
   app.get<{ Params: { file: string } }>('/console/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
     const file = vendor.get(request.params.file);

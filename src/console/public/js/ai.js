@@ -1,3 +1,4 @@
+// @ts-check
 // The AI helpers as one prompt box: the answer, and how the prompt was understood (the
 // X-Stacklens-Understood / -Parser headers of the AI endpoints) as the filters it became, so
 // people can check it.
@@ -5,12 +6,27 @@ import { useState } from 'preact/hooks';
 import { html, href, navigate, Loading, ErrorBox, Empty, Table, fmtDate, useTitle } from './ui.js';
 import { request } from './api.js';
 
-const HELPERS = {
-  customers: { label: 'Companies using products', path: '/api/ai/find-customers-of-products', example: 'companies in Germany using a CRM and a marketing automation tool' },
-  techstack: { label: 'Tech stack of a company', path: '/api/ai/find-techstacks-for-company', example: 'what analytics does alpinebeverages.com use' },
-  people: { label: 'People profiles', path: '/api/ai/find-people-profiles', example: 'marketing directors at software companies in France' },
-};
+/**
+ * The suggestions of each helper.
+ * @typedef {{
+ *   customers: import('./contract.js').PostAnswer<'/ai/find-customers-of-products'>,
+ *   techstack: import('./contract.js').PostAnswer<'/ai/find-techstacks-for-company'>,
+ *   people: import('./contract.js').PostAnswer<'/ai/find-people-profiles'>,
+ * }} Suggestions
+ * @typedef {keyof Suggestions} Kind
+ * @typedef {{ items: Suggestions[Kind], understood: string | null, parser: string | null, fallback: string | null }} Answer
+ * @typedef {import('./ui.js').Problem} Problem
+ */
 
+/** @type {{ [K in Kind]: { label: string, path: import('./contract.js').ApiPath<'post'>, example: string } }} */
+const HELPERS = {
+  customers: { label: 'Companies using products', path: '/ai/find-customers-of-products', example: 'companies in Germany using a CRM and a marketing automation tool' },
+  techstack: { label: 'Tech stack of a company', path: '/ai/find-techstacks-for-company', example: 'what analytics does alpinebeverages.com use' },
+  people: { label: 'People profiles', path: '/ai/find-people-profiles', example: 'marketing directors at software companies in France' },
+};
+const KINDS = /** @type {Kind[]} */ (Object.keys(HELPERS));
+
+/** @param {string | null} h */
 function decode(h) {
   if (!h) return null;
   try {
@@ -20,8 +36,15 @@ function decode(h) {
   }
 }
 
+/**
+ * @param {Kind} kind
+ * @param {string} prompt
+ * @param {number} size
+ * @returns {Promise<Answer>}
+ */
 async function ask(kind, prompt, size) {
-  const res = await request('POST', HELPERS[kind].path, { params: { prompt, size }, raw: true });
+  /** @type {Response} */
+  const res = await request('POST', `/api${HELPERS[kind].path}`, { params: { prompt, size }, raw: true });
   return {
     items: await res.json(),
     understood: decode(res.headers.get('x-stacklens-understood')),
@@ -31,6 +54,7 @@ async function ask(kind, prompt, size) {
 }
 
 // The labels of describeQuery's filter names (src/intelligence/prompt/describe.ts).
+/** @type {Partial<Record<string, string>>} */
 const FILTER_LABELS = {
   products: 'Products', vendors: 'Vendors', categories: 'Categories', industries: 'Industries', countries: 'Countries',
   employees: 'Employees', revenue: 'Revenue', time: 'Time window', titles: 'Job titles', seniority: 'Seniority',
@@ -41,13 +65,17 @@ const FILTER_LABELS = {
  * The understood line ("vendors=HubSpot (typo 'hubspt'); countries=DE") as filters, one row
  * each; null when it is not in that form (then the line is shown as it is).
  */
+/**
+ * @param {string | null} understood
+ * @returns {{ label: string, value: string }[] | null}
+ */
 export function filtersOf(understood) {
   if (!understood || understood === 'nothing recognized') return [];
   const parts = understood.split('; ').map((p) => {
     const at = p.indexOf('=');
     return at > 0 ? { name: p.slice(0, at), value: p.slice(at + 1) } : null;
   });
-  return parts.every(Boolean) ? parts.map((p) => ({ label: FILTER_LABELS[p.name] ?? p.name, value: p.value })) : null;
+  return parts.every((p) => p !== null) ? parts.map((p) => ({ label: FILTER_LABELS[p.name] ?? p.name, value: p.value })) : null;
 }
 
 /**
@@ -55,6 +83,7 @@ export function filtersOf(understood) {
  * says so and how to narrow it) as advice on the prompt, not as a fault; anything else as the
  * API's message. The HTTP-speak of the retry hint is left out: the form is right there.
  */
+/** @param {Problem | null} error */
 export function aiProblemOf(error) {
   if (!error) return null;
   const message = String(error.message ?? '');
@@ -64,12 +93,14 @@ export function aiProblemOf(error) {
   return null;
 }
 
+/** @param {{ error: Problem | null }} props */
 function AiProblem({ error }) {
   const problem = aiProblemOf(error);
   if (!problem) return html`<${ErrorBox} error=${error} />`;
   return html`<div class="error" role="alert"><strong>${problem.title}</strong> <span class="error-message">${problem.text}</span></div>`;
 }
 
+/** @param {{ answer: Answer }} props */
 function Understood({ answer }) {
   const filters = filtersOf(answer.understood);
   return html`<section class="card" aria-labelledby="understood-title">
@@ -85,10 +116,12 @@ function Understood({ answer }) {
   </section>`;
 }
 
+/** @param {{ kind: Kind, items: Suggestions[Kind] }} props */
 function Results({ kind, items }) {
   if (items.length === 0) return html`<${Empty}>No suggestions.</${Empty}>`;
-  const company = (r) => (r.companyDomain ? html`<a href=${href(['companies', r.companyDomain])}>${r.companyName ?? r.companyDomain}</a>` : r.companyName ?? '—');
-  const cols = {
+  const company = (/** @type {{ companyDomain: string | null, companyName: string | null }} */ r) => (r.companyDomain ? html`<a href=${href(['companies', r.companyDomain])}>${r.companyName ?? r.companyDomain}</a>` : r.companyName ?? '—');
+  /** @type {{ [K in Kind]: import('./ui.js').Column<Suggestions[K][number]>[] }} */
+  const columns = {
     customers: [
       { key: 'companyName', label: 'Company', render: company },
       { key: 'product', label: 'Product' },
@@ -109,15 +142,16 @@ function Results({ kind, items }) {
       { key: 'country', label: 'Country' },
       { key: 'confidence', label: 'Confidence', numeric: true, render: (r) => `${Math.round(r.confidence * 100)}%` },
     ],
-  }[kind];
-  return html`<${Table} columns=${cols} rows=${items} />`;
+  };
+  return html`<${Table} columns=${columns[kind]} rows=${items} />`;
 }
 
+/** @param {{ route: import('./ui.js').Route }} props */
 function Ai({ route }) {
   useTitle('Ask AI');
-  const kind = HELPERS[route.query.get('kind')] ? route.query.get('kind') : 'customers';
+  const kind = KINDS.find((k) => k === route.query.get('kind')) ?? 'customers';
   const prompt = route.query.get('prompt') ?? '';
-  const [state, setState] = useState({ busy: false, error: null, answer: null, for: null });
+  const [state, setState] = useState(/** @type {{ busy: boolean, error: Problem | null, answer: Answer | null, for: string | null }} */ ({ busy: false, error: null, answer: null, for: null }));
   const key = `${kind}|${prompt}`;
   if (prompt && state.for !== key && !state.busy) {
     setState({ busy: true, error: null, answer: null, for: key });
@@ -126,7 +160,7 @@ function Ai({ route }) {
       (error) => setState({ busy: false, error, answer: null, for: key }),
     );
   }
-  const submit = (e) => {
+  const submit = (/** @type {import('./ui.js').FormEvent} */ e) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     navigate(href(['ai'], { kind: f.get('kind'), prompt: String(f.get('prompt')).trim(), size: f.get('size') }));

@@ -1,3 +1,4 @@
+// @ts-check
 // The console's entry: the session (cookie + CSRF token from /console/api/session), the
 // page frame (skip link, navigation, sign-out) and hash routing — every view has its URL
 // and the back button works. Screens load on demand, so the first paint needs little code.
@@ -6,6 +7,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { html, parseHash, href, navigate, Loading, ErrorBox, useTitle } from './ui.js';
 import { session, setSession, whenSignedOut } from './api.js';
 
+/**
+ * @typedef {import('./contract.js').Session} Session
+ * @typedef {import('./contract.js').User} User
+ * @typedef {import('./ui.js').Route} Route
+ * @typedef {import('./ui.js').Problem} Problem
+ * @typedef {{ views: Record<string, (props: { route: Route, user: User }) => unknown> }} ScreenModule
+ */
+
+/** @type {Record<string, () => Promise<ScreenModule>>} */
 const screens = {
   search: () => import('./search.js'),
   companies: () => import('./company.js'),
@@ -33,11 +43,12 @@ function useRoute() {
   return route;
 }
 
+/** @param {{ onSignedIn: (s: Session) => void, notice?: string | null }} props */
 function SignIn({ onSignedIn, notice }) {
   useTitle('Sign in');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const submit = async (e) => {
+  const [error, setError] = useState(/** @type {Problem | null} */ (null));
+  const submit = async (/** @type {import('./ui.js').FormEvent} */ e) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setBusy(true);
@@ -45,7 +56,7 @@ function SignIn({ onSignedIn, notice }) {
     try {
       onSignedIn(await session.signIn(String(form.get('email')), String(form.get('password'))));
     } catch (err) {
-      setError(err);
+      setError(/** @type {Problem} */ (err));
       setBusy(false);
     }
   };
@@ -61,10 +72,11 @@ function SignIn({ onSignedIn, notice }) {
   </main>`;
 }
 
+/** @param {{ route: Route, user: User }} props */
 function Screen({ route, user }) {
   const name = route.parts[0] || 'search';
-  const [mod, setMod] = useState(null);
-  const [error, setError] = useState(null);
+  const [mod, setMod] = useState(/** @type {ScreenModule | null} */ (null));
+  const [error, setError] = useState(/** @type {Error | null} */ (null));
   useEffect(() => {
     const load = screens[name];
     if (!load) return;
@@ -84,6 +96,7 @@ function NotFound() {
   return html`<div class="card"><h1>Page not found</h1><p><a href="#/search">Go to company search</a></p></div>`;
 }
 
+/** @param {{ user: User, route: Route, onSignOut: () => void }} props */
 function Frame({ user, route, onSignOut }) {
   const top = route.parts[0] || 'search';
   const links = [
@@ -91,7 +104,7 @@ function Frame({ user, route, onSignOut }) {
     { id: 'ai', label: 'Ask AI', to: '#/ai' },
     ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/users' }] : []),
   ];
-  return html`<a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+  return html`<a class="skip" href="#main" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
     <header class="topbar">
       <a class="brand" href="#/search">Stacklens</a>
       <nav aria-label="Main">
@@ -107,7 +120,7 @@ function Frame({ user, route, onSignOut }) {
 
 function App() {
   const route = useRoute();
-  const [state, setState] = useState({ checking: true, user: null, notice: null, error: null });
+  const [state, setState] = useState(/** @type {{ checking: boolean, user: User | null, notice?: string | null, error?: Problem | null }} */ ({ checking: true, user: null, notice: null, error: null }));
   useEffect(() => {
     whenSignedOut(() => {
       setSession(null);
@@ -125,7 +138,7 @@ function App() {
   if (!state.user) {
     return html`${state.error && html`<${ErrorBox} error=${state.error} />`}<${SignIn}
         notice=${state.notice}
-        onSignedIn=${(s) => {
+        onSignedIn=${(/** @type {Session} */ s) => {
           setSession(s);
           setState({ checking: false, user: s.user });
           if (!location.hash || location.hash === '#/sign-in') navigate('#/search', { replace: true });
@@ -144,6 +157,6 @@ function App() {
 }
 
 export { href };
-const root = document.getElementById('app');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 root.textContent = '';
 render(html`<${App} />`, root);

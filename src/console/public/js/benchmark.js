@@ -1,11 +1,19 @@
+// @ts-check
 // The benchmark tab: the cohort's usage share per product (a uPlot bar chart, loaded only
 // here, with the company's own products in their own colour and a table of the same data),
 // and the similar / different / missing comparison with chosen peers as a matrix.
 import { useEffect, useRef } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty } from './ui.js';
-import { get, post, seg } from './api.js';
+import { get, post } from './api.js';
+import { COHORTS } from './choices.js';
 
-const COHORTS = ['Default', 'Defined', 'Aspirational'];
+/**
+ * A product's share of the cohort, and whether the company uses it.
+ * @typedef {import('./contract.js').GetAnswer<'/companies/{companyDomain}/cohort/{cohort}/metrics/usage'>[number] & { own: boolean }} UsageRow
+ * @typedef {import('./contract.js').PostAnswer<'/companies/{companyDomain}/metrics/details'>[number]['products'][number]} PeerCategory
+ * @typedef {import('./contract.js').CohortType} CohortType
+ */
+
 const TOP = 20;
 
 function loadUplotCss() {
@@ -17,20 +25,23 @@ function loadUplotCss() {
   document.head.append(link);
 }
 
+/** @param {{ rows: UsageRow[] }} props */
 function UsageChart({ rows }) {
-  const box = useRef(null);
+  const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   useEffect(() => {
+    /** @type {import('uplot') | undefined} */
     let plot;
     let live = true;
     loadUplotCss();
     import('uplot').then(({ default: uPlot }) => {
       if (!live || !box.current) return;
       const css = getComputedStyle(document.documentElement);
-      const color = (v) => css.getPropertyValue(v).trim();
+      const color = (/** @type {string} */ v) => css.getPropertyValue(v).trim();
       const xs = rows.map((_, i) => i);
       const own = rows.map((r) => (r.own ? r.percentage : null));
       const other = rows.map((r) => (r.own ? null : r.percentage));
-      const bars = uPlot.paths.bars({ size: [0.7, 60], align: 0 });
+      // Always there in the ESM build; its types leave the path builders optional.
+      const bars = /** @type {NonNullable<typeof uPlot.paths.bars>} */ (uPlot.paths.bars)({ size: [0.7, 60], align: 0 });
       const width = Math.max(320, box.current.clientWidth);
       plot = new uPlot(
         {
@@ -67,13 +78,14 @@ function UsageChart({ rows }) {
   return html`<div class="chart" ref=${box} role="img" aria-label=${`Bar chart: share of the cohort using each of its ${rows.length} most used products; ${rows.filter((r) => r.own).length} of them are in this company's stack`}></div>`;
 }
 
-const short = (s) => (s.length > 18 ? `${s.slice(0, 17)}…` : s);
+const short = (/** @type {string} */ s) => (s.length > 18 ? `${s.slice(0, 17)}…` : s);
 
+/** @param {{ domain: string, cohort: CohortType }} props */
 function Usage({ domain, cohort }) {
   const data = useAsync(async () => {
     const [usage, stack] = await Promise.all([
-      get(`/companies/${seg(domain)}/cohort/${cohort}/metrics/usage`),
-      get(`/companies/${seg(domain)}/products/paged`, { size: 200 }),
+      get('/companies/{companyDomain}/cohort/{cohort}/metrics/usage', { path: { companyDomain: domain, cohort } }),
+      get('/companies/{companyDomain}/products/paged', { path: { companyDomain: domain }, query: { size: 200 } }),
     ]);
     const mine = new Set(stack.content.map((p) => p.productId));
     return [...usage]
@@ -101,24 +113,26 @@ const CELL = {
   missing: { sym: '○', cls: 'missing', text: 'no product' },
 };
 
+/** @param {{ domain: string, cohort: CohortType, chosen: string[] }} props */
 function Matrix({ domain, cohort, chosen }) {
   const data = useAsync(async () => {
     let peers = chosen;
-    if (peers.length === 0) peers = (await get(`/companies/${seg(domain)}/cohort/${cohort}`, { size: 5 })).content.map((p) => p.domain);
+    if (peers.length === 0) peers = (await get('/companies/{companyDomain}/cohort/{cohort}', { path: { companyDomain: domain, cohort }, query: { size: 5 } })).content.map((p) => p.domain);
     if (peers.length === 0) return { peers, rows: [] };
-    const details = await post(`/companies/${seg(domain)}/metrics/details`, undefined, { cohortCompanyDomain: peers });
+    const details = await post('/companies/{companyDomain}/metrics/details', { path: { companyDomain: domain }, query: { cohortCompanyDomain: peers } });
+    /** @type {Map<string, { category: string, mine: string[], cells: (PeerCategory | null)[] }>} */
     const byCat = new Map();
     details.forEach((d, col) => {
       for (const p of d.products) {
-        if (!byCat.has(p.category)) byCat.set(p.category, { category: p.category, mine: p.companyProducts ?? [], cells: new Array(details.length).fill(null) });
-        const row = byCat.get(p.category);
+        let row = byCat.get(p.category);
+        if (!row) byCat.set(p.category, (row = { category: p.category, mine: p.companyProducts ?? [], cells: new Array(details.length).fill(null) }));
         row.cells[col] = p;
       }
     });
     const rows = [...byCat.values()].filter((r) => r.mine.length > 0).sort((a, b) => a.category.localeCompare(b.category));
     return { peers: details.map((d) => d.companyDomain), rows };
   }, [domain, cohort, chosen.join(',')]);
-  const kind = (c) => (!c ? null : c.similar ? 'similar' : c.different ? 'different' : 'missing');
+  const kind = (/** @type {PeerCategory | null} */ c) => (!c ? null : c.similar ? 'similar' : c.different ? 'different' : 'missing');
   return html`<section class="card" aria-labelledby="matrix-title" aria-busy=${data.loading}>
     <h2 id="matrix-title">Stack comparison with ${chosen.length ? 'the chosen peers' : `the first peers of the ${cohort} cohort`}</h2>
     <p class="hint">For each category of this company's stack: ● the peer uses the same product, ◐ a different one, ○ none. Choose peers on the <a href=${href(['companies', domain, 'peers'], { cohort })}>Peers</a> tab.</p>
@@ -133,19 +147,20 @@ function Matrix({ domain, cohort, chosen }) {
             const k = kind(c);
             if (!k) return html`<td>—</td>`;
             const cell = CELL[k];
-            return html`<td class=${`cell ${cell.cls}`}><span aria-hidden="true">${cell.sym}</span> <span class="visually-hidden">${cell.text}: </span>${c.product ?? ''}</td>`;
+            return html`<td class=${`cell ${cell.cls}`}><span aria-hidden="true">${cell.sym}</span> <span class="visually-hidden">${cell.text}: </span>${c?.product ?? ''}</td>`;
           })}
         </tr>`)}</tbody>
       </table></div>`)}
   </section>`;
 }
 
+/** @param {{ domain: string, route: import('./ui.js').Route }} props */
 export function Benchmark({ domain, route }) {
-  const cohort = COHORTS.includes(route.query.get('cohort')) ? route.query.get('cohort') : 'Default';
+  const cohort = COHORTS.find((c) => c === route.query.get('cohort')) ?? 'Default';
   const chosen = (route.query.get('peers') ?? '').split(',').filter(Boolean);
   return html`<div>
     <div class="toolbar">
-      <label class="inline">Cohort <select value=${cohort} onChange=${(e) => navigate(href(['companies', domain, 'benchmark'], { cohort: e.currentTarget.value, peers: chosen.join(',') }))}>
+      <label class="inline">Cohort <select value=${cohort} onChange=${(/** @type {import('./ui.js').SelectEvent} */ e) => navigate(href(['companies', domain, 'benchmark'], { cohort: e.currentTarget.value, peers: chosen.join(',') }))}>
         ${COHORTS.map((c) => html`<option value=${c}>${c}</option>`)}
       </select></label>
     </div>

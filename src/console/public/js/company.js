@@ -1,18 +1,31 @@
+// @ts-check
 // The company page: firmographics and the stack by category (expand a product for its
 // evidence), peers (cohorts, competitors), the benchmark charts, the news feed and people
 // with masked contacts and a purchase that shows its credit cost first.
 import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDate, useTitle } from './ui.js';
-import { get, post, seg } from './api.js';
+import { get, post } from './api.js';
 import { Benchmark } from './benchmark.js';
+import { COHORTS } from './choices.js';
 
-export const COHORTS = ['Default', 'Defined', 'Aspirational'];
+/**
+ * @typedef {import('./contract.js').Schemas['CompanyProduct']} CompanyProduct
+ * @typedef {import('./contract.js').PostAnswer<'/companies/{companyDomain}/products-in-use'>[number]} InUse
+ * @typedef {import('./contract.js').GetAnswer<'/companies/{companyDomain}/cohort/{cohort}'>} PeerPage
+ * @typedef {PeerPage['content'][number]} Peer
+ * @typedef {import('./contract.js').Schemas['Feed']} Feed
+ * @typedef {import('./contract.js').PostAnswer<'/profiles/search'>['content'][number]} Profile
+ * @typedef {import('./contract.js').PostAnswer<'/profiles/purchase'>} Purchased
+ * @typedef {import('./ui.js').Route} Route
+ * @typedef {import('./ui.js').FieldEvent} FieldEvent
+ */
 
+/** @param {{ domain: string }} props */
 function Firmographics({ domain }) {
-  const f = useAsync(() => get(`/companies/${seg(domain)}/firmographics`), [domain]);
+  const f = useAsync(() => get('/companies/{companyDomain}/firmographics', { path: { companyDomain: domain } }), [domain]);
   if (f.error) return html`<${ErrorBox} error=${f.error} onRetry=${f.reload} />`;
   const d = f.data;
-  const row = (k, v) => v && html`<div><dt>${k}</dt><dd>${v}</dd></div>`;
+  const row = (/** @type {string} */ k, /** @type {unknown} */ v) => v && html`<div><dt>${k}</dt><dd>${v}</dd></div>`;
   return html`<section class="card firmo" aria-labelledby="firmo-title" aria-busy=${f.loading}>
     <h2 id="firmo-title">Firmographics</h2>
     ${!d ? html`<${Loading} rows=${4} />` : html`
@@ -31,12 +44,15 @@ function Firmographics({ domain }) {
   </section>`;
 }
 
-/** Install evidence: the install's dates and counts, and the observations behind it (paged, newest first). */
+/**
+ * Install evidence: the install's dates and counts, and the observations behind it (paged, newest first).
+ * @param {{ domain: string, product: CompanyProduct }} props
+ */
 function Evidence({ domain, product }) {
   const [size, setSize] = useState(10);
-  const ev = useAsync(() => get(`/companies/${seg(domain)}/products/${seg(product.productId)}/evidence`, { size }), [domain, product.productId, size]);
+  const ev = useAsync(() => get('/companies/{companyDomain}/products/{productId}/evidence', { path: { companyDomain: domain, productId: product.productId }, query: { size } }), [domain, product.productId, size]);
   const items = ev.data?.content ?? [];
-  const where = (o) => (o.url ? html`<a href=${o.url} target="_blank" rel="noopener noreferrer">${o.url}</a>` : o.source === 'dns' ? 'DNS record' : o.source === 'job' ? 'job post' : '—');
+  const where = (/** @type {import('./contract.js').Schemas['Evidence']} */ o) => (o.url ? html`<a href=${o.url} target="_blank" rel="noopener noreferrer">${o.url}</a>` : o.source === 'dns' ? 'DNS record' : o.source === 'job' ? 'job post' : '—');
   return html`<div class="evidence" aria-busy=${ev.loading}>
     <dl class="facts">
       <div><dt>First seen</dt><dd>${fmtDate(product.dateFirstVerified)}</dd></div>
@@ -62,6 +78,7 @@ function Evidence({ domain, product }) {
 /** The in-use bar of products-in-use (its `inUse`): below it a product is listed apart, as probably gone. */
 const IN_USE_PERCENT = 50;
 
+/** @param {{ domain: string, p: CompanyProduct, c: InUse | undefined, open: string | null, setOpen: (productId: string | null) => void }} props */
 function StackRow({ domain, p, c, open, setOpen }) {
   const isOpen = open === p.productId;
   return html`<li class=${isOpen ? 'open' : ''}>
@@ -78,18 +95,20 @@ function StackRow({ domain, p, c, open, setOpen }) {
   </li>`;
 }
 
+/** @param {{ domain: string }} props */
 function Stack({ domain }) {
   const data = useAsync(async () => {
-    const page = await get(`/companies/${seg(domain)}/products/paged`, { size: 200 });
+    const page = await get('/companies/{companyDomain}/products/paged', { path: { companyDomain: domain }, query: { size: 200 } });
     const ids = page.content.map((p) => p.productId);
+    /** @type {Map<string, InUse>} */
     const confidence = new Map();
     for (let i = 0; i < ids.length; i += 100) {
-      const res = await post(`/companies/${seg(domain)}/products-in-use`, { productIds: ids.slice(i, i + 100) });
+      const res = await post('/companies/{companyDomain}/products-in-use', { path: { companyDomain: domain }, body: { productIds: ids.slice(i, i + 100) } });
       for (const r of res) confidence.set(r.productId, r);
     }
     return { page, confidence };
   }, [domain]);
-  const [open, setOpen] = useState(null);
+  const [open, setOpen] = useState(/** @type {string | null} */ (null));
   if (data.error) return html`<${ErrorBox} error=${data.error} onRetry=${data.reload} />`;
   if (!data.data) return html`<section class="card"><h2>Technology stack</h2><${Loading} rows=${8} /></section>`;
   const { page, confidence } = data.data;
@@ -97,13 +116,14 @@ function Stack({ domain }) {
   // listed among the 99 % ones they read as the company's stack.
   const unlikely = page.content.filter((p) => confidence.get(p.productId)?.inUse === false);
   const likely = page.content.filter((p) => confidence.get(p.productId)?.inUse !== false);
+  /** @type {Map<string, CompanyProduct[]>} */
   const groups = new Map();
   for (const p of likely) {
     const g = p.level0Category ?? p.mainCategory;
     if (!groups.has(g)) groups.set(g, []);
-    groups.get(g).push(p);
+    groups.get(g)?.push(p);
   }
-  const row = (p) => html`<${StackRow} key=${p.productId} domain=${domain} p=${p} c=${confidence.get(p.productId)} open=${open} setOpen=${setOpen} />`;
+  const row = (/** @type {CompanyProduct} */ p) => html`<${StackRow} key=${p.productId} domain=${domain} p=${p} c=${confidence.get(p.productId)} open=${open} setOpen=${setOpen} />`;
   return html`<section class="card" aria-labelledby="stack-title">
     <h2 id="stack-title">Technology stack <span class="count" title="Products likely in use">${likely.length}</span></h2>
     ${page.totalElements > page.content.length && html`<p class="hint">Showing the first ${page.content.length} of ${page.totalElements} products.</p>`}
@@ -115,11 +135,12 @@ function Stack({ domain }) {
     </div>`)}
     ${unlikely.length > 0 && html`<details class="stack-group stack-unlikely">
       <summary><h3>Probably no longer in use (confidence below ${IN_USE_PERCENT} %) <span class="count">${unlikely.length}</span></h3></summary>
-      <ul class="stack-list">${[...unlikely].sort((a, b) => confidence.get(b.productId).confidence - confidence.get(a.productId).confidence).map(row)}</ul>
+      <ul class="stack-list">${[...unlikely].sort((a, b) => /** @type {InUse} */ (confidence.get(b.productId)).confidence - /** @type {InUse} */ (confidence.get(a.productId)).confidence).map(row)}</ul>
     </details>`}
   </section>`;
 }
 
+/** @param {{ domain: string, loader: (page: number) => Promise<PeerPage>, label: string, chosen: string[], onChoose: (domain: string, on: boolean) => void }} props */
 function PeerList({ domain, loader, label, chosen, onChoose }) {
   const [page, setPage] = useState(0);
   const data = useAsync(() => loader(page), [domain, label, page]);
@@ -127,20 +148,21 @@ function PeerList({ domain, loader, label, chosen, onChoose }) {
     <h2 id=${`peers-${label}`}>${label}</h2>
     <${ErrorBox} error=${data.error} onRetry=${data.reload} />
     ${!data.data && !data.error ? html`<${Loading} rows=${5} />` : data.data && html`
-      <${Table} rows=${data.data.content} rowKey=${(r) => r.domain} empty="No peers in this group."
-        columns=${[
+      <${Table} rows=${data.data.content} rowKey=${(/** @type {Peer} */ r) => r.domain} empty="No peers in this group."
+        columns=${/** @satisfies {import('./ui.js').Column<Peer>[]} */ ([
           { key: 'name', label: 'Company', render: (r) => html`<a href=${href(['companies', r.domain])}>${r.name ?? r.domain}</a><div class="sub">${r.domain}</div>` },
-          { key: 'compare', label: 'Compare', sortable: false, render: (r) => html`<label class="check"><input type="checkbox" checked=${chosen.includes(r.domain)} onChange=${(e) => onChoose(r.domain, e.currentTarget.checked)} />Benchmark<span class="visually-hidden"> ${r.name ?? r.domain}</span></label>` },
-        ]} />
+          { key: 'compare', label: 'Compare', sortable: false, render: (r) => html`<label class="check"><input type="checkbox" checked=${chosen.includes(r.domain)} onChange=${(/** @type {FieldEvent} */ e) => onChoose(r.domain, e.currentTarget.checked)} />Benchmark<span class="visually-hidden"> ${r.name ?? r.domain}</span></label>` },
+        ])} />
       <${Pager} page=${page} totalPages=${data.data.totalPages} totalElements=${data.data.totalElements} label="peers" onPage=${setPage} />`}
   </section>`;
 }
 
+/** @param {{ domain: string, route: Route }} props */
 function Peers({ domain, route }) {
-  const cohort = COHORTS.includes(route.query.get('cohort')) ? route.query.get('cohort') : 'Default';
+  const cohort = COHORTS.find((c) => c === route.query.get('cohort')) ?? 'Default';
   const chosen = (route.query.get('peers') ?? '').split(',').filter(Boolean);
-  const go = (q) => navigate(href(['companies', domain, 'peers'], { cohort, peers: chosen.join(','), ...q }), { replace: true });
-  const onChoose = (d, on) => go({ peers: (on ? [...chosen, d] : chosen.filter((x) => x !== d)).join(',') });
+  const go = (/** @type {{ peers?: string }} */ q) => navigate(href(['companies', domain, 'peers'], { cohort, peers: chosen.join(','), ...q }), { replace: true });
+  const onChoose = (/** @type {string} */ d, /** @type {boolean} */ on) => go({ peers: (on ? [...chosen, d] : chosen.filter((x) => x !== d)).join(',') });
   return html`<div>
     <div class="toolbar">
       <div class="segmented" role="group" aria-label="Cohort">
@@ -149,17 +171,18 @@ function Peers({ domain, route }) {
       ${chosen.length > 0 && html`<a class="button primary" href=${href(['companies', domain, 'benchmark'], { cohort, peers: chosen.join(',') })}>Benchmark with ${chosen.length} chosen</a>`}
     </div>
     <div class="grid2">
-      <${PeerList} domain=${domain} label=${`${cohort} cohort`} chosen=${chosen} onChoose=${onChoose} loader=${(page) => get(`/companies/${seg(domain)}/cohort/${cohort}`, { page, size: 20 })} />
-      <${PeerList} domain=${domain} label="Competitors" chosen=${chosen} onChoose=${onChoose} loader=${(page) => get(`/companies/${seg(domain)}/competitors`, { page, size: 20 })} />
+      <${PeerList} domain=${domain} label=${`${cohort} cohort`} chosen=${chosen} onChoose=${onChoose} loader=${(/** @type {number} */ page) => get('/companies/{companyDomain}/cohort/{cohort}', { path: { companyDomain: domain, cohort }, query: { page, size: 20 } })} />
+      <${PeerList} domain=${domain} label="Competitors" chosen=${chosen} onChoose=${onChoose} loader=${(/** @type {number} */ page) => get('/companies/{companyDomain}/competitors', { path: { companyDomain: domain }, query: { page, size: 20 } })} />
     </div>
   </div>`;
 }
 
+/** @param {{ domain: string }} props */
 function News({ domain }) {
-  const [pages, setPages] = useState([]);
-  const [cursor, setCursor] = useState(undefined);
-  const first = useAsync(() => get(`/companies/${seg(domain)}/feed`), [domain]);
-  const more = useAsync(() => (cursor ? get(`/companies/${seg(domain)}/feed`, { paginationId: cursor }).then((p) => (setPages((ps) => [...ps, p]), p)) : null), [cursor]);
+  const [pages, setPages] = useState(/** @type {Feed[]} */ ([]));
+  const [cursor, setCursor] = useState(/** @type {string | undefined} */ (undefined));
+  const first = useAsync(() => get('/companies/{companyDomain}/feed', { path: { companyDomain: domain } }), [domain]);
+  const more = useAsync(() => (cursor ? get('/companies/{companyDomain}/feed', { path: { companyDomain: domain }, query: { paginationId: cursor } }).then((p) => (setPages((ps) => [...ps, p]), p)) : null), [cursor]);
   if (first.error) return html`<${ErrorBox} error=${first.error} onRetry=${first.reload} />`;
   if (!first.data) return html`<section class="card"><h2>News</h2><${Loading} rows=${5} /></section>`;
   const all = [first.data, ...pages];
@@ -178,21 +201,26 @@ function News({ domain }) {
   </section>`;
 }
 
+/**
+ * @param {Profile} p
+ * @param {string} domain
+ */
 function maskedEmail(p, domain) {
   const first = (p.fullName ?? '?').trim()[0]?.toLowerCase() ?? '•';
   return `${first}•••••@${p.companyDomain ?? domain}`;
 }
 
+/** @param {{ profile: Profile, onDone: (res: Purchased) => void, onCancel: () => void }} props */
 function Purchase({ profile, onDone, onCancel }) {
-  const credits = useAsync(() => get('/credits', { limit: 1 }), [profile.id]);
-  const [state, setState] = useState({ busy: false, error: null });
+  const credits = useAsync(() => get('/credits', { query: { limit: 1 } }), [profile.id]);
+  const [state, setState] = useState(/** @type {{ busy: boolean, error: import('./ui.js').Problem | null }} */ ({ busy: false, error: null }));
   const buy = async () => {
     setState({ busy: true, error: null });
     try {
-      const res = await post('/profiles/purchase', { profileIds: [profile.id] }, undefined, { headers: { 'idempotency-key': crypto.randomUUID() } });
+      const res = await post('/profiles/purchase', { body: { profileIds: [profile.id] }, headers: { 'idempotency-key': crypto.randomUUID() } });
       onDone(res);
     } catch (err) {
-      setState({ busy: false, error: err });
+      setState({ busy: false, error: /** @type {import('./ui.js').Problem} */ (err) });
     }
   };
   return html`<div class="confirm" role="dialog" aria-modal="false" aria-labelledby=${`buy-${profile.id}`}>
@@ -206,19 +234,20 @@ function Purchase({ profile, onDone, onCancel }) {
   </div>`;
 }
 
+/** @param {{ domain: string }} props */
 function People({ domain }) {
   const [page, setPage] = useState(0);
-  const [buying, setBuying] = useState(null);
-  const [bought, setBought] = useState({});
-  const data = useAsync(() => post('/profiles/search', { companyDomains: [domain], page, size: 20 }), [domain, page]);
+  const [buying, setBuying] = useState(/** @type {string | null} */ (null));
+  const [bought, setBought] = useState(/** @type {Record<string, Purchased['results'][number]>} */ ({}));
+  const data = useAsync(() => post('/profiles/search', { body: { companyDomains: [domain], page, size: 20 } }), [domain, page]);
   if (data.error && data.error.status !== 404) return html`<${ErrorBox} error=${data.error} onRetry=${data.reload} />`;
   const rows = data.data?.content ?? [];
   return html`<section class="card" aria-labelledby="people-title" aria-busy=${data.loading}>
     <h2 id="people-title">People</h2>
     <p class="hint">Contact details are masked until bought; each new purchase costs one credit.</p>
     ${data.loading && !data.data ? html`<${Loading} rows=${6} />` : html`
-      <${Table} rows=${rows} rowKey=${(r) => r.id} empty="No people are known at this company."
-        columns=${[
+      <${Table} rows=${rows} rowKey=${(/** @type {Profile} */ r) => r.id} empty="No people are known at this company."
+        columns=${/** @satisfies {import('./ui.js').Column<Profile>[]} */ ([
           { key: 'fullName', label: 'Name' },
           { key: 'title', label: 'Title' },
           { key: 'seniority', label: 'Seniority' },
@@ -227,18 +256,19 @@ function People({ domain }) {
             if (b) return html`<span class="contact">${b.emails.map((e) => e.value).join(', ') || 'no email'}${b.phones.length ? ` · ${b.phones.map((x) => x.value).join(', ')}` : ''}</span>`;
             return html`<span class="masked" aria-label="masked email">${maskedEmail(p, domain)}</span>
               ${buying === p.id
-                ? html`<${Purchase} profile=${p} onCancel=${() => setBuying(null)} onDone=${(res) => { setBought((m) => ({ ...m, [p.id]: res.results[0] })); setBuying(null); }} />`
+                ? html`<${Purchase} profile=${p} onCancel=${() => setBuying(null)} onDone=${(/** @type {Purchased} */ res) => { setBought((m) => ({ ...m, [p.id]: res.results[0] })); setBuying(null); }} />`
                 : html` <button type="button" onClick=${() => setBuying(p.id)}>Buy contact<span class="visually-hidden"> of ${p.fullName}</span></button>`}`;
           } },
-        ]} />
+        ])} />
       ${data.data && html`<${Pager} page=${page} totalPages=${data.data.totalPages} totalElements=${data.data.totalElements} label="people" onPage=${setPage} />`}`}
   </section>`;
 }
 
+/** @param {{ route: Route }} props */
 function Company({ route }) {
   const domain = route.parts[1];
   const tab = route.parts[2] ?? 'stack';
-  const summary = useAsync(() => post('/companies/search', { filter: { companyDomainIn: [domain] }, size: 1 }).then((p) => p.content[0] ?? null), [domain]);
+  const summary = useAsync(() => post('/companies/search', { body: { filter: { companyDomainIn: [domain] }, size: 1 } }).then((p) => p.content[0] ?? null), [domain]);
   const name = summary.data?.name ?? domain;
   useTitle(name);
   const keep = { cohort: route.query.get('cohort') ?? undefined, peers: route.query.get('peers') ?? undefined };
