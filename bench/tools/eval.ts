@@ -1,15 +1,15 @@
 // Evaluation on a generated demo world: seeds it (unless the schema already holds one),
 // runs a full refresh, prints the `stacklens eval` figures. For tuning and for checking
 // calibration on a world with another seed than the one the coefficients were fitted on.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/eval.ts --seed stacklens --companies 5000 [--schema eval_a] [--fit]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/tools/eval.ts --seed stacklens --companies 5000 [--schema eval_a] [--fit]
 // Without DATABASE_URL it runs on in-memory PGlite.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openDb } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { seedWorld } from '../src/ingest/seed/index.ts';
-import { refreshAll } from '../src/ingest/refresh.ts';
-import { evaluateIntelligence } from '../src/eval/intelligence.ts';
+import { openDb } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { seedWorld } from '../../src/ingest/seed/index.ts';
+import { refreshAll } from '../../src/ingest/refresh.ts';
+import { evaluateIntelligence } from '../../src/eval/intelligence.ts';
 
 const { values } = parseArgs({
   options: {

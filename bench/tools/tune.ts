@@ -1,13 +1,13 @@
 // Tuning harness: loads a seeded world's population once and measures Default-cohort
 // purity and competitor precision in memory for weight variants (no writes).
-//   DATABASE_URL=... npx tsx bench/tune.ts --schema eval_a
+//   DATABASE_URL=... npx tsx bench/tools/tune.ts --schema eval_a
 import { parseArgs } from 'node:util';
-import { openDb } from '../src/db/db.ts';
-import { loadPopulation } from '../src/ingest/refresh.ts';
-import { resolveAsOf } from '../src/services/stacks.ts';
-import { truthSegments } from '../src/store/truth.ts';
-import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../src/intelligence/cohorts.ts';
-import { WEIGHTS, type Weights } from '../src/intelligence/similarity.ts';
+import { openDb } from '../../src/db/db.ts';
+import { loadPopulation } from '../../src/ingest/refresh.ts';
+import { resolveAsOf } from '../../src/services/stacks.ts';
+import { truthSegments } from '../../src/store/truth.ts';
+import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../../src/intelligence/cohorts.ts';
+import { WEIGHTS, type Weights } from '../../src/intelligence/similarity.ts';
 
 const { values } = parseArgs({ options: { schema: { type: 'string' }, sample: { type: 'string', default: '1500' } } });
 const db = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: values.schema });
