@@ -27,12 +27,27 @@ console.error(`demo world of ${COMPANIES} companies in ${((Date.now() - started)
 await createUser(t.db, { email: 'bench@console.test', name: 'Bench', role: 'analyst', password: 'bench-password-1' });
 await t.app.listen({ host: '127.0.0.1', port: PORT });
 const base = `http://127.0.0.1:${PORT}`;
-const signIn = await fetch(`${base}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@console.test', password: 'bench-password-1' }) });
+const signIn = await fetch(`${base}/console/api/session`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'bench@console.test', password: 'bench-password-1' }),
+});
 const cookie = /stacklens_session=([^;]+)/u.exec(signIn.headers.get('set-cookie') ?? '')![1]!;
 const { user, csrfToken } = (await signIn.json()) as { user: { id: string }; csrfToken: string };
-const domain = ((await (await fetch(`${base}/api/companies/search`, { method: 'POST', headers: { cookie: `stacklens_session=${cookie}`, 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: '{"size":1}' })).json()) as { content: { domain: string }[] }).content[0]!.domain;
+const domain = (
+  (await (
+    await fetch(`${base}/api/companies/search`, {
+      method: 'POST',
+      headers: { cookie: `stacklens_session=${cookie}`, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+      body: '{"size":1}',
+    })
+  ).json()) as { content: { domain: string }[] }
+).content[0]!.domain;
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+});
 const fcp: number[] = [];
 const fmp: number[] = [];
 const chart: number[] = [];
@@ -68,10 +83,14 @@ await t.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const max = (xs: number[]) => Math.max(...xs);
-console.log(JSON.stringify({
-  companies: Number(COMPANIES), runs: RUNS, user: user.id,
-  firstContentfulPaintMs: { median: Math.round(median(fcp)), max: Math.round(max(fcp)) },
-  firstMeaningfulPaintMs: { median: Math.round(median(fmp)), max: Math.round(max(fmp)), goal: 1000 },
-  benchmarkChartMs: { median: Math.round(median(chart)), max: Math.round(max(chart)) },
-  firstLoadJs: { files: js.files, rawKB: +(js.raw / 1024).toFixed(1), gzipKB: +(js.gz / 1024).toFixed(1), goalGzipKB: 200 },
-}));
+console.log(
+  JSON.stringify({
+    companies: Number(COMPANIES),
+    runs: RUNS,
+    user: user.id,
+    firstContentfulPaintMs: { median: Math.round(median(fcp)), max: Math.round(max(fcp)) },
+    firstMeaningfulPaintMs: { median: Math.round(median(fmp)), max: Math.round(max(fmp)), goal: 1000 },
+    benchmarkChartMs: { median: Math.round(median(chart)), max: Math.round(max(chart)) },
+    firstLoadJs: { files: js.files, rawKB: +(js.raw / 1024).toFixed(1), gzipKB: +(js.gz / 1024).toFixed(1), goalGzipKB: 200 },
+  }),
+);

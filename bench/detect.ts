@@ -11,12 +11,19 @@ import { toSiteArtifacts } from '../src/detect/artifacts.ts';
 import { readFixtures } from '../src/eval/detect.ts';
 import type { SiteArtifacts } from '../src/detect/types.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, 'min-kb': { type: 'string', default: '50' }, 'max-kb': { type: 'string', default: '100' } } });
-const seconds = Number(values.seconds), minKb = Number(values['min-kb']), maxKb = Number(values['max-kb']);
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, 'min-kb': { type: 'string', default: '50' }, 'max-kb': { type: 'string', default: '100' } },
+});
+const seconds = Number(values.seconds),
+  minKb = Number(values['min-kb']),
+  maxKb = Number(values['max-kb']);
 
 let seed = 7;
-const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
-const words = 'platform team customers growth secure reliable insights pricing enterprise support integrations analytics workflow cloud data product features partners resources careers'.split(' ');
+const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+const words =
+  'platform team customers growth secure reliable insights pricing enterprise support integrations analytics workflow cloud data product features partners resources careers'.split(
+    ' ',
+  );
 const sentence = () => Array.from({ length: 8 + Math.floor(rand() * 14) }, () => words[Math.floor(rand() * words.length)]).join(' ');
 
 /** Markup shaped like a real home page body: navigation, cards with images and links, long copy. */
@@ -24,11 +31,12 @@ function padding(bytes: number): string {
   const parts: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const block = i % 3 === 0
-      ? `<nav class="mega-menu"><ul>${Array.from({ length: 8 }, (_, k) => `<li class="menu-item menu-item-${k}"><a href="/solutions/${words[k]}-${i}">${sentence().slice(0, 24)}</a></li>`).join('')}</ul></nav>`
-      : i % 3 === 1
-        ? `<div class="card product-card" data-id="${i}"><img src="/assets/img/product-${i}.webp" alt="${sentence().slice(0, 30)}" loading="lazy" width="320" height="240"><h3 class="card__title">${sentence().slice(0, 40)}</h3><p class="card__text">${sentence()}</p><a class="btn btn-primary" href="/products/${i}">Learn more</a></div>`
-        : `<section class="content-block" style="padding:48px 0"><h2>${sentence().slice(0, 50)}</h2><p>${sentence()}. ${sentence()}. ${sentence()}.</p><p>${sentence()}.</p></section>`;
+    const block =
+      i % 3 === 0
+        ? `<nav class="mega-menu"><ul>${Array.from({ length: 8 }, (_, k) => `<li class="menu-item menu-item-${k}"><a href="/solutions/${words[k]}-${i}">${sentence().slice(0, 24)}</a></li>`).join('')}</ul></nav>`
+        : i % 3 === 1
+          ? `<div class="card product-card" data-id="${i}"><img src="/assets/img/product-${i}.webp" alt="${sentence().slice(0, 30)}" loading="lazy" width="320" height="240"><h3 class="card__title">${sentence().slice(0, 40)}</h3><p class="card__text">${sentence()}</p><a class="btn btn-primary" href="/products/${i}">Learn more</a></div>`
+          : `<section class="content-block" style="padding:48px 0"><h2>${sentence().slice(0, 50)}</h2><p>${sentence()}. ${sentence()}. ${sentence()}.</p><p>${sentence()}.</p></section>`;
     parts.push(block);
     size += block.length;
   }
@@ -52,7 +60,9 @@ const catalog = loadCatalog();
 const compileMs = performance.now() - t0;
 
 for (const s of sites) detect(s, catalog); // warm-up: JIT and the lazily compiled regexes
-let pages = 0, chars = 0, detections = 0;
+let pages = 0,
+  chars = 0,
+  detections = 0;
 const cpuStart = process.cpuUsage();
 const start = performance.now();
 const until = start + seconds * 1000;
@@ -68,8 +78,14 @@ const cpu = process.cpuUsage(cpuStart);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
 console.log(`catalog: ${catalog.technologies.length} technologies, loaded and compiled in ${compileMs.toFixed(0)} ms`);
-console.log(`pages: ${sites.length} fixture sites padded to ${minKb}-${maxKb} KB (mean ${(bytes / sites.length / 1024).toFixed(0)} KB of HTML), with headers, cookies, DNS and job posts`);
-console.log(`throughput: ${(pages / elapsed).toFixed(0)} pages/s on one core, ${(chars / elapsed / 1e6).toFixed(1)} MB/s of HTML, ${(detections / pages).toFixed(1)} detections per page (${pages} pages in ${elapsed.toFixed(1)} s)`);
+console.log(
+  `pages: ${sites.length} fixture sites padded to ${minKb}-${maxKb} KB (mean ${(bytes / sites.length / 1024).toFixed(0)} KB of HTML), with headers, cookies, DNS and job posts`,
+);
+console.log(
+  `throughput: ${(pages / elapsed).toFixed(0)} pages/s on one core, ${(chars / elapsed / 1e6).toFixed(1)} MB/s of HTML, ${(detections / pages).toFixed(1)} detections per page (${pages} pages in ${elapsed.toFixed(1)} s)`,
+);
 // On a shared machine the wall clock counts time other processes held the core; CPU time does not.
-console.log(`per CPU-second: ${(pages / cpuSeconds).toFixed(0)} pages (${cpuSeconds.toFixed(1)} s of CPU in ${elapsed.toFixed(1)} s of wall time: ${Math.round((100 * cpuSeconds) / elapsed)}% of one core)`);
+console.log(
+  `per CPU-second: ${(pages / cpuSeconds).toFixed(0)} pages (${cpuSeconds.toFixed(1)} s of CPU in ${elapsed.toFixed(1)} s of wall time: ${Math.round((100 * cpuSeconds) / elapsed)}% of one core)`,
+);
 console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);

@@ -48,7 +48,9 @@ async function catalogFrom(source: string): Promise<{ catalog: PromptCatalog; la
 }
 
 const { catalog, label } = await catalogFrom(values.source!);
-console.log(`Catalog: ${label}: ${catalog.products.length} products, ${catalog.vendors.length} vendors, ${catalog.categories.length} categories, ${catalog.industries.length} industries`);
+console.log(
+  `Catalog: ${label}: ${catalog.products.length} products, ${catalog.vendors.length} vendors, ${catalog.categories.length} categories, ${catalog.industries.length} industries`,
+);
 
 let t = performance.now();
 compileCatalog(catalog);

@@ -10,7 +10,10 @@ import { createTestClient } from '../test/helpers/auth.ts';
 import { insertLargeCompany } from '../test/helpers/large-company.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 18130);
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 
 async function run(products: number) {
   const db = await createTestDb();
@@ -39,27 +42,45 @@ async function run(products: number) {
   }, 50);
   const started = Date.now();
   const { bytes, lines } = await new Promise<{ bytes: number; lines: number }>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: PORT, path: '/api/companies/big.com/products?export=true', headers: { 'x-api-key': client.apiKey, accept: 'text/csv', 'x-on-behalf-of-user': 'bench@example.com' } }, (res) => {
-      let b = 0;
-      let l = 0;
-      res.on('data', (chunk: Buffer) => {
-        b += chunk.length;
-        for (const byte of chunk) if (byte === 10) l++;
-      });
-      res.on('end', () => resolve({ bytes: b, lines: l }));
-      res.on('error', reject);
-    });
+    const req = http.get(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/api/companies/big.com/products?export=true',
+        headers: { 'x-api-key': client.apiKey, accept: 'text/csv', 'x-on-behalf-of-user': 'bench@example.com' },
+      },
+      (res) => {
+        let b = 0;
+        let l = 0;
+        res.on('data', (chunk: Buffer) => {
+          b += chunk.length;
+          for (const byte of chunk) if (byte === 10) l++;
+        });
+        res.on('end', () => resolve({ bytes: b, lines: l }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
   });
   clearInterval(timer);
   const ms = Date.now() - started;
   await app.close();
   await db.close();
-  console.log(JSON.stringify({
-    engine: db.engine, products, rows: lines - 1, mb: mb(bytes), seconds: ms / 1000,
-    rssBeforeMb: mb(before.rss), rssPeakMb: mb(peakRss), rssGrowthMb: mb(peakRss - before.rss),
-    heapBeforeMb: mb(before.heapUsed), heapPeakMb: mb(peakHeap), liveHeapPeakMb: mb(peakLiveHeap),
-  }));
+  console.log(
+    JSON.stringify({
+      engine: db.engine,
+      products,
+      rows: lines - 1,
+      mb: mb(bytes),
+      seconds: ms / 1000,
+      rssBeforeMb: mb(before.rss),
+      rssPeakMb: mb(peakRss),
+      rssGrowthMb: mb(peakRss - before.rss),
+      heapBeforeMb: mb(before.heapUsed),
+      heapPeakMb: mb(peakHeap),
+      liveHeapPeakMb: mb(peakLiveHeap),
+    }),
+  );
 }
 
 for (const n of sizes.length > 0 ? sizes : [20_000]) await run(n);

@@ -86,7 +86,9 @@ async function oneRun(n: number): Promise<Run> {
     // (tsx src/main.ts serve) as node --cpu-prof --import tsx.
     const command: [string, string[]] = values['cpu-prof']
       ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], `run-${n}`)}`, '--import', 'tsx', 'src/main.ts', 'serve']]
-      : values.direct ? [process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve']] : ['npm', ['start']];
+      : values.direct
+        ? [process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve']]
+        : ['npm', ['start']];
     const loadBefore = loadavg();
     const started = performance.now();
     const child = spawn(command[0], command[1], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -125,19 +127,26 @@ async function oneRun(n: number): Promise<Run> {
 }
 
 const how = values['cpu-prof'] ? 'node --cpu-prof --import tsx src/main.ts serve' : values.direct ? 'node --import tsx src/main.ts serve' : 'npm start';
-console.log(`First start to /readyz: fresh clone of ${commit.slice(0, 10)} (${values.ref}), ${how}, embedded database, ${values['no-demo'] ? 'SEED_DEMO=false' : 'default demo world'}; ${os.cpus().length} cores`);
+console.log(
+  `First start to /readyz: fresh clone of ${commit.slice(0, 10)} (${values.ref}), ${how}, embedded database, ${values['no-demo'] ? 'SEED_DEMO=false' : 'default demo world'}; ${os.cpus().length} cores`,
+);
 const results: number[] = [];
 const cpu: number[] = [];
 for (let n = 1; n <= Number(values.runs); n++) {
   const run = await oneRun(n);
   results.push(run.readyMs);
   cpu.push(run.cpuSeconds);
-  console.log(`run ${n}: /readyz 200 after ${(run.readyMs / 1000).toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} CPU-s   (load average before ${run.loadBefore}, after ${run.loadAfter})`);
-  for (const l of run.lines.filter((x) => /First start|Demo world|listening|Database:/.test(x.line))) console.log(`  ${(l.atMs / 1000).toFixed(1).padStart(6)} s  ${l.line}`);
+  console.log(
+    `run ${n}: /readyz 200 after ${(run.readyMs / 1000).toFixed(1)} s, ${run.cpuSeconds.toFixed(1)} CPU-s   (load average before ${run.loadBefore}, after ${run.loadAfter})`,
+  );
+  for (const l of run.lines.filter((x) => /First start|Demo world|listening|Database:/.test(x.line)))
+    console.log(`  ${(l.atMs / 1000).toFixed(1).padStart(6)} s  ${l.line}`);
 }
 const sorted = [...results].sort((a, b) => a - b);
 const cpuSorted = [...cpu].sort((a, b) => a - b);
 if (results.length > 1) {
-  console.log(`median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s, min ${(sorted[0]! / 1000).toFixed(1)} s, max ${(sorted.at(-1)! / 1000).toFixed(1)} s; CPU median ${cpuSorted[Math.floor(cpuSorted.length / 2)]!.toFixed(1)} s`);
+  console.log(
+    `median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(1)} s, min ${(sorted[0]! / 1000).toFixed(1)} s, max ${(sorted.at(-1)! / 1000).toFixed(1)} s; CPU median ${cpuSorted[Math.floor(cpuSorted.length / 2)]!.toFixed(1)} s`,
+  );
 }
 if (values['cpu-prof']) console.log(`CPU profiles in ${path.resolve(values['cpu-prof'])}/run-*/ (one per process and thread)`);

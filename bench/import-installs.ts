@@ -141,11 +141,19 @@ function report(label: string, s: Timed): void {
     `${label.padEnd(22)} ${s.rowsRead.toLocaleString('en-US').padStart(10)} rows  ${(s.elapsedMs / 1000).toFixed(1).padStart(6)} s  ` +
       `${Math.round(s.rowsPerSecond).toLocaleString('en-US').padStart(9)} rows/s  inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}  ` +
       `RSS ${s.startRssMb.toFixed(0)} → peak ${s.peakRssMb.toFixed(0)} MB` +
-      (s.timings ? `  (read+stage ${(s.timings.readMs / 1000).toFixed(1)} s, checks ${(s.timings.checkMs / 1000).toFixed(1)} s, upsert ${(s.timings.writeMs / 1000).toFixed(1)} s)` : ''),
+      (s.timings
+        ? `  (read+stage ${(s.timings.readMs / 1000).toFixed(1)} s, checks ${(s.timings.checkMs / 1000).toFixed(1)} s, upsert ${(s.timings.writeMs / 1000).toFixed(1)} s)`
+        : ''),
   );
   const server = s.serverCpu === undefined ? '' : `, server ${s.serverCpu.toFixed(1)} s`;
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-  const idle = s.idleEstimate === undefined ? '' : `; CPU critical path ${s.idleEstimate.toFixed(1)} s ≈ ${Math.round(s.rowsRead / s.idleEstimate).toLocaleString('en-US')} rows/s on idle cores`;
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  const idle =
+    s.idleEstimate === undefined
+      ? ''
+      : `; CPU critical path ${s.idleEstimate.toFixed(1)} s ≈ ${Math.round(s.rowsRead / s.idleEstimate).toLocaleString('en-US')} rows/s on idle cores`;
   console.log(`${''.padEnd(22)} CPU: node ${s.nodeCpu.toFixed(1)} s${server}${idle}; load average ${load} on ${os.cpus().length} cores`);
 }
 
@@ -153,17 +161,31 @@ const db = await openBenchDb();
 try {
   await migrate(db);
   if (db.engine === 'postgres') backendPid = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
-  console.log(`${new Date().toISOString()} engine ${db.engine}, ${ROWS.toLocaleString('en-US')} installs over ${COMPANIES} companies × ${PRODUCTS} products, files in ${dir}`);
+  console.log(
+    `${new Date().toISOString()} engine ${db.engine}, ${ROWS.toLocaleString('en-US')} installs over ${COMPANIES} companies × ${PRODUCTS} products, files in ${dir}`,
+  );
   const t0 = performance.now();
   const files = {
     categories: await writeLines('categories.csv', 'id,name,parentId', 20, (i) => `cat_${i},Category ${i},`),
     vendors: await writeLines('vendors.csv', 'domain,name', 200, (i) => `vendor${i}.example,Vendor ${i}`),
-    products: await writeLines('products.csv', 'id,vendorDomain,categoryId,name,features', PRODUCTS, (i) => `prd_${i},vendor${i % 200}.example,cat_${i % 20},Product ${i},Fast|Cheap`),
-    companies: await writeLines('companies.csv', 'domain,name,employeeCount,country', COMPANIES, (i) => `company${i}.example,Company ${i},${(i * 37) % 20_000},US`),
+    products: await writeLines(
+      'products.csv',
+      'id,vendorDomain,categoryId,name,features',
+      PRODUCTS,
+      (i) => `prd_${i},vendor${i % 200}.example,cat_${i % 20},Product ${i},Fast|Cheap`,
+    ),
+    companies: await writeLines(
+      'companies.csv',
+      'domain,name,employeeCount,country',
+      COMPANIES,
+      (i) => `company${i}.example,Company ${i},${(i * 37) % 20_000},US`,
+    ),
     installs: await writeLines('installs.csv', INSTALLS_HEADER, ROWS, (i) => install(i, 0)),
     changed: await writeLines('installs-changed.csv', INSTALLS_HEADER, ROWS, (i) => install(i, i % 10 === 0 ? 1 : 0)),
   };
-  console.log(`generated files in ${((performance.now() - t0) / 1000).toFixed(1)} s (installs.csv ${(fs.statSync(files.installs).size / 2 ** 20).toFixed(0)} MB)`);
+  console.log(
+    `generated files in ${((performance.now() - t0) / 1000).toFixed(1)} s (installs.csv ${(fs.statSync(files.installs).size / 2 ** 20).toFixed(0)} MB)`,
+  );
   for (const kind of ['categories', 'vendors', 'products', 'companies'] as const) report(kind, await timed(db, kind, files[kind]));
   report('installs (new)', await timed(db, 'installs', files.installs));
   report('installs (unchanged)', await timed(db, 'installs', files.installs));

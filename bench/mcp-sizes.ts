@@ -48,15 +48,25 @@ const one = async <T extends object>(sql: string, params: unknown[] = []) => (aw
 const company = await one<{ id: string; domain: string }>(
   `SELECT c.id, c.domain FROM companies c JOIN installs i ON i.company_id = c.id GROUP BY c.id, c.domain ORDER BY count(*) DESC, c.id LIMIT 1`,
 );
-const peers = (await t.db.query<{ domain: string }>(
-  `SELECT m.domain FROM cohorts k JOIN companies m ON m.id = k.member_id WHERE k.company_id = $1 AND k.kind = 'default' ORDER BY k.rank LIMIT 5`, [company.id],
-)).map((r) => r.domain);
-const vendor = await one<{ domain: string }>(`SELECT v.domain FROM vendors v JOIN products p ON p.vendor_id = v.id GROUP BY v.domain ORDER BY count(*) DESC, v.domain LIMIT 1`);
-const product = await one<{ id: string; name: string }>(
-  `SELECT p.id, p.name FROM installs i JOIN products p ON p.id = i.product_id WHERE i.company_id = $1 ORDER BY i.intensity DESC, p.id LIMIT 1`, [company.id],
+const peers = (
+  await t.db.query<{ domain: string }>(
+    `SELECT m.domain FROM cohorts k JOIN companies m ON m.id = k.member_id WHERE k.company_id = $1 AND k.kind = 'default' ORDER BY k.rank LIMIT 5`,
+    [company.id],
+  )
+).map((r) => r.domain);
+const vendor = await one<{ domain: string }>(
+  `SELECT v.domain FROM vendors v JOIN products p ON p.vendor_id = v.id GROUP BY v.domain ORDER BY count(*) DESC, v.domain LIMIT 1`,
 );
-const someProducts = (await t.db.query<{ product_id: string }>(`SELECT product_id FROM installs WHERE company_id = $1 ORDER BY product_id LIMIT 5`, [company.id])).map((r) => r.product_id);
-const person = await one<{ id: string; title: string }>(`SELECT id, title FROM people WHERE company_id = $1 AND title IS NOT NULL ORDER BY id LIMIT 1`, [company.id]);
+const product = await one<{ id: string; name: string }>(
+  `SELECT p.id, p.name FROM installs i JOIN products p ON p.id = i.product_id WHERE i.company_id = $1 ORDER BY i.intensity DESC, p.id LIMIT 1`,
+  [company.id],
+);
+const someProducts = (
+  await t.db.query<{ product_id: string }>(`SELECT product_id FROM installs WHERE company_id = $1 ORDER BY product_id LIMIT 5`, [company.id])
+).map((r) => r.product_id);
+const person = await one<{ id: string; title: string }>(`SELECT id, title FROM people WHERE company_id = $1 AND title IS NOT NULL ORDER BY id LIMIT 1`, [
+  company.id,
+]);
 const USER = 'analyst@example.com';
 
 const calls: Array<[string, Record<string, unknown>]> = [
@@ -121,7 +131,9 @@ function print(now: Figures, was?: Figures): void {
   const head = was ? 'before → after: characters (≈ tokens)' : 'characters (≈ tokens)';
   console.log(`| call | ${head} | text part |`);
   console.log('| --- | --- | --- |');
-  console.log(`| tools/list (${listed.tools.length} tools; largest ${now.largestTool.name}) | ${pair(now.toolsListChars, was?.toolsListChars)} | largest tool ${pair(now.largestTool.chars, was?.largestTool.chars)} |`);
+  console.log(
+    `| tools/list (${listed.tools.length} tools; largest ${now.largestTool.name}) | ${pair(now.toolsListChars, was?.toolsListChars)} | largest tool ${pair(now.largestTool.chars, was?.largestTool.chars)} |`,
+  );
   for (const row of now.rows) {
     const old = was?.rows.find((r) => r.name === row.name);
     const flag = row.isError ? ' (isError!)' : '';

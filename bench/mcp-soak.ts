@@ -37,8 +37,15 @@ await insertWorld(t.db, {
 // Plans are data: a soak plan whose rate limit a single session cannot reach, so every
 // call does the full work instead of stopping at the limiter.
 await definePlan(t.db, {
-  id: 'soak', description: 'benchmark', canExport: true, canAi: true, canPurchase: true, initialCredits: 0,
-  requestsPerMinute: 10_000_000, aiRequestsPerMinute: 10_000_000, exportRequestsPerMinute: 10_000_000,
+  id: 'soak',
+  description: 'benchmark',
+  canExport: true,
+  canAi: true,
+  canPurchase: true,
+  initialCredits: 0,
+  requestsPerMinute: 10_000_000,
+  aiRequestsPerMinute: 10_000_000,
+  exportRequestsPerMinute: 10_000_000,
 });
 const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -68,7 +75,9 @@ for (let i = 0; i < calls; i++) {
 }
 const seconds = (Date.now() - started) / 1000;
 const after = heap();
-console.log(`tool ${values.tool} (${values.mode}): ${calls} calls on one session in ${seconds.toFixed(1)} s (${Math.round(calls / seconds)} calls/s), ${errors} error results`);
+console.log(
+  `tool ${values.tool} (${values.mode}): ${calls} calls on one session in ${seconds.toFixed(1)} s (${Math.round(calls / seconds)} calls/s), ${errors} error results`,
+);
 console.log(`heap before ${before.toFixed(1)} MB, after ${after.toFixed(1)} MB, growth ${(after - before).toFixed(1)} MB (goal < 20 MB)`);
 await client.close();
 await t.close();

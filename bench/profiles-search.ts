@@ -57,10 +57,17 @@ for (const [name, filters] of cases) {
     total = page.totalElements;
   }
   times.sort((a, b) => a - b);
-  console.log(`${name.padEnd(28)} matches ${String(total).padStart(7)}  p50 ${times[Math.floor(runs / 2)]!.toFixed(1)} ms  p95 ${times[Math.floor(runs * 0.95)]!.toFixed(1)} ms`);
+  console.log(
+    `${name.padEnd(28)} matches ${String(total).padStart(7)}  p50 ${times[Math.floor(runs / 2)]!.toFixed(1)} ms  p95 ${times[Math.floor(runs * 0.95)]!.toFixed(1)} ms`,
+  );
 }
 
-const principal: Principal = { clientId: 'bench', clientName: 'bench', via: 'api_key', plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 } };
+const principal: Principal = {
+  clientId: 'bench',
+  clientName: 'bench',
+  via: 'api_key',
+  plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+};
 const heap0 = process.memoryUsage().heapUsed;
 const s = performance.now();
 const file = await exportProfiles(db, principal, 'bench@example.com', { countries: ['US', 'DE'] });

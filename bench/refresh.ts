@@ -12,7 +12,15 @@ import { evaluateIntelligence } from '../src/eval/intelligence.ts';
 import { generateBenchWorld } from './world.ts';
 import { seedWorld } from '../src/ingest/seed/index.ts';
 
-const { values } = parseArgs({ options: { companies: { type: 'string', default: '100000' }, seed: { type: 'string', default: 'stacklens' }, eval: { type: 'boolean', default: false }, world: { type: 'string', default: 'demo' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    companies: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: 'stacklens' },
+    eval: { type: 'boolean', default: false },
+    world: { type: 'string', default: 'demo' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 const url = process.env.DATABASE_URL;
 const schema = `bench_intel_${process.pid}`;
 if (url) {
@@ -26,17 +34,31 @@ const db = await openDb({ databaseUrl: url, schema: url ? schema : undefined, po
 try {
   await migrate(db);
   let t = Date.now();
-  const { installs } = values.world === 'synthetic'
-    ? await generateBenchWorld(db, { companies: Number(values.companies), seed: Number(values.seed) || 42 })
-    : await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });
+  const { installs } =
+    values.world === 'synthetic'
+      ? await generateBenchWorld(db, { companies: Number(values.companies), seed: Number(values.seed) || 42 })
+      : await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });
   console.log(`world: ${values.companies} companies, ${installs} installs generated in ${((Date.now() - t) / 1000).toFixed(1)} s (${db.engine})`);
   if (db.engine === 'postgres') await db.query('ANALYZE');
   t = Date.now();
   const cpu = process.cpuUsage();
-  const r = await refreshAll(db, { onProgress: (p) => { if (p.phase === 'cohorts' && p.done % 10_000 < 500) process.stderr.write(`  cohorts ${p.done}/${p.total} at ${((Date.now() - t) / 1000).toFixed(0)} s\n`); } });
+  const r = await refreshAll(db, {
+    onProgress: (p) => {
+      if (p.phase === 'cohorts' && p.done % 10_000 < 500) process.stderr.write(`  cohorts ${p.done}/${p.total} at ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
+    },
+  });
   const used = process.cpuUsage(cpu);
-  console.log(`full refresh: ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU in Node; ${r.cohortRows} cohort rows; phases ms ${JSON.stringify(r.timingsMs)}; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
-  if (values.eval) console.log(JSON.stringify(await evaluateIntelligence(db, { fit: false }), (k, v) => (k === 'table' ? undefined : typeof v === 'number' ? Math.round(v * 1000) / 1000 : v), 2));
+  console.log(
+    `full refresh: ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU in Node; ${r.cohortRows} cohort rows; phases ms ${JSON.stringify(r.timingsMs)}; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+  );
+  if (values.eval)
+    console.log(
+      JSON.stringify(
+        await evaluateIntelligence(db, { fit: false }),
+        (k, v) => (k === 'table' ? undefined : typeof v === 'number' ? Math.round(v * 1000) / 1000 : v),
+        2,
+      ),
+    );
 } finally {
   await db.close();
   if (url && !values.keep) {

@@ -38,7 +38,10 @@ try {
   const started = performance.now();
   let last = started;
   const summary = await seedWorld(db, {
-    companies: Number(values.companies), seed: values.seed!, scale: values.scale, asOf: values['as-of'],
+    companies: Number(values.companies),
+    seed: values.seed!,
+    scale: values.scale,
+    asOf: values['as-of'],
     onProgress: (p) => {
       if (p.phase === 'companies' && (performance.now() - last > 10_000 || p.done === p.total)) {
         last = performance.now();
@@ -48,7 +51,13 @@ try {
   });
   const seconds = (performance.now() - started) / 1000;
   const mem = process.memoryUsage();
-  console.log(JSON.stringify({ engine: db.engine, seconds: Number(seconds.toFixed(1)), rssMB: Math.round(mem.rss / 2 ** 20), heapMB: Math.round(mem.heapUsed / 2 ** 20), ...summary }, null, 2));
+  console.log(
+    JSON.stringify(
+      { engine: db.engine, seconds: Number(seconds.toFixed(1)), rssMB: Math.round(mem.rss / 2 ** 20), heapMB: Math.round(mem.heapUsed / 2 ** 20), ...summary },
+      null,
+      2,
+    ),
+  );
   if (values.digest) {
     const t = performance.now();
     const d = await worldDigest(db);

@@ -41,36 +41,77 @@ export async function generateBenchWorld(db: Db, options: BenchWorldOptions): Pr
   const asOf = (options.asOf ?? new Date()).getTime();
   const sectors = ['Technology', 'Finance', 'Health', 'Retail', 'Industry', 'Services'];
   const industries = Array.from({ length: 24 }, (_, i) => ({ id: `ind_b${i}`, name: `Industry ${i}`, sector: sectors[i % sectors.length]! }));
-  await insert(db, 'industries', ['id', 'name', 'sector'], ['text', 'text', 'text'], industries.map((r) => [r.id, r.name, r.sector]));
+  await insert(
+    db,
+    'industries',
+    ['id', 'name', 'sector'],
+    ['text', 'text', 'text'],
+    industries.map((r) => [r.id, r.name, r.sector]),
+  );
   const cats = Array.from({ length: 40 }, (_, i) => `cat_b${i}`);
-  await insert(db, 'categories', ['id', 'name', 'level'], ['text', 'text', 'int'], cats.map((c, i) => [c, `Category ${i}`, 0]));
+  await insert(
+    db,
+    'categories',
+    ['id', 'name', 'level'],
+    ['text', 'text', 'int'],
+    cats.map((c, i) => [c, `Category ${i}`, 0]),
+  );
   const vendors = Array.from({ length: 200 }, (_, i) => `ven_b${i}`);
-  await insert(db, 'vendors', ['id', 'domain', 'name'], ['text', 'text', 'text'], vendors.map((v, i) => [v, `vendor${i}.example`, `Vendor ${i}`]));
+  await insert(
+    db,
+    'vendors',
+    ['id', 'domain', 'name'],
+    ['text', 'text', 'text'],
+    vendors.map((v, i) => [v, `vendor${i}.example`, `Vendor ${i}`]),
+  );
   const products = Array.from({ length: 600 }, (_, i) => ({ id: `prd_b${i}`, cat: cats[i % cats.length]!, vendor: vendors[i % vendors.length]! }));
-  await insert(db, 'products', ['id', 'vendor_id', 'category_id', 'name'], ['text', 'text', 'text', 'text'], products.map((p, i) => [p.id, p.vendor, p.cat, `Product ${i}`]));
+  await insert(
+    db,
+    'products',
+    ['id', 'vendor_id', 'category_id', 'name'],
+    ['text', 'text', 'text', 'text'],
+    products.map((p, i) => [p.id, p.vendor, p.cat, `Product ${i}`]),
+  );
 
   // Segments: each has its own core products; three products are near-universal.
   const universal = products.slice(0, 3).map((p) => p.id);
   const segments: { id: string; industry: (typeof industries)[number]; tier: string; region: string; core: string[]; words: string[] }[] = [];
-  for (const industry of industries) for (const tier of Object.keys(TIERS)) for (const region of Object.keys(REGIONS)) {
-    const core = new Set<string>();
-    while (core.size < 12) core.add(pick(products.slice(3)).id);
-    const words = [`${industry.name.replace(' ', '').toLowerCase()}`, `vertical${industry.id.slice(5)}`, `niche${Math.floor(rand() * 5)}`];
-    segments.push({ id: `seg_${industry.id}_${tier}_${region}`, industry, tier, region, core: [...core], words });
-  }
-  const companies: unknown[][] = [], truthSeg: unknown[][] = [], installs: unknown[][] = [], truth: unknown[][] = [];
+  for (const industry of industries)
+    for (const tier of Object.keys(TIERS))
+      for (const region of Object.keys(REGIONS)) {
+        const core = new Set<string>();
+        while (core.size < 12) core.add(pick(products.slice(3)).id);
+        const words = [`${industry.name.replace(' ', '').toLowerCase()}`, `vertical${industry.id.slice(5)}`, `niche${Math.floor(rand() * 5)}`];
+        segments.push({ id: `seg_${industry.id}_${tier}_${region}`, industry, tier, region, core: [...core], words });
+      }
+  const companies: unknown[][] = [],
+    truthSeg: unknown[][] = [],
+    installs: unknown[][] = [],
+    truth: unknown[][] = [];
   for (let i = 0; i < options.companies; i++) {
     const seg = pick(segments);
     const id = `cmp_b${String(i).padStart(7, '0')}`;
     const band = pick(TIERS[seg.tier]!);
     const rev = Math.min(REVENUE_BANDS.length - 1, Math.max(0, band + Math.floor(rand() * 3) - 1));
-    companies.push([id, `b${i}.example`, `Company ${i}`, seg.industry.id, EMPLOYEE_BANDS[band], REVENUE_BANDS[rev], pick(REGIONS[seg.region]!), `${seg.words.join(' ')} ${pick(['cloud', 'platform', 'network', 'studio'])}`]);
+    companies.push([
+      id,
+      `b${i}.example`,
+      `Company ${i}`,
+      seg.industry.id,
+      EMPLOYEE_BANDS[band],
+      REVENUE_BANDS[rev],
+      pick(REGIONS[seg.region]!),
+      `${seg.words.join(' ')} ${pick(['cloud', 'platform', 'network', 'studio'])}`,
+    ]);
     truthSeg.push([id, seg.id, seg.industry.id, seg.tier, seg.region, pick(['early', 'growing', 'mature'])]);
     const used = new Map<string, boolean>();
     for (const p of universal) if (rand() < 0.6) used.set(p, true);
     for (const p of seg.core) if (rand() < 0.6) used.set(p, true);
     for (let k = 0; k < 3; k++) used.set(pick(products).id, true);
-    for (let k = 0; k < 4; k++) { const p = pick(products).id; if (!used.has(p)) used.set(p, false); } // churned
+    for (let k = 0; k < 4; k++) {
+      const p = pick(products).id;
+      if (!used.has(p)) used.set(p, false);
+    } // churned
     for (const [p, inUse] of used) {
       truth.push([id, p, inUse, inUse ? 'active' : 'churned']);
       if (rand() < 0.1) continue; // not observed
@@ -83,9 +124,28 @@ export async function generateBenchWorld(db: Db, options: BenchWorldOptions): Pr
       installs.push([id, p, new Date(first).toISOString(), new Date(last).toISOString(), hits, intensity, sources.join(',')]);
     }
   }
-  await insert(db, 'companies', ['id', 'domain', 'name', 'industry_id', 'employee_band', 'revenue_band', 'country', 'description'], ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'], companies);
-  await insert(db, 'installs', ['company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'], ['text', 'text', 'timestamptz', 'timestamptz', 'int', 'int', 'text'], installs, 'c0, c1, c2, c3, c4, c5, string_to_array(c6, \',\')');
-  await insert(db, 'truth_segments', ['company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'], ['text', 'text', 'text', 'text', 'text', 'text'], truthSeg);
+  await insert(
+    db,
+    'companies',
+    ['id', 'domain', 'name', 'industry_id', 'employee_band', 'revenue_band', 'country', 'description'],
+    ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+    companies,
+  );
+  await insert(
+    db,
+    'installs',
+    ['company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'],
+    ['text', 'text', 'timestamptz', 'timestamptz', 'int', 'int', 'text'],
+    installs,
+    "c0, c1, c2, c3, c4, c5, string_to_array(c6, ',')",
+  );
+  await insert(
+    db,
+    'truth_segments',
+    ['company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'],
+    ['text', 'text', 'text', 'text', 'text', 'text'],
+    truthSeg,
+  );
   await insert(db, 'truth_installs', ['company_id', 'product_id', 'in_use', 'kind'], ['text', 'text', 'bool', 'text'], truth);
   return { installs: installs.length };
 }

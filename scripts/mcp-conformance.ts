@@ -48,7 +48,13 @@ interface RunOptions {
 
 /** Installs and version checks: nothing else runs meanwhile. */
 function run(cmd: string, args: string[], options: RunOptions = {}) {
-  const res = spawnSync(cmd, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', timeout: options.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024 });
+  const res = spawnSync(cmd, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 180_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '' };
 }
 
@@ -102,7 +108,20 @@ function ensureTools(dir: string, node22: string): { conformance: string; inspec
   fs.mkdirSync(toolsDir, { recursive: true });
   log(`installing ${CONFORMANCE.name}@${CONFORMANCE.version} and ${INSPECTOR.name}@${INSPECTOR.version} into ${toolsDir}`);
   const env = { ...process.env, PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH}` };
-  const res = run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', `${CONFORMANCE.name}@${CONFORMANCE.version}`, `${INSPECTOR.name}@${INSPECTOR.version}`], { env, timeoutMs: 300_000 });
+  const res = run(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      toolsDir,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      `${CONFORMANCE.name}@${CONFORMANCE.version}`,
+      `${INSPECTOR.name}@${INSPECTOR.version}`,
+    ],
+    { env, timeoutMs: 300_000 },
+  );
   if (!fs.existsSync(conformance) || !fs.existsSync(inspector)) throw new Error(`npm install of the MCP tools failed:\n${res.stderr}`);
   return { conformance, inspector };
 }
@@ -143,7 +162,8 @@ function startProxy(proxyPort: number, serverPort: number, apiKey: string): Prom
   const proxy = http.createServer((req, res) => {
     const headers = { ...req.headers, 'x-api-key': apiKey };
     if (typeof headers.host === 'string') headers.host = mapAuthority(headers.host);
-    if (typeof headers.origin === 'string') headers.origin = headers.origin.replace(/^(https?:\/\/)(.*)$/i, (_m, scheme: string, rest: string) => scheme + mapAuthority(rest));
+    if (typeof headers.origin === 'string')
+      headers.origin = headers.origin.replace(/^(https?:\/\/)(.*)$/i, (_m, scheme: string, rest: string) => scheme + mapAuthority(rest));
     const upstream = http.request({ host: '127.0.0.1', port: serverPort, method: req.method, path: req.url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -189,11 +209,14 @@ async function runConformance(node22: string, conformance: string, mcpUrl: strin
     log(`conformance ${scenario}: ${[...counts].map(([s, n]) => `${n} ${s}`).join(', ') || 'no checks'} (exit ${res.status})`);
     for (const c of checks) {
       if (c.status === 'FAILURE') problems.push(`conformance ${scenario}: FAILURE ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
-      else if (c.status === 'WARNING' && !ALLOWED_WARNINGS.has(c.id)) problems.push(`conformance ${scenario}: WARNING ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+      else if (c.status === 'WARNING' && !ALLOWED_WARNINGS.has(c.id))
+        problems.push(`conformance ${scenario}: WARNING ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
       else if (c.status === 'WARNING') log(`  accepted warning ${c.id}: ${c.errorMessage ?? ''}`);
     }
-    if (checks.length === 0) problems.push(`conformance ${scenario}: no checks recorded (exit ${res.status}): ${res.stderr.slice(-2000)}${res.stdout.slice(-2000)}`);
-    else if (res.status !== 0 && !problems.some((p) => p.startsWith(`conformance ${scenario}:`))) problems.push(`conformance ${scenario}: exit ${res.status}: ${res.stdout.slice(-2000)}`);
+    if (checks.length === 0)
+      problems.push(`conformance ${scenario}: no checks recorded (exit ${res.status}): ${res.stderr.slice(-2000)}${res.stdout.slice(-2000)}`);
+    else if (res.status !== 0 && !problems.some((p) => p.startsWith(`conformance ${scenario}:`)))
+      problems.push(`conformance ${scenario}: exit ${res.status}: ${res.stdout.slice(-2000)}`);
   }
   return problems;
 }
@@ -235,7 +258,11 @@ function firstValue(doc: unknown, key: string): string | undefined {
 
 async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<string, string>> {
   const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}/api${p}`, { method, headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${baseUrl}/api${p}`, {
+      method,
+      headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${method} /api${p}: ${res.status} ${await res.text()}`);
     return res.json();
   };
@@ -249,8 +276,14 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
   const profileId = firstValue(await api('POST', '/profiles/search', { companyDomains: [companyDomain] }), 'id');
   if (!productId || !productName || !vendorDomain || !profileId) throw new Error(`the demo world lacks a product, vendor or profile of ${companyDomain}`);
   const values: Record<string, string> = {
-    companyDomain, domain: companyDomain, companyDomains: JSON.stringify([companyDomain]), cohortCompanyDomain: JSON.stringify([peerDomain]),
-    productId, productIds: JSON.stringify([productId]), vendorDomain, profileId,
+    companyDomain,
+    domain: companyDomain,
+    companyDomains: JSON.stringify([companyDomain]),
+    cohortCompanyDomain: JSON.stringify([peerDomain]),
+    productId,
+    productIds: JSON.stringify([productId]),
+    vendorDomain,
+    profileId,
     // One prompt for the three AI tools: a title for the people helper (a product alone names
     // no people: 404), a product for the customers and tech-stack helpers.
     prompt: `Managers at companies using ${productName}`,
@@ -258,11 +291,20 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
   return values;
 }
 
-async function runInspector(node22: string, inspector: string, mcpUrl: string, baseUrl: string, apiKey: string, work: string, siteUrl: string): Promise<string[]> {
+async function runInspector(
+  node22: string,
+  inspector: string,
+  mcpUrl: string,
+  baseUrl: string,
+  apiKey: string,
+  work: string,
+  siteUrl: string,
+): Promise<string[]> {
   const problems: string[] = [];
   // The Inspector keeps a catalog and secrets under HOME; a scratch HOME keeps CI's clean.
   const env = { ...process.env, HOME: path.join(work, 'inspector-home') };
-  const cli = (...args: string[]) => runAsync(node22, [inspector, '--cli', mcpUrl, '--transport', 'http', '--header', `X-API-Key: ${apiKey}`, ...args], { env, timeoutMs: 60_000 });
+  const cli = (...args: string[]) =>
+    runAsync(node22, [inspector, '--cli', mcpUrl, '--transport', 'http', '--header', `X-API-Key: ${apiKey}`, ...args], { env, timeoutMs: 60_000 });
 
   const list = await cli('--method', 'tools/list', '--strict');
   if (list.status !== 0) return [`inspector tools/list --strict: exit ${list.status}: ${list.stderr.slice(-3000)}`];
@@ -283,7 +325,8 @@ async function runInspector(node22: string, inspector: string, mcpUrl: string, b
     } catch {
       result = undefined;
     }
-    if (call.status !== 0 || !result) problems.push(`inspector tools/call ${tool.name} ${pairs.join(' ')}: exit ${call.status}: ${(call.stderr || call.stdout).slice(-2000)}`);
+    if (call.status !== 0 || !result)
+      problems.push(`inspector tools/call ${tool.name} ${pairs.join(' ')}: exit ${call.status}: ${(call.stderr || call.stdout).slice(-2000)}`);
     else if (result.isError) problems.push(`inspector tools/call ${tool.name} ${pairs.join(' ')}: isError: ${result.content?.[0]?.text?.slice(0, 500)}`);
     else log(`inspector tools/call ${tool.name}: ok (${call.stdout.length} characters)`);
   }
@@ -304,8 +347,17 @@ async function main(): Promise<number> {
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env: {
-      ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: path.join(work, 'data'), HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn', SEED_DEMO: 'true', DEMO_COMPANIES: '200', MCP_MAX_SESSIONS_PER_CLIENT: '1000',
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      DATA_DIR: path.join(work, 'data'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      DEMO_COMPANIES: '200',
+      MCP_MAX_SESSIONS_PER_CLIENT: '1000',
       // detect_technologies fetches a page: the local one below, since nothing leaves the machine.
       DETECT_ALLOW_PRIVATE_NETWORKS: 'true',
     },

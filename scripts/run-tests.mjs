@@ -20,7 +20,9 @@ function find(dir) {
 const ENGINE_FREE = ['test/detect/'];
 
 const filters = process.argv.slice(2);
-let files = find('test').sort().filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+let files = find('test')
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (process.env.DATABASE_URL && filters.length === 0) {
   const engineFree = files.filter((f) => ENGINE_FREE.some((dir) => f.startsWith(dir)));
   files = files.filter((f) => !engineFree.includes(f));
@@ -41,10 +43,9 @@ console.log(`Running ${files.length} test files on ${engine}${alone.length ? ` (
 const run = (list, concurrency) =>
   list.length === 0
     ? 0
-    : (spawnSync(
-        process.execPath,
-        ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...list],
-        { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-      ).status ?? 1);
+    : (spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...list], {
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'test' },
+      }).status ?? 1);
 const statuses = [run(together, 2), run(alone, 1)];
 process.exit(statuses.find((s) => s !== 0) ?? 0);

@@ -82,10 +82,12 @@ export class Bulkhead {
     if (counted !== undefined && (this.byCaller.get(counted) ?? 0) >= perCaller!) {
       requestsRefused.inc({ reason: 'bulkhead_caller_share' });
       const setting = this.limits.perCallerSetting ? ` (${this.limits.perCallerSetting})` : '';
-      return Promise.reject(new RateLimitedError(
-        `Too many ${WHAT[this.name]} at once: this client already has ${perCaller} running or waiting, the most one client may have${setting}; retry after ${this.retryAfterSeconds} s, or when one ends`,
-        this.retryAfterSeconds,
-      ));
+      return Promise.reject(
+        new RateLimitedError(
+          `Too many ${WHAT[this.name]} at once: this client already has ${perCaller} running or waiting, the most one client may have${setting}; retry after ${this.retryAfterSeconds} s, or when one ends`,
+          this.retryAfterSeconds,
+        ),
+      );
     }
     const granted = this.enter(signal);
     if (counted === undefined) return granted;
@@ -118,7 +120,9 @@ export class Bulkhead {
       return Promise.resolve(this.releaser());
     }
     if (this.waiting.length >= this.limits.queue) {
-      return Promise.reject(this.refusal('bulkhead_full', `${this.running} ${WHAT[this.name]} are running and ${this.waiting.length} are waiting, the most this service queues`));
+      return Promise.reject(
+        this.refusal('bulkhead_full', `${this.running} ${WHAT[this.name]} are running and ${this.waiting.length} are waiting, the most this service queues`),
+      );
     }
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Release>((resolve, reject) => {
@@ -139,7 +143,9 @@ export class Bulkhead {
         },
         timer: setTimeout(() => {
           leave();
-          reject(this.refusal('bulkhead_timeout', `waited ${this.limits.queueTimeoutMs} ms for one of ${this.limits.concurrency} slots for ${WHAT[this.name]}`));
+          reject(
+            this.refusal('bulkhead_timeout', `waited ${this.limits.queueTimeoutMs} ms for one of ${this.limits.concurrency} slots for ${WHAT[this.name]}`),
+          );
         }, this.limits.queueTimeoutMs),
       };
       this.waiting.push(waiter);

@@ -271,14 +271,16 @@ export class ConfigError extends Error {}
 /** Parses the environment; throws ConfigError naming every bad variable. */
 /** Settings of earlier versions: a start that sets one stops and says what replaced it, rather than running without the limit the operator meant. */
 const REMOVED_VARIABLES: Record<string, string> = {
-  MAX_CONNECTIONS_PER_IP: 'connections are no longer parked per address; set MAX_CONCURRENT_REQUESTS_PER_CLIENT (per credential) and MAX_CONCURRENT_REQUESTS_PER_IP (requests without credentials) instead',
+  MAX_CONNECTIONS_PER_IP:
+    'connections are no longer parked per address; set MAX_CONCURRENT_REQUESTS_PER_CLIENT (per credential) and MAX_CONCURRENT_REQUESTS_PER_IP (requests without credentials) instead',
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty value is an unset one (`VAR=` in a unit file, `${VAR:-}` in a compose file).
   env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const removed = Object.keys(REMOVED_VARIABLES).filter((name) => env[name] !== undefined);
-  if (removed.length) throw new ConfigError(`Invalid configuration:\n${removed.map((name) => `  ${name} is no longer read: ${REMOVED_VARIABLES[name]}`).join('\n')}`);
+  if (removed.length)
+    throw new ConfigError(`Invalid configuration:\n${removed.map((name) => `  ${name} is no longer read: ${REMOVED_VARIABLES[name]}`).join('\n')}`);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${issueMessage(i, env)}`);
@@ -296,7 +298,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  AI_BASE_URL and AI_MODEL must be set together');
   }
   if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  DATABASE_READ_URL needs DATABASE_URL: a read replica is of a PostgreSQL primary, not of the embedded database');
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_READ_URL needs DATABASE_URL: a read replica is of a PostgreSQL primary, not of the embedded database',
+    );
   }
   const badOrigin = list(e.MCP_ALLOWED_ORIGINS).find((o) => !/^https?:\/\/[^/?#\s]+$/i.test(o));
   if (badOrigin) {
@@ -305,7 +309,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxy = list(e.TRUST_PROXY);
   const badProxy = trustProxy.find((entry) => !isProxyEntry(entry));
   if (badProxy !== undefined) {
-    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY must be a comma-separated list of proxy addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal; got "${badProxy}"`);
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY must be a comma-separated list of proxy addresses, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal; got "${badProxy}"`,
+    );
   }
   return {
     host: e.HOST,
@@ -341,9 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failedAttempts: { maxFailures: e.TOKEN_MAX_FAILED_ATTEMPTS, windowSeconds: e.TOKEN_FAILURE_WINDOW_SECONDS },
       addressFailures: { maxFailures: e.AUTH_MAX_FAILURES_PER_ADDRESS, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
       external:
-        e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE
-          ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE }
-          : undefined,
+        e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE } : undefined,
     },
     cursorSecret: e.CURSOR_SECRET,
     stdioApiKey: e.STACKLENS_API_KEY,
@@ -357,10 +361,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       responseMode: e.MCP_RESPONSE_MODE,
       sseRetryMs: e.MCP_SSE_RETRY_MS,
     },
-    ai:
-      e.AI_BASE_URL && e.AI_MODEL
-        ? { baseUrl: stripSlash(e.AI_BASE_URL), model: e.AI_MODEL, apiKey: e.AI_API_KEY, timeoutMs: e.AI_TIMEOUT_MS }
-        : undefined,
+    ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: stripSlash(e.AI_BASE_URL), model: e.AI_MODEL, apiKey: e.AI_API_KEY, timeoutMs: e.AI_TIMEOUT_MS } : undefined,
     bulkheads: bulkheadLimits(e),
     overload: {
       maxEventLoopDelayMs: e.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
@@ -375,7 +376,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionTtlSeconds: e.CONSOLE_SESSION_TTL_SECONDS,
       sessionIdleSeconds: e.CONSOLE_SESSION_IDLE_SECONDS,
       plan: e.CONSOLE_PLAN,
-      login: { maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, maxDelaySeconds: e.CONSOLE_LOGIN_MAX_DELAY_SECONDS },
+      login: {
+        maxFailures: e.CONSOLE_LOGIN_MAX_FAILURES,
+        windowSeconds: e.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS,
+        maxDelaySeconds: e.CONSOLE_LOGIN_MAX_DELAY_SECONDS,
+      },
     },
     metricsToken: e.METRICS_TOKEN,
     trustProxy,
@@ -385,8 +390,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxDurationMs: e.EXPORT_MAX_SECONDS * 1000,
     },
     detect: {
-      allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS, contactUrl: e.PUBLIC_URL,
-      staleAfterDays: e.DETECT_STALE_AFTER_DAYS, bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES, timeoutMs: e.DETECT_TIMEOUT_MS, workers: e.DETECT_WORKERS ?? HALF_THE_CORES,
+      allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS,
+      contactUrl: e.PUBLIC_URL,
+      staleAfterDays: e.DETECT_STALE_AFTER_DAYS,
+      bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES,
+      timeoutMs: e.DETECT_TIMEOUT_MS,
+      workers: e.DETECT_WORKERS ?? HALF_THE_CORES,
     },
   };
 }
@@ -433,7 +442,10 @@ function isProxyEntry(entry: string): boolean {
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function stripSlash(url: string): string {

@@ -51,7 +51,12 @@ function tables(): { byName: Map<string, string>; byCode: Map<string, string> } 
 }
 
 function fold(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().toLowerCase().replace(/\s+/g, ' ');
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 }
 
 /** 'de', 'DE', 'Germany', 'germany ' → 'DE'; anything else → null. */

@@ -23,7 +23,10 @@ function cell(value: unknown): string {
 
 /** A file name safe for Content-Disposition: letters, digits, dot, dash, underscore. */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 100);
   return cleaned || 'export.csv';
 }
 

@@ -5,9 +5,18 @@
 
 /** The stable codes of the typed errors. */
 export type ErrorCode =
-  | 'bad_request' | 'unauthorized' | 'payment_required' | 'forbidden' | 'not_found'
-  | 'conflict' | 'payload_too_large' | 'unprocessable' | 'rate_limited' | 'unavailable'
-  | 'not_acceptable' | 'unsupported_media_type';
+  | 'bad_request'
+  | 'unauthorized'
+  | 'payment_required'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'not_acceptable'
+  | 'unsupported_media_type';
 
 export class AppError extends Error {
   readonly status: number;

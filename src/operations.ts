@@ -52,7 +52,9 @@ export function redactUrlPasswords(text: string): string {
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & { databaseReadUrl?: string | undefined }): string {
   if (!config.databaseUrl) return `embedded PGlite in ${config.dataDir}/pglite`;
   const primary = describePostgres(config.databaseUrl);
-  return config.databaseReadUrl ? `${primary}; reads that may lag from the replica ${describePostgres(config.databaseReadUrl).replace(/^PostgreSQL /, '')}` : primary;
+  return config.databaseReadUrl
+    ? `${primary}; reads that may lag from the replica ${describePostgres(config.databaseReadUrl).replace(/^PostgreSQL /, '')}`
+    : primary;
 }
 
 function describePostgres(connectionString: string): string {

@@ -45,8 +45,7 @@ async function* readCsv(input: Readable, options: ReadOptions): AsyncGenerator<R
   // pushed, which is exactly when `info` would have been taken.
   const counters = (parser as unknown as { info: CsvRecord['info'] }).info;
   const push = parser.push.bind(parser);
-  parser.push = (record: string[] | null) =>
-    push(record === null ? null : { record, info: { lines: counters.lines, empty_lines: counters.empty_lines } });
+  parser.push = (record: string[] | null) => push(record === null ? null : { record, info: { lines: counters.lines, empty_lines: counters.empty_lines } });
   parser.on('skip', (err: Error & { lines?: number }) => {
     skipped.push({ line: err.lines ?? 0, field: '(row)', message: `unreadable CSV: ${err.message}` });
   });

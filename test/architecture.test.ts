@@ -35,7 +35,10 @@ function resolveSpecifier(from: string, spec: string): string | null {
   return null;
 }
 
-interface Edge { from: string; to: string }
+interface Edge {
+  from: string;
+  to: string;
+}
 
 function importGraph(): { files: string[]; edges: Edge[]; unresolved: string[] } {
   const files = sourceFiles(SRC).map(rel).sort();
@@ -78,8 +81,16 @@ test('every area of src/ is declared in the layering, once, and the kernel is ma
   assert.equal(new Set(declared).size, declared.length, 'an area declared twice');
   // A folder apart may hold TypeScript no server module imports (the console's declarations).
   const apart = APART.map((a) => a.name);
-  assert.deepEqual(allAreas.filter((a) => !declared.includes(a) && !apart.includes(a)), [], 'areas of src/ missing from test/layers.ts');
-  assert.deepEqual(declared.filter((a) => !allAreas.includes(a)), [], 'areas of test/layers.ts that src/ no longer has');
+  assert.deepEqual(
+    allAreas.filter((a) => !declared.includes(a) && !apart.includes(a)),
+    [],
+    'areas of src/ missing from test/layers.ts',
+  );
+  assert.deepEqual(
+    declared.filter((a) => !allAreas.includes(a)),
+    [],
+    'areas of test/layers.ts that src/ no longer has',
+  );
   for (const k of KERNEL) assert.ok(declared.includes(k), `kernel area ${k} is declared`);
   for (const a of AREAS) for (const n of a.mayImport) assert.ok(n === 'kernel' || declared.includes(n), `${a.name} may import ${n}, which is not an area`);
   for (const a of APART) assert.ok(existsSync(join(SRC, a.name)), `src/${a.name}/ exists`);
@@ -99,14 +110,17 @@ test('the layering runs one way: an area may import only areas listed below it',
 });
 
 test('no circle between areas (folders and kernel files)', () => {
-  const areaEdges = [...new Set(graph.edges.filter((e) => area(e.from) !== area(e.to)).map((e) => `${area(e.from)}\u0000${area(e.to)}`))]
-    .map((k) => { const [from, to] = k.split('\u0000') as [string, string]; return { from, to }; });
+  const areaEdges = [...new Set(graph.edges.filter((e) => area(e.from) !== area(e.to)).map((e) => `${area(e.from)}\u0000${area(e.to)}`))].map((k) => {
+    const [from, to] = k.split('\u0000') as [string, string];
+    return { from, to };
+  });
   assert.deepEqual(cycles(allAreas, areaEdges), []);
 });
 
-test('the layering drawn in CONTRIBUTING.md and in each folder\'s README.md is written from the data (npm run docs:layers)', () => {
+test("the layering drawn in CONTRIBUTING.md and in each folder's README.md is written from the data (npm run docs:layers)", () => {
   const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
-  const begin = text.indexOf(TABLE_BEGIN), end = text.indexOf(TABLE_END);
+  const begin = text.indexOf(TABLE_BEGIN),
+    end = text.indexOf(TABLE_END);
   assert.ok(begin >= 0 && end > begin, 'CONTRIBUTING.md holds the layering markers');
   assert.equal(text.slice(begin + TABLE_BEGIN.length, end).trim(), layersTable(), 'CONTRIBUTING.md: run npm run docs:layers');
   for (const a of FOLDER_AREAS) {
@@ -118,8 +132,14 @@ test('the layering drawn in CONTRIBUTING.md and in each folder\'s README.md is w
 test('intelligence/ is pure: it imports no store, service, auth, model client, importer or evaluation', () => {
   assert.deepEqual(crossings(['intelligence'], ['store', 'services', 'auth', 'ingest', 'eval', 'llm']), []);
   const io = /^(pg|pg-copy-streams|ioredis|@electric-sql\/.*|node:(fs|net|http|https|child_process)|fs|net|http|https)$/;
-  const found = graph.files.filter((f) => area(f) === 'intelligence').flatMap((f) =>
-    ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles.filter((i) => io.test(i.fileName)).map((i) => `${f} → ${i.fileName}`));
+  const found = graph.files
+    .filter((f) => area(f) === 'intelligence')
+    .flatMap((f) =>
+      ts
+        .preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true)
+        .importedFiles.filter((i) => io.test(i.fileName))
+        .map((i) => `${f} → ${i.fileName}`),
+    );
   assert.deepEqual(found, []);
 });
 
@@ -129,21 +149,36 @@ const isDetector = (f: string) => area(f) === 'detect' && !f.startsWith('detect/
 test('the detector (detect/) is pure: no store, service, auth or door; only the catalog loader reads files', () => {
   assert.deepEqual(crossings(['detect'], ['store', 'services', 'auth', 'llm', 'eval', 'http', 'mcp', 'cli']), []);
   const io = /^(pg|ioredis|@electric-sql\/.*|node:(fs|net|http|https|child_process)|fs|net|http|https)$/;
-  const found = graph.files.filter((f) => isDetector(f) && f !== 'detect/catalog.ts').flatMap((f) =>
-    ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles.filter((i) => io.test(i.fileName)).map((i) => `${f} → ${i.fileName}`));
+  const found = graph.files
+    .filter((f) => isDetector(f) && f !== 'detect/catalog.ts')
+    .flatMap((f) =>
+      ts
+        .preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true)
+        .importedFiles.filter((i) => io.test(i.fileName))
+        .map((i) => `${f} → ${i.fileName}`),
+    );
   assert.deepEqual(found, []);
 });
 
 test('technographics/ is the vocabulary, not a worker: no I/O but reading the taxonomy file, no package but the hash', () => {
-  const found = graph.files.filter((f) => area(f) === 'technographics').flatMap((f) =>
-    ts.preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true).importedFiles
-      .filter((i) => !i.fileName.startsWith('.') && !(i.fileName === 'node:crypto' || (i.fileName === 'node:fs' && f === 'technographics/taxonomy.ts')))
-      .map((i) => `${f} → ${i.fileName}`));
+  const found = graph.files
+    .filter((f) => area(f) === 'technographics')
+    .flatMap((f) =>
+      ts
+        .preProcessFile(readFileSync(join(SRC, f), 'utf8'), true, true)
+        .importedFiles.filter(
+          (i) => !i.fileName.startsWith('.') && !(i.fileName === 'node:crypto' || (i.fileName === 'node:fs' && f === 'technographics/taxonomy.ts')),
+        )
+        .map((i) => `${f} → ${i.fileName}`),
+    );
   assert.deepEqual(found, []);
 });
 
 test('the collectors (detect/collect/) feed the detector; the detector never imports them', () => {
-  assert.deepEqual(graph.edges.filter((e) => isDetector(e.from) && e.to.startsWith('detect/collect/')).map((e) => `${e.from} → ${e.to}`), []);
+  assert.deepEqual(
+    graph.edges.filter((e) => isDetector(e.from) && e.to.startsWith('detect/collect/')).map((e) => `${e.from} → ${e.to}`),
+    [],
+  );
 });
 
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan's algorithm. */
@@ -151,7 +186,10 @@ function cycles(files: string[], edges: Edge[]): string[][] {
   const next = new Map<string, string[]>(files.map((f) => [f, []]));
   for (const e of edges) next.get(e.from)!.push(e.to);
   let counter = 0;
-  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>(), stack: string[] = [];
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    onStack = new Set<string>(),
+    stack: string[] = [];
   const out: string[][] = [];
   const visit = (v: string) => {
     index.set(v, counter);
@@ -181,7 +219,10 @@ function cycles(files: string[], edges: Edge[]): string[][] {
 
 test('cycle finder: finds a circle of three and a self-import, ignores a diamond', () => {
   const e = (from: string, to: string) => ({ from, to });
-  const found = cycles(['a', 'b', 'c', 'd', 's', 'x', 'y'], [e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd'), e('s', 's'), e('x', 'y'), e('x', 'd'), e('y', 'd')]);
+  const found = cycles(
+    ['a', 'b', 'c', 'd', 's', 'x', 'y'],
+    [e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd'), e('s', 's'), e('x', 'y'), e('x', 'd'), e('y', 'd')],
+  );
   assert.deepEqual(found.sort(), [['a', 'b', 'c'], ['s']]);
 });
 

@@ -1,10 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMPLOYEE_BAND_LABELS, EMPLOYEE_BANDS, REVENUE_BAND_LABELS, REVENUE_BANDS, employeeBandFor, inBand, revenueBand, revenueBandFor } from '../src/bands.ts';
+import {
+  EMPLOYEE_BAND_LABELS,
+  EMPLOYEE_BANDS,
+  REVENUE_BAND_LABELS,
+  REVENUE_BANDS,
+  employeeBandFor,
+  inBand,
+  revenueBand,
+  revenueBandFor,
+} from '../src/bands.ts';
 
 test('band labels are exactly those of the enumerations, in order', () => {
   assert.deepEqual(EMPLOYEE_BAND_LABELS, ['Less than 10', '10 - 49', '50 - 199', '200 - 499', '500 - 999', '1,000 - 4,999', '5,000 - 9,999', 'Above 10,000']);
-  assert.deepEqual(REVENUE_BAND_LABELS, ['Less than 1M', '1M - 2M', '2M - 5M', '5M - 10M', '10M - 50M', '50M - 100M', '100M - 500M', '500M - 1B', 'More than 1B']);
+  assert.deepEqual(REVENUE_BAND_LABELS, [
+    'Less than 1M',
+    '1M - 2M',
+    '2M - 5M',
+    '5M - 10M',
+    '10M - 50M',
+    '50M - 100M',
+    '100M - 500M',
+    '500M - 1B',
+    'More than 1B',
+  ]);
 });
 
 test('bands tile the number line without gaps or overlaps', () => {

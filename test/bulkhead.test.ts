@@ -7,7 +7,10 @@ import { ServiceUnavailableError } from '../src/errors.ts';
 
 const settled = async (p: Promise<unknown>) => {
   let done = false;
-  p.then(() => (done = true), () => (done = true));
+  p.then(
+    () => (done = true),
+    () => (done = true),
+  );
   // Two turns of the microtask queue: enough for an already-settled promise to report.
   await Promise.resolve();
   await Promise.resolve();
@@ -77,7 +80,12 @@ test('a caller that gives up (client gone) leaves the queue without taking a slo
 
 test('run() holds a slot for the call and gives it back when the call fails', async () => {
   const b = new Bulkhead('peers', { concurrency: 1, queue: 0, queueTimeoutMs: 1000 });
-  await assert.rejects(b.run(async () => { throw new Error('boom'); }), /boom/);
+  await assert.rejects(
+    b.run(async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   assert.equal(await b.run(() => 42), 42);
   assert.equal(b.active, 0);
 });

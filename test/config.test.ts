@@ -32,12 +32,15 @@ test('PUBLIC_URL drives issuer and audience unless they are set', () => {
 });
 
 test('bad values fail at boot naming each variable', () => {
-  assert.throws(() => loadConfig({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5' }), (err: unknown) => {
-    assert.ok(err instanceof ConfigError);
-    assert.match(err.message, /PORT/);
-    assert.match(err.message, /TOKEN_TTL_SECONDS/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /PORT/);
+      assert.match(err.message, /TOKEN_TTL_SECONDS/);
+      return true;
+    },
+  );
 });
 
 test('external identity provider settings come as a set of three', () => {
@@ -47,17 +50,20 @@ test('external identity provider settings come as a set of three', () => {
 });
 
 test('each bad value is named with its rule and what was given, one line per variable', () => {
-  assert.throws(() => loadConfig({ PORT: 'abc', SEED_DEMO: 'maybe', LOG_LEVEL: 'loud', DATABASE_POOL_SIZE: '0' }), (err: unknown) => {
-    assert.ok(err instanceof ConfigError);
-    const lines = err.message.split('\n');
-    assert.equal(lines[0], 'Invalid configuration:');
-    assert.ok(lines.includes('  PORT must be an integer 1-65535, got "abc"'), err.message);
-    assert.ok(lines.includes('  SEED_DEMO must be true or false (or 1/0, yes/no), got "maybe"'), err.message);
-    assert.ok(lines.includes('  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'), err.message);
-    assert.ok(lines.includes('  DATABASE_POOL_SIZE must be an integer 1-200, got "0"'), err.message);
-    assert.equal(lines.length, 5, 'one line per variable');
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ PORT: 'abc', SEED_DEMO: 'maybe', LOG_LEVEL: 'loud', DATABASE_POOL_SIZE: '0' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      const lines = err.message.split('\n');
+      assert.equal(lines[0], 'Invalid configuration:');
+      assert.ok(lines.includes('  PORT must be an integer 1-65535, got "abc"'), err.message);
+      assert.ok(lines.includes('  SEED_DEMO must be true or false (or 1/0, yes/no), got "maybe"'), err.message);
+      assert.ok(lines.includes('  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'), err.message);
+      assert.ok(lines.includes('  DATABASE_POOL_SIZE must be an integer 1-200, got "0"'), err.message);
+      assert.equal(lines.length, 5, 'one line per variable');
+      return true;
+    },
+  );
   assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be an integer 1-65535, got "70000"/);
   assert.throws(() => loadConfig({ PORT: '80.5' }), /PORT must be an integer 1-65535, got "80.5"/);
 });
@@ -99,7 +105,8 @@ test('the configuration table (docs/operations.md) lists exactly the variables t
   assert.deepEqual([...table.keys()].sort(), [...ENV_VARIABLES].sort());
   for (const name of ENV_VARIABLES) {
     const fallback = envDefault(name);
-    if (fallback !== undefined) assert.ok(table.get(name)!.includes(`\`${fallback}\``), `${name}: documented default "${table.get(name)}" should say \`${fallback}\``);
+    if (fallback !== undefined)
+      assert.ok(table.get(name)!.includes(`\`${fallback}\``), `${name}: documented default "${table.get(name)}" should say \`${fallback}\``);
   }
 });
 
@@ -123,9 +130,12 @@ test('searches and peer comparisons run on half the cores by default (at least o
 });
 
 test('a setting of an earlier version stops the start and names what replaced it', () => {
-  assert.throws(() => loadConfig({ MAX_CONNECTIONS_PER_IP: '16' }), (err: unknown) => {
-    assert.ok(err instanceof ConfigError);
-    assert.match(err.message, /MAX_CONNECTIONS_PER_IP is no longer read: .*MAX_CONCURRENT_REQUESTS_PER_CLIENT/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ MAX_CONNECTIONS_PER_IP: '16' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /MAX_CONNECTIONS_PER_IP is no longer read: .*MAX_CONCURRENT_REQUESTS_PER_CLIENT/);
+      return true;
+    },
+  );
 });

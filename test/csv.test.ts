@@ -15,15 +15,14 @@ test('CSV: header row, RFC 4180 quoting, CRLF records, formula cells neutralized
     { a: '+1', b: '@SUM(A1)', c: null },
     { a: '-2', b: '\tTab', c: 0 },
   ];
-  const out = await text(csvStream(rows, [
-    { header: 'a', value: (r) => r.a },
-    { header: 'b', value: (r) => r.b },
-    { header: 'c', value: (r) => r.c },
-  ]));
-  assert.equal(
-    out,
-    'a,b,c\r\nplain,"has,comma",3\r\n"\'=HYPERLINK(""http://x"")","say ""hi""\nnext line",-1\r\n\'+1,\'@SUM(A1),\r\n\'-2,\'\tTab,0\r\n',
+  const out = await text(
+    csvStream(rows, [
+      { header: 'a', value: (r) => r.a },
+      { header: 'b', value: (r) => r.b },
+      { header: 'c', value: (r) => r.c },
+    ]),
   );
+  assert.equal(out, 'a,b,c\r\nplain,"has,comma",3\r\n"\'=HYPERLINK(""http://x"")","say ""hi""\nnext line",-1\r\n\'+1,\'@SUM(A1),\r\n\'-2,\'\tTab,0\r\n');
 });
 
 test('neutralizeCell and safeFileName', () => {

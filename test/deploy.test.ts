@@ -31,7 +31,10 @@ test('Dockerfile: multi-stage, copies what exists, builds with npm run build, ru
   const dockerfile = read('Dockerfile');
   const stages = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
   assert.ok(stages.length >= 2, 'multi-stage');
-  assert.ok(stages.every((image) => /^node:20(-slim)?$/.test(image)), `Node 20 images: ${stages}`);
+  assert.ok(
+    stages.every((image) => /^node:20(-slim)?$/.test(image)),
+    `Node 20 images: ${stages}`,
+  );
   for (const [, sources] of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
     for (const source of sources!.split(/\s+/)) assert.ok(fs.existsSync(path.join(ROOT, source)), `COPY ${source}: exists`);
   }
@@ -49,9 +52,13 @@ test('Dockerfile: multi-stage, copies what exists, builds with npm run build, ru
 });
 
 test('.dockerignore keeps secrets, data and dependencies out of the build context, and nothing the build needs', () => {
-  const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const ignored = read('.dockerignore')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const name of ['.env', 'data', 'node_modules', '.git', 'dist']) assert.ok(ignored.includes(name), name);
-  for (const needed of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) assert.ok(!ignored.includes(needed), needed);
+  for (const needed of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'])
+    assert.ok(!ignored.includes(needed), needed);
 });
 
 test('compose.yaml: the app built from this Dockerfile beside PostgreSQL and Redis, with variables the configuration reads', () => {
@@ -79,7 +86,14 @@ test('deploy/stacklens.service: starts the built entry as its own user, hardened
   assert.ok(exec.startsWith(`${workdir}/`));
   assert.ok(fs.existsSync(path.join(ROOT, builtFrom(exec.slice(workdir.length + 1)))), `${exec} is built from a source file`);
   assert.match(unit, /^User=stacklens$/m);
-  for (const option of ['NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'CapabilityBoundingSet=', 'StateDirectory=stacklens']) {
+  for (const option of [
+    'NoNewPrivileges=yes',
+    'ProtectSystem=strict',
+    'ProtectHome=yes',
+    'PrivateTmp=yes',
+    'CapabilityBoundingSet=',
+    'StateDirectory=stacklens',
+  ]) {
     assert.ok(unit.includes(`\n${option}\n`), option);
   }
   assert.match(unit, /^RestartPreventExitStatus=2$/m, 'a configuration error (exit 2) is not retried');

@@ -27,7 +27,10 @@ test('domainSchema normalizes once and words an invalid domain the same way ever
   assert.deepEqual(schema.parse({ companyDomain: 'https://www.Example.com/pricing' }), { companyDomain: 'example.com' });
   const bad = schema.safeParse({ companyDomain: 'nope' });
   assert.ok(!bad.success);
-  assert.deepEqual(bad.error.issues.map((i) => [i.path.join('.'), i.message]), [['companyDomain', "'nope' is not a valid domain name"]]);
+  assert.deepEqual(
+    bad.error.issues.map((i) => [i.path.join('.'), i.message]),
+    [['companyDomain', "'nope' is not a valid domain name"]],
+  );
   assert.ok(!schema.safeParse({ companyDomain: `example.com/${'x'.repeat(MAX_DOMAIN_INPUT)}` }).success, 'longer than the documented maxLength');
   assert.ok(schema.safeParse({ companyDomain: `example.com/${'x'.repeat(MAX_DOMAIN_INPUT - 12)}` }).success, 'at the documented maxLength');
 });

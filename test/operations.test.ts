@@ -10,7 +10,12 @@ const STRONG = 'Qm9Xv2LrT8kZp4WsYc7NbH1jFd6GaE3u';
 test('weak: short, few distinct characters, or a placeholder word; strong: 32+ random characters', () => {
   assert.match(weakSecretReason('hunter2')!, /7 characters; at least 32/);
   assert.match(weakSecretReason('ab'.repeat(20))!, /fewer than 10 distinct characters/);
-  for (const placeholder of ['change-me-please-0123456789abcdefghij', 'my-super-SECRET-value-0123456789abcd', 'stacklens-0123456789-abcdefghijklmnop', 'Password123-0123456789-abcdefghijklm']) {
+  for (const placeholder of [
+    'change-me-please-0123456789abcdefghij',
+    'my-super-SECRET-value-0123456789abcd',
+    'stacklens-0123456789-abcdefghijklmnop',
+    'Password123-0123456789-abcdefghijklm',
+  ]) {
     assert.match(weakSecretReason(placeholder)!, /placeholder or default value/, placeholder);
   }
   assert.equal(weakSecretReason(STRONG), undefined);
@@ -29,15 +34,25 @@ test('weakSecrets names each weak configured secret, never its value; unset secr
 
 test('the database as the start-up log names it: engine, host, port, database, user; never the password', () => {
   assert.equal(describeDatabase({ databaseUrl: undefined, dataDir: './data' }), 'embedded PGlite in ./data/pglite');
-  assert.equal(describeDatabase({ databaseUrl: 'postgres://app:s3cr3t@db.internal:5433/stacklens?sslmode=require', dataDir: './data' }), 'PostgreSQL at db.internal:5433/stacklens (user app)');
+  assert.equal(
+    describeDatabase({ databaseUrl: 'postgres://app:s3cr3t@db.internal:5433/stacklens?sslmode=require', dataDir: './data' }),
+    'PostgreSQL at db.internal:5433/stacklens (user app)',
+  );
   assert.equal(describeDatabase({ databaseUrl: 'host=db password=s3cr3t', dataDir: './data' }), 'PostgreSQL (connection string not a URL)');
   assert.equal(
-    describeDatabase({ databaseUrl: 'postgres://app:s3cr3t@db1:5432/stacklens', databaseReadUrl: 'postgres://app:s3cr3t@db2:5432/stacklens', dataDir: './data' }),
+    describeDatabase({
+      databaseUrl: 'postgres://app:s3cr3t@db1:5432/stacklens',
+      databaseReadUrl: 'postgres://app:s3cr3t@db2:5432/stacklens',
+      dataDir: './data',
+    }),
     'PostgreSQL at db1:5432/stacklens (user app); reads that may lag from the replica at db2:5432/stacklens (user app)',
   );
 });
 
 test('passwords in URLs are masked anywhere in a text', () => {
-  assert.equal(redactUrlPasswords('connect postgres://app:s3cr3t@db:5432/x failed; redis://:pw@cache:6379'), 'connect postgres://app:***@db:5432/x failed; redis://:***@cache:6379');
+  assert.equal(
+    redactUrlPasswords('connect postgres://app:s3cr3t@db:5432/x failed; redis://:pw@cache:6379'),
+    'connect postgres://app:***@db:5432/x failed; redis://:***@cache:6379',
+  );
   assert.equal(redactUrlPasswords('http://127.0.0.1:8080/api'), 'http://127.0.0.1:8080/api', 'a port is no password');
 });

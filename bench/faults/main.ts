@@ -54,8 +54,15 @@ async function prepare(options: OpenDbOptions): Promise<Credentials> {
     await db.query("DELETE FROM categories WHERE id IN ('cat_big', 'cat_big_child')");
     await insertLargeCompany(db, PRODUCTS);
     await definePlan(db, {
-      id: 'faults-unlimited', description: 'bench/faults', canExport: true, canAi: true, canPurchase: false,
-      initialCredits: 0, requestsPerMinute: 1e9, aiRequestsPerMinute: 1e9, exportRequestsPerMinute: 1e9,
+      id: 'faults-unlimited',
+      description: 'bench/faults',
+      canExport: true,
+      canAi: true,
+      canPurchase: false,
+      initialCredits: 0,
+      requestsPerMinute: 1e9,
+      aiRequestsPerMinute: 1e9,
+      exportRequestsPerMinute: 1e9,
     });
     const client = await createClient(db, { name: 'faults', plan: 'faults-unlimited' });
     const key = await createApiKey(db, client.clientId, 'faults');
@@ -78,7 +85,10 @@ function startServer(env: Record<string, string>): { child: ChildProcess; output
 
 async function waitReady(): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    const status = await fetch(`${BASE}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${BASE}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(200);
   }
@@ -104,16 +114,27 @@ function steadyLoad(creds: Credentials, token: () => string, phase: () => string
     const kind = kinds[n++ % kinds.length]!;
     const started = Date.now();
     const p0 = phase();
-    const request = kind === 'token'
-      ? fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }), signal: AbortSignal.timeout(60_000) })
-      : fetch(`${BASE}/api/companies/big.com/firmographics`, { headers: kind === 'api-key' ? { 'x-api-key': creds.apiKey } : { authorization: `Bearer ${token()}` }, signal: AbortSignal.timeout(60_000) });
-    const p = request.then(
-      async (res) => {
-        await res.arrayBuffer();
-        samples.push({ phase: p0, kind, sentAt: started, ms: Date.now() - started, status: res.status, retryAfter: res.headers.has('retry-after') });
-      },
-      () => void samples.push({ phase: p0, kind, sentAt: started, ms: Date.now() - started, status: 0, retryAfter: false }),
-    ).finally(() => pending.delete(p));
+    const request =
+      kind === 'token'
+        ? fetch(`${BASE}/oauth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }),
+            signal: AbortSignal.timeout(60_000),
+          })
+        : fetch(`${BASE}/api/companies/big.com/firmographics`, {
+            headers: kind === 'api-key' ? { 'x-api-key': creds.apiKey } : { authorization: `Bearer ${token()}` },
+            signal: AbortSignal.timeout(60_000),
+          });
+    const p = request
+      .then(
+        async (res) => {
+          await res.arrayBuffer();
+          samples.push({ phase: p0, kind, sentAt: started, ms: Date.now() - started, status: res.status, retryAfter: res.headers.has('retry-after') });
+        },
+        () => void samples.push({ phase: p0, kind, sentAt: started, ms: Date.now() - started, status: 0, retryAfter: false }),
+      )
+      .finally(() => pending.delete(p));
     pending.add(p);
   }, 1000 / RATE);
   return {
@@ -135,7 +156,15 @@ function outageTable(samples: Sample[], phases: { name: string; recoveredAt?: nu
     const s = samples.filter((x) => x.phase === name);
     const count = (f: (x: Sample) => boolean) => s.filter(f).length;
     const u = s.filter((x) => x.status === 503);
-    console.log(`| ${name} | ${s.length} | ${count((x) => x.status === 200)} | ${u.length} | ${count((x) => x.status === 401)} | ${count((x) => x.status === 500)} | ${count((x) => ![200, 503, 401, 500].includes(x.status))} | ${pct(u.filter((x) => x.retryAfter).length, u.length)} | ${quantile(s.map((x) => x.ms), 0.5)} | ${quantile(s.map((x) => x.ms), 1)} |`);
+    console.log(
+      `| ${name} | ${s.length} | ${count((x) => x.status === 200)} | ${u.length} | ${count((x) => x.status === 401)} | ${count((x) => x.status === 500)} | ${count((x) => ![200, 503, 401, 500].includes(x.status))} | ${pct(u.filter((x) => x.retryAfter).length, u.length)} | ${quantile(
+        s.map((x) => x.ms),
+        0.5,
+      )} | ${quantile(
+        s.map((x) => x.ms),
+        1,
+      )} |`,
+    );
   }
   console.log('\n| recovery | first success after (s) | success rate of requests sent 10-20 s after recovery |');
   console.log('| --- | --- | --- |');
@@ -144,7 +173,9 @@ function outageTable(samples: Sample[], phases: { name: string; recoveredAt?: nu
     const after = samples.filter((x) => x.phase === name && x.sentAt >= recoveredAt).sort((a, b) => a.sentAt - b.sentAt);
     const first = after.find((x) => x.status === 200);
     const late = after.filter((x) => x.sentAt >= recoveredAt + 10_000);
-    console.log(`| ${name} | ${first ? ((first.sentAt + first.ms - recoveredAt) / 1000).toFixed(1) : 'never'} | ${pct(late.filter((x) => x.status === 200).length, late.length)} (${late.length} requests) |`);
+    console.log(
+      `| ${name} | ${first ? ((first.sentAt + first.ms - recoveredAt) / 1000).toFixed(1) : 'never'} | ${pct(late.filter((x) => x.status === 200).length, late.length)} (${late.length} requests) |`,
+    );
   }
 }
 
@@ -154,11 +185,19 @@ async function outage(cluster: Cluster): Promise<void> {
   const server = startServer({ DATABASE_URL: url });
   try {
     await waitReady();
-    const tokenRes = await fetch(`${BASE}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }) });
+    const tokenRes = await fetch(`${BASE}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, audience: BASE }),
+    });
     if (tokenRes.status !== 200) throw new Error(`token request: ${tokenRes.status} ${await tokenRes.text()}`);
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
     let phase = 'before (15 s)';
-    const load = steadyLoad(creds, () => token, () => phase);
+    const load = steadyLoad(
+      creds,
+      () => token,
+      () => phase,
+    );
     // 15 s first, so the 30 s client cache of the bearer token's client expires during the outage.
     await sleep(15_000);
     phase = `stopped (${OUTAGE_MS / 1000} s)`;
@@ -186,7 +225,9 @@ async function outage(cluster: Cluster): Promise<void> {
     ]);
     const lines = server.output().split('\n');
     const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
-    console.log(`\nServer log: ${count(/database unavailable/)} "database unavailable" lines, ${count(/database recovered/)} "database recovered" lines, ${count(/"stack"/)} stack traces, ${lines.filter(Boolean).length} lines in all (one per request at LOG_LEVEL=info).`);
+    console.log(
+      `\nServer log: ${count(/database unavailable/)} "database unavailable" lines, ${count(/database recovered/)} "database recovered" lines, ${count(/"stack"/)} stack traces, ${lines.filter(Boolean).length} lines in all (one per request at LOG_LEVEL=info).`,
+    );
   } finally {
     cluster.thaw();
     server.child.kill('SIGTERM');
@@ -197,19 +238,22 @@ async function outage(cluster: Cluster): Promise<void> {
 /** A GET whose reader stops after the headers; read() resumes it. */
 function pausedGet(pathAndQuery: string, headers: Record<string, string>): Promise<{ status: number; read(): Promise<{ bytes: number; clean: boolean }> }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: PORT, path: pathAndQuery, headers, agent: false }, (res) => {
-      res.pause();
-      resolve({
-        status: res.statusCode!,
-        read: () => new Promise((done) => {
-          let bytes = 0;
-          res.on('data', (d: Buffer) => (bytes += d.length));
-          res.on('end', () => done({ bytes, clean: true }));
-          res.on('error', () => done({ bytes, clean: false }));
-          res.resume();
-        }),
-      });
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port: PORT, path: pathAndQuery, headers, agent: false }, (res) => {
+        res.pause();
+        resolve({
+          status: res.statusCode!,
+          read: () =>
+            new Promise((done) => {
+              let bytes = 0;
+              res.on('data', (d: Buffer) => (bytes += d.length));
+              res.on('end', () => done({ bytes, clean: true }));
+              res.on('error', () => done({ bytes, clean: false }));
+              res.resume();
+            }),
+        });
+      })
+      .on('error', reject);
   });
 }
 
@@ -224,11 +268,19 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     const headers = { 'x-api-key': creds.apiKey };
     // Warm: a server in service has compiled its routes and filled its pool.
     for (let round = 0; round < 10; round++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => fetch(`${BASE}/api/companies/big.com/products/paged?size=200&page=${i}`, { headers }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${BASE}/api/companies/big.com/products/paged?size=200&page=${i}`, { headers }).then((r) => r.arrayBuffer()),
+        ),
+      );
     }
     const noExports = process.env.FAULTS_NO_EXPORTS === '1';
-    const exportRead = noExports ? { status: 0, read: async () => ({ bytes: 0, clean: true }) } : await pausedGet('/api/companies/big.com/products?export=true', { ...headers, 'x-on-behalf-of-user': 'ops@example.com' });
-    const exportHeld = noExports ? { status: 0, read: async () => ({ bytes: 0, clean: true }) } : await pausedGet('/api/companies/big.com/products/json', headers);
+    const exportRead = noExports
+      ? { status: 0, read: async () => ({ bytes: 0, clean: true }) }
+      : await pausedGet('/api/companies/big.com/products?export=true', { ...headers, 'x-on-behalf-of-user': 'ops@example.com' });
+    const exportHeld = noExports
+      ? { status: 0, read: async () => ({ bytes: 0, clean: true }) }
+      : await pausedGet('/api/companies/big.com/products/json', headers);
     const agent = new http.Agent({ keepAlive: false, maxSockets: 200 });
     const outcomes: string[] = [];
     // In flight: the client has written the whole request (its 'finish'); SIGTERM when all 100 are.
@@ -237,22 +289,29 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     const sent = new Promise<void>((r) => (allWritten = r));
     let firstAnswer!: () => void;
     const answered = new Promise<void>((r) => (firstAnswer = r));
-    const inflight = Array.from({ length: 100 }, (_, i) => new Promise<void>((done) => {
-      const req = http.get({ host: '127.0.0.1', port: PORT, path: `/api/companies/big.com/products/paged?size=200&page=${i % 50}`, headers, agent }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (body += d));
-        res.on('end', () => {
-          firstAnswer();
-          if (res.statusCode === 200) outcomes.push(JSON.parse(body).content.length === 200 ? 'complete' : 'short');
-          else outcomes.push(String(res.statusCode));
-          done();
-        });
-        res.on('error', () => (outcomes.push('reset'), done()));
-      });
-      req.on('error', () => (outcomes.push('reset'), done()));
-      req.on('socket', (socket) => socket.once('connect', () => req.once('finish', () => ++written === 100 && allWritten())));
-    }));
+    const inflight = Array.from(
+      { length: 100 },
+      (_, i) =>
+        new Promise<void>((done) => {
+          const req = http.get(
+            { host: '127.0.0.1', port: PORT, path: `/api/companies/big.com/products/paged?size=200&page=${i % 50}`, headers, agent },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (d) => (body += d));
+              res.on('end', () => {
+                firstAnswer();
+                if (res.statusCode === 200) outcomes.push(JSON.parse(body).content.length === 200 ? 'complete' : 'short');
+                else outcomes.push(String(res.statusCode));
+                done();
+              });
+              res.on('error', () => (outcomes.push('reset'), done()));
+            },
+          );
+          req.on('error', () => (outcomes.push('reset'), done()));
+          req.on('socket', (socket) => socket.once('connect', () => req.once('finish', () => ++written === 100 && allWritten())));
+        }),
+    );
     await sent;
     // Written on connected sockets, and the server is answering them: a moment more for it
     // (busy streaming the exports) to take them all in.
@@ -264,7 +323,10 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     // How soon /readyz says 503 (a new connection each time, as a load balancer's probe).
     let readyzMs = -1;
     for (let i = 0; i < 100; i++) {
-      const status = await fetch(`${BASE}/readyz`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0);
+      const status = await fetch(`${BASE}/readyz`, { headers: { connection: 'close' } }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status !== 200) {
         readyzMs = Date.now() - signalled;
         break;
@@ -279,15 +341,21 @@ async function shutdown(engine: 'pg' | 'pglite', cluster: Cluster | undefined): 
     const audit = await (async () => {
       const db = await openDb(dbOptions);
       try {
-        return await db.query<{ action: string; params: { completed: boolean }; result_count: number }>('SELECT action, params, result_count FROM audit_log ORDER BY id');
+        return await db.query<{ action: string; params: { completed: boolean }; result_count: number }>(
+          'SELECT action, params, result_count FROM audit_log ORDER BY id',
+        );
       } finally {
         await db.close();
       }
     })();
     console.log(`\n## Shutdown (${engine}): SIGTERM with 100 JSON requests and 2 exports in flight, export grace 5 s`);
-    console.log('\n| JSON answered before SIGTERM | in flight: complete 200 | 503 | reset | /readyz 503 after (ms) | export read on: bytes, clean end | export held: bytes, clean end | exit code | exit after (s) |');
+    console.log(
+      '\n| JSON answered before SIGTERM | in flight: complete 200 | 503 | reset | /readyz 503 after (ms) | export read on: bytes, clean end | export held: bytes, clean end | exit code | exit after (s) |',
+    );
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-    console.log(`| ${answeredBefore} | ${tally('complete') - answeredBefore} | ${tally('503')} | ${tally('reset')} | ${readyzMs} | ${read.bytes}, ${read.clean} | ${held.bytes}, ${held.clean} | ${code} | ${(exitedAfter / 1000).toFixed(1)} |`);
+    console.log(
+      `| ${answeredBefore} | ${tally('complete') - answeredBefore} | ${tally('503')} | ${tally('reset')} | ${readyzMs} | ${read.bytes}, ${read.clean} | ${held.bytes}, ${held.clean} | ${code} | ${(exitedAfter / 1000).toFixed(1)} |`,
+    );
     console.log(`\nAudit rows: ${audit.map((r) => `${r.action} completed=${r.params.completed} rows=${r.result_count}`).join('; ')}`);
   } finally {
     if (server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -35,8 +35,14 @@ const origin = `http://127.0.0.1:${port}`;
 const ADDRESS = '127.0.0.2';
 
 const db = await createTestDb();
-const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', PORT: String(port), PUBLIC_URL: origin, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-  ...(opts['per-client'] ? { MAX_CONCURRENT_REQUESTS_PER_CLIENT: opts['per-client'] } : {}) });
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  SEED_DEMO: 'false',
+  PORT: String(port),
+  PUBLIC_URL: origin,
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  ...(opts['per-client'] ? { MAX_CONCURRENT_REQUESTS_PER_CLIENT: opts['per-client'] } : {}),
+});
 const app = await buildApp({ config, db });
 await app.listen({ host: '127.0.0.1', port });
 const client = await createTestClient(db, await defineUnlimitedPlan(db));
@@ -64,8 +70,11 @@ function probe(): Promise<{ status: string; ms: number }> {
 const script = fileURLToPath(new URL('../../test/helpers/keep-alive-load.ts', import.meta.url));
 let loading = true;
 const load = new Promise<{ statuses: Record<string, number>; p50Ms: number; p99Ms: number; slowestMs: number; over2s: number }>((resolve, reject) => {
-  execFile(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--key', client.apiKey, '--connections', '50', '--seconds', opts.seconds!, '--local-address', ADDRESS],
-    (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(JSON.parse(stdout))));
+  execFile(
+    process.execPath,
+    ['--import', 'tsx', script, '--port', String(port), '--key', client.apiKey, '--connections', '50', '--seconds', opts.seconds!, '--local-address', ADDRESS],
+    (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(JSON.parse(stdout))),
+  );
 }).finally(() => (loading = false));
 const probes: { status: string; ms: number }[] = [];
 await new Promise((resolve) => setTimeout(resolve, 1000)); // the load client starting (tsx)
@@ -79,15 +88,25 @@ for (const socket of idle) socket.destroy();
 const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 const f = (v: number) => (v < 10 ? v.toFixed(1) : Math.round(v).toString());
-const count = (m: Record<string, number>) => Object.entries(m).sort().map(([k, v]) => `${k}×${v}`).join(' ');
+const count = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort()
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
 const total = Object.values(report.statuses).reduce((a, b) => a + b, 0);
-const unanswered = Object.entries(report.statuses).filter(([k]) => !/^\d+$/.test(k)).reduce((n, [, v]) => n + v, 0);
+const unanswered = Object.entries(report.statuses)
+  .filter(([k]) => !/^\d+$/.test(k))
+  .reduce((n, [, v]) => n + v, 0);
 const probeStatuses: Record<string, number> = {};
 for (const p of probes) probeStatuses[p.status] = (probeStatuses[p.status] ?? 0) + 1;
 console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-console.log(`50 keep-alive connections from ${ADDRESS} (own process), ${opts.idle} idle ones open, ${opts.seconds} s, engine ${db.engine}, per-client limit ${config.overload.maxConcurrentPerClient}`);
+console.log(
+  `50 keep-alive connections from ${ADDRESS} (own process), ${opts.idle} idle ones open, ${opts.seconds} s, engine ${db.engine}, per-client limit ${config.overload.maxConcurrentPerClient}`,
+);
 console.log(`  /api/me: ${total} requests, ${count(report.statuses)}; without a status: ${unanswered}; waited > 2 s: ${report.over2s}`);
 console.log(`  /api/me ms: p50 ${report.p50Ms} p99 ${report.p99Ms} max ${report.slowestMs}`);
-console.log(`  /healthz (new connection each, same address): ${count(probeStatuses)}; ms p50 ${f(pct(0.5))} p99 ${f(pct(0.99))} max ${f(sorted[sorted.length - 1] ?? NaN)}`);
+console.log(
+  `  /healthz (new connection each, same address): ${count(probeStatuses)}; ms p50 ${f(pct(0.5))} p99 ${f(pct(0.99))} max ${f(sorted[sorted.length - 1] ?? NaN)}`,
+);
 await app.close();
 await db.close();

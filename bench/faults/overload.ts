@@ -57,10 +57,21 @@ function summary(t: Tally) {
 }
 
 const ms = (v: number | null) => (v === null ? 'n/a' : v < 10 ? v.toFixed(1) : Math.round(v).toString());
-const statuses = (t: Tally) => [...t.statuses].sort().map(([k, v]) => `${k}×${v}`).join(' ');
+const statuses = (t: Tally) =>
+  [...t.statuses]
+    .sort()
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
 
 /** One request; resolves with its status (or the connection error's code) and its time in ms. */
-function request(agent: http.Agent, origin: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: string; ms: number }> {
+function request(
+  agent: http.Agent,
+  origin: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: string; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const req = http.request(`${origin}${url}`, { method, agent, headers: body ? { ...headers, 'content-type': 'application/json' } : headers }, (res) => {
@@ -75,14 +86,16 @@ function request(agent: http.Agent, origin: string, method: string, url: string,
 
 /** `workers` loops sending requests until `until`; latencies of the answered ones (2xx-5xx) are kept. */
 async function loops(workers: number, until: number, next: () => Promise<{ status: string; ms: number }>, t: Tally): Promise<void> {
-  await Promise.all(Array.from({ length: workers }, async () => {
-    while (performance.now() < until) {
-      const r = await next();
-      count(t, r.status);
-      if (/^\d+$/.test(r.status)) t.latencies.push(r.ms);
-      else await new Promise((resolve) => setTimeout(resolve, 5)); // a refused connection: try again soon
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < until) {
+        const r = await next();
+        count(t, r.status);
+        if (/^\d+$/.test(r.status)) t.latencies.push(r.ms);
+        else await new Promise((resolve) => setTimeout(resolve, 5)); // a refused connection: try again soon
+      }
+    }),
+  );
 }
 
 // ---- the flooding client (its own process, so its work does not share the light client's loop) --
@@ -103,9 +116,19 @@ const dataDir = opts['data-dir'] ?? path.join(tmpdir(), 'stacklens-overload-pgli
 const port = Number(opts.port);
 const origin = `http://127.0.0.1:${port}`;
 const UNPROTECTED = {
-  BULKHEAD_SEARCH: '1000', BULKHEAD_PEERS: '1000', BULKHEAD_EXPORT: '1000', BULKHEAD_AI: '1000', BULKHEAD_STANDARD: '100000',
-  BULKHEAD_QUEUE: '100000', BULKHEAD_STANDARD_QUEUE: '100000', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', OVERLOAD_MAX_DB_WAITING: '0',
-  MAX_CONCURRENT_REQUESTS_PER_CLIENT: '0', MAX_CONCURRENT_REQUESTS_PER_IP: '0', LISTEN_BACKLOG: '511', RATE_LIMITED_REPLY_DELAY_MS: '0',
+  BULKHEAD_SEARCH: '1000',
+  BULKHEAD_PEERS: '1000',
+  BULKHEAD_EXPORT: '1000',
+  BULKHEAD_AI: '1000',
+  BULKHEAD_STANDARD: '100000',
+  BULKHEAD_QUEUE: '100000',
+  BULKHEAD_STANDARD_QUEUE: '100000',
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  OVERLOAD_MAX_DB_WAITING: '0',
+  MAX_CONCURRENT_REQUESTS_PER_CLIENT: '0',
+  MAX_CONCURRENT_REQUESTS_PER_IP: '0',
+  LISTEN_BACKLOG: '511',
+  RATE_LIMITED_REPLY_DELAY_MS: '0',
 };
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -127,8 +150,24 @@ function cli(argv: string[]): Promise<string> {
 }
 
 async function credentials(plan: string, rpm: number): Promise<string> {
-  await cli(['plans', 'set', plan, '--description', 'overload bench', '--export', '--ai', '--rpm', String(rpm), '--ai-rpm', String(rpm), '--export-rpm', String(rpm)]);
-  const client = JSON.parse(await cli(['clients', 'create', '--name', `${plan} ${new Date().toISOString()}`, '--plan', plan, '--json'])) as { client_id: string };
+  await cli([
+    'plans',
+    'set',
+    plan,
+    '--description',
+    'overload bench',
+    '--export',
+    '--ai',
+    '--rpm',
+    String(rpm),
+    '--ai-rpm',
+    String(rpm),
+    '--export-rpm',
+    String(rpm),
+  ]);
+  const client = JSON.parse(await cli(['clients', 'create', '--name', `${plan} ${new Date().toISOString()}`, '--plan', plan, '--json'])) as {
+    client_id: string;
+  };
   return (JSON.parse(await cli(['keys', 'create', '--client', client.client_id, '--name', plan, '--json'])) as { api_key: string }).api_key;
 }
 
@@ -163,7 +202,10 @@ process.on('exit', stopServer);
 try {
   for (let until = Date.now() + 300_000; ; await new Promise((r) => setTimeout(r, 200))) {
     if (Date.now() > until) throw new Error('the server did not become ready');
-    const ok = await fetch(`${origin}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${origin}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
   }
 
@@ -175,18 +217,35 @@ try {
   const probe = new http.Agent({ keepAlive: false, localAddress: '127.0.0.4' }); // a probe opens a connection each time, as kubelet does
   const headers = { 'x-api-key': lightKey };
   const get = async (url: string) => (await fetch(`${origin}${url}`, { headers })).json() as Promise<any>;
-  const page = await (await fetch(`${origin}/api/companies/search`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"size":200}' })).json() as { content: { domain: string }[] };
+  const page = (await (
+    await fetch(`${origin}/api/companies/search`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"size":200}' })
+  ).json()) as { content: { domain: string }[] };
   const domains = page.content.map((c) => c.domain);
   const vendors = ((await get('/api/vendors?size=6')).content as { domain: string }[]).map((v) => v.domain);
   const products = ((await get(`/api/vendors/${vendors[0]}/products?size=3`)).content as { id: string }[]).map((p) => p.id);
   const categories = ((await get('/api/categories')) as { id: string; level: number }[]).filter((c) => c.level === 0).map((c) => c.id);
   const worst = [
     // A name substring (no index helps), every install filter, the deepest page at the largest size.
-    { query: 'a', page: 49, size: 200, filter: {
-      companyNameContains: 'e', vendorDomainIn: vendors.slice(0, 3), vendorDomainNotIn: vendors.slice(3, 5), productIdNotIn: products,
-      mainCategoryIdIn: categories.slice(0, 3), mainCategoryIdInAnd: true, intensityBucketIn: ['LOW', 'MEDIUM', 'HIGH'], dateLastVerifiedBucketIn: ['RECENT', 'NEW', 'OLD', 'ANCIENT'],
-    } },
-    { page: 49, size: 200, filter: { companyNameContains: 'an', vendorDomainIn: vendors, vendorDomainInAnd: false, mainCategoryIdNotIn: categories.slice(3, 5) } },
+    {
+      query: 'a',
+      page: 49,
+      size: 200,
+      filter: {
+        companyNameContains: 'e',
+        vendorDomainIn: vendors.slice(0, 3),
+        vendorDomainNotIn: vendors.slice(3, 5),
+        productIdNotIn: products,
+        mainCategoryIdIn: categories.slice(0, 3),
+        mainCategoryIdInAnd: true,
+        intensityBucketIn: ['LOW', 'MEDIUM', 'HIGH'],
+        dateLastVerifiedBucketIn: ['RECENT', 'NEW', 'OLD', 'ANCIENT'],
+      },
+    },
+    {
+      page: 49,
+      size: 200,
+      filter: { companyNameContains: 'an', vendorDomainIn: vendors, vendorDomainInAnd: false, mainCategoryIdNotIn: categories.slice(3, 5) },
+    },
   ].map((b) => JSON.stringify(b));
   let turn = 0;
   const lightRequest = () => request(light, origin, 'GET', `/api/companies/${domains[turn++ % domains.length]}/firmographics`, headers);
@@ -215,35 +274,71 @@ try {
   }
 
   const rows = [];
-  console.log(`\nphases of ${seconds} s; server ${opts.unprotected ? 'UNPROTECTED (no bulkheads, shedding or connection cap)' : 'with its defaults'}; ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${await countCompaniesViaApi()} companies`);
+  console.log(
+    `\nphases of ${seconds} s; server ${opts.unprotected ? 'UNPROTECTED (no bulkheads, shedding or connection cap)' : 'with its defaults'}; ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${await countCompaniesViaApi()} companies`,
+  );
   rows.push(await phase('idle'));
-  rows.push(await phase(`${opts.searches} worst-case searches`, async (until) => {
-    const t = tally();
-    await loops(Number(opts.searches), until, searchRequest, t);
-    const s = summary(t);
-    return `searches: ${statuses(t)}; answered p50 ${ms(s.p50)} ms, p95 ${ms(s.p95)} ms`;
-  }));
-  rows.push(await phase(`flood: ${opts.flood} connections from one client`, async () => {
-    const worker = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--flood-worker', '--flood', String(opts.flood), '--seconds', String(seconds), '--origin', origin, '--key', floodKey], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    worker.stdout!.on('data', (d) => (out += d));
-    await new Promise((resolve) => worker.once('exit', resolve));
-    const flood = JSON.parse(out || '{}') as Record<string, number>;
-    return `flood: ${Object.entries(flood).sort().map(([k, v]) => `${k}×${v}`).join(' ')}`;
-  }));
+  rows.push(
+    await phase(`${opts.searches} worst-case searches`, async (until) => {
+      const t = tally();
+      await loops(Number(opts.searches), until, searchRequest, t);
+      const s = summary(t);
+      return `searches: ${statuses(t)}; answered p50 ${ms(s.p50)} ms, p95 ${ms(s.p95)} ms`;
+    }),
+  );
+  rows.push(
+    await phase(`flood: ${opts.flood} connections from one client`, async () => {
+      const worker = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          fileURLToPath(import.meta.url),
+          '--flood-worker',
+          '--flood',
+          String(opts.flood),
+          '--seconds',
+          String(seconds),
+          '--origin',
+          origin,
+          '--key',
+          floodKey,
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let out = '';
+      worker.stdout!.on('data', (d) => (out += d));
+      await new Promise((resolve) => worker.once('exit', resolve));
+      const flood = JSON.parse(out || '{}') as Record<string, number>;
+      return `flood: ${Object.entries(flood)
+        .sort()
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ')}`;
+    }),
+  );
   light.destroy();
   heavy.destroy();
 
-  console.log('\n| phase | light p50 ms | light p95 ms | light max ms | light answers | /healthz p50 ms | /healthz p95 ms | /healthz max ms | /healthz answers | other traffic |');
+  console.log(
+    '\n| phase | light p50 ms | light p95 ms | light max ms | light answers | /healthz p50 ms | /healthz p95 ms | /healthz max ms | /healthz answers | other traffic |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${ms(r.light.p50)} | ${ms(r.light.p95)} | ${ms(r.light.max)} | ${r.lightStatuses} | ${ms(r.healthz.p50)} | ${ms(r.healthz.p95)} | ${ms(r.healthz.max)} | ${r.healthzStatuses} | ${r.note} |`);
+    console.log(
+      `| ${r.name} | ${ms(r.light.p50)} | ${ms(r.light.p95)} | ${ms(r.light.max)} | ${r.lightStatuses} | ${ms(r.healthz.p50)} | ${ms(r.healthz.p95)} | ${ms(r.healthz.max)} | ${r.healthzStatuses} | ${r.note} |`,
+    );
   }
   const idle = rows[0]!.light.p95!;
-  console.log(`\nlight p95 vs idle: searches ${(rows[1]!.light.p95! / idle).toFixed(2)}x (target ≤ 2x), flood ${(rows[2]!.light.p95! / idle).toFixed(2)}x (target ≤ 1.5x)`);
+  console.log(
+    `\nlight p95 vs idle: searches ${(rows[1]!.light.p95! / idle).toFixed(2)}x (target ≤ 2x), flood ${(rows[2]!.light.p95! / idle).toFixed(2)}x (target ≤ 1.5x)`,
+  );
 
   async function countCompaniesViaApi(): Promise<number> {
-    return ((await (await fetch(`${origin}/api/companies/search`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"size":1}' })).json()) as { totalElements: number }).totalElements;
+    return (
+      (await (
+        await fetch(`${origin}/api/companies/search`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"size":1}' })
+      ).json()) as { totalElements: number }
+    ).totalElements;
   }
 } finally {
   stopServer();

@@ -5,7 +5,11 @@ import autocannon from 'autocannon';
 import type { LoadResult, RequestSpec } from './load.ts';
 
 const opts = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
-  url: string; requests: RequestSpec[]; headers: Record<string, string>; connections: number; seconds: number;
+  url: string;
+  requests: RequestSpec[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
 };
 let counter = 0;
 const result = await autocannon({

@@ -15,7 +15,11 @@ const ENTRY = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ \[(\d+)\] (\w+):  (
 
 /** Statements logged (log_statement=all) in `text`, in order, except those of `excludePid`. */
 export function parseStatementLog(text: string, excludePid: number): CapturedStatement[] {
-  interface Entry { pid: number; level: string; body: string }
+  interface Entry {
+    pid: number;
+    level: string;
+    body: string;
+  }
   const entries: Entry[] = [];
   for (const line of text.split('\n')) {
     const m = ENTRY.exec(line);
@@ -122,12 +126,38 @@ export interface PgbenchResult {
 }
 
 export function runPgbench(opts: {
-  bin: string; host: string; port: number; user: string; database: string;
-  scriptFile: string; script: string; defines: string[]; clients: number; threads: number; seconds: number;
+  bin: string;
+  host: string;
+  port: number;
+  user: string;
+  database: string;
+  scriptFile: string;
+  script: string;
+  defines: string[];
+  clients: number;
+  threads: number;
+  seconds: number;
 }): Promise<PgbenchResult> {
   writeFileSync(opts.scriptFile, opts.script);
-  const args = ['-n', '-M', 'prepared', '-c', String(opts.clients), '-j', String(opts.threads), '-T', String(opts.seconds),
-    '-f', opts.scriptFile, '-h', opts.host, '-p', String(opts.port), '-U', opts.user];
+  const args = [
+    '-n',
+    '-M',
+    'prepared',
+    '-c',
+    String(opts.clients),
+    '-j',
+    String(opts.threads),
+    '-T',
+    String(opts.seconds),
+    '-f',
+    opts.scriptFile,
+    '-h',
+    opts.host,
+    '-p',
+    String(opts.port),
+    '-U',
+    opts.user,
+  ];
   for (const d of opts.defines) args.push('-D', d);
   args.push(opts.database);
   return new Promise((resolve) => {

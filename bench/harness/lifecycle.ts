@@ -58,7 +58,13 @@ export async function measureLifecycle(deps: LifecycleDeps): Promise<LifecycleSt
   const steps: LifecycleStep[] = [];
   const step = async (name: string, argv: string[]) => {
     const m = await deps.measure(() => deps.cli(argv));
-    const s: LifecycleStep = { name, seconds: Number((m.wallMs / 1000).toFixed(1)), nodeCpuMs: Math.round(m.childrenMs), pgCpuMs: m.pgMs === null ? null : Math.round(m.pgMs), output: m.result.trim().split('\n').slice(-2).join(' ') };
+    const s: LifecycleStep = {
+      name,
+      seconds: Number((m.wallMs / 1000).toFixed(1)),
+      nodeCpuMs: Math.round(m.childrenMs),
+      pgCpuMs: m.pgMs === null ? null : Math.round(m.pgMs),
+      output: m.result.trim().split('\n').slice(-2).join(' '),
+    };
     steps.push(s);
     console.log(`  ${name}: ${s.seconds} s (node ${s.nodeCpuMs} ms CPU, PG ${s.pgCpuMs ?? 'n/a'} ms CPU) — ${s.output}`);
   };

@@ -42,7 +42,11 @@ function lua(s: string): string {
 
 function wrkScript(requests: RequestSpec[], headers: Record<string, string>): string {
   const hdr = (json: boolean) =>
-    '{' + Object.entries({ ...headers, ...(json ? { 'Content-Type': 'application/json' } : {}) }).map(([k, v]) => `[${lua(k)}]=${lua(v)}`).join(',') + '}';
+    '{' +
+    Object.entries({ ...headers, ...(json ? { 'Content-Type': 'application/json' } : {}) })
+      .map(([k, v]) => `[${lua(k)}]=${lua(v)}`)
+      .join(',') +
+    '}';
   return `
 local reqs = {
 ${requests.map((r) => `  {${lua(r.method)}, ${lua(r.path)}, ${r.body === undefined ? 'nil' : lua(r.body)}},`).join('\n')}
@@ -80,8 +84,13 @@ end
 }
 
 export function runLoad(opts: {
-  tool: 'wrk' | 'autocannon'; url: string; requests: RequestSpec[]; headers: Record<string, string>;
-  connections: number; seconds: number; scriptFile: string;
+  tool: 'wrk' | 'autocannon';
+  url: string;
+  requests: RequestSpec[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+  scriptFile: string;
 }): Promise<LoadResult> {
   if (opts.tool === 'wrk') {
     writeFileSync(opts.scriptFile, wrkScript(opts.requests, opts.headers));
@@ -91,9 +100,27 @@ export function runLoad(opts: {
       execFile('wrk', args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
         const m = /BENCH_JSON (\{.*\})/.exec(stdout);
         if (!m) return reject(new Error(`wrk failed: ${err ?? ''} ${stderr} ${stdout}`));
-        const j = JSON.parse(m[1]!) as { requests: number; duration_us: number; non2xx: number; errors: number; p50_us: number; p99_us: number; max_us: number };
+        const j = JSON.parse(m[1]!) as {
+          requests: number;
+          duration_us: number;
+          non2xx: number;
+          errors: number;
+          p50_us: number;
+          p99_us: number;
+          max_us: number;
+        };
         const seconds = j.duration_us / 1e6;
-        resolve({ tool: 'wrk', requests: j.requests, seconds, rps: j.requests / seconds, p50Ms: j.p50_us / 1000, p99Ms: j.p99_us / 1000, maxMs: j.max_us / 1000, non2xx: j.non2xx, errors: j.errors });
+        resolve({
+          tool: 'wrk',
+          requests: j.requests,
+          seconds,
+          rps: j.requests / seconds,
+          p50Ms: j.p50_us / 1000,
+          p99Ms: j.p99_us / 1000,
+          maxMs: j.max_us / 1000,
+          non2xx: j.non2xx,
+          errors: j.errors,
+        });
       });
     });
   }

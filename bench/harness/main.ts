@@ -27,7 +27,14 @@ const CAPTURED_REQUESTS = 5;
  * Prompts of the AI section: categories and vendors with many products (the broad ones a new
  * user tries first), one product, and a category narrowed by country and size.
  */
-const AI_PROMPTS = ['who uses CRM?', 'who uses Salesforce?', 'who uses Zoom', 'companies using HubSpot', 'marketing automation at software companies', 'CRM users in Germany with 50-200 employees'];
+const AI_PROMPTS = [
+  'who uses CRM?',
+  'who uses Salesforce?',
+  'who uses Zoom',
+  'companies using HubSpot',
+  'marketing automation at software companies',
+  'CRM users in Germany with 50-200 employees',
+];
 /** Reads of each export in the measured run (after one warm-up read). */
 const EXPORT_RUNS = 5;
 /** Calls of each AI prompt in the measured run. */
@@ -220,7 +227,9 @@ if (world.companies !== companies || world.cohorts === 0) {
   console.log(`seed + refresh: ${seedSeconds.toFixed(1)} s`);
   world = await worldState();
 } else if (world.stacks < world.companies && args['no-refresh']) {
-  console.log(`measuring a partly refreshed world (--no-refresh): ${world.stacks} of ${world.companies} companies have a materialized stack and cohorts; inputs are drawn among them`);
+  console.log(
+    `measuring a partly refreshed world (--no-refresh): ${world.stacks} of ${world.companies} companies have a materialized stack and cohorts; inputs are drawn among them`,
+  );
 } else if (world.stacks < world.companies) {
   // A world refreshed before the in-use stacks were materialized (migration 014): one full
   // refresh fills them, so the run measures what a refreshed server serves.
@@ -234,9 +243,28 @@ if (world.companies !== companies || world.cohorts === 0) {
 // ---- client, key, inputs ---------------------------------------------------------------------
 
 const PLAN = 'bench-unlimited';
-await cli(['plans', 'set', PLAN, '--description', 'benchmark: no practical limit', '--export', '--ai', '--purchase', '--credits', '1000000',
-  '--rpm', '1000000000', '--ai-rpm', '1000000000', '--export-rpm', '1000000000']);
-const client = JSON.parse(await cli(['clients', 'create', '--name', `bench ${startedAt.toISOString()}`, '--plan', PLAN, '--json'])) as { client_id: string; client_secret: string };
+await cli([
+  'plans',
+  'set',
+  PLAN,
+  '--description',
+  'benchmark: no practical limit',
+  '--export',
+  '--ai',
+  '--purchase',
+  '--credits',
+  '1000000',
+  '--rpm',
+  '1000000000',
+  '--ai-rpm',
+  '1000000000',
+  '--export-rpm',
+  '1000000000',
+]);
+const client = JSON.parse(await cli(['clients', 'create', '--name', `bench ${startedAt.toISOString()}`, '--plan', PLAN, '--json'])) as {
+  client_id: string;
+  client_secret: string;
+};
 const key = JSON.parse(await cli(['keys', 'create', '--client', client.client_id, '--name', 'bench', '--json'])) as { api_key: string };
 
 let inputs: Inputs;
@@ -255,7 +283,11 @@ const serverLog = createWriteStream(path.join(work, 'server.log'));
 const t0 = performance.now();
 // BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile of the whole run to DIR when it stops.
 const profiling = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts', 'serve'], {
+  cwd: ROOT,
+  env: appEnv,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 server.stdout!.pipe(serverLog);
 server.stderr!.pipe(serverLog);
 let results: Record<string, unknown> = {};
@@ -303,18 +335,26 @@ try {
     await load(apiKeyHeaders, 10, warmup); // warm-up: caches, JIT, connection pool
 
     const runs = [];
-    for (const [auth, headers, c] of [['api-key', apiKeyHeaders, 10], ['api-key', apiKeyHeaders, 50], ['bearer', bearerHeaders, 50]] as const) {
+    for (const [auth, headers, c] of [
+      ['api-key', apiKeyHeaders, 10],
+      ['api-key', apiKeyHeaders, 50],
+      ['bearer', bearerHeaders, 50],
+    ] as const) {
       const probe = healthProbe(origin);
       const { result, cpu } = await measured(server.pid!, () => load(headers, c, duration));
       runs.push({ ...summarize(auth, c, result, cpu), healthzP99Ms: await probe.stop() });
       const r = runs[runs.length - 1]!;
-      console.log(`  ${auth} c=${c}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, node ${r.nodeMsPerReq} + PG ${r.pgMsPerReq ?? 'n/a'} ms/req, others ${r.othersCores} cores`);
+      console.log(
+        `  ${auth} c=${c}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, node ${r.nodeMsPerReq} + PG ${r.pgMsPerReq ?? 'n/a'} ms/req, others ${r.othersCores} cores`,
+      );
     }
 
     // HTTP ceiling: a bare Fastify answering the same bytes, same concurrency, same requests.
     const replyFile = path.join(work, `${ep.name}.reply.json`);
     writeFileSync(replyFile, JSON.stringify({ status: sample.status, contentType: sample.contentType, bodyBase64: sample.body.toString('base64') }));
-    const canned = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./canned-server.ts', import.meta.url)), replyFile, String(cannedPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const canned = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./canned-server.ts', import.meta.url)), replyFile, String(cannedPort)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve) => canned.stdout!.on('data', (d: Buffer) => d.toString().includes('READY') && resolve()));
     await load(apiKeyHeaders, 50, warmup, `http://127.0.0.1:${cannedPort}`);
     const httpRun = await measured(canned.pid!, () => load(apiKeyHeaders, 50, duration, `http://127.0.0.1:${cannedPort}`));
@@ -327,7 +367,19 @@ try {
       const { script, defines } = pgbenchScript(statements);
       writeFileSync(path.join(work, `${ep.name}.sql.json`), JSON.stringify(statements, null, 2));
       const pgb = await measured(null, () =>
-        runPgbench({ bin: pgBin('pgbench'), host: '127.0.0.1', port: cluster!.port, user: 'postgres', database: dbName, scriptFile: path.join(work, `${ep.name}.pgbench.sql`), script, defines, clients: 8, threads: 2, seconds: duration }),
+        runPgbench({
+          bin: pgBin('pgbench'),
+          host: '127.0.0.1',
+          port: cluster!.port,
+          user: 'postgres',
+          database: dbName,
+          scriptFile: path.join(work, `${ep.name}.pgbench.sql`),
+          script,
+          defines,
+          clients: 8,
+          threads: 2,
+          seconds: duration,
+        }),
       );
       const replayed = pgb.result.tps ? pgb.result.tps * captured * (pgb.cpu.wallMs / 1000) : null;
       db = {
@@ -343,15 +395,32 @@ try {
     const composite = dbCeiling ? 1 / (1 / httpCeiling + 1 / dbCeiling) : httpCeiling;
     const at50 = runs[1]!;
     const ratio = composite ? at50.rps / composite : null;
-    console.log(`  ceilings: http ${round(httpCeiling, 0)}, db ${round(dbCeiling, 0)}, composite ${round(composite, 0)}; ratio ${ratio !== null ? (ratio * 100).toFixed(0) + ' %' : 'n/a'}`);
+    console.log(
+      `  ceilings: http ${round(httpCeiling, 0)}, db ${round(dbCeiling, 0)}, composite ${round(composite, 0)}; ratio ${ratio !== null ? (ratio * 100).toFixed(0) + ' %' : 'n/a'}`,
+    );
     endpointResults.push({
       name: ep.name,
       kind: ep.kind,
       distinctRequests: requests.length,
       sample: { method: requests[0]!.method, path: requests[0]!.path, body: requests[0]!.body ?? null, status: sample.status, bytes: sample.body.length },
       runs,
-      httpCeiling: { rps: round(httpCeiling, 0), p99Ms: round(httpRun.result.p99Ms), nodeMsPerReq: perReq(httpRun.cpu.serverMs, httpRun.result.requests), othersCores: cores_(httpRun.cpu) },
-      dbCeiling: db ? { rps: round(db.tps, 0), requestsPerTransaction: db.requestsPerTransaction, failed: db.failed, latencyMs: db.latencyMs, statements: db.statements, pgMsPerRequest: db.pgMsPerRequest, error: db.error ?? null } : null,
+      httpCeiling: {
+        rps: round(httpCeiling, 0),
+        p99Ms: round(httpRun.result.p99Ms),
+        nodeMsPerReq: perReq(httpRun.cpu.serverMs, httpRun.result.requests),
+        othersCores: cores_(httpRun.cpu),
+      },
+      dbCeiling: db
+        ? {
+            rps: round(db.tps, 0),
+            requestsPerTransaction: db.requestsPerTransaction,
+            failed: db.failed,
+            latencyMs: db.latencyMs,
+            statements: db.statements,
+            pgMsPerRequest: db.pgMsPerRequest,
+            error: db.error ?? null,
+          }
+        : null,
       compositeCeiling: round(composite, 0),
       ratio: round(ratio, 3),
     });
@@ -365,13 +434,22 @@ try {
     const init = await fetch(`${origin}/mcp`, {
       method: 'POST',
       headers: { ...mcpHeaders, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stacklens-bench', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stacklens-bench', version: '1' } },
+      }),
     });
     const session = init.headers.get('mcp-session-id');
     await init.text();
     if (!session) throw new Error(`MCP initialize gave no session (${init.status})`);
     const sessionHeaders = { ...mcpHeaders, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
-    await fetch(`${origin}/mcp`, { method: 'POST', headers: { ...sessionHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
+    await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { ...sessionHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }).then((r) => r.text());
     const mcpRequests: RequestSpec[] = inputs.samples.map((s) => ({
       method: 'POST',
       path: '/mcp',
@@ -379,7 +457,8 @@ try {
     }));
     const restRequests: RequestSpec[] = inputs.samples.map((s) => ({ method: 'GET', path: `/api/companies/${encodeURIComponent(s.domain)}/cohort/Default` }));
     const probe = await send(mcpRequests[0]!, sessionHeaders);
-    if (probe.status !== 200 || probe.body.toString().includes('"isError":true')) console.log(`  warning: MCP probe ${probe.status}: ${probe.body.toString().slice(0, 300)}`);
+    if (probe.status !== 200 || probe.body.toString().includes('"isError":true'))
+      console.log(`  warning: MCP probe ${probe.status}: ${probe.body.toString().slice(0, 300)}`);
     const mcpLoad = (reqs: RequestSpec[], headers: Record<string, string>, seconds: number) =>
       runLoad({ tool, url: origin, requests: reqs, headers, connections: 50, seconds, scriptFile: path.join(work, 'mcp.lua') });
     await mcpLoad(mcpRequests, sessionHeaders, warmup);
@@ -389,8 +468,12 @@ try {
     const restRun = summarize('api-key', 50, r.result, r.cpu);
     const total = (x: typeof mcpRun) => (x.nodeMsPerReq ?? 0) + (x.pgMsPerReq ?? 0);
     mcp = { tool: 'company_cohort', mcp: mcpRun, rest: restRun, cpuRatio: round(total(mcpRun) / total(restRun)) };
-    console.log(`  MCP: ${mcpRun.rps} calls/s, p99 ${mcpRun.p99Ms} ms, node ${mcpRun.nodeMsPerReq} + PG ${mcpRun.pgMsPerReq} ms/call; REST: ${restRun.rps} req/s, node ${restRun.nodeMsPerReq} + PG ${restRun.pgMsPerReq}; ratio ${mcp.cpuRatio}`);
-    await fetch(`${origin}/mcp`, { method: 'DELETE', headers: sessionHeaders }).then((x) => x.text()).catch(() => undefined);
+    console.log(
+      `  MCP: ${mcpRun.rps} calls/s, p99 ${mcpRun.p99Ms} ms, node ${mcpRun.nodeMsPerReq} + PG ${mcpRun.pgMsPerReq} ms/call; REST: ${restRun.rps} req/s, node ${restRun.nodeMsPerReq} + PG ${restRun.pgMsPerReq}; ratio ${mcp.cpuRatio}`,
+    );
+    await fetch(`${origin}/mcp`, { method: 'DELETE', headers: sessionHeaders })
+      .then((x) => x.text())
+      .catch(() => undefined);
   }
 
   // ---- AI helpers: broad prompts, one call at a time ----------------------------------------------
@@ -400,7 +483,10 @@ try {
   if (wanted('ai')) {
     console.log('\n## AI helper: customers of products (one call at a time)');
     const aiHeaders = { ...apiKeyHeaders, 'X-On-Behalf-Of-User': 'bench@example.com' };
-    const specs = AI_PROMPTS.map((prompt) => ({ method: 'POST' as const, path: `/api/ai/find-customers-of-products?${new URLSearchParams({ prompt, size: '10' })}` }));
+    const specs = AI_PROMPTS.map((prompt) => ({
+      method: 'POST' as const,
+      path: `/api/ai/find-customers-of-products?${new URLSearchParams({ prompt, size: '10' })}`,
+    }));
     for (const spec of specs) await send(spec, aiHeaders);
     const perPrompt = AI_PROMPTS.map((prompt) => ({ prompt, latencies: [] as number[], statuses: {} as Record<string, number>, items: 0 }));
     const { cpu } = await measured(server.pid!, async () => {
@@ -419,7 +505,14 @@ try {
     const all = perPrompt.flatMap((p) => p.latencies);
     ai = {
       callsPerPrompt: AI_CALLS,
-      prompts: perPrompt.map((p) => ({ prompt: p.prompt, statuses: p.statuses, items: p.items, p50Ms: round(percentile(p.latencies, 0.5), 1), p95Ms: round(percentile(p.latencies, 0.95), 1), maxMs: round(Math.max(...p.latencies), 1) })),
+      prompts: perPrompt.map((p) => ({
+        prompt: p.prompt,
+        statuses: p.statuses,
+        items: p.items,
+        p50Ms: round(percentile(p.latencies, 0.5), 1),
+        p95Ms: round(percentile(p.latencies, 0.95), 1),
+        maxMs: round(Math.max(...p.latencies), 1),
+      })),
       p50Ms: round(percentile(all, 0.5), 1),
       p95Ms: round(percentile(all, 0.95), 1),
       nodeMsPerCall: perReq(cpu.serverMs, calls),
@@ -427,8 +520,11 @@ try {
       othersCores: cores_(cpu),
       load: { start: cpu.loadStart, end: cpu.loadEnd },
     };
-    for (const p of ai.prompts) console.log(`  ${JSON.stringify(p.prompt)}: ${JSON.stringify(p.statuses)}, ${p.items} items, p50 ${p.p50Ms} ms, p95 ${p.p95Ms} ms, max ${p.maxMs} ms`);
-    console.log(`  all: p50 ${ai.p50Ms} ms, p95 ${ai.p95Ms} ms, node ${ai.nodeMsPerCall} + PG ${ai.pgMsPerCall ?? 'n/a'} ms/call, others ${ai.othersCores} cores, load ${cpu.loadEnd}`);
+    for (const p of ai.prompts)
+      console.log(`  ${JSON.stringify(p.prompt)}: ${JSON.stringify(p.statuses)}, ${p.items} items, p50 ${p.p50Ms} ms, p95 ${p.p95Ms} ms, max ${p.maxMs} ms`);
+    console.log(
+      `  all: p50 ${ai.p50Ms} ms, p95 ${ai.p95Ms} ms, node ${ai.nodeMsPerCall} + PG ${ai.pgMsPerCall ?? 'n/a'} ms/call, others ${ai.othersCores} cores, load ${cpu.loadEnd}`,
+    );
   }
 
   // ---- exports -------------------------------------------------------------------------------
@@ -475,7 +571,9 @@ try {
         loadEnd: cpu.loadEnd,
       };
       exports.push(row);
-      console.log(`  ${name}: ${row.rows} rows in ${row.seconds} s = ${row.rowsPerSecond} rows/s, first byte ${row.ttfbMs} ms, RSS ${row.rssBeforeMb} → ${row.rssPeakMb} MB (status ${row.status})`);
+      console.log(
+        `  ${name}: ${row.rows} rows in ${row.seconds} s = ${row.rowsPerSecond} rows/s, first byte ${row.ttfbMs} ms, RSS ${row.rssBeforeMb} → ${row.rssPeakMb} MB (status ${row.status})`,
+      );
     }
   }
 
@@ -593,7 +691,11 @@ function healthProbe(origin: string): { stop(): Promise<number | null> } {
   };
 }
 
-function streamExport(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; rows: number; bytes: number; seconds: number; ttfbMs: number }> {
+function streamExport(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; rows: number; bytes: number; seconds: number; ttfbMs: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
     let ttfb = -1;
@@ -605,7 +707,9 @@ function streamExport(url: string, headers: Record<string, string>, body: string
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines++;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, rows: Math.max(0, newlines - 1), bytes, seconds: (performance.now() - t) / 1000, ttfbMs: ttfb }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, rows: Math.max(0, newlines - 1), bytes, seconds: (performance.now() - t) / 1000, ttfbMs: ttfb }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

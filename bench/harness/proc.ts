@@ -73,7 +73,11 @@ export function rssMb(pid: number): number | null {
 
 export function cores(): number {
   try {
-    return readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => l.startsWith('processor')).length || 1;
+    return (
+      readFileSync('/proc/cpuinfo', 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('processor')).length || 1
+    );
   } catch {
     return 1;
   }

@@ -49,7 +49,19 @@ interface Results {
     othersCores: number | null;
     load: { start: string | null; end: string | null };
   } | null;
-  exports?: { name: string; status: number; rows: number; seconds: number | null; rowsPerSecond: number | null; ttfbMs: number | null; rssBeforeMb: number | null; rssPeakMb: number | null; nodeCpuMs: number | null; pgCpuMs: number | null; othersCores: number | null }[];
+  exports?: {
+    name: string;
+    status: number;
+    rows: number;
+    seconds: number | null;
+    rowsPerSecond: number | null;
+    ttfbMs: number | null;
+    rssBeforeMb: number | null;
+    rssPeakMb: number | null;
+    nodeCpuMs: number | null;
+    pgCpuMs: number | null;
+    othersCores: number | null;
+  }[];
 }
 
 const n = (v: number | null | undefined, digits?: number) =>
@@ -66,7 +78,9 @@ export function markdown(r: Results): string {
       (r.serverReadySeconds !== undefined ? ` · server ready in ${n(r.serverReadySeconds, 1)} s` : ''),
   );
   lines.push('');
-  lines.push('| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio | PG ms/req replayed | healthz p99 ms |');
+  lines.push(
+    '| endpoint | auth | c | req/s | p50 ms | p99 ms | non-2xx / errors | node ms/req | PG ms/req | others (cores) | load 1-min | http ceiling | db ceiling | composite | ratio | PG ms/req replayed | healthz p99 ms |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const e of r.endpoints ?? []) {
     for (const run of e.runs) {
@@ -86,20 +100,31 @@ export function markdown(r: Results): string {
     lines.push('');
     lines.push('| operation | c | calls/s | p50 ms | p99 ms | non-2xx / errors | node ms/call | PG ms/call | others (cores) |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [label, run] of [[`MCP tools/call ${r.mcp.tool}`, mcp], ['REST GET cohort/Default', rest]] as const) {
-      lines.push(`| ${label} | ${run.connections} | ${n(run.rps)} | ${n(run.p50Ms, 1)} | ${n(run.p99Ms, 1)} | ${run.non2xx} / ${run.errors} | ${n(run.nodeMsPerReq, 2)} | ${n(run.pgMsPerReq, 2)} | ${n(run.othersCores, 2)} |`);
+    for (const [label, run] of [
+      [`MCP tools/call ${r.mcp.tool}`, mcp],
+      ['REST GET cohort/Default', rest],
+    ] as const) {
+      lines.push(
+        `| ${label} | ${run.connections} | ${n(run.rps)} | ${n(run.p50Ms, 1)} | ${n(run.p99Ms, 1)} | ${run.non2xx} / ${run.errors} | ${n(run.nodeMsPerReq, 2)} | ${n(run.pgMsPerReq, 2)} | ${n(run.othersCores, 2)} |`,
+      );
     }
     lines.push('');
     lines.push(`MCP / REST CPU per call (node + PG): ${n(r.mcp.cpuRatio, 2)}x`);
   }
   if (r.ai) {
     lines.push('');
-    lines.push(`AI helper, customers of products: ${r.ai.callsPerPrompt} calls of each prompt, one at a time · node ${n(r.ai.nodeMsPerCall, 1)} + PG ${n(r.ai.pgMsPerCall, 1)} ms CPU per call · others ${n(r.ai.othersCores, 2)} cores · load ${r.ai.load.end ?? 'n/a'}`);
+    lines.push(
+      `AI helper, customers of products: ${r.ai.callsPerPrompt} calls of each prompt, one at a time · node ${n(r.ai.nodeMsPerCall, 1)} + PG ${n(r.ai.pgMsPerCall, 1)} ms CPU per call · others ${n(r.ai.othersCores, 2)} cores · load ${r.ai.load.end ?? 'n/a'}`,
+    );
     lines.push('');
     lines.push('| prompt | statuses | items | p50 ms | p95 ms | max ms |');
     lines.push('|---|---|---:|---:|---:|---:|');
     for (const p of r.ai.prompts) {
-      lines.push(`| ${p.prompt} | ${Object.entries(p.statuses).map(([s, k]) => `${s}×${k}`).join(' ')} | ${p.items} | ${n(p.p50Ms, 1)} | ${n(p.p95Ms, 1)} | ${n(p.maxMs, 1)} |`);
+      lines.push(
+        `| ${p.prompt} | ${Object.entries(p.statuses)
+          .map(([s, k]) => `${s}×${k}`)
+          .join(' ')} | ${p.items} | ${n(p.p50Ms, 1)} | ${n(p.p95Ms, 1)} | ${n(p.maxMs, 1)} |`,
+      );
     }
     lines.push(`| all | | | ${n(r.ai.p50Ms, 1)} | ${n(r.ai.p95Ms, 1)} | |`);
   }
@@ -108,7 +133,9 @@ export function markdown(r: Results): string {
     lines.push('| export | status | rows | seconds | rows/s | first byte ms | server RSS before → peak MB | node CPU ms | PG CPU ms | others (cores) |');
     lines.push('|---|---:|---:|---:|---:|---:|---|---:|---:|---:|');
     for (const e of r.exports) {
-      lines.push(`| ${e.name} | ${e.status} | ${n(e.rows)} | ${n(e.seconds, 2)} | ${n(e.rowsPerSecond)} | ${n(e.ttfbMs, 1)} | ${n(e.rssBeforeMb, 0)} → ${n(e.rssPeakMb, 0)} | ${n(e.nodeCpuMs)} | ${n(e.pgCpuMs)} | ${n(e.othersCores, 2)} |`);
+      lines.push(
+        `| ${e.name} | ${e.status} | ${n(e.rows)} | ${n(e.seconds, 2)} | ${n(e.rowsPerSecond)} | ${n(e.ttfbMs, 1)} | ${n(e.rssBeforeMb, 0)} → ${n(e.rssPeakMb, 0)} | ${n(e.nodeCpuMs)} | ${n(e.pgCpuMs)} | ${n(e.othersCores, 2)} |`,
+      );
     }
   }
   if (r.lifecycle && r.lifecycle.length > 0) {

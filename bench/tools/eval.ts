@@ -13,8 +13,12 @@ import { evaluateIntelligence } from '../../src/eval/intelligence.ts';
 
 const { values } = parseArgs({
   options: {
-    seed: { type: 'string', default: 'stacklens' }, companies: { type: 'string', default: '5000' }, schema: { type: 'string' },
-    fit: { type: 'boolean', default: false }, 'no-refresh': { type: 'boolean', default: false }, threshold: { type: 'string', default: '0.3' },
+    seed: { type: 'string', default: 'stacklens' },
+    companies: { type: 'string', default: '5000' },
+    schema: { type: 'string' },
+    fit: { type: 'boolean', default: false },
+    'no-refresh': { type: 'boolean', default: false },
+    threshold: { type: 'string', default: '0.3' },
   },
 });
 const url = process.env.DATABASE_URL;
@@ -34,7 +38,9 @@ try {
   let t = Date.now();
   if (n === 0) {
     const s = await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });
-    console.log(`seeded ${s.companies} companies, ${s.segments} segments, ${s.installs} installs in ${((Date.now() - t) / 1000).toFixed(1)} s (${db.engine}, seed '${s.seed}', as of ${s.asOf})`);
+    console.log(
+      `seeded ${s.companies} companies, ${s.segments} segments, ${s.installs} installs in ${((Date.now() - t) / 1000).toFixed(1)} s (${db.engine}, seed '${s.seed}', as of ${s.asOf})`,
+    );
   }
   if (!values['no-refresh']) {
     t = Date.now();
@@ -42,7 +48,9 @@ try {
     const r = await refreshAll(db);
     const used = process.cpuUsage(cpu);
     // On PGlite the database runs in this process, so its work is in the CPU figure too.
-    console.log(`full refresh ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU of this process ${JSON.stringify(r.timingsMs)}`);
+    console.log(
+      `full refresh ${((Date.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU of this process ${JSON.stringify(r.timingsMs)}`,
+    );
   }
   t = Date.now();
   const report = await evaluateIntelligence(db, { fit: values.fit, coAdoptionThreshold: Number(values.threshold) });

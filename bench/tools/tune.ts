@@ -20,12 +20,24 @@ const step = Math.max(1, Math.floor(pop.size / Number(values.sample)));
 export function measure(label: string, def: Partial<Weights>, comp: Partial<Weights> = {}) {
   Object.assign(WEIGHTS.default, def);
   Object.assign(WEIGHTS.competitors, comp);
-  let pur = 0, prec = 0, n = 0, sizes = 0;
+  let pur = 0,
+    prec = 0,
+    n = 0,
+    sizes = 0;
   for (let i = 0; i < pop.size; i += step) {
-    const c = computeCohorts(index, i, { ...DEFAULT_COHORT_PARAMS, maxCandidates: Number(process.env.MAXC ?? DEFAULT_COHORT_PARAMS.maxCandidates), minCandidates: Number(process.env.MINC ?? DEFAULT_COHORT_PARAMS.minCandidates) });
+    const c = computeCohorts(index, i, {
+      ...DEFAULT_COHORT_PARAMS,
+      maxCandidates: Number(process.env.MAXC ?? DEFAULT_COHORT_PARAMS.maxCandidates),
+      minCandidates: Number(process.env.MINC ?? DEFAULT_COHORT_PARAMS.minCandidates),
+    });
     const me = truth.get(pop.ids[i]!)!;
     if (c.default.length) pur += c.default.filter((s) => truth.get(pop.ids[s.member]!)!.segmentId === me.segmentId).length / c.default.length;
-    if (c.competitors.length) prec += c.competitors.filter((s) => { const t = truth.get(pop.ids[s.member]!)!; return t.industryId === me.industryId && t.sizeTier === me.sizeTier; }).length / c.competitors.length;
+    if (c.competitors.length)
+      prec +=
+        c.competitors.filter((s) => {
+          const t = truth.get(pop.ids[s.member]!)!;
+          return t.industryId === me.industryId && t.sizeTier === me.sizeTier;
+        }).length / c.competitors.length;
     sizes += c.default.length;
     n++;
   }

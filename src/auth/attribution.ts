@@ -21,7 +21,9 @@ export function requirePermission(principal: Principal, permission: Permission):
     throw new ForbiddenError(`Role '${role}' is required for ${PERMISSION_TEXT[permission]}; your role is '${principal.person.role}'. An admin can change it`);
   }
   if (!hasPermission(principal.plan, permission)) {
-    throw new ForbiddenError(`Permission '${permission}' is required: the '${principal.plan.id}' plan of this client does not include ${PERMISSION_TEXT[permission]}`);
+    throw new ForbiddenError(
+      `Permission '${permission}' is required: the '${principal.plan.id}' plan of this client does not include ${PERMISSION_TEXT[permission]}`,
+    );
   }
 }
 

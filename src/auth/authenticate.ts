@@ -26,7 +26,8 @@ export function refuseRepeatedCredentials(rawHeaders: readonly string[]): void {
   for (const name of CREDENTIAL_HEADERS) {
     let seen = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) seen++;
-    if (seen > 1) throw new BadRequestError(`${name === 'authorization' ? 'Authorization' : 'X-API-Key'}: the header is sent ${seen} times; send one credential, once`);
+    if (seen > 1)
+      throw new BadRequestError(`${name === 'authorization' ? 'Authorization' : 'X-API-Key'}: the header is sent ${seen} times; send one credential, once`);
   }
 }
 
@@ -70,5 +71,7 @@ export async function authenticate(db: Db, config: Config, credentials: Credenti
     if (!client) throw new UnauthorizedError('Invalid, revoked or unknown API key');
     return principalOfClient(client, 'api_key');
   }
-  throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"', { 'www-authenticate': NO_CREDENTIALS_CHALLENGE });
+  throw new UnauthorizedError('Missing credentials: send "Authorization: Bearer <access token>" or "X-API-Key: <key>"', {
+    'www-authenticate': NO_CREDENTIALS_CHALLENGE,
+  });
 }

@@ -16,5 +16,8 @@ export function addressGroup(ip: string): string {
   const v6 = address as ipaddr.IPv6;
   // An IPv4-mapped address (::ffff:a.b.c.d, how a dual-stack socket shows an IPv4 peer) is that IPv4 address.
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${v6.parts
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }

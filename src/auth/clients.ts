@@ -103,15 +103,24 @@ export async function setPlan(db: Db, id: string, changes: PlanChanges): Promise
     const missing = (['requestsPerMinute', 'aiRequestsPerMinute', 'exportRequestsPerMinute'] as const).filter((k) => given[k] === undefined);
     if (missing.length > 0) throw new BadRequestError(`plan '${id}' does not exist yet: a new plan needs --rpm, --ai-rpm and --export-rpm`);
   }
-  const base: Omit<PlanRow, 'id' | 'requestsPerMinute' | 'aiRequestsPerMinute' | 'exportRequestsPerMinute'> & Partial<PlanRow> =
-    existing ?? { description: null, canExport: false, canAi: false, canPurchase: false, initialCredits: 0 };
+  const base: Omit<PlanRow, 'id' | 'requestsPerMinute' | 'aiRequestsPerMinute' | 'exportRequestsPerMinute'> & Partial<PlanRow> = existing ?? {
+    description: null,
+    canExport: false,
+    canAi: false,
+    canPurchase: false,
+    initialCredits: 0,
+  };
   const plan = await definePlan(db, { ...base, ...given, id } as PlanRow);
   return { plan, created: !existing };
 }
 
 export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(plan.id)) throw new BadRequestError('id: lowercase letters, digits, - and _ (up to 63)');
-  for (const [field, v] of [['rpm', plan.requestsPerMinute], ['ai-rpm', plan.aiRequestsPerMinute], ['export-rpm', plan.exportRequestsPerMinute]] as const) {
+  for (const [field, v] of [
+    ['rpm', plan.requestsPerMinute],
+    ['ai-rpm', plan.aiRequestsPerMinute],
+    ['export-rpm', plan.exportRequestsPerMinute],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new BadRequestError(`${field}: must be a whole number ≥ 1`);
   }
   if (!Number.isInteger(plan.initialCredits) || plan.initialCredits < 0) throw new BadRequestError('credits: must be a whole number ≥ 0');

@@ -19,7 +19,13 @@ export async function consoleClient(db: Db, config: Config): Promise<ClientWithP
   if (found) return found;
   const plan = await findPlan(db, config.console.plan);
   if (!plan) throw new Error(`CONSOLE_PLAN: no plan named '${config.console.plan}'; define it (stacklens plans set) or set CONSOLE_PLAN to an existing plan`);
-  await insertConsoleClient(db, { id: CONSOLE_CLIENT_ID, name: CONSOLE_CLIENT_NAME, planId: plan.id, secretHash: hashSecret(randomToken(32)), credits: plan.initialCredits });
+  await insertConsoleClient(db, {
+    id: CONSOLE_CLIENT_ID,
+    name: CONSOLE_CLIENT_NAME,
+    planId: plan.id,
+    secretHash: hashSecret(randomToken(32)),
+    credits: plan.initialCredits,
+  });
   forgetCachedClients(db);
   const created = await cachedClient(db, CONSOLE_CLIENT_ID);
   if (!created) throw new Error('the console client could not be created');

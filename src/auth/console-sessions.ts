@@ -10,7 +10,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import { deleteConsoleSession, deleteEndedConsoleSessions, findLiveConsoleSession, insertConsoleSession, touchConsoleSession, type ConsoleUserRow } from '../store/console-users.ts';
+import {
+  deleteConsoleSession,
+  deleteEndedConsoleSessions,
+  findLiveConsoleSession,
+  insertConsoleSession,
+  touchConsoleSession,
+  type ConsoleUserRow,
+} from '../store/console-users.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 import { now } from '../clock.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
@@ -76,7 +83,10 @@ export async function authenticateSession(db: Db, config: Config, token: string)
   if (!session) throw new UnauthorizedError(SESSION_ENDED, {});
   const client = await consoleClient(db, config);
   if (client.disabledAt) {
-    throw new UnauthorizedError(`The console's API client ${client.id} is disabled, so no one can work through the console; an admin enables it: stacklens clients enable ${client.id}`, {});
+    throw new UnauthorizedError(
+      `The console's API client ${client.id} is disabled, so no one can work through the console; an admin enables it: stacklens clients enable ${client.id}`,
+      {},
+    );
   }
   return { clientId: client.id, clientName: client.name, plan: client.plan, role: session.person.role, via: 'console_session', person: session.person };
 }

@@ -92,7 +92,13 @@ export class MemoryCounterStore implements CounterStore {
   async consume(counters: { key: string; limit: number }[], windowMs: number) {
     const t = now();
     const entries = counters.map(({ key }) => this.live(key, t));
-    const allowed = counters.every((c, i) => (entries[i]?.count ?? 0) < c.limit) && this.roomFor(counters.map((c) => c.key), entries, t);
+    const allowed =
+      counters.every((c, i) => (entries[i]?.count ?? 0) < c.limit) &&
+      this.roomFor(
+        counters.map((c) => c.key),
+        entries,
+        t,
+      );
     const states = counters.map((c, i) => {
       let e = entries[i];
       if (allowed) {
@@ -109,7 +115,14 @@ export class MemoryCounterStore implements CounterStore {
     const entries = rules.map((r) => this.live(r.key, t));
     const waits = entries.map((e) => Math.max(0, (e?.nextAt ?? 0) - t));
     const retryMs = Math.max(0, ...waits);
-    if (retryMs > 0 || !this.roomFor(rules.map((r) => r.key), entries, t)) {
+    if (
+      retryMs > 0 ||
+      !this.roomFor(
+        rules.map((r) => r.key),
+        entries,
+        t,
+      )
+    ) {
       return { allowed: false, retryMs: retryMs > 0 ? retryMs : FULL_SWEEP_EVERY_MS, counts: entries.map((e) => e?.count ?? 0) };
     }
     const counts = rules.map((r, i) => {
@@ -338,7 +351,12 @@ export class RedisCounterStore implements CounterStore {
   async peek(key: string) {
     try {
       // exec() answers null when the transaction is discarded, and one [error, reply] per command otherwise.
-      const [get, pttl] = (await this.redis.multi().get(KEY_PREFIX + key).pttl(KEY_PREFIX + key).exec()) ?? [];
+      const [get, pttl] =
+        (await this.redis
+          .multi()
+          .get(KEY_PREFIX + key)
+          .pttl(KEY_PREFIX + key)
+          .exec()) ?? [];
       if (!get || !pttl) throw new Error(`Redis MULTI for ${key} returned no replies`);
       const [, count] = get;
       const [, ttl] = pttl;

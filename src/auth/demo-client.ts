@@ -62,8 +62,11 @@ export async function demoCredentialsLine(db: Db, dataDir: string): Promise<stri
     fileClient = undefined; // missing or unreadable: judged by the database alone
   }
   if (fileClient !== undefined && demos.includes(fileClient)) return `Credentials: the demo client (plan full) is in ${file}`;
-  if (demos.length === 0) return 'Credentials: no demo client (the database held data before its first start); create one: stacklens clients create --name NAME --plan full';
+  if (demos.length === 0)
+    return 'Credentials: no demo client (the database held data before its first start); create one: stacklens clients create --name NAME --plan full';
   const id = demos[0]!;
-  return `Credentials: the demo client ${id} (plan full) exists, but ${file} ${fileClient === undefined ? 'is missing' : 'names another client'} (a restored or moved database) and its secret is not stored; ` +
-    `make new credentials: stacklens clients rotate-secret ${id}, stacklens keys create --client ${id}`;
+  return (
+    `Credentials: the demo client ${id} (plan full) exists, but ${file} ${fileClient === undefined ? 'is missing' : 'names another client'} (a restored or moved database) and its secret is not stored; ` +
+    `make new credentials: stacklens clients rotate-secret ${id}, stacklens keys create --client ${id}`
+  );
 }

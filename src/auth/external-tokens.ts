@@ -42,7 +42,9 @@ export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: st
   if (!externalId) throw new UnauthorizedError('Invalid access token: it names no client (client_id, azp or sub)');
   const client = await cachedExternalClient(db, externalId);
   if (!client) {
-    throw new ForbiddenError(`The identity provider's client '${externalId.slice(0, 200)}' is not registered here; an operator maps it with: stacklens clients create --name NAME --plan PLAN --external-id '${externalId.slice(0, 200)}'`);
+    throw new ForbiddenError(
+      `The identity provider's client '${externalId.slice(0, 200)}' is not registered here; an operator maps it with: stacklens clients create --name NAME --plan PLAN --external-id '${externalId.slice(0, 200)}'`,
+    );
   }
   if (client.disabledAt) throw new UnauthorizedError('This client is disabled');
   return principalOfClient(client, 'access_token');
@@ -50,10 +52,7 @@ export async function verifyExternalToken(db: Db, ext: ExternalConfig, token: st
 
 function externalError(err: unknown): unknown {
   const keysUnavailable =
-    err instanceof errors.JWKSTimeout ||
-    err instanceof errors.JWKSInvalid ||
-    !(err instanceof errors.JOSEError) ||
-    err.code === 'ERR_JOSE_GENERIC';
+    err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError) || err.code === 'ERR_JOSE_GENERIC';
   if (keysUnavailable && !(err instanceof AppError)) {
     // Not the caller's fault, and never a reason to accept: the request fails as unavailable.
     return new AppError(503, 'unavailable', 'The identity provider keys (AUTH_JWKS_URL) could not be fetched; retry later');

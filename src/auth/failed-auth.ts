@@ -24,5 +24,8 @@ export async function countFailedAuthentication<E extends Error>(counters: Count
   if (allowed) return failure;
   rateLimitRejections.inc({ policy: 'auth_failures' });
   const retry = Math.max(1, Math.ceil(states[0]!.resetMs / 1000));
-  return new RateLimitedError(`Too many failed authentications from this address (${maxFailures} in ${windowSeconds} s); check the credential, then retry after ${retry} s`, retry);
+  return new RateLimitedError(
+    `Too many failed authentications from this address (${maxFailures} in ${windowSeconds} s); check the credential, then retry after ${retry} s`,
+    retry,
+  );
 }

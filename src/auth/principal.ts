@@ -34,8 +34,12 @@ export function principalOfClient(client: { id: string; name: string; plan: Plan
 export function requireRole(principal: Principal, required: Role): void {
   if (roleAtLeast(principal.role, required)) return;
   if (principal.person) {
-    throw new ForbiddenError(`Role '${required}' is required for this operation; your role is '${principal.person.role}'. An admin can change it (Admin: users, or stacklens users set-role)`);
+    throw new ForbiddenError(
+      `Role '${required}' is required for this operation; your role is '${principal.person.role}'. An admin can change it (Admin: users, or stacklens users set-role)`,
+    );
   }
   const held = principal.role ? `this client's role is '${principal.role}'` : 'this client has no role';
-  throw new ForbiddenError(`Role '${required}' is required for this operation; ${held}. An operator grants it with: stacklens clients set-role ${principal.clientId} ${required}`);
+  throw new ForbiddenError(
+    `Role '${required}' is required for this operation; ${held}. An operator grants it with: stacklens clients set-role ${principal.clientId} ${required}`,
+  );
 }

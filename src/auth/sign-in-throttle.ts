@@ -33,7 +33,13 @@ export async function takeSignInSlot(counters: CounterStore, config: Config, ema
   const { maxFailures, windowSeconds, maxDelaySeconds } = config.console.login;
   const address = addressGroup(ip);
   const account = email.slice(0, MAX_EMAIL_KEY);
-  const rule = (key: string, free: number): BackoffRule => ({ key, free, baseMs: BASE_DELAY_MS, maxMs: maxDelaySeconds * 1000, forgetMs: windowSeconds * 1000 });
+  const rule = (key: string, free: number): BackoffRule => ({
+    key,
+    free,
+    baseMs: BASE_DELAY_MS,
+    maxMs: maxDelaySeconds * 1000,
+    forgetMs: windowSeconds * 1000,
+  });
   // {…} are Redis hash tags: the keys of one takeSlot call share a slot in a cluster.
   const fromAddress = rule(`lfa:{${address}}`, maxFailures * ADDRESS_FACTOR);
   const pair = rule(`lf:{${account}}:${address}`, maxFailures);

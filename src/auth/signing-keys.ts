@@ -4,13 +4,7 @@
 // triggers at most one reload per few seconds (another instance may just have rotated).
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../db/db.ts';
-import {
-  findActiveSigningKey,
-  insertFirstSigningKey,
-  listPublishedSigningKeys,
-  rotateSigningKeys,
-  type NewSigningKey,
-} from '../store/signing-keys.ts';
+import { findActiveSigningKey, insertFirstSigningKey, listPublishedSigningKeys, rotateSigningKeys, type NewSigningKey } from '../store/signing-keys.ts';
 import { now } from '../clock.ts';
 
 export const SIGNING_ALG = 'ES256';

@@ -142,7 +142,12 @@ export async function exchangeClientCredentials(deps: TokenEndpointDeps, request
   if (!client || !secretOk || client.disabledAt) {
     await counters.consume([{ key: throttleKey, limit: Infinity }], windowSeconds * 1000);
     deps.onFailure?.(credentials.clientId.slice(0, 128), !client ? 'unknown client' : !secretOk ? 'wrong secret' : 'client disabled');
-    throw await countFailedAuthentication(counters, config, request.address, new OAuthError(401, 'invalid_client', 'Client authentication failed', credentials.basic ? BASIC_CHALLENGE : {}));
+    throw await countFailedAuthentication(
+      counters,
+      config,
+      request.address,
+      new OAuthError(401, 'invalid_client', 'Client authentication failed', credentials.basic ? BASIC_CHALLENGE : {}),
+    );
   }
   if (failures.count > 0) await counters.reset(throttleKey);
   return issueAccessToken(db, config, client.id, audience);
@@ -159,7 +164,10 @@ function tokenAudience(config: Config, audience: string | undefined, resource: s
   if (audience === undefined && resource === undefined) {
     throw invalidRequest(`Parameter 'audience' (or 'resource', RFC 8707) is required: ${known}`);
   }
-  for (const [name, value] of [['audience', audience], ['resource', resource]] as const) {
+  for (const [name, value] of [
+    ['audience', audience],
+    ['resource', resource],
+  ] as const) {
     if (value !== undefined && !targets.includes(value)) {
       throw new OAuthError(400, 'invalid_target', `Unknown ${name}; this service issues tokens for ${known}`);
     }

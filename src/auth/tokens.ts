@@ -54,7 +54,8 @@ export async function verifyAccessToken(db: Db, config: Config, token: string, a
   if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) {
     throw new UnauthorizedError('Malformed access token: expected a JWT from the token endpoint');
   }
-  if (config.auth.external) return verifyExternalToken(db, config.auth.external, token, audience === config.auth.audience ? config.auth.external.audience : audience);
+  if (config.auth.external)
+    return verifyExternalToken(db, config.auth.external, token, audience === config.auth.audience ? config.auth.external.audience : audience);
 
   const payload = (await verifiedPayload(db, config, token, audience)) ?? (await verifySignedToken(db, config, token, audience));
   const clientId = payload.client_id;
@@ -90,8 +91,11 @@ async function verifiedPayload(db: Db, config: Config, token: string, audience: 
   if (!hit) return undefined;
   const seconds = now() / 1000;
   if (
-    hit.issuer === config.auth.issuer && hit.audience === audience &&
-    hit.payload.iat! <= seconds && seconds < hit.payload.exp! && seconds - hit.payload.iat! <= config.auth.tokenTtlSeconds &&
+    hit.issuer === config.auth.issuer &&
+    hit.audience === audience &&
+    hit.payload.iat! <= seconds &&
+    seconds < hit.payload.exp! &&
+    seconds - hit.payload.iat! <= config.auth.tokenTtlSeconds &&
     (await publicKeyFor(db, hit.kid)) !== undefined
   ) {
     return hit.payload;

@@ -51,7 +51,9 @@ function openPartial(partial: string): number {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ELOOP') {
-      throw new BackupFileError(`${partial} already exists: another backup to this file is running, or one was interrupted. If none is running, remove ${partial} and try again.`);
+      throw new BackupFileError(
+        `${partial} already exists: another backup to this file is running, or one was interrupted. If none is running, remove ${partial} and try again.`,
+      );
     }
     throw new BackupFileError(`${partial} cannot be created: ${(err as Error).message}`);
   }
@@ -147,7 +149,8 @@ export async function* readBackup(file: string, pageSize = 2000): AsyncGenerator
         const prefix = `#${BACKUP_FORMAT} `;
         if (!line.startsWith(prefix)) throw new BackupFileError(`${file}: not a Stacklens backup (no header)`);
         header = JSON.parse(line.slice(prefix.length)) as BackupHeader;
-        if (header.version !== BACKUP_VERSION) throw new BackupFileError(`${file}: backup format version ${header.version} is not supported (this Stacklens reads ${BACKUP_VERSION})`);
+        if (header.version !== BACKUP_VERSION)
+          throw new BackupFileError(`${file}: backup format version ${header.version} is not supported (this Stacklens reads ${BACKUP_VERSION})`);
         yield { type: 'header', header };
       } else if (line.startsWith('{')) {
         if (!table) throw new BackupFileError(`${file}: a row outside a table`);
@@ -169,7 +172,9 @@ export async function* readBackup(file: string, pageSize = 2000): AsyncGenerator
         page = [];
         const sum = { rows: table.rows, sha256: table.hash.digest('hex') };
         if (sum.rows !== end.rows || sum.sha256 !== end.sha256) {
-          throw new BackupFileError(`${file}: table ${table.name} does not match its checksum (${sum.rows} rows read, ${end.rows} recorded): the file was changed or damaged`);
+          throw new BackupFileError(
+            `${file}: table ${table.name} does not match its checksum (${sum.rows} rows read, ${end.rows} recorded): the file was changed or damaged`,
+          );
         }
         sums[table.name] = sum;
         table = undefined;
@@ -178,7 +183,8 @@ export async function* readBackup(file: string, pageSize = 2000): AsyncGenerator
         manifest = JSON.parse(line.slice(10)) as Manifest;
         for (const [name, sum] of Object.entries(manifest.tables)) {
           const seen = sums[name];
-          if (!seen || seen.rows !== sum.rows || seen.sha256 !== sum.sha256) throw new BackupFileError(`${file}: the manifest's entry for ${name} does not match the table in the file`);
+          if (!seen || seen.rows !== sum.rows || seen.sha256 !== sum.sha256)
+            throw new BackupFileError(`${file}: the manifest's entry for ${name} does not match the table in the file`);
         }
         const missing = header.tables.filter((t) => !manifest!.tables[t] || !sums[t]);
         if (missing.length > 0 || Object.keys(sums).length !== Object.keys(manifest.tables).length) {

@@ -17,7 +17,17 @@ import type { Db, Queryable } from '../db/db.ts';
 import { openDb } from '../db/db.ts';
 import { listMigrations, migrate } from '../db/migrate.ts';
 import {
-  appliedVersions, forEachRowPage, insertRows, listTables, readSequences, setDumpSettings, setUserTriggers, tablesWithRows, truncateTables, writeSequences, type TableInfo,
+  appliedVersions,
+  forEachRowPage,
+  insertRows,
+  listTables,
+  readSequences,
+  setDumpSettings,
+  setUserTriggers,
+  tablesWithRows,
+  truncateTables,
+  writeSequences,
+  type TableInfo,
 } from '../store/backup.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, BackupFileError, BackupWriter, readBackup, verifyBackupFile, type Manifest } from './file.ts';
 import { createHash } from 'node:crypto';
@@ -65,30 +75,37 @@ async function dump(db: Db, file: string, options: BackupOptions): Promise<Backu
   const progress = options.onProgress ?? (() => {});
   const writer = new BackupWriter(file);
   try {
-    return await db.transaction(async (tx) => {
-      await setDumpSettings(tx);
-      const tables = await listTables(tx);
-      await writer.header({
-        format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), engine: db.engine,
-        migrations: await appliedVersions(tx), tables: tables.map((t) => t.name),
-      });
-      let total = 0;
-      for (const [i, table] of tables.entries()) {
-        let rows = 0;
-        progress({ phase: 'tables', table: table.name, rows, done: i, total: tables.length });
-        await writer.startTable(table.name, table.columns);
-        await forEachRowPage(tx, table, async (page) => {
-          await writer.rows(page);
-          rows += page.length;
-          progress({ phase: 'tables', table: table.name, rows, done: i, total: tables.length });
+    return await db.transaction(
+      async (tx) => {
+        await setDumpSettings(tx);
+        const tables = await listTables(tx);
+        await writer.header({
+          format: BACKUP_FORMAT,
+          version: BACKUP_VERSION,
+          createdAt: new Date().toISOString(),
+          engine: db.engine,
+          migrations: await appliedVersions(tx),
+          tables: tables.map((t) => t.name),
         });
-        await writer.endTable();
-        total += rows;
-      }
-      const manifest = await writer.finish(await readSequences(tx));
-      progress({ phase: 'tables', rows: 0, done: tables.length, total: tables.length });
-      return { file, tables: tables.length, rows: total, manifest };
-    }, { isolation: 'repeatable read', readOnly: true });
+        let total = 0;
+        for (const [i, table] of tables.entries()) {
+          let rows = 0;
+          progress({ phase: 'tables', table: table.name, rows, done: i, total: tables.length });
+          await writer.startTable(table.name, table.columns);
+          await forEachRowPage(tx, table, async (page) => {
+            await writer.rows(page);
+            rows += page.length;
+            progress({ phase: 'tables', table: table.name, rows, done: i, total: tables.length });
+          });
+          await writer.endTable();
+          total += rows;
+        }
+        const manifest = await writer.finish(await readSequences(tx));
+        progress({ phase: 'tables', rows: 0, done: tables.length, total: tables.length });
+        return { file, tables: tables.length, rows: total, manifest };
+      },
+      { isolation: 'repeatable read', readOnly: true },
+    );
   } catch (err) {
     await writer.abort();
     throw err;
@@ -133,14 +150,20 @@ export async function restoreDatabase(db: Db, file: string, options: RestoreOpti
 
   const known = listMigrations();
   const unknown = header.migrations.filter((v) => !known.some((m) => m.version === v));
-  if (unknown.length > 0) throw new RestoreRefusedError(`the backup was made by a newer Stacklens (migrations ${unknown.join(', ')} are unknown here); upgrade first`);
+  if (unknown.length > 0)
+    throw new RestoreRefusedError(`the backup was made by a newer Stacklens (migrations ${unknown.join(', ')} are unknown here); upgrade first`);
   const applied = await appliedVersions(db);
   const extra = applied.filter((v) => !header.migrations.includes(v));
   if (extra.length > 0) {
-    throw new RestoreRefusedError(`the target database is newer than the backup (migrations ${extra.join(', ')}); restore into a new, empty database (a new DATA_DIR or schema), which is then upgraded`);
+    throw new RestoreRefusedError(
+      `the target database is newer than the backup (migrations ${extra.join(', ')}); restore into a new, empty database (a new DATA_DIR or schema), which is then upgraded`,
+    );
   }
   progress({ phase: 'migrate', rows: 0, done: 0, total: 1 });
-  await migrate(db, known.filter((m) => header.migrations.includes(m.version)));
+  await migrate(
+    db,
+    known.filter((m) => header.migrations.includes(m.version)),
+  );
 
   const tables = await listTables(db);
   const byName = new Map(tables.map((t) => [t.name, t]));
@@ -149,7 +172,12 @@ export async function restoreDatabase(db: Db, file: string, options: RestoreOpti
   if (!options.force) {
     const used = await tablesWithRows(db, tables, MIGRATION_FILLED);
     if (used.length > 0) {
-      throw new RestoreRefusedError(`the target database is not empty (${used.slice(0, 5).map((u) => `${u.table}: ${u.rows} rows`).join(', ')}${used.length > 5 ? ', ...' : ''}); use --force to replace its data`);
+      throw new RestoreRefusedError(
+        `the target database is not empty (${used
+          .slice(0, 5)
+          .map((u) => `${u.table}: ${u.rows} rows`)
+          .join(', ')}${used.length > 5 ? ', ...' : ''}); use --force to replace its data`,
+      );
     }
   }
 
@@ -177,7 +205,12 @@ export async function restoreDatabase(db: Db, file: string, options: RestoreOpti
     }
     await writeSequences(tx, manifest.sequences);
     await setUserTriggers(tx, tables, true);
-    await verifyTables(tx, tables.filter((t) => manifest.tables[t.name]), manifest, progress);
+    await verifyTables(
+      tx,
+      tables.filter((t) => manifest.tables[t.name]),
+      manifest,
+      progress,
+    );
   });
   const upgraded = await migrate(db);
   return { tables: header.tables.length, rows, upgraded };
@@ -197,7 +230,9 @@ async function verifyTables(tx: Queryable, tables: TableInfo[], manifest: Manife
     const want = manifest.tables[table.name]!;
     const sha256 = hash.digest('hex');
     if (rows !== want.rows || sha256 !== want.sha256) {
-      throw new BackupFileError(`verification failed after loading ${table.name}: ${rows} rows (backup: ${want.rows}), checksum ${sha256 === want.sha256 ? 'equal' : 'different'}; nothing was restored`);
+      throw new BackupFileError(
+        `verification failed after loading ${table.name}: ${rows} rows (backup: ${want.rows}), checksum ${sha256 === want.sha256 ? 'equal' : 'different'}; nothing was restored`,
+      );
     }
   }
 }

@@ -11,7 +11,12 @@ export function backupReporter(verb: string, stream: NodeJS.WritableStream = pro
   let current: string | undefined;
   let lastRows = 0;
   let lastLine = 0;
-  const labels: Record<BackupProgress['phase'], string> = { snapshot: 'taking a snapshot of the embedded database', tables: verb, verify: 'verifying', migrate: 'preparing the schema' };
+  const labels: Record<BackupProgress['phase'], string> = {
+    snapshot: 'taking a snapshot of the embedded database',
+    tables: verb,
+    verify: 'verifying',
+    migrate: 'preparing the schema',
+  };
   let phase: BackupProgress['phase'] | undefined;
   const flush = () => {
     if (current !== undefined) stream.write(`  ${current}: ${lastRows.toLocaleString('en-US')} rows\n`);
@@ -42,14 +47,19 @@ export function registerBackupCommands(program: Command): void {
         if (opts.verify) {
           const { header, manifest } = await verifyBackupFile(file);
           const rows = Object.values(manifest.tables).reduce((n, t) => n + t.rows, 0);
-          console.log(`${file}: a complete backup of ${header.tables.length} tables and ${rows} rows (${header.engine}, ${header.createdAt}); every checksum matches.`);
+          console.log(
+            `${file}: a complete backup of ${header.tables.length} tables and ${rows} rows (${header.engine}, ${header.createdAt}); every checksum matches.`,
+          );
           return;
         }
-        await withContext(async ({ db }) => {
-          const started = Date.now();
-          const s = await backupDatabase(db, file, { onProgress: backupReporter('backing up') });
-          console.log(`Backed up ${s.tables} tables, ${s.rows} rows to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-        }, { migrate: false });
+        await withContext(
+          async ({ db }) => {
+            const started = Date.now();
+            const s = await backupDatabase(db, file, { onProgress: backupReporter('backing up') });
+            console.log(`Backed up ${s.tables} tables, ${s.rows} rows to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+          },
+          { migrate: false },
+        );
       } catch (err) {
         if (err instanceof BackupFileError) {
           console.error(`stacklens backup: ${err.message}`);
@@ -67,12 +77,17 @@ export function registerBackupCommands(program: Command): void {
     .option('--force', 'replace the data of a database that is not empty')
     .action(async (file: string, opts: { force?: boolean }) => {
       try {
-        await withContext(async ({ db }) => {
-          const started = Date.now();
-          const s = await restoreDatabase(db, file, { force: opts.force, onProgress: backupReporter('restoring') });
-          const upgraded = s.upgraded.length ? `; then applied ${s.upgraded.length} newer migrations` : '';
-          console.log(`Restored ${s.tables} tables, ${s.rows} rows from ${file}, verified, in ${((Date.now() - started) / 1000).toFixed(1)} s${upgraded}. Restart a server that runs on this database.`);
-        }, { migrate: false });
+        await withContext(
+          async ({ db }) => {
+            const started = Date.now();
+            const s = await restoreDatabase(db, file, { force: opts.force, onProgress: backupReporter('restoring') });
+            const upgraded = s.upgraded.length ? `; then applied ${s.upgraded.length} newer migrations` : '';
+            console.log(
+              `Restored ${s.tables} tables, ${s.rows} rows from ${file}, verified, in ${((Date.now() - started) / 1000).toFixed(1)} s${upgraded}. Restart a server that runs on this database.`,
+            );
+          },
+          { migrate: false },
+        );
       } catch (err) {
         if (err instanceof BackupFileError || err instanceof RestoreRefusedError) {
           console.error(`stacklens restore: ${err.message}`);

@@ -28,12 +28,28 @@ export function registerClientCommands(program: Command): void {
     .action(async (opts: { name: string; plan: string; credits?: number; externalId?: string; admin?: boolean; json?: boolean }) => {
       await withContext(async ({ db, config }) => {
         // The same audited service as POST /api/admin/clients (actor: cli).
-        const created = await createAdminClient(db, config, CLI_ACTOR, { name: opts.name, plan: opts.plan, credits: opts.credits, externalId: opts.externalId, role: opts.admin ? 'admin' : null });
+        const created = await createAdminClient(db, config, CLI_ACTOR, {
+          name: opts.name,
+          plan: opts.plan,
+          credits: opts.credits,
+          externalId: opts.externalId,
+          role: opts.admin ? 'admin' : null,
+        });
         const c = { ...created.client, clientSecret: created.clientSecret };
         // The audience the server serves (recorded at its start), not this shell's guess.
         const served = await servedEndpoints(db, config);
         if (served.note) console.error(served.note);
-        const data = { client_id: c.clientId, client_secret: c.clientSecret, name: c.name, plan: c.plan, credits: c.credits, external_id: c.externalId ?? null, role: c.role, audience: served.audience, token_url: served.tokenUrl };
+        const data = {
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+          name: c.name,
+          plan: c.plan,
+          credits: c.credits,
+          external_id: c.externalId ?? null,
+          role: c.role,
+          audience: served.audience,
+          token_url: served.tokenUrl,
+        };
         output(opts.json, data, () => [
           `Client created: ${c.name} (plan ${c.plan}, ${c.credits} credits${c.role ? `, role ${c.role}` : ''})`,
           `  client_id:     ${c.clientId}`,
@@ -52,11 +68,24 @@ export function registerClientCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       await withContext(async ({ db }) => {
         const rows = await listClients(db);
-        const data = rows.map((c) => ({ client_id: c.id, name: c.name, plan: c.planId, role: c.role, credits: c.credits, external_id: c.externalId, disabled_at: c.disabledAt, secret_rotated_at: c.secretRotatedAt, created_at: c.createdAt }));
+        const data = rows.map((c) => ({
+          client_id: c.id,
+          name: c.name,
+          plan: c.planId,
+          role: c.role,
+          credits: c.credits,
+          external_id: c.externalId,
+          disabled_at: c.disabledAt,
+          secret_rotated_at: c.secretRotatedAt,
+          created_at: c.createdAt,
+        }));
         output(opts.json, data, () =>
           rows.length === 0
             ? ['No clients. Create one: stacklens clients create --name NAME --plan full']
-            : rows.map((c) => `${c.id}  ${c.name}  plan=${c.planId}${c.role ? `  role=${c.role}` : ''}  credits=${c.credits}  ${c.disabledAt ? `DISABLED since ${c.disabledAt.toISOString()}` : 'enabled'}${c.externalId ? `  external=${c.externalId}` : ''}  created=${isoOrDash(c.createdAt)}`),
+            : rows.map(
+                (c) =>
+                  `${c.id}  ${c.name}  plan=${c.planId}${c.role ? `  role=${c.role}` : ''}  credits=${c.credits}  ${c.disabledAt ? `DISABLED since ${c.disabledAt.toISOString()}` : 'enabled'}${c.externalId ? `  external=${c.externalId}` : ''}  created=${isoOrDash(c.createdAt)}`,
+              ),
         );
       });
     });
@@ -138,19 +167,26 @@ export function registerClientCommands(program: Command): void {
     .option('--rpm <n>', 'requests per minute (all calls; required for a new plan)', wholeNumber(1))
     .option('--ai-rpm <n>', 'AI helper calls per minute (required for a new plan)', wholeNumber(1))
     .option('--export-rpm <n>', 'exports per minute (required for a new plan)', wholeNumber(1))
-    .action(async (id: string, o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number }) => {
-      await withContext(async ({ db }) => {
-        const { created } = await setAdminPlan(db, CLI_ACTOR, id, {
-          description: o.description,
-          canExport: o.export,
-          canAi: o.ai,
-          canPurchase: o.purchase,
-          initialCredits: o.credits,
-          requestsPerMinute: o.rpm,
-          aiRequestsPerMinute: o.aiRpm,
-          exportRequestsPerMinute: o.exportRpm,
+    .action(
+      async (
+        id: string,
+        o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number },
+      ) => {
+        await withContext(async ({ db }) => {
+          const { created } = await setAdminPlan(db, CLI_ACTOR, id, {
+            description: o.description,
+            canExport: o.export,
+            canAi: o.ai,
+            canPurchase: o.purchase,
+            initialCredits: o.credits,
+            requestsPerMinute: o.rpm,
+            aiRequestsPerMinute: o.aiRpm,
+            exportRequestsPerMinute: o.exportRpm,
+          });
+          console.log(
+            `Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`,
+          );
         });
-        console.log(`Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`);
-      });
-    });
+      },
+    );
 }

@@ -27,7 +27,9 @@ export async function openContext(options: ContextOptions = {}): Promise<CliCont
     databaseUrl: config.databaseUrl,
     // Only the server reads from a replica: commands act on what they just wrote.
     readUrl: options.visit === false ? config.databaseReadUrl : undefined,
-    dataDir: config.dataDir, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
     timeouts: { connectMs: config.databaseTimeouts.connectMs, acquireMs: config.databaseTimeouts.acquireMs },
     whenOwned: options.visit === false ? 'refuse' : 'visit',
   });

@@ -39,14 +39,21 @@ export function registerCreditsCommands(program: Command): void {
     .option('-r, --reason <text>', 'ledger reason', 'grant')
     .option('--reference <text>', 'ledger reference, e.g. an invoice number')
     .option('--json', 'print { client_id, amount, balance } as JSON (for scripts)')
-    .action(async (clientIdArg: string | undefined, amountArg: number | undefined, opts: { client?: string; amount?: number; reason: string; reference?: string; json?: boolean }) => {
-      const clientId = opts.client ?? clientIdArg;
-      const amount = opts.amount ?? amountArg;
-      if (!clientId || amount === undefined) throw new BadRequestError('Name the client and the amount: credits grant <clientId> <amount>, or --client ID --amount N');
-      await withContext(async ({ db }) => {
-        const { balance } = await grantAdminClientCredits(db, CLI_ACTOR, clientId, { amount, reason: opts.reason, reference: opts.reference });
-        if (opts.json) console.log(JSON.stringify({ client_id: clientId, amount, balance }));
-        else console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
-      });
-    });
+    .action(
+      async (
+        clientIdArg: string | undefined,
+        amountArg: number | undefined,
+        opts: { client?: string; amount?: number; reason: string; reference?: string; json?: boolean },
+      ) => {
+        const clientId = opts.client ?? clientIdArg;
+        const amount = opts.amount ?? amountArg;
+        if (!clientId || amount === undefined)
+          throw new BadRequestError('Name the client and the amount: credits grant <clientId> <amount>, or --client ID --amount N');
+        await withContext(async ({ db }) => {
+          const { balance } = await grantAdminClientCredits(db, CLI_ACTOR, clientId, { amount, reason: opts.reason, reference: opts.reference });
+          if (opts.json) console.log(JSON.stringify({ client_id: clientId, amount, balance }));
+          else console.log(`${clientId}: ${amount > 0 ? '+' : ''}${amount} → ${balance} credit(s)`);
+        });
+      },
+    );
 }

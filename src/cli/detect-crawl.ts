@@ -60,13 +60,19 @@ async function readTargets(opts: CrawlCliOptions, report: (line: number, message
   }
   const input = opts.domains === '-' ? process.stdin : createReadStream(opts.domains!);
   if (input !== process.stdin) {
-    await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', (e: Error) => reject(new UsageError(`--domains: cannot read '${opts.domains}': ${e.message}`))));
+    await new Promise<void>((resolve, reject) =>
+      input.once('open', () => resolve()).once('error', (e: Error) => reject(new UsageError(`--domains: cannot read '${opts.domains}': ${e.message}`))),
+    );
   }
   let n = 0;
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
     n++;
     // A CSV's first column; comments and a header row are skipped.
-    const cell = text.split(',', 1)[0]!.trim().replace(/^"(.*)"$/, '$1').trim();
+    const cell = text
+      .split(',', 1)[0]!
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim();
     if (!cell || cell.startsWith('#') || (n === 1 && /^(domain|website|url|company_domain)$/i.test(cell))) continue;
     add(cell, n);
   }
@@ -92,13 +98,16 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
   let fetchOptions, concurrency: number, targets: Array<{ target: string; domain: string }>;
   try {
     concurrency = intOption('concurrency', opts.concurrency, 1, 1000);
-    const ports = opts.ports.trim() === 'any' ? 'any' as const : opts.ports.split(',').map((p) => intOption('ports', p.trim(), 1, 65535));
+    const ports = opts.ports.trim() === 'any' ? ('any' as const) : opts.ports.split(',').map((p) => intOption('ports', p.trim(), 1, 65535));
     try {
       compileAllowList(opts.allowNetwork);
     } catch (err) {
       throw new UsageError(`--allow-network: ${(err as Error).message.replace(/^allowNetworks: /, '')}`);
     }
-    const paths = opts.paths.split(',').map((p) => p.trim()).filter(Boolean);
+    const paths = opts.paths
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     for (const p of paths) if (!p.startsWith('/')) throw new UsageError(`--paths: each path must start with /, got '${p}'`);
     fetchOptions = {
       paths,
@@ -127,9 +136,13 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
   const todo = targets.filter((t) => !state?.done.has(t.domain));
   const skipped = targets.length - todo.length;
 
-  const bar = opts.progress && process.stderr.isTTY && opts.domain === undefined
-    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'detect |{bar}| {value}/{total} sites | {failed} failed | {domain}', hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic)
-    : null;
+  const bar =
+    opts.progress && process.stderr.isTTY && opts.domain === undefined
+      ? new cliProgress.SingleBar(
+          { stream: process.stderr, format: 'detect |{bar}| {value}/{total} sites | {failed} failed | {domain}', hideCursor: true, clearOnComplete: false },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
   bar?.start(todo.length, 0, { failed: 0, domain: '' });
 
   const controller = new AbortController();
@@ -142,7 +155,10 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  let fetched = 0, failed = 0, detections = 0, withDetections = 0;
+  let fetched = 0,
+    failed = 0,
+    detections = 0,
+    withDetections = 0;
   const reasons = new Map<string, number>();
   const onResult = async (r: CrawlResult) => {
     let found = 0;
@@ -170,7 +186,11 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
   };
 
   try {
-    await crawl(todo.map((t) => t.target), { concurrency, fetch: fetchOptions, signal: controller.signal }, onResult);
+    await crawl(
+      todo.map((t) => t.target),
+      { concurrency, fetch: fetchOptions, signal: controller.signal },
+      onResult,
+    );
   } finally {
     bar?.stop();
     process.off('SIGINT', onSignal);
@@ -178,16 +198,23 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
     state?.close();
     if (outFd !== null) closeSync(outFd);
   }
-  const byReason = [...reasons].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+  const byReason = [...reasons]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const left = todo.length - fetched - failed;
-  process.stderr.write([
-    `${targets.length} domain${targets.length === 1 ? '' : 's'}: ${fetched} fetched, ${failed} failed${failed ? ` (${byReason})` : ''}`,
-    skipped ? `, ${skipped} skipped (finished in an earlier run)` : '',
-    `; ${detections} detections on ${withDetections} site${withDetections === 1 ? '' : 's'}`,
-    badLines ? `; ${badLines} bad line${badLines === 1 ? '' : 's'} skipped` : '',
-    '\n',
-    interrupted ? `interrupted with ${left} left${stateFile ? ': run the same command again to resume' : ' (no --out or --state: a rerun starts over)'}\n` : '',
-  ].join(''));
+  process.stderr.write(
+    [
+      `${targets.length} domain${targets.length === 1 ? '' : 's'}: ${fetched} fetched, ${failed} failed${failed ? ` (${byReason})` : ''}`,
+      skipped ? `, ${skipped} skipped (finished in an earlier run)` : '',
+      `; ${detections} detections on ${withDetections} site${withDetections === 1 ? '' : 's'}`,
+      badLines ? `; ${badLines} bad line${badLines === 1 ? '' : 's'} skipped` : '',
+      '\n',
+      interrupted
+        ? `interrupted with ${left} left${stateFile ? ': run the same command again to resume' : ' (no --out or --state: a rerun starts over)'}\n`
+        : '',
+    ].join(''),
+  );
   if (interrupted) return 130;
   if (opts.domain !== undefined) return failed ? 1 : 0;
   return badLines ? 1 : 0;

@@ -20,7 +20,12 @@ export function siteRecord(domain: string, detections: Detection[]) {
   return {
     domain,
     technologies: detections.map((d) => ({
-      name: d.name, vendorDomain: d.vendorDomain, category: d.category, ...(d.version ? { version: d.version } : {}), confidence: d.confidence, evidence: d.evidence,
+      name: d.name,
+      vendorDomain: d.vendorDomain,
+      category: d.category,
+      ...(d.version ? { version: d.version } : {}),
+      confidence: d.confidence,
+      evidence: d.evidence,
     })),
   };
 }
@@ -34,7 +39,9 @@ export async function writeOut(text: string): Promise<void> {
 export function formatSite(domain: string, detections: Detection[]): string {
   const out = [`${domain}: ${detections.length} technolog${detections.length === 1 ? 'y' : 'ies'}`];
   for (const d of detections) {
-    out.push(`  ${`${d.name}${d.version ? ` ${d.version}` : ''}`.padEnd(36)} ${d.category.padEnd(30)} ${d.confidence.toFixed(2)}${d.impliedBy ? `  (implied by ${d.impliedBy.join(', ')})` : ''}`);
+    out.push(
+      `  ${`${d.name}${d.version ? ` ${d.version}` : ''}`.padEnd(36)} ${d.category.padEnd(30)} ${d.confidence.toFixed(2)}${d.impliedBy ? `  (implied by ${d.impliedBy.join(', ')})` : ''}`,
+    );
     for (const e of d.evidence.slice(0, 2)) out.push(`      ${e.source.padEnd(6)} ${e.excerpt.slice(0, 110)}`);
   }
   return `${out.join('\n')}\n\n`;

@@ -57,9 +57,9 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .command('detect')
     .description('Detect the technologies of sites: from an artifacts file, a live crawl of domains, a HAR or WARC file, or job posts (no database needed)')
     .option('--artifacts <file>', 'JSON Lines file: { domain, url, status, headers, cookies, html, scripts, dns, jobs } per line, or - for standard input')
-    .option('--domains <file>', 'crawl a list of domains (or URLs), one per line (a CSV\'s first column), or - for standard input')
+    .option('--domains <file>', "crawl a list of domains (or URLs), one per line (a CSV's first column), or - for standard input")
     .option('--domain <domain>', 'crawl one domain (or URL) and print its report')
-    .option('--har <file>', 'a HAR file saved from a browser\'s network panel: one record per site, script loads included')
+    .option('--har <file>', "a HAR file saved from a browser's network panel: one record per site, script loads included")
     .option('--warc <file>', 'a WARC file (.warc or .warc.gz, WARC/1.0 or 1.1): one record per HTML response')
     .option('--jobs <file>', 'job posts, CSV (.csv) or JSON Lines: domain, title, text per row')
     .option('--rules <file>', "an operator's rule file (the open JSON format): adds technologies and replaces ours of the same name")
@@ -74,7 +74,7 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--max-bytes <n>', 'crawl: bytes of a response body kept (after decompression)', String(1024 * 1024))
     .option('--retries <n>', 'crawl: retries of a transient failure (timeouts, resets, 429/502/503/504), with backoff', '2')
     .option('--paths <list>', "crawl: extra paths fetched after the home page, comma-separated; '' for the home page only", DEFAULT_CRAWL_PATHS.join(','))
-    .option('--dns-server <addr...>', 'crawl: name servers to ask (ip or ip:port); default the system\'s')
+    .option('--dns-server <addr...>', "crawl: name servers to ask (ip or ip:port); default the system's")
     .option('--no-dns', 'crawl: do not collect DNS records (MX, TXT, CNAME, A, NS)')
     .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')
     .option('--ports <list>', 'crawl: ports a URL may name, comma-separated, or any', '80,443')
@@ -113,7 +113,9 @@ async function openInput(flag: string, file: string): Promise<Readable | null> {
 export async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Promise<number> {
   const given = INPUTS.filter((k) => opts[k] !== undefined);
   if (given.length !== 1) {
-    console.error(given.length ? `give one input, not ${given.map((k) => `--${k}`).join(' and ')}` : `give an input: ${INPUTS.map((k) => `--${k}`).join(', ')}`);
+    console.error(
+      given.length ? `give one input, not ${given.map((k) => `--${k}`).join(' and ')}` : `give an input: ${INPUTS.map((k) => `--${k}`).join(', ')}`,
+    );
     return 2;
   }
   const minConfidence = Number(opts.minConfidence);
@@ -136,7 +138,9 @@ export async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []
     const file = opts[kind]!;
     const input = await openInput(kind, file);
     if (!input) return 2;
-    let sites = 0, found = 0, bad = 0;
+    let sites = 0,
+      found = 0,
+      bad = 0;
     const report = (line: number, message: string) => {
       bad++;
       console.error(`${file}:${line}: ${message}`);
@@ -156,7 +160,9 @@ export async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []
       console.error(`--${kind}: ${file}: ${(err as Error).message}`);
       return 2;
     }
-    process.stderr.write(`${sites} site${sites === 1 ? '' : 's'}, ${found} detections${bad ? `, ${bad} bad ${kind === 'jobs' ? 'row' : 'line'}${bad === 1 ? '' : 's'} skipped` : ''}\n`);
+    process.stderr.write(
+      `${sites} site${sites === 1 ? '' : 's'}, ${found} detections${bad ? `, ${bad} bad ${kind === 'jobs' ? 'row' : 'line'}${bad === 1 ? '' : 's'} skipped` : ''}\n`,
+    );
     return bad ? 1 : 0;
   } finally {
     for (const sink of sinks) await sink.close();

@@ -58,8 +58,14 @@ export function registerEvalCommands(program: Command): void {
         await migrate(db);
         const started = Date.now();
         const report = await evaluateAi(db, {
-          seed: String(o.seed), companies: Number(o.companies), holdOut: Number(o.holdOut), stackSample: Number(o.stackSample),
-          productSample: Number(o.products), peoplePrompts: Number(o.people), parserPrompts: Number(o.prompts), fit: !!o.fit,
+          seed: String(o.seed),
+          companies: Number(o.companies),
+          holdOut: Number(o.holdOut),
+          stackSample: Number(o.stackSample),
+          productSample: Number(o.products),
+          peoplePrompts: Number(o.people),
+          parserPrompts: Number(o.prompts),
+          fit: !!o.fit,
           asOf: typeof o.asOf === 'string' ? o.asOf : undefined,
           onPhase: (p) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${p}...\n`),
         });
@@ -77,42 +83,58 @@ export function registerEvalCommands(program: Command): void {
     .option('--fixtures <file>', 'labelled fixtures (JSON Lines of { id, artifact, truth, negatives })')
     .option('--rules <file>', "an operator's rule file added to the catalog")
     .option('--world', "also measure it on the demo world's artifacts against the world's hidden truth (generated in memory)")
-    .option('--world-only', "measure it on the demo world only (not the fixtures)")
+    .option('--world-only', 'measure it on the demo world only (not the fixtures)')
     .option('--companies <n>', 'companies of the demo world (--world)', '1000')
     .option('--seed <seed>', 'seed of the demo world (--world)', 'stacklens')
     .option('--as-of <date>', 'as-of day of the demo world, YYYY-MM-DD (--world; default today)')
     .option('--errors', 'also list every false positive and false negative with its evidence')
     .option('--json', 'print the report as JSON')
-    .action((opts: { fixtures?: string; rules?: string; world?: boolean; worldOnly?: boolean; companies: string; seed: string; asOf?: string; errors?: boolean; json?: boolean }) => {
-      const companies = Number(opts.companies);
-      if (!Number.isInteger(companies) || companies < 1 || companies > 100_000) throw new Error('--companies must be an integer from 1 to 100000');
-      const catalog = opts.rules ? loadCatalog({ rulesFile: opts.rules }) : builtInCatalog();
-      const json = (x: unknown) => JSON.stringify(x, (_k, v) => (typeof v === 'number' ? Math.round(v * 10_000) / 10_000 : v), 2);
-      const out: Record<string, unknown> = {};
-      if (!opts.worldOnly) {
-        const report = evaluateDetector(readFixtures(opts.fixtures ?? FIXTURES_FILE), catalog);
-        if (opts.json) out.fixtures = report;
-        else console.log(formatDetectEval(report, { errors: opts.errors }));
-        const met = report.micro.precision >= DETECT_GOALS.precision && report.micro.recall >= DETECT_GOALS.recall && report.hardNegatives.detected.length === 0;
-        if (!met) process.exitCode = 1;
-      }
-      if (opts.world || opts.worldOnly) {
-        const r = evaluateWorld({ companies, seed: opts.seed, asOf: opts.asOf, detector: catalog });
-        if (opts.json) out.world = r;
-        else {
-          if (!opts.worldOnly) console.log('');
-          console.log(formatDetectEval(r, {
-            errors: opts.errors, goals: false,
-            title: `Demo world: ${r.sites} companies (seed '${opts.seed}'), today's crawl, DNS and last year's job posts against the hidden truth.`,
-            extra: [
-              `${r.truthInUse} technologies truly in use; ${r.invisible} of them left no trace in the current view (missing tags, proxied analytics, internal tools).`,
-              `recall over the ones that left a trace: ${r.recallVisible.recall.toFixed(3)} (F1 ${r.recallVisible.f1.toFixed(3)})`,
-            ],
-          }));
+    .action(
+      (opts: {
+        fixtures?: string;
+        rules?: string;
+        world?: boolean;
+        worldOnly?: boolean;
+        companies: string;
+        seed: string;
+        asOf?: string;
+        errors?: boolean;
+        json?: boolean;
+      }) => {
+        const companies = Number(opts.companies);
+        if (!Number.isInteger(companies) || companies < 1 || companies > 100_000) throw new Error('--companies must be an integer from 1 to 100000');
+        const catalog = opts.rules ? loadCatalog({ rulesFile: opts.rules }) : builtInCatalog();
+        const json = (x: unknown) => JSON.stringify(x, (_k, v) => (typeof v === 'number' ? Math.round(v * 10_000) / 10_000 : v), 2);
+        const out: Record<string, unknown> = {};
+        if (!opts.worldOnly) {
+          const report = evaluateDetector(readFixtures(opts.fixtures ?? FIXTURES_FILE), catalog);
+          if (opts.json) out.fixtures = report;
+          else console.log(formatDetectEval(report, { errors: opts.errors }));
+          const met =
+            report.micro.precision >= DETECT_GOALS.precision && report.micro.recall >= DETECT_GOALS.recall && report.hardNegatives.detected.length === 0;
+          if (!met) process.exitCode = 1;
         }
-      }
-      if (opts.json) console.log(json(opts.world || opts.worldOnly ? out : out.fixtures));
-    });
+        if (opts.world || opts.worldOnly) {
+          const r = evaluateWorld({ companies, seed: opts.seed, asOf: opts.asOf, detector: catalog });
+          if (opts.json) out.world = r;
+          else {
+            if (!opts.worldOnly) console.log('');
+            console.log(
+              formatDetectEval(r, {
+                errors: opts.errors,
+                goals: false,
+                title: `Demo world: ${r.sites} companies (seed '${opts.seed}'), today's crawl, DNS and last year's job posts against the hidden truth.`,
+                extra: [
+                  `${r.truthInUse} technologies truly in use; ${r.invisible} of them left no trace in the current view (missing tags, proxied analytics, internal tools).`,
+                  `recall over the ones that left a trace: ${r.recallVisible.recall.toFixed(3)} (F1 ${r.recallVisible.f1.toFixed(3)})`,
+                ],
+              }),
+            );
+          }
+        }
+        if (opts.json) console.log(json(opts.world || opts.worldOnly ? out : out.fixtures));
+      },
+    );
 }
 
 const f = (x: number) => x.toFixed(3);
@@ -132,7 +154,9 @@ export function formatIntelligenceEval(r: IntelligenceEvalReport): string {
   bins(out, r.calibration.table, 8);
   if (r.fitted) {
     out.push('', `Fitted coefficients (${FEATURE_NAMES.join(', ')}):`, `  [${r.fitted.coefficients.join(', ')}]`);
-    out.push(`  on this world: ECE ${f(r.fitted.calibration.ece)}, accuracy ${f(r.fitted.calibration.accuracy)}; paste into CONFIDENCE_COEFFICIENTS and check on another seed.`);
+    out.push(
+      `  on this world: ECE ${f(r.fitted.calibration.ece)}, accuracy ${f(r.fitted.calibration.accuracy)}; paste into CONFIDENCE_COEFFICIENTS and check on another seed.`,
+    );
   }
   return out.join('\n');
 }
@@ -140,10 +164,15 @@ export function formatIntelligenceEval(r: IntelligenceEvalReport): string {
 export function formatAiEval(r: AiEvalReport): string {
   const out: string[] = [];
   const w = r.world;
-  out.push(`Demo world: ${w.companies} companies, seed '${w.seed}' (${w.engine}); ${w.hiddenInstalls} true installs hidden (${Math.round(w.holdOut * 100)}% per company).`, '');
+  out.push(
+    `Demo world: ${w.companies} companies, seed '${w.seed}' (${w.engine}); ${w.hiddenInstalls} true installs hidden (${Math.round(w.holdOut * 100)}% per company).`,
+    '',
+  );
   out.push(`${'measure'.padEnd(56)}${'value'.padEnd(9)}${'goal'.padEnd(9)}n`);
   const line = (name: string, v: number, goal: string, n: number | string) => out.push(`${name.padEnd(56)}${f(v).padEnd(9)}${goal.padEnd(9)}${n}`);
-  const t = r.techStack, c = r.customers, p = r.people;
+  const t = r.techStack,
+    c = r.customers,
+    p = r.people;
   line('tech stack: inferred precision@10 (hidden installs)', t.precisionAt10, '', `${t.companies} companies`);
   line('tech stack: inferred recall@20 (hidden installs)', t.recallAt20, '', `${t.companies} companies`);
   line('tech stack: ECE, inferred candidates', t.inferred.ece, '<= 0.05', t.inferred.n);
@@ -158,7 +187,11 @@ export function formatAiEval(r: AiEvalReport): string {
   line('people: ECE of confidence', p.calibration.ece, '<= 0.05', p.calibration.n);
   line('all three helpers: ECE of returned probabilities', r.overall.ece, '<= 0.05', r.overall.n);
   line('parser: accuracy on generated prompts', r.parser.accuracy, '>= 0.95', r.parser.total);
-  out.push(`  parser by variant: ${Object.entries(r.parser.byVariant).map(([k, v]) => `${k} ${f(v.accuracy)} (${v.total})`).join(', ')}`);
+  out.push(
+    `  parser by variant: ${Object.entries(r.parser.byVariant)
+      .map(([k, v]) => `${k} ${f(v.accuracy)} (${v.total})`)
+      .join(', ')}`,
+  );
   table(out, 'Reliability, all three helpers (bin: items, mean probability, observed rate)', r.overall);
   table(out, 'Reliability, tech-stack inferred candidates', t.inferred);
   table(out, 'Reliability, customers inferred candidates', c.inferred);

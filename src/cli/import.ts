@@ -46,7 +46,11 @@ async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCli
   try {
     const source = file === '-' ? process.stdin : file;
     const outcome = await runImportJob(db, {
-      kind, source, file, startedBy: 'cli', refresh: opts.refresh,
+      kind,
+      source,
+      file,
+      startedBy: 'cli',
+      refresh: opts.refresh,
       options: { format: opts.format, maxErrors: opts.maxErrors, onProgress: progress?.update },
       onRefreshProgress: (p) => {
         progress?.stop();
@@ -56,7 +60,9 @@ async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCli
     summary = outcome.summary;
     reporter?.stop();
     if (outcome.refresh) {
-      console.error(`Refreshed derived data after the ${kind} import: ${outcome.refresh.refreshed} of ${outcome.refresh.companies} companies (${outcome.refresh.kind}).`);
+      console.error(
+        `Refreshed derived data after the ${kind} import: ${outcome.refresh.refreshed} of ${outcome.refresh.companies} companies (${outcome.refresh.kind}).`,
+      );
     }
   } catch (err) {
     progress?.stop();
@@ -102,7 +108,11 @@ function progressBar(kind: ImportKind): { update: (p: ImportProgress) => void; s
   return {
     update(p) {
       const total = p.totalBytes ?? 0;
-      const values = { rows: p.rowsRead.toLocaleString('en-US'), rate: Math.round(p.rowsRead / Math.max((performance.now() - started) / 1000, 1e-3)), phase: p.phase };
+      const values = {
+        rows: p.rowsRead.toLocaleString('en-US'),
+        rate: Math.round(p.rowsRead / Math.max((performance.now() - started) / 1000, 1e-3)),
+        phase: p.phase,
+      };
       if (!running) {
         bar.start(Math.max(total, 1), 0, values);
         running = true;

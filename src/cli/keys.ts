@@ -43,11 +43,22 @@ export function registerKeyCommands(program: Command): void {
     .action(async (opts: { client?: string; json?: boolean }) => {
       await withContext(async ({ db }) => {
         const rows = await listKeys(db, opts.client);
-        const data = rows.map((k) => ({ id: k.id, prefix: k.prefix, client_id: k.clientId, name: k.name, created_at: k.createdAt, revoked_at: k.revokedAt, last_used_at: k.lastUsedAt }));
+        const data = rows.map((k) => ({
+          id: k.id,
+          prefix: k.prefix,
+          client_id: k.clientId,
+          name: k.name,
+          created_at: k.createdAt,
+          revoked_at: k.revokedAt,
+          last_used_at: k.lastUsedAt,
+        }));
         output(opts.json, data, () =>
           rows.length === 0
             ? ['No API keys.']
-            : rows.map((k) => `${k.id}  sl_${k.prefix}_…  client=${k.clientId}  ${k.revokedAt ? `REVOKED ${k.revokedAt.toISOString()}` : 'active'}  name=${k.name ?? '-'}  created=${isoOrDash(k.createdAt)}  last-used=${isoOrDash(k.lastUsedAt)}`),
+            : rows.map(
+                (k) =>
+                  `${k.id}  sl_${k.prefix}_…  client=${k.clientId}  ${k.revokedAt ? `REVOKED ${k.revokedAt.toISOString()}` : 'active'}  name=${k.name ?? '-'}  created=${isoOrDash(k.createdAt)}  last-used=${isoOrDash(k.lastUsedAt)}`,
+              ),
         );
       });
     });
@@ -89,7 +100,10 @@ export function registerKeyCommands(program: Command): void {
         output(opts.json, data, () =>
           rows.length === 0
             ? ['No signing key yet (the first token request creates one).']
-            : rows.map((k) => `${k.kid}  ${k.alg}  ${k.retiredAt ? `retired ${k.retiredAt.toISOString()}, published until ${isoOrDash(k.publishedUntil)}` : 'ACTIVE'}  created=${k.createdAt.toISOString()}`),
+            : rows.map(
+                (k) =>
+                  `${k.kid}  ${k.alg}  ${k.retiredAt ? `retired ${k.retiredAt.toISOString()}, published until ${isoOrDash(k.publishedUntil)}` : 'ACTIVE'}  created=${k.createdAt.toISOString()}`,
+              ),
         );
       });
     });

@@ -14,7 +14,9 @@ import { UsageRecorder } from '../services/usage.ts';
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('Serve the MCP tools over stdio (for desktop AI clients). Authenticates with an API key: --api-key, STACKLENS_API_KEY, or the demo client of DATA_DIR')
+    .description(
+      'Serve the MCP tools over stdio (for desktop AI clients). Authenticates with an API key: --api-key, STACKLENS_API_KEY, or the demo client of DATA_DIR',
+    )
     .option('--api-key <key>', 'API key of the client the tools act as')
     .action(async (opts: { apiKey?: string }) => {
       const { config, db } = await openContext();

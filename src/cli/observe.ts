@@ -52,8 +52,17 @@ export async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
   const ctx: CliContext = await openContext();
   const runId = `run_${nowDate().toISOString().replace(/[-:]/g, '').slice(0, 15)}_${randomBytes(3).toString('hex')}`;
   const summary: SaveSummary = {
-    runId, sites: 0, observations: 0, added: 0, companiesCreated: 0, productsCreated: 0, skippedSites: 0, unmapped: new Set(),
-    installsChanged: 0, installsExpired: 0, refreshed: null,
+    runId,
+    sites: 0,
+    observations: 0,
+    added: 0,
+    companiesCreated: 0,
+    productsCreated: 0,
+    skippedSites: 0,
+    unmapped: new Set(),
+    installsChanged: 0,
+    installsExpired: 0,
+    refreshed: null,
   };
   const companies = new Set<string>();
   let pending: SiteResult[] = [];
@@ -124,7 +133,10 @@ interface ObserveCliOptions {
 /** `stacklens detect --save`: every site's detections also go to the observation log. */
 export const detectSaveExtension: DetectExtension = {
   options: (command) => {
-    command.option('--save', 'also record the detections in the database (observation log), derive installs and refresh cohorts (docs/data.md "Bring your own data")');
+    command.option(
+      '--save',
+      'also record the detections in the database (observation log), derive installs and refresh cohorts (docs/data.md "Bring your own data")',
+    );
   },
   sinks: async (opts) => {
     if (!opts.save) return [];
@@ -170,7 +182,8 @@ async function observeFile(file: string, opts: ObserveCliOptions): Promise<numbe
     return 2;
   }
   const saver = await openRunSaver({ source: 'file', createCompanies: opts.createCompanies, refresh: opts.refresh });
-  let lineNo = 0, bad = 0;
+  let lineNo = 0,
+    bad = 0;
   try {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       lineNo++;

@@ -16,7 +16,10 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr): {
         bar = undefined;
         phase = p.phase;
         if (stream.isTTY && p.phase === 'cohorts') {
-          bar = new cliProgress.SingleBar({ stream, format: `${labels[p.phase]} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}` }, cliProgress.Presets.shades_classic);
+          bar = new cliProgress.SingleBar(
+            { stream, format: `${labels[p.phase]} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}` },
+            cliProgress.Presets.shades_classic,
+          );
           bar.start(p.total, p.done);
         } else stream.write(`${labels[p.phase]}...\n`);
       }

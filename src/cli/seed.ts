@@ -45,7 +45,12 @@ export function registerSeedCommands(program: Command): void {
     .description('Generate the demo world (deterministic: same seed, size, scale and as-of date → identical data)')
     .option('--companies <n>', 'number of companies (default DEMO_COMPANIES)', positiveInt)
     .option('--seed <text>', 'random seed (default DEMO_SEED)')
-    .option('--scale <S|M|L>', 'world density: S = sparser stacks, fewer people and news; M = default; L = denser (the catalog is the technology catalog at every scale)', scaleArg, 'M')
+    .option(
+      '--scale <S|M|L>',
+      'world density: S = sparser stacks, fewer people and news; M = default; L = denser (the catalog is the technology catalog at every scale)',
+      scaleArg,
+      'M',
+    )
     .option('--as-of <YYYY-MM-DD>', 'the "today" every generated date is relative to (UTC)', dateArg, todayUtc())
     .option('--replace', 'empty the world tables first (also removes purchases of the old people)', false)
     .option('--digest', 'print the world digest when done', false)
@@ -66,10 +71,20 @@ export function registerSeedCommands(program: Command): void {
             refreshed = await refreshInBulkLoad(tx, restoreWorldIndexes, { onProgress: refreshReporter.onProgress });
             refreshReporter.stop();
           };
-          const summary = await seedWorld(db, { companies, seed, scale: opts.scale, asOf: opts.asOf, replace: opts.replace, onProgress: reporter.update, ...(opts.refresh ? { afterLoad } : {}) });
+          const summary = await seedWorld(db, {
+            companies,
+            seed,
+            scale: opts.scale,
+            asOf: opts.asOf,
+            replace: opts.replace,
+            onProgress: reporter.update,
+            ...(opts.refresh ? { afterLoad } : {}),
+          });
           reporter.stop();
           const s = summary;
-          console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${s.companies} companies, ${s.segments} hidden segments, ${s.categories} categories, ${s.vendors} vendors, ${s.products} products, ${s.installs} installs, ${s.people} people, ${s.contacts} contacts, ${s.feedItems} feed items, ${s.definedCohorts} defined cohorts.`);
+          console.log(
+            `Done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${s.companies} companies, ${s.segments} hidden segments, ${s.categories} categories, ${s.vendors} vendors, ${s.products} products, ${s.installs} installs, ${s.people} people, ${s.contacts} contacts, ${s.feedItems} feed items, ${s.definedCohorts} defined cohorts.`,
+          );
           if (s.purchasesRemoved > 0) console.log(`Removed ${s.purchasesRemoved} purchases of people of the previous world.`);
         } catch (err) {
           reporter.stop();
@@ -101,7 +116,10 @@ export function registerSeedCommands(program: Command): void {
 /** cli-progress bars on a terminal, one plain line per phase step otherwise. */
 function progressReporter(): { update: (p: SeedProgress) => void; stop: () => void } {
   if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar({ format: ' {phase} [{bar}] {value}/{total} ({percentage}%) eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      { format: ' {phase} [{bar}] {value}/{total} ({percentage}%) eta {eta_formatted}', hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
     let phase = '';
     return {
       update: (p) => {

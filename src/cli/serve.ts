@@ -76,9 +76,14 @@ async function startupReport(config: Config, db: Db): Promise<string[]> {
     lines.push(`Mode: demo (SEED_DEMO${config.databaseUrl ? '=true' : ' defaults to true on the embedded database'}): a generated demo world on first start`);
     lines.push(await demoCredentialsLine(db, config.dataDir));
   } else {
-    lines.push(`Mode: production: no demo world${config.databaseUrl ? ' (SEED_DEMO is off with DATABASE_URL)' : ' (SEED_DEMO=false)'}; add one with SEED_DEMO=true or \`stacklens seed\``);
+    lines.push(
+      `Mode: production: no demo world${config.databaseUrl ? ' (SEED_DEMO is off with DATABASE_URL)' : ' (SEED_DEMO=false)'}; add one with SEED_DEMO=true or \`stacklens seed\``,
+    );
     lines.push('Credentials: none printed; create a client: stacklens clients create --name NAME --plan PLAN, and a key: stacklens keys create --client ID');
-    for (const c of demoClients) lines.push(`Warning: client ${c.id} named "demo" (made with a demo world) is enabled; disable it unless you mean to keep it: stacklens clients disable ${c.id}`);
+    for (const c of demoClients)
+      lines.push(
+        `Warning: client ${c.id} named "demo" (made with a demo world) is enabled; disable it unless you mean to keep it: stacklens clients disable ${c.id}`,
+      );
   }
   return lines;
 }

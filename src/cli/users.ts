@@ -13,7 +13,8 @@ import type { ConsoleUser } from '../schemas/console.ts';
 import { generatePassword } from '../auth/passwords.ts';
 import { servedEndpoints } from '../auth/public-endpoints.ts';
 
-const line = (u: ConsoleUser) => `${u.id}  ${u.email}  "${u.name}"  role=${u.role}  ${u.disabled ? `DISABLED since ${u.disabledAt}` : 'enabled'}  created=${u.createdAt}`;
+const line = (u: ConsoleUser) =>
+  `${u.id}  ${u.email}  "${u.name}"  role=${u.role}  ${u.disabled ? `DISABLED since ${u.disabledAt}` : 'enabled'}  created=${u.createdAt}`;
 
 function checkedRole(role: string) {
   if (!isRole(role)) throw new BadRequestError(`role: must be one of ${ROLES.join(', ')}`);
@@ -57,7 +58,9 @@ export function registerUserCommands(program: Command): void {
           all.push(...p.content);
           if (page + 1 >= p.totalPages) break;
         }
-        output(opts.json, all, () => (all.length === 0 ? ['No console users. Create one: stacklens users create --email E --name N --role admin'] : all.map(line)));
+        output(opts.json, all, () =>
+          all.length === 0 ? ['No console users. Create one: stacklens users create --email E --name N --role admin'] : all.map(line),
+        );
       });
     });
 
@@ -74,7 +77,7 @@ export function registerUserCommands(program: Command): void {
 
   users
     .command('set-password <user>')
-    .description("Give a person a new password (printed once unless --password is given); their sessions end; audited")
+    .description('Give a person a new password (printed once unless --password is given); their sessions end; audited')
     .option('--password <password>', 'the new password (at least 10 characters); default: a random one, printed once')
     .action(async (who: string, opts: { password?: string }) => {
       const password = opts.password ?? generatePassword();
@@ -84,7 +87,10 @@ export function registerUserCommands(program: Command): void {
       });
     });
 
-  for (const [name, enabled] of [['disable', false], ['enable', true]] as const) {
+  for (const [name, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
     users
       .command(`${name} <user>`)
       .description(enabled ? 'Let a disabled person sign in again; audited' : 'Stop a person signing in; their sessions end at once; audited')

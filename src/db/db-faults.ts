@@ -31,7 +31,8 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
 const UNAVAILABLE_SQLSTATES = /^(08(?!P01)...|57P0[123]|53300)$/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
 // node-postgres and pg-pool report lost or refused connections with plain messages, no code.
-const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|timeout expired|connection timeout|Connection ended|Client has encountered a connection error|the embedded database stopped|not queryable/i;
+const LOST_CONNECTION =
+  /Connection terminated|timeout exceeded when trying to connect|timeout expired|connection timeout|Connection ended|Client has encountered a connection error|the embedded database stopped|not queryable/i;
 
 /** The fault an error of the driver stands for; undefined when it is an ordinary statement error. */
 export function faultOf(err: unknown): DatabaseFault | undefined {

@@ -232,7 +232,14 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     if (dataDir) restrictTree(dataDir);
     // PGlite serves one connection: a pool of one serializes every caller onto it, kept open
     // (a reconnect resets the session: see the worker's 'reset').
-    const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => thread.connectionStream() } as pg.PoolConfig);
+    const pool = new pg.Pool({
+      Client: GuardedClient,
+      max: 1,
+      idleTimeoutMillis: 0,
+      user: 'postgres',
+      database: 'postgres',
+      stream: () => thread.connectionStream(),
+    } as pg.PoolConfig);
     pool.on('error', () => {
       /* the worker stopped; the next checkout reports it */
     });
@@ -267,7 +274,15 @@ async function visitOwner(options: OpenDbOptions, locked: DataDirLockedError): P
   for (;;) {
     const ownerPid = lockHolder(dataDir);
     if (ownerPid === undefined) return openPglite(options); // the owner went away meanwhile: open it ourselves
-    const pool = new pg.Pool({ Client: GuardedClient, max: 1, idleTimeoutMillis: 0, host: socketDir(dataDir), port: SOCKET_PORT, user: 'postgres', database: 'postgres' } as pg.PoolConfig);
+    const pool = new pg.Pool({
+      Client: GuardedClient,
+      max: 1,
+      idleTimeoutMillis: 0,
+      host: socketDir(dataDir),
+      port: SOCKET_PORT,
+      user: 'postgres',
+      database: 'postgres',
+    } as pg.PoolConfig);
     pool.on('error', () => {
       /* the owner stopped; the next checkout reports it */
     });
@@ -383,7 +398,10 @@ export function withinRequestLimits<T>(shared: Promise<T>): Promise<T> {
     const onAbort = () => (finish(), reject(clientGone()));
     const timer = end === undefined ? undefined : setTimeout(() => (finish(), reject(timeLimitError(limits))), Math.max(0, end - Date.now()));
     signal?.addEventListener('abort', onAbort, { once: true });
-    shared.then((value) => (finish(), resolve(value)), (err: unknown) => (finish(), reject(err)));
+    shared.then(
+      (value) => (finish(), resolve(value)),
+      (err: unknown) => (finish(), reject(err)),
+    );
   });
 }
 
@@ -422,9 +440,11 @@ async function acquire(ctx: Context): Promise<Lease> {
     };
     const onAbort = () => giveUp(clientGone());
     const timer = setTimeout(() => {
-      giveUp(ctx.availability.up
-        ? new DatabaseUnavailableError('busy', `No database connection became free within ${Date.now() - started} ms; retry after Retry-After seconds`)
-        : new DatabaseUnavailableError('down', 'The database is unavailable; retry after Retry-After seconds'));
+      giveUp(
+        ctx.availability.up
+          ? new DatabaseUnavailableError('busy', `No database connection became free within ${Date.now() - started} ms; retry after Retry-After seconds`)
+          : new DatabaseUnavailableError('down', 'The database is unavailable; retry after Retry-After seconds'),
+      );
     }, end - started);
     signal?.addEventListener('abort', onAbort, { once: true });
     connecting.then(
@@ -508,7 +528,10 @@ class Lease {
     const stream = this.client.query(copyFromStdin(data.sql));
     const done = finished(stream);
     stream.end(data.text);
-    await this.settle(done.then(() => ({}) as pg.QueryResult), Date.now());
+    await this.settle(
+      done.then(() => ({}) as pg.QueryResult),
+      Date.now(),
+    );
   }
 
   release(broken?: Error): void {
@@ -545,7 +568,10 @@ class Lease {
   private abandon(pending: Promise<pg.QueryResult>): void {
     if (this.abandoned) return;
     if (this.ctx.engine === 'postgres') sendCancelRequest(this.client as never, ABANDON_GRACE_MS);
-    const ended = pending.then(() => true, () => true);
+    const ended = pending.then(
+      () => true,
+      () => true,
+    );
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ABANDON_GRACE_MS)));
     this.abandoned = Promise.race([ended, grace]).finally(() => clearTimeout(timer));

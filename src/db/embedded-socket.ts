@@ -123,7 +123,20 @@ const int16 = (n: number) => {
 };
 
 function errorMessage(severity: 'ERROR' | 'FATAL', code: string, text: string): Buffer {
-  return message('E', Buffer.concat([Buffer.from('S'), cstr(severity), Buffer.from('V'), cstr(severity), Buffer.from('C'), cstr(code), Buffer.from('M'), cstr(text), Buffer.from([0])]));
+  return message(
+    'E',
+    Buffer.concat([
+      Buffer.from('S'),
+      cstr(severity),
+      Buffer.from('V'),
+      cstr(severity),
+      Buffer.from('C'),
+      cstr(code),
+      Buffer.from('M'),
+      cstr(text),
+      Buffer.from([0]),
+    ]),
+  );
 }
 
 const readyForQuery = (status: string) => message('Z', Buffer.from(status, 'latin1'));
@@ -132,8 +145,14 @@ const readyForQuery = (status: string) => message('Z', Buffer.from(status, 'lati
 const STARTUP_REPLY = Buffer.concat([
   message('R', int32(0)), // AuthenticationOk: the socket's permissions were the check
   ...Object.entries({
-    server_version: '18.6', TimeZone: 'UTC', server_encoding: 'UTF8', client_encoding: 'UTF8', DateStyle: 'ISO, MDY',
-    integer_datetimes: 'on', standard_conforming_strings: 'on', application_name: 'stacklens-shared',
+    server_version: '18.6',
+    TimeZone: 'UTC',
+    server_encoding: 'UTF8',
+    client_encoding: 'UTF8',
+    DateStyle: 'ISO, MDY',
+    integer_datetimes: 'on',
+    standard_conforming_strings: 'on',
+    application_name: 'stacklens-shared',
   }).map(([k, v]) => message('S', Buffer.concat([cstr(k), cstr(v)]))),
   message('K', Buffer.concat([int32(process.pid), int32(0)])),
   readyForQuery('I'),
@@ -266,8 +285,10 @@ class Session {
     if (!this.lease) await this.take();
     if (this.ended) return;
     if (Date.now() - this.leaseSince > this.limits.holdMs) {
-      void this.end(`a transaction through the server may hold the embedded database for at most ${this.limits.holdMs / 1000} s ` +
-        "(the server's requests wait meanwhile); stop the server for longer work, or split it");
+      void this.end(
+        `a transaction through the server may hold the embedded database for at most ${this.limits.holdMs / 1000} s ` +
+          "(the server's requests wait meanwhile); stop the server for longer work, or split it",
+      );
       return;
     }
     const batch = this.queued.length === 1 ? this.queued[0]! : Buffer.concat(this.queued);
@@ -292,7 +313,10 @@ class Session {
       this.settled = new Promise<void>((resolve) => (release = resolve));
       this.releaseSettled = release;
     } catch (err) {
-      void connecting.then((c) => c.release(), () => {}); // the wait was given up: hand it on
+      void connecting.then(
+        (c) => c.release(),
+        () => {},
+      ); // the wait was given up: hand it on
       throw err;
     } finally {
       clearTimeout(timer);

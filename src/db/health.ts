@@ -18,6 +18,7 @@ export async function missingMigrations(db: Db, versions: readonly number[], tim
     db.query<{ version: number }>(
       'SELECT v AS version FROM unnest($1::int[]) AS v WHERE NOT EXISTS (SELECT 1 FROM schema_migrations m WHERE m.version = v) ORDER BY v',
       [versions],
-    ));
+    ),
+  );
   return rows.map((r) => r.version);
 }

@@ -33,8 +33,7 @@ export function acquireDirLock(dir: string): DirLock {
       const holder = Number(fs.readFileSync(file, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
         throw new DataDirLockedError(
-          `The data folder ${path.resolve(dir)} is in use by process ${holder}. ` +
-            'Stop that process (or set DATA_DIR to another folder) and try again.',
+          `The data folder ${path.resolve(dir)} is in use by process ${holder}. ` + 'Stop that process (or set DATA_DIR to another folder) and try again.',
         );
       }
       // Stale lock from a process that died (or our own from an unclean exit): take it over.

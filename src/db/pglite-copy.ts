@@ -90,7 +90,11 @@ export class CopyInRelay {
     this.held = undefined;
     this.heldBytes = 0;
     this.overflowed = false;
-    exchange.push(overflowed ? copyFail(`COPY through the embedded database holds at most ${this.maxHeldBytes / 2 ** 20} MiB of data; split it into several COPY statements`) : end);
+    exchange.push(
+      overflowed
+        ? copyFail(`COPY through the embedded database holds at most ${this.maxHeldBytes / 2 ** 20} MiB of data; split it into several COPY statements`)
+        : end,
+    );
     const reply = await this.exec(concat(exchange));
     // Its own CopyInResponse went out already.
     return reply[0] === COPY_IN_RESPONSE ? reply.subarray(1 + readInt32(reply, 1)) : reply;
@@ -123,7 +127,7 @@ function isCopyFromClient(message: Uint8Array): boolean {
 }
 
 function* messages(batch: Uint8Array): Generator<Uint8Array> {
-  for (let at = 0; at + 5 <= batch.length; ) {
+  for (let at = 0; at + 5 <= batch.length;) {
     const end = at + 1 + readInt32(batch, at + 1);
     yield batch.subarray(at, end);
     at = end;

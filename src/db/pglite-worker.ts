@@ -83,5 +83,5 @@ function describe(err: unknown): string {
   if (err instanceof Error) return err.message;
   // PGlite's WebAssembly exit is an ExitStatus object, not an Error.
   const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : JSON.stringify(err) ?? String(err);
+  return typeof message === 'string' ? message : (JSON.stringify(err) ?? String(err));
 }

@@ -25,7 +25,10 @@ export function containsPattern(text: string): string {
  * backslash before one means the character itself).
  */
 export function wordsPattern(phrase: string): string {
-  const words = phrase.trim().split(/\s+/).map((w) => w.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`));
+  const words = phrase
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`));
   return `(^|[^[:alnum:]])${words.join('\\s+')}($|[^[:alnum:]])`;
 }
 
@@ -36,7 +39,14 @@ export function wordsPattern(phrase: string): string {
  */
 export function phrasesCondition(column: string, phrases: string[], p: Params): string {
   // Words in order with anything between them: implied by the word pattern (any run of spaces).
-  const likes = phrases.map((phrase) => `%${phrase.trim().split(/\s+/).map((w) => containsPattern(w).slice(1, -1)).join('%')}%`);
+  const likes = phrases.map(
+    (phrase) =>
+      `%${phrase
+        .trim()
+        .split(/\s+/)
+        .map((w) => containsPattern(w).slice(1, -1))
+        .join('%')}%`,
+  );
   return `(${column} ILIKE ANY(${p.add(likes, 'text[]')}) AND ${column} ~* ANY(${p.add(phrases.map(wordsPattern), 'text[]')}))`;
 }
 

@@ -25,7 +25,18 @@ export function toSiteArtifacts(line: ArtifactLine): SiteArtifacts {
   const hasPage = line.html !== undefined || line.headers !== undefined || line.cookies !== undefined || line.url !== undefined || line.scripts !== undefined;
   return {
     domain: line.domain.toLowerCase(),
-    pages: hasPage ? [{ url: line.url ?? `https://${line.domain}/`, status: line.status, headers, cookies: line.cookies, html: line.html, ...(line.scripts ? { scripts: line.scripts } : {}) }] : [],
+    pages: hasPage
+      ? [
+          {
+            url: line.url ?? `https://${line.domain}/`,
+            status: line.status,
+            headers,
+            cookies: line.cookies,
+            html: line.html,
+            ...(line.scripts ? { scripts: line.scripts } : {}),
+          },
+        ]
+      : [],
     dns: line.dns,
     jobs: line.jobs,
   };

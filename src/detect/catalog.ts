@@ -6,8 +6,18 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { categoryNames } from '../technographics/taxonomy.ts';
 import {
-  compilePattern, DNS_RULE_TYPES, escapeRegex, PatternSet, RuleError, ruleFileSchema, toList,
-  type CompiledPattern, type DnsRuleType, type PatternEngine, type RuleFile, type TechnologyRule,
+  compilePattern,
+  DNS_RULE_TYPES,
+  escapeRegex,
+  PatternSet,
+  RuleError,
+  ruleFileSchema,
+  toList,
+  type CompiledPattern,
+  type DnsRuleType,
+  type PatternEngine,
+  type RuleFile,
+  type TechnologyRule,
 } from './rules.ts';
 
 export const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
@@ -78,9 +88,17 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
   const engine = opts.engine ?? 'linear';
   const byName = new Map(names.map((n, i) => [n, i]));
   const technologies: TechnologyInfo[] = [];
-  const buckets = { resourceUrls: [] as CompiledPattern[], inlineScripts: [] as CompiledPattern[], html: [] as CompiledPattern[], pageUrl: [] as CompiledPattern[], job: [] as CompiledPattern[] };
+  const buckets = {
+    resourceUrls: [] as CompiledPattern[],
+    inlineScripts: [] as CompiledPattern[],
+    html: [] as CompiledPattern[],
+    pageUrl: [] as CompiledPattern[],
+    job: [] as CompiledPattern[],
+  };
   const dns = Object.fromEntries(DNS_RULE_TYPES.map((t) => [t, [] as CompiledPattern[]])) as Record<DnsRuleType, CompiledPattern[]>;
-  const meta = new Map<string, CompiledPattern[]>(), headers = new Map<string, CompiledPattern[]>(), cookies = new Map<string, CompiledPattern[]>();
+  const meta = new Map<string, CompiledPattern[]>(),
+    headers = new Map<string, CompiledPattern[]>(),
+    cookies = new Map<string, CompiledPattern[]>();
   const cookiePrefixes: Array<[string, CompiledPattern]> = [];
   const push = (map: Map<string, CompiledPattern[]>, key: string, p: CompiledPattern) => {
     const list = map.get(key);
@@ -91,7 +109,8 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
   names.forEach((name, t) => {
     const rule: TechnologyRule = rules[name]!;
     const check = opts.check?.(name) ?? true;
-    for (const cat of rule.cats) if (!categories.has(cat)) throw new RuleError(`${name}: cats: unknown category '${cat}' (use a category name of the taxonomy, docs/detection-rules.md)`);
+    for (const cat of rule.cats)
+      if (!categories.has(cat)) throw new RuleError(`${name}: cats: unknown category '${cat}' (use a category name of the taxonomy, docs/detection-rules.md)`);
     const relation = (field: 'implies' | 'excludes', raw: string): [number, number] => {
       const { source, confidence } = parseTags(raw);
       const target = byName.get(source);
@@ -100,7 +119,13 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     };
     const vendorDomain = rule.vendorDomain ?? hostOf(rule.website) ?? '';
     technologies.push({
-      name, vendor: rule.vendor ?? name, vendorDomain, website: rule.website, category: rule.cats[0]!, categories: rule.cats, description: rule.description,
+      name,
+      vendor: rule.vendor ?? name,
+      vendorDomain,
+      website: rule.website,
+      category: rule.cats[0]!,
+      categories: rule.cats,
+      description: rule.description,
       implies: toList(rule.implies).map((r) => relation('implies', r)),
       excludes: toList(rule.excludes).map((r) => relation('excludes', r)[0]),
     });
@@ -120,8 +145,10 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
       const pattern = `[^\\w$]${escapeRegex(global)}[^\\w$]${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
       buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined, check, engine));
     }
-    for (const [key, value] of Object.entries(rule.meta ?? {})) for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw, undefined, check, engine));
-    for (const [key, value] of Object.entries(rule.headers ?? {})) for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw, undefined, check, engine));
+    for (const [key, value] of Object.entries(rule.meta ?? {}))
+      for (const raw of toList(value)) push(meta, key.toLowerCase(), compilePattern(t, name, 'meta', key, raw, undefined, check, engine));
+    for (const [key, value] of Object.entries(rule.headers ?? {}))
+      for (const raw of toList(value)) push(headers, key.toLowerCase(), compilePattern(t, name, 'headers', key, raw, undefined, check, engine));
     for (const [key, value] of Object.entries(rule.cookies ?? {})) {
       for (const raw of toList(value)) {
         const p = compilePattern(t, name, 'cookies', key, raw, undefined, check, engine);
@@ -131,11 +158,18 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     }
   });
   return {
-    technologies, byName,
-    resourceUrls: new PatternSet(buckets.resourceUrls), inlineScripts: new PatternSet(buckets.inlineScripts), html: new PatternSet(buckets.html),
-    pageUrl: new PatternSet(buckets.pageUrl), job: new PatternSet(buckets.job),
+    technologies,
+    byName,
+    resourceUrls: new PatternSet(buckets.resourceUrls),
+    inlineScripts: new PatternSet(buckets.inlineScripts),
+    html: new PatternSet(buckets.html),
+    pageUrl: new PatternSet(buckets.pageUrl),
+    job: new PatternSet(buckets.job),
     dns: Object.fromEntries(DNS_RULE_TYPES.map((type) => [type, new PatternSet(dns[type])])) as Record<DnsRuleType, PatternSet>,
-    meta, headers, cookies, cookiePrefixes,
+    meta,
+    headers,
+    cookies,
+    cookiePrefixes,
   };
 }
 
@@ -154,7 +188,13 @@ export function readRuleFile(path: string): RuleFile {
     throw new RuleError(`${path}: ${(err as Error).message}`);
   }
   // The open format nests the map under "technologies"; ours is the map itself. Accept both.
-  if (data && typeof data === 'object' && !Array.isArray(data) && 'technologies' in data && z.record(z.string(), z.unknown()).safeParse((data as { technologies: unknown }).technologies).success) {
+  if (
+    data &&
+    typeof data === 'object' &&
+    !Array.isArray(data) &&
+    'technologies' in data &&
+    z.record(z.string(), z.unknown()).safeParse((data as { technologies: unknown }).technologies).success
+  ) {
     data = (data as { technologies: unknown }).technologies;
   }
   return parseRuleFile(data, path);
@@ -164,7 +204,9 @@ export function readRuleFile(path: string): RuleFile {
 export function readBuiltInRules(dir: URL | string = CATALOG_DIR): RuleFile {
   const path = typeof dir === 'string' ? dir : dir.pathname;
   const out: RuleFile = {};
-  for (const file of readdirSync(path).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(path)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     for (const [name, rule] of Object.entries(readRuleFile(join(path, file)))) {
       if (name in out) throw new RuleError(`${file}: technology '${name}' is defined in two catalog files`);
       out[name] = rule;

@@ -52,7 +52,12 @@ class Findings {
     const list = this.byTech.get(p.tech);
     if (!list) this.byTech.set(p.tech, [ev]);
     else if (!list.some((e) => e.ruleId === ev.ruleId)) list.push(ev);
-    else if (version && !list.some((e) => e.version)) list.splice(list.findIndex((e) => e.ruleId === ev.ruleId), 1, ev);
+    else if (version && !list.some((e) => e.version))
+      list.splice(
+        list.findIndex((e) => e.ruleId === ev.ruleId),
+        1,
+        ev,
+      );
   }
 }
 
@@ -196,7 +201,8 @@ const toArray = (v: string | string[] | undefined): string[] => (v === undefined
 
 /** At most `max` items, strongest first, but the strongest of every source before a second of any: the reader sees where all the traces were. */
 function pickEvidence(sorted: EvidenceItem[], max: number): EvidenceItem[] {
-  const firsts: EvidenceItem[] = [], rest: EvidenceItem[] = [];
+  const firsts: EvidenceItem[] = [],
+    rest: EvidenceItem[] = [];
   const seen = new Set<string>();
   for (const e of sorted) {
     if (seen.has(e.source)) rest.push(e);
@@ -207,7 +213,11 @@ function pickEvidence(sorted: EvidenceItem[], max: number): EvidenceItem[] {
 
 /** Confidence per technology, then `implies` (transitively), then `excludes`, then the threshold. */
 function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: number, maxEvidence: number): Detection[] {
-  interface Entry { confidence: number; evidence: EvidenceItem[]; impliedBy?: string[] }
+  interface Entry {
+    confidence: number;
+    evidence: EvidenceItem[];
+    impliedBy?: string[];
+  }
   const entries = new Map<number, Entry>();
   for (const [tech, evidence] of found.byTech) {
     entries.set(tech, { confidence: traceStrength(evidence), evidence: evidence.sort((a, b) => b.weight - a.weight) });
@@ -245,8 +255,12 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
     const direct = entry.evidence.filter((e) => !e.ruleId.includes('/implies/'));
     const version = direct.find((e) => e.version)?.version;
     const d: Detection = {
-      name: info.name, vendor: info.vendor, vendorDomain: info.vendorDomain, category: info.category,
-      confidence: Math.round(entry.confidence * 1000) / 1000, evidence: pickEvidence(entry.evidence, maxEvidence),
+      name: info.name,
+      vendor: info.vendor,
+      vendorDomain: info.vendorDomain,
+      category: info.category,
+      confidence: Math.round(entry.confidence * 1000) / 1000,
+      evidence: pickEvidence(entry.evidence, maxEvidence),
     };
     if (version) d.version = version;
     if (entry.impliedBy && direct.length === 0) d.impliedBy = entry.impliedBy;

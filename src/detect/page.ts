@@ -35,7 +35,8 @@ export interface PageFacts {
 }
 
 /** Link relations that announce a host without loading anything from it. */
-const HINT_RELS = /(?:^|\s)(?:dns-prefetch|preconnect|prefetch|prerender|alternate|canonical|shortlink|next|prev|author|me|nofollow|noopener|noreferrer|external|help|license|search|bookmark)(?:\s|$)/;
+const HINT_RELS =
+  /(?:^|\s)(?:dns-prefetch|preconnect|prefetch|prerender|alternate|canonical|shortlink|next|prev|author|me|nofollow|noopener|noreferrer|external|help|license|search|bookmark)(?:\s|$)/;
 /** Script types whose body is not JavaScript we should read globals from. */
 const NON_JS_TYPE = /json|template|text\/html|x-handlebars|x-tmpl|text\/x-|markdown/;
 const ATTRIBUTE = /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
@@ -112,8 +113,16 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     const name = lower.slice(i + 1, j);
     switch (name) {
-      case 'script': case 'link': case 'meta': case 'iframe': case 'a':
-      case 'pre': case 'code': case 'textarea': case 'style': case 'xmp':
+      case 'script':
+      case 'link':
+      case 'meta':
+      case 'iframe':
+      case 'a':
+      case 'pre':
+      case 'code':
+      case 'textarea':
+      case 'style':
+      case 'xmp':
         break;
       default:
         i = j;
@@ -173,10 +182,12 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
 
 /** The end of the excluded range holding `pos`, or -1 when `pos` is free. */
 export function excludedUntil(excluded: number[], pos: number): number {
-  let lo = 0, hi = excluded.length / 2 - 1;
+  let lo = 0,
+    hi = excluded.length / 2 - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const s = excluded[2 * mid]!, e = excluded[2 * mid + 1]!;
+    const s = excluded[2 * mid]!,
+      e = excluded[2 * mid + 1]!;
     if (pos < s) hi = mid - 1;
     else if (pos >= e) lo = mid + 1;
     else return e;

@@ -28,7 +28,10 @@ export class LinearPattern implements Pattern {
    * Compiled on first use (compiling RE2 costs about a millisecond a pattern, and a page runs
    * few of the catalog's); check() compiles at once, which is how a rule file is validated.
    */
-  constructor(readonly source: string, readonly ignoreCase: boolean) {}
+  constructor(
+    readonly source: string,
+    readonly ignoreCase: boolean,
+  ) {}
 
   /** Compiles now: throws RE2's syntax error (re2js RE2JSSyntaxException) for what RE2 cannot run. */
   check(): this {
@@ -71,7 +74,10 @@ export class LinearPattern implements Pattern {
 export class BacktrackingPattern implements Pattern {
   private readonly re: RegExp;
 
-  constructor(readonly source: string, readonly ignoreCase: boolean) {
+  constructor(
+    readonly source: string,
+    readonly ignoreCase: boolean,
+  ) {
     this.re = new RegExp(source, ignoreCase ? 'gi' : 'g');
   }
 

@@ -17,27 +17,47 @@ const ignored = z.unknown().optional();
 export const DNS_RULE_TYPES = ['MX', 'TXT', 'SPF', 'CNAME', 'NS', 'A', 'AAAA'] as const;
 export type DnsRuleType = (typeof DNS_RULE_TYPES)[number];
 
-export const technologyRuleSchema = z.object({
-  cats: z.array(z.string().min(1)).min(1).describe('categories of our taxonomy (names); the first is the main one'),
-  vendor: z.string().min(1).optional(),
-  vendorDomain: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a lower-case domain such as example.com').optional(),
-  website: z.string().url().optional(),
-  description: z.string().max(300).optional(),
-  scriptSrc: patternList.optional(),
-  scripts: patternList.optional(),
-  js: keyedPatterns.optional(),
-  meta: keyedPatterns.optional(),
-  html: patternList.optional(),
-  url: patternList.optional(),
-  headers: keyedPatterns.optional(),
-  cookies: keyedPatterns.optional(),
-  dns: z.object(Object.fromEntries(DNS_RULE_TYPES.map((t) => [t, patternList.optional()])) as Record<DnsRuleType, z.ZodOptional<typeof patternList>>).strict().optional(),
-  job: patternList.optional(),
-  implies: patternList.optional(),
-  excludes: patternList.optional(),
-  icon: ignored, cpe: ignored, saas: ignored, oss: ignored, pricing: ignored, xhr: ignored, dom: ignored, css: ignored,
-  robots: ignored, probe: ignored, text: ignored, certIssuer: ignored, requires: ignored, requiresCategory: ignored,
-}).strict();
+export const technologyRuleSchema = z
+  .object({
+    cats: z.array(z.string().min(1)).min(1).describe('categories of our taxonomy (names); the first is the main one'),
+    vendor: z.string().min(1).optional(),
+    vendorDomain: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a lower-case domain such as example.com')
+      .optional(),
+    website: z.string().url().optional(),
+    description: z.string().max(300).optional(),
+    scriptSrc: patternList.optional(),
+    scripts: patternList.optional(),
+    js: keyedPatterns.optional(),
+    meta: keyedPatterns.optional(),
+    html: patternList.optional(),
+    url: patternList.optional(),
+    headers: keyedPatterns.optional(),
+    cookies: keyedPatterns.optional(),
+    dns: z
+      .object(Object.fromEntries(DNS_RULE_TYPES.map((t) => [t, patternList.optional()])) as Record<DnsRuleType, z.ZodOptional<typeof patternList>>)
+      .strict()
+      .optional(),
+    job: patternList.optional(),
+    implies: patternList.optional(),
+    excludes: patternList.optional(),
+    icon: ignored,
+    cpe: ignored,
+    saas: ignored,
+    oss: ignored,
+    pricing: ignored,
+    xhr: ignored,
+    dom: ignored,
+    css: ignored,
+    robots: ignored,
+    probe: ignored,
+    text: ignored,
+    certIssuer: ignored,
+    requires: ignored,
+    requiresCategory: ignored,
+  })
+  .strict();
 export type TechnologyRule = z.infer<typeof technologyRuleSchema>;
 
 export const ruleFileSchema = z.record(z.string().min(1).max(100), technologyRuleSchema);
@@ -50,8 +70,20 @@ export class RuleError extends Error {
 
 /** Default weight of one trace, by where it was found: how rarely that kind of trace is there without use. */
 export const FIELD_WEIGHTS: Record<string, number> = {
-  scriptSrc: 0.9, scripts: 0.8, js: 0.8, meta: 0.9, html: 0.75, url: 0.9, headers: 0.9, cookies: 0.75,
-  'dns.MX': 0.95, 'dns.NS': 0.9, 'dns.CNAME': 0.9, 'dns.A': 0.6, 'dns.AAAA': 0.6, 'dns.TXT': 0.6,
+  scriptSrc: 0.9,
+  scripts: 0.8,
+  js: 0.8,
+  meta: 0.9,
+  html: 0.75,
+  url: 0.9,
+  headers: 0.9,
+  cookies: 0.75,
+  'dns.MX': 0.95,
+  'dns.NS': 0.9,
+  'dns.CNAME': 0.9,
+  'dns.A': 0.6,
+  'dns.AAAA': 0.6,
+  'dns.TXT': 0.6,
   // An SPF include outlives the service it authorised (nobody prunes SPF): alone it stays below the
   // reporting threshold; a second trace (DKIM CNAME, MX, script, cookie, job post) makes it a claim.
   'dns.SPF': 0.4,
@@ -59,7 +91,15 @@ export const FIELD_WEIGHTS: Record<string, number> = {
 };
 
 const FIELD_SOURCES: Record<string, EvidenceSource> = {
-  scriptSrc: 'script', scripts: 'script', js: 'script', meta: 'meta', html: 'html', url: 'html', headers: 'header', cookies: 'cookie', job: 'job',
+  scriptSrc: 'script',
+  scripts: 'script',
+  js: 'script',
+  meta: 'meta',
+  html: 'html',
+  url: 'html',
+  headers: 'header',
+  cookies: 'cookie',
+  job: 'job',
 };
 export const sourceOfField = (field: string): EvidenceSource => FIELD_SOURCES[field] ?? 'dns';
 
@@ -108,7 +148,16 @@ const MAX_PROGRAM_SIZE = 1000;
  * One pattern of a rule, validated unless `check` is false (our own catalog, which its tests
  * compile whole: its patterns then compile on first use, and a process starts in milliseconds).
  */
-export function compilePattern(tech: number, techName: string, field: string, key: string, raw: string, literalOverride?: string, check = true, engine: PatternEngine = 'linear'): CompiledPattern {
+export function compilePattern(
+  tech: number,
+  techName: string,
+  field: string,
+  key: string,
+  raw: string,
+  literalOverride?: string,
+  check = true,
+  engine: PatternEngine = 'linear',
+): CompiledPattern {
   const where = `${techName}: ${field}${/^\d+$/.test(key) ? `[${key}]` : key ? ` '${key}'` : ''}`;
   const { source, version, confidence } = parsePatternTags(raw);
   if (source.length > MAX_PATTERN_LENGTH) throw new RuleError(`${where}: pattern longer than ${MAX_PATTERN_LENGTH} characters`);
@@ -121,10 +170,22 @@ export function compilePattern(tech: number, techName: string, field: string, ke
       throw new RuleError(`${where}: ${unsupported(source) ?? `not a valid pattern (RE2 syntax, docs/detection-rules.md): ${(err as Error).message}`}`);
     }
   }
-  if (check && re.programSize > MAX_PROGRAM_SIZE) throw new RuleError(`${where}: pattern /${source}/ is too large to match in bounded time (${re.programSize} instructions, at most ${MAX_PROGRAM_SIZE}); lower its counted repetitions`);
+  if (check && re.programSize > MAX_PROGRAM_SIZE)
+    throw new RuleError(
+      `${where}: pattern /${source}/ is too large to match in bounded time (${re.programSize} instructions, at most ${MAX_PROGRAM_SIZE}); lower its counted repetitions`,
+    );
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
-  const weight = confidence !== undefined ? confidence / 100 : FIELD_WEIGHTS[field] ?? 0.7;
-  return { tech, field, ruleId: ruleIdOf(techName, field, key), source, re, version: version || undefined, weight, literal: literalOverride ?? requiredLiteral(source) };
+  const weight = confidence !== undefined ? confidence / 100 : (FIELD_WEIGHTS[field] ?? 0.7);
+  return {
+    tech,
+    field,
+    ruleId: ruleIdOf(techName, field, key),
+    source,
+    re,
+    version: version || undefined,
+    weight,
+    literal: literalOverride ?? requiredLiteral(source),
+  };
 }
 
 /** Why RE2 refused a pattern, for the constructs it lacks by design (they need backtracking). */
@@ -168,32 +229,47 @@ export function requiredLiteral(source: string): string | null {
       for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
       continue;
     }
-    if (c === '(') { if (depth === 0) flush(); depth++; continue; }
-    if (c === ')') { depth--; continue; }
-    if (c === '|') { if (depth === 0) return null; continue; }
+    if (c === '(') {
+      if (depth === 0) flush();
+      depth++;
+      continue;
+    }
+    if (c === ')') {
+      depth--;
+      continue;
+    }
+    if (c === '|') {
+      if (depth === 0) return null;
+      continue;
+    }
     if (depth > 0) continue;
     if (c === '?' || c === '*' || (c === '{' && source[i + 1] === '0')) {
       run = run.slice(0, -1);
       flush();
       continue;
     }
-    if (c === '+' || c === '{' || c === '.' || c === '^' || c === '$') { flush(); continue; }
+    if (c === '+' || c === '{' || c === '.' || c === '^' || c === '$') {
+      flush();
+      continue;
+    }
     run += c;
   }
   flush();
   // The most distinctive run: common markup (`class="`, `src="https://`, `<iframe`) counts for
   // nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
-  let best = '', bestScore = 0;
+  let best = '',
+    bestScore = 0;
   for (const r of runs) {
     const lower = r.toLowerCase();
     const score = lower.replace(COMMON_MARKUP, '').length;
-    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length))) (best = lower), (bestScore = score);
+    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length))) ((best = lower), (bestScore = score));
   }
   return best.length >= 3 ? best : null;
 }
 
 /** Fragments found on every page: a literal made only of them does not narrow anything down. */
-const COMMON_MARKUP = /<(?:script|iframe|div|link|meta|img|span|form|input|section|a)\b|\s|(?:class|id|src|href|type|action|name|content|rel|data-[a-z-]+)=['"]?|https?:\/\/|www\.|\.(?:com|net|org|io|js|css)\b|["'=\/>]/g;
+const COMMON_MARKUP =
+  /<(?:script|iframe|div|link|meta|img|span|form|input|section|a)\b|\s|(?:class|id|src|href|type|action|name|content|rel|data-[a-z-]+)=['"]?|https?:\/\/|www\.|\.(?:com|net|org|io|js|css)\b|["'=\/>]/g;
 
 /**
  * Patterns matched against the same kind of text. One pass of a regex made of every pattern's
@@ -219,7 +295,11 @@ export class PatternSet {
       }
     });
     const literals = [...this.byLiteral.keys()].sort((a, b) => b.length - a.length);
-    for (const lit of literals) this.prefixesOf.set(lit, literals.filter((other) => lit.startsWith(other)));
+    for (const lit of literals)
+      this.prefixesOf.set(
+        lit,
+        literals.filter((other) => lit.startsWith(other)),
+      );
     this.literalRe = literals.length ? new RegExp(literals.map(escapeRegex).join('|'), 'g') : null;
   }
 

@@ -31,16 +31,29 @@ interface Intent {
 }
 
 const SENIORITY_PHRASE: Record<string, string> = {
-  'C-Level': 'C-level executives', VP: 'VPs', Director: 'Directors', Manager: 'managers', Senior: 'senior people', Entry: 'entry-level staff',
+  'C-Level': 'C-level executives',
+  VP: 'VPs',
+  Director: 'Directors',
+  Manager: 'managers',
+  Senior: 'senior people',
+  Entry: 'entry-level staff',
 };
 
 const regionName = new Intl.DisplayNames(['en'], { type: 'region' });
 
-function meets(intent: Intent, p: { title: string | null; seniority: string | null; function: string | null; country: string | null }, companyId: string | null): boolean {
+function meets(
+  intent: Intent,
+  p: { title: string | null; seniority: string | null; function: string | null; country: string | null },
+  companyId: string | null,
+): boolean {
   const l = (s: string | null | undefined) => (s ?? '').toLowerCase();
-  return (!intent.title || l(p.title).includes(l(intent.title))) && (!intent.seniority || l(p.seniority) === l(intent.seniority)) &&
-    (!intent.function || l(p.function) === l(intent.function)) && (!intent.country || p.country === intent.country) &&
-    (!intent.companyId || companyId === intent.companyId);
+  return (
+    (!intent.title || l(p.title).includes(l(intent.title))) &&
+    (!intent.seniority || l(p.seniority) === l(intent.seniority)) &&
+    (!intent.function || l(p.function) === l(intent.function)) &&
+    (!intent.country || p.country === intent.country) &&
+    (!intent.companyId || companyId === intent.companyId)
+  );
 }
 
 export async function evaluatePeople(db: Db, count: number, asOf: Date): Promise<PeopleEval> {
@@ -48,7 +61,8 @@ export async function evaluatePeople(db: Db, count: number, asOf: Date): Promise
   const domainToId = new Map(people.map((p) => [p.companyDomain, p.companyId]));
   const rows: PeopleEval['rows'] = [];
   const precision: number[] = [];
-  let answered = 0, found = 0;
+  let answered = 0,
+    found = 0;
   for (const [k, person] of people.entries()) {
     const country = regionName.of(person.country) ?? person.country;
     let prompt: string, intent: Intent;
@@ -76,7 +90,14 @@ export async function evaluatePeople(db: Db, count: number, asOf: Date): Promise
     precision.push(right / ranked.length);
   }
   return {
-    prompts: people.length, answered, precisionAt10: mean(precision), personFound: people.length ? found / people.length : 0,
-    calibration: calibration(rows.map((r) => r.confidence), rows.map((r) => r.label)), rows,
+    prompts: people.length,
+    answered,
+    precisionAt10: mean(precision),
+    personFound: people.length ? found / people.length : 0,
+    calibration: calibration(
+      rows.map((r) => r.confidence),
+      rows.map((r) => r.label),
+    ),
+    rows,
   };
 }

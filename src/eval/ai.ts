@@ -93,7 +93,8 @@ export async function evaluateAi(db: Db, options: AiEvalOptions = {}): Promise<A
   const inf = { p: [] as number[], y: [] as boolean[], x: [] as number[][] };
   const obs = { p: [] as number[], y: [] as boolean[] };
   const ans = { p: [] as number[], y: [] as boolean[] };
-  const p10: number[] = [], r20: number[] = [];
+  const p10: number[] = [],
+    r20: number[] = [];
   for (const companyId of sampled) {
     const gone = hidden.get(companyId)!;
     const c = await stackCandidates(db, companyId, asOf, population);
@@ -114,7 +115,9 @@ export async function evaluateAi(db: Db, options: AiEvalOptions = {}): Promise<A
     const answer = [
       ...c.observed.map((o) => ({ p: o.probability, y: truth.has(`${companyId}|${o.evidence.productId}`) })),
       ...inferred.map((i) => ({ p: i.probability, y: gone.has(i.productId) })),
-    ].sort((a, b) => b.p - a.p).slice(0, 20);
+    ]
+      .sort((a, b) => b.p - a.p)
+      .slice(0, 20);
     for (const a of answer) {
       ans.p.push(a.p);
       ans.y.push(a.y);
@@ -126,10 +129,17 @@ export async function evaluateAi(db: Db, options: AiEvalOptions = {}): Promise<A
   phase('customers of products');
   const adopters = new Map<string, number>();
   for (const set of hidden.values()) for (const p of set) adopters.set(p, (adopters.get(p) ?? 0) + 1);
-  const products = stride([...adopters].filter(([, n]) => n >= 5).map(([p]) => p).sort(), options.productSample ?? 40);
+  const products = stride(
+    [...adopters]
+      .filter(([, n]) => n >= 5)
+      .map(([p]) => p)
+      .sort(),
+    options.productSample ?? 40,
+  );
   const cinf = { p: [] as number[], y: [] as boolean[] };
   const cans = { p: [] as number[], y: [] as boolean[] };
-  const cp10inf: number[] = [], cp10ans: number[] = [];
+  const cp10inf: number[] = [],
+    cp10ans: number[] = [];
   const empty = { industryIds: [], countries: [], employeeBands: [], revenueBands: [] };
   for (const productId of products) {
     const ranked = await customerCandidates(db, { productIds: [productId], filter: empty, time: null, asOf, population, limit: 300 });
@@ -160,27 +170,49 @@ export async function evaluateAi(db: Db, options: AiEvalOptions = {}): Promise<A
   const report: AiEvalReport = {
     world: { seed, companies, hiddenInstalls: [...hidden.values()].reduce((s, v) => s + v.size, 0), holdOut, engine: db.engine },
     techStack: {
-      companies: sampled.length, precisionAt10: mean(p10), recallAt20: mean(r20),
-      inferred: calibration(inf.p, inf.y), observed: calibration(obs.p, obs.y), answer: calibration(ans.p, ans.y),
+      companies: sampled.length,
+      precisionAt10: mean(p10),
+      recallAt20: mean(r20),
+      inferred: calibration(inf.p, inf.y),
+      observed: calibration(obs.p, obs.y),
+      answer: calibration(ans.p, ans.y),
     },
     customers: {
-      products: products.length, precisionAt10Inferred: mean(cp10inf), precisionAt10Answer: mean(cp10ans),
-      inferred: calibration(cinf.p, cinf.y), answer: calibration(cans.p, cans.y),
+      products: products.length,
+      precisionAt10Inferred: mean(cp10inf),
+      precisionAt10Answer: mean(cp10ans),
+      inferred: calibration(cinf.p, cinf.y),
+      answer: calibration(cans.p, cans.y),
     },
     people: { ...people, rows: [] },
-    overall: calibration(pooled.map((r) => r.p), pooled.map((r) => r.y)),
+    overall: calibration(
+      pooled.map((r) => r.p),
+      pooled.map((r) => r.y),
+    ),
     parser: {
-      total: parsed.total, accuracy: parsed.accuracy,
+      total: parsed.total,
+      accuracy: parsed.accuracy,
       byVariant: Object.fromEntries(Object.entries(parsed.byVariant).map(([k, v]) => [k, { total: v.total, accuracy: v.accuracy }])),
     },
   };
   if (options.fit) {
     const inference = fitLogistic(inf.x, inf.y);
-    const peopleCoef = fitLogistic(people.rows.map((r) => r.features), people.rows.map((r) => r.label));
+    const peopleCoef = fitLogistic(
+      people.rows.map((r) => r.features),
+      people.rows.map((r) => r.label),
+    );
     const apply = (w: number[], x: number[]) => sigmoid(x.reduce((s, v, j) => s + v * w[j]!, 0));
     report.fitted = {
-      inference, inferenceCalibration: calibration(inf.x.map((x) => apply(inference, x)), inf.y),
-      people: peopleCoef, peopleCalibration: calibration(people.rows.map((r) => apply(peopleCoef, r.features)), people.rows.map((r) => r.label)),
+      inference,
+      inferenceCalibration: calibration(
+        inf.x.map((x) => apply(inference, x)),
+        inf.y,
+      ),
+      people: peopleCoef,
+      peopleCalibration: calibration(
+        people.rows.map((r) => apply(peopleCoef, r.features)),
+        people.rows.map((r) => r.label),
+      ),
     };
   }
   return report;

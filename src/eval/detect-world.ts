@@ -67,7 +67,13 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
   const src = Object.fromEntries(EVIDENCE_SOURCES.map((s) => [s, { tp: 0, fp: 0, fn: 0 }])) as Record<EvidenceSource, { tp: number; fp: number; fn: number }>;
   const errors: DetectEvalReport['errors'] = [];
   const hardDetected: DetectEvalReport['hardNegatives']['detected'] = [];
-  let tp = 0, fp = 0, fn = 0, fnVisible = 0, planted = 0, invisible = 0, truthInUse = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    fnVisible = 0,
+    planted = 0,
+    invisible = 0,
+    truthInUse = 0;
   for (let i = 0; i < n; i++) {
     const company = generateCompany(ctx, i, segments[drawSegment(seed, i, cumulative)]!);
     const installs = generateStack(stackCtx, company);

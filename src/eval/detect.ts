@@ -20,7 +20,14 @@ export interface LabelledSite {
   negatives: string[];
 }
 
-export interface Counts { tp: number; fp: number; fn: number; precision: number; recall: number; f1: number }
+export interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
 
 export interface DetectEvalReport {
   sites: number;
@@ -34,12 +41,15 @@ export interface DetectEvalReport {
 export const GOALS = { precision: 0.95, recall: 0.9 } as const;
 
 export function readFixtures(path: URL | string = FIXTURES_FILE): LabelledSite[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((line, i) => {
-    const raw = JSON.parse(line) as LabelledSite;
-    const artifact = artifactLineSchema.parse(raw.artifact);
-    if (!raw.id || !raw.truth || !Array.isArray(raw.negatives)) throw new Error(`fixtures line ${i + 1}: needs id, truth and negatives`);
-    return { ...raw, artifact };
-  });
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((line, i) => {
+      const raw = JSON.parse(line) as LabelledSite;
+      const artifact = artifactLineSchema.parse(raw.artifact);
+      if (!raw.id || !raw.truth || !Array.isArray(raw.negatives)) throw new Error(`fixtures line ${i + 1}: needs id, truth and negatives`);
+      return { ...raw, artifact };
+    });
 }
 
 const counts = (tp: number, fp: number, fn: number): Counts => {
@@ -55,7 +65,10 @@ export function evaluateDetector(sites: LabelledSite[], catalog: CompiledCatalog
   const src = Object.fromEntries(EVIDENCE_SOURCES.map((s) => [s, { tp: 0, fp: 0, fn: 0 }])) as Record<EvidenceSource, { tp: number; fp: number; fn: number }>;
   const errors: DetectEvalReport['errors'] = [];
   const hardDetected: DetectEvalReport['hardNegatives']['detected'] = [];
-  let planted = 0, tp = 0, fp = 0, fn = 0;
+  let planted = 0,
+    tp = 0,
+    fp = 0,
+    fn = 0;
   const bump = (name: string, key: 'tp' | 'fp' | 'fn') => {
     const row = perTech.get(name) ?? { tp: 0, fp: 0, fn: 0 };
     row[key]++;
@@ -103,8 +116,10 @@ const f = (x: number) => x.toFixed(3);
 
 export function formatDetectEval(r: DetectEvalReport, opts: { errors?: boolean; title?: string; extra?: string[]; goals?: boolean } = {}): string {
   const out: string[] = [opts.title ?? `Labelled fixtures: ${r.sites} sites.`, ...(opts.extra ?? []), ''];
-  const row = (label: string, c: Counts, width = 34) => `${label.padEnd(width)}${f(c.precision).padEnd(11)}${f(c.recall).padEnd(9)}${f(c.f1).padEnd(8)}${String(c.tp).padStart(5)}${String(c.fp).padStart(5)}${String(c.fn).padStart(5)}`;
-  const header = (label: string, width = 34) => `${label.padEnd(width)}${'precision'.padEnd(11)}${'recall'.padEnd(9)}${'F1'.padEnd(8)}${'tp'.padStart(5)}${'fp'.padStart(5)}${'fn'.padStart(5)}`;
+  const row = (label: string, c: Counts, width = 34) =>
+    `${label.padEnd(width)}${f(c.precision).padEnd(11)}${f(c.recall).padEnd(9)}${f(c.f1).padEnd(8)}${String(c.tp).padStart(5)}${String(c.fp).padStart(5)}${String(c.fn).padStart(5)}`;
+  const header = (label: string, width = 34) =>
+    `${label.padEnd(width)}${'precision'.padEnd(11)}${'recall'.padEnd(9)}${'F1'.padEnd(8)}${'tp'.padStart(5)}${'fp'.padStart(5)}${'fn'.padStart(5)}`;
   out.push(header('micro-averaged'), row(opts.goals === false ? 'all' : `all (goals: P >= ${GOALS.precision}, R >= ${GOALS.recall})`, r.micro));
   out.push(`hard negatives detected: ${r.hardNegatives.detected.length} of ${r.hardNegatives.planted} planted${opts.goals === false ? '' : ' (goal 0)'}`, '');
   out.push(header('per source (direct evidence)'));

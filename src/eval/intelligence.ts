@@ -39,7 +39,8 @@ export class NoTruthError extends Error {}
 
 export async function evaluateIntelligence(db: Db, options: IntelligenceEvalOptions = {}): Promise<IntelligenceEvalReport> {
   const segments = await truthSegments(db);
-  if (segments.length === 0) throw new NoTruthError('No ground truth in this database (truth_segments is empty): evaluate a generated demo world (stacklens seed).');
+  if (segments.length === 0)
+    throw new NoTruthError('No ground truth in this database (truth_segments is empty): evaluate a generated demo world (stacklens seed).');
   const seg = new Map(segments.map((s) => [s.companyId, s]));
   const segSize = new Map<string, number>();
   for (const s of segments) segSize.set(s.segmentId, (segSize.get(s.segmentId) ?? 0) + 1);
@@ -47,14 +48,21 @@ export async function evaluateIntelligence(db: Db, options: IntelligenceEvalOpti
   const purity = meanShare(toGroups(await peersOfKind(db, 'default')), (a, b) => seg.get(a)?.segmentId === seg.get(b)?.segmentId);
   const randomBaseline = [...segSize.values()].reduce((s, n) => s + (n * (n - 1)) / Math.max(1, segments.length - 1), 0) / segments.length;
   const competitorPrecision = meanShare(toGroups(await peersOfKind(db, 'competitors')), (a, b) => {
-    const x = seg.get(a), y = seg.get(b);
+    const x = seg.get(a),
+      y = seg.get(b);
     return !!x && !!y && x.industryId === y.industryId && x.sizeTier === y.sizeTier;
   });
 
   const { asOf } = await currentAsOf(db);
   const labelled = await labelledEvidence(db);
   const labels = labelled.map((l) => l.inUse);
-  const rows = labelled.map(({ evidence: [, , lastVerified, firstVerified, hitCount, intensity, sourceCount] }) => ({ lastVerified, firstVerified, hitCount, intensity, sourceCount }));
+  const rows = labelled.map(({ evidence: [, , lastVerified, firstVerified, hitCount, intensity, sourceCount] }) => ({
+    lastVerified,
+    firstVerified,
+    hitCount,
+    intensity,
+    sourceCount,
+  }));
   const probs = rows.map((e) => inUseConfidence(e, asOf.getTime(), CONFIDENCE_COEFFICIENTS));
   const calibration = calibrationReport(probs, labels);
   let fitted: IntelligenceEvalReport['fitted'];
@@ -97,7 +105,10 @@ async function relatedPrecision(db: Db, segments: Awaited<ReturnType<typeof trut
   }
   const sorted = [...segments].sort((a, b) => (a.companyId < b.companyId ? -1 : 1));
   const step = Math.max(1, Math.floor(sorted.length / sample));
-  let hits = 0, shown = 0, anchors = 0, coAdoption = 0;
+  let hits = 0,
+    shown = 0,
+    anchors = 0,
+    coAdoption = 0;
   for (let i = 0; i < sorted.length && anchors < sample; i += step) {
     const { companyId, segmentId } = sorted[i]!;
     const own = [...(stacks.get(companyId) ?? [])].sort();

@@ -12,7 +12,9 @@ export interface ReliabilityBin {
 
 /** Equal-width confidence bins with the observed share of true labels in each. */
 export function reliabilityTable(probs: number[], labels: boolean[], bins = 10): ReliabilityBin[] {
-  const count = new Array<number>(bins).fill(0), conf = new Array<number>(bins).fill(0), pos = new Array<number>(bins).fill(0);
+  const count = new Array<number>(bins).fill(0),
+    conf = new Array<number>(bins).fill(0),
+    pos = new Array<number>(bins).fill(0);
   probs.forEach((p, i) => {
     const b = Math.min(bins - 1, Math.max(0, Math.floor(p * bins)));
     count[b]!++;
@@ -50,14 +52,18 @@ export function accuracy(probs: number[], labels: boolean[], threshold = 0.5): n
   if (probs.length === 0) return 0;
   let right = 0;
   probs.forEach((p, i) => {
-    if ((p >= threshold) === labels[i]) right++;
+    if (p >= threshold === labels[i]) right++;
   });
   return right / probs.length;
 }
 
 /** Mean over companies of the share of their peers that pass `good` (companies without peers skipped). */
-export function meanShare(groups: Iterable<{ self: string; peers: string[] }>, good: (self: string, peer: string) => boolean): { mean: number; companies: number } {
-  let total = 0, companies = 0;
+export function meanShare(
+  groups: Iterable<{ self: string; peers: string[] }>,
+  good: (self: string, peer: string) => boolean,
+): { mean: number; companies: number } {
+  let total = 0,
+    companies = 0;
   for (const { self, peers } of groups) {
     if (peers.length === 0) continue;
     companies++;

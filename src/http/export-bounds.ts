@@ -25,22 +25,24 @@ export function boundExportReader(reply: FastifyReply, rows: object): void {
   };
   // Bytes handed to the socket; with keep-alive one socket carries one response at a time.
   let mark = socket.bytesWritten;
-  const window = minBytesPerSecond > 0
-    ? setInterval(() => {
-        const moved = socket.bytesWritten - mark;
-        mark = socket.bytesWritten;
-        const least = (minBytesPerSecond * rateWindowMs) / 1000;
-        if (moved < least && res.writableNeedDrain) {
-          cut({
-            reason: 'slow_reader',
-            detail: `the reader took ${moved} bytes in ${rateWindowMs / 1000} s, under EXPORT_MIN_BYTES_PER_SECOND (${minBytesPerSecond} bytes/s)`,
-          });
-        }
-      }, rateWindowMs).unref()
-    : undefined;
-  const longest = maxDurationMs > 0
-    ? setTimeout(() => cut({ reason: 'max_duration', detail: `the export ran ${maxDurationMs / 1000} s, EXPORT_MAX_SECONDS` }), maxDurationMs).unref()
-    : undefined;
+  const window =
+    minBytesPerSecond > 0
+      ? setInterval(() => {
+          const moved = socket.bytesWritten - mark;
+          mark = socket.bytesWritten;
+          const least = (minBytesPerSecond * rateWindowMs) / 1000;
+          if (moved < least && res.writableNeedDrain) {
+            cut({
+              reason: 'slow_reader',
+              detail: `the reader took ${moved} bytes in ${rateWindowMs / 1000} s, under EXPORT_MIN_BYTES_PER_SECOND (${minBytesPerSecond} bytes/s)`,
+            });
+          }
+        }, rateWindowMs).unref()
+      : undefined;
+  const longest =
+    maxDurationMs > 0
+      ? setTimeout(() => cut({ reason: 'max_duration', detail: `the export ran ${maxDurationMs / 1000} s, EXPORT_MAX_SECONDS` }), maxDurationMs).unref()
+      : undefined;
   const stop = () => {
     clearInterval(window);
     clearTimeout(longest);

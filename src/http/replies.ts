@@ -26,4 +26,3 @@ export function sendJsonLines<T>(reply: FastifyReply, rows: AsyncIterable<T>) {
     ),
   );
 }
-

@@ -43,7 +43,12 @@ export async function checkRequestHead(request: FastifyRequest, reply: FastifyRe
   const url = request.raw.url ?? '';
   if (url.length > MAX_URL_LENGTH) {
     request.errorCode = 'uri_too_long';
-    return sendError(request, reply, 414, `The URL is ${url.length} characters long; at most ${MAX_URL_LENGTH} are accepted (send long inputs in a body where the operation takes one)`);
+    return sendError(
+      request,
+      reply,
+      414,
+      `The URL is ${url.length} characters long; at most ${MAX_URL_LENGTH} are accepted (send long inputs in a body where the operation takes one)`,
+    );
   }
   const raw = request.raw.rawHeaders;
   let bytes = 0;

@@ -44,7 +44,6 @@ const ON_BEHALF_ALWAYS = 'Email of the user the call is made for; the call is au
 const ON_BEHALF_WHEN = (flag: string) =>
   `Email of the user the call is made for; required when ${flag}=true (missing → 403, not an email → 400), and the call is then audited under it`;
 
-
 /** The header schema: the record's own headers plus X-On-Behalf-Of-User where the operation is attributed. */
 function headersOf(op: Operation): z.ZodObject | undefined {
   if (!op.attributed) return op.http.headers;
@@ -68,11 +67,20 @@ function responsesOf(op: Operation): Record<number, unknown> {
   // 403 only where a permission or a role applies: nothing else refuses an authenticated client.
   const { 403: forbidden, ...always } = commonErrors;
   const roleForbidden = op.role ? { 403: errorBodySchema.describe(`The caller lacks the '${op.role}' role; the message names it`) } : {};
-  const errors = { ...always, ...(op.permission ? { 403: forbidden } : {}), ...roleForbidden, ...(http.referenceData ? { 304: notModified } : {}), ...http.errors };
+  const errors = {
+    ...always,
+    ...(op.permission ? { 403: forbidden } : {}),
+    ...roleForbidden,
+    ...(http.referenceData ? { 304: notModified } : {}),
+    ...http.errors,
+  };
   if (!stream) return { 200: op.output, ...errors };
   const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
   const ok = stream.when
-    ? { description: `The answer as application/json; with ${stream.when}=true, the ${stream.media} file instead`, content: { 'application/json': { schema: op.output }, ...streamed } }
+    ? {
+        description: `The answer as application/json; with ${stream.when}=true, the ${stream.media} file instead`,
+        content: { 'application/json': { schema: op.output }, ...streamed },
+      }
     : { description: stream.description, content: streamed };
   return { 200: ok, ...errors };
 }
@@ -191,8 +199,11 @@ export function serve<O extends Operation>(
 async function refuseBody(request: FastifyRequest): Promise<void> {
   const body = request.body;
   const emptyObject = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
-  if (emptyObject) request.body = undefined; // the handler then sees what it sees for no body
+  if (emptyObject)
+    request.body = undefined; // the handler then sees what it sees for no body
   else if (body !== undefined) {
-    throw new BadRequestError(`body: ${request.method} ${request.routeOptions.url} takes no body; its input is in the query string (send no body, an empty one or {})`);
+    throw new BadRequestError(
+      `body: ${request.method} ${request.routeOptions.url} takes no body; its input is in the query string (send no body, an empty one or {})`,
+    );
   }
 }

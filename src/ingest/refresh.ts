@@ -13,8 +13,19 @@ import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
 import { evidenceAsOf } from '../technographics/installs.ts';
 import { nowDate } from '../clock.ts';
 import {
-  companiesToRefresh, finishRefreshRun, newestVerification, pendingChanges, settlePendingChanges, forEachInstallSignal, latestRefreshRun, loadCompanyFeatures,
-  loadProductCategories, replaceCoUsage, replaceComputedCohorts, startRefreshRun, type CohortRow,
+  companiesToRefresh,
+  finishRefreshRun,
+  newestVerification,
+  pendingChanges,
+  settlePendingChanges,
+  forEachInstallSignal,
+  latestRefreshRun,
+  loadCompanyFeatures,
+  loadProductCategories,
+  replaceCoUsage,
+  replaceComputedCohorts,
+  startRefreshRun,
+  type CohortRow,
 } from '../store/intelligence.ts';
 import { refreshObserver } from '../telemetry/metrics.ts';
 
@@ -120,7 +131,8 @@ export async function loadPopulation(db: Transactional, asOf: Date): Promise<Loa
     return input;
   });
   const asOfMs = asOf.getTime();
-  let installs = 0, inUse = 0;
+  let installs = 0,
+    inUse = 0;
   await forEachInstallSignal(db, (rows) => {
     for (const [companyId, productId, lastMs, firstMs, hitCount, intensity, sourceCount] of rows) {
       installs++;
@@ -132,7 +144,13 @@ export async function loadPopulation(db: Transactional, asOf: Date): Promise<Loa
   return { pop: buildPopulation(inputs, products), asOf, installs, inUse };
 }
 
-async function run(db: Transactional, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[] = []): Promise<RefreshResult> {
+async function run(
+  db: Transactional,
+  kind: 'full' | 'incremental',
+  only: string[] | null,
+  options: RefreshOptions,
+  settles: number[] = [],
+): Promise<RefreshResult> {
   // /metrics: running, progress per phase, runs by outcome.
   const observed = refreshObserver(kind);
   try {
@@ -145,7 +163,13 @@ async function run(db: Transactional, kind: 'full' | 'incremental', only: string
   }
 }
 
-async function runObserved(db: Transactional, kind: 'full' | 'incremental', only: string[] | null, options: RefreshOptions, settles: number[]): Promise<RefreshResult> {
+async function runObserved(
+  db: Transactional,
+  kind: 'full' | 'incremental',
+  only: string[] | null,
+  options: RefreshOptions,
+  settles: number[],
+): Promise<RefreshResult> {
   const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
   const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
@@ -192,10 +216,17 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
     const done = Math.min(targets.length, start + batch.length);
     // The rejection is caught at once (and rethrown above) so it never goes unhandled while computing.
     const stacks = batch.map((i) => Array.from(pop.stacks[i]!, (p) => pop.productIds[p]!));
-    writing.push(replaceComputedCohorts(db, batch.map((i) => pop.ids[i]!), rows, stacks).then(
-      () => progress({ phase: 'cohorts', done, total: targets.length }),
-      (err: unknown) => void (failure ??= err),
-    ));
+    writing.push(
+      replaceComputedCohorts(
+        db,
+        batch.map((i) => pop.ids[i]!),
+        rows,
+        stacks,
+      ).then(
+        () => progress({ phase: 'cohorts', done, total: targets.length }),
+        (err: unknown) => void (failure ??= err),
+      ),
+    );
     cohortRows += rows.length;
   }
   await Promise.all(writing);
@@ -212,12 +243,25 @@ async function runObserved(db: Transactional, kind: 'full' | 'incremental', only
   timings.cousage = Date.now() - t;
 
   const result: RefreshResult = {
-    runId, kind, companies: pop.size, refreshed: targets.length, cohortRows, asOf: asOf.toISOString(), timingsMs: timings,
+    runId,
+    kind,
+    companies: pop.size,
+    refreshed: targets.length,
+    cohortRows,
+    asOf: asOf.toISOString(),
+    timingsMs: timings,
   };
   await beside;
   await finishRefreshRun(db, runId, {
-    ...runParams, population: stats.population, companies: pop.size, refreshed: targets.length, cohortRows,
-    installs: loaded.installs, installsInUse: loaded.inUse, cousagePairs: pairs.length, timingsMs: timings,
+    ...runParams,
+    population: stats.population,
+    companies: pop.size,
+    refreshed: targets.length,
+    cohortRows,
+    installs: loaded.installs,
+    installsInUse: loaded.inUse,
+    cousagePairs: pairs.length,
+    timingsMs: timings,
   });
   await settlePendingChanges(db, settles);
   return result;

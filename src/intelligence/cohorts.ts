@@ -153,7 +153,9 @@ function sampleTier(lists: number[][], total: number, self: number, picked: Set<
   }
   const stride = fresh / room;
   const offset = strideOffset(self, stride);
-  let skipped = 0, list = 0, listStart = 0;
+  let skipped = 0,
+    list = 0,
+    listStart = 0;
   for (let t = 0; t < room; t++) {
     // The t-th sampled candidate is the p-th member that is not skipped.
     const p = Math.min(fresh - 1, offset + Math.floor(t * stride));
@@ -166,7 +168,8 @@ function sampleTier(lists: number[][], total: number, self: number, picked: Set<
 
 /** Index of `value` in an ascending array, or -1. */
 function ascendingIndexOf(sorted: number[], value: number): number {
-  let lo = 0, hi = sorted.length - 1;
+  let lo = 0,
+    hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid]!;
@@ -197,7 +200,8 @@ export function peerCandidates(index: BlockIndex, self: number, params: CohortPa
   const { industry, sector, emp, region } = index.pop;
   const ind = industry[self]! >= 0 ? industry[self]! : null;
   const sec = sector[self]! >= 0 ? sector[self]! : null;
-  const e = emp[self]!, r = region[self]!;
+  const e = emp[self]!,
+    r = region[self]!;
   const iKey = (...p: number[]) => (ind === null ? null : k(...(p.length === 1 ? ['ie', ind, ...p] : ['ier', ind, ...p])));
   const tiers: Key[][] = [
     [iKey(e, r)],
@@ -230,11 +234,7 @@ export function aspirationalCandidates(index: BlockIndex, self: number, params: 
   const r = region[self]!;
   const byInd = (b: number) => (ind === null ? null : useRev ? k('ir', ind, b) : k('ie', ind, b));
   const bySec = (b: number) => (sec === null ? null : useRev ? k('sr', sec, b) : k('se', sec, b));
-  const tiers: Key[][] = [
-    useRev || ind === null ? [] : up.map((b) => k('ier', ind, b, r)),
-    up.map(byInd),
-    up.map(bySec),
-  ];
+  const tiers: Key[][] = [useRev || ind === null ? [] : up.map((b) => k('ier', ind, b, r)), up.map(byInd), up.map(bySec)];
   return gather(index, self, tiers, params.minCandidates, params.maxCandidates);
 }
 
@@ -242,7 +242,12 @@ export function aspirationalCandidates(index: BlockIndex, self: number, params: 
  * All three computed peer sets of one company. Pass one probe for a whole refresh: it holds
  * dense arrays the size of the product catalog and the term vocabulary.
  */
-export function computeCohorts(index: BlockIndex, self: number, params: CohortParams = DEFAULT_COHORT_PARAMS, probe = new SimilarityProbe(index.pop)): CompanyCohorts {
+export function computeCohorts(
+  index: BlockIndex,
+  self: number,
+  params: CohortParams = DEFAULT_COHORT_PARAMS,
+  probe = new SimilarityProbe(index.pop),
+): CompanyCohorts {
   const pop = index.pop;
   probe.from(self);
   // Default and Competitors rank one candidate set with different weights: compare once.
@@ -268,7 +273,11 @@ export function computeCohorts(index: BlockIndex, self: number, params: CohortPa
   const aspirational = aspiring.map((m) => ({ member: m, score: combineParts(probe.parts(m, parts), WEIGHTS.aspirational) + gain(m) }));
   return {
     default: relativeCut(topK(pop, defaults, params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
-    competitors: relativeCut(topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)), params.competitorsMinSize, params.competitorsRelativeCut),
+    competitors: relativeCut(
+      topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)),
+      params.competitorsMinSize,
+      params.competitorsRelativeCut,
+    ),
     aspirational: topK(pop, aspirational, params.aspirationalSize),
   };
 }

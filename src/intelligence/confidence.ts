@@ -8,7 +8,15 @@ import type { InstallSignal } from '../technographics/installs.ts';
 const DAY_MS = 86_400_000;
 
 export const FEATURE_NAMES = [
-  'bias', 'logMonthsSinceVerified', 'logMonthsSinceVerified^2', 'logHits', 'singleHit', 'intensity', 'intensity^2', 'sources', 'logSpanMonths',
+  'bias',
+  'logMonthsSinceVerified',
+  'logMonthsSinceVerified^2',
+  'logHits',
+  'singleHit',
+  'intensity',
+  'intensity^2',
+  'sources',
+  'logSpanMonths',
 ] as const;
 
 /**

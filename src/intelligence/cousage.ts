@@ -45,7 +45,8 @@ export function computeCoUsage(stacks: Int32Array[], productCount: number, perAn
   };
   const visit = (key: number, n: number) => {
     if (n < MIN_PAIR_SUPPORT) return;
-    const a = Math.floor(key / productCount), b = key % productCount;
+    const a = Math.floor(key / productCount),
+      b = key % productCount;
     push(a, b, n);
     push(b, a, n);
   };

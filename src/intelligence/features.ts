@@ -57,11 +57,12 @@ export interface Population {
 }
 
 const STOPWORDS = new Set(
-  ('the and for with that this from are was were has have had its our your their they them you not but all any can will ' +
+  (
+    'the and for with that this from are was were has have had its our your their they them you not but all any can will ' +
     'into over more most such than then also into about across which while where when what who whom how each other ' +
     'company companies inc llc ltd corp group based offers provides provider leading global world solutions services ' +
-    'products service product solution customers customer business businesses help helps helping since founded one new')
-    .split(' '),
+    'products service product solution customers customer business businesses help helps helping since founded one new'
+  ).split(' '),
 );
 
 /** Lowercase word tokens of at least 3 letters, without stopwords, de-duplicated. */
@@ -156,7 +157,8 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
   pop.termIdf = Float64Array.from(termDf, (df) => (df < 2 || df > Math.max(n / 3, 10) ? 0 : Math.log((n + 1) / (df + 1))));
   for (let i = 0; i < n; i++) {
     const stack = pop.stacks[i]!;
-    let w = 0, w2 = 0;
+    let w = 0,
+      w2 = 0;
     const catCount = new Map<number, number>();
     for (const p of stack) {
       w += pop.productIdf[p]!;

@@ -27,8 +27,15 @@ export interface PeerSignal {
 export const PEER_PRIOR = 2;
 
 export const INFERENCE_FEATURE_NAMES = [
-  'bias', 'peerShare', 'logitPeerShare', 'categoryShare', 'logitCategoryShare', 'logShareInCategory', 'categoryCovered',
-  'categoryCovered*peerShare', 'coUsage',
+  'bias',
+  'peerShare',
+  'logitPeerShare',
+  'categoryShare',
+  'logitCategoryShare',
+  'logShareInCategory',
+  'categoryCovered',
+  'categoryCovered*peerShare',
+  'coUsage',
 ] as const;
 
 /** Cohort share shrunk towards the population share with the weight of PEER_PRIOR members. */
@@ -77,7 +84,15 @@ const LOGIT_BOUND = Math.log(0.99 / 0.01);
 
 /** The range of each feature of inferenceFeatures, in INFERENCE_FEATURE_NAMES order (log of a share below 1: no lower bound). */
 const FEATURE_RANGES: readonly (readonly [number, number])[] = [
-  [1, 1], [0, 1], [-LOGIT_BOUND, LOGIT_BOUND], [0, 1], [-LOGIT_BOUND, LOGIT_BOUND], [-Infinity, 0], [0, 1], [0, 1], [0, 1],
+  [1, 1],
+  [0, 1],
+  [-LOGIT_BOUND, LOGIT_BOUND],
+  [0, 1],
+  [-LOGIT_BOUND, LOGIT_BOUND],
+  [-Infinity, 0],
+  [0, 1],
+  [0, 1],
+  [0, 1],
 ];
 
 /**
@@ -101,7 +116,10 @@ export function maxInferredProbability(coefficients: readonly number[] = INFEREN
  * linear in each, so an end of its range gives the maximum). A candidate whose ceiling is
  * below what the answer already holds needs no stack read.
  */
-export function inferredProbabilityCeiling(s: Omit<PeerSignal, 'categoryCovered' | 'coUsage'>, coefficients: readonly number[] = INFERENCE_COEFFICIENTS): number {
+export function inferredProbabilityCeiling(
+  s: Omit<PeerSignal, 'categoryCovered' | 'coUsage'>,
+  coefficients: readonly number[] = INFERENCE_COEFFICIENTS,
+): number {
   let top = 0;
   for (const categoryCovered of [false, true]) {
     for (const coUsage of [0, 1]) top = Math.max(top, inferredProbability({ ...s, categoryCovered, coUsage }, coefficients));

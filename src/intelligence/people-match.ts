@@ -39,12 +39,23 @@ export interface ProfileMatch {
 const lower = (s: string | null) => (s ?? '').trim().toLowerCase();
 
 /** C-level acronyms spelled out, as titles are usually written ("CTO" → "Chief Technology Officer"). */
-const SPELLED_OUT = new Map<string, string>(Object.entries({
-  ceo: 'chief executive officer', cto: 'chief technology officer', cio: 'chief information officer',
-  ciso: 'chief information security officer', cfo: 'chief financial officer', cmo: 'chief marketing officer',
-  coo: 'chief operating officer', cro: 'chief revenue officer', chro: 'chief human resources officer',
-  cpo: 'chief product officer', cdo: 'chief data officer', cco: 'chief customer officer', clo: 'chief legal officer',
-}));
+const SPELLED_OUT = new Map<string, string>(
+  Object.entries({
+    ceo: 'chief executive officer',
+    cto: 'chief technology officer',
+    cio: 'chief information officer',
+    ciso: 'chief information security officer',
+    cfo: 'chief financial officer',
+    cmo: 'chief marketing officer',
+    coo: 'chief operating officer',
+    cro: 'chief revenue officer',
+    chro: 'chief human resources officer',
+    cpo: 'chief product officer',
+    cdo: 'chief data officer',
+    cco: 'chief customer officer',
+    clo: 'chief legal officer',
+  }),
+);
 
 /** Lowercase title fragments to look for: each asked title and, for an acronym, its spelled-out form. */
 export function expandTitles(titles: string[]): string[] {
@@ -63,7 +74,10 @@ export function expandTitles(titles: string[]): string[] {
 
 /** `phrase` appears in `text` as whole words (both lowercase): "cto" is in "deputy cto", not in "director". */
 export function containsWords(text: string, phrase: string): boolean {
-  const words = phrase.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words = phrase
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`(^|[^\\p{L}\\p{N}])${words.join('\\s+')}($|[^\\p{L}\\p{N}])`, 'u').test(text);
 }
 

@@ -6,7 +6,8 @@ import type { Population } from './features.ts';
 
 /** Same industry 1, same sector 0.5, unknown on either side 0.25 (no evidence either way). */
 export function industrySimilarity(pop: Population, a: number, b: number): number {
-  const ia = pop.industry[a]!, ib = pop.industry[b]!;
+  const ia = pop.industry[a]!,
+    ib = pop.industry[b]!;
   if (ia >= 0 && ia === ib) return 1;
   if (pop.sector[a]! >= 0 && pop.sector[a] === pop.sector[b]) return 0.5;
   return ia < 0 || ib < 0 ? 0.25 : 0;
@@ -32,11 +33,15 @@ export function countrySimilarity(pop: Population, a: number, b: number): number
 
 /** IDF-weighted Jaccard of the two in-use product sets (sorted index arrays). */
 export function productSimilarity(pop: Population, a: number, b: number): number {
-  const sa = pop.stacks[a]!, sb = pop.stacks[b]!;
+  const sa = pop.stacks[a]!,
+    sb = pop.stacks[b]!;
   if (sa.length === 0 || sb.length === 0) return 0;
-  let i = 0, j = 0, inter = 0;
+  let i = 0,
+    j = 0,
+    inter = 0;
   while (i < sa.length && j < sb.length) {
-    const x = sa[i]!, y = sb[j]!;
+    const x = sa[i]!,
+      y = sb[j]!;
     if (x === y) {
       inter += pop.productIdf[x]!;
       i++;
@@ -50,12 +55,16 @@ export function productSimilarity(pop: Population, a: number, b: number): number
 
 /** Cosine of the IDF-weighted product vectors: like the Jaccard, but kinder to stacks of unequal size. */
 export function productCosine(pop: Population, a: number, b: number): number {
-  const sa = pop.stacks[a]!, sb = pop.stacks[b]!;
+  const sa = pop.stacks[a]!,
+    sb = pop.stacks[b]!;
   const norm = pop.stackNorm[a]! * pop.stackNorm[b]!;
   if (norm === 0) return 0;
-  let i = 0, j = 0, dot = 0;
+  let i = 0,
+    j = 0,
+    dot = 0;
   while (i < sa.length && j < sb.length) {
-    const x = sa[i]!, y = sb[j]!;
+    const x = sa[i]!,
+      y = sb[j]!;
     if (x === y) {
       const w = pop.productIdf[x]!;
       dot += w * w;
@@ -69,10 +78,15 @@ export function productCosine(pop: Population, a: number, b: number): number {
 
 /** Cosine of category-count profiles: alike needs, even with different vendors. */
 export function categorySimilarity(pop: Population, a: number, b: number): number {
-  const ia = pop.catIdx[a]!, ib = pop.catIdx[b]!, va = pop.catVal[a]!, vb = pop.catVal[b]!;
+  const ia = pop.catIdx[a]!,
+    ib = pop.catIdx[b]!,
+    va = pop.catVal[a]!,
+    vb = pop.catVal[b]!;
   const norm = pop.catNorm[a]! * pop.catNorm[b]!;
   if (norm === 0) return 0;
-  let i = 0, j = 0, dot = 0;
+  let i = 0,
+    j = 0,
+    dot = 0;
   while (i < ia.length && j < ib.length) {
     if (ia[i] === ib[j]) dot += va[i++]! * vb[j++]!;
     else if (ia[i]! < ib[j]!) i++;
@@ -83,12 +97,16 @@ export function categorySimilarity(pop: Population, a: number, b: number): numbe
 
 /** Cosine of IDF-weighted binary description-term vectors: what the company does. */
 export function termSimilarity(pop: Population, a: number, b: number): number {
-  const ta = pop.terms[a]!, tb = pop.terms[b]!;
+  const ta = pop.terms[a]!,
+    tb = pop.terms[b]!;
   const norm = pop.termNorm[a]! * pop.termNorm[b]!;
   if (norm === 0) return 0;
-  let i = 0, j = 0, dot = 0;
+  let i = 0,
+    j = 0,
+    dot = 0;
   while (i < ta.length && j < tb.length) {
-    const x = ta[i]!, y = tb[j]!;
+    const x = ta[i]!,
+      y = tb[j]!;
     if (x === y) {
       const w = pop.termIdf[x]!;
       dot += w * w;
@@ -173,22 +191,26 @@ export class SimilarityProbe {
   private spread(a: number, clear: boolean): void {
     const pop = this.pop;
     for (const p of pop.stacks[a]!) this.productWeight[p] = clear ? 0 : pop.productIdf[p]!;
-    const ci = pop.catIdx[a]!, cv = pop.catVal[a]!;
+    const ci = pop.catIdx[a]!,
+      cv = pop.catVal[a]!;
     for (let i = 0; i < ci.length; i++) this.categoryCount[ci[i]!] = clear ? 0 : cv[i]!;
     for (const t of pop.terms[a]!) this.termWeight[t] = clear ? 0 : pop.termIdf[t]!;
   }
 
   /** Every part of the comparison of the current company with `b`, into `out`. */
   parts(b: number, out: SimilarityParts): SimilarityParts {
-    const pop = this.pop, a = this.self;
+    const pop = this.pop,
+      a = this.self;
     out.industry = industrySimilarity(pop, a, b);
     out.employees = bandSimilarity(pop.emp[a]!, pop.emp[b]!);
     out.revenue = bandSimilarity(pop.rev[a]!, pop.rev[b]!);
     out.region = regionSimilarity(pop, a, b);
     out.country = countrySimilarity(pop, a, b);
 
-    const sb = pop.stacks[b]!, sa = pop.stacks[a]!;
-    let inter = 0, dot = 0;
+    const sb = pop.stacks[b]!,
+      sa = pop.stacks[a]!;
+    let inter = 0,
+      dot = 0;
     for (let j = 0; j < sb.length; j++) {
       const w = this.productWeight[sb[j]!]!;
       inter += w;
@@ -199,7 +221,8 @@ export class SimilarityProbe {
     const stackNorm = pop.stackNorm[a]! * pop.stackNorm[b]!;
     out.productsCosine = stackNorm === 0 ? 0 : dot / stackNorm;
 
-    const ib = pop.catIdx[b]!, vb = pop.catVal[b]!;
+    const ib = pop.catIdx[b]!,
+      vb = pop.catVal[b]!;
     const catNorm = pop.catNorm[a]! * pop.catNorm[b]!;
     let catDot = 0;
     for (let j = 0; j < ib.length; j++) catDot += this.categoryCount[ib[j]!]! * vb[j]!;

@@ -9,10 +9,17 @@ import { intensityBucket, type IntensityBucket } from './buckets.ts';
 export { intensityBucket };
 
 // A Map: a stored source name such as 'constructor' must not find Object's prototype.
-const SOURCE_WORDS = new Map<string, string>(Object.entries({
-  website: 'website', job_posting: 'job-posting', jobs: 'job-posting', dns: 'DNS', partner_data: 'partner-data',
-  social: 'social-media', press: 'press',
-}));
+const SOURCE_WORDS = new Map<string, string>(
+  Object.entries({
+    website: 'website',
+    job_posting: 'job-posting',
+    jobs: 'job-posting',
+    dns: 'DNS',
+    partner_data: 'partner-data',
+    social: 'social-media',
+    press: 'press',
+  }),
+);
 
 /** "a", "a and b", "a, b and c". */
 export function joinWords(words: string[]): string {

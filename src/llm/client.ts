@@ -7,8 +7,15 @@
 // fixed instructions) leave the process. The result says which parser answered and why.
 import type { Config } from '../config.ts';
 import {
-  groundModelQuery, MAX_PROMPT_CHARS, modelQuerySchema, parsePrompt,
-  type CatalogCompany, type ModelQuery, type ParsedQuery, type PromptCatalog, type PromptMode,
+  groundModelQuery,
+  MAX_PROMPT_CHARS,
+  modelQuerySchema,
+  parsePrompt,
+  type CatalogCompany,
+  type ModelQuery,
+  type ParsedQuery,
+  type PromptCatalog,
+  type PromptMode,
 } from '../intelligence/prompt/index.ts';
 import { systemPrompt } from './system-prompt.ts';
 
@@ -35,7 +42,11 @@ const MAX_REPLY_BYTES = 256 * 1024;
 type ModelAnswer = { ok: true; value: ModelQuery } | { ok: false; reason: FallbackReason };
 
 export async function understandPrompt(
-  prompt: string, catalog: PromptCatalog, mode: PromptMode, config: Pick<Config, 'ai'>, options: UnderstandOptions = {},
+  prompt: string,
+  catalog: PromptCatalog,
+  mode: PromptMode,
+  config: Pick<Config, 'ai'>,
+  options: UnderstandOptions = {},
 ): Promise<Understood> {
   const embedded = () => parsePrompt(prompt, catalog, { mode, companies: options.companies });
   if (!config.ai) return { query: embedded(), parser: 'embedded' };
@@ -51,14 +62,24 @@ export async function understandPrompt(
 
 /** Nothing to search by: no entity, filter or term. */
 export function isEmpty(q: ParsedQuery): boolean {
-  return q.products.length + q.vendors.length + q.categories.length + q.industries.length + q.countries.length +
-    q.employeeRanges.length + q.revenueRanges.length + q.titles.length + q.seniority.length + q.functions.length +
-    q.companies.length + q.terms.length === 0 && q.timeWindow === null;
+  return (
+    q.products.length +
+      q.vendors.length +
+      q.categories.length +
+      q.industries.length +
+      q.countries.length +
+      q.employeeRanges.length +
+      q.revenueRanges.length +
+      q.titles.length +
+      q.seniority.length +
+      q.functions.length +
+      q.companies.length +
+      q.terms.length ===
+      0 && q.timeWindow === null
+  );
 }
 
-async function askModel(
-  prompt: string, mode: PromptMode, ai: NonNullable<Config['ai']>, fetchImpl: typeof fetch,
-): Promise<ModelAnswer> {
+async function askModel(prompt: string, mode: PromptMode, ai: NonNullable<Config['ai']>, fetchImpl: typeof fetch): Promise<ModelAnswer> {
   let text: string;
   try {
     const res = await fetchImpl(`${ai.baseUrl}/chat/completions`, {
@@ -105,7 +126,10 @@ export function parseReply(text: string): ModelQuery | null {
     const content = body.choices?.[0]?.message?.content;
     if (typeof content !== 'string') return null;
     // Some models wrap JSON in a Markdown fence even in JSON mode.
-    const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+    const json = content
+      .trim()
+      .replace(/^```(?:json)?\s*/i, '')
+      .replace(/\s*```$/, '');
     const parsed = modelQuerySchema.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : null;
   } catch {

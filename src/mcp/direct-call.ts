@@ -48,7 +48,12 @@ export function plainToolCall(body: unknown): PlainToolCall | undefined {
  * protocol `revision`, and writes the JSON-RPC response (the reply is hijacked).
  */
 export async function callDirectly(
-  request: FastifyRequest, reply: FastifyReply, mcp: Config['mcp'], callTool: CallTool, call: PlainToolCall, revision: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mcp: Config['mcp'],
+  callTool: CallTool,
+  call: PlainToolCall,
+  revision: string,
 ): Promise<FastifyReply> {
   let message: Record<string, unknown>;
   try {
@@ -57,9 +62,10 @@ export async function callDirectly(
     // A ProtocolError (an unknown tool) as the SDK's protocol layer answers it; anything
     // else is our fault: logged, and the client told no more than that.
     if (!(err instanceof ProtocolError)) request.log.error({ err }, 'MCP tool call failed');
-    message = err instanceof ProtocolError
-      ? { jsonrpc: '2.0', id: call.id, error: { code: err.code, message: err.message } }
-      : { jsonrpc: '2.0', id: call.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
+    message =
+      err instanceof ProtocolError
+        ? { jsonrpc: '2.0', id: call.id, error: { code: err.code, message: err.message } }
+        : { jsonrpc: '2.0', id: call.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
   }
   const text = JSON.stringify(message);
   // Written as the SDK path writes (hijacked): the same headers, in one write.
@@ -71,7 +77,13 @@ export async function callDirectly(
   const stream = randomUUID();
   const priming = revision >= '2025-11-25' ? `id: ${stream}.0\nretry: ${mcp.sseRetryMs}\ndata: \n\n` : '';
   reply.raw
-    .writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-request-id': request.id })
+    .writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    })
     .end(`${priming}event: message\nid: ${stream}.${priming ? 1 : 0}\ndata: ${text}\n\n`);
   return reply;
 }

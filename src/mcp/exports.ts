@@ -27,14 +27,25 @@ export async function createExportLink(ctx: CallContext, action: string, params:
   const id = randomBytes(18).toString('base64url');
   const t = now();
   const expiresAt = new Date(t + EXPORT_LINK_TTL_MS);
-  await insertExport(ctx.db, { idHash: hashOf(id), clientId: ctx.principal.clientId, onBehalfOf: ctx.onBehalfOf ?? null, action, params, now: new Date(t), expiresAt });
+  await insertExport(ctx.db, {
+    idHash: hashOf(id),
+    clientId: ctx.principal.clientId,
+    onBehalfOf: ctx.onBehalfOf ?? null,
+    action,
+    params,
+    now: new Date(t),
+    expiresAt,
+  });
   return { uri: `${EXPORT_URI_PREFIX}${id}`, expiresAt: expiresAt.toISOString() };
 }
 
 /** The calling client's live export of that id (404 for an unknown, expired or another client's id). */
 export async function exportOfLink(ctx: Pick<CallContext, 'db' | 'principal'>, id: string, action: string) {
   const row = id.length <= 64 ? await findExport(ctx.db, hashOf(id), ctx.principal.clientId, new Date(now())) : undefined;
-  if (!row || row.action !== action) throw new NotFoundError(`Resource '${EXPORT_URI_PREFIX}${id.slice(0, 64)}' not found: export links live ${EXPORT_LINK_TTL_MS / 60_000} minutes and are readable by the client that made them; call the tool again for a new one`);
+  if (!row || row.action !== action)
+    throw new NotFoundError(
+      `Resource '${EXPORT_URI_PREFIX}${id.slice(0, 64)}' not found: export links live ${EXPORT_LINK_TTL_MS / 60_000} minutes and are readable by the client that made them; call the tool again for a new one`,
+    );
   return row;
 }
 

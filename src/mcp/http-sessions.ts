@@ -40,7 +40,12 @@ export class SessionsInFlight {
  * JSON-RPC error is written.
  */
 export async function openSession(
-  sessions: SessionStore, inFlight: SessionsInFlight, request: FastifyRequest, reply: FastifyReply, principal: Principal, requestedVersion: string,
+  sessions: SessionStore,
+  inFlight: SessionsInFlight,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  requestedVersion: string,
 ): Promise<boolean> {
   try {
     const session = await sessions.create(principal.clientId, negotiatedVersion(requestedVersion), inFlight.busy());
@@ -60,7 +65,12 @@ export async function openSession(
  * After initialize: the version header (absent: 2025-03-26, per the spec), then the
  * session. Undefined when either is refused and the JSON-RPC error is written.
  */
-export async function sessionOfRequest(sessions: SessionStore, request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<McpSession | undefined> {
+export async function sessionOfRequest(
+  sessions: SessionStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+): Promise<McpSession | undefined> {
   const versionRefusal = protocolVersionRefusal(request.headers['mcp-protocol-version']);
   if (versionRefusal) {
     rpcError(reply, 400, -32000, `Bad Request: ${versionRefusal}`);

@@ -104,5 +104,13 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
 /** What every tool call and SDK server of this request works with: the caller and its door's services. */
 function toolContext(app: FastifyInstance, options: McpHttpOptions, request: FastifyRequest, principal: Principal): ToolContext {
   const onBehalf = request.headers['x-on-behalf-of-user'];
-  return { db: app.db, config: app.config, principal, onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf, bulkheads: options.bulkheads, usage: options.usage, detector: app.detector };
+  return {
+    db: app.db,
+    config: app.config,
+    principal,
+    onBehalfOfHeader: Array.isArray(onBehalf) ? onBehalf[0] : onBehalf,
+    bulkheads: options.bulkheads,
+    usage: options.usage,
+    detector: app.detector,
+  };
 }

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { domainSchema } from '../schemas/params.ts';
 import { cohortParam } from '../schemas/intelligence.ts';
 
-interface PromptArgument { name: string; description: string; required: boolean }
+interface PromptArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
 
 interface PromptDef {
   name: string;
@@ -39,7 +43,13 @@ const PROMPTS: PromptDef[] = [
     title: 'Find lookalikes of a company',
     description: 'Finds companies like a given one, by what they do, their size and their technology.',
     arguments: [companyArgument, { name: 'count', description: 'How many lookalikes to propose (default 10)', required: false }],
-    schema: z.object({ companyDomain: domainSchema(), count: z.string().regex(/^\d{1,3}$/, 'count must be a whole number').optional() }),
+    schema: z.object({
+      companyDomain: domainSchema(),
+      count: z
+        .string()
+        .regex(/^\d{1,3}$/, 'count must be a whole number')
+        .optional(),
+    }),
     text: ({ companyDomain, count = '10' }) =>
       `Find ${count} companies that look like ${companyDomain}, with the Stacklens tools:\n` +
       `1. company_firmographics {companyDomain: "${companyDomain}"}: its industry, size band, revenue band and country.\n` +

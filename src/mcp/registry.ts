@@ -94,10 +94,7 @@ type Mcp = { readonly mcp: McpBinding };
  * and rate class. Administration is not a model's job: an operation that needs a role has
  * no tool.
  */
-function toolOf(
-  operation: Operation & Mcp,
-  spec: { input: z.ZodObject; output?: z.ZodType; run: ToolDef['run'] },
-): ToolDef {
+function toolOf(operation: Operation & Mcp, spec: { input: z.ZodObject; output?: z.ZodType; run: ToolDef['run'] }): ToolDef {
   if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
   const { mcp } = operation;
   return {

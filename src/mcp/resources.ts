@@ -76,14 +76,19 @@ async function csvText<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColu
   let out = '';
   for await (const chunk of csvStream(rows, columns)) {
     out += chunk.toString();
-    if (out.length > MAX_RESOURCE_CHARS) throw new PayloadTooLargeError(`The resource is larger than one read carries (${MAX_RESOURCE_CHARS} characters): ${whole}`);
+    if (out.length > MAX_RESOURCE_CHARS)
+      throw new PayloadTooLargeError(`The resource is larger than one read carries (${MAX_RESOURCE_CHARS} characters): ${whole}`);
   }
   return out;
 }
 
 const SEARCH_EXPORT = 'companies.search.export';
 
-interface CategoryNode { id: string; name: string; children?: CategoryNode[] }
+interface CategoryNode {
+  id: string;
+  name: string;
+  children?: CategoryNode[];
+}
 
 /** The flat category list as a tree (ids and names only: the compact reference a model reads). */
 export function categoryTree(categories: readonly Category[]): CategoryNode[] {
@@ -114,7 +119,8 @@ const KINDS: ResourceKind[] = [
     uri: `${SCHEME}reference/categories`,
     name: 'categories',
     title: 'Product category tree',
-    description: 'Every product category as a tree of { id, name, children }. Ids feed companies_search (mainCategoryIdIn) and usage_metrics_details (categoryId).',
+    description:
+      'Every product category as a tree of { id, name, children }. Ids feed companies_search (mainCategoryIdIn) and usage_metrics_details (categoryId).',
     mimeType: 'application/json',
     match: fixed(`${SCHEME}reference/categories`),
     read: async (_vars, ctx) => JSON.stringify(categoryTree(await listCategories(ctx.db))),
@@ -134,11 +140,16 @@ const KINDS: ResourceKind[] = [
     uriTemplate: `${SCHEME}companies/{companyDomain}/cohorts/{cohort}/usage`,
     name: 'cohort-usage',
     title: 'Technology usage in a cohort (full table)',
-    description: 'Every product used in the company\'s cohort with the share of members using it, as CSV (the whole usage_metrics table).',
+    description: "Every product used in the company's cohort with the share of members using it, as CSV (the whole usage_metrics table).",
     mimeType: 'text/csv',
     match: pattern(/^stacklens:\/\/companies\/(?<companyDomain>[^/]+)\/cohorts\/(?<cohort>[^/]+)\/usage$/),
     read: async (v, ctx) => {
-      const input = { companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'), cohort: parsed(cohortParam, v.cohort!, 'cohort'), vendorDomain: undefined, productId: undefined };
+      const input = {
+        companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'),
+        cohort: parsed(cohortParam, v.cohort!, 'cohort'),
+        vendorDomain: undefined,
+        productId: undefined,
+      };
       return csvText(await usageMetrics(ctx.db, input), csvColumnsOf(usageMetricSchema));
     },
   },
@@ -146,14 +157,26 @@ const KINDS: ResourceKind[] = [
     operation: usageMetricsDetailsOp,
     uriTemplate: `${SCHEME}companies/{companyDomain}/comparison/{cohortCompanyDomain}`,
     name: 'comparison',
-    title: 'A company\'s stack compared with chosen companies (full table)',
-    description: 'Category by category, for each compared company (comma-separated domains): similar, different or missing, as CSV (the whole usage_metrics_details answer).',
+    title: "A company's stack compared with chosen companies (full table)",
+    description:
+      'Category by category, for each compared company (comma-separated domains): similar, different or missing, as CSV (the whole usage_metrics_details answer).',
     mimeType: 'text/csv',
     match: pattern(/^stacklens:\/\/companies\/(?<companyDomain>[^/]+)\/comparison\/(?<cohortCompanyDomain>[^/]+)$/),
     read: async (v, ctx) => {
-      const compared = decodeURIComponent(v.cohortCompanyDomain!).split(',').map((d) => parsed(domainSchema(), d, 'cohortCompanyDomain'));
-      const details = await usageDetails(ctx.db, { companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'), cohortCompanyDomain: compared, vendorDomain: undefined, productId: undefined, categoryId: undefined });
-      return csvText(details.flatMap((d) => d.products.map((row) => ({ ...row, companyDomain: d.companyDomain }))), DETAIL_COLUMNS);
+      const compared = decodeURIComponent(v.cohortCompanyDomain!)
+        .split(',')
+        .map((d) => parsed(domainSchema(), d, 'cohortCompanyDomain'));
+      const details = await usageDetails(ctx.db, {
+        companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'),
+        cohortCompanyDomain: compared,
+        vendorDomain: undefined,
+        productId: undefined,
+        categoryId: undefined,
+      });
+      return csvText(
+        details.flatMap((d) => d.products.map((row) => ({ ...row, companyDomain: d.companyDomain }))),
+        DETAIL_COLUMNS,
+      );
     },
   },
   {
@@ -166,7 +189,11 @@ const KINDS: ResourceKind[] = [
     match: pattern(/^stacklens:\/\/companies\/(?<companyDomain>[^/]+)\/products$/),
     read: async (v, ctx) => {
       const actor = { clientId: ctx.principal.clientId, onBehalfOf: ctx.onBehalfOf ?? null };
-      const rows = await streamAllCompanyProducts(ctx.db, { companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'), mainCategory: [], mainCategoryId: [] }, { actor, format: 'csv' });
+      const rows = await streamAllCompanyProducts(
+        ctx.db,
+        { companyDomain: parsed(domainSchema(), v.companyDomain!, 'companyDomain'), mainCategory: [], mainCategoryId: [] },
+        { actor, format: 'csv' },
+      );
       return csvText(rows, COMPANY_PRODUCT_COLUMNS);
     },
   },
@@ -198,7 +225,13 @@ export const listedResources = {
 };
 
 export const listedResourceTemplates = {
-  resourceTemplates: KINDS.filter((k) => k.uriTemplate).map((k) => ({ uriTemplate: k.uriTemplate!, name: k.name, title: k.title, description: k.description, mimeType: k.mimeType })),
+  resourceTemplates: KINDS.filter((k) => k.uriTemplate).map((k) => ({
+    uriTemplate: k.uriTemplate!,
+    name: k.name,
+    title: k.title,
+    description: k.description,
+    mimeType: k.mimeType,
+  })),
 };
 
 /** The kind of resource a URI names and its variables; an unknown URI is a NotFoundError. */
@@ -215,7 +248,13 @@ export async function prepareRead(kind: ResourceKind, vars: Record<string, strin
   return kind.prepare ? kind.prepare(vars, ctx) : { args: {} };
 }
 
-export async function readResource(kind: ResourceKind, vars: Record<string, string>, uri: string, ctx: CallContext, state?: unknown): Promise<ResourceContents> {
+export async function readResource(
+  kind: ResourceKind,
+  vars: Record<string, string>,
+  uri: string,
+  ctx: CallContext,
+  state?: unknown,
+): Promise<ResourceContents> {
   return { uri, mimeType: kind.mimeType, text: await kind.read(vars, ctx, state) };
 }
 
@@ -225,22 +264,30 @@ const enc = encodeURIComponent;
 export const links = {
   cohortUsage: (companyDomain: string, cohort: string): ResourceLink => ({
     uri: `${SCHEME}companies/${enc(companyDomain)}/cohorts/${enc(cohort)}/usage`,
-    name: 'cohort-usage', title: `Usage in the ${cohort} cohort of ${companyDomain}`, mimeType: 'text/csv',
+    name: 'cohort-usage',
+    title: `Usage in the ${cohort} cohort of ${companyDomain}`,
+    mimeType: 'text/csv',
     description: 'The whole usage table of the cohort as CSV',
   }),
   comparison: (companyDomain: string, compared: readonly string[]): ResourceLink => ({
     uri: `${SCHEME}companies/${enc(companyDomain)}/comparison/${enc(compared.join(','))}`,
-    name: 'comparison', title: `${companyDomain} compared with ${compared.length} companies`, mimeType: 'text/csv',
+    name: 'comparison',
+    title: `${companyDomain} compared with ${compared.length} companies`,
+    mimeType: 'text/csv',
     description: 'The whole comparison, category by category, as CSV',
   }),
   companyExport: (link: ExportLink, rows: number): ResourceLink => ({
     uri: link.uri,
-    name: 'company-export', title: `Export of ${rows} companies`, mimeType: 'text/csv',
+    name: 'company-export',
+    title: `Export of ${rows} companies`,
+    mimeType: 'text/csv',
     description: `The companies as CSV (header row, then one row per company), readable until ${link.expiresAt}`,
   }),
   companyProducts: (companyDomain: string): ResourceLink => ({
     uri: `${SCHEME}companies/${enc(companyDomain)}/products`,
-    name: 'company-products', title: `Every product of ${companyDomain}`, mimeType: 'text/csv',
+    name: 'company-products',
+    title: `Every product of ${companyDomain}`,
+    mimeType: 'text/csv',
     description: 'Every product record of the company (full fields) as CSV',
   }),
 };

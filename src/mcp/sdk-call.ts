@@ -35,7 +35,12 @@ class EventNumbering implements EventStore {
  * `sessionVersion` is the version the session negotiated (none for initialize).
  */
 export async function serveWithSdk(
-  request: FastifyRequest, reply: FastifyReply, mcp: Config['mcp'], server: Server, body: unknown, sessionVersion?: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mcp: Config['mcp'],
+  server: Server,
+  body: unknown,
+  sessionVersion?: string,
 ): Promise<void> {
   // The transport decides version-dependent behaviour (the SSE priming event) by this
   // header; the session knows the version actually negotiated.

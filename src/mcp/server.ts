@@ -6,9 +6,19 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  CallToolRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, InitializeRequestSchema, ListPromptsRequestSchema,
-  ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
-  type CallToolResult, type InitializeRequest, type InitializeResult,
+  CallToolRequestSchema,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type InitializeRequest,
+  type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { requireAttribution } from '../auth/attribution.ts';
 import { callerKey } from '../auth/caller-key.ts';
@@ -39,7 +49,10 @@ export type BeforeCall = (tool: Pick<ToolDef, 'rateClass'>, args: Record<string,
 
 /** A JSON-RPC error: its message goes out as given (an McpError would prefix "MCP error -32602:", which the client prefixes again). */
 export class ProtocolError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -102,11 +115,23 @@ export interface ToolCallParams {
  * client, day and operation, a refused or failed call as an error too.
  */
 function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
-  const admitted = async <T>(op: Operation, rated: Pick<ToolDef, 'rateClass'>, args: Record<string, unknown>, onBehalfOfUser: string | undefined, work: (c: CallContext) => Promise<T>): Promise<T> => {
+  const admitted = async <T>(
+    op: Operation,
+    rated: Pick<ToolDef, 'rateClass'>,
+    args: Record<string, unknown>,
+    onBehalfOfUser: string | undefined,
+    work: (c: CallContext) => Promise<T>,
+  ): Promise<T> => {
     await beforeCall?.(rated, args);
     const permission = permissionFor(op, args);
     const onBehalfOf = permission
-      ? requireAttribution(ctx.principal, permission, op.attributed, onBehalfOfUser ?? ctx.onBehalfOfHeader, 'onBehalfOfUser argument (or X-On-Behalf-Of-User header)')
+      ? requireAttribution(
+          ctx.principal,
+          permission,
+          op.attributed,
+          onBehalfOfUser ?? ctx.onBehalfOfHeader,
+          'onBehalfOfUser argument (or X-On-Behalf-Of-User header)',
+        )
       : undefined;
     const run = () => work({ ...ctx, onBehalfOf });
     return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run, undefined, callerKey(ctx.principal)) : run();
@@ -270,9 +295,10 @@ function forModel(node: unknown, keep: (key: string) => boolean): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (!keep(key)) continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
-    out[key] = key === 'properties' || key === 'definitions' || key === '$defs'
-      ? Object.fromEntries(Object.entries(value as object).map(([name, s]) => [name, forModel(s, keep)]))
-      : forModel(value, keep);
+    out[key] =
+      key === 'properties' || key === 'definitions' || key === '$defs'
+        ? Object.fromEntries(Object.entries(value as object).map(([name, s]) => [name, forModel(s, keep)]))
+        : forModel(value, keep);
   }
   // Query-string parameters accept "5" as well as 5; a model should just see the type.
   if (out.type && out.anyOf) delete out.anyOf;

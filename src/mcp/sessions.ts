@@ -87,7 +87,13 @@ export class DatabaseSessionStore implements SessionStore {
     const id = newSessionId();
     const t = now();
     const outcome = await insertSessionUnderCap(this.db, {
-      idHash: sessionIdHash(id), clientId, protocolVersion, now: new Date(t), idleSince: new Date(t - this.limits.ttlMs), maxPerClient: this.limits.maxPerClient, busy: [...busy],
+      idHash: sessionIdHash(id),
+      clientId,
+      protocolVersion,
+      now: new Date(t),
+      idleSince: new Date(t - this.limits.ttlMs),
+      maxPerClient: this.limits.maxPerClient,
+      busy: [...busy],
     });
     if (!outcome.created) throw capError(this.limits, outcome.oldestLastSeenAt.getTime() + this.limits.ttlMs - t);
     return { id, clientId, protocolVersion, evicted: outcome.evicted };
@@ -198,7 +204,16 @@ export class RedisSessionStore implements SessionStore {
     const t = now();
     const value = JSON.stringify({ c: clientId, v: protocolVersion, t });
     const out = (await this.call(() =>
-      (this.redis as any).stacklensMcpCreate(`${REDIS_PREFIX}c:${clientId}`, `${REDIS_PREFIX}s:${idHash}`, t, this.limits.ttlMs, this.limits.maxPerClient, value, idHash, ...busy),
+      (this.redis as any).stacklensMcpCreate(
+        `${REDIS_PREFIX}c:${clientId}`,
+        `${REDIS_PREFIX}s:${idHash}`,
+        t,
+        this.limits.ttlMs,
+        this.limits.maxPerClient,
+        value,
+        idHash,
+        ...busy,
+      ),
     )) as number[];
     if (Number(out[0]) !== 1) throw capError(this.limits, Number(out[1]) + this.limits.ttlMs - t);
     return { id, clientId, protocolVersion, evicted: Number(out[1]) === 1 };
@@ -207,7 +222,8 @@ export class RedisSessionStore implements SessionStore {
   async get(id: string): Promise<McpSession | undefined> {
     if (id.length > MAX_SESSION_ID_LENGTH) return undefined;
     const idHash = sessionIdHash(id);
-    const value = (await this.call(() => (this.redis as any).stacklensMcpTouch(`${REDIS_PREFIX}s:${idHash}`, this.limits.ttlMs, now(), idHash))) as string | null;
+    const value = (await this.call(() => (this.redis as any).stacklensMcpTouch(`${REDIS_PREFIX}s:${idHash}`, this.limits.ttlMs, now(), idHash))) as
+      string | null;
     if (!value) return undefined;
     const { c, v } = JSON.parse(value) as { c: string; v: string };
     return { id, clientId: c, protocolVersion: v };

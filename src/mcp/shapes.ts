@@ -94,12 +94,19 @@ export function pageSummary<T>(page: PageInfo<T>, noun: string, label: (item: T)
   const more = page.items.length > NAMED ? '; …' : '';
   const where = page.totalPages > 1 ? ` (page ${page.page + 1} of ${page.totalPages})` : '';
   const next = page.nextPage ? ' More: call again with the arguments in nextPage.' : '';
-  if (page.items.length === 0) return page.total === 0 ? `No ${noun} found.` : `No ${noun} on page ${page.page + 1}; there are ${page.total} in ${page.totalPages} pages.`;
+  if (page.items.length === 0)
+    return page.total === 0 ? `No ${noun} found.` : `No ${noun} on page ${page.page + 1}; there are ${page.total} in ${page.totalPages} pages.`;
   return `${page.items.length} of ${page.total} ${noun}${where}: ${shown}${more}.${next}`;
 }
 
 /** The answer of a paged tool: the page, its summary, and the links that go with it. */
-export function pageAnswer<T>(page: PageInfo<T>, noun: string, label: (item: T) => string, extra: Record<string, unknown> = {}, links?: ResourceLink[]): ToolAnswer {
+export function pageAnswer<T>(
+  page: PageInfo<T>,
+  noun: string,
+  label: (item: T) => string,
+  extra: Record<string, unknown> = {},
+  links?: ResourceLink[],
+): ToolAnswer {
   const { total, items, nextPage } = page;
   return { structured: { total, items, nextPage, ...extra }, summary: pageSummary(page, noun, label), links };
 }

@@ -100,7 +100,10 @@ export function acceptQuality(accept: string | undefined, type: string): number 
   let best = -1;
   let specificity = -1;
   for (const part of accept.split(',')) {
-    const [media, ...params] = part.trim().split(';').map((s) => s.trim().toLowerCase());
+    const [media, ...params] = part
+      .trim()
+      .split(';')
+      .map((s) => s.trim().toLowerCase());
     if (!media) continue;
     const rank = media === type ? 2 : media === `${major}/*` ? 1 : media === '*/*' ? 0 : -1;
     if (rank < 0 || rank < specificity) continue;
@@ -163,7 +166,10 @@ export function messageRefusal(body: unknown): [number, string] | undefined {
 export function wantsJson(accept: string | undefined, defaultMode: 'sse' | 'json'): boolean {
   const q = (type: string): number => {
     for (const part of (accept ?? '').split(',')) {
-      const [media, ...params] = part.trim().split(';').map((s) => s.trim());
+      const [media, ...params] = part
+        .trim()
+        .split(';')
+        .map((s) => s.trim());
       if (media?.toLowerCase() === type) {
         const qp = params.find((p) => p.startsWith('q='));
         return qp ? Number(qp.slice(2)) || 0 : 1;

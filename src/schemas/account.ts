@@ -15,7 +15,9 @@ export const meSchema = z
     user: z
       .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(ROLES) })
       .optional()
-      .describe("With console_session: the signed-in person, acting through the console's client (their role is `role`; permissions are the plan's as far as the role allows)"),
+      .describe(
+        "With console_session: the signed-in person, acting through the console's client (their role is `role`; permissions are the plan's as far as the role allows)",
+      ),
   })
   .meta({ id: 'Me', description: 'The calling client, its plan, permissions and rate limits' });
 export type Me = z.output<typeof meSchema>;

@@ -72,7 +72,9 @@ export const usageSchema = z
     to: z.string(),
     totalRequests: z.number().int(),
     totalErrors: z.number().int(),
-    byOperation: z.array(z.object({ operation: z.string(), requests: z.number().int(), errors: z.number().int() })).describe('Totals per operation, most requested first'),
+    byOperation: z
+      .array(z.object({ operation: z.string(), requests: z.number().int(), errors: z.number().int() }))
+      .describe('Totals per operation, most requested first'),
     rows: z.array(usageRowSchema).describe('Per day and operation, oldest day first'),
   })
   .meta({ id: 'AdminUsage', description: "A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds)" });
@@ -119,7 +121,12 @@ export const jobSchema = z
     kind: z.enum(JOB_KINDS),
     status: z.enum(JOB_STATUSES),
     params: z.record(z.string(), z.unknown()),
-    phase: z.string().nullable().describe('Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data)'),
+    phase: z
+      .string()
+      .nullable()
+      .describe(
+        'Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data)',
+      ),
     done: z.number().int(),
     total: z.number().int().describe('Units of the current phase (0 when not known); an import reading a file counts KiB of the file'),
     result: z.record(z.string(), z.unknown()).nullable().describe('What the job did, once it succeeded'),
@@ -131,7 +138,13 @@ export const jobSchema = z
   .meta({ id: 'Job', description: 'A background job and its progress' });
 export type Job = z.output<typeof jobSchema>;
 
-export const jobIdParams = z.object({ jobId: z.string().regex(/^\d{1,18}$/, 'must be a job id (digits)').describe('Job id').meta({ maxLength: 18, examples: ['1'] }) });
+export const jobIdParams = z.object({
+  jobId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a job id (digits)')
+    .describe('Job id')
+    .meta({ maxLength: 18, examples: ['1'] }),
+});
 export const jobsQuery = z.object({ kind: z.enum(JOB_KINDS).optional().describe('Only jobs of this kind'), page: pageQuery.page, size: pageQuery.size });
 export const refreshJobBody = z.strictObject({
   full: z.boolean().optional().describe('Recompute every company (default: only companies whose data changed since the last refresh)'),
@@ -154,7 +167,8 @@ export const listAdminAuditOp = defineOperation({
   ...admin,
   id: 'listAdminAudit',
   summary: 'The audit log, filtered',
-  description: 'Audited actions (admin actions, exports, AI calls, purchases), newest first, by acting client, action, outcome and time; keyset paging with nextCursor.',
+  description:
+    'Audited actions (admin actions, exports, AI calls, purchases), newest first, by acting client, action, outcome and time; keyset paging with nextCursor.',
   input: auditQuery,
   output: auditPageSchema,
   readOnly: true,
@@ -187,7 +201,8 @@ export const startAdminRefreshJobOp = defineOperation({
   ...admin,
   id: 'startAdminRefreshJob',
   summary: 'Start a refresh of cohorts and co-usage (background job)',
-  description: 'Starts the intelligence refresh in the background and answers at once with the job; read its progress with getAdminJob. One refresh job at a time (409 while one runs). Audited.',
+  description:
+    'Starts the intelligence refresh in the background and answers at once with the job; read its progress with getAdminJob. One refresh job at a time (409 while one runs). Audited.',
   input: refreshJobBody,
   output: jobSchema,
   readOnly: false,
@@ -200,4 +215,3 @@ export const startAdminRefreshJobOp = defineOperation({
 });
 
 export const adminActivityOperations = [getAdminClientUsageOp, listAdminAuditOp, listAdminJobsOp, getAdminJobOp, startAdminRefreshJobOp];
-

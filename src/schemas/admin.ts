@@ -41,7 +41,10 @@ export type AdminClient = z.output<typeof adminClientSchema>;
 export const adminClientPageSchema = pageSchema(adminClientSchema).meta({ id: 'AdminClientPage' });
 
 export const createClientBody = z.strictObject({
-  name: textInput(MAX_NAME_LENGTH).min(1, 'must not be empty').describe('Display name').meta({ examples: ['Acme data team'] }),
+  name: textInput(MAX_NAME_LENGTH)
+    .min(1, 'must not be empty')
+    .describe('Display name')
+    .meta({ examples: ['Acme data team'] }),
   plan: idInput('full').describe('Plan id'),
   credits: z.number().int().min(0).max(MAX_CREDITS).optional().describe("Starting credits (default: the plan's)"),
   externalId: textInput(MAX_NAME_LENGTH).min(1).optional().describe('Client id at the external identity provider'),
@@ -88,7 +91,11 @@ export type AdminApiKey = z.output<typeof adminApiKeySchema>;
 export const adminApiKeyPageSchema = pageSchema(adminApiKeySchema).meta({ id: 'AdminApiKeyPage' });
 
 export const createKeyBody = z.strictObject({
-  name: textInput(MAX_NAME_LENGTH).min(1).optional().describe('A label, e.g. where the key is used').meta({ examples: ['crm-sync'] }),
+  name: textInput(MAX_NAME_LENGTH)
+    .min(1)
+    .optional()
+    .describe('A label, e.g. where the key is used')
+    .meta({ examples: ['crm-sync'] }),
 });
 
 export const createdKeySchema = z
@@ -146,7 +153,10 @@ export const grantCreditsBody = z.strictObject({
     .refine((n) => n !== 0, 'must not be 0')
     .describe('Credits to add, not 0; negative removes them (never below a zero balance)')
     .meta({ not: { const: 0 }, examples: [500] }),
-  reason: textInput(MAX_NAME_LENGTH).min(1, 'must not be empty').describe('Why: written to the ledger and the audit log').meta({ examples: ['annual contract'] }),
+  reason: textInput(MAX_NAME_LENGTH)
+    .min(1, 'must not be empty')
+    .describe('Why: written to the ledger and the audit log')
+    .meta({ examples: ['annual contract'] }),
   reference: textInput(MAX_NAME_LENGTH).min(1).optional().describe('What it refers to, e.g. an invoice number'),
 });
 
@@ -211,7 +221,8 @@ export const disableAdminClientOp = defineOperation({
   ...admin,
   id: 'disableAdminClient',
   summary: 'Disable a client (revoke its access)',
-  description: 'Its API keys and tokens are refused from the next request; no new tokens. Nothing is deleted (its ledger and purchases stay). An admin cannot disable itself. Audited.',
+  description:
+    'Its API keys and tokens are refused from the next request; no new tokens. Nothing is deleted (its ledger and purchases stay). An admin cannot disable itself. Audited.',
   input: clientIdParams,
   output: adminClientSchema,
   readOnly: false,
@@ -234,7 +245,7 @@ export const enableAdminClientOp = defineOperation({
 export const rotateAdminClientSecretOp = defineOperation({
   ...admin,
   id: 'rotateAdminClientSecret',
-  summary: "New client secret (shown once)",
+  summary: 'New client secret (shown once)',
   description: 'Replaces the secret; tokens issued before are refused. API keys are unaffected. Audited.',
   input: clientIdParams,
   output: rotatedSecretSchema,
@@ -302,7 +313,8 @@ export const setAdminPlanOp = defineOperation({
   ...admin,
   id: 'setAdminPlan',
   summary: 'Create a plan, or change some of its fields',
-  description: "Like `stacklens plans set`: absent fields keep their value; a new plan needs its three rate limits. Clients on the plan see the change from their next request. Audited.",
+  description:
+    'Like `stacklens plans set`: absent fields keep their value; a new plan needs its three rate limits. Clients on the plan see the change from their next request. Audited.',
   input: planIdParams.extend(setPlanBody.shape),
   output: setPlanResultSchema,
   readOnly: false,
@@ -333,7 +345,19 @@ export const grantAdminClientCreditsOp = defineOperation({
 });
 
 export const adminAccessOperations = [
-  listAdminClientsOp, createAdminClientOp, getAdminClientOp, updateAdminClientOp, disableAdminClientOp, enableAdminClientOp,
-  rotateAdminClientSecretOp, listAdminClientKeysOp, createAdminClientKeyOp, revokeAdminKeyOp,
-  listAdminPlansOp, getAdminPlanOp, setAdminPlanOp, getAdminClientCreditsOp, grantAdminClientCreditsOp,
+  listAdminClientsOp,
+  createAdminClientOp,
+  getAdminClientOp,
+  updateAdminClientOp,
+  disableAdminClientOp,
+  enableAdminClientOp,
+  rotateAdminClientSecretOp,
+  listAdminClientKeysOp,
+  createAdminClientKeyOp,
+  revokeAdminKeyOp,
+  listAdminPlansOp,
+  getAdminPlanOp,
+  setAdminPlanOp,
+  getAdminClientCreditsOp,
+  grantAdminClientCreditsOp,
 ];

@@ -15,10 +15,15 @@ const promptText = (what: string, example: string) =>
 
 /** A prompt that must be given and not blank. */
 const requiredPrompt = (what: string, example: string) =>
-  promptText(what, example).min(1, 'must not be empty').refine((s) => s.trim() !== '', 'must not be empty');
+  promptText(what, example)
+    .min(1, 'must not be empty')
+    .refine((s) => s.trim() !== '', 'must not be empty');
 
 export const customersInput = z.object({
-  prompt: requiredPrompt('Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time).', 'Software companies in Germany using Salesforce'),
+  prompt: requiredPrompt(
+    'Which products, vendors or categories, and optionally which companies (industry, country, size, revenue, adoption time).',
+    'Software companies in Germany using Salesforce',
+  ),
   size: intParam('size', 1, MAX_PAGE_SIZE, 10).describe(`Maximum suggested companies, 1-${MAX_PAGE_SIZE} (default 10)`),
 });
 export type CustomersInput = z.output<typeof customersInput>;
@@ -31,14 +36,19 @@ export const AT_LEAST_ONE_OF_EXTENSION = 'x-at-least-one-of';
 const promptOrDomain = { [AT_LEAST_ONE_OF_EXTENSION]: ['prompt', 'companyDomain'] };
 
 export const techStackInput = z.object({
-  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.', 'acme.com marketing tools').optional().meta(promptOrDomain),
+  prompt: promptText('The company (name or domain) and optionally which products, vendors or categories to look at.', 'acme.com marketing tools')
+    .optional()
+    .meta(promptOrDomain),
   companyDomain: optionalDomainSchema('The company domain; takes precedence over a company named in the prompt').meta(promptOrDomain),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).describe(`Maximum suggested products, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
 export type TechStackInput = z.output<typeof techStackInput>;
 
 export const peopleInput = z.object({
-  prompt: requiredPrompt('Titles, seniority, functions, companies, industries and places of the people to find.', 'Heads of marketing at fintech companies in Germany'),
+  prompt: requiredPrompt(
+    'Titles, seniority, functions, companies, industries and places of the people to find.',
+    'Heads of marketing at fintech companies in Germany',
+  ),
   size: intParam('size', 1, MAX_PAGE_SIZE, 10).describe(`Maximum profiles, 1-${MAX_PAGE_SIZE} (default 10)`),
 });
 export type PeopleInput = z.output<typeof peopleInput>;
@@ -53,7 +63,7 @@ export const customerItemSchema = z.object({
   industry: z.string().nullable(),
   productId: z.string().describe('The matched product this suggestion is about'),
   product: z.string(),
-  howProductIsUsed: z.string().describe('From the category and the observed (or, when inferred, the peers\') intensity'),
+  howProductIsUsed: z.string().describe("From the category and the observed (or, when inferred, the peers') intensity"),
   scope: z.string().describe('Organization-wide, Several teams or Single team or limited, from intensity'),
   source: z.string().describe('The evidence ("website and job-posting signals, 14 hits, last seen 2026-09-02") or "inferred: used by 72% of its peer cohort"'),
   evidence: z.enum(['observed', 'inferred']).describe('observed: install evidence at the company; inferred: peer inference'),
@@ -77,16 +87,18 @@ export const techStackItemSchema = z.object({
 });
 export type TechStackItem = z.output<typeof techStackItemSchema>;
 
-export const peopleItemSchema = z.object({
-  id: z.string().describe('Profile id (GET /profiles/{profileId})'),
-  fullName: z.string(),
-  title: z.string().nullable(),
-  companyName: z.string().nullable(),
-  companyDomain: z.string().nullable(),
-  country: z.string().nullable(),
-  city: z.string().nullable(),
-  confidence: z.number().min(0).max(1).describe('0-1, from match quality against the understood prompt (calibrated)'),
-}).describe('Never carries emails or phones');
+export const peopleItemSchema = z
+  .object({
+    id: z.string().describe('Profile id (GET /profiles/{profileId})'),
+    fullName: z.string(),
+    title: z.string().nullable(),
+    companyName: z.string().nullable(),
+    companyDomain: z.string().nullable(),
+    country: z.string().nullable(),
+    city: z.string().nullable(),
+    confidence: z.number().min(0).max(1).describe('0-1, from match quality against the understood prompt (calibrated)'),
+  })
+  .describe('Never carries emails or phones');
 export type PeopleItem = z.output<typeof peopleItemSchema>;
 
 export const aiHeaders = z.looseObject({
@@ -106,7 +118,8 @@ export const findCustomersOfProductsOp = defineOperation({
   description:
     'Companies with install evidence of the products (probability from the in-use confidence model), then companies whose nearest ' +
     'peers use them (probability from peer inference, calibrated on held-out evidence; evidence "inferred", no dates). One item per ' +
-    'company, sorted by probability descending, then company id. Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+    'company, sorted by probability descending, then company id. Needs the ai permission and X-On-Behalf-Of-User; audited. ' +
+    UNDERSTOOD_DOC,
   tag: 'AI helpers',
   input: customersInput,
   output: z.array(customerItemSchema),
@@ -130,7 +143,8 @@ export const findTechStacksForCompanyOp = defineOperation({
   description:
     'prompt and/or companyDomain (companyDomain wins over a company named in the prompt; products, vendors or categories named in the ' +
     'prompt restrict the answer). Evidenced installs with their in-use probability and dates, plus products its nearest peers run that it ' +
-    'shows no evidence of (evidence "inferred"). Sorted by probability descending. Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+    'shows no evidence of (evidence "inferred"). Sorted by probability descending. Needs the ai permission and X-On-Behalf-Of-User; audited. ' +
+    UNDERSTOOD_DOC,
   tag: 'AI helpers',
   input: techStackInput,
   output: z.array(techStackItemSchema),
@@ -143,7 +157,7 @@ export const findTechStacksForCompanyOp = defineOperation({
     name: 'find_techstacks_for_company',
     title: "Suggest a company's technology stack",
     description:
-      'A company\'s evidenced and likely products (what its peers run), each with a probability 0-100; the prompt may narrow to products or categories. Needs onBehalfOfUser.',
+      "A company's evidenced and likely products (what its peers run), each with a probability 0-100; the prompt may narrow to products or categories. Needs onBehalfOfUser.",
   },
 });
 
@@ -153,7 +167,8 @@ export const findPeopleProfilesOp = defineOperation({
   description:
     'Profiles at the companies, places, industries and sizes the prompt names that meet the most of its titles, seniority and functions, ' +
     'with a confidence 0-1 from match quality. Sorted by confidence descending, then id. Never emails or phones (buy them with ' +
-    'POST /profiles/purchase). Needs the ai permission and X-On-Behalf-Of-User; audited. ' + UNDERSTOOD_DOC,
+    'POST /profiles/purchase). Needs the ai permission and X-On-Behalf-Of-User; audited. ' +
+    UNDERSTOOD_DOC,
   tag: 'AI helpers',
   input: peopleInput,
   output: z.array(peopleItemSchema),

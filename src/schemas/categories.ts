@@ -46,14 +46,17 @@ export const listCategoriesOp = defineOperation({
   readOnly: true,
   attributed: true,
   http: {
-    method: 'GET', path: '/categories', query: categoriesQuerySchema, headers: onBehalfOfHeaders, referenceData: true,
+    method: 'GET',
+    path: '/categories',
+    query: categoriesQuerySchema,
+    headers: onBehalfOfHeaders,
+    referenceData: true,
     aliases: [{ id: 'listProductCategories', path: '/dictionary/product-categories', summary: 'Every product category (alias of GET /categories)' }],
   },
   mcp: {
     name: 'categories_list',
     title: 'Product categories',
-    description:
-      'The product categories { id, name, parentId, level }; the resource stacklens://reference/categories is the whole tree.',
+    description: 'The product categories { id, name, parentId, level }; the resource stacklens://reference/categories is the whole tree.',
   },
 });
 

@@ -62,9 +62,11 @@ export const RESULT_WINDOW_EXTENSION = 'x-page-times-size-below';
 export function searchPageParam(where: string) {
   // JSON Schema cannot bound a product of two fields (and page and size may each come from
   // the query or the body): the bound is stated as an extension beside the prose.
-  return intParam('page', 0, MAX_RESULT_WINDOW - 1, 0).meta({ [RESULT_WINDOW_EXTENSION]: MAX_RESULT_WINDOW }).describe(
-    `0-based page number, default 0 (${where}). page × size must stay below ${MAX_RESULT_WINDOW}: a search pages through its first ${MAX_RESULT_WINDOW} matches (at size 20 the last page is ${lastSearchPage(20)}; at ${MAX_PAGE_SIZE}, ${lastSearchPage(MAX_PAGE_SIZE)}); export=true streams every match. Deeper → 400`,
-  );
+  return intParam('page', 0, MAX_RESULT_WINDOW - 1, 0)
+    .meta({ [RESULT_WINDOW_EXTENSION]: MAX_RESULT_WINDOW })
+    .describe(
+      `0-based page number, default 0 (${where}). page × size must stay below ${MAX_RESULT_WINDOW}: a search pages through its first ${MAX_RESULT_WINDOW} matches (at size 20 the last page is ${lastSearchPage(20)}; at ${MAX_PAGE_SIZE}, ${lastSearchPage(MAX_PAGE_SIZE)}); export=true streams every match. Deeper → 400`,
+    );
 }
 
 /** The deepest page a search answers at this size. */

@@ -32,14 +32,27 @@ export const companySearchFilterSchema = z
     productIdInAnd: and('true: the company must use every listed product; false (default): any'),
     productIdNotIn: list(id(), 'Exclude companies using these products'),
     productIdNotInAnd: and('true: excluded only if it uses every listed product; false (default): any'),
-    mainCategoryIdIn: list(idInput('cat_crm'), 'Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404'),
+    mainCategoryIdIn: list(
+      idInput('cat_crm'),
+      'Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404',
+    ),
     mainCategoryIdInAnd: and('true: a product in every listed category; false (default): any'),
     mainCategoryIdNotIn: list(idInput('cat_crm'), 'Exclude companies using a product in these categories (subtrees included)'),
     mainCategoryIdNotInAnd: and('true: excluded only if it has products in every listed category; false (default): any'),
-    intensityBucketIn: z.array(z.enum(INTENSITY_BUCKETS)).max(3).optional()
-      .describe(`Only installs of these intensity buckets count for the vendor/product/category filters (${describeIntensityBuckets()}, on the 0-100 intensity score). Alone, it keeps companies with at least one such install`),
-    dateLastVerifiedBucketIn: z.array(z.enum(DATE_BUCKETS)).max(4).optional()
-      .describe(`Only installs last verified in these buckets count for the vendor/product/category filters (${describeDateBuckets()}). Alone, it keeps companies with at least one such install`),
+    intensityBucketIn: z
+      .array(z.enum(INTENSITY_BUCKETS))
+      .max(3)
+      .optional()
+      .describe(
+        `Only installs of these intensity buckets count for the vendor/product/category filters (${describeIntensityBuckets()}, on the 0-100 intensity score). Alone, it keeps companies with at least one such install`,
+      ),
+    dateLastVerifiedBucketIn: z
+      .array(z.enum(DATE_BUCKETS))
+      .max(4)
+      .optional()
+      .describe(
+        `Only installs last verified in these buckets count for the vendor/product/category filters (${describeDateBuckets()}). Alone, it keeps companies with at least one such install`,
+      ),
     companyDomainIn: list(domainSchema(), 'Only these company domains (unknown → 404)'),
     industryIn: list(text(), 'Industry names or ids (see GET /industries); unknown → 400'),
     countryIn: list(countrySchema(), 'Country names or ISO-2 codes'),
@@ -62,10 +75,17 @@ export const companySearchBodySchema = z
     employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),
     revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
     domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
-    sort: z.enum(COMPANY_SORTS).optional()
-      .describe('Order of the results and the export: name (default), employees, revenue (by band) or country; a leading - reverses it. Companies without the value come last; ties by name, then id'),
+    sort: z
+      .enum(COMPANY_SORTS)
+      .optional()
+      .describe(
+        'Order of the results and the export: name (default), employees, revenue (by band) or country; a leading - reverses it. Companies without the value come last; ties by name, then id',
+      ),
   })
-  .meta({ id: 'CompanySearchRequest', description: 'Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).' });
+  .meta({
+    id: 'CompanySearchRequest',
+    description: 'Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND).',
+  });
 
 export type CompanySearchInput = z.output<typeof companySearchBodySchema>;
 export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
@@ -95,11 +115,23 @@ export const companySummarySchema = z
   .meta({
     id: 'CompanySummary',
     description: 'A company search result',
-    examples: [{
-      id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corporation', logo: 'https://logo.example/acme.com.png', industry: 'Software',
-      revenueRange: '10M - 50M', employeeRange: '200 - 499', phone: '+1 512 555 0100', city: 'Austin', state: 'TX', country: 'US',
-      postalCode: '78701', website: 'https://acme.com',
-    }],
+    examples: [
+      {
+        id: 'cmp_acme',
+        domain: 'acme.com',
+        name: 'Acme Corporation',
+        logo: 'https://logo.example/acme.com.png',
+        industry: 'Software',
+        revenueRange: '10M - 50M',
+        employeeRange: '200 - 499',
+        phone: '+1 512 555 0100',
+        city: 'Austin',
+        state: 'TX',
+        country: 'US',
+        postalCode: '78701',
+        website: 'https://acme.com',
+      },
+    ],
   });
 
 export type CompanySummary = z.output<typeof companySummarySchema>;

@@ -14,20 +14,32 @@ export const companyParamsSchema = z.object({
 });
 
 export const categorySelectionQuery = {
-  mainCategory: repeatableParam(textInput(200).trim().min(1), 'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404'),
+  mainCategory: repeatableParam(
+    textInput(200).trim().min(1),
+    'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404',
+  ),
   mainCategoryId: repeatableParam(idInput('cat_crm'), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
 };
 
 export const companyProductsQuerySchema = z.object({
   ...pageQuery,
   ...categorySelectionQuery,
-  include: z.enum(['evidence']).optional().describe(`evidence: each record of the JSON page carries \`evidence\`, its newest ${EVIDENCE_PER_RECORD} evidence items (the full list: .../products/{productId}/evidence). Not in the CSV`),
-  export: boolParam('export', false).describe('true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)'),
+  include: z
+    .enum(['evidence'])
+    .optional()
+    .describe(
+      `evidence: each record of the JSON page carries \`evidence\`, its newest ${EVIDENCE_PER_RECORD} evidence items (the full list: .../products/{productId}/evidence). Not in the CSV`,
+    ),
+  export: boolParam('export', false).describe(
+    'true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)',
+  ),
 });
 
 export const companyProductsJsonlQuerySchema = z.object({
   ...categorySelectionQuery,
-  export: boolParam('export', false).describe('true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone'),
+  export: boolParam('export', false).describe(
+    'true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone',
+  ),
 });
 
 /** The validated input of the company-products operations (MCP tools reuse it). */
@@ -84,8 +96,16 @@ export type CompanyProduct = z.output<typeof companyProductSchema>;
 
 /** The record of the JSON page: with `include=evidence`, also its newest evidence items. */
 export const companyProductWithEvidenceSchema = companyProductSchema
-  .extend({ evidence: z.array(evidenceRecordSchema).optional().describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`) })
-  .meta({ id: 'CompanyProduct', description: 'One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items' });
+  .extend({
+    evidence: z
+      .array(evidenceRecordSchema)
+      .optional()
+      .describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`),
+  })
+  .meta({
+    id: 'CompanyProduct',
+    description: 'One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items',
+  });
 
 export const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
 
@@ -115,7 +135,11 @@ export const companyProductsPagedOp = defineOperation({
   readOnly: true,
   attributed: true,
   http: {
-    method: 'POST', path: '/companies/:companyDomain/products/paged', params: companyParamsSchema, query: companyProductsQuerySchema, headers: onBehalfOfHeaders,
+    method: 'POST',
+    path: '/companies/:companyDomain/products/paged',
+    params: companyParamsSchema,
+    query: companyProductsQuerySchema,
+    headers: onBehalfOfHeaders,
     aliases: [{ id: 'companyProductsPagedGet', method: 'GET', summary: "A company's products, paged" }],
   },
   mcp: {
@@ -138,13 +162,20 @@ export const companyProductsOp = defineOperation({
   rateClass: exportWhenAsked,
   readOnly: true,
   attributed: true,
-  http: { method: 'GET', path: '/companies/:companyDomain/products', params: companyParamsSchema, query: companyProductsQuerySchema, headers: onBehalfOfHeaders },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/products',
+    params: companyParamsSchema,
+    query: companyProductsQuerySchema,
+    headers: onBehalfOfHeaders,
+  },
 });
 
 export const companyProductsJsonlOp = defineOperation({
   id: 'companyProductsJsonl',
   summary: 'Every product of a company as JSON Lines, streamed',
-  description: 'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).',
+  description:
+    'application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).',
   tag: 'Company products',
   input: companyParamsSchema.extend(companyProductsJsonlQuerySchema.shape),
   output: companyProductSchema,
@@ -154,7 +185,13 @@ export const companyProductsJsonlOp = defineOperation({
   rateClass: 'export',
   readOnly: true,
   attributed: true,
-  http: { method: 'GET', path: '/companies/:companyDomain/products/json', params: companyParamsSchema, query: companyProductsJsonlQuerySchema, headers: onBehalfOfHeaders },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/products/json',
+    params: companyParamsSchema,
+    query: companyProductsJsonlQuerySchema,
+    headers: onBehalfOfHeaders,
+  },
 });
 
 export const companyProductOperations = [companyProductsPagedOp, companyProductsOp, companyProductsJsonlOp];

@@ -57,7 +57,10 @@ export const consoleUserPageSchema = pageSchema(consoleUserSchema).meta({ id: 'C
 
 export const createUserBody = z.strictObject({
   email: emailInput,
-  name: textInput(MAX_USER_NAME_LENGTH).min(1, 'must not be empty').describe('Display name').meta({ examples: ['Ada Lovelace'] }),
+  name: textInput(MAX_USER_NAME_LENGTH)
+    .min(1, 'must not be empty')
+    .describe('Display name')
+    .meta({ examples: ['Ada Lovelace'] }),
   role: roleInput,
   password: passwordInput.optional().describe('Absent: a random password is generated and shown in the reply, once'),
 });
@@ -101,7 +104,8 @@ export const createAdminUserOp = defineOperation({
   ...admin,
   id: 'createAdminUser',
   summary: 'Create a console user (a generated password is shown once)',
-  description: 'Adds a person who may sign in to the web console with the given role. Without a password, one is generated and shown in the reply only. Audited.',
+  description:
+    'Adds a person who may sign in to the web console with the given role. Without a password, one is generated and shown in the reply only. Audited.',
   input: createUserBody,
   output: createdUserSchema,
   readOnly: false,
@@ -123,7 +127,8 @@ export const updateAdminUserOp = defineOperation({
   ...admin,
   id: 'updateAdminUser',
   summary: "Change a console user's name, role or password",
-  description: "Changes only the given fields; a new role counts from the person's next request, a new password ends their sessions. An admin cannot change their own role. Audited.",
+  description:
+    "Changes only the given fields; a new role counts from the person's next request, a new password ends their sessions. An admin cannot change their own role. Audited.",
   input: userIdParams.extend(updateUserBody.shape),
   output: consoleUserSchema,
   readOnly: false,
@@ -135,7 +140,8 @@ export const disableAdminUserOp = defineOperation({
   ...admin,
   id: 'disableAdminUser',
   summary: 'Disable a console user',
-  description: 'The person can no longer sign in and their sessions end at once. Nothing is deleted (the audit log keeps their name). An admin cannot disable themselves. Audited.',
+  description:
+    'The person can no longer sign in and their sessions end at once. Nothing is deleted (the audit log keeps their name). An admin cannot disable themselves. Audited.',
   input: userIdParams,
   output: consoleUserSchema,
   readOnly: false,

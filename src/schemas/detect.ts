@@ -46,15 +46,29 @@ export type SiteResult = z.input<typeof siteResultSchema>;
 export const siteArtifactsSchema = artifactLineSchema
   .extend({ scripts: artifactLineSchema.shape.scripts.describe('URLs of the scripts the page loaded (a network log), matched like script tags') })
   .strict()
-  .meta({ id: 'SiteArtifacts', description: 'One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts' });
+  .meta({
+    id: 'SiteArtifacts',
+    description: 'One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts',
+  });
 
-export const detectInputSchema = z.strictObject({
-  url: z.string().min(1).max(2048).optional().describe('A domain or http(s) URL to fetch (public addresses only). Give url or artifacts'),
-  artifacts: siteArtifactsSchema.optional().describe('One site\'s artifacts, instead of a url'),
-  minConfidence: z.number().min(0).max(1).optional().describe('Leave out detections below this confidence (default 0.5)'),
-}).meta({
-  examples: [{ artifacts: { domain: 'shop.example', headers: { 'x-powered-by': 'PHP/8.2.1' }, html: '<meta name="generator" content="WordPress 6.5.2">', dns: { MX: ['1 aspmx.l.google.com.'] } } }],
-});
+export const detectInputSchema = z
+  .strictObject({
+    url: z.string().min(1).max(2048).optional().describe('A domain or http(s) URL to fetch (public addresses only). Give url or artifacts'),
+    artifacts: siteArtifactsSchema.optional().describe("One site's artifacts, instead of a url"),
+    minConfidence: z.number().min(0).max(1).optional().describe('Leave out detections below this confidence (default 0.5)'),
+  })
+  .meta({
+    examples: [
+      {
+        artifacts: {
+          domain: 'shop.example',
+          headers: { 'x-powered-by': 'PHP/8.2.1' },
+          html: '<meta name="generator" content="WordPress 6.5.2">',
+          dns: { MX: ['1 aspmx.l.google.com.'] },
+        },
+      },
+    ],
+  });
 export type DetectInput = z.output<typeof detectInputSchema>;
 
 /** The tool's arguments: a URL only (a model names a site; uploading a page's artifacts is the REST body's job). */
@@ -76,7 +90,7 @@ export const detectOp = defineOperation({
   description: [
     'Give `url` (a domain or an http(s) URL: the service fetches the home page, following redirects, with its headers, cookies and DNS records; robots.txt is obeyed; private, loopback and link-local addresses are refused, after DNS resolution and on every redirect) or `artifacts` (one site as a collector saw it, the line format of `stacklens detect --artifacts`).',
     'The answer lists each technology with its confidence and evidence items (source, URL, rule, an excerpt of at most 200 characters, version, weight). Nothing is stored: to keep detections, run `stacklens detect --save`.',
-    'Needs the plan\'s `ai` permission and spends the AI quota. The body is capped (DETECT_BODY_LIMIT_BYTES, 413 beyond) and the call is time-capped (DETECT_TIMEOUT_MS). A site that cannot be fetched is a 422 naming the reason (dns_nxdomain, timeout, http_503, robots_disallowed...).',
+    "Needs the plan's `ai` permission and spends the AI quota. The body is capped (DETECT_BODY_LIMIT_BYTES, 413 beyond) and the call is time-capped (DETECT_TIMEOUT_MS). A site that cannot be fetched is a 422 naming the reason (dns_nxdomain, timeout, http_503, robots_disallowed...).",
   ].join('\n\n'),
   tag: 'Detection',
   input: detectToolInputSchema,
@@ -86,7 +100,9 @@ export const detectOp = defineOperation({
   readOnly: true,
   attributed: false,
   http: {
-    method: 'POST', path: '/detect', body: detectInputSchema,
+    method: 'POST',
+    path: '/detect',
+    body: detectInputSchema,
     errors: {
       413: errorBodySchema.describe('The body is larger than DETECT_BODY_LIMIT_BYTES'),
       422: errorBodySchema.describe('The site could not be fetched (the reason is in the message) or not within DETECT_TIMEOUT_MS'),
@@ -95,7 +111,7 @@ export const detectOp = defineOperation({
   mcp: {
     name: 'detect_technologies',
     title: 'Detect technologies',
-    description: "Fetches a site: the technologies it runs, with evidence.",
+    description: 'Fetches a site: the technologies it runs, with evidence.',
   },
 });
 

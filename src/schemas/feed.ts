@@ -32,10 +32,18 @@ export const feedItemSchema = z
   })
   .meta({
     id: 'FeedItem',
-    examples: [{
-      id: 'fd_8f3a', title: 'Acme raises a $40M Series C', description: 'The round will fund expansion into Europe.', date: '2026-09-14T09:00:00.000Z',
-      sourceUrl: 'https://news.example/acme-series-c', publisherName: 'News Example', publisherLogoUrl: null, category: 'FUNDING',
-    }],
+    examples: [
+      {
+        id: 'fd_8f3a',
+        title: 'Acme raises a $40M Series C',
+        description: 'The round will fund expansion into Europe.',
+        date: '2026-09-14T09:00:00.000Z',
+        sourceUrl: 'https://news.example/acme-series-c',
+        publisherName: 'News Example',
+        publisherLogoUrl: null,
+        category: 'FUNDING',
+      },
+    ],
   });
 export type FeedItem = z.output<typeof feedItemSchema>;
 
@@ -61,8 +69,7 @@ export const companyFeedOp = defineOperation({
   mcp: {
     name: 'company_feed',
     title: 'Company news feed',
-    description:
-      'A company\'s news (funding, acquisitions, people moves, press), newest first, 20 a call; nextPage goes further back.',
+    description: "A company's news (funding, acquisitions, people moves, press), newest first, 20 a call; nextPage goes further back.",
   },
 });
 

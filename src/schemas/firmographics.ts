@@ -9,9 +9,19 @@ const s = z.string();
 const opt = <T extends z.ZodType>(t: T) => t.optional();
 
 export const firmographicNativeShape = {
-  acquisition: opt(z.array(z.looseObject({
-    amount: opt(s), company_id: opt(s), date: s, name: s, status: opt(s), undisclosed: opt(s), website: opt(s),
-  }))),
+  acquisition: opt(
+    z.array(
+      z.looseObject({
+        amount: opt(s),
+        company_id: opt(s),
+        date: s,
+        name: s,
+        status: opt(s),
+        undisclosed: opt(s),
+        website: opt(s),
+      }),
+    ),
+  ),
   ceo: opt(z.looseObject({ first_name: opt(s), last_name: opt(s), image_url: opt(s) })),
   company_id: opt(z.number()),
   company_type: opt(s),
@@ -49,16 +59,19 @@ export const firmographicCommonShape = {
   crunchbaseUrl: opt(s.nullable()),
 };
 
-export const firmographicsSchema = z
-  .looseObject({ ...firmographicNativeShape, ...firmographicCommonShape })
-  .meta({ id: 'Firmographics', description: 'The native firmographic profile, with the simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) always filled from the company record. Fields may be absent; more may appear.' });
+export const firmographicsSchema = z.looseObject({ ...firmographicNativeShape, ...firmographicCommonShape }).meta({
+  id: 'Firmographics',
+  description:
+    'The native firmographic profile, with the simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) always filled from the company record. Fields may be absent; more may appear.',
+});
 export type Firmographics = z.output<typeof firmographicsSchema>;
 
 // Operations -----------------------------------------------------------------------------------
 export const companyFirmographicsOp = defineOperation({
   id: 'companyFirmographics',
   summary: "A company's firmographic profile",
-  description: 'The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.',
+  description:
+    'The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.',
   tag: 'Firmographics',
   input: companyParamsSchema,
   output: firmographicsSchema,
@@ -68,8 +81,7 @@ export const companyFirmographicsOp = defineOperation({
   mcp: {
     name: 'company_firmographics',
     title: 'Company firmographics',
-    description:
-      'A company\'s profile: industry, size and revenue bands, headquarters, founding year, description, funding. Fields can be absent.',
+    description: "A company's profile: industry, size and revenue bands, headquarters, founding year, description, funding. Fields can be absent.",
   },
 });
 

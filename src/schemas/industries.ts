@@ -9,7 +9,11 @@ export const industrySchema = z
     name: z.string(),
     sector: z.string().nullable().describe('Broader sector the industry belongs to'),
   })
-  .meta({ id: 'Industry', description: 'An industry; company search accepts its id or name', examples: [{ id: 'ind_software', name: 'Software', sector: 'Technology' }] });
+  .meta({
+    id: 'Industry',
+    description: 'An industry; company search accepts its id or name',
+    examples: [{ id: 'ind_software', name: 'Software', sector: 'Technology' }],
+  });
 export type Industry = z.output<typeof industrySchema>;
 
 export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });

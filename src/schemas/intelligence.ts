@@ -43,7 +43,10 @@ export const MAX_COMPARED_COMPANIES = 50;
 
 /** An optional id: absent or blank means not given. */
 const optionalId = (what: string, example: string) =>
-  blankOrIdInput(example).optional().transform((v) => (v === undefined || v === '' ? undefined : v)).describe(`${what}; empty means not given`);
+  blankOrIdInput(example)
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : v))
+    .describe(`${what}; empty means not given`);
 
 export const usageInput = z.object({
   companyDomain: companyDomainParam,
@@ -63,18 +66,24 @@ const comparedDomains = z
   .array(domainSchema('Domain of a company to compare with'))
   .min(1, COMPARED_RULE)
   .meta({ maxItems: MAX_COMPARED_COMPANIES })
-  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}; duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`);
+  .describe(
+    `Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES}; duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`,
+  );
 
 /**
  * The same list where a query parameter carries it (one value, or the parameter repeated);
  * MCP arguments give an array. Absent is the same 400 as empty.
  */
 const comparedDomainsParam = z
-  .union([z.string().max(MAX_DOMAIN_INPUT), z.array(z.string().max(MAX_DOMAIN_INPUT))], { error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined) })
+  .union([z.string().max(MAX_DOMAIN_INPUT), z.array(z.string().max(MAX_DOMAIN_INPUT))], {
+    error: (issue) => (issue.input === undefined ? COMPARED_RULE : undefined),
+  })
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(comparedDomains)
   .meta({ type: 'array', items: domainItemDoc, minItems: 1, maxItems: MAX_COMPARED_COMPANIES })
-  .describe(`Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES} (the parameter repeated); duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`);
+  .describe(
+    `Domains of the companies to compare with, 1-${MAX_COMPARED_COMPANIES} (the parameter repeated); duplicates are answered once. More than ${MAX_COMPARED_COMPANIES} is a 413`,
+  );
 
 /** Optional filters of the detailed comparison (query parameters of both forms). */
 export const detailsFilters = z.object({
@@ -147,11 +156,23 @@ export const usageMetricSchema = z
     companiesUsing: z.number().int().describe('Cohort members using the product'),
     cohortSize: z.number().int().describe('Members in the cohort'),
   })
-  .meta({ examples: [{ percentage: 64, product: 'Salesforce Sales Cloud', category: 'CRM', productId: 'prd_sf_crm', vendorDomain: 'salesforce.com', companiesUsing: 16, cohortSize: 25 }] })
+  .meta({
+    examples: [
+      {
+        percentage: 64,
+        product: 'Salesforce Sales Cloud',
+        category: 'CRM',
+        productId: 'prd_sf_crm',
+        vendorDomain: 'salesforce.com',
+        companiesUsing: 16,
+        cohortSize: 25,
+      },
+    ],
+  })
   .describe('Usage metric, simple form');
 
 export const usageDetailRowSchema = z.object({
-  similar: z.boolean().describe('The peer runs one of the company\'s products in this category'),
+  similar: z.boolean().describe("The peer runs one of the company's products in this category"),
   missing: z.boolean().describe('The peer runs no product in this category'),
   different: z.boolean().describe('The peer runs another product in this category'),
   category: z.string(),
@@ -163,7 +184,7 @@ export const usageDetailRowSchema = z.object({
 
 export const usageDetailSchema = z
   .object({ companyDomain: z.string().describe('The compared company'), products: z.array(usageDetailRowSchema) })
-  .describe('UsageMetricDTO: one compared company, category by category over the company\'s categories');
+  .describe("UsageMetricDTO: one compared company, category by category over the company's categories");
 
 export const productInUseSchema = z
   .object({
@@ -187,8 +208,8 @@ export const relatedProductSchema = z
     starRating: z.number().nullable(),
     avgRating: z.number().nullable(),
     vendor: z.object({ id: z.string(), domain: z.string(), name: z.string(), logo: z.string().nullable() }),
-    coUsage: z.number().describe('Estimated share of the anchor\'s users in the cohort who also use this product (0-1)'),
-    lift: z.number().describe('coUsage divided by the product\'s share of all companies'),
+    coUsage: z.number().describe("Estimated share of the anchor's users in the cohort who also use this product (0-1)"),
+    lift: z.number().describe("coUsage divided by the product's share of all companies"),
   })
   .describe('Product related to the anchor');
 
@@ -205,54 +226,70 @@ export const payloadTooLarge = errorBodySchema.describe('Too many items in one r
 export const companyCompetitorsOp = defineOperation({
   id: 'companyCompetitors',
   summary: 'Competitors: up to 50 similar companies',
-  description: 'Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }. Unknown company → 404.',
+  description:
+    'Up to 50 companies most like this one in what it does (industry, size, description), as a page of { domain, name, logo }. Unknown company → 404.',
   tag: 'Intelligence',
   input: competitorsInput,
   output: peerPageSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/companies/:companyDomain/competitors', params: competitorsInput.pick({ companyDomain: true }), query: competitorsInput.omit({ companyDomain: true }) },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/competitors',
+    params: competitorsInput.pick({ companyDomain: true }),
+    query: competitorsInput.omit({ companyDomain: true }),
+  },
   mcp: {
     name: 'company_competitors',
     title: 'Competitors',
-    description:
-      'Up to 50 companies most like this one in what it does.',
+    description: 'Up to 50 companies most like this one in what it does.',
   },
 });
 
 export const companyCohortOp = defineOperation({
   id: 'companyCohort',
   summary: 'Members of a Default, Defined or Aspirational cohort',
-  description: 'A page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), Defined (the curated list; 404 when none is configured) or Aspirational (same market, one or two size bands larger, more mature stack).',
+  description:
+    'A page of { domain, name, logo }: Default (nearest peers by industry, size, region and stack), Defined (the curated list; 404 when none is configured) or Aspirational (same market, one or two size bands larger, more mature stack).',
   tag: 'Intelligence',
   input: cohortInput,
   output: peerPageSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort', params: cohortInput.pick({ companyDomain: true, cohort: true }), query: cohortInput.pick({ page: true, size: true }) },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/cohort/:cohort',
+    params: cohortInput.pick({ companyDomain: true, cohort: true }),
+    query: cohortInput.pick({ page: true, size: true }),
+  },
   mcp: {
     name: 'company_cohort',
     title: 'Peer cohort',
-    description:
-      'A company\'s peers: Default (nearest by industry, size, region, stack), Defined (curated) or Aspirational (larger, more mature).',
+    description: "A company's peers: Default (nearest by industry, size, region, stack), Defined (curated) or Aspirational (larger, more mature).",
   },
 });
 
 export const usageMetricsOp = defineOperation({
   id: 'usageMetrics',
   summary: 'Share of cohort members using each product (1-100)',
-  description: 'For each product used in the cohort: the percentage of members using it, with product, category, productId, vendorDomain, companiesUsing and cohortSize. `vendorDomain` or `productId` narrow the list.',
+  description:
+    'For each product used in the cohort: the percentage of members using it, with product, category, productId, vendorDomain, companiesUsing and cohortSize. `vendorDomain` or `productId` narrow the list.',
   tag: 'Intelligence',
   input: usageInput,
   output: z.array(usageMetricSchema),
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/companies/:companyDomain/cohort/:cohort/metrics/usage', params: usageInput.pick({ companyDomain: true, cohort: true }), query: usageInput.pick({ vendorDomain: true, productId: true }) },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/cohort/:cohort/metrics/usage',
+    params: usageInput.pick({ companyDomain: true, cohort: true }),
+    query: usageInput.pick({ vendorDomain: true, productId: true }),
+  },
   mcp: {
     name: 'usage_metrics',
     title: 'Usage in a cohort',
     description:
-      'Share of the company\'s cohort (percentage 1-100) using each product, most used first; vendorDomain or productId narrow it. Full table: a resource link.',
+      "Share of the company's cohort (percentage 1-100) using each product, most used first; vendorDomain or productId narrow it. Full table: a resource link.",
   },
 });
 
@@ -267,21 +304,29 @@ export const usageMetricsDetailsOp = defineOperation({
   readOnly: true,
   attributed: false,
   http: {
-    method: 'POST', path: '/companies/:companyDomain/cohort/:cohort/metrics/details',
+    method: 'POST',
+    path: '/companies/:companyDomain/cohort/:cohort/metrics/details',
     params: z.object({ companyDomain: detailsInput.shape.companyDomain, cohort: detailsInput.shape.cohort.unwrap() }),
-    query: detailsFilters, body: detailsBody, errors: { 413: payloadTooLarge },
+    query: detailsFilters,
+    body: detailsBody,
+    errors: { 413: payloadTooLarge },
     // The second form names the compared domains as repeated query parameters and has no body.
-    aliases: [{
-      id: 'usageMetricsDetailsWithoutCohort', path: '/companies/:companyDomain/metrics/details', params: detailsInput.pick({ companyDomain: true }),
-      query: detailsQuery, body: null,
-      summary: 'Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)',
-    }],
+    aliases: [
+      {
+        id: 'usageMetricsDetailsWithoutCohort',
+        path: '/companies/:companyDomain/metrics/details',
+        params: detailsInput.pick({ companyDomain: true }),
+        query: detailsQuery,
+        body: null,
+        summary: 'Compare the company with chosen peers (domains as repeated cohortCompanyDomain query parameters)',
+      },
+    ],
   },
   mcp: {
     name: 'usage_metrics_details',
     title: 'Compare stacks',
     description:
-      'Compares the company\'s categories with 1-50 companies (cohortCompanyDomain): similar, different (names the product) or missing. Full table: a resource link.',
+      "Compares the company's categories with 1-50 companies (cohortCompanyDomain): similar, different (names the product) or missing. Full table: a resource link.",
   },
 });
 
@@ -295,30 +340,40 @@ export const productsInUseOp = defineOperation({
   readOnly: true,
   attributed: false,
   idempotent: true,
-  http: { method: 'POST', path: '/companies/:companyDomain/products-in-use', params: productsInUseInput.pick({ companyDomain: true }), body: productsInUseInput.pick({ productIds: true }), errors: { 413: payloadTooLarge } },
+  http: {
+    method: 'POST',
+    path: '/companies/:companyDomain/products-in-use',
+    params: productsInUseInput.pick({ companyDomain: true }),
+    body: productsInUseInput.pick({ productIds: true }),
+    errors: { 413: payloadTooLarge },
+  },
   mcp: {
     name: 'products_in_use',
     title: 'Products in use',
-    description:
-      'For 1-100 product ids: inUse and a calibrated confidence 0-1 from the evidence. Use it to verify suggestions.',
+    description: 'For 1-100 product ids: inUse and a calibrated confidence 0-1 from the evidence. Use it to verify suggestions.',
   },
 });
 
 export const relatedProductsOp = defineOperation({
   id: 'relatedProducts',
   summary: 'Products co-used with the anchor product in the cohort, ranked',
-  description: "Products co-used with the anchor product by the company's cohort, falling back on all companies when the cohort is small; ranked by lift, each with coUsage and lift. Never the anchor itself.",
+  description:
+    "Products co-used with the anchor product by the company's cohort, falling back on all companies when the cohort is small; ranked by lift, each with coUsage and lift. Never the anchor itself.",
   tag: 'Intelligence',
   input: relatedInput,
   output: z.array(relatedProductSchema),
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/companies/:companyDomain/products/:productId/related', params: relatedInput.pick({ companyDomain: true, productId: true }), query: relatedInput.pick({ cohort: true, page: true, size: true }) },
+  http: {
+    method: 'GET',
+    path: '/companies/:companyDomain/products/:productId/related',
+    params: relatedInput.pick({ companyDomain: true, productId: true }),
+    query: relatedInput.pick({ cohort: true, page: true, size: true }),
+  },
   mcp: {
     name: 'products_related_in_cohort',
     title: 'Related products',
-    description:
-      'Products the cohort uses together with an anchor product (productId), ranked by lift, with coUsage.',
+    description: 'Products the cohort uses together with an anchor product (productId), ranked by lift, with coUsage.',
   },
 });
 

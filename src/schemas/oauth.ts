@@ -13,16 +13,25 @@ export const tokenRequestSchema = z
     client_secret: textInput(MAX_TOKEN_PARAM).optional().describe('Client secret (or HTTP Basic; not both)'),
     audience: textInput(MAX_TOKEN_PARAM)
       .optional()
-      .describe("The token's audience: this service's API_AUDIENCE (by default its public origin) for the REST API, or its MCP resource (PUBLIC_URL/mcp). Send `audience` or `resource`"),
+      .describe(
+        "The token's audience: this service's API_AUDIENCE (by default its public origin) for the REST API, or its MCP resource (PUBLIC_URL/mcp). Send `audience` or `resource`",
+      ),
     resource: textInput(MAX_TOKEN_PARAM)
       .optional()
-      .describe('RFC 8707 resource indicator, the alternative to `audience`: the MCP resource (PUBLIC_URL/mcp, as `/.well-known/oauth-protected-resource/mcp` names it) or the API audience. The token is valid only there'),
+      .describe(
+        'RFC 8707 resource indicator, the alternative to `audience`: the MCP resource (PUBLIC_URL/mcp, as `/.well-known/oauth-protected-resource/mcp` names it) or the API audience. The token is valid only there',
+      ),
   })
   .describe('JSON or application/x-www-form-urlencoded')
   .meta({
     examples: [
       { grant_type: 'client_credentials', client_id: 'cli_4f9c2a7d1e', client_secret: 'q7Xp2LwR9sVt4YbN8mKd3HfJ6cGz1AeU', audience: 'http://127.0.0.1:8080' },
-      { grant_type: 'client_credentials', client_id: 'cli_4f9c2a7d1e', client_secret: 'q7Xp2LwR9sVt4YbN8mKd3HfJ6cGz1AeU', resource: 'http://127.0.0.1:8080/mcp' },
+      {
+        grant_type: 'client_credentials',
+        client_id: 'cli_4f9c2a7d1e',
+        client_secret: 'q7Xp2LwR9sVt4YbN8mKd3HfJ6cGz1AeU',
+        resource: 'http://127.0.0.1:8080/mcp',
+      },
     ],
   });
 

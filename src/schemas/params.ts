@@ -48,7 +48,8 @@ export const DOMAIN_PATTERN = `^(?=${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.sl
 const OPTIONAL_DOMAIN_PATTERN = `^(?=\\s*$|${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
 
 /** The documented form of a domain input: a string of at most 500 characters, described by its rule. */
-const domainDoc = (description: string, pattern = DOMAIN_PATTERN) => ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, pattern, description: `${description}. ${DOMAIN_RULE}` }) as const;
+const domainDoc = (description: string, pattern = DOMAIN_PATTERN) =>
+  ({ type: 'string', maxLength: MAX_DOMAIN_INPUT, pattern, description: `${description}. ${DOMAIN_RULE}` }) as const;
 
 // Examples go on the input side: the document describes what a client sends, and a
 // transform's own examples describe its output.
@@ -63,7 +64,9 @@ export const domainItemDoc = { type: 'string', minLength: 1, maxLength: MAX_DOMA
  * wording on every operation and both doors.
  */
 export function domainSchema(description = 'A company or vendor domain') {
-  return domainText().transform(normalizedDomain).meta({ ...domainDoc(description), minLength: 1 });
+  return domainText()
+    .transform(normalizedDomain)
+    .meta({ ...domainDoc(description), minLength: 1 });
 }
 
 /** An optional domain: absent or blank means "not given"; otherwise as domainSchema. */

@@ -24,7 +24,9 @@ export const profileFilterFields = {
   query: filterText(200)
     .optional()
     .describe('Free text over full name, job title and company name; every word must match one of them (case-insensitive contains)'),
-  titles: filterList('Job titles, matched as whole words or phrases, case-insensitive ("CTO" matches "CTO" and "Deputy CTO", never "Director"); a C-level acronym also matches its spelled-out form ("CTO" → "Chief Technology Officer")'),
+  titles: filterList(
+    'Job titles, matched as whole words or phrases, case-insensitive ("CTO" matches "CTO" and "Deputy CTO", never "Director"); a C-level acronym also matches its spelled-out form ("CTO" → "Chief Technology Officer")',
+  ),
   seniority: filterList('Seniority levels (e.g. "Senior", "Director", "VP", "C-Level"), case-insensitive exact'),
   functions: filterList('Job functions (e.g. "Engineering", "Sales", "Marketing"), case-insensitive exact'),
   countries: filterList('Countries as ISO 3166-1 alpha-2 codes or English names ("DE", "Germany"); an unknown country is a 400'),
@@ -34,7 +36,7 @@ export const profileFilterFields = {
     .transform((list) => list.filter((d): d is string => d !== undefined))
     .optional()
     .describe('Company domains; invalid is a 400, unknown a 404. Any of the values matches (OR); blank values are ignored.'),
-  industries: filterList("Industries of the person's company, by id (\"ind_software\") or name; unknown is a 404"),
+  industries: filterList('Industries of the person\'s company, by id ("ind_software") or name; unknown is a 404'),
 };
 
 const AT_LEAST_ONE_FILTER =
@@ -63,9 +65,7 @@ export const profileSearchBody = z
   .describe(AT_LEAST_ONE_FILTER);
 
 export const profileSearchQuery = z.object({
-  export: boolParam('export', false).describe(
-    'true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission',
-  ),
+  export: boolParam('export', false).describe('true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission'),
   page: searchPageParam('or in the body').optional(),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
 });
@@ -73,7 +73,9 @@ export const profileSearchQuery = z.object({
 // Loose: Fastify replaces request.headers with the validated value, and later hooks still
 // need the headers this schema does not name.
 export const onBehalfHeaders = z.looseObject({
-  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the action is done for; required for exports and purchases (403 when missing, 400 when not an email)'),
+  'x-on-behalf-of-user': onBehalfOfUserHeader(
+    'Email of the user the action is done for; required for exports and purchases (403 when missing, 400 when not an email)',
+  ),
 });
 
 const nullableText = (text: string) => z.string().nullable().describe(text);
@@ -92,10 +94,20 @@ export const profileSummarySchema = z
     linkedinUrl: nullableText('LinkedIn profile URL'),
   })
   .meta({
-    examples: [{
-      id: 'per_001', fullName: 'Ada Example', title: 'Head of Marketing', seniority: 'Director', function: 'Marketing', companyName: 'Acme Corporation',
-      companyDomain: 'acme.com', country: 'DE', city: 'Berlin', linkedinUrl: 'https://www.linkedin.com/in/ada-example',
-    }],
+    examples: [
+      {
+        id: 'per_001',
+        fullName: 'Ada Example',
+        title: 'Head of Marketing',
+        seniority: 'Director',
+        function: 'Marketing',
+        companyName: 'Acme Corporation',
+        companyDomain: 'acme.com',
+        country: 'DE',
+        city: 'Berlin',
+        linkedinUrl: 'https://www.linkedin.com/in/ada-example',
+      },
+    ],
   })
   .describe('Profile summary; never carries emails or phones');
 export type ProfileSummary = z.output<typeof profileSummarySchema>;
@@ -105,9 +117,7 @@ export const profilePageSchema = pageSchema(profileSummarySchema).describe('Page
 /** CSV columns of a profile export, in order: the Profile summary fields (derived, like the other exports). */
 export const PROFILE_CSV_COLUMNS = fieldsOf(profileSummarySchema);
 
-export const profileCsvSchema = z
-  .string()
-  .describe(`CSV (export=true): header row then one row per profile; columns ${PROFILE_CSV_COLUMNS.join(', ')}`);
+export const profileCsvSchema = z.string().describe(`CSV (export=true): header row then one row per profile; columns ${PROFILE_CSV_COLUMNS.join(', ')}`);
 
 export const emailSchema = z.object({
   value: z.string().describe('Email address'),
@@ -239,8 +249,7 @@ export const getProfileOp = defineOperation({
   mcp: {
     name: 'profile_get',
     title: 'Read a profile',
-    description:
-      'One profile by id, with purchased; emails and phones once this client has bought them.',
+    description: 'One profile by id, with purchased; emails and phones once this client has bought them.',
   },
 });
 
@@ -253,7 +262,9 @@ export const purchaseProfilesOp = defineOperation({
     'An Idempotency-Key makes retries safe: the same key and body return the stored response (header Idempotent-Replayed: true).',
   tag: 'People',
   input: profilePurchaseInput.extend({
-    idempotencyKey: idempotencyKeySchema.optional().describe('Optional key (1-255 visible ASCII characters): a retry with the same key and ids returns the first answer'),
+    idempotencyKey: idempotencyKeySchema
+      .optional()
+      .describe('Optional key (1-255 visible ASCII characters): a retry with the same key and ids returns the first answer'),
   }),
   output: purchaseResponseSchema,
   permission: 'purchase',
@@ -261,7 +272,10 @@ export const purchaseProfilesOp = defineOperation({
   attributed: true,
   idempotent: true,
   http: {
-    method: 'POST', path: '/profiles/purchase', headers: purchaseHeaders, body: profilePurchaseInput,
+    method: 'POST',
+    path: '/profiles/purchase',
+    headers: purchaseHeaders,
+    body: profilePurchaseInput,
     errors: {
       402: errorBodySchema.describe('Not enough credits for the profiles not yet bought; nothing was charged'),
       413: errorBodySchema.describe('More than 100 profile ids (duplicates included)'),
@@ -289,8 +303,7 @@ export const getCreditsOp = defineOperation({
   mcp: {
     name: 'credits_balance',
     title: 'Credit balance',
-    description:
-      'The credits left for buying contact details, with the latest ledger entries.',
+    description: 'The credits left for buying contact details, with the latest ledger entries.',
   },
 });
 

@@ -43,7 +43,10 @@ export const ID_RULE = `must be an id: a letter or digit, then letters, digits, 
 
 /** An identifier, validated by shape (an id of 10 KB or with a space is a 400, not a lookup). */
 export function idInput(example: string) {
-  return z.string().regex(ID_PATTERN, ID_RULE).meta({ minLength: 1, maxLength: MAX_ID_LENGTH, examples: [example] });
+  return z
+    .string()
+    .regex(ID_PATTERN, ID_RULE)
+    .meta({ minLength: 1, maxLength: MAX_ID_LENGTH, examples: [example] });
 }
 
 /** An identifier or the empty string (an optional filter left blank). */

@@ -7,7 +7,9 @@ import { defineOperation } from './operation.ts';
 
 export const vendorSearchInputSchema = z.object({
   vendor: textInput(200).trim().optional().describe('Vendor name or domain. Absent: every vendor, by name'),
-  fuzzy: boolParam('fuzzy', false).describe('false: case-insensitive exact name or domain; true: trigram similarity on name and domain (typos and partial names match), best first'),
+  fuzzy: boolParam('fuzzy', false).describe(
+    'false: case-insensitive exact name or domain; true: trigram similarity on name and domain (typos and partial names match), best first',
+  ),
   ...pageQuery,
 });
 export type VendorSearchInput = z.output<typeof vendorSearchInputSchema>;
@@ -82,8 +84,7 @@ export const searchVendorsOp = defineOperation({
   mcp: {
     name: 'vendors_search',
     title: 'Search software vendors',
-    description:
-      'Finds software vendors by name or domain (fuzzy=true tolerates typos). Vendor domains feed vendor_products and companies_search.',
+    description: 'Finds software vendors by name or domain (fuzzy=true tolerates typos). Vendor domains feed vendor_products and companies_search.',
   },
 });
 
@@ -101,7 +102,7 @@ export const vendorProductsOp = defineOperation({
     name: 'vendor_products',
     title: 'Products of a vendor',
     description:
-      'A vendor\'s products, optionally by productName (contains). Product ids feed companies_search, products_in_use and products_related_in_cohort.',
+      "A vendor's products, optionally by productName (contains). Product ids feed companies_search, products_in_use and products_related_in_cohort.",
   },
 });
 

@@ -4,7 +4,17 @@
 // reads answer the contract's shapes, never a secret.
 import type { Db } from '../db/db.ts';
 import type { Config } from '../config.ts';
-import { findApiKeyByPrefix, findClient, findPlan, listApiKeys, listClientsPage, listPlans, type ApiKeyRow, type ClientWithPlan, type PlanRow } from '../store/access.ts';
+import {
+  findApiKeyByPrefix,
+  findClient,
+  findPlan,
+  listApiKeys,
+  listClientsPage,
+  listPlans,
+  type ApiKeyRow,
+  type ClientWithPlan,
+  type PlanRow,
+} from '../store/access.ts';
 import { findBalance, findLedgerPage } from '../store/purchases.ts';
 import { changeClient, createClient, rotateClientSecret, setClientEnabled, setPlan, type PlanChanges } from '../auth/clients.ts';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.ts';
@@ -19,21 +29,42 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toAdminClient(c: ClientWithPlan): AdminClient {
   return {
-    clientId: c.id, name: c.name, plan: c.planId, role: c.role, credits: c.credits, externalId: c.externalId,
-    disabled: c.disabledAt !== null, disabledAt: iso(c.disabledAt), secretRotatedAt: c.secretRotatedAt.toISOString(), createdAt: c.createdAt.toISOString(),
+    clientId: c.id,
+    name: c.name,
+    plan: c.planId,
+    role: c.role,
+    credits: c.credits,
+    externalId: c.externalId,
+    disabled: c.disabledAt !== null,
+    disabledAt: iso(c.disabledAt),
+    secretRotatedAt: c.secretRotatedAt.toISOString(),
+    createdAt: c.createdAt.toISOString(),
   };
 }
 
 export function toAdminApiKey(k: ApiKeyRow): AdminApiKey {
   return {
-    id: k.id, prefix: k.prefix, clientId: k.clientId, name: k.name, revoked: k.revokedAt !== null,
-    revokedAt: iso(k.revokedAt), lastUsedAt: iso(k.lastUsedAt), createdAt: k.createdAt.toISOString(),
+    id: k.id,
+    prefix: k.prefix,
+    clientId: k.clientId,
+    name: k.name,
+    revoked: k.revokedAt !== null,
+    revokedAt: iso(k.revokedAt),
+    lastUsedAt: iso(k.lastUsedAt),
+    createdAt: k.createdAt.toISOString(),
   };
 }
 
 const toAdminPlan = (p: PlanRow) => ({
-  id: p.id, description: p.description, canExport: p.canExport, canAi: p.canAi, canPurchase: p.canPurchase, initialCredits: p.initialCredits,
-  requestsPerMinute: p.requestsPerMinute, aiRequestsPerMinute: p.aiRequestsPerMinute, exportRequestsPerMinute: p.exportRequestsPerMinute,
+  id: p.id,
+  description: p.description,
+  canExport: p.canExport,
+  canAi: p.canAi,
+  canPurchase: p.canPurchase,
+  initialCredits: p.initialCredits,
+  requestsPerMinute: p.requestsPerMinute,
+  aiRequestsPerMinute: p.aiRequestsPerMinute,
+  exportRequestsPerMinute: p.exportRequestsPerMinute,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {
@@ -67,7 +98,10 @@ export interface NewClient {
 export async function createAdminClient(db: Db, config: Config, actor: AdminActor, input: NewClient) {
   const { name, plan, credits, externalId, role } = input;
   const created = await adminAction(
-    db, actor, 'admin.clients.create', { name, plan, credits: credits ?? null, externalId: externalId ?? null, role: role ?? null },
+    db,
+    actor,
+    'admin.clients.create',
+    { name, plan, credits: credits ?? null, externalId: externalId ?? null, role: role ?? null },
     () => createClient(db, { name, plan, credits, externalId, role: role ?? null }),
     (c) => ({ clientId: c.clientId }),
   );
@@ -80,7 +114,12 @@ export async function createAdminClient(db: Db, config: Config, actor: AdminActo
 }
 
 /** Name, plan or role; an admin cannot take away its own role (it would lock itself out). */
-export async function updateAdminClient(db: Db, actor: AdminActor, clientId: string, changes: { name?: string | undefined; plan?: string | undefined; role?: Role | null | undefined }) {
+export async function updateAdminClient(
+  db: Db,
+  actor: AdminActor,
+  clientId: string,
+  changes: { name?: string | undefined; plan?: string | undefined; role?: Role | null | undefined },
+) {
   await adminAction(db, actor, 'admin.clients.update', { clientId, ...changes }, async () => {
     if (actor !== 'cli' && actor.clientId === clientId && changes.role !== undefined && changes.role !== 'admin') {
       throw new ConflictError('role: an admin cannot remove its own admin role; another admin (or the command line) can');
@@ -111,13 +150,27 @@ export async function listAdminClientKeys(db: Db, clientId: string, page: number
 
 /** A new key; the key itself is in the answer only. */
 export async function createAdminClientKey(db: Db, actor: AdminActor, clientId: string, name: string | null) {
-  const created = await adminAction(db, actor, 'admin.keys.create', { clientId, name }, () => createApiKey(db, clientId, name), (k) => ({ keyId: k.id }));
+  const created = await adminAction(
+    db,
+    actor,
+    'admin.keys.create',
+    { clientId, name },
+    () => createApiKey(db, clientId, name),
+    (k) => ({ keyId: k.id }),
+  );
   const row = await findApiKeyByPrefix(db, created.prefix);
   return { key: toAdminApiKey(row!), apiKey: created.apiKey };
 }
 
 export async function revokeAdminKey(db: Db, actor: AdminActor, keyIdOrPrefix: string): Promise<AdminApiKey> {
-  const row = await adminAction(db, actor, 'admin.keys.revoke', { keyId: keyIdOrPrefix }, () => revokeApiKey(db, keyIdOrPrefix), (k) => ({ keyId: k.id, clientId: k.clientId }));
+  const row = await adminAction(
+    db,
+    actor,
+    'admin.keys.revoke',
+    { keyId: keyIdOrPrefix },
+    () => revokeApiKey(db, keyIdOrPrefix),
+    (k) => ({ keyId: k.id, clientId: k.clientId }),
+  );
   return toAdminApiKey(row);
 }
 
@@ -134,7 +187,14 @@ export async function getAdminPlan(db: Db, planId: string) {
 }
 
 export async function setAdminPlan(db: Db, actor: AdminActor, planId: string, changes: PlanChanges) {
-  const { plan, created } = await adminAction(db, actor, 'admin.plans.set', { planId, ...changes }, () => setPlan(db, planId, changes), (r) => ({ created: r.created }));
+  const { plan, created } = await adminAction(
+    db,
+    actor,
+    'admin.plans.set',
+    { planId, ...changes },
+    () => setPlan(db, planId, changes),
+    (r) => ({ created: r.created }),
+  );
   return { plan: toAdminPlan(plan), created };
 }
 
@@ -148,9 +208,17 @@ export async function getAdminClientCredits(db: Db, clientId: string, page: numb
   return { clientId, balance, ledger: toPage(ledger, total, size) };
 }
 
-export async function grantAdminClientCredits(db: Db, actor: AdminActor, clientId: string, input: { amount: number; reason: string; reference?: string | undefined }) {
+export async function grantAdminClientCredits(
+  db: Db,
+  actor: AdminActor,
+  clientId: string,
+  input: { amount: number; reason: string; reference?: string | undefined },
+) {
   const balance = await adminAction(
-    db, actor, 'admin.credits.grant', { clientId, amount: input.amount, reason: input.reason, reference: input.reference ?? null },
+    db,
+    actor,
+    'admin.credits.grant',
+    { clientId, amount: input.amount, reason: input.reason, reference: input.reference ?? null },
     () => grantCredits(db, clientId, input.amount, input.reason, input.reference ?? null),
     (b) => ({ balance: b }),
   );

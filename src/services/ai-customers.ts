@@ -3,10 +3,7 @@
 // them (probability from the peer-inference model). One candidate per company: its most
 // probable product. Also used by `stacklens eval ai`.
 import type { Db } from '../db/db.ts';
-import {
-  cohortAdoption, productEvidence, productInstallTuples,
-  type CompanyFilter, type EvidenceDetail, type TimeBounds,
-} from '../store/ai.ts';
+import { cohortAdoption, productEvidence, productInstallTuples, type CompanyFilter, type EvidenceDetail, type TimeBounds } from '../store/ai.ts';
 import { productDetails, productsInCategory } from '../store/products.ts';
 import { categoryUserCounts, coUsagePairs, productUserCounts } from '../store/cousage.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
@@ -56,9 +53,16 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
 
   // Observed: read the freshest, best-evidenced installs, rank them by calibrated confidence.
   for (const e of await productEvidence(db, s.productIds, s.filter, s.time, Math.max(500, s.limit * 20))) {
-    const probability = inUseConfidence({
-      firstVerified: e.firstVerified.getTime(), lastVerified: e.lastVerified.getTime(), hitCount: e.hitCount, intensity: e.intensity, sourceCount: e.sources.length,
-    }, asOfMs);
+    const probability = inUseConfidence(
+      {
+        firstVerified: e.firstVerified.getTime(),
+        lastVerified: e.lastVerified.getTime(),
+        hitCount: e.hitCount,
+        intensity: e.intensity,
+        sourceCount: e.sources.length,
+      },
+      asOfMs,
+    );
     offer({ companyId: e.companyId, productId: e.productId, product: e.product, category: e.category, probability, kind: 'observed', evidence: e });
   }
   if (s.time) return [...best.values()].sort(byProbability).slice(0, s.limit);
@@ -90,12 +94,18 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
     // Category users among each candidate's Default peers: counted over the candidates' own
     // cohorts (a few rows each), not over every cohort that holds a category user.
     const categoryPeers = new Map<string, number>();
-    for (const [companyId, memberId] of await defaultCohortPairs(db, adoption.map((a) => a.companyId))) {
+    for (const [companyId, memberId] of await defaultCohortPairs(
+      db,
+      adoption.map((a) => a.companyId),
+    )) {
       if (use.users.has(memberId)) categoryPeers.set(companyId, (categoryPeers.get(companyId) ?? 0) + 1);
     }
     const partial = (a: (typeof adoption)[number]) => ({
-      cohortSize: a.size, peerUsers: a.users, populationShare,
-      categoryPeerUsers: categoryPeers.get(a.companyId) ?? a.users, categoryPopulationShare: use.populationShare,
+      cohortSize: a.size,
+      peerUsers: a.users,
+      populationShare,
+      categoryPeerUsers: categoryPeers.get(a.companyId) ?? a.users,
+      categoryPopulationShare: use.populationShare,
     });
     // Only candidates that could still enter the answer have their stacks read.
     const minimum = bar();
@@ -115,8 +125,14 @@ export async function customerCandidates(db: Db, s: CustomerSearch): Promise<Cus
         coUsage: stack.reduce((m, r) => Math.max(m, rate.get(r.productId) ?? 0), 0),
       };
       offer({
-        companyId: a.companyId, productId, product: d.name, category: d.category, probability: inferredProbability(signal),
-        kind: 'inferred', signal, peerIntensity,
+        companyId: a.companyId,
+        productId,
+        product: d.name,
+        category: d.category,
+        probability: inferredProbability(signal),
+        kind: 'inferred',
+        signal,
+        peerIntensity,
       });
     }
   }

@@ -26,7 +26,12 @@ export async function peopleSearchOf(db: Db, q: ParsedQuery, asOf: Date): Promis
   if (q.companies.length > 0 && companyIds.length === 0) return null;
   const productIds = new Set(q.products.map((p) => p.id));
   if (q.vendors.length || q.categories.length) {
-    for (const p of await productsOf(db, q.vendors.map((v) => v.id), q.categories.map((c) => c.id))) productIds.add(p.id);
+    for (const p of await productsOf(
+      db,
+      q.vendors.map((v) => v.id),
+      q.categories.map((c) => c.id),
+    ))
+      productIds.add(p.id);
   }
   if ((q.products.length || q.vendors.length || q.categories.length) && productIds.size === 0) return null;
   const criteria: PeopleCriteria = {
@@ -40,7 +45,9 @@ export async function peopleSearchOf(db: Db, q: ParsedQuery, asOf: Date): Promis
     productIds: [...productIds].sort(),
     productSince: productIds.size ? new Date(asOf.getTime() - PRODUCT_EVIDENCE_DAYS * 86_400_000) : null,
   };
-  const hardFilters = [criteria.countries, criteria.companyIds, criteria.industryIds, criteria.employeeBands, criteria.productIds].filter((l) => l.length > 0).length;
+  const hardFilters = [criteria.countries, criteria.companyIds, criteria.industryIds, criteria.employeeBands, criteria.productIds].filter(
+    (l) => l.length > 0,
+  ).length;
   const soft = criteria.titles.length + criteria.seniority.length + criteria.functions.length;
   if (hardFilters + soft === 0) return null;
   const fuzzy = [q.products, q.vendors, q.categories, q.industries].some((list) => list.some((m) => m.kind === 'fuzzy'));
@@ -66,7 +73,13 @@ export async function rankPeople(db: Db, search: PeopleSearch, size: number): Pr
 /** The public item: profile fields and the confidence, nothing else (no seniority, no contacts). */
 export function toPeopleItem(p: ScoredProfile): PeopleItem {
   return {
-    id: p.id, fullName: p.fullName, title: p.title, companyName: p.companyName, companyDomain: p.companyDomain,
-    country: p.country, city: p.city, confidence: p.confidence,
+    id: p.id,
+    fullName: p.fullName,
+    title: p.title,
+    companyName: p.companyName,
+    companyDomain: p.companyDomain,
+    country: p.country,
+    city: p.city,
+    confidence: p.confidence,
   };
 }

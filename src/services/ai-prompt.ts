@@ -14,7 +14,11 @@ export interface UnderstoodPrompt extends Understood {
 }
 
 export async function understandAiPrompt(
-  db: Db, config: Pick<Config, 'ai'>, prompt: string, mode: PromptMode, deps: { fetch?: typeof fetch } = {},
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  prompt: string,
+  mode: PromptMode,
+  deps: { fetch?: typeof fetch } = {},
 ): Promise<UnderstoodPrompt> {
   const catalog = await loadPromptCatalog(db);
   const companies = mode === 'customers' ? [] : await findPromptCompanies(db, companyCandidates(prompt));

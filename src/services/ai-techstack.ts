@@ -37,15 +37,26 @@ export interface StackCandidates {
  * limits both to a set of product ids (a prompt that names products, vendors or categories).
  */
 export async function stackCandidates(
-  db: Db, companyId: string, asOf: Date, population: number, restrict: ReadonlySet<string> | null = null,
+  db: Db,
+  companyId: string,
+  asOf: Date,
+  population: number,
+  restrict: ReadonlySet<string> | null = null,
 ): Promise<StackCandidates> {
   const asOfMs = asOf.getTime();
   const evidence = await companyEvidence(db, companyId);
   const observed = evidence.map((e) => ({
     evidence: e,
-    probability: inUseConfidence({
-      firstVerified: e.firstVerified.getTime(), lastVerified: e.lastVerified.getTime(), hitCount: e.hitCount, intensity: e.intensity, sourceCount: e.sources.length,
-    }, asOfMs),
+    probability: inUseConfidence(
+      {
+        firstVerified: e.firstVerified.getTime(),
+        lastVerified: e.lastVerified.getTime(),
+        hitCount: e.hitCount,
+        intensity: e.intensity,
+        sourceCount: e.sources.length,
+      },
+      asOfMs,
+    ),
   }));
   const evidenced = new Set(evidence.map((e) => e.productId));
   const inUse = observed.filter((o) => o.probability >= IN_USE_THRESHOLD).map((o) => o.evidence);
@@ -92,8 +103,13 @@ export async function stackCandidates(
       coUsage: coUse?.share ?? 0,
     };
     return {
-      productId, product: p.product, category: p.category, vendorDomain: p.vendorDomain, signal,
-      probability: inferredProbability(signal), coUsedWith: coUse,
+      productId,
+      product: p.product,
+      category: p.category,
+      vendorDomain: p.vendorDomain,
+      signal,
+      probability: inferredProbability(signal),
+      coUsedWith: coUse,
     };
   });
   return { observed: restrict ? observed.filter((o) => restrict.has(o.evidence.productId)) : observed, inferred, cohortSize: members.length };

@@ -16,7 +16,13 @@ import { productsOf } from '../store/products.ts';
 import type { ParsedQuery, TimeWindow } from '../intelligence/prompt/index.ts';
 import { toPercent } from '../intelligence/peer-inference.ts';
 import {
-  evidenceReason, evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, usageScope,
+  evidenceReason,
+  evidenceSource,
+  howProductIsUsed,
+  inferredReason,
+  inferredSource,
+  inferredUse,
+  usageScope,
 } from '../intelligence/suggestion-wording.ts';
 import type { CustomerItem, CustomersInput, PeopleInput, PeopleItem, TechStackInput, TechStackItem } from '../schemas/ai.ts';
 import { understandAiPrompt, type UnderstoodPrompt } from './ai-prompt.ts';
@@ -26,7 +32,6 @@ import { peopleSearchOf, rankPeople, toPeopleItem } from './ai-people.ts';
 import { requireCompany } from './resolve.ts';
 import { currentAsOf } from './stacks.ts';
 import { audit } from './audit.ts';
-
 
 export interface AiAnswer<T> {
   items: T[];
@@ -65,7 +70,15 @@ export function timeBoundsOf(t: TimeWindow | null, asOf: Date): TimeBounds | nul
  */
 export async function productsNamed(db: Db, q: ParsedQuery): Promise<string[]> {
   const direct = q.products.map((p) => p.id);
-  const expanded = (await productsOf(db, q.vendors.map((v) => v.id), q.categories.map((c) => c.id))).map((p) => p.id).filter((id) => !direct.includes(id));
+  const expanded = (
+    await productsOf(
+      db,
+      q.vendors.map((v) => v.id),
+      q.categories.map((c) => c.id),
+    )
+  )
+    .map((p) => p.id)
+    .filter((id) => !direct.includes(id));
   const users = await productUserCounts(db, expanded);
   expanded.sort((a, b) => (users.get(b) ?? 0) - (users.get(a) ?? 0) || (a < b ? -1 : 1));
   return [...new Set([...direct, ...expanded])];
@@ -77,9 +90,22 @@ interface AiCallTrace {
   audited?: boolean;
 }
 
-const understoodParams = (u: UnderstoodPrompt) => ({ understood: u.described, parser: u.parser, ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}) });
+const understoodParams = (u: UnderstoodPrompt) => ({
+  understood: u.described,
+  parser: u.parser,
+  ...(u.fallbackReason ? { fallbackReason: u.fallbackReason } : {}),
+});
 
-async function record(db: Db, principal: Principal, onBehalfOf: string, action: string, params: Record<string, unknown>, trace: AiCallTrace, understood: UnderstoodPrompt, count: number) {
+async function record(
+  db: Db,
+  principal: Principal,
+  onBehalfOf: string,
+  action: string,
+  params: Record<string, unknown>,
+  trace: AiCallTrace,
+  understood: UnderstoodPrompt,
+  count: number,
+) {
   await audit(db, { clientId: principal.clientId, onBehalfOf, action, params: { ...params, ...understoodParams(understood) }, resultCount: count });
   trace.audited = true;
 }
@@ -98,7 +124,11 @@ const NARROWING: Record<string, string> = {
  * the time limit is answered with what to do about it: a prompt that broad is the usual cause.
  */
 async function aiCall<T>(
-  db: Db, principal: Principal, onBehalfOf: string, action: string, params: Record<string, unknown>,
+  db: Db,
+  principal: Principal,
+  onBehalfOf: string,
+  action: string,
+  params: Record<string, unknown>,
   run: (trace: AiCallTrace) => Promise<T>,
 ): Promise<T> {
   const trace: AiCallTrace = {};
@@ -110,7 +140,11 @@ async function aiCall<T>(
       const error = reported instanceof AppError ? reported.message : 'internal error';
       await outsideRequest(() =>
         audit(db, {
-          clientId: principal.clientId, onBehalfOf, action, outcome: 'failure', resultCount: null,
+          clientId: principal.clientId,
+          onBehalfOf,
+          action,
+          outcome: 'failure',
+          resultCount: null,
           params: { ...params, ...(trace.understood ? understoodParams(trace.understood) : {}), error },
         }),
       ).catch(() => {
@@ -135,15 +169,28 @@ function nothingFound(what: string, understood: UnderstoodPrompt): NotFoundError
 }
 
 export async function findCustomersOfProducts(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: CustomersInput, deps: AiDeps = {},
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: CustomersInput,
+  deps: AiDeps = {},
 ): Promise<AiAnswer<CustomerItem>> {
   const params = { prompt: input.prompt, size: input.size };
-  return aiCall(db, principal, onBehalfOf, 'ai.find_customers_of_products', params, (trace) => customersOfProducts(db, config, principal, onBehalfOf, input, deps, params, trace));
+  return aiCall(db, principal, onBehalfOf, 'ai.find_customers_of_products', params, (trace) =>
+    customersOfProducts(db, config, principal, onBehalfOf, input, deps, params, trace),
+  );
 }
 
 async function customersOfProducts(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: CustomersInput, deps: AiDeps,
-  params: Record<string, unknown>, trace: AiCallTrace,
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: CustomersInput,
+  deps: AiDeps,
+  params: Record<string, unknown>,
+  trace: AiCallTrace,
 ): Promise<AiAnswer<CustomerItem>> {
   const understood = (trace.understood = await understandAiPrompt(db, config, input.prompt, 'customers', deps));
   const q = understood.query;
@@ -152,19 +199,46 @@ async function customersOfProducts(
   if (productIds.length > 0) {
     const { asOf, population } = await currentAsOf(db);
     const ranked = await customerCandidates(db, {
-      productIds, filter: companyFilterOf(q), time: timeBoundsOf(q.timeWindow, asOf), asOf, population, limit: input.size,
+      productIds,
+      filter: companyFilterOf(q),
+      time: timeBoundsOf(q.timeWindow, asOf),
+      asOf,
+      population,
+      limit: input.size,
     });
-    const facts = new Map((await companyFacts(db, ranked.map((r) => r.companyId))).map((c) => [c.id, c]));
+    const facts = new Map(
+      (
+        await companyFacts(
+          db,
+          ranked.map((r) => r.companyId),
+        )
+      ).map((c) => [c.id, c]),
+    );
     items = ranked.flatMap((r): CustomerItem[] => {
       const c = facts.get(r.companyId);
       if (!c) return [];
-      const base = { companyName: c.name, companyDomain: c.domain, country: c.country, industry: c.industry, productId: r.productId, product: r.product, probability: toPercent(r.probability) };
+      const base = {
+        companyName: c.name,
+        companyDomain: c.domain,
+        country: c.country,
+        industry: c.industry,
+        productId: r.productId,
+        product: r.product,
+        probability: toPercent(r.probability),
+      };
       if (r.kind === 'observed' && r.evidence) {
         const e = r.evidence;
-        return [{
-          ...base, howProductIsUsed: howProductIsUsed(e.category, e.intensity), scope: usageScope(e.intensity), source: evidenceSource(e),
-          evidence: 'observed' as const, dateFirstVerified: e.firstVerified.toISOString(), dateLastVerified: e.lastVerified.toISOString(),
-        }];
+        return [
+          {
+            ...base,
+            howProductIsUsed: howProductIsUsed(e.category, e.intensity),
+            scope: usageScope(e.intensity),
+            source: evidenceSource(e),
+            evidence: 'observed' as const,
+            dateFirstVerified: e.firstVerified.toISOString(),
+            dateLastVerified: e.lastVerified.toISOString(),
+          },
+        ];
       }
       const use = inferredUse(r.category, r.peerIntensity ?? null);
       return [{ ...base, ...use, source: inferredSource(peerShareOf(r.signal!)), evidence: 'inferred' as const }];
@@ -177,15 +251,28 @@ async function customersOfProducts(
 }
 
 export async function findTechStacksForCompany(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps = {},
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: TechStackInput,
+  deps: AiDeps = {},
 ): Promise<AiAnswer<TechStackItem>> {
   const params = { prompt: input.prompt ?? null, companyDomain: input.companyDomain ?? null, size: input.size };
-  return aiCall(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, (trace) => techStacksForCompany(db, config, principal, onBehalfOf, input, deps, params, trace));
+  return aiCall(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, (trace) =>
+    techStacksForCompany(db, config, principal, onBehalfOf, input, deps, params, trace),
+  );
 }
 
 async function techStacksForCompany(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: TechStackInput, deps: AiDeps,
-  params: Record<string, unknown>, trace: AiCallTrace,
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: TechStackInput,
+  deps: AiDeps,
+  params: Record<string, unknown>,
+  trace: AiCallTrace,
 ): Promise<AiAnswer<TechStackItem>> {
   const prompt = input.prompt?.trim() ?? '';
   // The schema normalized the domain (an invalid one is a 400 whatever the prompt says); blank is absent.
@@ -205,38 +292,71 @@ async function techStacksForCompany(
     const c = await stackCandidates(db, companyId, asOf, population, restrict);
     const all: (TechStackItem & { sortKey: string })[] = [
       ...c.observed.map(({ evidence: e, probability }) => ({
-        software: e.product, productId: e.productId, vendorDomain: e.vendorDomain, category: e.category,
-        reason: evidenceReason(e, probability), source: evidenceSource(e), evidence: 'observed' as const, probability: toPercent(probability),
-        dateFirstVerified: e.firstVerified.toISOString(), dateLastVerified: e.lastVerified.toISOString(), sortKey: e.productId,
+        software: e.product,
+        productId: e.productId,
+        vendorDomain: e.vendorDomain,
+        category: e.category,
+        reason: evidenceReason(e, probability),
+        source: evidenceSource(e),
+        evidence: 'observed' as const,
+        probability: toPercent(probability),
+        dateFirstVerified: e.firstVerified.toISOString(),
+        dateLastVerified: e.lastVerified.toISOString(),
+        sortKey: e.productId,
       })),
       ...c.inferred.map((i) => ({
-        software: i.product, productId: i.productId, vendorDomain: i.vendorDomain, category: i.category,
-        reason: inferredReason({ ...i.signal, coUsedWith: i.coUsedWith }), source: inferredSource(peerShareOf(i.signal)),
-        evidence: 'inferred' as const, probability: toPercent(i.probability), sortKey: i.productId,
+        software: i.product,
+        productId: i.productId,
+        vendorDomain: i.vendorDomain,
+        category: i.category,
+        reason: inferredReason({ ...i.signal, coUsedWith: i.coUsedWith }),
+        source: inferredSource(peerShareOf(i.signal)),
+        evidence: 'inferred' as const,
+        probability: toPercent(i.probability),
+        sortKey: i.productId,
       })),
     ];
-    all.sort((a, b) => b.probability - a.probability || (a.evidence === b.evidence ? 0 : a.evidence === 'observed' ? -1 : 1) || (a.sortKey < b.sortKey ? -1 : 1));
+    all.sort(
+      (a, b) => b.probability - a.probability || (a.evidence === b.evidence ? 0 : a.evidence === 'observed' ? -1 : 1) || (a.sortKey < b.sortKey ? -1 : 1),
+    );
     items = all.slice(0, input.size).map(({ sortKey: _k, ...item }) => item);
   }
   await record(db, principal, onBehalfOf, 'ai.find_techstacks_for_company', params, trace, understood, items.length);
   if (!companyId) {
     const unknown = q.companies.find((x) => !x.id);
-    throw nothingFound(unknown ? `Company '${unknown.domain ?? unknown.name ?? unknown.text}' not found` : 'No known company recognized in the prompt; pass companyDomain', understood);
+    throw nothingFound(
+      unknown ? `Company '${unknown.domain ?? unknown.name ?? unknown.text}' not found` : 'No known company recognized in the prompt; pass companyDomain',
+      understood,
+    );
   }
-  if (items.length === 0) throw nothingFound(restricted ? 'No evidenced or likely product of the kind asked for' : 'No evidenced or likely product for this company', understood);
+  if (items.length === 0)
+    throw nothingFound(restricted ? 'No evidenced or likely product of the kind asked for' : 'No evidenced or likely product for this company', understood);
   return { items, understood };
 }
 
 export async function findPeopleProfiles(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: PeopleInput, deps: AiDeps = {},
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: PeopleInput,
+  deps: AiDeps = {},
 ): Promise<AiAnswer<PeopleItem>> {
   const params = { prompt: input.prompt, size: input.size };
-  return aiCall(db, principal, onBehalfOf, 'ai.find_people_profiles', params, (trace) => peopleProfiles(db, config, principal, onBehalfOf, input, deps, params, trace));
+  return aiCall(db, principal, onBehalfOf, 'ai.find_people_profiles', params, (trace) =>
+    peopleProfiles(db, config, principal, onBehalfOf, input, deps, params, trace),
+  );
 }
 
 async function peopleProfiles(
-  db: Db, config: Pick<Config, 'ai'>, principal: Principal, onBehalfOf: string, input: PeopleInput, deps: AiDeps,
-  params: Record<string, unknown>, trace: AiCallTrace,
+  db: Db,
+  config: Pick<Config, 'ai'>,
+  principal: Principal,
+  onBehalfOf: string,
+  input: PeopleInput,
+  deps: AiDeps,
+  params: Record<string, unknown>,
+  trace: AiCallTrace,
 ): Promise<AiAnswer<PeopleItem>> {
   const understood = (trace.understood = await understandAiPrompt(db, config, input.prompt, 'people', deps));
   const { asOf } = await currentAsOf(db);

@@ -63,12 +63,23 @@ export async function adminAction<T>(
 
 /** A call refused for want of a role: audited (outcome denied) under the caller. */
 export async function auditDenied(db: Db, principal: Principal, operationId: string, role: string): Promise<void> {
-  await audit(db, { clientId: principal.clientId, onBehalfOf: principal.person?.email ?? null, action: 'admin.denied', params: { operation: operationId, requiredRole: role, role: principal.role ?? null }, resultCount: null, outcome: 'denied' });
+  await audit(db, {
+    clientId: principal.clientId,
+    onBehalfOf: principal.person?.email ?? null,
+    action: 'admin.denied',
+    params: { operation: operationId, requiredRole: role, role: principal.role ?? null },
+    resultCount: null,
+    outcome: 'denied',
+  });
 }
 
 /** One page of the audit log, newest first, and the cursor of the next (older) page. */
 export async function listAudit(db: Db, q: AuditQuery): Promise<{ entries: AuditEntryOut[]; nextCursor: string | null }> {
-  const rows = await findAuditEntries(db, { clientId: q.clientId, action: q.action, outcome: q.outcome, from: q.from, to: q.to, beforeId: q.cursor }, q.size + 1);
+  const rows = await findAuditEntries(
+    db,
+    { clientId: q.clientId, action: q.action, outcome: q.outcome, from: q.from, to: q.to, beforeId: q.cursor },
+    q.size + 1,
+  );
   const page = rows.slice(0, q.size);
   return {
     entries: page.map((r) => ({

@@ -9,7 +9,6 @@ import { requireCompany } from './resolve.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import { MAX_COMPETITORS } from '../intelligence/cohorts.ts';
 
-
 /** What a peer-set read needs of the company. */
 type Company = Pick<CompanyRef, 'id' | 'domain'>;
 
@@ -36,14 +35,12 @@ async function peerPage(db: Db, company: Company, kind: CohortKind, page: number
   return toPage(rows.map(toPeer), total, size);
 }
 
-
 /** Up to 50 competitors, most alike first, as a page of Peer items. */
 export async function listCompetitors(primary: Db, input: CompetitorsInput): Promise<Page<Peer>> {
   const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   return peerPage(db, company, 'competitors', input.page, input.size, MAX_COMPETITORS);
 }
-
 
 /** Members of the company's Default, Defined or Aspirational cohort, as a page of Peer items. */
 export async function listCohort(primary: Db, input: CohortInput): Promise<Page<Peer>> {

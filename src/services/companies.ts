@@ -3,13 +3,20 @@
 import type { Db } from '../db/db.ts';
 import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
-import { BY_NAME, searchCompaniesCounted, streamCompanies, type CompanySort, type CompanySummaryRow, type CompanySearchCriteria, type InstallSetFilter } from '../store/companies.ts';
+import {
+  BY_NAME,
+  searchCompaniesCounted,
+  streamCompanies,
+  type CompanySort,
+  type CompanySummaryRow,
+  type CompanySearchCriteria,
+  type InstallSetFilter,
+} from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
 import { nowDate } from '../clock.ts';
 import { requireCategories, requireCompanies, requireIndustries, requireProducts, requireVendors } from './resolve.ts';
-
 
 export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
   return {
@@ -102,7 +109,14 @@ async function toCriteria(db: Db, input: CompanySearchInput, now: Date): Promise
     dateRanges: f.dateLastVerifiedBucketIn && f.dateLastVerifiedBucketIn.length > 0 ? dateRanges(uniq(f.dateLastVerifiedBucketIn), now) : undefined,
     requireScopedInstall: false,
   };
-  const hasInstallFilter = [criteria.vendorIn, criteria.vendorNotIn, criteria.productIn, criteria.productNotIn, criteria.categoryIn, criteria.categoryNotIn].some(Boolean);
+  const hasInstallFilter = [
+    criteria.vendorIn,
+    criteria.vendorNotIn,
+    criteria.productIn,
+    criteria.productNotIn,
+    criteria.categoryIn,
+    criteria.categoryNotIn,
+  ].some(Boolean);
   criteria.requireScopedInstall = !hasInstallFilter && Boolean(criteria.intensityScores || criteria.dateRanges);
   return criteria;
 }

@@ -69,7 +69,11 @@ export function toCompanyProduct(r: CompanyProductRow, chains: Map<string, Categ
 }
 
 /** One JSON page of the company's products; `evidence`: each record with its newest evidence items. */
-export async function companyProducts(primary: Db, input: CompanyProductsInput, include: { evidence?: boolean } = {}): Promise<Page<CompanyProduct & { evidence?: EvidenceRecord[] }>> {
+export async function companyProducts(
+  primary: Db,
+  input: CompanyProductsInput,
+  include: { evidence?: boolean } = {},
+): Promise<Page<CompanyProduct & { evidence?: EvidenceRecord[] }>> {
   const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
@@ -80,8 +84,16 @@ export async function companyProducts(primary: Db, input: CompanyProductsInput, 
   const now = nowDate();
   const records = rows.map((r) => toCompanyProduct(r, chains, now));
   if (!include.evidence) return toPage(records, total, input.size);
-  const evidence = await newestEvidence(db, company.id, records.map((r) => r.productId));
-  return toPage(records.map((r) => ({ ...r, evidence: evidence.get(r.productId) ?? [] })), total, input.size);
+  const evidence = await newestEvidence(
+    db,
+    company.id,
+    records.map((r) => r.productId),
+  );
+  return toPage(
+    records.map((r) => ({ ...r, evidence: evidence.get(r.productId) ?? [] })),
+    total,
+    input.size,
+  );
 }
 
 /**
@@ -105,6 +117,11 @@ export async function streamAllCompanyProducts(
   return audited(db, records, {
     actor: exportedBy.actor,
     action: `company-products.export.${exportedBy.format}`,
-    params: { companyDomain: company.domain, mainCategory: input.mainCategory, mainCategoryId: input.mainCategoryId, attributed: exportedBy.actor.onBehalfOf !== null },
+    params: {
+      companyDomain: company.domain,
+      mainCategory: input.mainCategory,
+      mainCategoryId: input.mainCategoryId,
+      attributed: exportedBy.actor.onBehalfOf !== null,
+    },
   });
 }

@@ -7,8 +7,16 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { CounterStore } from '../auth/counters.ts';
 import {
-  countConsoleUsers, deleteConsoleSessionsOfUser, findConsoleUser, findConsoleUserByEmail, insertConsoleUser, listConsoleUsersPage, replaceConsoleUserPasswordHash,
-  setConsoleUserDisabled, updateConsoleUser, type ConsoleUserRow,
+  countConsoleUsers,
+  deleteConsoleSessionsOfUser,
+  findConsoleUser,
+  findConsoleUserByEmail,
+  insertConsoleUser,
+  listConsoleUsersPage,
+  replaceConsoleUserPasswordHash,
+  setConsoleUserDisabled,
+  updateConsoleUser,
+  type ConsoleUserRow,
 } from '../store/console-users.ts';
 import { DUMMY_PASSWORD_HASH, generatePassword, hashPassword, needsRehash, passwordProblem, verifyPassword } from '../auth/passwords.ts';
 import { takeSignInSlot } from '../auth/sign-in-throttle.ts';
@@ -23,8 +31,13 @@ import { currentQueryLimits, withQueryLimits } from '../db/query-limits.ts';
 
 export function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
   return {
-    id: u.id, email: u.email, name: u.name, role: u.role, disabled: u.disabledAt !== null,
-    disabledAt: u.disabledAt ? u.disabledAt.toISOString() : null, createdAt: u.createdAt.toISOString(),
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    disabled: u.disabledAt !== null,
+    disabledAt: u.disabledAt ? u.disabledAt.toISOString() : null,
+    createdAt: u.createdAt.toISOString(),
   };
 }
 
@@ -79,7 +92,10 @@ export interface NewConsoleUser {
  * (Not audited by itself: the Admin API and the CLI go through createAdminUser.)
  */
 export async function createUser(db: Db, input: NewConsoleUser): Promise<{ user: ConsoleUser; password?: string }> {
-  return afterHashing(() => preparePassword(input.password), (prepared) => insertUser(db, input, prepared));
+  return afterHashing(
+    () => preparePassword(input.password),
+    (prepared) => insertUser(db, input, prepared),
+  );
 }
 
 async function insertUser(db: Db, input: NewConsoleUser, prepared: PreparedPassword): Promise<{ user: ConsoleUser; password?: string }> {
@@ -101,7 +117,10 @@ export async function createAdminUser(db: Db, actor: AdminActor, input: NewConso
     () => preparePassword(input.password),
     (prepared) =>
       adminAction(
-        db, actor, 'admin.users.create', { email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordGenerated: input.password === undefined },
+        db,
+        actor,
+        'admin.users.create',
+        { email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordGenerated: input.password === undefined },
         () => insertUser(db, input, prepared),
         (r) => ({ userId: r.user.id }),
       ),
@@ -190,29 +209,42 @@ export async function signIn(
   const email = input.email.trim().toLowerCase();
   const slot = await takeSignInSlot(counters, config, email, input.address);
   const user = email.length <= MAX_EMAIL_LENGTH ? await findConsoleUserByEmail(db, email) : undefined;
-  return afterHashing(() => verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH), async (ok) => {
-    // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
-    const address = input.address.slice(0, 64);
-    const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
-      audit(db, { clientId: null, onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH), action: 'console.sign_in', params: { address, ...(reason ? { reason } : {}) }, resultCount: null, outcome });
-    if (!user || !ok) {
-      await signInAudit('failure', user ? 'wrong password' : 'unknown email');
-      throw new UnauthorizedError(BAD_CREDENTIALS, {});
-    }
-    if (user.disabledAt) {
-      await signInAudit('failure', 'disabled');
-      throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
-    }
-    await slot.succeeded();
-    if (needsRehash(user.passwordHash)) {
-      // Best effort: a rehash that fails (a database hiccup) is tried again at the next sign-in
-      // and must not refuse this one.
-      await afterHashing(() => hashPassword(input.password), (stronger) => replaceConsoleUserPasswordHash(db, user.id, user.passwordHash, stronger)).catch(() => false);
-    }
-    const session = await startSession(db, config, user.id);
-    await signInAudit('success');
-    return { person: personOf(user), session };
-  });
+  return afterHashing(
+    () => verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH),
+    async (ok) => {
+      // Audited: who signed in, and each refusal (the attempted email, lowercased, and why).
+      const address = input.address.slice(0, 64);
+      const signInAudit = (outcome: 'success' | 'failure', reason?: string) =>
+        audit(db, {
+          clientId: null,
+          onBehalfOf: email.slice(0, MAX_EMAIL_LENGTH),
+          action: 'console.sign_in',
+          params: { address, ...(reason ? { reason } : {}) },
+          resultCount: null,
+          outcome,
+        });
+      if (!user || !ok) {
+        await signInAudit('failure', user ? 'wrong password' : 'unknown email');
+        throw new UnauthorizedError(BAD_CREDENTIALS, {});
+      }
+      if (user.disabledAt) {
+        await signInAudit('failure', 'disabled');
+        throw new UnauthorizedError('Sign-in refused: this account is disabled; ask an admin to enable it', {});
+      }
+      await slot.succeeded();
+      if (needsRehash(user.passwordHash)) {
+        // Best effort: a rehash that fails (a database hiccup) is tried again at the next sign-in
+        // and must not refuse this one.
+        await afterHashing(
+          () => hashPassword(input.password),
+          (stronger) => replaceConsoleUserPasswordHash(db, user.id, user.passwordHash, stronger),
+        ).catch(() => false);
+      }
+      const session = await startSession(db, config, user.id);
+      await signInAudit('success');
+      return { person: personOf(user), session };
+    },
+  );
 }
 
 // The first admin --------------------------------------------------------------------------------

@@ -28,9 +28,9 @@ const MAX_PAGE_BYTES = 1024 * 1024;
 
 export async function detectTechnologies(input: DetectInput, deps: DetectDeps): Promise<DetectResult> {
   if ((input.url === undefined) === (input.artifacts === undefined)) {
-    throw new BadRequestError(input.url === undefined
-      ? 'url: give url (a domain or an http(s) URL to fetch) or artifacts (one site)'
-      : 'artifacts: give url or artifacts, not both');
+    throw new BadRequestError(
+      input.url === undefined ? 'url: give url (a domain or an http(s) URL to fetch) or artifacts (one site)' : 'artifacts: give url or artifacts, not both',
+    );
   }
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const site = input.artifacts ? toSiteArtifacts(input.artifacts) : await fetchOne(input.url!, deps, deadline);
@@ -38,7 +38,12 @@ export async function detectTechnologies(input: DetectInput, deps: DetectDeps): 
   return {
     domain: site.domain,
     technologies: detections.map((d) => ({
-      name: d.name, vendorDomain: d.vendorDomain, category: d.category, ...(d.version ? { version: d.version } : {}), confidence: d.confidence, evidence: d.evidence,
+      name: d.name,
+      vendorDomain: d.vendorDomain,
+      category: d.category,
+      ...(d.version ? { version: d.version } : {}),
+      confidence: d.confidence,
+      evidence: d.evidence,
     })),
   };
 }
@@ -60,8 +65,15 @@ async function fetchOne(url: string, deps: DetectDeps, signal: AbortSignal): Pro
   try {
     if (deps.fetch) return await deps.fetch(url, signal);
     return await fetchSite(url, {
-      network: deps.network, contactUrl: deps.contactUrl, signal, maxBytes: MAX_PAGE_BYTES, retries: 1, retryDelayMs: 250, maxRetryAfterMs: 2000,
-      timeoutMs: Math.min(10_000, deps.timeoutMs), politeness: new Politeness(0),
+      network: deps.network,
+      contactUrl: deps.contactUrl,
+      signal,
+      maxBytes: MAX_PAGE_BYTES,
+      retries: 1,
+      retryDelayMs: 250,
+      maxRetryAfterMs: 2000,
+      timeoutMs: Math.min(10_000, deps.timeoutMs),
+      politeness: new Politeness(0),
     });
   } catch (err) {
     if (signal.aborted) throw new UnprocessableError(`url: ${url.slice(0, 200)} could not be fetched within ${deps.timeoutMs} ms (timeout)`);

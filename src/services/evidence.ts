@@ -10,7 +10,15 @@ import { evidencePage, latestEvidence, type EvidenceItemRow } from '../store/obs
 import { requireCompany, requireProducts } from './resolve.ts';
 
 function toRecord(r: EvidenceItemRow): EvidenceRecord {
-  return { source: r.source as EvidenceRecord['source'], url: r.url, ruleId: r.ruleId, excerpt: r.excerpt, version: r.version, weight: r.weight, seenAt: r.seenAt.toISOString() };
+  return {
+    source: r.source as EvidenceRecord['source'],
+    url: r.url,
+    ruleId: r.ruleId,
+    excerpt: r.excerpt,
+    version: r.version,
+    weight: r.weight,
+    seenAt: r.seenAt.toISOString(),
+  };
 }
 
 export async function companyProductEvidence(db: Db, input: EvidenceInput): Promise<Page<EvidenceRecord>> {

@@ -40,11 +40,7 @@ export function noteExportCut(rows: object, cut: ExportCut): void {
   if (state && !state.cut) state.cut = cut;
 }
 
-export function audited<T>(
-  db: Db,
-  rows: AsyncIterable<T>,
-  entry: { actor: Actor; action: string; params: Record<string, unknown> },
-): AsyncGenerator<T> {
+export function audited<T>(db: Db, rows: AsyncIterable<T>, entry: { actor: Actor; action: string; params: Record<string, unknown> }): AsyncGenerator<T> {
   const state: { cut?: ExportCut } = {};
   const generator = auditedRows(db, rows, entry, state);
   cuts.set(generator, state);

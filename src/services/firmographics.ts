@@ -34,8 +34,12 @@ function nativeFromCompany(c: CompanyRow): Record<string, unknown> {
     founded_date: c.founded_year !== null ? String(c.founded_year) : undefined,
     industries: c.industry ? [c.industry] : undefined,
     hq_address: dropUndefined({
-      street1: c.street ?? undefined, city: c.city ?? undefined, state: c.state ?? undefined,
-      postal_code: c.postal_code ?? undefined, country: c.country ?? undefined, phone: c.phone ?? undefined,
+      street1: c.street ?? undefined,
+      city: c.city ?? undefined,
+      state: c.state ?? undefined,
+      postal_code: c.postal_code ?? undefined,
+      country: c.country ?? undefined,
+      phone: c.phone ?? undefined,
     }),
   };
   return dropUndefined(p);

@@ -29,9 +29,18 @@ const running = new WeakMap<Db, Set<Promise<void>>>();
 
 export function toJob(r: JobRow): Job {
   return {
-    id: String(r.id), kind: r.kind as Job['kind'], status: r.status as Job['status'], params: (r.params ?? {}) as Record<string, unknown>,
-    phase: r.phase, done: r.done, total: r.total, result: (r.result ?? null) as Record<string, unknown> | null, error: r.error,
-    startedBy: r.started_by, startedAt: r.started_at.toISOString(), finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
+    id: String(r.id),
+    kind: r.kind as Job['kind'],
+    status: r.status as Job['status'],
+    params: (r.params ?? {}) as Record<string, unknown>,
+    phase: r.phase,
+    done: r.done,
+    total: r.total,
+    result: (r.result ?? null) as Record<string, unknown> | null,
+    error: r.error,
+    startedBy: r.started_by,
+    startedAt: r.started_at.toISOString(),
+    finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
   };
 }
 
@@ -39,11 +48,19 @@ export function toJob(r: JobRow): Job {
 export async function startRefreshJob(db: Db, actor: AdminActor, input: { full?: boolean | undefined }): Promise<Job> {
   const full = input.full ?? false;
   const startedBy = actor === 'cli' ? 'cli' : actor.clientId;
-  const job = await adminAction(db, actor, 'admin.jobs.refresh', { full }, async () => {
-    const { started, running: other } = await insertRunningJob(db, { kind: 'refresh', params: { full }, startedBy }, JOB_STALE_MS);
-    if (!started) throw new ConflictError(`A refresh job is already running (job ${other?.id ?? '?'}); read its progress with GET /api/admin/jobs/${other?.id ?? ''}`);
-    return started;
-  }, (j) => ({ jobId: String(j.id) }));
+  const job = await adminAction(
+    db,
+    actor,
+    'admin.jobs.refresh',
+    { full },
+    async () => {
+      const { started, running: other } = await insertRunningJob(db, { kind: 'refresh', params: { full }, startedBy }, JOB_STALE_MS);
+      if (!started)
+        throw new ConflictError(`A refresh job is already running (job ${other?.id ?? '?'}); read its progress with GET /api/admin/jobs/${other?.id ?? ''}`);
+      return started;
+    },
+    (j) => ({ jobId: String(j.id) }),
+  );
   const done = outsideRequest(() => runRefresh(db, Number(job.id), full));
   let set = running.get(db);
   if (!set) running.set(db, (set = new Set()));
@@ -70,9 +87,11 @@ function progressWriter(db: Db, id: number, paused: () => boolean = () => false)
       if (paused() || (p.phase === lastPhase && t - lastWrite < PROGRESS_EVERY_MS && p.done !== p.total)) return;
       lastPhase = p.phase;
       lastWrite = t;
-      writes = writes.then(() => updateJobProgress(db, id, p)).catch(() => {
-        /* progress is informative: a lost update is overwritten by the next */
-      });
+      writes = writes
+        .then(() => updateJobProgress(db, id, p))
+        .catch(() => {
+          /* progress is informative: a lost update is overwritten by the next */
+        });
     },
     async flush() {
       clearInterval(heartbeat);
@@ -149,12 +168,23 @@ export async function runImportJob(db: Db, input: ImportJobInput): Promise<Impor
   }
   importing = false;
   const counts = {
-    committed: summary.committed, rowsRead: summary.rowsRead, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
-    deleted: summary.deleted, rejected: summary.rejected, errorCount: summary.errorCount, elapsedMs: Math.round(summary.elapsedMs),
+    committed: summary.committed,
+    rowsRead: summary.rowsRead,
+    inserted: summary.inserted,
+    updated: summary.updated,
+    unchanged: summary.unchanged,
+    deleted: summary.deleted,
+    rejected: summary.rejected,
+    errorCount: summary.errorCount,
+    elapsedMs: Math.round(summary.elapsedMs),
   };
   if (!summary.committed) {
     await progress.flush();
-    await finishJob(db, id, { status: 'failed', result: counts, error: `${summary.rejected} of ${summary.rowsRead} rows rejected (${summary.errorCount} errors): nothing written` });
+    await finishJob(db, id, {
+      status: 'failed',
+      result: counts,
+      error: `${summary.rejected} of ${summary.rowsRead} rows rejected (${summary.errorCount} errors): nothing written`,
+    });
     return { jobId: String(id), summary };
   }
   let refresh: RefreshResult | undefined;
@@ -176,7 +206,10 @@ export async function runImportJob(db: Db, input: ImportJobInput): Promise<Impor
   await progress.flush();
   await finishJob(db, id, {
     status: 'succeeded',
-    result: { ...counts, ...(refresh ? { refresh: { kind: refresh.kind, runId: refresh.runId, refreshed: refresh.refreshed, companies: refresh.companies } } : {}) },
+    result: {
+      ...counts,
+      ...(refresh ? { refresh: { kind: refresh.kind, runId: refresh.runId, refreshed: refresh.refreshed, companies: refresh.companies } } : {}),
+    },
   });
   return { jobId: String(id), summary, ...(refresh ? { refresh } : {}) };
 }

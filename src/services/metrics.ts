@@ -12,7 +12,6 @@ import { MAX_COMPARED_COMPANIES, type DetailsInput, type UsageInput, type UsageM
 import { currentAsOf, currentStackIds, currentStacks } from './stacks.ts';
 import { loadProductLabels } from '../store/catalog.ts';
 
-
 /** Share of cohort members using each product any member uses, 1-100; unknown filters are 404s. */
 export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetric[]> {
   const company = await requireCompany(db, input.companyDomain);
@@ -28,17 +27,25 @@ export async function usageMetrics(db: Db, input: UsageInput): Promise<UsageMetr
     const r = labels.get(s.productId);
     // A product deleted since the refresh has no label: left out, as from the stacks.
     if (!r || (input.productId && s.productId !== input.productId) || (vendorId && r.vendorId !== vendorId)) continue;
-    out.push({ percentage: s.percentage, product: r.productName, category: r.categoryName, productId: s.productId, vendorDomain: r.vendorDomain, companiesUsing: s.companiesUsing, cohortSize: s.cohortSize });
+    out.push({
+      percentage: s.percentage,
+      product: r.productName,
+      category: r.categoryName,
+      productId: s.productId,
+      vendorDomain: r.vendorDomain,
+      companiesUsing: s.companiesUsing,
+      cohortSize: s.cohortSize,
+    });
   }
   return out;
 }
-
 
 /** One entry per compared company, in request order, each over the company's categories. */
 export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDetail[]> {
   const list = input.cohortCompanyDomain;
   // The schema takes 1 or more domains; the upper bound is a 413, as for products-in-use.
-  if (list.length > MAX_COMPARED_COMPANIES) throw new PayloadTooLargeError(`cohortCompanyDomain: at most ${MAX_COMPARED_COMPANIES} domains per request (got ${list.length})`);
+  if (list.length > MAX_COMPARED_COMPANIES)
+    throw new PayloadTooLargeError(`cohortCompanyDomain: at most ${MAX_COMPARED_COMPANIES} domains per request (got ${list.length})`);
   const company = await requireCompany(db, input.companyDomain);
   const peers = await requireCompanies(db, list, 'cohortCompanyDomain');
 
@@ -63,8 +70,13 @@ export async function usageDetails(db: Db, input: DetailsInput): Promise<UsageDe
     return {
       companyDomain: peer.domain,
       products: rows.map((r) => ({
-        similar: r.similar, missing: r.missing, different: r.different, category: r.category, categoryId: r.categoryId,
-        ...(r.product !== undefined ? { product: r.product, productId: r.productId } : {}), companyProducts: r.companyProducts,
+        similar: r.similar,
+        missing: r.missing,
+        different: r.different,
+        category: r.category,
+        categoryId: r.categoryId,
+        ...(r.product !== undefined ? { product: r.product, productId: r.productId } : {}),
+        companyProducts: r.companyProducts,
       })),
     };
   });

@@ -20,8 +20,13 @@ import { observationOf, type Observation } from '../technographics/observations.
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultSchema, type SiteResult } from '../schemas/detect.ts';
 import {
-  companiesForDomains, createProduct, deriveInstallsFromLog, insertObservations, matchProducts,
-  type DeriveCounts, type TechnologyRef,
+  companiesForDomains,
+  createProduct,
+  deriveInstallsFromLog,
+  insertObservations,
+  matchProducts,
+  type DeriveCounts,
+  type TechnologyRef,
 } from '../store/observations.ts';
 
 /** Days after its last observation that a technology still counts as in use (DETECT_STALE_AFTER_DAYS). */
@@ -76,7 +81,14 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
   const sites = [...siteResults].map((s, i) => parseSiteResult(s, `sites[${i}]`));
   const catalog = options.catalog ?? builtInCatalog();
   const result: RecordResult = {
-    observations: 0, added: 0, sites: 0, companyIds: [], companiesCreated: 0, productsCreated: 0, skippedSites: 0, unmappedTechnologies: [],
+    observations: 0,
+    added: 0,
+    sites: 0,
+    companyIds: [],
+    companiesCreated: 0,
+    productsCreated: 0,
+    skippedSites: 0,
+    unmappedTechnologies: [],
   };
   const byDomain = new Map<string, typeof sites>();
   for (const site of sites) {
@@ -96,18 +108,26 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
     const techs = new Map<string, TechnologyRef>();
     for (const [domain, list] of byDomain) {
       if (!companies.ids.has(domain)) continue;
-      for (const site of list) for (const t of site.technologies) {
-        const key = techKey(t.name, t.vendorDomain);
-        if (techs.has(key)) continue;
-        const info = catalog.technologies[catalog.byName.get(t.name) ?? -1];
-        techs.set(key, {
-          name: t.name, vendorDomain: t.vendorDomain.toLowerCase(), category: t.category,
-          vendor: info?.vendor, website: info?.website, description: info?.description,
-        });
-      }
+      for (const site of list)
+        for (const t of site.technologies) {
+          const key = techKey(t.name, t.vendorDomain);
+          if (techs.has(key)) continue;
+          const info = catalog.technologies[catalog.byName.get(t.name) ?? -1];
+          techs.set(key, {
+            name: t.name,
+            vendorDomain: t.vendorDomain.toLowerCase(),
+            category: t.category,
+            vendor: info?.vendor,
+            website: info?.website,
+            description: info?.description,
+          });
+        }
     }
     const refs = [...techs.entries()];
-    const matched = await matchProducts(tx, refs.map(([, t]) => t));
+    const matched = await matchProducts(
+      tx,
+      refs.map(([, t]) => t),
+    );
     const productOf = new Map<string, string | null>();
     for (let i = 0; i < refs.length; i++) {
       const [key, tech] = refs[i]!;

@@ -9,7 +9,6 @@ import { requireCompany } from './resolve.ts';
 import { MAX_PRODUCT_IDS, type ProductsInUseInput, type ProductInUse } from '../schemas/intelligence.ts';
 import { currentAsOf, toInstallSignal } from './stacks.ts';
 
-
 /**
  * Independent verdicts per id. No evidence (or an id that names no product) is
  * `inUse: false, confidence: 0`: the verdict is about observed evidence, not a guess.
@@ -21,11 +20,7 @@ export async function productsInUse(primary: Db, input: ProductsInUseInput): Pro
   if (ids.length > MAX_PRODUCT_IDS) throw new PayloadTooLargeError(`productIds: at most ${MAX_PRODUCT_IDS} ids per request (got ${ids.length})`);
   const company = await requireCompany(db, input.companyDomain);
   const unique = [...new Set(ids)];
-  const [known, evidence, { asOf }] = await Promise.all([
-    findProducts(db, unique),
-    installSignals(db, [company.id], unique),
-    currentAsOf(db),
-  ]);
+  const [known, evidence, { asOf }] = await Promise.all([findProducts(db, unique), installSignals(db, [company.id], unique), currentAsOf(db)]);
   const knownIds = new Set(known.map((p) => p.id));
   const byProduct = new Map(evidence.map((e) => [e.productId, e]));
   return unique.map((productId) => {

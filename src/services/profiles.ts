@@ -6,25 +6,13 @@ import type { Principal } from '../auth/principal.ts';
 import { normalizeCountry } from '../countries.ts';
 import { BadRequestError } from '../errors.ts';
 import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
-import {
-  PROFILE_CSV_COLUMNS,
-  type ProfileDetail,
-  type ProfileSearchInput,
-  type ProfileSummary,
-} from '../schemas/profiles.ts';
-import {
-  countProfiles,
-  findProfile,
-  findProfileBatch,
-  findProfilePage,
-  type ProfileFilter,
-} from '../store/profiles.ts';
+import { PROFILE_CSV_COLUMNS, type ProfileDetail, type ProfileSearchInput, type ProfileSummary } from '../schemas/profiles.ts';
+import { countProfiles, findProfile, findProfileBatch, findProfilePage, type ProfileFilter } from '../store/profiles.ts';
 import { findContacts, findPurchase } from '../store/purchases.ts';
 import { audited } from './exports.ts';
 import { nowDate } from '../clock.ts';
 import { notFound, requireCompanies, requireIndustries } from './resolve.ts';
 import { expandTitles } from '../intelligence/people-match.ts';
-
 
 /** Rows read per query while streaming an export. */
 export const EXPORT_BATCH_SIZE = 1000;

@@ -20,7 +20,6 @@ import {
 } from '../store/purchases.ts';
 import { audit } from './audit.ts';
 
-
 export interface PurchaseOptions {
   /** Client-chosen key that makes a retry return the first answer instead of buying again. */
   idempotencyKey?: string;
@@ -36,7 +35,9 @@ export interface PurchaseOutcome {
 
 /** Fingerprint of what was asked, so a key reused for another request is caught (422). */
 function requestHash(ids: string[], onBehalfOf: string): string {
-  return createHash('sha256').update(JSON.stringify({ profileIds: ids, onBehalfOf })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ profileIds: ids, onBehalfOf }))
+    .digest('hex');
 }
 
 /**
@@ -82,7 +83,10 @@ export async function purchaseProfiles(
         );
       }
       const charged = new Set(await insertPurchasesAndCharge(tx, clientId, onBehalfOf, toBuy));
-      const contacts = await findContacts(tx, ids.filter((id) => existing.has(id)));
+      const contacts = await findContacts(
+        tx,
+        ids.filter((id) => existing.has(id)),
+      );
       const body: PurchaseResponse = {
         results: ids.map((id) => resultOf(id, existing.has(id) ? (charged.has(id) ? 'purchased' : 'already_purchased') : 'not_found', contacts)),
         charged: charged.size,
@@ -94,7 +98,12 @@ export async function purchaseProfiles(
     });
   } catch (err) {
     if (err instanceof PaymentRequiredError) {
-      await audit(db, { ...auditBase, params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null }, resultCount: 0, outcome: 'failure' });
+      await audit(db, {
+        ...auditBase,
+        params: { profileIds: ids.length, outcome: 'insufficient_credits', idempotencyKey: key ?? null },
+        resultCount: 0,
+        outcome: 'failure',
+      });
     }
     throw err;
   }

@@ -12,13 +12,17 @@ import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 import { currentAsOf, currentStackIds } from './stacks.ts';
 
-
 /**
  * The full ranking (no paging, no product details): used by the endpoint and the evaluation.
  * Only product ids are read for the peers' stacks, and user counts only for the few
  * partners that pass the co-adoption rule (the base rate of their lift).
  */
-export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>, anchorId: string, kind: CohortKind): Promise<RelatedScore[]> {
+export async function relatedScores(
+  db: Db,
+  company: Pick<CompanyRef, 'id' | 'domain'> & Partial<CompanyRef>,
+  anchorId: string,
+  kind: CohortKind,
+): Promise<RelatedScore[]> {
   const members = await cohortMembers(db, company, kind);
   const { asOf, population } = await currentAsOf(db);
   const stacks = await currentStackIds(db, members, asOf);
@@ -31,7 +35,10 @@ export async function relatedScores(db: Db, company: Pick<CompanyRef, 'id' | 'do
   }
   const global = await anchorCoUsage(db, anchorId);
   const partners = coAdoptedPartners(anchorId, cohort, global);
-  const users = await productUserCounts(db, partners.map((p) => p.productId));
+  const users = await productUserCounts(
+    db,
+    partners.map((p) => p.productId),
+  );
   return rankPartners(partners, { population, users });
 }
 
@@ -52,15 +59,32 @@ export async function relatedProductsPage(primary: Db, input: RelatedInput): Pro
 
 async function relatedDetails(db: Db, page: RelatedScore[]): Promise<RelatedProduct[]> {
   if (page.length === 0) return [];
-  const details = new Map((await productDetails(db, page.map((r) => r.productId))).map((d) => [d.id, d]));
+  const details = new Map(
+    (
+      await productDetails(
+        db,
+        page.map((r) => r.productId),
+      )
+    ).map((d) => [d.id, d]),
+  );
   return page.flatMap((r) => {
     const d = details.get(r.productId);
     if (!d) return [];
-    return [{
-      id: d.id, name: d.name, description: d.description, logo: d.logo, category: d.category, categoryId: d.categoryId,
-      reviewCount: d.reviewCount, starRating: d.starRating, avgRating: d.avgRating,
-      vendor: { id: d.vendorId, domain: d.vendorDomain, name: d.vendorName, logo: d.vendorLogo },
-      coUsage: r.confidence, lift: r.lift,
-    }];
+    return [
+      {
+        id: d.id,
+        name: d.name,
+        description: d.description,
+        logo: d.logo,
+        category: d.category,
+        categoryId: d.categoryId,
+        reviewCount: d.reviewCount,
+        starRating: d.starRating,
+        avgRating: d.avgRating,
+        vendor: { id: d.vendorId, domain: d.vendorDomain, name: d.vendorName, logo: d.vendorLogo },
+        coUsage: r.confidence,
+        lift: r.lift,
+      },
+    ];
   });
 }

@@ -26,7 +26,10 @@ export class UsageRecorder {
   private day = '';
   private dayEndsAt = 0;
 
-  constructor(private readonly db: Db, private readonly flushMs = USAGE_FLUSH_MS) {}
+  constructor(
+    private readonly db: Db,
+    private readonly flushMs = USAGE_FLUSH_MS,
+  ) {}
 
   /** Counts one answered request (status ≥ 400 also as an error). */
   note(clientId: string, operation: string, status: number): void {
@@ -78,7 +81,9 @@ export async function getUsage(db: Db, clientId: string, range: { from?: string 
     byOp.set(r.operation, o);
   }
   return {
-    clientId, from, to,
+    clientId,
+    from,
+    to,
     totalRequests: rows.reduce((n, r) => n + r.requests, 0),
     totalErrors: rows.reduce((n, r) => n + r.errors, 0),
     byOperation: [...byOp.values()].sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation)),

@@ -11,11 +11,7 @@ const toVendor = (v: VendorRow): Vendor => ({ id: v.id, domain: v.domain, name: 
 
 export async function searchVendors(db: Db, input: VendorSearchInput): Promise<Page<Vendor>> {
   const text = input.vendor?.trim();
-  const query = !text
-    ? {}
-    : input.fuzzy
-      ? { fuzzy: text }
-      : { exact: { name: text, domain: normalizeDomain(text) } };
+  const query = !text ? {} : input.fuzzy ? { fuzzy: text } : { exact: { name: text, domain: normalizeDomain(text) } };
   const { total, rows } = await searchRows(db, query, input.size, input.page * input.size);
   return toPage(rows.map(toVendor), total, input.size);
 }

@@ -117,10 +117,11 @@ export async function insertClient(
       [client.id, client.name, client.planId, client.secretHash, client.credits, client.externalId ?? null, client.role ?? null],
     );
     if (client.credits > 0) {
-      await tx.query(
-        `INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, 'initial_grant', $3::text)`,
-        [client.id, client.credits, client.planId],
-      );
+      await tx.query(`INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, 'initial_grant', $3::text)`, [
+        client.id,
+        client.credits,
+        client.planId,
+      ]);
     }
   });
 }
@@ -154,7 +155,10 @@ export async function setClientDisabled(db: Db, clientId: string, disabled: bool
 
 /** Replaces the secret hash; tokens issued before secret_rotated_at stop being accepted. */
 export async function updateClientSecret(db: Db, clientId: string, secretHash: string): Promise<boolean> {
-  const rows = await db.query(`UPDATE api_clients SET secret_hash = $2::text, secret_rotated_at = now() WHERE id = $1::text RETURNING id`, [clientId, secretHash]);
+  const rows = await db.query(`UPDATE api_clients SET secret_hash = $2::text, secret_rotated_at = now() WHERE id = $1::text RETURNING id`, [
+    clientId,
+    secretHash,
+  ]);
   return rows.length > 0;
 }
 
@@ -172,10 +176,13 @@ export interface ApiKeyRow {
 }
 
 export async function insertApiKey(db: Db, key: { id: string; clientId: string; prefix: string; keyHash: string; name: string | null }): Promise<void> {
-  await db.query(
-    `INSERT INTO api_keys (id, client_id, prefix, key_hash, name) VALUES ($1::text, $2::text, $3::text, $4::text, $5::text)`,
-    [key.id, key.clientId, key.prefix, key.keyHash, key.name],
-  );
+  await db.query(`INSERT INTO api_keys (id, client_id, prefix, key_hash, name) VALUES ($1::text, $2::text, $3::text, $4::text, $5::text)`, [
+    key.id,
+    key.clientId,
+    key.prefix,
+    key.keyHash,
+    key.name,
+  ]);
 }
 
 const API_KEY_COLUMNS = 'id, client_id, prefix, key_hash, name, created_at, revoked_at, last_used_at';
@@ -186,10 +193,9 @@ export async function findApiKeyByPrefix(db: Db, prefix: string): Promise<ApiKey
 }
 
 export async function listApiKeys(db: Db, clientId?: string): Promise<ApiKeyRow[]> {
-  const rows = await db.query<ApiKeysRow>(
-    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE $1::text IS NULL OR client_id = $1::text ORDER BY created_at, id`,
-    [clientId ?? null],
-  );
+  const rows = await db.query<ApiKeysRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE $1::text IS NULL OR client_id = $1::text ORDER BY created_at, id`, [
+    clientId ?? null,
+  ]);
   return rows.map(toApiKey);
 }
 
@@ -236,12 +242,27 @@ export async function findApiKeyWithClient(
     r.key_id == null
       ? undefined
       : {
-          id: r.key_id, clientId: r.key_client_id, prefix: r.key_prefix, keyHash: r.key_key_hash, name: r.key_name,
-          createdAt: r.key_created_at, revokedAt: r.key_revoked_at, lastUsedAt: r.key_last_used_at,
+          id: r.key_id,
+          clientId: r.key_client_id,
+          prefix: r.key_prefix,
+          keyHash: r.key_key_hash,
+          name: r.key_name,
+          createdAt: r.key_created_at,
+          revokedAt: r.key_revoked_at,
+          lastUsedAt: r.key_last_used_at,
         };
   return { version: Number(r.version), key, client: r.id == null ? undefined : toClient(r) };
 }
 
 function toApiKey(r: ApiKeysRow): ApiKeyRow {
-  return { id: r.id, clientId: r.client_id, prefix: r.prefix, keyHash: r.key_hash, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at };
+  return {
+    id: r.id,
+    clientId: r.client_id,
+    prefix: r.prefix,
+    keyHash: r.key_hash,
+    name: r.name,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
+  };
 }

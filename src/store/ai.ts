@@ -60,9 +60,7 @@ export interface TimeBounds {
  * Installs of the products at companies passing the filter, freshest and best-evidenced
  * first, at most `limit` (the caller ranks them by calibrated confidence).
  */
-export async function productEvidence(
-  db: Db, productIds: string[], filter: CompanyFilter, time: TimeBounds | null, limit: number,
-): Promise<EvidenceDetail[]> {
+export async function productEvidence(db: Db, productIds: string[], filter: CompanyFilter, time: TimeBounds | null, limit: number): Promise<EvidenceDetail[]> {
   const p = new Params();
   const products = p.add(productIds, 'text[]');
   const where = companyConditions(filter, p);

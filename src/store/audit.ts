@@ -6,7 +6,14 @@ export type AuditOutcomeValue = 'success' | 'failure' | 'denied';
 
 export async function insertAuditEntry(
   db: Db,
-  e: { clientId: string | null; onBehalfOf: string | null; action: string; params: Record<string, unknown>; resultCount: number | null; outcome?: AuditOutcomeValue },
+  e: {
+    clientId: string | null;
+    onBehalfOf: string | null;
+    action: string;
+    params: Record<string, unknown>;
+    resultCount: number | null;
+    outcome?: AuditOutcomeValue;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO audit_log (client_id, on_behalf_of, action, params, result_count, outcome) VALUES ($1::text, $2::text, $3::text, $4::jsonb, $5::int, $6::text)`,

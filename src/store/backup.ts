@@ -45,7 +45,9 @@ export async function listTables(q: Queryable): Promise<TableInfo[]> {
   return order.map((name) => {
     const cols = byTable.get(name)!;
     const keyed = cols.filter((c) => c.pk !== null).sort((a, b) => a.pk! - b.pk!);
-    const sortBy = (keyed.length > 0 ? keyed : cols).map((c) => (/^(text|character varying|citext)/.test(c.type) ? `${quote(c.column)} COLLATE "C"` : quote(c.column)));
+    const sortBy = (keyed.length > 0 ? keyed : cols).map((c) =>
+      /^(text|character varying|citext)/.test(c.type) ? `${quote(c.column)} COLLATE "C"` : quote(c.column),
+    );
     return { name, columns: cols.filter((c) => c.generated === '').map((c) => c.column), order: sortBy.join(', ') };
   });
 }

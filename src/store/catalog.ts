@@ -143,7 +143,7 @@ async function readCategoryChains(db: Db): Promise<Map<string, CategoryChain>> {
       top = at;
     }
     const root = top ?? id;
-    chains.set(id, { id, name, parentId, parentName: parentId ? byId.get(parentId)?.name ?? null : null, rootId: root, rootName: byId.get(root)!.name });
+    chains.set(id, { id, name, parentId, parentName: parentId ? (byId.get(parentId)?.name ?? null) : null, rootId: root, rootName: byId.get(root)!.name });
   }
   return chains;
 }
@@ -167,7 +167,10 @@ const LEGAL_SUFFIX = String.raw`(,?\s+(inc|incorporated|llc|ltd|limited|gmbh|ag|
 
 /** A case-insensitive anchored regex matching a company name as written, legal suffix optional. */
 export function companyNamePattern(phrase: string): string {
-  const escaped = phrase.trim().replace(/[\\.^$|?*+()[\]{}]/g, (c) => `\\${c}`).replace(/\s+/g, String.raw`\s+`);
+  const escaped = phrase
+    .trim()
+    .replace(/[\\.^$|?*+()[\]{}]/g, (c) => `\\${c}`)
+    .replace(/\s+/g, String.raw`\s+`);
   return `^${escaped}${LEGAL_SUFFIX}$`;
 }
 

@@ -33,8 +33,5 @@ export async function cohortMemberIds(db: Db, companyId: string, kind: CohortKin
 /** The Default-cohort members of each of the companies, as [companyId, memberId] pairs. */
 export async function defaultCohortPairs(db: Db, companyIds: string[]): Promise<[string, string][]> {
   if (companyIds.length === 0) return [];
-  return db.queryArrays<[string, string]>(
-    `SELECT company_id, member_id FROM cohorts WHERE kind = 'default' AND company_id = ANY($1::text[])`,
-    [companyIds],
-  );
+  return db.queryArrays<[string, string]>(`SELECT company_id, member_id FROM cohorts WHERE kind = 'default' AND company_id = ANY($1::text[])`, [companyIds]);
 }

@@ -35,8 +35,10 @@ const FROM = 'FROM companies c LEFT JOIN industries ind ON ind.id = c.industry_i
 
 /** What a search result or export line shows (CompanySummary): no more is read for the
  *  thousands of rows of an export (descriptions are the bulk of a row). */
-export type CompanySummaryRow = Pick<CompanyRow, 'id' | 'domain' | 'name' | 'logo_url' | 'industry' | 'revenue_band' | 'employee_band' |
-  'phone' | 'city' | 'state' | 'country' | 'postal_code' | 'website'>;
+export type CompanySummaryRow = Pick<
+  CompanyRow,
+  'id' | 'domain' | 'name' | 'logo_url' | 'industry' | 'revenue_band' | 'employee_band' | 'phone' | 'city' | 'state' | 'country' | 'postal_code' | 'website'
+>;
 const SUMMARY_COLUMNS = `c.id, c.domain, c.name, c.logo_url, ind.name AS industry, c.revenue_band, c.employee_band, c.phone,
   c.city, c.state, c.country::text AS country, c.postal_code, c.website`;
 
@@ -65,10 +67,7 @@ export interface CompanyRef {
 }
 
 export async function findCompaniesByDomains(db: Db, domains: string[]): Promise<CompanyRef[]> {
-  return db.query<CompanyRef>(
-    'SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])',
-    [domains],
-  );
+  return db.query<CompanyRef>('SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])', [domains]);
 }
 
 export interface CompanyFacts {
@@ -151,10 +150,16 @@ interface SortKey {
 function sortKeys(sort: CompanySort, p: Params): SortKey[] {
   const name: SortKey = { expr: 'lower(coalesce(c.name, c.domain))', type: 'text', descending: false };
   const id: SortKey = { expr: 'c.id', type: 'text', descending: false };
-  if (sort.by === 'name') return [{ ...name, descending: sort.descending }, { ...id, descending: sort.descending }];
+  if (sort.by === 'name')
+    return [
+      { ...name, descending: sort.descending },
+      { ...id, descending: sort.descending },
+    ];
   const [column, value]: [string, string] =
-    sort.by === 'employees' ? ['c.employee_band', `coalesce(array_position(${p.add(EMPLOYEE_BAND_LABELS, 'text[]')}, c.employee_band), 0)`]
-      : sort.by === 'revenue' ? ['c.revenue_band', `coalesce(array_position(${p.add(REVENUE_BAND_LABELS, 'text[]')}, c.revenue_band), 0)`]
+    sort.by === 'employees'
+      ? ['c.employee_band', `coalesce(array_position(${p.add(EMPLOYEE_BAND_LABELS, 'text[]')}, c.employee_band), 0)`]
+      : sort.by === 'revenue'
+        ? ['c.revenue_band', `coalesce(array_position(${p.add(REVENUE_BAND_LABELS, 'text[]')}, c.revenue_band), 0)`]
         : ['c.country', "coalesce(c.country::text, '')"];
   return [
     { expr: `(${column} IS NULL)`, type: 'boolean', descending: false },
@@ -179,10 +184,9 @@ function keysetAfter(keys: SortKey[], after: unknown[], p: Params): string {
   if (keys.every((k) => k.descending === keys[0]!.descending)) {
     return `(${keys.map((k) => k.expr).join(', ')}) ${keys[0]!.descending ? '<' : '>'} (${values.join(', ')})`;
   }
-  const terms = keys.map((k, i) => [
-    ...keys.slice(0, i).map((prev, j) => `${prev.expr} = ${values[j]}`),
-    `${k.expr} ${k.descending ? '<' : '>'} ${values[i]}`,
-  ].join(' AND '));
+  const terms = keys.map((k, i) =>
+    [...keys.slice(0, i).map((prev, j) => `${prev.expr} = ${values[j]}`), `${k.expr} ${k.descending ? '<' : '>'} ${values[i]}`].join(' AND '),
+  );
   return `(${terms.map((t) => `(${t})`).join(' OR ')})`;
 }
 
@@ -192,7 +196,13 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
     if (values.length > 0) where.push(`${column} = ANY(${p.add(values, cast)})`);
   };
   const anyOfLower = (column: string, values: string[]) => {
-    if (values.length > 0) where.push(`lower(${column}) = ANY(${p.add(values.map((v) => v.toLowerCase()), 'text[]')})`);
+    if (values.length > 0)
+      where.push(
+        `lower(${column}) = ANY(${p.add(
+          values.map((v) => v.toLowerCase()),
+          'text[]',
+        )})`,
+      );
   };
   if (c.nameContains) where.push(`c.name ILIKE ${p.add(containsPattern(c.nameContains))}`);
   for (const term of c.terms) {
@@ -215,8 +225,14 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
   let scope = '';
   if (c.intensityScores) scope += ` AND i.intensity = ANY(${p.add(c.intensityScores, 'int[]')})`;
   if (c.dateRanges) {
-    const from = p.add(c.dateRanges.map((r) => r.from?.toISOString() ?? null), 'timestamptz[]');
-    const to = p.add(c.dateRanges.map((r) => r.to?.toISOString() ?? null), 'timestamptz[]');
+    const from = p.add(
+      c.dateRanges.map((r) => r.from?.toISOString() ?? null),
+      'timestamptz[]',
+    );
+    const to = p.add(
+      c.dateRanges.map((r) => r.to?.toISOString() ?? null),
+      'timestamptz[]',
+    );
     scope += ` AND EXISTS (SELECT 1 FROM unnest(${from}, ${to}) AS r(f, t)
       WHERE (r.f IS NULL OR i.last_verified >= r.f) AND (r.t IS NULL OR i.last_verified < r.t))`;
   }
@@ -241,13 +257,17 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
   setFilter(c.productNotIn, 'i.product_id', true);
   const categoryFilter = (f: CompanySearchCriteria['categoryIn'], negate: boolean) => {
     if (!f || f.ids.length === 0) return;
-    const roots = p.add(f.subtree.map((s) => s.root), 'text[]');
-    const ids = p.add(f.subtree.map((s) => s.id), 'text[]');
+    const roots = p.add(
+      f.subtree.map((s) => s.root),
+      'text[]',
+    );
+    const ids = p.add(
+      f.subtree.map((s) => s.id),
+      'text[]',
+    );
     const join = `FROM installs i JOIN products p ON p.id = i.product_id JOIN unnest(${roots}, ${ids}) AS cm(root, id) ON cm.id = p.category_id
       WHERE i.company_id = c.id${scope}`;
-    const cond = f.all
-      ? `(SELECT count(DISTINCT cm.root) ${join}) = ${p.add(new Set(f.ids).size, 'int')}`
-      : `EXISTS (SELECT 1 ${join})`;
+    const cond = f.all ? `(SELECT count(DISTINCT cm.root) ${join}) = ${p.add(new Set(f.ids).size, 'int')}` : `EXISTS (SELECT 1 ${join})`;
     where.push(negate ? `NOT ${cond}` : cond);
   };
   categoryFilter(c.categoryIn, false);
@@ -298,7 +318,10 @@ export async function searchCompaniesCounted(
      SELECT ${SUMMARY_COLUMNS}, (SELECT count(*) FROM matches)::int8 AS total
        FROM (SELECT * FROM matches ORDER BY ${orderBy(names, keys)} LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}) page
        JOIN companies c ON c.id = page.id LEFT JOIN industries ind ON ind.id = c.industry_id
-      ORDER BY ${orderBy(names.map((n) => `page.${n}`), keys)}`,
+      ORDER BY ${orderBy(
+        names.map((n) => `page.${n}`),
+        keys,
+      )}`,
     p.values,
   );
   if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
@@ -313,12 +336,19 @@ export function streamCompanies(db: Db, criteria: CompanySearchCriteria, sort: C
     let where = buildWhere(criteria, p);
     const keys = sortKeys(sort, p);
     if (after) {
-      const keyset = keysetAfter(keys, keys.map((_, i) => after[`k${i}`]), p);
+      const keyset = keysetAfter(
+        keys,
+        keys.map((_, i) => after[`k${i}`]),
+        p,
+      );
       where = where ? `${where} AND ${keyset}` : `WHERE ${keyset}`;
     }
     return db.query<Keyed>(
       `SELECT ${SUMMARY_COLUMNS}, ${keyColumns(keys)} ${FROM} ${where}
-        ORDER BY ${orderBy(keys.map((k) => k.expr), keys)} LIMIT ${p.add(batchSize, 'int')}`,
+        ORDER BY ${orderBy(
+          keys.map((k) => k.expr),
+          keys,
+        )} LIMIT ${p.add(batchSize, 'int')}`,
       p.values,
     );
   }, batchSize);

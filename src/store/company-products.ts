@@ -72,12 +72,19 @@ export async function countCompanyProducts(db: Db, companyId: string, categoryId
  * same statement; a page past the end has no row to carry the count, so it is counted apart).
  */
 export async function companyProductsPage(
-  db: Db, companyId: string, categoryIds: string[] | null, limit: number, offset: number,
+  db: Db,
+  companyId: string,
+  categoryIds: string[] | null,
+  limit: number,
+  offset: number,
 ): Promise<{ rows: CompanyProductRow[]; total: number }> {
   const p = new Params();
   const picked = `WITH picked AS (SELECT i.*, p.name AS sort_name, count(*) OVER () AS total FROM installs i JOIN products p ON p.id = i.product_id
     ${where(companyId, categoryIds, p)} ORDER BY p.name, p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')})`;
-  const rows = await db.query<CompanyProductRow & { total: number }>(`${picked} SELECT i.total, ${COLUMNS} ${FROM_PICKED} ORDER BY i.sort_name, i.product_id`, p.values);
+  const rows = await db.query<CompanyProductRow & { total: number }>(
+    `${picked} SELECT i.total, ${COLUMNS} ${FROM_PICKED} ORDER BY i.sort_name, i.product_id`,
+    p.values,
+  );
   if (rows.length === 0) return { rows: [], total: offset === 0 ? 0 : await countCompanyProducts(db, companyId, categoryIds) };
   return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
 }

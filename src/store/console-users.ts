@@ -37,7 +37,10 @@ export async function findConsoleUser(db: Queryable, id: string): Promise<Consol
 }
 
 export async function listConsoleUsersPage(db: Queryable, offset: number, limit: number): Promise<{ rows: ConsoleUserRow[]; total: number }> {
-  const rows = await db.query<ConsoleUserRow>(`SELECT ${USER_COLUMNS} FROM console_users ORDER BY created_at, id OFFSET $1::int LIMIT $2::int`, [offset, limit]);
+  const rows = await db.query<ConsoleUserRow>(`SELECT ${USER_COLUMNS} FROM console_users ORDER BY created_at, id OFFSET $1::int LIMIT $2::int`, [
+    offset,
+    limit,
+  ]);
   const [count] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_users');
   return { rows, total: count!.n };
 }
@@ -66,7 +69,11 @@ export async function updateConsoleUser(
  * still the one read: a password changed meanwhile is never overwritten by the old one.
  */
 export async function replaceConsoleUserPasswordHash(db: Queryable, id: string, previousHash: string, newHash: string): Promise<boolean> {
-  const rows = await db.query('UPDATE console_users SET password_hash = $3::text WHERE id = $1::text AND password_hash = $2::text RETURNING id', [id, previousHash, newHash]);
+  const rows = await db.query('UPDATE console_users SET password_hash = $3::text WHERE id = $1::text AND password_hash = $2::text RETURNING id', [
+    id,
+    previousHash,
+    newHash,
+  ]);
   return rows.length === 1;
 }
 
@@ -128,7 +135,11 @@ export async function deleteConsoleSessionsOfUser(db: Queryable, userId: string)
 
 /** Deletes a person's ended sessions (past their absolute expiry or idle since `idleSince`). */
 export async function deleteEndedConsoleSessions(db: Queryable, userId: string, at: Date, idleSince: Date): Promise<void> {
-  await db.query('DELETE FROM console_sessions WHERE user_id = $1::text AND (expires_at <= $2::timestamptz OR last_seen_at <= $3::timestamptz)', [userId, at, idleSince]);
+  await db.query('DELETE FROM console_sessions WHERE user_id = $1::text AND (expires_at <= $2::timestamptz OR last_seen_at <= $3::timestamptz)', [
+    userId,
+    at,
+    idleSince,
+  ]);
 }
 
 // The console's API client ------------------------------------------------------------------------
@@ -146,7 +157,11 @@ export async function insertConsoleClient(db: Db, c: { id: string; name: string;
     );
     if (rows.length === 0) return false;
     if (c.credits > 0) {
-      await tx.query(`INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, 'initial_grant', $3::text)`, [c.id, c.credits, c.planId]);
+      await tx.query(`INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, 'initial_grant', $3::text)`, [
+        c.id,
+        c.credits,
+        c.planId,
+      ]);
     }
     return true;
   });

@@ -16,12 +16,34 @@ const TABLES: TableSpec[] = [
   { table: 'industries', columns: 'id, name, sector', group: "''", order: 'id' },
   { table: 'categories', columns: 'id, name, parent_id, level, description', group: "''", order: 'id' },
   { table: 'vendors', columns: 'id, domain, name, website, logo_url, description', group: "''", order: 'id' },
-  { table: 'products', columns: 'id, vendor_id, category_id, name, short_name, description, features, aliases, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url', group: 'vendor_id', order: 'id' },
-  { table: 'companies', columns: 'id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at', group: 'left(id, 6)', order: 'id' },
+  {
+    table: 'products',
+    columns:
+      'id, vendor_id, category_id, name, short_name, description, features, aliases, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url',
+    group: 'vendor_id',
+    order: 'id',
+  },
+  {
+    table: 'companies',
+    columns:
+      'id, domain, name, industry_id, employee_band, employee_count, revenue_band, revenue_usd, street, city, state, postal_code, country, phone, founded_year, website, logo_url, linkedin_url, crunchbase_url, description, updated_at',
+    group: 'left(id, 6)',
+    order: 'id',
+  },
   { table: 'firmographics', columns: 'company_id, profile, updated_at', group: 'left(company_id, 6)', order: 'company_id' },
-  { table: 'installs', columns: 'company_id, product_id, first_verified, last_verified, hit_count, intensity, sources', group: 'company_id', order: 'product_id' },
+  {
+    table: 'installs',
+    columns: 'company_id, product_id, first_verified, last_verified, hit_count, intensity, sources',
+    group: 'company_id',
+    order: 'product_id',
+  },
   { table: 'cohorts', columns: 'company_id, kind, member_id, score, rank', group: 'company_id', order: 'kind, member_id' },
-  { table: 'feed_items', columns: 'id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category', group: 'company_id', order: 'id' },
+  {
+    table: 'feed_items',
+    columns: 'id, company_id, published_at, title, description, source_url, publisher_name, publisher_logo_url, enclosure_image_url, category',
+    group: 'company_id',
+    order: 'id',
+  },
   { table: 'people', columns: 'id, company_id, full_name, title, seniority, function, country, city, linkedin_url', group: 'company_id', order: 'id' },
   { table: 'contacts', columns: 'person_id, kind, value, type, verified', group: 'person_id', order: 'kind, value' },
   { table: 'truth_segments', columns: 'company_id, segment_id, industry_id, size_tier, region, maturity', group: 'left(company_id, 6)', order: 'company_id' },
@@ -34,21 +56,28 @@ export interface WorldDigest {
 }
 
 export async function worldDigest(db: Db): Promise<WorldDigest> {
-  const collate = (cols: string) => cols.split(',').map((c) => `${c.trim()} COLLATE "C"`).join(', ');
-  return db.transaction(async (tx) => {
-    await tx.query("SET LOCAL TimeZone = 'UTC'");
-    await tx.query('SET LOCAL extra_float_digits = 1');
-    const tables: WorldDigest['tables'] = {};
-    const total = createHash('sha256');
-    for (const t of TABLES) {
-      const [r] = await tx.query<{ rows: number; md5: string }>(
-        `SELECT coalesce(sum(n), 0)::bigint AS rows, md5(coalesce(string_agg(g || ':' || h, ',' ORDER BY g COLLATE "C"), '')) AS md5
+  const collate = (cols: string) =>
+    cols
+      .split(',')
+      .map((c) => `${c.trim()} COLLATE "C"`)
+      .join(', ');
+  return db.transaction(
+    async (tx) => {
+      await tx.query("SET LOCAL TimeZone = 'UTC'");
+      await tx.query('SET LOCAL extra_float_digits = 1');
+      const tables: WorldDigest['tables'] = {};
+      const total = createHash('sha256');
+      for (const t of TABLES) {
+        const [r] = await tx.query<{ rows: number; md5: string }>(
+          `SELECT coalesce(sum(n), 0)::bigint AS rows, md5(coalesce(string_agg(g || ':' || h, ',' ORDER BY g COLLATE "C"), '')) AS md5
          FROM (SELECT ${t.group}::text AS g, count(*) AS n, md5(string_agg(ROW(${t.columns})::text, E'\\n' ORDER BY ${collate(t.order)})) AS h
                FROM ${t.table} GROUP BY 1) per_group`,
-      );
-      tables[t.table] = { rows: Number(r!.rows), md5: r!.md5 };
-      total.update(`${t.table}\t${r!.rows}\t${r!.md5}\n`);
-    }
-    return { digest: total.digest('hex'), tables };
-  }, { readOnly: true });
+        );
+        tables[t.table] = { rows: Number(r!.rows), md5: r!.md5 };
+        total.update(`${t.table}\t${r!.rows}\t${r!.md5}\n`);
+      }
+      return { digest: total.digest('hex'), tables };
+    },
+    { readOnly: true },
+  );
 }

@@ -18,8 +18,8 @@ export async function findIndustry(db: Db, id: string): Promise<IndustryRow | un
 
 /** Industries whose id or name (case-insensitive) is one of these. */
 export async function findIndustriesByIdOrName(db: Db, keys: string[]): Promise<IndustryRow[]> {
-  return db.query<IndustryRow>(
-    'SELECT id, name, sector FROM industries WHERE id = ANY($1::text[]) OR lower(name) = ANY($2::text[])',
-    [keys, keys.map((k) => k.toLowerCase())],
-  );
+  return db.query<IndustryRow>('SELECT id, name, sector FROM industries WHERE id = ANY($1::text[]) OR lower(name) = ANY($2::text[])', [
+    keys,
+    keys.map((k) => k.toLowerCase()),
+  ]);
 }

@@ -115,7 +115,13 @@ export async function replaceComputedCohorts(db: Transactional, companyIds: stri
       [owners, products],
     );
     for (let i = 0; i < rows.length; i += ROWS_PER_COPY) {
-      const copy = new CopyRows('cohorts', [['company_id', 'text'], ['kind', 'text'], ['member_id', 'text'], ['score', 'real'], ['rank', 'int']]);
+      const copy = new CopyRows('cohorts', [
+        ['company_id', 'text'],
+        ['kind', 'text'],
+        ['member_id', 'text'],
+        ['score', 'real'],
+        ['rank', 'int'],
+      ]);
       for (const r of rows.slice(i, i + ROWS_PER_COPY)) copy.add([r.companyId, r.kind, r.memberId, r.score, r.rank]);
       await tx.copyFrom(copy.encoded());
     }
@@ -126,18 +132,26 @@ export async function replaceComputedCohorts(db: Transactional, companyIds: stri
 const ROWS_PER_COPY = 50_000;
 
 /** Replaces the global co-usage statistics in one transaction. */
-export async function replaceCoUsage(db: Transactional, users: { productId: string; companies: number }[], pairs: { anchorId: string; productId: string; together: number }[]): Promise<void> {
+export async function replaceCoUsage(
+  db: Transactional,
+  users: { productId: string; companies: number }[],
+  pairs: { anchorId: string; productId: string; together: number }[],
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('DELETE FROM product_cousage');
     await tx.query('DELETE FROM product_usage_stats');
     if (users.length > 0) {
-      await tx.query(
-        `INSERT INTO product_usage_stats (product_id, companies) SELECT * FROM unnest($1::text[], $2::int[])`,
-        [users.map((u) => u.productId), users.map((u) => u.companies)],
-      );
+      await tx.query(`INSERT INTO product_usage_stats (product_id, companies) SELECT * FROM unnest($1::text[], $2::int[])`, [
+        users.map((u) => u.productId),
+        users.map((u) => u.companies),
+      ]);
     }
     for (let i = 0; i < pairs.length; i += ROWS_PER_COPY) {
-      const copy = new CopyRows('product_cousage', [['anchor_id', 'text'], ['product_id', 'text'], ['together', 'int']]);
+      const copy = new CopyRows('product_cousage', [
+        ['anchor_id', 'text'],
+        ['product_id', 'text'],
+        ['together', 'int'],
+      ]);
       for (const p of pairs.slice(i, i + ROWS_PER_COPY)) copy.add([p.anchorId, p.productId, p.together]);
       await tx.copyFrom(copy.encoded());
     }

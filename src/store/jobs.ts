@@ -54,7 +54,10 @@ export async function insertImportJob(db: Db, job: { params: Record<string, unkn
 
 export async function updateJobProgress(db: Db, id: number, p: { phase: string; done: number; total: number }): Promise<void> {
   await db.query(`UPDATE jobs SET phase = $2::text, done = $3::int, total = $4::int, heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [
-    id, p.phase, p.done, p.total,
+    id,
+    p.phase,
+    p.done,
+    p.total,
   ]);
 }
 
@@ -63,11 +66,17 @@ export async function touchJob(db: Db, id: number): Promise<void> {
   await db.query(`UPDATE jobs SET heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [id]);
 }
 
-export async function finishJob(db: Db, id: number, outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: string }): Promise<void> {
-  await db.query(
-    `UPDATE jobs SET status = $2::text, result = $3::jsonb, error = $4::text, finished_at = now(), heartbeat_at = now() WHERE id = $1::bigint`,
-    [id, outcome.status, outcome.result ? JSON.stringify(outcome.result) : null, outcome.error ?? null],
-  );
+export async function finishJob(
+  db: Db,
+  id: number,
+  outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: string },
+): Promise<void> {
+  await db.query(`UPDATE jobs SET status = $2::text, result = $3::jsonb, error = $4::text, finished_at = now(), heartbeat_at = now() WHERE id = $1::bigint`, [
+    id,
+    outcome.status,
+    outcome.result ? JSON.stringify(outcome.result) : null,
+    outcome.error ?? null,
+  ]);
 }
 
 export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
@@ -77,7 +86,9 @@ export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
 
 export async function listJobs(db: Db, kind: string | undefined, offset: number, limit: number): Promise<{ rows: JobRow[]; total: number }> {
   const rows = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE $1::text IS NULL OR kind = $1::text ORDER BY id DESC OFFSET $2::int LIMIT $3::int`, [
-    kind ?? null, offset, limit,
+    kind ?? null,
+    offset,
+    limit,
   ]);
   const [count] = await db.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE $1::text IS NULL OR kind = $1::text', [kind ?? null]);
   return { rows, total: Number(count!.n) };

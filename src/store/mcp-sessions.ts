@@ -42,10 +42,12 @@ export async function insertSessionUnderCap(
       if (live!.n - gone.length >= s.maxPerClient) return { created: false, oldestLastSeenAt: live!.oldest! };
       evicted = gone.length > 0;
     }
-    await tx.query(
-      'INSERT INTO mcp_sessions (id_hash, client_id, protocol_version, created_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)',
-      [s.idHash, s.clientId, s.protocolVersion, s.now],
-    );
+    await tx.query('INSERT INTO mcp_sessions (id_hash, client_id, protocol_version, created_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)', [
+      s.idHash,
+      s.clientId,
+      s.protocolVersion,
+      s.now,
+    ]);
     return { created: true, evicted };
   });
 }

@@ -69,10 +69,7 @@ export async function matchProducts(db: Queryable, techs: TechnologyRef[]): Prom
  * and null comes back. The id is `prd_` + the slug of the name, suffixed when taken.
  */
 export async function createProduct(tx: Tx, tech: TechnologyRef, slug: string): Promise<string | null> {
-  const [category] = await tx.query<{ id: string }>(
-    'SELECT id FROM categories WHERE lower(name) = lower($1) ORDER BY level DESC, id LIMIT 1',
-    [tech.category],
-  );
+  const [category] = await tx.query<{ id: string }>('SELECT id FROM categories WHERE lower(name) = lower($1) ORDER BY level DESC, id LIMIT 1', [tech.category]);
   if (!category) return null;
   const vendorDomain = tech.vendorDomain.toLowerCase();
   await tx.query(
@@ -81,10 +78,9 @@ export async function createProduct(tx: Tx, tech: TechnologyRef, slug: string): 
       WHERE NOT EXISTS (SELECT 1 FROM vendors WHERE domain = $2)`,
     [`ven_${vendorDomain.replaceAll('.', '_')}`, vendorDomain, tech.vendor ?? vendorDomain, tech.website ? new URL(tech.website).origin : null],
   );
-  const [taken] = await tx.query<{ ids: string[] }>(
-    `SELECT coalesce(array_agg(id), '{}') AS ids FROM products WHERE id = $1 OR id LIKE $1 || '\\_%'`,
-    [`prd_${slug}`],
-  );
+  const [taken] = await tx.query<{ ids: string[] }>(`SELECT coalesce(array_agg(id), '{}') AS ids FROM products WHERE id = $1 OR id LIKE $1 || '\\_%'`, [
+    `prd_${slug}`,
+  ]);
   const used = new Set(taken?.ids ?? []);
   let id = `prd_${slug}`;
   for (let n = 2; used.has(id); n++) id = `prd_${slug}_${n}`;
@@ -108,9 +104,15 @@ export async function insertObservations(tx: Tx, rows: Observation[]): Promise<n
        ON CONFLICT DO NOTHING RETURNING 1)
      SELECT count(*)::int AS n FROM ins`,
     [
-      rows.map((r) => r.companyId), rows.map((r) => r.productId), rows.map((r) => r.seenAt.toISOString()),
-      rows.map((r) => r.evidenceHash), rows.map((r) => r.source), rows.map((r) => r.ruleId),
-      rows.map((r) => JSON.stringify(r.evidence)), rows.map((r) => r.weight), rows.map((r) => r.runId),
+      rows.map((r) => r.companyId),
+      rows.map((r) => r.productId),
+      rows.map((r) => r.seenAt.toISOString()),
+      rows.map((r) => r.evidenceHash),
+      rows.map((r) => r.source),
+      rows.map((r) => r.ruleId),
+      rows.map((r) => JSON.stringify(r.evidence)),
+      rows.map((r) => r.weight),
+      rows.map((r) => r.runId),
     ],
   );
   return added[0]?.n ?? 0;
@@ -190,11 +192,17 @@ const EVIDENCE_COLUMNS = `source, evidence->>'url' AS url, rule_id AS "ruleId", 
   evidence->>'version' AS version, coalesce((evidence->>'weight')::float8, weight::float8) AS weight, seen_at AS "seenAt", run_id AS "runId"`;
 
 /** One page of a company's observations of a product, newest first, and how many there are. */
-export async function evidencePage(db: Queryable, companyId: string, productId: string, offset: number, limit: number): Promise<{ total: number; items: EvidenceItemRow[] }> {
-  const [count] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM observations WHERE company_id = $1 AND product_id = $2',
-    [companyId, productId],
-  );
+export async function evidencePage(
+  db: Queryable,
+  companyId: string,
+  productId: string,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; items: EvidenceItemRow[] }> {
+  const [count] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM observations WHERE company_id = $1 AND product_id = $2', [
+    companyId,
+    productId,
+  ]);
   const total = count?.n ?? 0;
   if (total === 0 || offset >= total) return { total, items: [] };
   const items = await db.query<EvidenceItemRow>(

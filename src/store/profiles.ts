@@ -40,7 +40,6 @@ const SUMMARY_COLUMNS = `
 
 const FROM = 'FROM people p LEFT JOIN companies c ON c.id = p.company_id';
 
-
 /** WHERE condition (at least "true"), its parameters added to `p`. */
 function whereOf(f: ProfileFilter, p: Params): string {
   const conds: string[] = [];
@@ -87,10 +86,7 @@ export async function findProfileBatch(db: Db, filter: ProfileFilter, afterId: s
   const where = whereOf(filter, p);
   // Only a real lower bound: `$n IS NULL OR p.id > $n` is no index condition in a generic plan.
   const keyset = afterId === null ? '' : ` AND p.id > ${p.add(afterId, 'text')}`;
-  return db.query<ProfileRow>(
-    `SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where}${keyset} ORDER BY p.id LIMIT ${p.add(limit, 'int')}`,
-    p.values,
-  );
+  return db.query<ProfileRow>(`SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where}${keyset} ORDER BY p.id LIMIT ${p.add(limit, 'int')}`, p.values);
 }
 
 export async function findProfile(db: Db, id: string): Promise<ProfileRow | undefined> {

@@ -44,7 +44,10 @@ export async function findIdempotencyKey(
   return row;
 }
 
-export async function saveIdempotencyKey(tx: Tx, e: { clientId: string; key: string; requestHash: string; statusCode: number; response: unknown }): Promise<void> {
+export async function saveIdempotencyKey(
+  tx: Tx,
+  e: { clientId: string; key: string; requestHash: string; statusCode: number; response: unknown },
+): Promise<void> {
   await tx.query(
     'INSERT INTO idempotency_keys (client_id, key, request_hash, status_code, response) VALUES ($1::text, $2::text, $3::text, $4::int, $5::json)',
     [e.clientId, e.key, e.requestHash, e.statusCode, JSON.stringify(e.response)],
@@ -135,9 +138,17 @@ export async function findLedgerPage(db: Db, clientId: string, offset: number, l
 /** Adds (or removes) credits with a ledger entry, in one transaction; returns the new balance. */
 export async function adjustCredits(db: Db, clientId: string, delta: number, reason: string, reference: string | null): Promise<number | undefined> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<{ credits: number }>('UPDATE api_clients SET credits = credits + $2::int WHERE id = $1::text RETURNING credits', [clientId, delta]);
+    const [row] = await tx.query<{ credits: number }>('UPDATE api_clients SET credits = credits + $2::int WHERE id = $1::text RETURNING credits', [
+      clientId,
+      delta,
+    ]);
     if (!row) return undefined;
-    await tx.query('INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, $3::text, $4::text)', [clientId, delta, reason, reference]);
+    await tx.query('INSERT INTO credit_ledger (client_id, delta, reason, reference) VALUES ($1::text, $2::int, $3::text, $4::text)', [
+      clientId,
+      delta,
+      reason,
+      reference,
+    ]);
     return row.credits;
   });
 }

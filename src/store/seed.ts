@@ -11,8 +11,20 @@ export const joinList = (xs: readonly string[]) => xs.join(SEP);
 
 /** Tables the generator writes, children first (the order TRUNCATE and digest use). */
 export const WORLD_TABLES = [
-  'observations', 'truth_installs', 'truth_segments', 'contacts', 'people', 'feed_items', 'cohorts', 'installs',
-  'firmographics', 'companies', 'products', 'vendors', 'categories', 'industries',
+  'observations',
+  'truth_installs',
+  'truth_segments',
+  'contacts',
+  'people',
+  'feed_items',
+  'cohorts',
+  'installs',
+  'firmographics',
+  'companies',
+  'products',
+  'vendors',
+  'categories',
+  'industries',
 ] as const;
 
 export async function worldCounts(tx: Tx): Promise<{ companies: number; catalog: number }> {
@@ -110,8 +122,19 @@ export async function insertTaxonomy(tx: Tx, t: TaxonomyRows): Promise<void> {
 export interface CatalogRows {
   vendors: { id: string[]; domain: string[]; name: string[]; website: string[]; logo_url: string[]; description: string[] };
   products: {
-    id: string[]; vendor_id: string[]; category_id: string[]; name: string[]; short_name: string[]; description: string[];
-    features: string[]; review_count: number[]; star_rating: number[]; avg_rating: number[]; image_url: string[]; product_url: string[]; public_detail_url: string[];
+    id: string[];
+    vendor_id: string[];
+    category_id: string[];
+    name: string[];
+    short_name: string[];
+    description: string[];
+    features: string[];
+    review_count: number[];
+    star_rating: number[];
+    avg_rating: number[];
+    image_url: string[];
+    product_url: string[];
+    public_detail_url: string[];
   };
 }
 
@@ -128,7 +151,21 @@ export async function insertCatalog(tx: Tx, c: CatalogRows): Promise<void> {
      SELECT id, vendor_id, category_id, name, short_name, description, string_to_array(features, E'\\x1f'), review_count, star_rating, avg_rating, image_url, product_url, public_detail_url
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::real[], $10::real[], $11::text[], $12::text[], $13::text[])
        AS t(id, vendor_id, category_id, name, short_name, description, features, review_count, star_rating, avg_rating, image_url, product_url, public_detail_url)`,
-    [p.id, p.vendor_id, p.category_id, p.name, p.short_name, p.description, p.features, p.review_count, p.star_rating, p.avg_rating, p.image_url, p.product_url, p.public_detail_url],
+    [
+      p.id,
+      p.vendor_id,
+      p.category_id,
+      p.name,
+      p.short_name,
+      p.description,
+      p.features,
+      p.review_count,
+      p.star_rating,
+      p.avg_rating,
+      p.image_url,
+      p.product_url,
+      p.public_detail_url,
+    ],
   );
 }
 
@@ -140,30 +177,99 @@ export async function insertCatalog(tx: Tx, c: CatalogRows): Promise<void> {
 export function emptyCompanyBatch() {
   return {
     companies: new CopyRows('companies', [
-      ['id', 'text'], ['domain', 'text'], ['name', 'text'], ['industry_id', 'text'], ['employee_band', 'text'], ['employee_count', 'int'],
-      ['revenue_band', 'text'], ['revenue_usd', 'bigint'], ['street', 'text'], ['city', 'text'], ['state', 'text'], ['postal_code', 'text'],
-      ['country', 'text'], ['phone', 'text'], ['founded_year', 'int'], ['website', 'text'], ['logo_url', 'text'], ['linkedin_url', 'text'],
-      ['crunchbase_url', 'text'], ['description', 'text'], ['updated_at', 'timestamptz'],
+      ['id', 'text'],
+      ['domain', 'text'],
+      ['name', 'text'],
+      ['industry_id', 'text'],
+      ['employee_band', 'text'],
+      ['employee_count', 'int'],
+      ['revenue_band', 'text'],
+      ['revenue_usd', 'bigint'],
+      ['street', 'text'],
+      ['city', 'text'],
+      ['state', 'text'],
+      ['postal_code', 'text'],
+      ['country', 'text'],
+      ['phone', 'text'],
+      ['founded_year', 'int'],
+      ['website', 'text'],
+      ['logo_url', 'text'],
+      ['linkedin_url', 'text'],
+      ['crunchbase_url', 'text'],
+      ['description', 'text'],
+      ['updated_at', 'timestamptz'],
     ]),
-    firmographics: new CopyRows('firmographics', [['company_id', 'text'], ['profile', 'jsonb'], ['updated_at', 'timestamptz']]),
-    truthSegments: new CopyRows('truth_segments', [['company_id', 'text'], ['segment_id', 'text'], ['industry_id', 'text'], ['size_tier', 'text'], ['region', 'text'], ['maturity', 'text']]),
+    firmographics: new CopyRows('firmographics', [
+      ['company_id', 'text'],
+      ['profile', 'jsonb'],
+      ['updated_at', 'timestamptz'],
+    ]),
+    truthSegments: new CopyRows('truth_segments', [
+      ['company_id', 'text'],
+      ['segment_id', 'text'],
+      ['industry_id', 'text'],
+      ['size_tier', 'text'],
+      ['region', 'text'],
+      ['maturity', 'text'],
+    ]),
     installs: new CopyRows('installs', [
-      ['company_id', 'text'], ['product_id', 'text'], ['first_verified', 'timestamptz'], ['last_verified', 'timestamptz'], ['hit_count', 'int'], ['intensity', 'int'], ['sources', 'text[]'],
+      ['company_id', 'text'],
+      ['product_id', 'text'],
+      ['first_verified', 'timestamptz'],
+      ['last_verified', 'timestamptz'],
+      ['hit_count', 'int'],
+      ['intensity', 'int'],
+      ['sources', 'text[]'],
     ]),
-    truthInstalls: new CopyRows('truth_installs', [['company_id', 'text'], ['product_id', 'text'], ['in_use', 'bool'], ['kind', 'text']]),
+    truthInstalls: new CopyRows('truth_installs', [
+      ['company_id', 'text'],
+      ['product_id', 'text'],
+      ['in_use', 'bool'],
+      ['kind', 'text'],
+    ]),
     people: new CopyRows('people', [
-      ['id', 'text'], ['company_id', 'text'], ['full_name', 'text'], ['title', 'text'], ['seniority', 'text'], ['function', 'text'], ['country', 'text'], ['city', 'text'], ['linkedin_url', 'text'],
+      ['id', 'text'],
+      ['company_id', 'text'],
+      ['full_name', 'text'],
+      ['title', 'text'],
+      ['seniority', 'text'],
+      ['function', 'text'],
+      ['country', 'text'],
+      ['city', 'text'],
+      ['linkedin_url', 'text'],
     ]),
-    contacts: new CopyRows('contacts', [['person_id', 'text'], ['kind', 'text'], ['value', 'text'], ['type', 'text'], ['verified', 'bool']]),
+    contacts: new CopyRows('contacts', [
+      ['person_id', 'text'],
+      ['kind', 'text'],
+      ['value', 'text'],
+      ['type', 'text'],
+      ['verified', 'bool'],
+    ]),
     feed: new CopyRows('feed_items', [
-      ['id', 'text'], ['company_id', 'text'], ['published_at', 'timestamptz'], ['title', 'text'], ['description', 'text'], ['source_url', 'text'],
-      ['publisher_name', 'text'], ['publisher_logo_url', 'text'], ['enclosure_image_url', 'text'], ['category', 'text'],
+      ['id', 'text'],
+      ['company_id', 'text'],
+      ['published_at', 'timestamptz'],
+      ['title', 'text'],
+      ['description', 'text'],
+      ['source_url', 'text'],
+      ['publisher_name', 'text'],
+      ['publisher_logo_url', 'text'],
+      ['enclosure_image_url', 'text'],
+      ['category', 'text'],
     ]),
     // What the detector found (the evidence) and the truth (the true stack) are separate sets:
     // a tool in use may leave no trace, and a trace may outlive the tool.
     observations: new CopyRows('observations', [
-      ['company_id', 'text'], ['product_id', 'text'], ['seen_day', 'date'], ['evidence_hash', 'text'], ['source', 'text'], ['rule_id', 'text'],
-      ['seen_at', 'timestamptz'], ['evidence', 'jsonb'], ['weight', 'real'], ['run_id', 'text'],
+      ['company_id', 'text'],
+      ['product_id', 'text'],
+      ['seen_day', 'date'],
+      ['evidence_hash', 'text'],
+      ['source', 'text'],
+      ['rule_id', 'text'],
+      ['seen_at', 'timestamptz'],
+      ['evidence', 'jsonb'],
+      ['weight', 'real'],
+      ['run_id', 'text'],
     ]),
   };
 }
@@ -182,7 +288,11 @@ export interface EncodedCompanyBatch {
 export function encodeCompanyBatch(b: CompanyBatch): EncodedCompanyBatch {
   return {
     tables: Object.values(b).map((rows) => rows.encoded()),
-    companies: b.companies.rows, installs: b.installs.rows, people: b.people.rows, contacts: b.contacts.rows, feedItems: b.feed.rows,
+    companies: b.companies.rows,
+    installs: b.installs.rows,
+    people: b.people.rows,
+    contacts: b.contacts.rows,
+    feedItems: b.feed.rows,
   };
 }
 

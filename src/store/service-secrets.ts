@@ -7,7 +7,7 @@ export async function getOrCreateSecret(db: Db, name: string, candidate: string)
   // insert can leave both empty for this statement's snapshot: then read again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const [row] = await db.query<{ value: string }>(
-    `WITH ins AS (
+      `WITH ins AS (
        INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value
      ) SELECT value FROM ins UNION ALL SELECT value FROM service_secrets WHERE name = $1 LIMIT 1`,
       [name, candidate],

@@ -73,10 +73,12 @@ export async function rotateSigningKeys(db: Db, key: NewSigningKey, keepPublishe
       [keepPublishedSeconds],
     );
     await tx.query('DELETE FROM signing_keys WHERE retired_at IS NOT NULL AND published_until <= now()');
-    await tx.query(
-      `INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk) VALUES ($1::text, $2::text, $3::jsonb, $4::jsonb)`,
-      [key.kid, key.alg, JSON.stringify(key.publicJwk), JSON.stringify(key.privateJwk)],
-    );
+    await tx.query(`INSERT INTO signing_keys (kid, alg, public_jwk, private_jwk) VALUES ($1::text, $2::text, $3::jsonb, $4::jsonb)`, [
+      key.kid,
+      key.alg,
+      JSON.stringify(key.publicJwk),
+      JSON.stringify(key.privateJwk),
+    ]);
     return retired.map((r) => r.kid);
   });
 }

@@ -76,7 +76,10 @@ export async function deleteInstalls(db: Db, pairs: [string, string][]): Promise
 }
 
 /** People with their company, for generating prompts with known intent. */
-export async function peopleSample(db: Db, limit: number): Promise<{ id: string; title: string; seniority: string; function: string; country: string; companyId: string; companyDomain: string }[]> {
+export async function peopleSample(
+  db: Db,
+  limit: number,
+): Promise<{ id: string; title: string; seniority: string; function: string; country: string; companyId: string; companyDomain: string }[]> {
   return db.query(
     `SELECT p.id, p.title, p.seniority, p.function, trim(p.country)::text AS country, c.id AS "companyId", c.domain AS "companyDomain"
        FROM people p JOIN companies c ON c.id = p.company_id

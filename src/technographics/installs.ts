@@ -54,7 +54,10 @@ const WEIGHT_CAP = stored(0.999);
  * window every observation counts and every pair is an install (the demo world: its old traces
  * stay installs whose age says they are stale).
  */
-export function foldInstalls(observations: Iterable<Pick<Observation, 'companyId' | 'productId' | 'seenAt' | 'evidenceHash' | 'source' | 'ruleId' | 'weight'>>, window?: FoldWindow): FoldedInstall[] {
+export function foldInstalls(
+  observations: Iterable<Pick<Observation, 'companyId' | 'productId' | 'seenAt' | 'evidenceHash' | 'source' | 'ruleId' | 'weight'>>,
+  window?: FoldWindow,
+): FoldedInstall[] {
   type Seen = { seenAt: number; trace: string; weight: number };
   const logged = new Set<string>();
   const pairs = new Map<string, { companyId: string; productId: string; seen: Seen[]; sources: Set<string> }>();
@@ -70,7 +73,8 @@ export function foldInstalls(observations: Iterable<Pick<Observation, 'companyId
   }
   const out: FoldedInstall[] = [];
   for (const { companyId, productId, seen, sources } of pairs.values()) {
-    let first = Infinity, last = -Infinity;
+    let first = Infinity,
+      last = -Infinity;
     for (const s of seen) {
       first = Math.min(first, s.seenAt);
       last = Math.max(last, s.seenAt);
@@ -83,11 +87,18 @@ export function foldInstalls(observations: Iterable<Pick<Observation, 'companyId
     for (const w of strongest.values()) logMiss += Math.log(1 - Math.min(w, WEIGHT_CAP));
     const strength = 1 - Math.exp(logMiss);
     out.push({
-      companyId, productId, firstVerified: first, lastVerified: last, hitCount: seen.length,
-      intensity: Math.max(1, Math.min(100, Math.round(100 * strength))), sources: [...sources].sort(),
+      companyId,
+      productId,
+      firstVerified: first,
+      lastVerified: last,
+      hitCount: seen.length,
+      intensity: Math.max(1, Math.min(100, Math.round(100 * strength))),
+      sources: [...sources].sort(),
     });
   }
-  return out.sort((a, b) => (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  return out.sort((a, b) =>
+    a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
 }
 
 /**

@@ -29,12 +29,22 @@ export interface ObservationContext {
 /** The log row of one evidence item; `hash` when the caller has it already (evidenceHash of the item). */
 export function observationOf(item: EvidenceItem, at: ObservationContext, hash = evidenceHash(item)): Observation {
   return {
-    companyId: at.companyId, productId: at.productId, seenAt: at.seenAt, evidenceHash: hash, source: item.source, ruleId: item.ruleId,
+    companyId: at.companyId,
+    productId: at.productId,
+    seenAt: at.seenAt,
+    evidenceHash: hash,
+    source: item.source,
+    ruleId: item.ruleId,
     evidence: {
-      ...(item.url ? { url: item.url } : {}), ruleId: item.ruleId, excerpt: item.excerpt, ...(item.version ? { version: item.version } : {}),
-      weight: item.weight, ...(at.input ? { input: at.input } : {}),
+      ...(item.url ? { url: item.url } : {}),
+      ruleId: item.ruleId,
+      excerpt: item.excerpt,
+      ...(item.version ? { version: item.version } : {}),
+      weight: item.weight,
+      ...(at.input ? { input: at.input } : {}),
     },
-    weight: item.weight, runId: at.runId ?? null,
+    weight: item.weight,
+    runId: at.runId ?? null,
   };
 }
 

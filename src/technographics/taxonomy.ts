@@ -32,7 +32,10 @@ export function parseTaxonomy(text: string): TaxonomyCategory[] {
     const indent = raw.length - raw.trimStart().length;
     const level = indent / 2;
     if (!Number.isInteger(level) || level > stack.length) throw new Error(`categories line ${i + 1}: indent by two spaces per level under a parent`);
-    const [name = '', ...annotations] = raw.trim().split(';').map((s) => s.trim());
+    const [name = '', ...annotations] = raw
+      .trim()
+      .split(';')
+      .map((s) => s.trim());
     if (!name) throw new Error(`categories line ${i + 1}: a category needs a name`);
     let id = `cat_${slugify(name, '_')}`;
     for (let n = 2; used.has(id); n++) id = `cat_${slugify(name, '_')}_${n}`;

@@ -55,7 +55,7 @@ export const mcpSessionsOpened = new Counter({
 
 export const mcpSessionsEnded = new Counter({
   name: 'stacklens_mcp_sessions_ended_total',
-  help: 'MCP sessions this process ended at the client\'s DELETE (idle ones expire in the shared store, uncounted)',
+  help: "MCP sessions this process ended at the client's DELETE (idle ones expire in the shared store, uncounted)",
   registers: [registry],
 });
 
@@ -146,7 +146,10 @@ export function observeExport(action: string, rows: number, completed: boolean):
 }
 
 /** Progress reports of one import (ingest/import), as the importer sends them. */
-export function importObserver(kind: string): { progress(p: { phase: string; rowsRead: number; bytesRead: number; totalBytes?: number }): void; end(outcome: 'committed' | 'rejected' | 'failed'): void } {
+export function importObserver(kind: string): {
+  progress(p: { phase: string; rowsRead: number; bytesRead: number; totalBytes?: number }): void;
+  end(outcome: 'committed' | 'rejected' | 'failed'): void;
+} {
   importsRunning.inc({ kind });
   importRowsRead.set({ kind }, 0);
   importBytesRatio.set({ kind }, 0);

@@ -24,7 +24,11 @@ afterEach(() => setClock());
 const offset = (ms: number) => setClock(() => Date.now() + ms);
 
 async function getToken(c: TestClient): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().access_token;
 }
@@ -78,7 +82,12 @@ test('HS256 signed with the public key (algorithm confusion) is refused', async 
   for (const secret of [JSON.stringify(publicJwk), publicJwk.x]) {
     const forged = await new SignJWT({ client_id: full.clientId })
       .setProtectedHeader({ alg: 'HS256', kid, typ: 'at+jwt' })
-      .setIssuer(AUDIENCE).setSubject(full.clientId).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('10m').setJti('x')
+      .setIssuer(AUDIENCE)
+      .setSubject(full.clientId)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .setJti('x')
       .sign(new TextEncoder().encode(secret));
     await assertRefused(forged);
   }
@@ -125,13 +134,23 @@ test('an unknown kid, or a foreign key under our kid, is refused', async () => {
   const sign = (kid: string) =>
     new SignJWT({ client_id: full.clientId })
       .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
-      .setIssuer(AUDIENCE).setSubject(full.clientId).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('10m').setJti('x')
+      .setIssuer(AUDIENCE)
+      .setSubject(full.clientId)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .setJti('x')
       .sign(privateKey);
   await assertRefused(await sign('no-such-kid'), /unknown key/);
   await assertRefused(await sign((await currentSigningKey(t.db)).kid), /signature/);
   const noKid = await new SignJWT({ client_id: full.clientId })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
-    .setIssuer(AUDIENCE).setSubject(full.clientId).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('10m').setJti('x')
+    .setIssuer(AUDIENCE)
+    .setSubject(full.clientId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .setJti('x')
     .sign(privateKey);
   await assertRefused(noKid, /kid/);
 });
@@ -162,7 +181,11 @@ test('rotating the secret refuses earlier tokens (within the bound) and the old 
   const { clientSecret } = await rotateClientSecret(t.db, c.clientId);
   offset(CLIENT_CACHE_MS + 1000);
   await assertRefused(old, /rotated/);
-  const refused = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE } });
+  const refused = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE },
+  });
   assert.equal(refused.statusCode, 401);
   const fresh = await getToken({ ...c, clientSecret });
   assert.equal((await me(fresh)).statusCode, 200);

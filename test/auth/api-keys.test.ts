@@ -25,7 +25,10 @@ test('a key is stored only as a hash, with its prefix visible', async () => {
   assert.equal(row!.key_hash, hashSecret(key.apiKey));
   assert.ok(!JSON.stringify(row).includes(key.apiKey.slice(16)), 'the secret part is not stored');
   const listed = await listKeys(t.db, c.clientId);
-  assert.deepEqual(listed.map((k) => [k.id, k.prefix, k.name, k.revokedAt]), [[key.id, key.prefix, 'ci', null]]);
+  assert.deepEqual(
+    listed.map((k) => [k.id, k.prefix, k.name, k.revokedAt]),
+    [[key.id, key.prefix, 'ci', null]],
+  );
   await assert.rejects(createApiKey(t.db, 'cli_nobody'), /no client 'cli_nobody'/);
 });
 
@@ -40,7 +43,7 @@ test('accepted as X-API-Key and as Authorization: API-Key; last use is recorded'
   }
   // Written in the background: wait for it (up to 10 s on a loaded machine), not a fixed number of ticks.
   let used: Date | null = null;
-  for (const deadline = Date.now() + 10_000; !used && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; !used && Date.now() < deadline;) {
     used = (await listKeys(t.db, c.clientId))[0]!.lastUsedAt;
     if (!used) await new Promise((r) => setTimeout(r, 20));
   }
@@ -92,7 +95,8 @@ test('changes made outside this process take effect on the next request, even fo
   assert.equal((await me(headers)).statusCode, 401);
   await t.db.query('UPDATE api_clients SET disabled_at = NULL WHERE id = $1', [c.clientId]);
 
-  await t.db.query(`INSERT INTO plans (id, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute)
+  await t.db
+    .query(`INSERT INTO plans (id, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute)
                     VALUES ('k5-plan', false, false, false, 0, 7, 1, 1)`);
   assert.equal((await me(headers)).json().plan, 'full');
   await t.db.query(`UPDATE api_clients SET plan_id = 'k5-plan' WHERE id = $1`, [c.clientId]);

@@ -6,7 +6,8 @@ import { addressGroup } from '../../src/auth/client-address.ts';
 
 test('IPv6 addresses count by their /64, whatever their spelling; IPv4 addresses alone', () => {
   const group = '2001:db8:0:1::/64';
-  for (const ip of ['2001:db8:0:1::1', '2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0DB8:0000:0001:0:0:0:9', '2001:db8:0:1:a:b:c:d']) assert.equal(addressGroup(ip), group, ip);
+  for (const ip of ['2001:db8:0:1::1', '2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0DB8:0000:0001:0:0:0:9', '2001:db8:0:1:a:b:c:d'])
+    assert.equal(addressGroup(ip), group, ip);
   assert.notEqual(addressGroup('2001:db8:0:2::1'), group);
   assert.equal(addressGroup('fe80::1%eth0'), 'fe80:0:0:0::/64');
   assert.equal(addressGroup('203.0.113.7'), '203.0.113.7');

@@ -26,7 +26,11 @@ after(async () => {
 });
 
 const tokenFor = (clientId: string, clientSecret: string) =>
-  t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: 'http://stacklens.test' } });
+  t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: 'http://stacklens.test' },
+  });
 
 test('plans basic and full exist out of the box, as data; operators add their own', async () => {
   const plans = await listPlans(t.db);
@@ -36,7 +40,17 @@ test('plans basic and full exist out of the box, as data; operators add their ow
   for (const p of [byId.basic!, byId.full!]) {
     assert.ok(p.aiRequestsPerMinute < p.requestsPerMinute && p.exportRequestsPerMinute < p.requestsPerMinute, 'AI and export limits are lower');
   }
-  await definePlan(t.db, { id: 'analyst', description: 'exports, no AI', canExport: true, canAi: false, canPurchase: false, initialCredits: 5, requestsPerMinute: 100, aiRequestsPerMinute: 1, exportRequestsPerMinute: 10 });
+  await definePlan(t.db, {
+    id: 'analyst',
+    description: 'exports, no AI',
+    canExport: true,
+    canAi: false,
+    canPurchase: false,
+    initialCredits: 5,
+    requestsPerMinute: 100,
+    aiRequestsPerMinute: 1,
+    exportRequestsPerMinute: 10,
+  });
   const c = await createClient(t.db, { name: 'analyst-co', plan: 'analyst' });
   assert.equal(c.credits, 5);
   const key = await createApiKey(t.db, c.clientId);
@@ -71,7 +85,10 @@ test('demo world first start: a full demo client and key, printed and written to
   assert.equal(demo.base_url, 'http://stacklens.test/api');
   assert.equal(demo.mcp_url, 'http://stacklens.test/mcp');
   assert.equal(demo.mcp_resource, 'http://stacklens.test/mcp');
-  assert.ok(said.some((l) => l.includes(demo.api_key)), 'the key is printed');
+  assert.ok(
+    said.some((l) => l.includes(demo.api_key)),
+    'the key is printed',
+  );
   const viaKey = await t.app.inject({ method: 'GET', url: '/api/me', headers: { 'x-api-key': demo.api_key } });
   assert.equal(viaKey.json().plan, 'full');
   assert.equal((await tokenFor(demo.client_id, demo.client_secret)).statusCode, 200);

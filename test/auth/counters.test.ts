@@ -17,7 +17,10 @@ after(() => setClock());
 
 test('backoff delay: free attempts, then from the base delay doubling up to the cap', () => {
   const rule = { free: 3, baseMs: 1000, maxMs: 60_000 };
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 100].map((n) => backoffDelayMs(n, rule)), [0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 100].map((n) => backoffDelayMs(n, rule)),
+    [0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000],
+  );
 });
 
 for (const kind of stores) {
@@ -77,9 +80,14 @@ test('memory store: a flood of new keys fills its own class only and evicts no l
     await store.consume([{ key: 'rl:{cli_busy}:default', limit: 600 }], 60_000);
     // An attacker floods random client ids (and emails) past the old global cap of 200,000 keys.
     for (let i = 0; i < 250_000; i++) await store.consume([{ key: `tf:{flood-${i}}:198.51.100.1`, limit: Infinity }], 300_000);
-    for (let i = 0; i < 1000; i++) await store.takeSlot([{ key: `lf:{flood-${i}@example.com}:198.51.100.1`, free: 10, baseMs: 1000, maxMs: 60_000, forgetMs: 900_000 }]);
+    for (let i = 0; i < 1000; i++)
+      await store.takeSlot([{ key: `lf:{flood-${i}@example.com}:198.51.100.1`, free: 10, baseMs: 1000, maxMs: 60_000, forgetMs: 900_000 }]);
     assert.equal((await store.peek(locked)).count, 10, 'the locked-out key keeps its count');
-    assert.equal((await store.takeSlot([{ key: 'lf:{owner@example.com}:203.0.113.7', free: 1, baseMs: 1000, maxMs: 60_000, forgetMs: 900_000 }])).allowed, false, 'the backoff still holds');
+    assert.equal(
+      (await store.takeSlot([{ key: 'lf:{owner@example.com}:203.0.113.7', free: 1, baseMs: 1000, maxMs: 60_000, forgetMs: 900_000 }])).allowed,
+      false,
+      'the backoff still holds',
+    );
     assert.equal((await store.peek('rl:{cli_busy}:default')).count, 1, "another class's quota is untouched");
     assert.ok(store.size('tf') <= MAX_KEYS_PER_CLASS);
     // The full class refuses a new key (spends nothing) rather than evict; other classes still take new keys.

@@ -86,12 +86,24 @@ test('wrong issuer, wrong audience, expired, unknown kid, HS256 and jku-pointed 
   const refused = [
     await idpToken(claims, { iss: 'https://evil.example.com/' }),
     await idpToken(claims, { aud: 'https://other-api.example' }),
-    await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'idp-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt(1_600_000_000).setExpirationTime(1_600_000_600).sign(idpKey),
+    await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(1_600_000_000)
+      .setExpirationTime(1_600_000_600)
+      .sign(idpKey),
     await idpToken(claims, { kid: 'unknown-kid' }),
     await idpToken(claims, { key: attackerKey, kid: 'idp-1' }),
     // The JWKS URL comes from configuration only: a token pointing at the attacker's keys is refused.
     await idpToken(claims, { key: attackerKey, kid: 'evil-1', header: { jku: `http://127.0.0.1:${port}/evil-jwks`, jwk: attackerJwk } }),
-    await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: 'idp-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode('shared-secret-guess-000000000000')),
+    await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid: 'idp-1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('shared-secret-guess-000000000000')),
   ];
   for (const token of refused) {
     const res = await me(token);
@@ -102,14 +114,23 @@ test('wrong issuer, wrong audience, expired, unknown kid, HS256 and jku-pointed 
 
 test('the service does not issue or accept its own tokens in this mode; API keys still work', async () => {
   const c = await createClient(t.db, { name: 'local', plan: 'full' });
-  const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: AUDIENCE },
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(res.json().error, 'invalid_request');
   assert.match(res.json().error_description, /idp\.example\.com/);
   const ownKey = await currentSigningKey(t.db);
   const ownToken = await new SignJWT({ client_id: c.clientId })
     .setProtectedHeader({ alg: 'ES256', kid: ownKey.kid, typ: 'at+jwt' })
-    .setIssuer(ISSUER).setSubject(c.clientId).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('5m').setJti('j')
+    .setIssuer(ISSUER)
+    .setSubject(c.clientId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .setJti('j')
     .sign(ownKey.privateKey);
   assert.equal((await me(ownToken)).statusCode, 401);
   const key = await createApiKey(t.db, c.clientId);

@@ -22,9 +22,16 @@ const BAD_KEY = `sl_AAAAAAAAAAAA_${'A'.repeat(43)}`;
 const me = (remoteAddress: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/api/me', headers, remoteAddress });
 const mcp = (remoteAddress: string, headers: Record<string, string>) =>
   t.app.inject({
-    method: 'POST', url: '/mcp', remoteAddress,
+    method: 'POST',
+    url: '/mcp',
+    remoteAddress,
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    payload: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
   });
 
 test('past the limit, failed authentications from an address get 429 with Retry-After (error shape); a valid key from it still passes; other addresses are unaffected', async () => {

@@ -18,7 +18,12 @@ const API = 'http://stacklens.test';
 const MCP = 'http://stacklens.test/mcp';
 const METADATA = 'http://stacklens.test/.well-known/oauth-protected-resource/mcp';
 
-const initBody = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const initBody = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 const mcpHeaders = { host: 'stacklens.test', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('built-in authorization server', () => {
@@ -31,7 +36,11 @@ describe('built-in authorization server', () => {
   after(() => t.close());
 
   const token = (params: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, ...params } });
+    t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, ...params },
+    });
   const mcpPost = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: '/mcp', headers: { ...mcpHeaders, ...headers }, payload: initBody });
 
   test('protected-resource metadata at the path-suffixed and the root address', async () => {
@@ -70,7 +79,10 @@ describe('built-in authorization server', () => {
     assert.equal(badKey.headers['www-authenticate'], `Bearer resource_metadata="${METADATA}"`);
     const badToken = await mcpPost({ authorization: 'Bearer a.b.c' });
     assert.equal(badToken.statusCode, 401);
-    assert.match(String(badToken.headers['www-authenticate']), new RegExp(`^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="${METADATA}"$`));
+    assert.match(
+      String(badToken.headers['www-authenticate']),
+      new RegExp(`^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="${METADATA}"$`),
+    );
     const malformed = await mcpPost({ authorization: 'Digest abc' });
     assert.equal(malformed.statusCode, 401);
     assert.match(String(malformed.headers['www-authenticate']), /^Bearer error="invalid_request", .*resource_metadata=/);
@@ -147,7 +159,14 @@ describe('external identity provider', () => {
   });
 
   const idpToken = (aud: string) =>
-    new SignJWT({ azp: 'idp-app' }).setProtectedHeader({ alg: 'RS256', kid: 'idp-1' }).setIssuer(ISSUER).setSubject('idp-app').setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(key);
+    new SignJWT({ azp: 'idp-app' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-1' })
+      .setIssuer(ISSUER)
+      .setSubject('idp-app')
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
 
   test('the metadata names the identity provider as the authorization server', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-protected-resource/mcp' });

@@ -17,10 +17,11 @@ import type { Db } from '../../src/db/db.ts';
 function controlledSource() {
   let value = 1;
   const reads: Array<{ saw: number; end: () => void; fail: (err: Error) => void }> = [];
-  const readOnce = () => new Promise<number>((resolve, reject) => {
-    const saw = value; // what a statement begun now sees
-    reads.push({ saw, end: () => resolve(saw), fail: reject });
-  });
+  const readOnce = () =>
+    new Promise<number>((resolve, reject) => {
+      const saw = value; // what a statement begun now sees
+      reads.push({ saw, end: () => resolve(saw), fail: reject });
+    });
   return { reads, readOnce, set: (v: number) => (value = v) };
 }
 
@@ -103,7 +104,11 @@ test('concurrent API-key requests: fewer version reads than requests, and a revo
     assert.ok(versionReads >= 1 && versionReads < 50, `${versionReads} version reads for 50 requests`);
     await revokeApiKey(db, key.id);
     const after = await Promise.all(Array.from({ length: 50 }, (_, i) => verifyApiKey(db, i % 2 ? key.apiKey : other.apiKey)));
-    assert.deepEqual(after.map((c) => Boolean(c)), after.map((_, i) => i % 2 === 0), 'the revoked key refused by every later request; the other key accepted');
+    assert.deepEqual(
+      after.map((c) => Boolean(c)),
+      after.map((_, i) => i % 2 === 0),
+      'the revoked key refused by every later request; the other key accepted',
+    );
   } finally {
     db.queryArrays = query;
   }

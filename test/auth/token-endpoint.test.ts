@@ -69,7 +69,10 @@ test('form body and HTTP Basic (client_secret_basic) both work; each token is un
     authorization: basic(full.clientId, full.clientSecret),
   });
   assert.equal(viaBasic.statusCode, 200, viaBasic.body);
-  const basicJson = await token({ grant_type: 'client_credentials', audience: AUDIENCE, client_id: full.clientId }, { authorization: basic(full.clientId, full.clientSecret) });
+  const basicJson = await token(
+    { grant_type: 'client_credentials', audience: AUDIENCE, client_id: full.clientId },
+    { authorization: basic(full.clientId, full.clientSecret) },
+  );
   assert.equal(basicJson.statusCode, 200, basicJson.body);
   assert.notEqual(decodeJwt(viaForm.json().access_token).jti, decodeJwt(viaBasic.json().access_token).jti);
 });
@@ -110,7 +113,12 @@ test('invalid_client: unknown client, wrong secret and disabled client answer id
   const wrong = await token({ grant_type: 'client_credentials', client_id: other.clientId, client_secret: 'x'.repeat(43), audience: AUDIENCE });
   const disabledClient = await createTestClient(t.db, 'full');
   await setClientEnabled(t.db, disabledClient.clientId, false);
-  const disabled = await token({ grant_type: 'client_credentials', client_id: disabledClient.clientId, client_secret: disabledClient.clientSecret, audience: AUDIENCE });
+  const disabled = await token({
+    grant_type: 'client_credentials',
+    client_id: disabledClient.clientId,
+    client_secret: disabledClient.clientSecret,
+    audience: AUDIENCE,
+  });
   for (const res of [unknown, wrong, disabled]) {
     assertOAuthError(res, 401, 'invalid_client');
     assert.equal(res.headers['www-authenticate'], undefined);
@@ -134,7 +142,12 @@ test('repeated failures for one client_id from one address are throttled (429 + 
   const victim = await createTestClient(t.db, 'full');
   const bystander = await createTestClient(t.db, 'full');
   const attempt = (c: TestClient, secret: string, remoteAddress = '10.20.0.1') =>
-    t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: secret, audience: AUDIENCE }, remoteAddress });
+    t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: secret, audience: AUDIENCE },
+      remoteAddress,
+    });
   for (let i = 0; i < 3; i++) assertOAuthError(await attempt(victim, `wrong-${i}`), 401, 'invalid_client');
   for (const secret of ['wrong-again', victim.clientSecret]) {
     const res = await attempt(victim, secret); // even the right secret waits here: no guessing through the throttle
@@ -156,7 +169,12 @@ test('failures over many client ids from one address count against the address: 
   try {
     const c = await createTestClient(t.db, 'full');
     const attempt = (clientId: string, secret: string, remoteAddress = '10.21.0.1') =>
-      app.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret, audience: AUDIENCE }, remoteAddress });
+      app.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret, audience: AUDIENCE },
+        remoteAddress,
+      });
     for (let i = 0; i < 5; i++) assertOAuthError(await attempt(`cli_random${i}`, 'guess'), 401, 'invalid_client');
     const refused = await attempt('cli_random_next', 'guess');
     assert.equal(refused.statusCode, 429);
@@ -202,7 +220,8 @@ test('metadata (RFC 8414) and JWKS: public keys only', async () => {
     assert.equal(k.use, 'sig');
     assert.equal(k.d, undefined, 'private key material must never be served');
   }
-  const tok = (await token({ grant_type: 'client_credentials', client_id: full.clientId, client_secret: full.clientSecret, audience: AUDIENCE })).json().access_token;
+  const tok = (await token({ grant_type: 'client_credentials', client_id: full.clientId, client_secret: full.clientSecret, audience: AUDIENCE })).json()
+    .access_token;
   assert.ok(keys.some((k: { kid: string }) => k.kid === decodeProtectedHeader(tok).kid));
 });
 
@@ -213,7 +232,11 @@ test('ISSUER_URL and API_AUDIENCE configure iss, aud and the metadata (deploymen
     const meta = (await p.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
     assert.equal(meta.issuer, 'https://auth.example.com');
     assert.equal(meta.token_endpoint, 'https://auth.example.com/oauth/token');
-    const res = await p.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'https://api.example.com' } });
+    const res = await p.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'https://api.example.com' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const claims = decodeJwt(res.json().access_token);
     assert.equal(claims.iss, 'https://auth.example.com');

@@ -23,7 +23,11 @@ afterEach(async () => {
 });
 
 async function getToken(): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, audience: 'http://stacklens.test' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, audience: 'http://stacklens.test' },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().access_token;
 }

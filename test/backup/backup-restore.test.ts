@@ -51,7 +51,10 @@ test('a backup taken under light load restores into a fresh database, verified, 
       const n = written++;
       await t.db.transaction(async (tx) => {
         await tx.query(`INSERT INTO companies (id, domain, name) VALUES ($1, $2, $2)`, [`cmp_load${n}`, `load${n}.example`]);
-        await tx.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, 'prd_crm_a', $2, $2)`, [`cmp_load${n}`, AS_OF]);
+        await tx.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, 'prd_crm_a', $2, $2)`, [
+          `cmp_load${n}`,
+          AS_OF,
+        ]);
       });
       await new Promise((r) => setTimeout(r, 2));
     }
@@ -66,13 +69,19 @@ test('a backup taken under light load restores into a fresh database, verified, 
   await Promise.all([writer, reader]);
   assert.ok(statuses.length > 0 && statuses.every((s) => s === 200), `reads during the backup: ${[...new Set(statuses)]}`);
   assert.ok(written > 0);
-  assert.ok(progress.some((p) => p.table === 'installs'), 'progress names the tables');
+  assert.ok(
+    progress.some((p) => p.table === 'installs'),
+    'progress names the tables',
+  );
   assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'a backup holds secrets: owner only');
   assert.equal(fs.existsSync(`${file}.partial`), false);
 
   const { header, manifest } = await verifyBackupFile(file);
   assert.equal(header.engine, t.db.engine);
-  assert.equal(summary.rows, Object.values(manifest.tables).reduce((n, s) => n + s.rows, 0));
+  assert.equal(
+    summary.rows,
+    Object.values(manifest.tables).reduce((n, s) => n + s.rows, 0),
+  );
   assert.ok(manifest.tables.companies!.rows >= 87);
 
   // A fresh instance (new in-memory database / new schema).
@@ -138,7 +147,10 @@ test('a changed or incomplete backup fails verification and restores nothing', a
     const i = lines.findIndex((l) => l.includes('"domain":"me.example"'));
     lines[i] = lines[i]!.replace('me.example', 'me.exampl3');
   });
-  await assert.rejects(verifyBackupFile(tampered), (err: Error) => err instanceof BackupFileError && /table companies does not match its checksum/.test(err.message));
+  await assert.rejects(
+    verifyBackupFile(tampered),
+    (err: Error) => err instanceof BackupFileError && /table companies does not match its checksum/.test(err.message),
+  );
   const cut = path.join(dir, 'cut.gz');
   rewrite(file, cut, (lines) => lines.splice(lines.findIndex((l) => l.startsWith('#manifest '))));
   await assert.rejects(verifyBackupFile(cut), /no manifest at the end: the backup is incomplete/);
@@ -156,16 +168,24 @@ test('a changed or incomplete backup fails verification and restores nothing', a
 
 test('restore refuses a database holding data unless forced, and a failing restore changes nothing', async () => {
   // The source database holds data: refused, and untouched.
-  await assert.rejects(restoreDatabase(t.db, file), (err: Error) => err instanceof RestoreRefusedError && /not empty \(.*companies: \d+ rows/.test(err.message));
+  await assert.rejects(
+    restoreDatabase(t.db, file),
+    (err: Error) => err instanceof RestoreRefusedError && /not empty \(.*companies: \d+ rows/.test(err.message),
+  );
   const before = await worldDigest(t.db);
 
   // A file that verifies but cannot load (an install of an unknown product): with --force the
   // target's data is emptied and reloaded in one transaction, so the failure leaves it as it was.
   const broken = path.join(dir, 'broken.gz');
-  rewrite(file, broken, (lines) => {
-    const i = lines.findIndex((l) => l.startsWith('{"company_id":"cmp_me","product_id":"prd_crm_a"'));
-    lines[i] = lines[i]!.replace('"product_id":"prd_crm_a"', '"product_id":"prd_nowhere"');
-  }, true);
+  rewrite(
+    file,
+    broken,
+    (lines) => {
+      const i = lines.findIndex((l) => l.startsWith('{"company_id":"cmp_me","product_id":"prd_crm_a"'));
+      lines[i] = lines[i]!.replace('"product_id":"prd_crm_a"', '"product_id":"prd_nowhere"');
+    },
+    true,
+  );
   await verifyBackupFile(broken);
   await assert.rejects(restoreDatabase(t.db, broken, { force: true }));
   assert.deepEqual(await worldDigest(t.db), before, 'nothing changed');

@@ -23,7 +23,9 @@ after(async () => {
 });
 
 const refused = (partial: string) => (err: unknown) =>
-  err instanceof BackupFileError && err.message === `${partial} already exists: another backup to this file is running, or one was interrupted. If none is running, remove ${partial} and try again.`;
+  err instanceof BackupFileError &&
+  err.message ===
+    `${partial} already exists: another backup to this file is running, or one was interrupted. If none is running, remove ${partial} and try again.`;
 
 test('a symbolic link planted at FILE.partial is not followed: the backup is refused and the target keeps its content', async () => {
   const file = path.join(dir, 'nightly.backup.gz');
@@ -59,5 +61,8 @@ test('an existing FILE.partial (another backup, or an interrupted one) is refuse
 
 test('a folder that does not exist is a clear error, not a crash', async () => {
   const file = path.join(dir, 'no-such-folder', 'x.backup.gz');
-  await assert.rejects(backupDatabase(db, file), (err: unknown) => err instanceof BackupFileError && err.message.startsWith(`${file}.partial cannot be created: ENOENT`));
+  await assert.rejects(
+    backupDatabase(db, file),
+    (err: unknown) => err instanceof BackupFileError && err.message.startsWith(`${file}.partial cannot be created: ENOENT`),
+  );
 });

@@ -25,7 +25,8 @@ test('clients create --admin, set-role none/admin, refused role names; every cha
     const created = JSON.parse(ok('clients', 'create', '--name', 'ops', '--plan', 'basic', '--admin', '--json'));
     assert.equal(created.role, 'admin');
     assert.match(created.client_secret, /^[A-Za-z0-9_-]{43}$/);
-    const roleOf = () => (JSON.parse(ok('clients', 'list', '--json')) as { client_id: string; role: string | null }[]).find((c) => c.client_id === created.client_id)!.role;
+    const roleOf = () =>
+      (JSON.parse(ok('clients', 'list', '--json')) as { client_id: string; role: string | null }[]).find((c) => c.client_id === created.client_id)!.role;
     assert.equal(roleOf(), 'admin');
     assert.match(ok('clients', 'set-role', created.client_id, 'none'), /has no role/);
     assert.equal(roleOf(), null);
@@ -52,15 +53,18 @@ test('clients create --admin, set-role none/admin, refused role names; every cha
       const rows = await db.query<{ action: string; client_id: string | null; outcome: string; params: Record<string, unknown> }>(
         `SELECT action, client_id, outcome, params FROM audit_log WHERE action LIKE 'admin.%' ORDER BY id`,
       );
-      assert.deepEqual(rows.map((r) => [r.action, r.outcome, r.client_id, r.params.actor]), [
-        ['admin.clients.create', 'success', null, 'cli'],
-        ['admin.clients.update', 'success', null, 'cli'],
-        ['admin.clients.update', 'success', null, 'cli'],
-        ['admin.clients.update', 'failure', null, 'cli'],
-        ['admin.keys.create', 'success', null, 'cli'],
-        ['admin.credits.grant', 'success', null, 'cli'],
-        ['admin.clients.disable', 'success', null, 'cli'],
-      ]);
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.outcome, r.client_id, r.params.actor]),
+        [
+          ['admin.clients.create', 'success', null, 'cli'],
+          ['admin.clients.update', 'success', null, 'cli'],
+          ['admin.clients.update', 'success', null, 'cli'],
+          ['admin.clients.update', 'failure', null, 'cli'],
+          ['admin.keys.create', 'success', null, 'cli'],
+          ['admin.credits.grant', 'success', null, 'cli'],
+          ['admin.clients.disable', 'success', null, 'cli'],
+        ],
+      );
       assert.equal(rows[4]!.params.keyId, key.id);
       assert.deepEqual([rows[5]!.params.amount, rows[5]!.params.reason, rows[5]!.params.balance], [5, 'trial', 5]);
     } finally {

@@ -14,7 +14,8 @@ async function closeStdin(dataDir: string): Promise<{ exitMs: number; code: numb
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '', stderr = '';
+  let stdout = '',
+    stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const initialized = new Promise<void>((resolve, reject) => {
@@ -24,7 +25,9 @@ async function closeStdin(dataDir: string): Promise<{ exitMs: number; code: numb
     });
     void exited.then(() => reject(new Error(`exited before answering: ${stderr}`)));
   });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+  );
   await initialized;
   const closedAt = Date.now();
   child.stdin.end();

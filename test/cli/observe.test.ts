@@ -17,9 +17,12 @@ const dataDir = path.join(dir, 'data');
 
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args],
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -37,8 +40,10 @@ before(async () => {
   await migrate(db);
   await insertWorld(db, {
     categories: [
-      { id: 'cat_cms', name: 'Web Content Management' }, { id: 'cat_lang', name: 'Web Frameworks' },
-      { id: 'cat_pay', name: 'Payment Processing' }, { id: 'cat_wa', name: 'Web Analytics' },
+      { id: 'cat_cms', name: 'Web Content Management' },
+      { id: 'cat_lang', name: 'Web Frameworks' },
+      { id: 'cat_pay', name: 'Payment Processing' },
+      { id: 'cat_wa', name: 'Web Analytics' },
     ],
     companies: [{ id: 'cmp_shop', domain: 'shop.example' }],
   });
@@ -46,7 +51,11 @@ before(async () => {
 });
 
 const artifacts = {
-  domain: 'shop.example', url: 'https://shop.example/', status: 200, headers: { 'x-powered-by': 'PHP/8.2.1' }, cookies: ['_ga=GA1.2.3.4; Path=/'],
+  domain: 'shop.example',
+  url: 'https://shop.example/',
+  status: 200,
+  headers: { 'x-powered-by': 'PHP/8.2.1' },
+  cookies: ['_ga=GA1.2.3.4; Path=/'],
   html: '<html><head><meta name="generator" content="WordPress 6.5.2"><script src="https://js.stripe.com/v3/"></script></head><body></body></html>',
 };
 
@@ -60,10 +69,14 @@ test('detect --save records the run and derives installs; the same input again a
   assert.equal(m[1], m[2], 'all new the first time');
   assert.match(first.stderr, /refresh: \d+ companies/);
   const installs = await query<{ company_id: string; name: string; sources: string[] }>(
-    'SELECT i.company_id, p.name, i.sources FROM installs i JOIN products p ON p.id = i.product_id ORDER BY 1, 2');
+    'SELECT i.company_id, p.name, i.sources FROM installs i JOIN products p ON p.id = i.product_id ORDER BY 1, 2',
+  );
   const names = installs.filter((r) => r.company_id === 'cmp_shop').map((r) => r.name);
   for (const n of ['WordPress', 'PHP', 'Stripe', 'Google Analytics']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
-  assert.ok(installs.some((r) => r.company_id === 'cmp_new-shop_example'), 'the unknown domain became a company');
+  assert.ok(
+    installs.some((r) => r.company_id === 'cmp_new-shop_example'),
+    'the unknown domain became a company',
+  );
 
   const again = await stacklens('detect', '--artifacts', file, '--save');
   assert.equal(again.code, 0, again.stderr);
@@ -74,8 +87,18 @@ test('detect --save records the run and derives installs; the same input again a
 
 test('observe FILE records detect --json lines; a bad record is reported by line and skipped', async () => {
   const file = path.join(dir, 'run.jsonl');
-  const good = { domain: 'shop.example', technologies: [{ name: 'Nginx', vendorDomain: 'nginx.org', category: 'Web Servers', confidence: 0.9,
-    evidence: [{ source: 'header', url: 'https://shop.example/', ruleId: 'Nginx/headers/server', excerpt: 'server: nginx', weight: 0.9 }] }] };
+  const good = {
+    domain: 'shop.example',
+    technologies: [
+      {
+        name: 'Nginx',
+        vendorDomain: 'nginx.org',
+        category: 'Web Servers',
+        confidence: 0.9,
+        evidence: [{ source: 'header', url: 'https://shop.example/', ruleId: 'Nginx/headers/server', excerpt: 'server: nginx', weight: 0.9 }],
+      },
+    ],
+  };
   const bad = { domain: 'shop.example', technologies: [{ name: 'X', vendorDomain: 'x.example', category: 'Web Analytics', confidence: 2, evidence: [] }] };
   writeFileSync(file, [JSON.stringify(good), JSON.stringify(bad), 'nope'].join('\n') + '\n');
   const res = await stacklens('observe', file, '--no-refresh');
@@ -97,6 +120,10 @@ test('detect --warc --save dates the observations by the WARC-Date of each recor
     `SELECT to_char(seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') AS seen, count(*)::int AS n
        FROM observations WHERE company_id = 'cmp_shop' AND evidence->>'input' = 'warc' GROUP BY 1`,
   );
-  assert.deepEqual(rows.map((r) => r.seen), ['2026-11-25T10:00:01'], 'the response record of shop.example is dated 10:00:01');
+  assert.deepEqual(
+    rows.map((r) => r.seen),
+    ['2026-11-25T10:00:01'],
+    'the response record of shop.example is dated 10:00:01',
+  );
   assert.ok(rows[0]!.n > 0);
 });

@@ -15,13 +15,28 @@ after(() => db.close());
 
 test('setPlan: a new plan needs its rate limits; an existing one keeps every field it is not given', async () => {
   await assert.rejects(setPlan(db, 'team', { description: 'no limits given' }), /needs --rpm, --ai-rpm and --export-rpm/);
-  const first = await setPlan(db, 'team', { description: 'For teams', canExport: true, canAi: true, initialCredits: 50, requestsPerMinute: 100, aiRequestsPerMinute: 10, exportRequestsPerMinute: 2 });
+  const first = await setPlan(db, 'team', {
+    description: 'For teams',
+    canExport: true,
+    canAi: true,
+    initialCredits: 50,
+    requestsPerMinute: 100,
+    aiRequestsPerMinute: 10,
+    exportRequestsPerMinute: 2,
+  });
   assert.equal(first.created, true);
   const second = await setPlan(db, 'team', { requestsPerMinute: 300, canAi: false });
   assert.equal(second.created, false);
   assert.deepEqual(await findPlan(db, 'team'), {
-    id: 'team', description: 'For teams', canExport: true, canAi: false, canPurchase: false, initialCredits: 50,
-    requestsPerMinute: 300, aiRequestsPerMinute: 10, exportRequestsPerMinute: 2,
+    id: 'team',
+    description: 'For teams',
+    canExport: true,
+    canAi: false,
+    canPurchase: false,
+    initialCredits: 50,
+    requestsPerMinute: 300,
+    aiRequestsPerMinute: 10,
+    exportRequestsPerMinute: 2,
   });
   await assert.rejects(setPlan(db, 'team', { requestsPerMinute: 0 }), /rpm: must be a whole number/);
 });
@@ -37,12 +52,22 @@ test('the command: `plans set` with one option leaves the description and the re
     return r.stdout;
   };
   try {
-    assert.match(run('set', 'team', '--description', 'For teams', '--export', '--rpm', '100', '--ai-rpm', '10', '--export-rpm', '2', '--credits', '50'), /Plan team created/);
+    assert.match(
+      run('set', 'team', '--description', 'For teams', '--export', '--rpm', '100', '--ai-rpm', '10', '--export-rpm', '2', '--credits', '50'),
+      /Plan team created/,
+    );
     assert.match(run('set', 'team', '--rpm', '300', '--no-export'), /Plan team updated/);
     const plan = (JSON.parse(run('list', '--json')) as { id: string }[]).find((p) => p.id === 'team');
     assert.deepEqual(plan, {
-      id: 'team', description: 'For teams', canExport: false, canAi: false, canPurchase: false, initialCredits: 50,
-      requestsPerMinute: 300, aiRequestsPerMinute: 10, exportRequestsPerMinute: 2,
+      id: 'team',
+      description: 'For teams',
+      canExport: false,
+      canAi: false,
+      canPurchase: false,
+      initialCredits: 50,
+      requestsPerMinute: 300,
+      aiRequestsPerMinute: 10,
+      exportRequestsPerMinute: 2,
     });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -26,7 +26,8 @@ function stacklens(env: Record<string, string>, ...args: string[]): Promise<{ co
   for (const name of ['PORT', 'HOST', 'PUBLIC_URL', 'ISSUER_URL', 'API_AUDIENCE', 'SEED_DEMO', 'CURSOR_SECRET', 'METRICS_TOKEN']) delete base[name];
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: { ...base, LOG_LEVEL: 'warn', ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -61,7 +62,10 @@ test('a bad setting stops the start with exit 2 and one line naming the variable
 test('outside demo mode a weak or placeholder secret is refused before the database is opened', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-weak-'));
   try {
-    const weak = await stacklens({ DATABASE_URL: '', DATA_DIR: dataDir, SEED_DEMO: 'false', CURSOR_SECRET: 'change-me', METRICS_TOKEN: 'x'.repeat(40) }, 'serve');
+    const weak = await stacklens(
+      { DATABASE_URL: '', DATA_DIR: dataDir, SEED_DEMO: 'false', CURSOR_SECRET: 'change-me', METRICS_TOKEN: 'x'.repeat(40) },
+      'serve',
+    );
     assert.equal(weak.code, 2, weak.stderr);
     assert.match(weak.stderr, /^Refusing to start in production mode/);
     assert.match(weak.stderr, /CURSOR_SECRET is too weak: it has 9 characters; at least 32 are required/);
@@ -73,11 +77,17 @@ test('outside demo mode a weak or placeholder secret is refused before the datab
   }
 });
 
-test('production start: no demo world, no demo client, a start-up report; CLI credentials work on the server\'s own port', async () => {
+test("production start: no demo world, no demo client, a start-up report; CLI credentials work on the server's own port", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-prod-'));
   const database = await freshDatabase(dataDir);
   // PostgreSQL: SEED_DEMO unset is production. PGlite: its default is the demo world, so ask for production.
-  const serverEnv = { ...database.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PUBLIC_URL: '', ...(TEST_DATABASE_URL ? { SEED_DEMO: '' } : { SEED_DEMO: 'false' }) };
+  const serverEnv = {
+    ...database.env,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: '',
+    ...(TEST_DATABASE_URL ? { SEED_DEMO: '' } : { SEED_DEMO: 'false' }),
+  };
   const cliEnv = { ...database.env, DATA_DIR: dataDir };
   let server: ServeProcess | undefined;
   try {
@@ -86,7 +96,10 @@ test('production start: no demo world, no demo client, a start-up report; CLI cr
     server = startServe(dataDir, port, serverEnv);
     await waitReady(server);
     const out = server.output();
-    assert.match(out, TEST_DATABASE_URL ? /Database: PostgreSQL at [^\n]+, at migration \d+ of \d+/ : /Database: embedded PGlite in [^\n]+\/pglite, at migration \d+ of \d+/);
+    assert.match(
+      out,
+      TEST_DATABASE_URL ? /Database: PostgreSQL at [^\n]+, at migration \d+ of \d+/ : /Database: embedded PGlite in [^\n]+\/pglite, at migration \d+ of \d+/,
+    );
     assert.match(out, /Mode: production: no demo world/);
     assert.match(out, /Credentials: none printed; create a client/);
     assert.doesNotMatch(out, /First start|Demo client/);
@@ -113,7 +126,8 @@ test('production start: no demo world, no demo client, a start-up report; CLI cr
     const db = await openDb(TEST_DATABASE_URL ? { databaseUrl: database.env.DATABASE_URL } : { dataDir });
     try {
       const [counts] = await db.query<{ companies: number; demo: number }>(
-        `SELECT (SELECT count(*) FROM companies)::int AS companies, (SELECT count(*) FROM api_clients WHERE name = 'demo')::int AS demo`);
+        `SELECT (SELECT count(*) FROM companies)::int AS companies, (SELECT count(*) FROM api_clients WHERE name = 'demo')::int AS demo`,
+      );
       assert.deepEqual(counts, { companies: 0, demo: 0 });
     } finally {
       await db.close();

@@ -21,11 +21,19 @@ test('SIGTERM during requests drains, checkpoints and leaves a database that reo
     assert.match(second.output(), /in use by process/);
 
     // Requests in flight while the signal arrives.
-    const inflight = Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0));
+    const inflight = Array.from({ length: 40 }, () =>
+      fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
     first.child.kill('SIGTERM');
     const statuses = await Promise.all(inflight);
     assert.equal(await first.exited, 0, first.output());
-    assert.ok(statuses.every((s) => s === 200 || s === 503 || s === 0), `unexpected statuses ${statuses}`);
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 503 || s === 0),
+      `unexpected statuses ${statuses}`,
+    );
     assert.equal(fs.existsSync(path.join(dataDir, 'stacklens.lock')), false, 'the lock is released');
 
     // The next start opens the same data without re-seeding and answers.

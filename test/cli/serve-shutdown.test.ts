@@ -51,10 +51,21 @@ async function serverDatabase(dataDir: string): Promise<{ options: OpenDbOptions
  * `Expect: 100-continue` makes the server say when it has read the headers (and started the
  * request): `started` resolves on its "100 Continue".
  */
-function heldPost(port: number, headers: Record<string, string>, pathAndQuery: string): { started: Promise<void>; finish(): Promise<{ status: number; body: string }> } {
+function heldPost(
+  port: number,
+  headers: Record<string, string>,
+  pathAndQuery: string,
+): { started: Promise<void>; finish(): Promise<{ status: number; body: string }> } {
   const socket = net.connect(port, '127.0.0.1');
   const body = '{}';
-  const head = [`POST ${pathAndQuery} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-continue', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `POST ${pathAndQuery} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `Content-Length: ${body.length}`,
+    'Expect: 100-continue',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   socket.write(`${head.join('\r\n')}\r\n\r\n`);
   let raw = '';
   let started!: () => void;
@@ -78,7 +89,11 @@ function heldPost(port: number, headers: Record<string, string>, pathAndQuery: s
 }
 
 /** A GET whose reader stops after the headers; `read()` resumes and resolves with the body or the error. */
-function pausedGet(port: number, headers: Record<string, string>, pathAndQuery: string): Promise<{ status: number; read(): Promise<{ body: string; error?: string }> }> {
+function pausedGet(
+  port: number,
+  headers: Record<string, string>,
+  pathAndQuery: string,
+): Promise<{ status: number; read(): Promise<{ body: string; error?: string }> }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, headers, agent: false }, (res) => {
       res.pause();
@@ -99,14 +114,20 @@ function pausedGet(port: number, headers: Record<string, string>, pathAndQuery: 
 }
 
 /** A GET on a connection of its own (no keep-alive pool), read to the end. */
-function newConnectionGet(port: number, headers: Record<string, string>, pathAndQuery: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function newConnectionGet(
+  port: number,
+  headers: Record<string, string>,
+  pathAndQuery: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: pathAndQuery, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: pathAndQuery, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -123,15 +144,25 @@ test('SIGTERM: readiness 503 at once, in-flight JSON complete, exports finish or
       await db.close();
     }
     const port = await freePortInRange();
-    const server = startServe(dataDir, port, { ...database.env, SEED_DEMO: 'false', SHUTDOWN_EXPORT_GRACE_SECONDS: '15', LOG_LEVEL: 'info',
+    const server = startServe(dataDir, port, {
+      ...database.env,
+      SEED_DEMO: 'false',
+      SHUTDOWN_EXPORT_GRACE_SECONDS: '15',
+      LOG_LEVEL: 'info',
       // Time limits are not under test here: a loaded machine must not turn a held request into a 503.
-      DATABASE_READ_TIMEOUT_MS: '60000', DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
+      DATABASE_READ_TIMEOUT_MS: '60000',
+      DATABASE_ACQUIRE_TIMEOUT_MS: '60000',
       // Two exports of one client at once (one export each is the default share).
-      BULKHEAD_EXPORT_PER_CLIENT: '2' });
+      BULKHEAD_EXPORT_PER_CLIENT: '2',
+    });
     await waitReady(server);
     const base = `http://127.0.0.1:${port}`;
 
-    const csv = await pausedGet(port, { ...c.headers, 'x-on-behalf-of-user': 'ops@example.com', accept: 'text/csv' }, '/api/companies/big.com/products?export=true');
+    const csv = await pausedGet(
+      port,
+      { ...c.headers, 'x-on-behalf-of-user': 'ops@example.com', accept: 'text/csv' },
+      '/api/companies/big.com/products?export=true',
+    );
     const jsonl = await pausedGet(port, c.headers, '/api/companies/big.com/products/json');
     assert.equal(csv.status, 200);
     assert.equal(jsonl.status, 200);
@@ -161,9 +192,7 @@ test('SIGTERM: readiness 503 at once, in-flight JSON complete, exports finish or
     for (const answer of answers) {
       assert.equal(answer.status, 200, JSON.stringify(answer));
       // The whole chunked or sized body: its page of 200 records parses.
-      const json = answer.body.includes('\r\n') && /^[0-9a-f]+\r\n/.test(answer.body)
-        ? dechunk(answer.body)
-        : answer.body;
+      const json = answer.body.includes('\r\n') && /^[0-9a-f]+\r\n/.test(answer.body) ? dechunk(answer.body) : answer.body;
       assert.equal(JSON.parse(json).content.length, 200);
     }
 

@@ -31,25 +31,45 @@ const tokenRequests = () => s.sent.filter((r) => r.path === '/oauth/token');
 const apiRequests = () => s.sent.filter((r) => r.path.startsWith('/api/'));
 
 test('client credentials: one token request, then the cached token for every call', async () => {
-  const client = createStacklensClient({ baseUrl: s.baseUrl, clientId: creds.clientId, clientSecret: creds.clientSecret, audience: s.audience, fetch: s.fetch });
+  const client = createStacklensClient({
+    baseUrl: s.baseUrl,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    audience: s.audience,
+    fetch: s.fetch,
+  });
   const me = await client.get('/api/me');
   assert.equal(me.clientId, creds.clientId);
   assert.equal(me.authenticatedWith, 'access_token');
   await Promise.all([client.get('/api/me'), client.get('/api/industries'), client.get('/api/me')]);
   assert.equal(tokenRequests().length, 1);
-  assert.deepEqual(apiRequests().map((r) => r.status), [200, 200, 200, 200]);
+  assert.deepEqual(
+    apiRequests().map((r) => r.status),
+    [200, 200, 200, 200],
+  );
 });
 
 test('concurrent first calls share one token request', async () => {
-  const client = createStacklensClient({ baseUrl: s.baseUrl, clientId: creds.clientId, clientSecret: creds.clientSecret, audience: s.audience, fetch: s.fetch });
+  const client = createStacklensClient({
+    baseUrl: s.baseUrl,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    audience: s.audience,
+    fetch: s.fetch,
+  });
   await Promise.all([client.get('/api/me'), client.get('/api/me'), client.get('/api/me')]);
   assert.equal(tokenRequests().length, 1);
 });
 
 test('a token is renewed shortly before it expires, not after', async () => {
   const client = createStacklensClient({
-    baseUrl: s.baseUrl, clientId: creds.clientId, clientSecret: creds.clientSecret, audience: s.audience, fetch: s.fetch,
-    now, refreshMarginMs: 60_000,
+    baseUrl: s.baseUrl,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    audience: s.audience,
+    fetch: s.fetch,
+    now,
+    refreshMarginMs: 60_000,
   });
   await client.get('/api/me');
   advanceClock((TTL_SECONDS - 120) * 1000); // two minutes left: still used
@@ -58,31 +78,56 @@ test('a token is renewed shortly before it expires, not after', async () => {
   advanceClock(90_000); // 30 s left, inside the 60 s margin: renewed before the server would refuse it
   await client.get('/api/me');
   assert.equal(tokenRequests().length, 2);
-  assert.deepEqual(apiRequests().map((r) => r.status), [200, 200, 200], 'no call was refused on the way');
+  assert.deepEqual(
+    apiRequests().map((r) => r.status),
+    [200, 200, 200],
+    'no call was refused on the way',
+  );
 });
 
 test('a cached token the server refuses (401) is renewed once and the call repeated', async () => {
   // The client keeps its own (real) clock, so it still trusts its token when the server's
   // clock has passed the expiry: the case of a clock skew or a revoked token.
-  const client = createStacklensClient({ baseUrl: s.baseUrl, clientId: creds.clientId, clientSecret: creds.clientSecret, audience: s.audience, fetch: s.fetch });
+  const client = createStacklensClient({
+    baseUrl: s.baseUrl,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    audience: s.audience,
+    fetch: s.fetch,
+  });
   await client.get('/api/me');
   advanceClock((TTL_SECONDS + 60) * 1000);
   const me = await client.get('/api/me');
   assert.equal(me.clientId, creds.clientId);
-  assert.deepEqual(s.sent.map((r) => `${r.path} ${r.status}`), ['/oauth/token 200', '/api/me 200', '/api/me 401', '/oauth/token 200', '/api/me 200']);
+  assert.deepEqual(
+    s.sent.map((r) => `${r.path} ${r.status}`),
+    ['/oauth/token 200', '/api/me 200', '/api/me 401', '/oauth/token 200', '/api/me 200'],
+  );
 });
 
 test('a 401 after renewing is not retried again: the typed error carries the service body', async () => {
   const other = await createCredentials(s.db, 'full');
-  const client = createStacklensClient({ baseUrl: s.baseUrl, clientId: other.clientId, clientSecret: other.clientSecret, audience: s.audience, fetch: s.fetch });
+  const client = createStacklensClient({
+    baseUrl: s.baseUrl,
+    clientId: other.clientId,
+    clientSecret: other.clientSecret,
+    audience: s.audience,
+    fetch: s.fetch,
+  });
   await client.get('/api/me');
   await setClientEnabled(s.db, other.clientId, false);
   advanceClock((TTL_SECONDS + 60) * 1000); // the cached token is refused; a new one is not given to a disabled client
-  const err = await client.get('/api/me').then(() => assert.fail('expected a StacklensError'), (e: unknown) => e);
+  const err = await client.get('/api/me').then(
+    () => assert.fail('expected a StacklensError'),
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof StacklensError);
   assert.equal(err.status, 401);
   assert.equal(err.error, 'invalid_client');
-  assert.deepEqual(s.sent.map((r) => `${r.path} ${r.status}`), ['/oauth/token 200', '/api/me 200', '/api/me 401', '/oauth/token 401']);
+  assert.deepEqual(
+    s.sent.map((r) => `${r.path} ${r.status}`),
+    ['/oauth/token 200', '/api/me 200', '/api/me 401', '/oauth/token 401'],
+  );
 });
 
 test('a wrong secret is a StacklensError from the token endpoint, asked once', async () => {

@@ -24,12 +24,18 @@ test('npm install <client folder> builds it, and a plain .mjs imports it', { tim
     for (const f of ['package.json', 'tsconfig.json', 'README.md', 'src']) cpSync(join(source, f), join(clone, f), { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-stacklens', version: '1.0.0', private: true, type: 'module' }));
     // --install-links: a copy, not a link, so the import below cannot reach the repository's files.
-    await run('npm', ['install', '--install-links', '--prefer-offline', '--no-audit', '--no-fund', clone], { cwd: project, env: { ...process.env, NODE_ENV: 'production' } });
-    writeFileSync(join(project, 'use.mjs'), [
-      "import { createStacklensClient, csvRecords, StacklensError } from '@stacklens/client';",
-      "const client = createStacklensClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sl_test' });",
-      'console.log(JSON.stringify([typeof client.get, typeof client.paginate.searchCompanies, typeof csvRecords, typeof StacklensError]));',
-    ].join('\n'));
+    await run('npm', ['install', '--install-links', '--prefer-offline', '--no-audit', '--no-fund', clone], {
+      cwd: project,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    writeFileSync(
+      join(project, 'use.mjs'),
+      [
+        "import { createStacklensClient, csvRecords, StacklensError } from '@stacklens/client';",
+        "const client = createStacklensClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sl_test' });",
+        'console.log(JSON.stringify([typeof client.get, typeof client.paginate.searchCompanies, typeof csvRecords, typeof StacklensError]));',
+      ].join('\n'),
+    );
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: project });
     assert.deepEqual(JSON.parse(stdout), ['function', 'function', 'function', 'function']);
   } finally {

@@ -18,7 +18,9 @@ before(async () => {
   await insertWorld(s.db, {
     companies: [{ id: 'cmp_zeta', domain: 'zeta.dev', name: TRICKY_NAME, country: 'CA' }],
     feed: Array.from({ length: FEED_ITEMS }, (_, i) => ({
-      id: `fi_${String(i).padStart(3, '0')}`, company_id: 'cmp_zeta', published_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      id: `fi_${String(i).padStart(3, '0')}`,
+      company_id: 'cmp_zeta',
+      published_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
     })),
   });
   apiKey = (await createCredentials(s.db, 'full')).apiKey;
@@ -37,7 +39,10 @@ const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
 
 /** Asserts that `call` rejects with a StacklensError and returns it. */
 async function typedError(call: Promise<unknown>): Promise<StacklensError> {
-  const err = await call.then(() => assert.fail('expected a StacklensError'), (e: unknown) => e);
+  const err = await call.then(
+    () => assert.fail('expected a StacklensError'),
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof StacklensError, String(err));
   return err;
 }
@@ -48,7 +53,10 @@ test('paginate.searchCompanies walks every page, in the order of one big page', 
   s.sent.length = 0;
   const walked: string[] = [];
   for await (const company of client.paginate.searchCompanies({}, { pageSize: 2 })) walked.push(company.domain);
-  assert.deepEqual(walked, all.content.map((c) => c.domain));
+  assert.deepEqual(
+    walked,
+    all.content.map((c) => c.domain),
+  );
   assert.equal(s.sent.length, 3, 'three pages of two, no request past the last');
   const filtered = await collect(client.paginate.searchCompanies({ countries: ['US'] }, { pageSize: 1 }));
   assert.deepEqual(filtered.map((c) => c.domain).sort(), ['acme.com', 'gamma.co']);
@@ -67,15 +75,39 @@ test('paginate.feed follows paginationId to the end: every item once, newest fir
   assert.equal(items.length, FEED_ITEMS);
   assert.equal(new Set(items.map((i) => i.id)).size, FEED_ITEMS);
   const expected = Array.from({ length: FEED_ITEMS }, (_, i) => `fi_${String(FEED_ITEMS - 1 - i).padStart(3, '0')}`);
-  assert.deepEqual(items.map((i) => i.id), expected);
-  assert.deepEqual(s.sent.map((r) => r.status), [200, 200, 200], 'three pages of at most 20');
+  assert.deepEqual(
+    items.map((i) => i.id),
+    expected,
+  );
+  assert.deepEqual(
+    s.sent.map((r) => r.status),
+    [200, 200, 200],
+    'three pages of at most 20',
+  );
 });
 
 test('a CSV export streams and parses to the same companies as the search', async () => {
   const records = await collect(csvRecords(await client.exports.searchCompaniesCsv({})));
   const page = await client.post('/api/companies/search', { params: { query: { size: 200 } }, body: {} });
-  assert.deepEqual(records.map((r) => r.domain), page.content.map((c) => c.domain));
-  assert.deepEqual(Object.keys(records[0]!), ['id', 'domain', 'name', 'logo', 'industry', 'revenueRange', 'employeeRange', 'phone', 'city', 'state', 'country', 'postalCode', 'website']);
+  assert.deepEqual(
+    records.map((r) => r.domain),
+    page.content.map((c) => c.domain),
+  );
+  assert.deepEqual(Object.keys(records[0]!), [
+    'id',
+    'domain',
+    'name',
+    'logo',
+    'industry',
+    'revenueRange',
+    'employeeRange',
+    'phone',
+    'city',
+    'state',
+    'country',
+    'postalCode',
+    'website',
+  ]);
   // Quotes, commas and line breaks inside a cell survive; formula-looking cells arrive defused.
   assert.equal(records.find((r) => r.domain === 'zeta.dev')!.name, TRICKY_NAME);
   assert.equal(records.find((r) => r.domain === 'epsilon.com')!.city, `'${FORMULA_CITY}`);

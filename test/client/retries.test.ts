@@ -15,7 +15,12 @@ let s: ClientTestServer;
 before(async () => {
   s = await startClientTestServer({ memoryCounters: true });
   await defineTinyPlan(s.db);
-  await insertWorld(s.db, { companies: [{ id: 'cmp_us', domain: 'us.example', country: 'US' }, { id: 'cmp_de', domain: 'de.example', country: 'DE' }] });
+  await insertWorld(s.db, {
+    companies: [
+      { id: 'cmp_us', domain: 'us.example', country: 'US' },
+      { id: 'cmp_de', domain: 'de.example', country: 'DE' },
+    ],
+  });
 });
 after(() => s.close());
 afterEach(() => {
@@ -29,7 +34,10 @@ async function tinyClient(extra: { maxAttempts?: number; maxTotalWaitMs?: number
   const key = (await createCredentials(s.db, 'tiny')).apiKey;
   const slept: number[] = [];
   const client = createStacklensClient({
-    baseUrl: s.baseUrl, apiKey: key, fetch: s.fetch, now,
+    baseUrl: s.baseUrl,
+    apiKey: key,
+    fetch: s.fetch,
+    now,
     retry: { maxAttempts: 3, ...extra },
     // Waiting moves the clock the server's rate-limit windows follow.
     sleep: async (ms) => {
@@ -47,7 +55,11 @@ test('a 429 is retried (body and all) after exactly the Retry-After the server s
   for (let i = 0; i < 4; i++) await client.get('/api/industries');
   // A POST, so the retry must send its body again.
   const page = await client.post('/api/companies/search', { params: { query: { size: 3 } }, body: { countries: ['US'] } });
-  assert.deepEqual(page.content.map((c) => c.domain), ['us.example'], 'the filter in the body held on the retry');
+  assert.deepEqual(
+    page.content.map((c) => c.domain),
+    ['us.example'],
+    'the filter in the body held on the retry',
+  );
   const statuses = s.sent.map((r) => r.status);
   assert.deepEqual(statuses, [200, 200, 200, 200, 429, 200]);
   const retryAfter = Number(s.sent[4]!.retryAfter);
@@ -83,7 +95,10 @@ test('a 503 while the service starts is retried after its Retry-After', async ()
   s.readiness.ready = false;
   const me = await client.get('/api/me');
   assert.equal(me.plan, 'tiny');
-  assert.deepEqual(s.sent.map((r) => `${r.status} ${r.retryAfter}`), ['503 5', '200 null']);
+  assert.deepEqual(
+    s.sent.map((r) => `${r.status} ${r.retryAfter}`),
+    ['503 5', '200 null'],
+  );
   assert.deepEqual(slept, [5000]);
 });
 
@@ -117,7 +132,12 @@ test('a GET whose connection fails is retried with growing backoff; a POST is no
     await assert.rejects(client.post('/api/companies/search', { body: {} }), TypeError);
     assert.equal(slept.length, 2, 'a POST may have been done: not repeated');
     const waits: number[] = [];
-    const bounded = createStacklensClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key, sleep: async (ms) => void waits.push(ms), retry: { maxAttempts: 3 } });
+    const bounded = createStacklensClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: key,
+      sleep: async (ms) => void waits.push(ms),
+      retry: { maxAttempts: 3 },
+    });
     await assert.rejects(bounded.get('/api/me'), TypeError);
     assert.equal(waits.length, 2, 'three attempts, two waits');
   } finally {

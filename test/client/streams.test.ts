@@ -24,15 +24,27 @@ const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
 };
 
 const CSV = 'id,name,city\r\n1,"Zeta, ""The"" Co\r\nline two",München\r\n2,,"\'=cmd"\r\n3,plain,"a\rb"\r\n';
-const ROWS = [['id', 'name', 'city'], ['1', 'Zeta, "The" Co\r\nline two', 'München'], ['2', '', "'=cmd"], ['3', 'plain', 'a\rb']];
+const ROWS = [
+  ['id', 'name', 'city'],
+  ['1', 'Zeta, "The" Co\r\nline two', 'München'],
+  ['2', '', "'=cmd"],
+  ['3', 'plain', 'a\rb'],
+];
 
 test('csvRows parses RFC 4180 the same at every chunk size', async () => {
   for (let size = 1; size <= CSV.length + 1; size++) assert.deepEqual(await collect(csvRows(streamOf(CSV, size))), ROWS, `chunk size ${size}`);
 });
 
 test('csvRows: LF line ends, a last row without a line break, and blank lines', async () => {
-  assert.deepEqual(await collect(csvRows(streamOf('a,b\n1,2\n\n3,"4"', 3))), [['a', 'b'], ['1', '2'], ['3', '4']]);
-  assert.deepEqual(await collect(csvRows(streamOf('a,\n,b', 2))), [['a', ''], ['', 'b']]);
+  assert.deepEqual(await collect(csvRows(streamOf('a,b\n1,2\n\n3,"4"', 3))), [
+    ['a', 'b'],
+    ['1', '2'],
+    ['3', '4'],
+  ]);
+  assert.deepEqual(await collect(csvRows(streamOf('a,\n,b', 2))), [
+    ['a', ''],
+    ['', 'b'],
+  ]);
 });
 
 test('lines and jsonLines split on LF and CRLF at every chunk size', async () => {

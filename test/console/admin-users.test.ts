@@ -37,7 +37,10 @@ test('create with a generated password (shown once), list, get; the new person s
   const res = await asAdmin('POST', '/api/admin/users', { email: 'New.Person@Example.com', name: 'New Person', role: 'viewer' });
   assert.equal(res.statusCode, 200, res.body);
   const { user, password } = res.json();
-  assert.deepEqual({ ...user, id: undefined, createdAt: undefined }, { id: undefined, createdAt: undefined, email: 'new.person@example.com', name: 'New Person', role: 'viewer', disabled: false, disabledAt: null });
+  assert.deepEqual(
+    { ...user, id: undefined, createdAt: undefined },
+    { id: undefined, createdAt: undefined, email: 'new.person@example.com', name: 'New Person', role: 'viewer', disabled: false, disabledAt: null },
+  );
   assert.match(password, /^[A-Za-z0-9_-]{20}$/);
   assert.equal((await signIn('new.person@example.com', password)).res.statusCode, 200);
 
@@ -99,7 +102,12 @@ test('role changes count from the next request; a new password ends the sessions
 });
 
 test('changes are audited under the acting person (the console client, the person as on-behalf user); an admin API client manages users too', async () => {
-  const created = await t.app.inject({ method: 'POST', url: '/api/admin/users', headers: adminClient.headers, payload: { email: 'by-key@example.com', name: 'By key', role: 'viewer' } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/users',
+    headers: adminClient.headers,
+    payload: { email: 'by-key@example.com', name: 'By key', role: 'viewer' },
+  });
   assert.equal(created.statusCode, 200);
   const rows = await t.db.query<{ client_id: string; on_behalf_of: string | null; action: string; outcome: string; params: Record<string, unknown> }>(
     `SELECT client_id, on_behalf_of, action, outcome, params FROM audit_log WHERE action LIKE 'admin.users.%' ORDER BY id`,
@@ -113,7 +121,10 @@ test('changes are audited under the acting person (the console client, the perso
   assert.ok(byPerson.some((r) => r.action === 'admin.users.update' && r.outcome === 'failure' && /own role/.test(String(r.params.error))));
   assert.ok(byPerson.some((r) => r.action === 'admin.users.update' && r.params.passwordChanged === true));
   const byKey = rows.at(-1)!;
-  assert.deepEqual([byKey.client_id, byKey.on_behalf_of, byKey.action, byKey.params.actor], [adminClient.clientId, null, 'admin.users.create', adminClient.clientId]);
+  assert.deepEqual(
+    [byKey.client_id, byKey.on_behalf_of, byKey.action, byKey.params.actor],
+    [adminClient.clientId, null, 'admin.users.create', adminClient.clientId],
+  );
   assert.ok(!JSON.stringify(rows).includes('a brand new one'), 'no password in the audit log');
   assert.ok(!JSON.stringify(rows).includes(created.json().password), 'no generated password in the audit log');
 });
@@ -125,6 +136,9 @@ test('a viewer or analyst person, and a plain API client, are refused the users 
   assert.equal(res.statusCode, 403);
   const plain = await createTestClient(t.db, 'full');
   assert.equal((await t.app.inject({ method: 'GET', url: '/api/admin/users', headers: plain.headers })).statusCode, 403);
-  const [denied] = await t.db.query<{ on_behalf_of: string }>(`SELECT on_behalf_of FROM audit_log WHERE action = 'admin.denied' AND client_id = $1 ORDER BY id DESC LIMIT 1`, [CONSOLE_CLIENT_ID]);
+  const [denied] = await t.db.query<{ on_behalf_of: string }>(
+    `SELECT on_behalf_of FROM audit_log WHERE action = 'admin.denied' AND client_id = $1 ORDER BY id DESC LIMIT 1`,
+    [CONSOLE_CLIENT_ID],
+  );
   assert.equal(denied?.on_behalf_of, 'plain@example.com');
 });

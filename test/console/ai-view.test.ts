@@ -9,10 +9,14 @@ import { aiProblemOf } from '../../src/console/public/js/ai.js';
 test('a too-broad prompt reads as advice on the prompt, with how to narrow it', () => {
   const problem = aiProblemOf({
     status: 503,
-    message: 'The prompt is too broad to answer within the time limit (understood: categories=CRM). Narrow it: name a product or vendor rather than a whole category, or add a country, industry or company size; or retry after Retry-After seconds',
+    message:
+      'The prompt is too broad to answer within the time limit (understood: categories=CRM). Narrow it: name a product or vendor rather than a whole category, or add a country, industry or company size; or retry after Retry-After seconds',
   });
   assert.equal(problem.title, 'This prompt is too broad to answer in time.');
-  assert.equal(problem.text, 'The prompt is too broad to answer within the time limit (understood: categories=CRM). Narrow it: name a product or vendor rather than a whole category, or add a country, industry or company size.');
+  assert.equal(
+    problem.text,
+    'The prompt is too broad to answer within the time limit (understood: categories=CRM). Narrow it: name a product or vendor rather than a whole category, or add a country, industry or company size.',
+  );
 });
 
 test('other failures keep the API message (the generic error box)', () => {

@@ -58,7 +58,14 @@ test('first start prints the demo admin once; users create/list work while servi
 
     assert.match(cli('users', 'set-role', 'vic@example.com', 'analyst').stdout, /has role analyst/);
     const listed = JSON.parse(cli('users', 'list', '--json').stdout) as { email: string; role: string }[];
-    assert.deepEqual(listed.map((u) => [u.email, u.role]), [['admin@demo.stacklens.local', 'admin'], ['ana@example.com', 'analyst'], ['vic@example.com', 'analyst']]);
+    assert.deepEqual(
+      listed.map((u) => [u.email, u.role]),
+      [
+        ['admin@demo.stacklens.local', 'admin'],
+        ['ana@example.com', 'analyst'],
+        ['vic@example.com', 'analyst'],
+      ],
+    );
     assert.doesNotMatch(JSON.stringify(listed), /scrypt|password/i);
 
     server.child.kill('SIGTERM');
@@ -77,15 +84,20 @@ test('first start prints the demo admin once; users create/list work while servi
   const { openDb } = await import('../../src/db/db.ts');
   const db = await openDb({ dataDir });
   try {
-    const rows = await db.query<{ action: string; outcome: string; params: Record<string, unknown> }>(`SELECT action, outcome, params FROM audit_log WHERE action LIKE 'admin.users.%' ORDER BY id`);
-    assert.deepEqual(rows.map((r) => [r.action, r.outcome, r.params.actor]), [
-      ['admin.users.create', 'success', 'cli'],
-      ['admin.users.create', 'success', 'cli'],
-      ['admin.users.create', 'success', 'cli'],
-      ['admin.users.create', 'failure', 'cli'],
-      ['admin.users.create', 'failure', 'cli'],
-      ['admin.users.update', 'success', 'cli'],
-    ]);
+    const rows = await db.query<{ action: string; outcome: string; params: Record<string, unknown> }>(
+      `SELECT action, outcome, params FROM audit_log WHERE action LIKE 'admin.users.%' ORDER BY id`,
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.outcome, r.params.actor]),
+      [
+        ['admin.users.create', 'success', 'cli'],
+        ['admin.users.create', 'success', 'cli'],
+        ['admin.users.create', 'success', 'cli'],
+        ['admin.users.create', 'failure', 'cli'],
+        ['admin.users.create', 'failure', 'cli'],
+        ['admin.users.update', 'success', 'cli'],
+      ],
+    );
     assert.ok(!JSON.stringify(rows).includes('a long enough one'), 'no password in the audit log');
   } finally {
     await db.close();

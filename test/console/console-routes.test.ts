@@ -60,14 +60,19 @@ test('js/choices.js: the bands, cohorts and roles the API validates with, as the
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^text\/javascript/u);
   const choices = await import(`data:text/javascript,${encodeURIComponent(res.body)}`);
-  assert.deepEqual({ ...choices }, {
-    EMPLOYEE_BANDS: [...EMPLOYEE_BAND_LABELS],
-    REVENUE_BANDS: [...REVENUE_BAND_LABELS],
-    COHORTS: [...COHORT_TYPES],
-    ROLES: [...ROLES],
-  });
+  assert.deepEqual(
+    { ...choices },
+    {
+      EMPLOYEE_BANDS: [...EMPLOYEE_BAND_LABELS],
+      REVENUE_BANDS: [...REVENUE_BAND_LABELS],
+      COHORTS: [...COHORT_TYPES],
+      ROLES: [...ROLES],
+    },
+  );
   // The names its types declare for the console's type-check are the names it exports.
-  const declared = [...readFileSync(join(import.meta.dirname, '../../src/console/public/js/choices.d.ts'), 'utf8').matchAll(/^export declare const (\w+)/gmu)].map((m) => m[1]);
+  const declared = [
+    ...readFileSync(join(import.meta.dirname, '../../src/console/public/js/choices.d.ts'), 'utf8').matchAll(/^export declare const (\w+)/gmu),
+  ].map((m) => m[1]);
   assert.deepEqual(Object.keys(choices).sort(), declared.sort());
   // Revalidated like the files beside it.
   const again = await t.app.inject({ url: CHOICES_URL, headers: { 'if-none-match': String(res.headers.etag) } });
@@ -78,7 +83,12 @@ test('assets: our files are served; the page itself, other vendor files and trav
   const app = await t.app.inject({ url: '/console/assets/js/app.js' });
   assert.equal(app.statusCode, 200);
   assert.match(String(app.headers['content-type']), /javascript/u);
-  for (const url of ['/console/vendor/package.json', '/console/vendor/..%2f..%2fpackage.json', '/console/assets/../../../package.json', '/console/assets/%2e%2e/%2e%2e/index.html']) {
+  for (const url of [
+    '/console/vendor/package.json',
+    '/console/vendor/..%2f..%2fpackage.json',
+    '/console/assets/../../../package.json',
+    '/console/assets/%2e%2e/%2e%2e/index.html',
+  ]) {
     const res = await t.app.inject({ url });
     assert.ok([400, 403, 404, 405].includes(res.statusCode), `${url} → ${res.statusCode}`);
     assert.doesNotMatch(res.body, /"dependencies"/u, url);

@@ -75,10 +75,13 @@ async function signIn(who: keyof typeof USERS, width = 1280, colorScheme: 'light
   await page.getByLabel('Email').fill(USERS[who].email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor().catch(async (err: Error) => {
-    const alert = await page.getByRole('alert').allInnerTexts();
-    throw new Error(`${USERS[who].email} could not sign in${alert.length ? `: ${alert.join(' / ')}` : ''} (${err.message})`);
-  });
+  await page
+    .getByRole('button', { name: 'Sign out' })
+    .waitFor()
+    .catch(async (err: Error) => {
+      const alert = await page.getByRole('alert').allInnerTexts();
+      throw new Error(`${USERS[who].email} could not sign in${alert.length ? `: ${alert.join(' / ')}` : ''} (${err.message})`);
+    });
   return page;
 }
 
@@ -88,7 +91,12 @@ async function checkA11y(page: Page, screen: string): Promise<void> {
   if (!(await page.evaluate('"axe" in window'))) await page.evaluate(AXE);
   // Browser-side code as text: this project's TypeScript has no DOM types.
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((res) => res.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as { id: string; impact: string; help: string; targets: string[] }[];
+    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as {
+    id: string;
+    impact: string;
+    help: string;
+    targets: string[];
+  }[];
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
 }
@@ -139,16 +147,39 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   // Two products used together by one company of the demo world.
   const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
   const domain = first.body.content[0]!.domain;
-  const stack = await api<{ content: { product: string; productId: string; vendorDomain: string; mainCategory: string }[] }>(page, 'GET', `/api/companies/${domain}/products/paged?size=200`);
+  const stack = await api<{ content: { product: string; productId: string; vendorDomain: string; mainCategory: string }[] }>(
+    page,
+    'GET',
+    `/api/companies/${domain}/products/paged?size=200`,
+  );
   const [a, b] = stack.body.content;
   // The detector saw product a on the company's home page (the observation log).
   const trace = `https://cdn.${a!.vendorDomain}/loader.js?site=${domain}`;
-  const recorded = await recordDetections(t.db, [{ domain, technologies: [{ name: a!.product, vendorDomain: a!.vendorDomain, category: a!.mainCategory, confidence: 0.8, evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }] }] }], { source: 'crawl', createCompanies: false });
+  const recorded = await recordDetections(
+    t.db,
+    [
+      {
+        domain,
+        technologies: [
+          {
+            name: a!.product,
+            vendorDomain: a!.vendorDomain,
+            category: a!.mainCategory,
+            confidence: 0.8,
+            evidence: [{ source: 'script', url: `https://www.${domain}/`, ruleId: `${a!.product}/scriptSrc/0`, excerpt: trace, weight: 0.8 }],
+          },
+        ],
+      },
+    ],
+    { source: 'crawl', createCompanies: false },
+  );
   assert.equal(recorded.added, 1);
   // A product last seen once, two years ago (as an import of old data leaves it): below the
   // in-use bar, so the company page lists it apart.
   const inStack = new Set(stack.body.content.map((p) => p.productId));
-  const [goneRow] = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM products WHERE NOT (id = ANY($1::text[])) ORDER BY id LIMIT 1', [[...inStack]]);
+  const [goneRow] = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM products WHERE NOT (id = ANY($1::text[])) ORDER BY id LIMIT 1', [
+    [...inStack],
+  ]);
   const [companyRow] = await t.db.query<{ id: string }>('SELECT id FROM companies WHERE domain = $1', [domain]);
   await t.db.query(
     `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
@@ -156,7 +187,9 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
     [companyRow!.id, goneRow!.id],
   );
   const gone = { product: goneRow!.name, productId: goneRow!.id };
-  const goneUse = await api<{ inUse: boolean; confidence: number }[]>(page, 'POST', `/api/companies/${domain}/products-in-use`, { productIds: [gone.productId] });
+  const goneUse = await api<{ inUse: boolean; confidence: number }[]>(page, 'POST', `/api/companies/${domain}/products-in-use`, {
+    productIds: [gone.productId],
+  });
   assert.equal(goneUse.body[0]!.inUse, false, JSON.stringify(goneUse.body));
   for (const p of [a!, b!]) {
     await page.locator('#f-use').fill(p.product);
@@ -168,7 +201,9 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   await page.waitForURL(/use=p%3A.*use=p%3A.*useAll=1/u);
   const row = page.locator('table tbody tr', { hasText: domain });
   await row.waitFor();
-  const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', { filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true } });
+  const expected = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', {
+    filter: { productIdIn: [a!.productId, b!.productId], productIdInAnd: true },
+  });
   assert.match(await page.locator('#results-title .count').innerText(), new RegExp(`^${expected.body.totalElements}$`, 'u'));
   await shot(page, 'search', { top: true });
   console.log(`# layout shift, search: ${await layoutShift(page)}`);
@@ -179,7 +214,10 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   const csv = readFileSync((await download.path())!, 'utf8');
   const rows = parse(csv, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   assert.equal(rows.length, expected.body.totalElements, 'one CSV row per matching company');
-  assert.ok(rows.some((r) => Object.values(r).includes(domain)), 'the company is in the export');
+  assert.ok(
+    rows.some((r) => Object.values(r).includes(domain)),
+    'the company is in the export',
+  );
 
   // Company page: stack, expand evidence.
   await row.getByRole('link').first().click();
@@ -217,7 +255,9 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   // narrower than the 1,366 px where it was clipped: this world's peer domains are short).
   await page.setViewportSize({ width: 1024, height: 860 });
   await page.waitForFunction(`document.querySelector('table.matrix').parentElement.clientWidth < 1000`);
-  const [tableWidth, frameWidth] = (await page.evaluate(`(() => { const t = document.querySelector('table.matrix'); return [t.scrollWidth, t.parentElement.clientWidth]; })()`)) as [number, number];
+  const [tableWidth, frameWidth] = (await page.evaluate(
+    `(() => { const t = document.querySelector('table.matrix'); return [t.scrollWidth, t.parentElement.clientWidth]; })()`,
+  )) as [number, number];
   assert.ok(tableWidth <= frameWidth, `the comparison table is ${tableWidth} px wide in a ${frameWidth} px frame`);
   await page.setViewportSize({ width: 1280, height: 860 });
   await checkA11y(page, 'benchmark');
@@ -233,7 +273,10 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   // People: the cost is shown first, then the contact.
   await page.goto(`${base}/console#/companies/${domain}/people`);
   await page.locator('.masked').first().waitFor();
-  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page
+    .getByRole('button', { name: /^Buy contact/u })
+    .first()
+    .click();
   await page.getByText(/Cost: 1 credit/u).waitFor();
   await page.getByText(/Balance now: \d+ credits/u).waitFor();
   await checkA11y(page, 'people');
@@ -254,7 +297,10 @@ test('viewer: the purchase is refused with the API message', async () => {
   const page = await signIn('viewer');
   const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });
   await page.goto(`${base}/console#/companies/${first.body.content[0]!.domain}/people`);
-  await page.getByRole('button', { name: /^Buy contact/u }).first().click();
+  await page
+    .getByRole('button', { name: /^Buy contact/u })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Buy for 1 credit' }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
@@ -277,7 +323,11 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   assert.ok(generated.length >= 12, 'a generated password is shown');
   await page.locator('table tbody tr', { hasText: 'new.person@console.test' }).waitFor();
   await checkA11y(page, 'admin people');
-  const newcomer = await fetch(`${base}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'new.person@console.test', password: generated }) });
+  const newcomer = await fetch(`${base}/console/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'new.person@console.test', password: generated }),
+  });
   assert.equal(newcomer.status, 200, 'the new person signs in with the generated password');
   await page.getByRole('link', { name: 'Clients' }).click();
   await page.locator('#clients-title').waitFor();
@@ -299,10 +349,14 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
   await keyRow.getByRole('button', { name: /^Revoke/u }).click();
   await keyRow.getByRole('button', { name: 'Yes, revoke' }).click();
-  await page.locator('table tbody tr', { hasText: 'console test key' }).filter({ hasText: 'revoked' }).waitFor({ timeout: 10_000 }).catch(async (err) => {
-    await shot(page, 'revoke-failed');
-    throw err;
-  });
+  await page
+    .locator('table tbody tr', { hasText: 'console test key' })
+    .filter({ hasText: 'revoked' })
+    .waitFor({ timeout: 10_000 })
+    .catch(async (err) => {
+      await shot(page, 'revoke-failed');
+      throw err;
+    });
   const check = await fetch(`${base}/api/me`, { headers: { 'x-api-key': secret } });
   assert.equal(check.status, 401, 'the revoked key no longer authenticates');
 
@@ -313,13 +367,19 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
 
   await page.goto(`${base}/console#/ai?kind=customers&prompt=${encodeURIComponent('companies using a CRM')}`);
   // The prompt shown as the filters it became: the category it named.
-  await page.locator('dl.filters-understood').waitFor({ timeout: 30_000 }).catch(async (err) => {
-    await shot(page, 'ai-failed');
-    throw err;
-  });
+  await page
+    .locator('dl.filters-understood')
+    .waitFor({ timeout: 30_000 })
+    .catch(async (err) => {
+      await shot(page, 'ai-failed');
+      throw err;
+    });
   const understood = await page.locator('dl.filters-understood > div').allInnerTexts();
-  assert.ok(understood.some((row) => /^Categories\s+.*CRM/u.test(row)), `understood as a category filter: ${understood.join(' | ')}`);
-  assert.ok(await page.locator('#ai-results ~ * table tbody tr, #ai-results + * tbody tr').count() > 0, 'suggestions listed');
+  assert.ok(
+    understood.some((row) => /^Categories\s+.*CRM/u.test(row)),
+    `understood as a category filter: ${understood.join(' | ')}`,
+  );
+  assert.ok((await page.locator('#ai-results ~ * table tbody tr, #ai-results + * tbody tr').count()) > 0, 'suggestions listed');
   await checkA11y(page, 'ai');
   await shot(page, 'ai');
   await page.context().close();
@@ -356,7 +416,11 @@ test('keyboard only: sign in, skip link, sort a column, expand evidence', async 
   const bands: readonly string[] = EMPLOYEE_BAND_LABELS;
   const ranks = async () => (await page.locator('table tbody tr td:nth-child(3)').allInnerTexts()).map((b) => (bands.includes(b) ? bands.indexOf(b) : 99));
   const first = await ranks();
-  assert.deepEqual(first, [...first].sort((a, b) => a - b), 'smallest companies first');
+  assert.deepEqual(
+    first,
+    [...first].sort((a, b) => a - b),
+    'smallest companies first',
+  );
   await page.getByRole('button', { name: 'Next' }).click();
   await page.locator('section.results:not([aria-busy="true"]) .pager', { hasText: 'Page 2 of' }).waitFor();
   const second = await ranks();

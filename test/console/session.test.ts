@@ -23,11 +23,16 @@ const people = { viewer: 'vera@example.com', analyst: 'anna@example.com', admin:
 before(async () => {
   // DATABASE_READ_TIMEOUT_MS: scrypt's CPU counts against a request's 2 s database budget on a
   // loaded machine; these tests are about access rules, not time limits.
-  t = await createTestApp({ env: { CONSOLE_SESSION_IDLE_SECONDS: '600', CONSOLE_SESSION_TTL_SECONDS: '3600', CONSOLE_LOGIN_MAX_FAILURES: '3', DATABASE_READ_TIMEOUT_MS: '30000' } });
+  t = await createTestApp({
+    env: { CONSOLE_SESSION_IDLE_SECONDS: '600', CONSOLE_SESSION_TTL_SECONDS: '3600', CONSOLE_LOGIN_MAX_FAILURES: '3', DATABASE_READ_TIMEOUT_MS: '30000' },
+  });
   for (const [role, email] of Object.entries(people)) await createUser(t.db, { email, name: role, role, password: PASSWORD });
   await insertWorld(t.db, {
     companies: [{ id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp' }],
-    people: [{ id: 'per_ada', full_name: 'Ada Lovelace', company_id: 'cmp_acme' }, { id: 'per_bob', full_name: 'Bob Builder', company_id: 'cmp_acme' }],
+    people: [
+      { id: 'per_ada', full_name: 'Ada Lovelace', company_id: 'cmp_acme' },
+      { id: 'per_bob', full_name: 'Bob Builder', company_id: 'cmp_acme' },
+    ],
     contacts: [{ person_id: 'per_ada', kind: 'email', value: 'ada@acme.com', type: 'work', verified: true }],
   });
 });
@@ -49,8 +54,18 @@ async function signIn(email: string, password = PASSWORD, headers: Record<string
   return { cookie, csrf: res.json().csrfToken, setCookie, body: res.json() };
 }
 
-const withSession = (s: Session, method: 'GET' | 'POST' | 'DELETE', url: string, extra: { headers?: Record<string, string>; payload?: object; csrf?: boolean } = {}) =>
-  t.app.inject({ method, url, headers: { cookie: s.cookie, ...(extra.csrf === false ? {} : { 'x-csrf-token': s.csrf }), ...extra.headers }, ...(extra.payload ? { payload: extra.payload } : {}) });
+const withSession = (
+  s: Session,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  extra: { headers?: Record<string, string>; payload?: object; csrf?: boolean } = {},
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { cookie: s.cookie, ...(extra.csrf === false ? {} : { 'x-csrf-token': s.csrf }), ...extra.headers },
+    ...(extra.payload ? { payload: extra.payload } : {}),
+  });
 
 test('sign in: 200 with the person and a CSRF token; the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over http', async () => {
   const s = await signIn('Anna@Example.com'); // any case
@@ -87,7 +102,11 @@ test('over https the cookie is __Host-stacklens_session (Secure, Path=/, no Doma
     // Over http (local use) browsers refuse the prefix: the plain name, and only it.
     assert.equal((await me(t, `stacklens_session=${token}`)).statusCode, 200);
     assert.equal((await me(t, `__Host-stacklens_session=${token}`)).statusCode, 401);
-    const out = await https.app.inject({ method: 'DELETE', url: '/console/api/session', headers: { cookie: `__Host-stacklens_session=${token}`, 'x-csrf-token': res.json().csrfToken } });
+    const out = await https.app.inject({
+      method: 'DELETE',
+      url: '/console/api/session',
+      headers: { cookie: `__Host-stacklens_session=${token}`, 'x-csrf-token': res.json().csrfToken },
+    });
     assert.equal(out.statusCode, 204);
     assert.match(String(out.headers['set-cookie']), /^__Host-stacklens_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0; Secure$/);
   } finally {
@@ -96,7 +115,10 @@ test('over https the cookie is __Host-stacklens_session (Secure, Path=/, no Doma
 });
 
 test('bad credentials: 401 with one message for an unknown email and a wrong password; no cookie', async () => {
-  for (const [email, password] of [['nobody@example.com', PASSWORD], [people.viewer, 'wrong password!']]) {
+  for (const [email, password] of [
+    ['nobody@example.com', PASSWORD],
+    [people.viewer, 'wrong password!'],
+  ]) {
     const res = await t.app.inject({ method: 'POST', url: '/console/api/session', payload: { email, password } });
     assert.equal(res.statusCode, 401);
     assert.equal(res.json().message, 'Sign-in failed: unknown email or wrong password');
@@ -111,7 +133,13 @@ test('bad credentials: 401 with one message for an unknown email and a wrong pas
   const rows = await t.db.query<{ on_behalf_of: string; outcome: string; params: Record<string, unknown> }>(
     "SELECT on_behalf_of, outcome, params FROM audit_log WHERE action = 'console.sign_in' AND outcome = 'failure' ORDER BY id",
   );
-  assert.deepEqual(rows.slice(-2).map((r) => [r.on_behalf_of, r.params.reason]), [['nobody@example.com', 'unknown email'], [people.viewer, 'wrong password']]);
+  assert.deepEqual(
+    rows.slice(-2).map((r) => [r.on_behalf_of, r.params.reason]),
+    [
+      ['nobody@example.com', 'unknown email'],
+      [people.viewer, 'wrong password'],
+    ],
+  );
   assert.ok(!JSON.stringify(rows).includes('wrong password!'));
 });
 
@@ -164,11 +192,16 @@ test('concurrent guesses take their slots before the password is checked: agains
     for (const email of [fromOne, fromMany]) await createUser(t.db, { email, name: 'C', role: 'viewer', password: PASSWORD });
     const one = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(app, fromOne, `guess ${i} of many`, '10.1.1.1')));
     const many = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(app, fromMany, `guess ${i} of many`, `10.1.2.${i + 1}`)));
-    for (const [email, answers] of [[fromOne, one], [fromMany, many]] as const) {
+    for (const [email, answers] of [
+      [fromOne, one],
+      [fromMany, many],
+    ] as const) {
       const statuses = answers.map((r) => r.statusCode);
       assert.equal(statuses.filter((s) => s === 401).length, 2, `${email}: ${statuses.join(' ')}`);
       assert.equal(statuses.filter((s) => s === 429).length, 14);
-      const checked = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action = 'console.sign_in' AND on_behalf_of = $1", [email]);
+      const checked = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action = 'console.sign_in' AND on_behalf_of = $1", [
+        email,
+      ]);
       assert.equal(checked[0]!.n, 2, `${email}: passwords checked`);
     }
   } finally {
@@ -196,7 +229,8 @@ test('an address that fails across many emails (spraying) is slowed at ten times
   try {
     frozenClock();
     // Ten addresses of one /64, each spraying one email: one address as far as the throttle goes.
-    for (let i = 1; i <= 10; i++) assert.equal((await signInFrom(app, `sprayed${i}@example.com`, 'spray-password', `2001:db8:7:1::${i.toString(16)}`)).statusCode, 401, `attempt ${i}`);
+    for (let i = 1; i <= 10; i++)
+      assert.equal((await signInFrom(app, `sprayed${i}@example.com`, 'spray-password', `2001:db8:7:1::${i.toString(16)}`)).statusCode, 401, `attempt ${i}`);
     const stopped = await signInFrom(app, 'fresh@example.com', 'spray-password', '2001:db8:7:1:ffff:1:2:3');
     assert.equal(stopped.statusCode, 429);
     assert.match(stopped.json().message, /Too many sign-in attempts from this address/);
@@ -319,7 +353,7 @@ test('CSRF: a cookie-authenticated POST without X-CSRF-Token (or with a wrong on
   assert.equal(wrong.statusCode, 403);
   assert.match(wrong.json().message, /X-CSRF-Token: does not match this session/);
   // An API-key request needs no CSRF token (no cookie involved).
-  const [row] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM purchases WHERE client_id = $1", [CONSOLE_CLIENT_ID]);
+  const [row] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases WHERE client_id = $1', [CONSOLE_CLIENT_ID]);
   assert.equal(row!.n, 0, 'nothing was bought');
 });
 
@@ -350,10 +384,16 @@ test('roles: a viewer is refused exports and purchases (403 naming the role), an
   assert.equal(dExport.statusCode, 200);
   const dAdmin = await withSession(admin, 'GET', '/api/admin/clients');
   assert.equal(dAdmin.statusCode, 200, dAdmin.body);
-  assert.ok(dAdmin.json().content.some((c: { clientId: string }) => c.clientId === CONSOLE_CLIENT_ID), 'the console client is an ordinary client the admin sees');
+  assert.ok(
+    dAdmin.json().content.some((c: { clientId: string }) => c.clientId === CONSOLE_CLIENT_ID),
+    'the console client is an ordinary client the admin sees',
+  );
 
   // The export is audited under the person.
-  const [audited] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM audit_log WHERE client_id = $1 AND action LIKE '%export%' ORDER BY id LIMIT 1", [CONSOLE_CLIENT_ID]);
+  const [audited] = await t.db.query<{ on_behalf_of: string }>(
+    "SELECT on_behalf_of FROM audit_log WHERE client_id = $1 AND action LIKE '%export%' ORDER BY id LIMIT 1",
+    [CONSOLE_CLIENT_ID],
+  );
   assert.equal(audited?.on_behalf_of, people.analyst);
 });
 
@@ -361,11 +401,18 @@ test('a purchase through the console is attributed to the person; naming someone
   const analyst = await signIn(people.analyst);
   const bought = await withSession(analyst, 'POST', '/api/profiles/purchase', { payload: { profileIds: ['per_ada'] } });
   assert.equal(bought.statusCode, 200, bought.body);
-  const [audit] = await t.db.query<{ on_behalf_of: string; client_id: string }>("SELECT on_behalf_of, client_id FROM audit_log WHERE action LIKE '%purchase%' ORDER BY id DESC LIMIT 1");
+  const [audit] = await t.db.query<{ on_behalf_of: string; client_id: string }>(
+    "SELECT on_behalf_of, client_id FROM audit_log WHERE action LIKE '%purchase%' ORDER BY id DESC LIMIT 1",
+  );
   assert.deepEqual(audit, { on_behalf_of: people.analyst, client_id: CONSOLE_CLIENT_ID });
-  const [purchase] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM purchases WHERE client_id = $1 AND person_id = 'per_ada'", [CONSOLE_CLIENT_ID]);
+  const [purchase] = await t.db.query<{ on_behalf_of: string }>("SELECT on_behalf_of FROM purchases WHERE client_id = $1 AND person_id = 'per_ada'", [
+    CONSOLE_CLIENT_ID,
+  ]);
   assert.equal(purchase?.on_behalf_of, people.analyst, 'the purchase row names the person');
-  const other = await withSession(analyst, 'POST', '/api/profiles/purchase', { headers: { 'x-on-behalf-of-user': 'someone@else.com' }, payload: { profileIds: ['per_bob'] } });
+  const other = await withSession(analyst, 'POST', '/api/profiles/purchase', {
+    headers: { 'x-on-behalf-of-user': 'someone@else.com' },
+    payload: { profileIds: ['per_bob'] },
+  });
   assert.equal(other.statusCode, 403);
   assert.match(other.json().message, /acts for its own person \(anna@example.com\) only/);
 });
@@ -425,9 +472,15 @@ test('a disabled person cannot sign in, and their open sessions end at once', as
 test('the cookie never authenticates /mcp', async () => {
   const s = await signIn(people.admin);
   const res = await t.app.inject({
-    method: 'POST', url: '/mcp',
+    method: 'POST',
+    url: '/mcp',
     headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    payload: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
   });
   assert.equal(res.statusCode, 401);
 });

@@ -45,7 +45,10 @@ test('every console module is checked: it says // @ts-check and tsconfig.console
   assert.ok(modules.length >= 9, `only ${modules.length} modules under src/console/public/js`);
   for (const f of modules) assert.match(readFileSync(join(MODULES, f), 'utf8'), /^\/\/ @ts-check\n/u, `${f} starts with // @ts-check`);
   const checked = new Set(consoleConfig().fileNames.map((f) => resolve(f)));
-  assert.deepEqual(modules.filter((f) => !checked.has(join(MODULES, f))), []);
+  assert.deepEqual(
+    modules.filter((f) => !checked.has(join(MODULES, f))),
+    [],
+  );
 });
 
 test('the console type-checks against the API contract: no diagnostics', () => {
@@ -69,5 +72,9 @@ export async function probe() {
   const lines = diagnostics.map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1);
   // Path value missing; unknown query parameter; a band label the API does not have; a field
   // company search results do not have.
-  assert.deepEqual([...new Set(lines)].sort((a, b) => a - b), [4, 5, 6, 8], diagnostics.map(format).join('\n'));
+  assert.deepEqual(
+    [...new Set(lines)].sort((a, b) => a - b),
+    [4, 5, 6, 8],
+    diagnostics.map(format).join('\n'),
+  );
 });

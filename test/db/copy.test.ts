@@ -13,7 +13,16 @@ import { CopyRows } from '../../src/db/copy-text.ts';
 import { CopyInRelay } from '../../src/db/pglite-copy.ts';
 import { createTestDb } from '../helpers/db.ts';
 
-const COLUMNS = [['id', 'int'], ['name', 'text'], ['tags', 'text[]'], ['profile', 'jsonb'], ['seen', 'timestamptz'], ['day', 'date'], ['ok', 'bool'], ['weight', 'real']] as const;
+const COLUMNS = [
+  ['id', 'int'],
+  ['name', 'text'],
+  ['tags', 'text[]'],
+  ['profile', 'jsonb'],
+  ['seen', 'timestamptz'],
+  ['day', 'date'],
+  ['ok', 'bool'],
+  ['weight', 'real'],
+] as const;
 const CREATE = 'CREATE TABLE copied (id int PRIMARY KEY, name text, tags text[], profile jsonb, seen timestamptz, day date, ok bool, weight real)';
 
 test('copyFrom writes every value as it was, tabs, line breaks, backslashes, quotes and nulls included', async (t) => {
@@ -23,7 +32,16 @@ test('copyFrom writes every value as it was, tabs, line breaks, backslashes, quo
   const seen = new Date('2026-11-27T10:11:12.345Z');
   const rows = [
     [1, 'plain', ['a', 'b'], { k: 'v' }, seen, seen, true, 0.5],
-    [2, 'tab\there, line\nbreak, cr\rand back\\slash', ['with "quote"', 'back\\slash', 'tab\t', 'comma,brace}'], { text: 'a\tb\nc\\d"e' }, seen, '2026-01-02', false, 1.25],
+    [
+      2,
+      'tab\there, line\nbreak, cr\rand back\\slash',
+      ['with "quote"', 'back\\slash', 'tab\t', 'comma,brace}'],
+      { text: 'a\tb\nc\\d"e' },
+      seen,
+      '2026-01-02',
+      false,
+      1.25,
+    ],
     [3, null, null, null, null, null, null, null],
     [4, '', [], [], seen, seen, true, 0],
   ];
@@ -31,12 +49,24 @@ test('copyFrom writes every value as it was, tabs, line breaks, backslashes, quo
   for (const row of rows) copy.add(row);
   await db.transaction((tx) => tx.copyFrom(copy.encoded()));
   const back = await db.query<Record<string, unknown>>('SELECT id, name, tags, profile, seen, day::text AS day, ok, weight FROM copied ORDER BY id');
-  assert.deepEqual(back.map((r) => [r.id, r.name, r.tags, r.profile, r.seen === null ? null : (r.seen as Date).toISOString(), r.day, r.ok, r.weight]), [
-    [1, 'plain', ['a', 'b'], { k: 'v' }, seen.toISOString(), '2026-11-27', true, 0.5],
-    [2, 'tab\there, line\nbreak, cr\rand back\\slash', ['with "quote"', 'back\\slash', 'tab\t', 'comma,brace}'], { text: 'a\tb\nc\\d"e' }, seen.toISOString(), '2026-01-02', false, 1.25],
-    [3, null, null, null, null, null, null, null],
-    [4, '', [], [], seen.toISOString(), '2026-11-27', true, 0],
-  ]);
+  assert.deepEqual(
+    back.map((r) => [r.id, r.name, r.tags, r.profile, r.seen === null ? null : (r.seen as Date).toISOString(), r.day, r.ok, r.weight]),
+    [
+      [1, 'plain', ['a', 'b'], { k: 'v' }, seen.toISOString(), '2026-11-27', true, 0.5],
+      [
+        2,
+        'tab\there, line\nbreak, cr\rand back\\slash',
+        ['with "quote"', 'back\\slash', 'tab\t', 'comma,brace}'],
+        { text: 'a\tb\nc\\d"e' },
+        seen.toISOString(),
+        '2026-01-02',
+        false,
+        1.25,
+      ],
+      [3, null, null, null, null, null, null, null],
+      [4, '', [], [], seen.toISOString(), '2026-11-27', true, 0],
+    ],
+  );
 });
 
 test('a row the table refuses fails the whole transaction: nothing copied stays', async (t) => {

@@ -56,7 +56,7 @@ test('a second opener refuses by default and visits the owner when asked; the so
   }
 });
 
-test('visitors take the database transaction by transaction, in the owner\'s queue', async () => {
+test("visitors take the database transaction by transaction, in the owner's queue", async () => {
   const a = visitorClient();
   const b = visitorClient();
   await a.connect();

@@ -10,7 +10,10 @@ test('a data folder held by a live process cannot be locked again', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-lock-'));
   // Pretend PID 1 (always alive) holds the lock.
   fs.writeFileSync(path.join(dir, 'stacklens.lock'), '1');
-  assert.throws(() => acquireDirLock(dir), (err: unknown) => err instanceof DataDirLockedError && /in use by process 1/.test(err.message));
+  assert.throws(
+    () => acquireDirLock(dir),
+    (err: unknown) => err instanceof DataDirLockedError && /in use by process 1/.test(err.message),
+  );
   fs.rmSync(dir, { recursive: true });
 });
 

@@ -37,7 +37,6 @@ test('errors keep their SQLSTATE; a failed transaction leaves nothing', async (t
     (err: { code?: string }) => err.code === '23505',
   );
   assert.deepEqual(await db.query('SELECT * FROM t'), []);
-
 });
 
 test('data written in a data folder is there after close and reopen', async (t) => {

@@ -68,7 +68,11 @@ test('the design document lists placements and exceptions (the parser reads it)'
 test('every table of the schema is placed in docs/scale-out.md', async () => {
   const { placements } = readDesign();
   const missing = (await liveTables()).filter((t) => !placements.has(t));
-  assert.deepEqual(missing, [], `place these tables in docs/scale-out.md ("Where every table goes": distributed by company_id, reference or local): ${missing.join(', ')}`);
+  assert.deepEqual(
+    missing,
+    [],
+    `place these tables in docs/scale-out.md ("Where every table goes": distributed by company_id, reference or local): ${missing.join(', ')}`,
+  );
 });
 
 test('every table with a company_id column has company_id in its primary key, or is an explained exception', async () => {

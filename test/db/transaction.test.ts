@@ -50,6 +50,9 @@ test('readOnly refuses writes; queryArrays reads rows as arrays inside and outsi
     readOnly: true,
     isolation: 'repeatable read',
   });
-  assert.deepEqual(rows, [['ind_a', 'A'], ['ind_b', 'B']]);
+  assert.deepEqual(rows, [
+    ['ind_a', 'A'],
+    ['ind_b', 'B'],
+  ]);
   assert.deepEqual(await db.queryArrays('SELECT id FROM industries WHERE id = $1', ['ind_b']), [['ind_b']]);
 });

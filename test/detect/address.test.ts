@@ -36,7 +36,22 @@ test('IPv6 forms embedding an IPv4 address are refused: IPv4-compatible, IPv4-ma
 });
 
 test('IPv6 outside the global unicast block 2000::/3 is refused, as are the special ranges', () => {
-  for (const a of ['::', '::1', '::2', '4000::1', 'e000::1', '100::1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'fec0::1', 'ff02::1', '2001:db8::1', '3fff::1', '5f00::1']) {
+  for (const a of [
+    '::',
+    '::1',
+    '::2',
+    '4000::1',
+    'e000::1',
+    '100::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    'fec0::1',
+    'ff02::1',
+    '2001:db8::1',
+    '3fff::1',
+    '5f00::1',
+  ]) {
     assert.equal(isAllowedAddress(a), false, a);
   }
   assert.equal(addressRange('4000::1'), 'unallocated');
@@ -50,7 +65,11 @@ test('an operator allow-list still admits a range it names', () => {
 
 test('URL literals: [::127.0.0.1] and the other embedding forms are refused before any connection', () => {
   for (const url of ['http://[::127.0.0.1]/', 'http://[::7f00:1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[64:ff9b::10.0.0.1]/', 'http://[2002:a00:1::]/']) {
-    assert.throws(() => checkUrl(url), (err: unknown) => err instanceof BlockedAddressError && err.reason === 'non_public_address', url);
+    assert.throws(
+      () => checkUrl(url),
+      (err: unknown) => err instanceof BlockedAddressError && err.reason === 'non_public_address',
+      url,
+    );
   }
   assert.equal(checkUrl('http://[2606:4700::1111]/').hostname, '[2606:4700::1111]');
 });

@@ -12,7 +12,7 @@ import { SCALES } from '../../src/ingest/seed/scale.ts';
 const OWN_DOMAIN_EXCEPTIONS: Record<string, string> = {
   'meta.com': 'Meta Platforms; its products live on facebook.com, react.dev and docusaurus.io',
   'snap.com': 'Snap Inc.; its pixel is documented on snapchat.com',
-  'reddit.com': "Reddit; its pixel is documented on its help site, reddithelp.com",
+  'reddit.com': 'Reddit; its pixel is documented on its help site, reddithelp.com',
   'automattic.com': 'Automattic; WordPress.com, WooCommerce, Jetpack and Parse.ly each have their own site',
   'employinc.com': 'Employ Inc.; Lever, JazzHR and Jobvite each have their own site',
   'block.xyz': 'Block, Inc.; Square, Weebly and Afterpay each have their own site',
@@ -56,13 +56,24 @@ test("a vendor's domain is the registrable domain of one of its technologies' we
     const domain = techs[0]!.vendorDomain;
     const sites = techs.map((t) => registrable(new URL(t.website!).hostname));
     if (sites.includes(domain)) {
-      assert.equal(OWN_DOMAIN_EXCEPTIONS[domain], undefined, `${domain} (${vendor}) is listed as an exception but hosts ${techs[0]!.name}: drop it from the list`);
+      assert.equal(
+        OWN_DOMAIN_EXCEPTIONS[domain],
+        undefined,
+        `${domain} (${vendor}) is listed as an exception but hosts ${techs[0]!.name}: drop it from the list`,
+      );
       continue;
     }
-    assert.ok(OWN_DOMAIN_EXCEPTIONS[domain], `${vendor}: vendor domain ${domain} is none of its technologies' sites (${sites.join(', ')}); fix vendorDomain or website, or list it with a reason`);
+    assert.ok(
+      OWN_DOMAIN_EXCEPTIONS[domain],
+      `${vendor}: vendor domain ${domain} is none of its technologies' sites (${sites.join(', ')}); fix vendorDomain or website, or list it with a reason`,
+    );
     used.add(domain);
   }
-  assert.deepEqual(Object.keys(OWN_DOMAIN_EXCEPTIONS).filter((d) => !used.has(d)), [], 'exceptions no vendor needs any more');
+  assert.deepEqual(
+    Object.keys(OWN_DOMAIN_EXCEPTIONS).filter((d) => !used.has(d)),
+    [],
+    'exceptions no vendor needs any more',
+  );
 });
 
 test('the demo world files every vendor under the domain its technologies name', () => {
@@ -73,5 +84,11 @@ test('the demo world files every vendor under the domain its technologies name',
   }
   const active = world.vendors.find((v) => v.name === 'ActiveCampaign')!;
   assert.equal(active.domain, 'activecampaign.com');
-  assert.deepEqual(world.products.filter((p) => p.vendorId === active.id).map((p) => p.name).sort(), ['ActiveCampaign', 'Postmark']);
+  assert.deepEqual(
+    world.products
+      .filter((p) => p.vendorId === active.id)
+      .map((p) => p.name)
+      .sort(),
+    ['ActiveCampaign', 'Postmark'],
+  );
 });

@@ -26,21 +26,38 @@ test('the built-in catalog loads: 400+ technologies, each with vendor, vendor do
   }
   // Every technology leaves at least one trace a rule can see.
   const fields = ['scriptSrc', 'scripts', 'js', 'meta', 'html', 'url', 'headers', 'cookies', 'dns', 'job'] as const;
-  for (const [name, rule] of Object.entries(rules)) assert.ok(fields.some((f) => rule[f] !== undefined), `${name} has no detection rule`);
+  for (const [name, rule] of Object.entries(rules))
+    assert.ok(
+      fields.some((f) => rule[f] !== undefined),
+      `${name} has no detection rule`,
+    );
   // Every kind of trace is used somewhere, and versions are extracted.
   for (const f of fields) assert.ok(Object.values(rules).filter((r) => r[f] !== undefined).length >= 5, `few rules use ${f}`);
-  for (const type of ['MX', 'TXT', 'SPF', 'CNAME', 'NS', 'A'] as const) assert.ok(Object.values(rules).some((r) => r.dns?.[type]), `no dns.${type} rule`);
+  for (const type of ['MX', 'TXT', 'SPF', 'CNAME', 'NS', 'A'] as const)
+    assert.ok(
+      Object.values(rules).some((r) => r.dns?.[type]),
+      `no dns.${type} rule`,
+    );
   assert.ok(JSON.stringify(rules).includes('\\\\;version:\\\\1'));
   assert.ok(Object.values(rules).some((r) => r.implies) && Object.values(rules).some((r) => r.excludes));
 });
 
 test("an operator's rule file with a pattern linear-time matching cannot run is refused at load, naming the technology and field", () => {
   const lookahead = ruleFile('lookahead.json', { 'Acme Widget': { cats: ['Live Chat'], job: ['\\bAcme\\b(?! Corp)'] } });
-  assert.throws(() => loadCatalog({ rulesFile: lookahead }), (err: Error) => err instanceof RuleError && /Acme Widget: job\[0\]: .*lookahead or lookbehind/.test(err.message));
+  assert.throws(
+    () => loadCatalog({ rulesFile: lookahead }),
+    (err: Error) => err instanceof RuleError && /Acme Widget: job\[0\]: .*lookahead or lookbehind/.test(err.message),
+  );
   const backreference = ruleFile('backreference.json', { 'Acme Widget': { cats: ['Live Chat'], html: ['<(div|span)[^>]+acme</\\1>'] } });
-  assert.throws(() => loadCatalog({ rulesFile: backreference }), (err: Error) => err instanceof RuleError && /Acme Widget: html\[0\]: .*backreference/.test(err.message));
+  assert.throws(
+    () => loadCatalog({ rulesFile: backreference }),
+    (err: Error) => err instanceof RuleError && /Acme Widget: html\[0\]: .*backreference/.test(err.message),
+  );
   assert.throws(() => compilePattern(0, 'Acme Widget', 'scripts', '0', '(?<!\\w)acme\\('), /Acme Widget: scripts\[0\]: .*lookahead or lookbehind/);
-  assert.throws(() => compilePattern(0, 'Acme Widget', 'meta', 'generator', 'x[a-z]{1000}'), /Acme Widget: meta 'generator': .*too large to match in bounded time/);
+  assert.throws(
+    () => compilePattern(0, 'Acme Widget', 'meta', 'generator', 'x[a-z]{1000}'),
+    /Acme Widget: meta 'generator': .*too large to match in bounded time/,
+  );
   // What backtracking made dangerous runs in time proportional to the text: nested and overlapping repetition is accepted.
   const nested = compilePattern(0, 'X', 'html', '0', '<div(?:\\s+[a-z-]+="[^"]*")*\\s*>');
   const started = performance.now();
@@ -52,15 +69,32 @@ test("an operator's rule file with a pattern linear-time matching cannot run is 
 
 test("an operator's file with a bad shape gets an error naming the entry and the field", () => {
   assert.throws(() => loadCatalog({ rulesFile: ruleFile('cats.json', { 'Acme Widget': { cats: [7] } }) }), /technology 'Acme Widget', field cats\.0/);
-  assert.throws(() => loadCatalog({ rulesFile: ruleFile('unknown.json', { 'Acme Widget': { cats: ['Live Chat'], scriptsrc: 'x' } }) }), /technology 'Acme Widget'/);
-  assert.throws(() => loadCatalog({ rulesFile: ruleFile('cat.json', { 'Acme Widget': { cats: ['Chat Widgets'] } }) }), /Acme Widget: cats: unknown category 'Chat Widgets'/);
-  assert.throws(() => loadCatalog({ rulesFile: ruleFile('implies.json', { 'Acme Widget': { cats: ['Live Chat'], implies: 'Nope' } }) }), /Acme Widget: implies: unknown technology 'Nope'/);
-  assert.throws(() => loadCatalog({ rulesFile: ruleFile('regex.json', { 'Acme Widget': { cats: ['Live Chat'], html: '<div(' } }) }), /Acme Widget: html\[0\]: not a valid pattern \(RE2 syntax/);
+  assert.throws(
+    () => loadCatalog({ rulesFile: ruleFile('unknown.json', { 'Acme Widget': { cats: ['Live Chat'], scriptsrc: 'x' } }) }),
+    /technology 'Acme Widget'/,
+  );
+  assert.throws(
+    () => loadCatalog({ rulesFile: ruleFile('cat.json', { 'Acme Widget': { cats: ['Chat Widgets'] } }) }),
+    /Acme Widget: cats: unknown category 'Chat Widgets'/,
+  );
+  assert.throws(
+    () => loadCatalog({ rulesFile: ruleFile('implies.json', { 'Acme Widget': { cats: ['Live Chat'], implies: 'Nope' } }) }),
+    /Acme Widget: implies: unknown technology 'Nope'/,
+  );
+  assert.throws(
+    () => loadCatalog({ rulesFile: ruleFile('regex.json', { 'Acme Widget': { cats: ['Live Chat'], html: '<div(' } }) }),
+    /Acme Widget: html\[0\]: not a valid pattern \(RE2 syntax/,
+  );
   assert.throws(() => loadCatalog({ rulesFile: ruleFile('broken.json', '{ "Acme": ') }), RuleError);
 });
 
 test("an operator's file adds to the catalog, replaces ours by name, or stands alone; the open format's wrapper is accepted", () => {
-  const own = { technologies: { 'Acme Widget': { cats: ['Live Chat'], website: 'https://acme-widget.example', scriptSrc: 'cdn\\.acme-widget\\.example/w\\.js', icon: 'Acme.svg' }, Hotjar: { cats: ['Web Analytics'], scriptSrc: 'my-own-hotjar-rule' } } };
+  const own = {
+    technologies: {
+      'Acme Widget': { cats: ['Live Chat'], website: 'https://acme-widget.example', scriptSrc: 'cdn\\.acme-widget\\.example/w\\.js', icon: 'Acme.svg' },
+      Hotjar: { cats: ['Web Analytics'], scriptSrc: 'my-own-hotjar-rule' },
+    },
+  };
   const path = ruleFile('own.json', own);
   assert.deepEqual(Object.keys(readRuleFile(path)), ['Acme Widget', 'Hotjar']);
   const merged = loadCatalog({ rulesFile: path });
@@ -89,6 +123,12 @@ test('the prefilter finds two literals that start at the same place (one a prefi
     compilePattern(1, 'B', 'scriptSrc', '0', 'cdn\\.example\\.com/widget\\.js'),
     compilePattern(2, 'C', 'scriptSrc', '0', 'wi[a-z]+t'),
   ]);
-  assert.deepEqual(set.candidates('https://cdn.example.com/widget.js').map((p) => p.ruleId), ['A/scriptSrc/0', 'B/scriptSrc/0', 'C/scriptSrc/0']);
-  assert.deepEqual(set.candidates('https://cdn.example.com/other.js').map((p) => p.ruleId), ['A/scriptSrc/0', 'C/scriptSrc/0']);
+  assert.deepEqual(
+    set.candidates('https://cdn.example.com/widget.js').map((p) => p.ruleId),
+    ['A/scriptSrc/0', 'B/scriptSrc/0', 'C/scriptSrc/0'],
+  );
+  assert.deepEqual(
+    set.candidates('https://cdn.example.com/other.js').map((p) => p.ruleId),
+    ['A/scriptSrc/0', 'C/scriptSrc/0'],
+  );
 });

@@ -12,17 +12,26 @@ const dir = mkdtempSync(path.join(tmpdir(), 'stacklens-detect-cli-'));
 
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args],
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
       // A data folder that must stay absent and a database URL that cannot connect: detect needs neither.
       { cwd: ROOT, env: { ...process.env, DATA_DIR: path.join(dir, 'no-data'), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
 const sites = [
-  { domain: 'shop.example', url: 'https://shop.example/', status: 200, headers: { server: 'nginx/1.25.3', 'x-powered-by': 'PHP/8.2.1' }, cookies: ['_ga=GA1.2.3.4; Path=/'],
+  {
+    domain: 'shop.example',
+    url: 'https://shop.example/',
+    status: 200,
+    headers: { server: 'nginx/1.25.3', 'x-powered-by': 'PHP/8.2.1' },
+    cookies: ['_ga=GA1.2.3.4; Path=/'],
     html: '<html><head><meta name="generator" content="WordPress 6.5.2"><script src="https://js.stripe.com/v3/"></script></head><body></body></html>',
-    dns: { MX: ['1 aspmx.l.google.com.'], TXT: ['v=spf1 include:_spf.google.com ~all'], NS: ['ada.ns.cloudflare.com.'] } },
+    dns: { MX: ['1 aspmx.l.google.com.'], TXT: ['v=spf1 include:_spf.google.com ~all'], NS: ['ada.ns.cloudflare.com.'] },
+  },
   { domain: 'plain.example', dns: { MX: ['10 mx1.emailsrvr.com.'] } },
 ];
 
@@ -31,12 +40,21 @@ test('--json prints one line per site in the documented shape; bad lines are rep
   writeFileSync(file, [JSON.stringify(sites[0]), '', '{"domain": 42}', 'not json at all', JSON.stringify(sites[1])].join('\n') + '\n');
   const { code, stdout, stderr } = await stacklens('detect', '--artifacts', file, '--json');
   assert.equal(code, 1, stderr);
-  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.domain), ['shop.example', 'plain.example']);
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.domain),
+    ['shop.example', 'plain.example'],
+  );
   for (const line of lines) {
     assert.deepEqual(Object.keys(line), ['domain', 'technologies']);
     for (const t of line.technologies) {
-      assert.deepEqual(Object.keys(t).filter((k) => k !== 'version'), ['name', 'vendorDomain', 'category', 'confidence', 'evidence']);
+      assert.deepEqual(
+        Object.keys(t).filter((k) => k !== 'version'),
+        ['name', 'vendorDomain', 'category', 'confidence', 'evidence'],
+      );
       assert.ok(t.confidence >= 0.5 && t.confidence <= 1);
       for (const e of t.evidence) {
         assert.ok(['html', 'script', 'meta', 'header', 'cookie', 'dns', 'job'].includes(e.source));
@@ -50,7 +68,10 @@ test('--json prints one line per site in the documented shape; bad lines are rep
   assert.equal(wp.category, 'Web Content Management');
   const names = lines[0].technologies.map((t: { name: string }) => t.name);
   for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Analytics', 'Google Workspace', 'Cloudflare DNS']) assert.ok(names.includes(n), n);
-  assert.deepEqual(lines[1].technologies.map((t: { name: string }) => t.name), ['Rackspace Email']);
+  assert.deepEqual(
+    lines[1].technologies.map((t: { name: string }) => t.name),
+    ['Rackspace Email'],
+  );
   assert.match(stderr, /artifacts\.jsonl:3: domain: /);
   assert.match(stderr, /artifacts\.jsonl:4: not JSON/);
   assert.match(stderr, /2 sites, \d+ detections, 2 bad lines skipped/);
@@ -71,10 +92,16 @@ test("--rules adds an operator's technology; a rule file with a pattern linear-t
   const file = path.join(dir, 'widget.jsonl');
   writeFileSync(file, `${JSON.stringify({ domain: 'w.example', html: '<script src="https://cdn.acme-widget.example/w.js"></script>' })}\n`);
   const rules = path.join(dir, 'rules.json');
-  writeFileSync(rules, JSON.stringify({ 'Acme Widget': { cats: ['Live Chat'], website: 'https://acme-widget.example', scriptSrc: 'cdn\\.acme-widget\\.example/' } }));
+  writeFileSync(
+    rules,
+    JSON.stringify({ 'Acme Widget': { cats: ['Live Chat'], website: 'https://acme-widget.example', scriptSrc: 'cdn\\.acme-widget\\.example/' } }),
+  );
   const ok = await stacklens('detect', '--artifacts', file, '--rules', rules, '--json');
   assert.equal(ok.code, 0, ok.stderr);
-  assert.deepEqual(JSON.parse(ok.stdout).technologies.map((t: { name: string; vendorDomain: string }) => `${t.name} ${t.vendorDomain}`), ['Acme Widget acme-widget.example']);
+  assert.deepEqual(
+    JSON.parse(ok.stdout).technologies.map((t: { name: string; vendorDomain: string }) => `${t.name} ${t.vendorDomain}`),
+    ['Acme Widget acme-widget.example'],
+  );
   const unsafe = path.join(dir, 'unsafe.json');
   writeFileSync(unsafe, JSON.stringify({ 'Evil Widget': { cats: ['Live Chat'], html: '<(div)[^>]+evil</\\1>' } }));
   const bad = await stacklens('detect', '--artifacts', file, '--rules', unsafe);

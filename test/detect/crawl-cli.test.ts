@@ -16,7 +16,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'stacklens-crawl-cli-'));
 const SITES = 40;
 let dns: DnsStub, web: FixtureServer;
 
-const slow = (ms: number, route: Route): Route => (req, res) => void setTimeout(() => route(req, res), ms);
+const slow =
+  (ms: number, route: Route): Route =>
+  (req, res) =>
+    void setTimeout(() => route(req, res), ms);
 
 before(async () => {
   const zone: Parameters<typeof startDnsStub>[0] = {
@@ -32,10 +35,15 @@ before(async () => {
   };
   for (let i = 0; i < SITES; i++) {
     zone[`site${i}.test`] = { A: ['127.0.0.2'], MX: [[1, 'aspmx.l.google.com']] };
-    routes[`site${i}.test /`] = slow(120, html(`<html><head><meta name="generator" content="WordPress 6.${i % 10}"></head><body>site ${i}</body></html>`, { server: 'nginx' }));
+    routes[`site${i}.test /`] = slow(
+      120,
+      html(`<html><head><meta name="generator" content="WordPress 6.${i % 10}"></head><body>site ${i}</body></html>`, { server: 'nginx' }),
+    );
   }
   // site7's applicant-tracking tool is only on its careers page, which the default paths reach.
-  routes['site7.test /careers'] = html('<html><body><h1>Jobs</h1><div id="grnhse_app"></div><script src="https://boards.greenhouse.io/embed/job_board/js?for=site7"></script></body></html>');
+  routes['site7.test /careers'] = html(
+    '<html><body><h1>Jobs</h1><div id="grnhse_app"></div><script src="https://boards.greenhouse.io/embed/job_board/js?for=site7"></script></body></html>',
+  );
   // Every page of hostile.test is built to make a backtracking matcher quadratic on every html rule.
   const trace = '<form data-drupal-selector="x">';
   routes['hostile.test /'] = html(trace + adversarialHtml(builtInCatalog(), PAGE_BYTES - trace.length));
@@ -49,7 +57,22 @@ after(async () => {
 });
 
 const env = { ...process.env, DATA_DIR: path.join(dir, 'no-data'), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DETECT_ALLOW_PRIVATE_NETWORKS: 'false' };
-const crawlFlags = () => ['--dns-server', dns.server, '--allow-network', '127.0.0.2/32', '--ports', 'any', '--delay', '0', '--concurrency', '3', '--timeout', '3000', '--retries', '0'];
+const crawlFlags = () => [
+  '--dns-server',
+  dns.server,
+  '--allow-network',
+  '127.0.0.2/32',
+  '--ports',
+  'any',
+  '--delay',
+  '0',
+  '--concurrency',
+  '3',
+  '--timeout',
+  '3000',
+  '--retries',
+  '0',
+];
 const siteUrl = (i: number) => web.url(`site${i}.test`);
 
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -58,8 +81,12 @@ function stacklens(...args: string[]): Promise<{ code: number; stdout: string; s
 
 function stacklensWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: environment, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', ...args],
+      { cwd: ROOT, env: environment, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -71,11 +98,23 @@ function writeList(name: string, lines: string[]): string {
 
 test('--domains --json: one line per site in the --artifacts shape; failures counted by reason in the summary; bad lines named', async () => {
   const list = writeList('mixed.txt', [
-    'domain', '# a comment', siteUrl(0), siteUrl(1), siteUrl(1), 'http://intranet.test/', 'http://nowhere.test/', web.url('private.test'), 'not a domain!', `http://2130706433:${web.port}/`,
+    'domain',
+    '# a comment',
+    siteUrl(0),
+    siteUrl(1),
+    siteUrl(1),
+    'http://intranet.test/',
+    'http://nowhere.test/',
+    web.url('private.test'),
+    'not a domain!',
+    `http://2130706433:${web.port}/`,
   ]);
   const { code, stdout, stderr } = await stacklens('detect', '--domains', list, '--json', ...crawlFlags());
   assert.equal(code, 1, stderr);
-  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const byDomain = new Map(lines.map((l) => [l.domain, l]));
   for (const d of ['site0.test', 'site1.test']) {
     const names = byDomain.get(d).technologies.map((t: { name: string }) => t.name);
@@ -85,7 +124,8 @@ test('--domains --json: one line per site in the --artifacts shape; failures cou
   assert.equal(lines.filter((l) => l.domain === 'site1.test').length, 1, 'a duplicate line is fetched once');
   assert.match(stderr, /mixed\.txt:9: domain: 'not a domain!'/);
   assert.match(stderr, /6 domains: 2 fetched, 4 failed \(.*\); 8 detections on 2 sites; 1 bad line skipped/);
-  for (const r of ['blocked_non_public_address 1', 'dns_not_found 1', 'robots_disallowed 1', 'blocked_ip_literal_form 1']) assert.ok(stderr.includes(r), `${r} in ${stderr}`);
+  for (const r of ['blocked_non_public_address 1', 'dns_not_found 1', 'robots_disallowed 1', 'blocked_ip_literal_form 1'])
+    assert.ok(stderr.includes(r), `${r} in ${stderr}`);
   assert.equal(web.requests.filter((r) => r.host === 'private.test' && r.path === '/').length, 0, 'robots.txt obeyed');
   assert.equal(existsSync(path.join(dir, 'no-data')), false, 'no database opened');
 });
@@ -101,19 +141,28 @@ test('--domain: a readable report of one site with where its page and DNS record
   assert.equal(blocked.code, 1);
   // Its DNS records were still read (and detected on); the page was not fetched.
   // The message says the name is not public, not what it resolves to.
-  assert.match(blocked.stdout, /^intranet\.test: 0 technologies\n {2}dns {4}A 1\n {2}failed blocked_non_public_address: intranet\.test does not resolve to a public address; only public addresses are fetched\n/);
+  assert.match(
+    blocked.stdout,
+    /^intranet\.test: 0 technologies\n {2}dns {4}A 1\n {2}failed blocked_non_public_address: intranet\.test does not resolve to a public address; only public addresses are fetched\n/,
+  );
   assert.doesNotMatch(blocked.stdout, /10\.0\.0\.5/);
 });
 
-test('the crawl also fetches a few common paths by default (careers, contact, pricing); --paths \'\' keeps to the home page', async () => {
+test("the crawl also fetches a few common paths by default (careers, contact, pricing); --paths '' keeps to the home page", async () => {
   const careers = () => web.requests.filter((r) => r.host === 'site7.test' && r.path !== '/' && r.path !== '/robots.txt').map((r) => r.path);
   const before = careers().length;
   const { code, stdout, stderr } = await stacklens('detect', '--domain', siteUrl(7), '--json', ...crawlFlags());
   assert.equal(code, 0, stderr);
-  const [site] = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const [site] = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const greenhouse = site.technologies.find((t: { name: string }) => t.name === 'Greenhouse');
   assert.ok(greenhouse, `Greenhouse found on the careers page: ${stdout}`);
-  assert.ok(greenhouse.evidence.some((e: { url?: string }) => e.url?.endsWith('/careers')), 'its evidence names the careers page');
+  assert.ok(
+    greenhouse.evidence.some((e: { url?: string }) => e.url?.endsWith('/careers')),
+    'its evidence names the careers page',
+  );
   assert.deepEqual(careers().slice(before).sort(), ['/careers', '/contact', '/pricing']);
 
   const homeOnly = await stacklens('detect', '--domain', siteUrl(7), '--json', '--paths', '', ...crawlFlags());
@@ -123,7 +172,11 @@ test('the crawl also fetches a few common paths by default (careers, contact, pr
 });
 
 function lineCount(file: string): number {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length : 0;
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length
+    : 0;
 }
 
 /** Starts the crawl and sends `signal` once the output file has at least `atLeast` lines. */
@@ -146,7 +199,10 @@ function runUntil(args: string[], out: string, atLeast: number, signal: NodeJS.S
 }
 
 test('resumable: killed mid-run (SIGKILL), then interrupted (SIGINT), then finished — every site once, none twice', async () => {
-  const list = writeList('many.txt', Array.from({ length: SITES }, (_, i) => siteUrl(i)));
+  const list = writeList(
+    'many.txt',
+    Array.from({ length: SITES }, (_, i) => siteUrl(i)),
+  );
   const out = path.join(dir, 'many.jsonl');
   const args = ['detect', '--domains', list, '--out', out, ...crawlFlags()];
 
@@ -165,10 +221,21 @@ test('resumable: killed mid-run (SIGKILL), then interrupted (SIGINT), then finis
   const last = await stacklens(...args);
   assert.equal(last.code, 0, last.stderr);
   assert.match(last.stderr, new RegExp(`${SITES} domains: ${SITES - afterStop} fetched, 0 failed, ${afterStop} skipped`));
-  const domains = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).domain as string);
+  const domains = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).domain as string);
   assert.equal(domains.length, SITES, 'no site written twice');
   assert.equal(new Set(domains).size, SITES);
-  assert.deepEqual(new Set(readFileSync(`${out}.state`, 'utf8').trim().split('\n').map((l) => JSON.parse(l).domain)), new Set(domains));
+  assert.deepEqual(
+    new Set(
+      readFileSync(`${out}.state`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).domain),
+    ),
+    new Set(domains),
+  );
 
   const again = await stacklens(...args);
   assert.match(again.stderr, new RegExp(`${SITES} domains: 0 fetched, 0 failed, ${SITES} skipped`));
@@ -206,11 +273,20 @@ test('DETECT_ALLOW_PRIVATE_NETWORKS=true lets the crawl reach a private address 
 test('a hostile site (every page 512 KiB built against every html rule) is crawled and detected in bounded time', async () => {
   // Killed after a minute: with the backtracking matcher one such page took longer than 400 s.
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', 'detect', '--domain', web.url('hostile.test'), '--json', ...crawlFlags(), '--max-bytes', String(PAGE_BYTES)],
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', 'detect', '--domain', web.url('hostile.test'), '--json', ...crawlFlags(), '--max-bytes', String(PAGE_BYTES)],
       { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024, timeout: 60_000, killSignal: 'SIGKILL' },
-      (err, out, errOut) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: out, stderr: errOut }));
+      (err, out, errOut) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout: out, stderr: errOut }),
+    );
   });
   assert.equal(code, 0, stderr);
-  const [site] = stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.ok(site.technologies.some((t: { name: string }) => t.name === 'Drupal'), stdout.slice(0, 300));
+  const [site] = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.ok(
+    site.technologies.some((t: { name: string }) => t.name === 'Drupal'),
+    stdout.slice(0, 300),
+  );
 });

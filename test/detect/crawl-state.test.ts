@@ -12,7 +12,8 @@ test('CrawlState: finished domains from output and state; partial last lines cut
   const out = path.join(dir, 'out.jsonl');
   const state = path.join(dir, 'out.jsonl.state');
   const big = JSON.stringify({ domain: 'big.example', technologies: [{ name: 'X', evidence: [{ excerpt: 'é'.repeat(1_500_000) }] }] });
-  const whole = [JSON.stringify({ domain: 'a.example', technologies: [] }), big, JSON.stringify({ domain: 'we"ird.example', technologies: [] })].join('\n') + '\n';
+  const whole =
+    [JSON.stringify({ domain: 'a.example', technologies: [] }), big, JSON.stringify({ domain: 'we"ird.example', technologies: [] })].join('\n') + '\n';
   writeFileSync(out, `${whole}{"domain":"cut.exa`);
   writeFileSync(state, `${JSON.stringify({ domain: 'failed.example', reason: 'timeout' })}\nnot json\n{"domain":"half`);
   const s = new CrawlState(state, out);

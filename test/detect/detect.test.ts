@@ -8,7 +8,10 @@ import { combine } from '../../src/technographics/evidence.ts';
 import type { Detection, SiteArtifacts } from '../../src/detect/types.ts';
 
 const catalog = loadCatalog();
-const page = (html: string, extra: Partial<SiteArtifacts['pages'][0]> = {}): SiteArtifacts => ({ domain: 'example.com', pages: [{ url: 'https://www.example.com/', html, ...extra }] });
+const page = (html: string, extra: Partial<SiteArtifacts['pages'][0]> = {}): SiteArtifacts => ({
+  domain: 'example.com',
+  pages: [{ url: 'https://www.example.com/', html, ...extra }],
+});
 const names = (ds: Detection[]) => ds.map((d) => d.name).sort();
 const find = (ds: Detection[], name: string) => ds.find((d) => d.name === name);
 const doc = (head: string, body = '') => `<!doctype html><html><head><title>t</title>${head}</head><body><p>Hello</p>${body}</body></html>`;
@@ -27,8 +30,20 @@ test('script src: the resource URL names the technology; the evidence says where
 
 test('inline script: a js global and a vendor snippet', () => {
   const ds = detect(page(doc('<script>window._hsq = window._hsq || []; _hsq.push(["setPath", "/"]);</script>')), catalog);
-  assert.deepEqual(find(ds, 'HubSpot')!.evidence.map((e) => e.ruleId).sort(), ['HubSpot/js/_hsq', 'HubSpot/scripts/1']);
-  const snippet = detect(page(doc(`<script>!function(f,b,e,v,n,t,s){}(window, document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');</script>`)), catalog);
+  assert.deepEqual(
+    find(ds, 'HubSpot')!
+      .evidence.map((e) => e.ruleId)
+      .sort(),
+    ['HubSpot/js/_hsq', 'HubSpot/scripts/1'],
+  );
+  const snippet = detect(
+    page(
+      doc(
+        `<script>!function(f,b,e,v,n,t,s){}(window, document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');</script>`,
+      ),
+    ),
+    catalog,
+  );
   assert.ok(find(snippet, 'Meta Pixel'));
   // A global inside a longer identifier is not the global.
   assert.equal(find(detect(page(doc('<script>var my_hsqueue = 1;</script>')), catalog), 'HubSpot'), undefined);
@@ -52,14 +67,24 @@ test('cookies: by exact name and by a name prefix (`_ga_*`)', () => {
 });
 
 test('each DNS record type: MX, TXT verification, SPF with a second trace, CNAME, NS, A', () => {
-  const ds = detect({ domain: 'example.com', pages: [], dns: {
-    MX: ['1 aspmx.l.google.com.', '5 alt1.aspmx.l.google.com.'],
-    TXT: ['v=spf1 include:_spf.google.com include:sendgrid.net ~all', 'atlassian-domain-verification=abc123'],
-    CNAME: ['u123.wl.sendgrid.net.', 'proxy-ssl.webflow.com.'],
-    NS: ['ada.ns.cloudflare.com.', 'bob.ns.cloudflare.com.'],
-    A: ['76.76.21.21'],
-  } }, catalog);
-  const sources = (name: string) => find(ds, name)?.evidence.map((e) => e.ruleId.split('/')[1]).sort();
+  const ds = detect(
+    {
+      domain: 'example.com',
+      pages: [],
+      dns: {
+        MX: ['1 aspmx.l.google.com.', '5 alt1.aspmx.l.google.com.'],
+        TXT: ['v=spf1 include:_spf.google.com include:sendgrid.net ~all', 'atlassian-domain-verification=abc123'],
+        CNAME: ['u123.wl.sendgrid.net.', 'proxy-ssl.webflow.com.'],
+        NS: ['ada.ns.cloudflare.com.', 'bob.ns.cloudflare.com.'],
+        A: ['76.76.21.21'],
+      },
+    },
+    catalog,
+  );
+  const sources = (name: string) =>
+    find(ds, name)
+      ?.evidence.map((e) => e.ruleId.split('/')[1])
+      .sort();
   assert.deepEqual(sources('Google Workspace'), ['dns.MX', 'dns.SPF']);
   assert.deepEqual(sources('Atlassian Jira'), ['dns.TXT']);
   assert.deepEqual(sources('SendGrid'), ['dns.CNAME', 'dns.SPF']);
@@ -70,17 +95,32 @@ test('each DNS record type: MX, TXT verification, SPF with a second trace, CNAME
 });
 
 test('job posts: phrases are matched case-sensitively, so brand names count and ordinary words do not', () => {
-  const ds = detect({ domain: 'example.com', pages: [], jobs: ['You will administer our Salesforce org and report in Tableau. We pick up the slack when needed and box up old laptops.'] }, catalog);
+  const ds = detect(
+    {
+      domain: 'example.com',
+      pages: [],
+      jobs: ['You will administer our Salesforce org and report in Tableau. We pick up the slack when needed and box up old laptops.'],
+    },
+    catalog,
+  );
   assert.deepEqual(names(ds), ['Salesforce', 'Tableau']);
   assert.equal(find(ds, 'Salesforce')!.evidence[0]!.source, 'job');
   assert.match(find(ds, 'Salesforce')!.evidence[0]!.excerpt, /Salesforce org/);
 });
 
 test('job posts: brand names that are also words count only in a list or after "with", "using", "our"', () => {
-  const prose = 'Sales Development Representative, Hong Kong. You will own our GTM strategy. Indeed, this role is about Outreach to new customers and Greenhouse gas reporting. Amplitude of impact matters. Loom large. Ramp up quickly.';
+  const prose =
+    'Sales Development Representative, Hong Kong. You will own our GTM strategy. Indeed, this role is about Outreach to new customers and Greenhouse gas reporting. Amplitude of impact matters. Loom large. Ramp up quickly.';
   assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [prose] }, catalog)), []);
   const stack = 'Requirements: 3+ years with Amplitude and Looker. Our stack: Outreach, Gong and Greenhouse. Record demos in Loom.';
-  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [stack] }, catalog)), ['Amplitude', 'Gong', 'Greenhouse', 'Looker', 'Loom', 'Outreach']);
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], jobs: [stack] }, catalog)), [
+    'Amplitude',
+    'Gong',
+    'Greenhouse',
+    'Looker',
+    'Loom',
+    'Outreach',
+  ]);
 });
 
 test('implies runs transitively and carries the evidence of its source; excludes removes the excluded', () => {
@@ -112,8 +152,16 @@ test('hard negatives are not use: comments, links, logos, code samples, CSP list
      <pre><code>&lt;script src="https://cdn.segment.com/analytics.js/v1/KEY/analytics.min.js"&gt;&lt;/script&gt;</code></pre>
      <script type="application/ld+json">{"featureList": "Salesforce integration, window._hsq"}</script>`,
   );
-  const ds = detect({ domain: 'example.com', pages: [{ url: 'https://example.com/', html, headers: { 'content-security-policy': "script-src 'self' https://js.intercomcdn.com https://cdn.segment.com" } }],
-    dns: { TXT: ['v=spf1 include:servers.mcsv.net include:mail.zendesk.com ~all'] } }, catalog);
+  const ds = detect(
+    {
+      domain: 'example.com',
+      pages: [
+        { url: 'https://example.com/', html, headers: { 'content-security-policy': "script-src 'self' https://js.intercomcdn.com https://cdn.segment.com" } },
+      ],
+      dns: { TXT: ['v=spf1 include:servers.mcsv.net include:mail.zendesk.com ~all'] },
+    },
+    catalog,
+  );
   assert.deepEqual(names(ds), []);
   // The stale SPF includes are still candidates below the threshold, visible when asked for.
   const candidates = detect({ domain: 'example.com', pages: [], dns: { TXT: ['v=spf1 include:servers.mcsv.net ~all'] } }, catalog, { minConfidence: 0.1 });
@@ -121,13 +169,24 @@ test('hard negatives are not use: comments, links, logos, code samples, CSP list
 });
 
 test('a trace hidden in a comment does not hide the same trace outside it', () => {
-  const ds = detect(page(doc('<!-- <script src="https://static.hotjar.com/c/hotjar-1.js?sv=6"></script> -->', '<noscript><img height="1" width="1" src="https://www.facebook.com/tr?id=1&ev=PageView"/></noscript>')), catalog);
+  const ds = detect(
+    page(
+      doc(
+        '<!-- <script src="https://static.hotjar.com/c/hotjar-1.js?sv=6"></script> -->',
+        '<noscript><img height="1" width="1" src="https://www.facebook.com/tr?id=1&ev=PageView"/></noscript>',
+      ),
+    ),
+    catalog,
+  );
   assert.deepEqual(names(ds), ['Meta Pixel']);
 });
 
 test('excerpts are at most 200 characters, even from a one-line megabyte script', () => {
   const long = `<script>${'var a=1;'.repeat(20_000)}fbq('init', '123');${'var b=2;'.repeat(20_000)}</script>`;
-  const ds = detect(page(doc(`<meta name="generator" content="WordPress 6.5 ${'x'.repeat(500)}">`, long), { headers: { server: `nginx/1.2 ${'y'.repeat(5000)}` } }), catalog);
+  const ds = detect(
+    page(doc(`<meta name="generator" content="WordPress 6.5 ${'x'.repeat(500)}">`, long), { headers: { server: `nginx/1.2 ${'y'.repeat(5000)}` } }),
+    catalog,
+  );
   assert.ok(ds.length >= 3);
   for (const d of ds) for (const e of d.evidence) assert.ok(e.excerpt.length <= LIMITS.excerpt, `${e.ruleId}: ${e.excerpt.length}`);
 });
@@ -148,9 +207,16 @@ test('input caps: HTML beyond 512 KB, header values beyond 4 KB and records beyo
 test('confidence is the noisy-OR of independent traces; evidence lists the strongest trace of each source first', () => {
   assert.equal(combine([0.5, 0.5]), 0.75);
   assert.equal(combine([]), 0);
-  const ds = detect(page(doc('<script src="https://js.hs-scripts.com/123.js"></script><script>_hsq.push([])</script>'), { cookies: ['hubspotutk=1', '__hstc=2', '__hssc=3'] }), catalog, { maxEvidence: 2 });
+  const ds = detect(
+    page(doc('<script src="https://js.hs-scripts.com/123.js"></script><script>_hsq.push([])</script>'), { cookies: ['hubspotutk=1', '__hstc=2', '__hssc=3'] }),
+    catalog,
+    { maxEvidence: 2 },
+  );
   const hs = find(ds, 'HubSpot')!;
-  assert.deepEqual(hs.evidence.map((e) => e.source), ['script', 'cookie']);
+  assert.deepEqual(
+    hs.evidence.map((e) => e.source),
+    ['script', 'cookie'],
+  );
   assert.ok(hs.confidence > 0.99);
 });
 
@@ -167,7 +233,12 @@ test('rules of one DNS record type are one trace: two SPF includes of one sender
 });
 
 test('SPF domains are read from include:, redirect= and the other named mechanisms only', () => {
-  assert.deepEqual(spfDomains('v=spf1 ip4:1.2.3.4 include:_spf.google.com ~include:x.example a:mail.example.com redirect=spf.example.net -all'), ['_spf.google.com', 'x.example', 'mail.example.com', 'spf.example.net']);
+  assert.deepEqual(spfDomains('v=spf1 ip4:1.2.3.4 include:_spf.google.com ~include:x.example a:mail.example.com redirect=spf.example.net -all'), [
+    '_spf.google.com',
+    'x.example',
+    'mail.example.com',
+    'spf.example.net',
+  ]);
   assert.deepEqual(spfDomains('google-site-verification=include:abc'), []);
 });
 

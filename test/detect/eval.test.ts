@@ -15,11 +15,18 @@ test('the fixture set: 150+ sites, hard negatives of every class, the committed 
   assert.ok(fixtures.filter((f) => f.kind === 'negatives-only').length >= 20);
   assert.ok(fixtures.reduce((n, f) => n + f.negatives.length, 0) >= 300);
   const html = fixtures.map((f) => f.artifact.html ?? '').join('\n');
-  for (const marker of ['<!-- <script', 'rel="dns-prefetch"', 'rel="preconnect"', 'partner-logo', 'Content-Security-Policy', '<pre><code', 'moved from']) assert.ok(html.includes(marker), marker);
+  for (const marker of ['<!-- <script', 'rel="dns-prefetch"', 'rel="preconnect"', 'partner-logo', 'Content-Security-Policy', '<pre><code', 'moved from'])
+    assert.ok(html.includes(marker), marker);
   assert.ok(fixtures.some((f) => f.artifact.headers?.['content-security-policy']));
   assert.ok(fixtures.some((f) => f.artifact.jobs?.length));
   const committed = readFileSync(FIXTURES_FILE, 'utf8');
-  assert.equal(committed, generateFixtures().map((f) => JSON.stringify(f)).join('\n') + '\n', 'regenerate with: node --import tsx test/fixtures/detect/generate.ts');
+  assert.equal(
+    committed,
+    generateFixtures()
+      .map((f) => JSON.stringify(f))
+      .join('\n') + '\n',
+    'regenerate with: node --import tsx test/fixtures/detect/generate.ts',
+  );
 });
 
 test('eval detect meets the goals on the fixtures: micro P >= 0.95, R >= 0.90, zero hard negatives detected', () => {

@@ -17,7 +17,11 @@ const BOMB = 64 * MiB;
 const gzipBomb = zlib.gzipSync(Buffer.alloc(BOMB), { level: 9 }); // ~65 KB
 const brotliBomb = zlib.brotliCompressSync(Buffer.alloc(BOMB), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }); // ~100 bytes
 
-interface Observed { decoder: zlib.Gunzip | zlib.BrotliDecompress; produced: number; closed: boolean }
+interface Observed {
+  decoder: zlib.Gunzip | zlib.BrotliDecompress;
+  produced: number;
+  closed: boolean;
+}
 /** The decoders seen producing output since the test began, in order. */
 let decoders: Observed[] = [];
 const byDecoder = new WeakMap<object, Observed>();
@@ -82,7 +86,7 @@ const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => ({
 
 /** Waits until the decoder is closed or has produced nothing for 300 ms (an undestroyed one inflates the whole bomb first). */
 async function settled(seen: Observed): Promise<void> {
-  for (let last = -1, quietSince = Date.now(); !seen.closed; ) {
+  for (let last = -1, quietSince = Date.now(); !seen.closed;) {
     await new Promise((r) => setTimeout(r, 25));
     if (seen.produced !== last) [last, quietSince] = [seen.produced, Date.now()];
     else if (Date.now() - quietSince >= 300) return;
@@ -94,7 +98,10 @@ async function waitFor(check: () => boolean, ms = 2000): Promise<boolean> {
   return check();
 }
 
-for (const [name, path] of [['gzip', '/gzip'], ['brotli', '/br']] as const) {
+for (const [name, path] of [
+  ['gzip', '/gzip'],
+  ['brotli', '/br'],
+] as const) {
   test(`${name} bomb: decoding stops at the body cap (at most one decoder chunk past it), and the connection is closed`, async () => {
     decoders = [];
     closedOnServer.length = 0;
@@ -133,7 +140,7 @@ for (const [name, path] of [['gzip', '/gzip'], ['brotli', '/br']] as const) {
     // The event loop is held past the deadline while the decoder still holds most of the bomb
     // (as under load): the deadline fires before the decoder could finish on its own.
     onFirstChunk = () => {
-      for (const end = Date.now() + timeoutMs + 50; Date.now() < end; );
+      for (const end = Date.now() + timeoutMs + 50; Date.now() < end;);
     };
     const err = await fetchSite(web.url('127.0.0.2', `${path}-open`), opts({ maxBytes: 2 * BOMB, timeoutMs })).catch((e: unknown) => e);
     assert.ok(err instanceof CollectError, String(err));

@@ -41,7 +41,11 @@ before(async () => {
       res.writeHead(302, { location: '/home', 'set-cookie': 'visited=1; Path=/' });
       res.end();
     },
-    'shop.test /home': html(page, { server: 'nginx/1.25.3', 'x-powered-by': 'PHP/8.2.1', 'set-cookie': ['_ga=GA1.2.3.4; Path=/', 'wordpress_test_cookie=WP; Path=/'] }),
+    'shop.test /home': html(page, {
+      server: 'nginx/1.25.3',
+      'x-powered-by': 'PHP/8.2.1',
+      'set-cookie': ['_ga=GA1.2.3.4; Path=/', 'wordpress_test_cookie=WP; Path=/'],
+    }),
     'shop.test /careers': html('<p>We are hiring</p>'),
     'shop.test /loop': redirect('/loop'),
     'shop.test /big': html(`<html><body>${'x'.repeat(200_000)}</body></html>`),
@@ -49,7 +53,9 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
       res.end(gzipSync(`<html>${'y'.repeat(500_000)}</html>`));
     },
-    'shop.test /hang': () => { /* never answers */ },
+    'shop.test /hang': () => {
+      /* never answers */
+    },
     'shop.test /flaky': (_req, res) => {
       flaky++;
       if (flaky <= 2) {
@@ -108,12 +114,17 @@ test('a site: redirects followed, headers and every Set-Cookie kept, DNS records
   assert.match(home!.html!, /WordPress 6\.5\.2/);
   assert.match(careers!.html!, /hiring/);
   assert.deepEqual(site.dns, {
-    MX: ['1 aspmx.l.google.com.'], TXT: ['v=spf1 include:_spf.google.com ~all'], CNAME: ['shop.test.', 'dkim.mcsv.net.'], A: ['127.0.0.2'], NS: ['ada.ns.cloudflare.com.'],
+    MX: ['1 aspmx.l.google.com.'],
+    TXT: ['v=spf1 include:_spf.google.com ~all'],
+    CNAME: ['shop.test.', 'dkim.mcsv.net.'],
+    A: ['127.0.0.2'],
+    NS: ['ada.ns.cloudflare.com.'],
   });
   const seen = web.requests.filter((r) => r.host === 'shop.test');
   assert.match(seen[0]!.userAgent, /^Stacklens\/\d+\.\d+\.\d+ \(/);
   const names = detect(site, loadCatalog()).map((d) => d.name);
-  for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Workspace', 'Google Analytics', 'Mailchimp']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+  for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Workspace', 'Google Analytics', 'Mailchimp'])
+    assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
 });
 
 test('redirects beyond the limit fail the site with too_many_redirects; DNS records are still handed back', async () => {
@@ -128,13 +139,20 @@ test('robots.txt: a path disallowed for our token is not fetched; one allowed is
   assert.equal(web.requests.filter((r) => r.host === 'robots.test' && r.path === '/private').length, 0);
   const site = await fetchSite(web.url('robots.test', '/'), opts({ dns: { servers: [dns.server], records: false } }));
   assert.match(site.pages[0]!.html!, /public/);
-  assert.equal(web.requests.filter((r) => r.host === 'robots.test' && r.path === '/robots.txt').length, 2, 'one robots.txt per fetchSite without a shared cache');
+  assert.equal(
+    web.requests.filter((r) => r.host === 'robots.test' && r.path === '/robots.txt').length,
+    2,
+    'one robots.txt per fetchSite without a shared cache',
+  );
 });
 
 test('politeness: requests to one host start at least the delay apart', async () => {
   const from = web.requests.length;
   await fetchSite(web.url('shop.test', '/careers'), opts({ politeness: new Politeness(400), paths: ['/home', '/careers'], robots: false }));
-  const times = web.requests.slice(from).filter((r) => r.host === 'shop.test').map((r) => r.at);
+  const times = web.requests
+    .slice(from)
+    .filter((r) => r.host === 'shop.test')
+    .map((r) => r.at);
   assert.equal(times.length, 3);
   // Starts are spaced by 400 ms on our side; arrivals at the server carry the machine's jitter
   // (the first request may arrive late under load), so the bounds leave room for it. Without
@@ -202,9 +220,15 @@ test('SSRF: loopback, private, IPv6 loopback, IPv6 forms embedding an IPv4 addre
   for (const [url, reason] of cases) assert.equal(await reasonOf(fetchSite(url, opts({ robots: false }))), reason, url);
   assert.equal(loopback.requests.length, 0, 'nothing reached the server on 127.0.0.1');
   // The default policy (public addresses only) refuses the fixture server itself.
-  assert.equal(await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { ports: 'any' }, robots: false })), 'blocked_non_public_address');
+  assert.equal(
+    await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { ports: 'any' }, robots: false })),
+    'blocked_non_public_address',
+  );
   // Ports: only 80 and 443 unless the policy says otherwise.
-  assert.equal(await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { allowNetworks: ['127.0.0.2/32'] }, robots: false })), 'blocked_port');
+  assert.equal(
+    await reasonOf(fetchSite(web.url('shop.test'), { dns: { servers: [dns.server] }, network: { allowNetworks: ['127.0.0.2/32'] }, robots: false })),
+    'blocked_port',
+  );
 });
 
 test('a name refused for its addresses: the message says only that it does not resolve to a public address, never which address', async () => {
@@ -217,7 +241,12 @@ test('a name refused for its addresses: the message says only that it does not r
 });
 
 test('the operator may allow private networks (DETECT_ALLOW_PRIVATE_NETWORKS)', async () => {
-  const site = await fetchSite(loopback.url('127.0.0.1'), { dns: { servers: [dns.server], records: false }, network: { allowPrivateNetworks: true, ports: 'any' }, robots: false, politeness: new Politeness(0) });
+  const site = await fetchSite(loopback.url('127.0.0.1'), {
+    dns: { servers: [dns.server], records: false },
+    network: { allowPrivateNetworks: true, ports: 'any' },
+    robots: false,
+    politeness: new Politeness(0),
+  });
   assert.match(site.pages[0]!.html!, /internal admin/);
   assert.equal(loopback.requests.length, 1);
 });
@@ -228,7 +257,10 @@ test('DNS rebinding: a name whose answer flips between a allowed and a loopback 
   const flipping = {
     resolve4: async () => [calls++ % 2 === 0 ? '127.0.0.2' : '127.0.0.1'],
     resolve6: async () => [],
-    resolveMx: async () => [], resolveTxt: async () => [], resolveCname: async () => [], resolveNs: async () => [],
+    resolveMx: async () => [],
+    resolveTxt: async () => [],
+    resolveCname: async () => [],
+    resolveNs: async () => [],
   };
   const reasons: string[] = [];
   const before = loopback.requests.length;
@@ -241,7 +273,10 @@ test('DNS rebinding: a name whose answer flips between a allowed and a loopback 
     }
   }
   assert.ok(reasons.includes('blocked_non_public_address'), reasons.join(', '));
-  assert.ok(reasons.some((r) => r !== 'blocked_non_public_address'), 'the allowed answer was used for its own connection');
+  assert.ok(
+    reasons.some((r) => r !== 'blocked_non_public_address'),
+    'the allowed answer was used for its own connection',
+  );
   assert.equal(loopback.requests.length, before, 'no connection reached 127.0.0.1');
 });
 
@@ -261,8 +296,27 @@ test('a bare domain without HTTPS is fetched over HTTP', async (t) => {
 function selfSigned(): { key: Buffer; cert: Buffer } | null {
   const dir = mkdtempSync(path.join(tmpdir(), 'stacklens-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-      '-days', '2', '-subj', '/CN=shop.test', '-addext', 'subjectAltName=DNS:shop.test'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=shop.test',
+        '-addext',
+        'subjectAltName=DNS:shop.test',
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) };
   } catch {
     return null;

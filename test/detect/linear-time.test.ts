@@ -36,7 +36,10 @@ test("a 512 KiB inline script built from every script rule's own prefix is detec
 test('the page a backtracking matcher took seconds on is still read right: a real trace after it is found', () => {
   const hostile = `data-reactroot>${'<'.repeat(64 * 1024)}`;
   const found = detect({ domain: 'x.example', pages: [{ url: 'https://x.example/', html: `${hostile}<div data-reactroot="">` }] }, catalog);
-  assert.ok(found.some((d) => d.name === 'React' && d.evidence.some((e) => e.ruleId === 'React/html/0')), JSON.stringify(found.map((d) => d.name)));
+  assert.ok(
+    found.some((d) => d.name === 'React' && d.evidence.some((e) => e.ruleId === 'React/html/0')),
+    JSON.stringify(found.map((d) => d.name)),
+  );
   const none = detect({ domain: 'x.example', pages: [{ url: 'https://x.example/', html: hostile }] }, catalog);
   assert.ok(!none.some((d) => d.name === 'React'));
 });

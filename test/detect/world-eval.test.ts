@@ -44,6 +44,9 @@ test('traces are written from the rules: examples match their pattern, and a kit
   for (const name of ['Google Analytics', 'HubSpot', 'Shopify', 'Google Workspace']) {
     const t = catalog.byName.get(name)!;
     const found = detect(siteWithTraces('kit.example', kits[t]!.traces), catalog);
-    assert.ok(found.some((d) => d.name === name), name);
+    assert.ok(
+      found.some((d) => d.name === name),
+      name,
+    );
   }
 });

@@ -26,7 +26,12 @@ function prose(markdown: string): string {
 }
 
 export function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 function anchors(markdown: string): Set<string> {
@@ -44,7 +49,7 @@ function anchors(markdown: string): Set<string> {
 test('anchors follow GitHub: punctuation dropped, spaces to hyphens', () => {
   assert.equal(anchorOf('Over HTTP: connecting, authorization, transport rules'), 'over-http-connecting-authorization-transport-rules');
   assert.equal(anchorOf('`POST /api/profiles/search`'), 'post-apiprofilessearch');
-  assert.equal(anchorOf('Operations: the operator\'s guide'), 'operations-the-operators-guide');
+  assert.equal(anchorOf("Operations: the operator's guide"), 'operations-the-operators-guide');
 });
 
 test('every relative link in the documents reaches an existing file and heading', () => {
@@ -67,7 +72,8 @@ test('every relative link in the documents reaches an existing file and heading'
         problems.push(`${file}: ${target} (no such file ${resolved})`);
         continue;
       }
-      if (fragment && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment)) problems.push(`${file}: ${target} (no heading #${fragment} in ${resolved})`);
+      if (fragment && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment))
+        problems.push(`${file}: ${target} (no heading #${fragment} in ${resolved})`);
     }
   }
   assert.deepEqual(problems, []);

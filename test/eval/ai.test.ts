@@ -11,7 +11,16 @@ let db: Db;
 let report: AiEvalReport;
 before(async () => {
   db = await createTestDb();
-  report = await evaluateAi(db, { seed: 'ai-eval-test', companies: 250, stackSample: 40, productSample: 8, peoplePrompts: 40, parserPrompts: 120, fit: true, asOf: '2026-01-01' });
+  report = await evaluateAi(db, {
+    seed: 'ai-eval-test',
+    companies: 250,
+    stackSample: 40,
+    productSample: 8,
+    peoplePrompts: 40,
+    parserPrompts: 120,
+    fit: true,
+    asOf: '2026-01-01',
+  });
 });
 after(() => db.close());
 
@@ -28,8 +37,19 @@ test('held-out installs are removed from the evidence but stay in the truth', as
 
 test('figures are in range; parser accuracy meets its goal; fitted models are reported', () => {
   const unit = (x: number) => x >= 0 && x <= 1;
-  const t = report.techStack, c = report.customers;
-  for (const x of [t.precisionAt10, t.recallAt20, t.inferred.ece, t.observed.ece, c.precisionAt10Inferred, c.precisionAt10Answer, report.people.precisionAt10, report.overall.ece]) assert.ok(unit(x), String(x));
+  const t = report.techStack,
+    c = report.customers;
+  for (const x of [
+    t.precisionAt10,
+    t.recallAt20,
+    t.inferred.ece,
+    t.observed.ece,
+    c.precisionAt10Inferred,
+    c.precisionAt10Answer,
+    report.people.precisionAt10,
+    report.overall.ece,
+  ])
+    assert.ok(unit(x), String(x));
   assert.ok(t.inferred.n > 0 && t.observed.n > 0 && report.people.answered > 0);
   assert.ok(report.parser.total >= 100);
   assert.ok(report.parser.accuracy >= 0.95, `parser accuracy ${report.parser.accuracy}`);

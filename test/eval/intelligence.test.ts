@@ -24,13 +24,23 @@ test('figures are in range and count what they measured', () => {
   const unit = (x: number) => x >= 0 && x <= 1;
   assert.equal(report.companies, 200);
   assert.ok(report.segments > 1);
-  for (const x of [report.purity.mean, report.purity.randomBaseline, report.competitorPrecision.mean, report.calibration.ece, report.calibration.accuracy, report.related.precisionAt5]) {
+  for (const x of [
+    report.purity.mean,
+    report.purity.randomBaseline,
+    report.competitorPrecision.mean,
+    report.calibration.ece,
+    report.calibration.accuracy,
+    report.related.precisionAt5,
+  ]) {
     assert.ok(unit(x), String(x));
   }
   // Peers chosen by similarity beat peers chosen at random on the world's hidden segments.
   assert.ok(report.purity.mean > report.purity.randomBaseline);
   assert.ok(report.calibration.installs > 0 && report.purity.companies > 0);
-  assert.equal(report.calibration.table.reduce((s, b) => s + b.count, 0), report.calibration.installs);
+  assert.equal(
+    report.calibration.table.reduce((s, b) => s + b.count, 0),
+    report.calibration.installs,
+  );
   assert.ok(report.fitted && report.fitted.coefficients.length > 0);
 });
 

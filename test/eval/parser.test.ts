@@ -26,8 +26,20 @@ test('parser accuracy on generated prompts with known intent is at least 0.95', 
 test('the scorer notices a wrong answer', () => {
   const cases = generateEvalCases(SAMPLE_CATALOG, { count: 20, seed: 3 });
   const report = evaluateParser(SAMPLE_CATALOG, cases, (c) => ({
-    mode: c.mode, products: [], vendors: [], categories: [], industries: [], countries: [], employeeRanges: [], revenueRanges: [],
-    timeWindow: null, titles: [], seniority: [], functions: [], companies: [], terms: [],
+    mode: c.mode,
+    products: [],
+    vendors: [],
+    categories: [],
+    industries: [],
+    countries: [],
+    employeeRanges: [],
+    revenueRanges: [],
+    timeWindow: null,
+    titles: [],
+    seniority: [],
+    functions: [],
+    companies: [],
+    terms: [],
   }));
   assert.equal(report.correct, 0);
   assert.equal(report.failures.length, 20);

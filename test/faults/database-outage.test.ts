@@ -56,7 +56,11 @@ after(async () => {
 });
 
 const tokenRequest = () =>
-  app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' } });
+  app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' },
+  });
 const firmographics = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/api/companies/acme.com/firmographics', headers });
 const bearer = () => ({ authorization: `Bearer ${token}` });
 
@@ -65,12 +69,14 @@ async function load(stop: Promise<void>): Promise<LightMyRequestResponse[]> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   const answers: LightMyRequestResponse[] = [];
-  await Promise.all(Array.from({ length: 6 }, async (_, i) => {
-    for (let n = 0; !stopped && n < 500; n++) {
-      answers.push(await firmographics(i % 2 ? c.headers : bearer()));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      for (let n = 0; !stopped && n < 500; n++) {
+        answers.push(await firmographics(i % 2 ? c.headers : bearer()));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }),
+  );
   return answers;
 }
 
@@ -87,7 +93,11 @@ function assertUnavailable(res: LightMyRequestResponse, where: string): void {
 function assertOnly200Or503(answers: LightMyRequestResponse[]): void {
   const statuses = new Map<number, number>();
   for (const a of answers) statuses.set(a.statusCode, (statuses.get(a.statusCode) ?? 0) + 1);
-  assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 503), [], `statuses: ${JSON.stringify([...statuses])}`);
+  assert.deepEqual(
+    [...statuses.keys()].filter((s) => s !== 200 && s !== 503),
+    [],
+    `statuses: ${JSON.stringify([...statuses])}`,
+  );
   for (const a of answers) if (a.statusCode === 503) assertUnavailable(a, 'under load');
   assert.ok((statuses.get(503) ?? 0) > 0, 'the outage was seen');
 }
@@ -101,7 +111,10 @@ async function assertRecovers(): Promise<void> {
   }
   assert.equal(res.statusCode, 200, res.body);
   const next = await Promise.all(Array.from({ length: 20 }, (_, i) => firmographics(i % 2 ? c.headers : bearer())));
-  assert.deepEqual(next.map((r) => r.statusCode), next.map(() => 200));
+  assert.deepEqual(
+    next.map((r) => r.statusCode),
+    next.map(() => 200),
+  );
   assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   assert.equal((await tokenRequest()).statusCode, 200);
 }
@@ -157,7 +170,12 @@ test('database frozen (SIGSTOP) under load: answers within the limit as 503, not
 });
 
 /** GET on `agent` from 127.0.0.2 over a real socket: status, Retry-After and time, or the connection error's code. */
-function socketGet(port: number, agent: http.Agent, path: string, headers: Record<string, string>): Promise<{ status: number | string; retryAfter?: string; ms: number }> {
+function socketGet(
+  port: number,
+  agent: http.Agent,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number | string; retryAfter?: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent, localAddress: '127.0.0.2', headers, timeout: 20_000 }, (res) => {
@@ -169,26 +187,33 @@ function socketGet(port: number, agent: http.Agent, path: string, headers: Recor
   });
 }
 
-test('database frozen: 30 concurrent keep-alive connections of one address each get their 503 with Retry-After, none is reset or left waiting', { skip }, async () => {
-  const pool = await createTestClient(db, 'full');
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 30 });
-  pc.cluster.freeze();
-  const answers: Awaited<ReturnType<typeof socketGet>>[] = [];
-  try {
-    clockOffset += 31_000;
-    for (let round = 0; round < 2; round++) {
-      answers.push(...(await Promise.all(Array.from({ length: 30 }, () => socketGet(port, agent, '/api/companies/acme.com/firmographics', pool.headers)))));
+test(
+  'database frozen: 30 concurrent keep-alive connections of one address each get their 503 with Retry-After, none is reset or left waiting',
+  { skip },
+  async () => {
+    const pool = await createTestClient(db, 'full');
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 30 });
+    pc.cluster.freeze();
+    const answers: Awaited<ReturnType<typeof socketGet>>[] = [];
+    try {
+      clockOffset += 31_000;
+      for (let round = 0; round < 2; round++) {
+        answers.push(...(await Promise.all(Array.from({ length: 30 }, () => socketGet(port, agent, '/api/companies/acme.com/firmographics', pool.headers)))));
+      }
+    } finally {
+      pc.cluster.thaw();
+      agent.destroy();
     }
-  } finally {
-    pc.cluster.thaw();
-    agent.destroy();
-  }
-  const statuses = [...new Set(answers.map((a) => a.status))];
-  assert.deepEqual(statuses, [503], `every request answered 503: ${JSON.stringify(answers.map((a) => a.status))}`);
-  assert.ok(answers.every((a) => /^[1-9]\d*$/.test(a.retryAfter ?? '')), 'each with Retry-After');
-  const slowest = Math.max(...answers.map((a) => a.ms));
-  assert.ok(slowest < 10_000, `answered within the time limits (slowest ${Math.round(slowest)} ms)`);
-  await assertRecovers();
-});
+    const statuses = [...new Set(answers.map((a) => a.status))];
+    assert.deepEqual(statuses, [503], `every request answered 503: ${JSON.stringify(answers.map((a) => a.status))}`);
+    assert.ok(
+      answers.every((a) => /^[1-9]\d*$/.test(a.retryAfter ?? '')),
+      'each with Retry-After',
+    );
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    assert.ok(slowest < 10_000, `answered within the time limits (slowest ${Math.round(slowest)} ms)`);
+    await assertRecovers();
+  },
+);

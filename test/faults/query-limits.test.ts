@@ -105,7 +105,11 @@ test('an export that stalls past its per-statement limit is a 503 (nothing was s
 
 test('the token endpoint answers 503 (not 500, not 401) when the database does not answer in time', async () => {
   await whileHeld(async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' },
+    });
     assertUnavailable(res, 'token endpoint');
   });
 });
@@ -127,21 +131,25 @@ test('a client that disconnects gives up its waiting statement at once (no time 
   });
 });
 
-test('on PostgreSQL a disconnected HTTP client\'s statement is cancelled on the server', { skip: !onPostgres && 'PGlite cannot cancel a running statement' }, async () => {
-  const server = slow.app.server;
-  const port = await listenInRange((p) => slow.app.listen({ port: p, host: '127.0.0.1' }));
-  try {
-    await whileHeld(async () => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/companies/acme.com/firmographics', headers: c.headers });
-      req.on('error', () => {});
-      await until(async () => (await lockWaiters()) === 1, 'the request waits on the lock');
-      req.destroy();
-      await until(async () => (await lockWaiters()) === 0, 'the statement is cancelled while the lock is still held');
-    });
-  } finally {
-    server.closeAllConnections();
-  }
-});
+test(
+  "on PostgreSQL a disconnected HTTP client's statement is cancelled on the server",
+  { skip: !onPostgres && 'PGlite cannot cancel a running statement' },
+  async () => {
+    const server = slow.app.server;
+    const port = await listenInRange((p) => slow.app.listen({ port: p, host: '127.0.0.1' }));
+    try {
+      await whileHeld(async () => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/api/companies/acme.com/firmographics', headers: c.headers });
+        req.on('error', () => {});
+        await until(async () => (await lockWaiters()) === 1, 'the request waits on the lock');
+        req.destroy();
+        await until(async () => (await lockWaiters()) === 0, 'the statement is cancelled while the lock is still held');
+      });
+    } finally {
+      server.closeAllConnections();
+    }
+  },
+);
 
 test('a request already past its deadline starts no statement: the time-limit 503 every time, never a race with an idle connection', async () => {
   for (let i = 0; i < 20; i++) {

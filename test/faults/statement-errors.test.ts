@@ -18,7 +18,10 @@ test('a wrong statement is an ordinary error, not a database fault; the connecti
   const db = await createTestDb();
   try {
     for (const [what, sql, params] of WRONG_STATEMENTS) {
-      const err = await db.query(sql, params).then(() => undefined, (e: unknown) => e);
+      const err = await db.query(sql, params).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof Error, `${what}: the statement failed`);
       assert.ok(!(err instanceof DatabaseUnavailableError), `${what}: reported as unavailability (${err.message})`);
       assert.equal(faultOf(err), undefined, `${what}: classified as a fault`);

@@ -20,8 +20,14 @@ export function testConfig(env: Record<string, string> = {}): Config {
   // app.inject() sends `Host: localhost:80` on no listening port: /mcp's Host allow-list lets
   // it in (the Host rules are tested on a real port in test/mcp/transport-security.test.ts).
   return loadConfig({
-    LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUBLIC_URL: 'http://stacklens.test', CHECK_REPLIES: 'true', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-    RATE_LIMITED_REPLY_DELAY_MS: '0', MCP_ALLOWED_HOSTS: 'localhost:80', ...env,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    PUBLIC_URL: 'http://stacklens.test',
+    CHECK_REPLIES: 'true',
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    RATE_LIMITED_REPLY_DELAY_MS: '0',
+    MCP_ALLOWED_HOSTS: 'localhost:80',
+    ...env,
   });
 }
 

@@ -13,7 +13,12 @@ export interface TestClient {
 }
 
 /** `role: 'admin'` makes a client that may call the Admin API. */
-export async function createTestClient(db: Db, plan: 'basic' | 'full' | (string & {}) = 'full', credits?: number, role: Role | null = null): Promise<TestClient> {
+export async function createTestClient(
+  db: Db,
+  plan: 'basic' | 'full' | (string & {}) = 'full',
+  credits?: number,
+  role: Role | null = null,
+): Promise<TestClient> {
   const client = await createClient(db, { name: `test-${plan}`, plan, credits, role });
   const key = await createApiKey(db, client.clientId, 'test');
   return { clientId: client.clientId, clientSecret: client.clientSecret, apiKey: key.apiKey, headers: { 'x-api-key': key.apiKey } };

@@ -6,7 +6,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
-export interface ZoneEntry { A?: string[]; AAAA?: string[]; MX?: Array<[number, string]>; TXT?: string[]; CNAME?: string[]; NS?: string[] }
+export interface ZoneEntry {
+  A?: string[];
+  AAAA?: string[];
+  MX?: Array<[number, string]>;
+  TXT?: string[];
+  CNAME?: string[];
+  NS?: string[];
+}
 
 export interface DnsStub {
   /** `127.0.0.1:port`, for `dns: { servers: [server] }`. */
@@ -41,8 +48,11 @@ export async function startDnsStub(zone: Record<string, ZoneEntry>): Promise<Dns
       if (q.type === 'NS') for (const n of entry.NS ?? []) answers.push({ ...base, type: 'NS', data: n });
     }
     const reply = dnsPacket.encode({
-      id: query.id, type: 'response', flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (entry ? 0 : 3), // rcode 3: NXDOMAIN
-      questions: query.questions, answers,
+      id: query.id,
+      type: 'response',
+      flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (entry ? 0 : 3), // rcode 3: NXDOMAIN
+      questions: query.questions,
+      answers,
     });
     socket.send(reply, rinfo.port, rinfo.address);
   });
@@ -51,7 +61,12 @@ export async function startDnsStub(zone: Record<string, ZoneEntry>): Promise<Dns
   return { server: `127.0.0.1:${port}`, queries, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }
 
-export interface SeenRequest { host: string; path: string; at: number; userAgent: string }
+export interface SeenRequest {
+  host: string;
+  path: string;
+  at: number;
+  userAgent: string;
+}
 export type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 export interface FixtureServer {
@@ -82,19 +97,24 @@ export async function startFixtureServer(routes: Record<string, Route>, address 
     port,
     url: (host, path = '/') => `http://${host}:${port}${path}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export const html = (body: string, headers: Record<string, string | string[]> = {}): Route => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
-  res.end(body);
-};
+export const html =
+  (body: string, headers: Record<string, string | string[]> = {}): Route =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  };
 
-export const redirect = (location: string, status = 301): Route => (_req, res) => {
-  res.writeHead(status, { location });
-  res.end();
-};
+export const redirect =
+  (location: string, status = 301): Route =>
+  (_req, res) => {
+    res.writeHead(status, { location });
+    res.end();
+  };

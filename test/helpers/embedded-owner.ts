@@ -9,7 +9,10 @@ const db = await openDb({ dataDir, sharingLimits: { holdMs: Number(holdMs), idle
 await migrate(db);
 await db.query('CREATE TABLE IF NOT EXISTS visits (n int)');
 // The owner keeps using its own named prepared statements while visitors come and go.
-const timer = setInterval(() => void db.query('SELECT count(*)::int AS n FROM visits WHERE n > $1', [0]).catch((err) => console.error(`owner query failed: ${err.message}`)), 50);
+const timer = setInterval(
+  () => void db.query('SELECT count(*)::int AS n FROM visits WHERE n > $1', [0]).catch((err) => console.error(`owner query failed: ${err.message}`)),
+  50,
+);
 console.log('ready');
 process.stdin.resume();
 process.stdin.on('end', async () => {

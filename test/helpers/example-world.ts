@@ -12,7 +12,23 @@ export const EXAMPLE_WORLD = {
     { id: 'cmp_acme', domain: 'acme.com', industry_id: 'ind_software', country: 'DE' },
   ],
   installs: [
-    { company_id: 'cmp_example', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 9, intensity: 60, sources: ['website'] },
-    { company_id: 'cmp_acme', product_id: 'prd_crm_a', first_verified: '2025-01-01T00:00:00Z', last_verified: '2026-10-01T00:00:00Z', hit_count: 3, intensity: 20, sources: ['jobs'] },
+    {
+      company_id: 'cmp_example',
+      product_id: 'prd_crm_a',
+      first_verified: '2025-01-01T00:00:00Z',
+      last_verified: '2026-10-01T00:00:00Z',
+      hit_count: 9,
+      intensity: 60,
+      sources: ['website'],
+    },
+    {
+      company_id: 'cmp_acme',
+      product_id: 'prd_crm_a',
+      first_verified: '2025-01-01T00:00:00Z',
+      last_verified: '2026-10-01T00:00:00Z',
+      hit_count: 3,
+      intensity: 20,
+      sources: ['jobs'],
+    },
   ],
 } satisfies WorldSpec;

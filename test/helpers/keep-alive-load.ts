@@ -35,18 +35,23 @@ function get(): Promise<void> {
       if (ms > 2000) over2s++;
       resolve();
     };
-    const req = http.get({ host: '127.0.0.1', port: Number(o.port), path: o.path, agent, localAddress: o['local-address'], headers: { 'x-api-key': o.key! }, timeout: 35_000 }, (res) => {
-      res.resume();
-      res.on('end', () => done(String(res.statusCode)));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port: Number(o.port), path: o.path, agent, localAddress: o['local-address'], headers: { 'x-api-key': o.key! }, timeout: 35_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(String(res.statusCode)));
+      },
+    );
     req.on('timeout', () => req.destroy(Object.assign(new Error('no answer'), { code: 'TIMEOUT' })));
     req.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? 'error'));
   });
 }
 
-await Promise.all(Array.from({ length: Number(o.connections) }, async () => {
-  while (performance.now() < until) await get();
-}));
+await Promise.all(
+  Array.from({ length: Number(o.connections) }, async () => {
+    while (performance.now() < until) await get();
+  }),
+);
 agent.destroy();
 times.sort((x, y) => x - y);
 const at = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0);

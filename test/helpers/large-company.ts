@@ -7,7 +7,10 @@ export const FORMULA_PREFIXES = ['=', '+', '-', '@'];
 
 export async function insertLargeCompany(db: Db, products: number): Promise<void> {
   await insertWorld(db, {
-    categories: [{ id: 'cat_big', name: 'Big' }, { id: 'cat_big_child', name: 'Big Child', parent_id: 'cat_big' }],
+    categories: [
+      { id: 'cat_big', name: 'Big' },
+      { id: 'cat_big_child', name: 'Big Child', parent_id: 'cat_big' },
+    ],
     vendors: [{ id: 'ven_big', domain: 'bigvendor.com', name: 'Big Vendor' }],
     companies: [{ id: 'cmp_big', domain: 'big.com', name: 'Big Co' }],
   });

@@ -14,12 +14,18 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
   const company = await one<{ id: string; domain: string }>(
     `SELECT c.id, c.domain FROM companies c JOIN installs i ON i.company_id = c.id GROUP BY c.id, c.domain ORDER BY count(*) DESC, c.id LIMIT 1`,
   );
-  const peers = (await db.query<{ domain: string }>(
-    `SELECT m.domain FROM cohorts k JOIN companies m ON m.id = k.member_id WHERE k.company_id = $1 AND k.kind = 'default' ORDER BY k.rank LIMIT 3`, [company.id],
-  )).map((r) => r.domain);
-  const vendor = await one<{ domain: string }>(`SELECT v.domain FROM vendors v JOIN products p ON p.vendor_id = v.id GROUP BY v.domain ORDER BY count(*) DESC, v.domain LIMIT 1`);
+  const peers = (
+    await db.query<{ domain: string }>(
+      `SELECT m.domain FROM cohorts k JOIN companies m ON m.id = k.member_id WHERE k.company_id = $1 AND k.kind = 'default' ORDER BY k.rank LIMIT 3`,
+      [company.id],
+    )
+  ).map((r) => r.domain);
+  const vendor = await one<{ domain: string }>(
+    `SELECT v.domain FROM vendors v JOIN products p ON p.vendor_id = v.id GROUP BY v.domain ORDER BY count(*) DESC, v.domain LIMIT 1`,
+  );
   const product = await one<{ id: string; name: string }>(
-    `SELECT p.id, p.name FROM installs i JOIN products p ON p.id = i.product_id WHERE i.company_id = $1 ORDER BY i.intensity DESC, p.id LIMIT 1`, [company.id],
+    `SELECT p.id, p.name FROM installs i JOIN products p ON p.id = i.product_id WHERE i.company_id = $1 ORDER BY i.intensity DESC, p.id LIMIT 1`,
+    [company.id],
   );
   const person = await one<{ id: string }>(`SELECT id FROM people WHERE company_id = $1 ORDER BY id LIMIT 1`, [company.id]);
   const c = company.domain;

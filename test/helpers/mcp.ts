@@ -21,7 +21,11 @@ export interface ToolAnswer {
   links: Array<{ uri: string; name: string; mimeType?: string }>;
 }
 
-type RawResult = { content: Array<{ type: string; text?: string; uri?: string; name?: string; mimeType?: string }>; structuredContent?: unknown; isError?: boolean };
+type RawResult = {
+  content: Array<{ type: string; text?: string; uri?: string; name?: string; mimeType?: string }>;
+  structuredContent?: unknown;
+  isError?: boolean;
+};
 
 /** A tools/call result as tests read it. */
 export function answerOf(res: RawResult): ToolAnswer {
@@ -61,8 +65,16 @@ export function testTool<S extends z.ZodObject>(spec: {
   run: (args: z.output<S>, ctx: CallContext) => Promise<unknown>;
 }): ToolDef {
   const op = defineOperation({
-    id: spec.name, summary: spec.title, description: spec.description, tag: 'Account', input: spec.input, output: z.unknown(),
-    permission: spec.permission, rateClass: spec.rateClass, readOnly: true, attributed: spec.permission !== undefined,
+    id: spec.name,
+    summary: spec.title,
+    description: spec.description,
+    tag: 'Account',
+    input: spec.input,
+    output: z.unknown(),
+    permission: spec.permission,
+    rateClass: spec.rateClass,
+    readOnly: true,
+    attributed: spec.permission !== undefined,
     http: { method: 'GET', path: `/test/${spec.name}` },
     mcp: { name: spec.name, title: spec.title, description: spec.description, aliases: spec.aliases },
   });

@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 export async function metricValue(app: FastifyInstance, name: string, labels: Record<string, string>): Promise<number> {
   const res = await app.inject({ method: 'GET', url: '/metrics' });
   assert.equal(res.statusCode, 200, res.body);
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).join(',');
+  const want = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(',');
   const line = res.body.split('\n').find((l) => l.startsWith(`${name}{${want}} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }

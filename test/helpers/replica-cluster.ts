@@ -45,7 +45,10 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   const log = () => {};
   const primaryDir = path.join(root, 'primary');
   const primary = startCluster({
-    dir: primaryDir, port: primaryPort, logFile: path.join(root, 'primary.log'), log,
+    dir: primaryDir,
+    port: primaryPort,
+    logFile: path.join(root, 'primary.log'),
+    log,
     settings: { ...THROWAWAY, wal_level: 'replica', max_wal_senders: '4', hot_standby: 'on' },
   });
   const standbyDir = path.join(root, 'standby');
@@ -54,7 +57,21 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
     await ensureDatabase(primary.url('postgres'), 'stacklens');
     fs.mkdirSync(standbyDir, { mode: 0o700 });
     if (os.userInfo().uid === 0) execFileSync('chown', ['postgres:postgres', standbyDir]);
-    runPg(pgBin('pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
+    runPg(pgBin('pg_basebackup'), [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      standbyDir,
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
     // The standby has a PG_VERSION, so startCluster starts it without initdb.
     standby = startCluster({ dir: standbyDir, port: standbyPort, logFile: path.join(root, 'standby.log'), log, settings: { ...THROWAWAY, hot_standby: 'on' } });
   } catch (err) {

@@ -29,7 +29,16 @@ export async function freePort(): Promise<number> {
 export function startServe(dataDir: string, port: number, env: Record<string, string> = {}): ServeProcess {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DEMO_COMPANIES: '200', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DEMO_COMPANIES: '200',
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

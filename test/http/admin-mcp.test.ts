@@ -43,14 +43,30 @@ test('an admin client sees no admin tool in tools/list over HTTP, and cannot cal
 
 test('defineTool refuses an operation that needs a role; a registry holding one does not list it', async () => {
   const withTool = { ...listAdminClientsOp, mcp: { name: 'admin_clients', title: 'Clients', description: 'x' } };
-  assert.throws(() => defineTool(withTool, { output: withTool.output, run: () => ({ structured: {}, summary: '' }) }), /needs role 'admin': it cannot be an MCP tool/);
+  assert.throws(
+    () => defineTool(withTool, { output: withTool.output, run: () => ({ structured: {}, summary: '' }) }),
+    /needs role 'admin': it cannot be an MCP tool/,
+  );
   // Built by hand, past defineTool: the server still leaves it out.
   const smuggled: ToolDef = {
-    operation: withTool, name: 'admin_clients', title: 'Clients', description: 'x', input: withTool.input, aliases: [],
-    annotations: annotationsOf(withTool), rateClass: () => 'default', run: async () => ({ raw: {} }),
+    operation: withTool,
+    name: 'admin_clients',
+    title: 'Clients',
+    description: 'x',
+    input: withTool.input,
+    aliases: [],
+    annotations: annotationsOf(withTool),
+    rateClass: () => 'default',
+    run: async () => ({ raw: {} }),
   };
   const admin = await createTestClient(t.db, 'full', undefined, 'admin');
-  const principal = { clientId: admin.clientId, clientName: 'a', plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 }, role: 'admin' as const, via: 'api_key' as const };
+  const principal = {
+    clientId: admin.clientId,
+    clientName: 'a',
+    plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+    role: 'admin' as const,
+    via: 'api_key' as const,
+  };
   const server = createMcpServer([...allTools, smuggled], { db: t.db, config: t.config, principal });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

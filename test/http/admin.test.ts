@@ -86,7 +86,11 @@ test('clients: create shows the secret once; get and list never; update, disable
   assert.match(clientSecret, /^[A-Za-z0-9_-]{43}$/);
   assert.match(tokenUrl, /\/oauth\/token$/);
   // The secret works as printed.
-  const token = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience } });
+  const token = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience },
+  });
   assert.equal(token.statusCode, 200, token.body);
 
   const got = await asAdmin('GET', `/api/admin/clients/${client.clientId}`);
@@ -111,17 +115,31 @@ test('clients: create shows the secret once; get and list never; update, disable
   const disabled = await asAdmin('POST', `/api/admin/clients/${client.clientId}/disable`);
   assert.equal(disabled.json().disabled, true);
   assert.equal((await call('GET', '/api/me', bearer)).statusCode, 401, 'the token is refused from the next request');
-  assert.equal((await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience } })).statusCode, 401);
+  assert.equal(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience },
+      })
+    ).statusCode,
+    401,
+  );
   assert.equal((await asAdmin('POST', `/api/admin/clients/${client.clientId}/enable`)).json().disabled, false);
 
   const rotated = await asAdmin('POST', `/api/admin/clients/${client.clientId}/rotate-secret`);
   assert.equal(rotated.statusCode, 200);
   assert.notEqual(rotated.json().clientSecret, clientSecret);
-  const old = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience } });
+  const old = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, audience },
+  });
   assert.equal(old.statusCode, 401);
 
   const actions = (await auditEntries(`clientId=${admin.clientId}&size=200`)).filter((e) => e.params.clientId === client.clientId).map((e) => e.action);
-  for (const a of ['admin.clients.create', 'admin.clients.update', 'admin.clients.disable', 'admin.clients.enable', 'admin.clients.rotate_secret']) assert.ok(actions.includes(a), a);
+  for (const a of ['admin.clients.create', 'admin.clients.update', 'admin.clients.disable', 'admin.clients.enable', 'admin.clients.rotate_secret'])
+    assert.ok(actions.includes(a), a);
   const all = await asAdmin('GET', '/api/admin/audit?size=200');
   assert.ok(!all.body.includes(clientSecret) && !all.body.includes(rotated.json().clientSecret), 'no secret in the audit log');
 });
@@ -212,14 +230,23 @@ test('plans: list, get, create needs the rate limits, partial change keeps the r
   const incomplete = await asAdmin('POST', '/api/admin/plans/team', { canExport: true });
   assert.equal(incomplete.statusCode, 400);
   assert.match(incomplete.json().message, /a new plan needs/);
-  const made = await asAdmin('POST', '/api/admin/plans/team', { description: 'Teams', canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10 });
+  const made = await asAdmin('POST', '/api/admin/plans/team', {
+    description: 'Teams',
+    canExport: true,
+    requestsPerMinute: 600,
+    aiRequestsPerMinute: 30,
+    exportRequestsPerMinute: 10,
+  });
   assert.equal(made.statusCode, 200, made.body);
   assert.equal(made.json().created, true);
   const changed = await asAdmin('POST', '/api/admin/plans/team', { requestsPerMinute: 900 });
   assert.equal(changed.json().created, false);
   assert.deepEqual(changed.json().plan, { ...made.json().plan, requestsPerMinute: 900 });
 
-  assert.equal((await asAdmin('POST', '/api/admin/plans/Bad_Plan', { requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 })).statusCode, 400);
+  assert.equal(
+    (await asAdmin('POST', '/api/admin/plans/Bad_Plan', { requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 })).statusCode,
+    400,
+  );
   assert.equal((await asAdmin('POST', '/api/admin/plans/team', { requestsPerMinute: 0 })).statusCode, 400);
   assert.equal((await asAdmin('POST', '/api/admin/plans/team', { canExport: 'yes' })).statusCode, 400);
   const sets = await auditEntries('action=admin.plans.set&outcome=success');
@@ -236,7 +263,13 @@ test('credits: a grant shows in the balance and the ledger with its reason; refu
   const credits = (await asAdmin('GET', `/api/admin/clients/${c.clientId}/credits`)).json();
   assert.equal(credits.balance, 480);
   assert.equal(credits.ledger.totalElements, 2);
-  assert.deepEqual(credits.ledger.content.map((e: { delta: number; reason: string; reference: string | null }) => [e.delta, e.reason, e.reference]), [[-20, 'correction', null], [500, 'annual contract', 'INV-7']]);
+  assert.deepEqual(
+    credits.ledger.content.map((e: { delta: number; reason: string; reference: string | null }) => [e.delta, e.reason, e.reference]),
+    [
+      [-20, 'correction', null],
+      [500, 'annual contract', 'INV-7'],
+    ],
+  );
   const second = (await asAdmin('GET', `/api/admin/clients/${c.clientId}/credits?page=1&size=1`)).json();
   assert.equal(second.ledger.content[0].delta, 500);
   assert.equal(second.ledger.totalPages, 2);
@@ -250,7 +283,9 @@ test('credits: a grant shows in the balance and the ledger with its reason; refu
   assert.equal((await asAdmin('POST', '/api/admin/clients/cli_nope/credits', { amount: 5, reason: 'x' })).statusCode, 404);
   assert.equal((await asAdmin('GET', '/api/admin/clients/cli_nope/credits')).statusCode, 404);
   const grants = await auditEntries(`action=admin.credits.grant&clientId=${admin.clientId}`);
-  assert.ok(grants.some((e) => e.params.clientId === c.clientId && e.params.amount === 500 && e.params.reason === 'annual contract' && e.params.balance === 500));
+  assert.ok(
+    grants.some((e) => e.params.clientId === c.clientId && e.params.amount === 500 && e.params.reason === 'annual contract' && e.params.balance === 500),
+  );
   assert.ok(grants.some((e) => e.outcome === 'failure' && e.params.amount === -1000));
 });
 
@@ -294,9 +329,16 @@ test('audit log: filters by action, outcome, client and time; keyset paging with
     pages++;
   } while (cursor && pages < 100);
   assert.equal(new Set(seen).size, seen.length, 'no entry twice');
-  assert.deepEqual(seen, [...seen].sort((a, b) => b - a), 'newest first');
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => b - a),
+    'newest first',
+  );
   const all = await auditEntries('action=admin.credits.grant&size=200');
-  assert.deepEqual(seen, all.map((e) => e.id));
+  assert.deepEqual(
+    seen,
+    all.map((e) => e.id),
+  );
   assert.equal(all.filter(mine).length, 5);
 
   const future = await auditEntries(`from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`);

@@ -38,7 +38,11 @@ after(async () => {
 });
 
 const call = (prompt: string) =>
-  t.app.inject({ method: 'POST', url: `/api/ai/find-customers-of-products?prompt=${encodeURIComponent(prompt)}&size=5`, headers: { ...client.headers, 'x-on-behalf-of-user': 'ann@example.com' } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/ai/find-customers-of-products?prompt=${encodeURIComponent(prompt)}&size=5`,
+    headers: { ...client.headers, 'x-on-behalf-of-user': 'ann@example.com' },
+  });
 
 test('the model answers when its output grounds onto the catalog', async () => {
   reply = { status: 200, content: { products: ['Salesforce Sales Cloud'], industries: ['Banking'] } };

@@ -16,8 +16,16 @@ test('AI routes render into the OpenAPI document', async () => {
   await app.ready();
   const doc = app.swagger() as any;
   const expected: [string, string[], string[]][] = [
-    ['/api/ai/find-customers-of-products', ['prompt', 'size'], ['companyName', 'country', 'industry', 'howProductIsUsed', 'scope', 'source', 'probability', 'dateFirstVerified', 'dateLastVerified']],
-    ['/api/ai/find-techstacks-for-company', ['prompt', 'companyDomain', 'size'], ['software', 'reason', 'source', 'probability', 'dateFirstVerified', 'dateLastVerified']],
+    [
+      '/api/ai/find-customers-of-products',
+      ['prompt', 'size'],
+      ['companyName', 'country', 'industry', 'howProductIsUsed', 'scope', 'source', 'probability', 'dateFirstVerified', 'dateLastVerified'],
+    ],
+    [
+      '/api/ai/find-techstacks-for-company',
+      ['prompt', 'companyDomain', 'size'],
+      ['software', 'reason', 'source', 'probability', 'dateFirstVerified', 'dateLastVerified'],
+    ],
     ['/api/ai/find-people-profiles', ['prompt', 'size'], ['id', 'fullName', 'title', 'companyName', 'companyDomain', 'country', 'city', 'confidence']],
   ];
   for (const [path, params, fields] of expected) {

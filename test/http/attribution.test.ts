@@ -19,7 +19,9 @@ const call = (method: 'GET' | 'POST', url: string, c: TestClient, headers: Recor
   t.app.inject({ method, url, headers: { ...c.headers, ...headers } });
 
 async function auditRows(clientId: string) {
-  return t.db.query<Record<string, any>>('SELECT at, client_id, on_behalf_of, action, params, result_count FROM audit_log WHERE client_id = $1 ORDER BY id', [clientId]);
+  return t.db.query<Record<string, any>>('SELECT at, client_id, on_behalf_of, action, params, result_count FROM audit_log WHERE client_id = $1 ORDER BY id', [
+    clientId,
+  ]);
 }
 
 test('a read-only plan gets 403 naming the missing permission for exports, AI and purchases', async () => {
@@ -62,7 +64,20 @@ test('each export and AI call writes one audit row: time, client, user, action, 
   assert.equal(rows.length, 2);
   const [a, e] = rows;
   assert.ok(a!.at instanceof Date && a!.at.getTime() >= before - 5000);
-  assert.deepEqual({ ...a, at: undefined, params: undefined }, { at: undefined, params: undefined, client_id: full.clientId, on_behalf_of: 'ana.lopez@example.com', action: 'ai.find_customers_of_products', result_count: 0 });
+  assert.deepEqual(
+    { ...a, at: undefined, params: undefined },
+    {
+      at: undefined,
+      params: undefined,
+      client_id: full.clientId,
+      on_behalf_of: 'ana.lopez@example.com',
+      action: 'ai.find_customers_of_products',
+      result_count: 0,
+    },
+  );
   assert.deepEqual({ prompt: a!.params.prompt, size: a!.params.size }, { prompt: 'crm tools', size: 5 });
-  assert.deepEqual({ ...e, at: undefined, params: undefined }, { at: undefined, params: undefined, client_id: full.clientId, on_behalf_of: 'bo@example.org', action: 'categories.export', result_count: categories });
+  assert.deepEqual(
+    { ...e, at: undefined, params: undefined },
+    { at: undefined, params: undefined, client_id: full.clientId, on_behalf_of: 'bo@example.org', action: 'categories.export', result_count: categories },
+  );
 });

@@ -49,7 +49,12 @@ test('a JSON null is not a company-search body; an absent or empty one is', asyn
   assert.equal(res.statusCode, 400, res.body);
   assert.match(res.json().message, /^body: must not be null/);
   for (const payload of [undefined, '']) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: payload === undefined ? full.headers : json(full.headers), payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/companies/search',
+      headers: payload === undefined ? full.headers : json(full.headers),
+      payload,
+    });
     assert.equal(res.statusCode, 200, res.body);
   }
 });
@@ -88,16 +93,30 @@ test('an unknown method (QUERY) is a 405 with Allow on a known path and a 404 el
 test('audit timestamps take every RFC 3339 offset (the instant it names); other text is a 400 naming the field', async () => {
   // An entry now; -23:35 moves the bound 23 h 35 min later than the same clock time in UTC.
   await t.app.inject({ url: '/api/me', headers: full.headers });
-  await t.app.inject({ method: 'POST', url: '/api/admin/clients', headers: json(admin.headers), payload: JSON.stringify({ name: 'audit probe', plan: 'basic' }) });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/clients',
+    headers: json(admin.headers),
+    payload: JSON.stringify({ name: 'audit probe', plan: 'basic' }),
+  });
   const all = (await t.app.inject({ url: '/api/admin/audit', headers: admin.headers })).json().entries;
   assert.ok(all.length > 0);
   const at = new Date(all[0].at);
   const local = (ms: number) => new Date(ms).toISOString().slice(0, 19);
   const shifted = (ms: number) => `${local(ms - (23 * 60 + 35) * 60_000)}-23:35`; // the same instant, written at -23:35
-  for (const [query, present] of [[`from=${encodeURIComponent(shifted(at.getTime() - 60_000))}`, true], [`from=${encodeURIComponent(shifted(at.getTime() + 60_000))}`, false], [`to=${encodeURIComponent(shifted(at.getTime() + 60_000))}`, true], [`to=${encodeURIComponent(`${local(at.getTime() + 60_000)}+23:59`)}`, false]] as const) {
+  for (const [query, present] of [
+    [`from=${encodeURIComponent(shifted(at.getTime() - 60_000))}`, true],
+    [`from=${encodeURIComponent(shifted(at.getTime() + 60_000))}`, false],
+    [`to=${encodeURIComponent(shifted(at.getTime() + 60_000))}`, true],
+    [`to=${encodeURIComponent(`${local(at.getTime() + 60_000)}+23:59`)}`, false],
+  ] as const) {
     const res = await t.app.inject({ url: `/api/admin/audit?${query}`, headers: admin.headers });
     assert.equal(res.statusCode, 200, `${query}: ${res.body}`);
-    assert.equal(res.json().entries.some((e: { id: number }) => e.id === all[0].id), present, query);
+    assert.equal(
+      res.json().entries.some((e: { id: number }) => e.id === all[0].id),
+      present,
+      query,
+    );
   }
   // Far past and far future bounds filter like the bounds themselves.
   for (const query of ['from=0000-01-01T00:00:00%2B15:59', 'to=0000-01-01T00:00:00Z', 'to=9999-12-31T23:59:59-23:59']) {

@@ -66,7 +66,11 @@ test('a full search bulkhead: the next search waits, one more is a 503 with Retr
     await waitFor(() => searches.queued === 1, 'the second search to queue');
     assertBusy(await search(), '/api/companies/search', '60');
     // People search shares the compartment; it is full for it too.
-    assertBusy(await t.app.inject({ method: 'POST', url: '/api/profiles/search', headers: client.headers, payload: { query: 'x' } }), '/api/profiles/search', '60');
+    assertBusy(
+      await t.app.inject({ method: 'POST', url: '/api/profiles/search', headers: client.headers, payload: { query: 'x' } }),
+      '/api/profiles/search',
+      '60',
+    );
     const cheap = await cheapRead();
     assert.equal(cheap.statusCode, 200, cheap.body);
     let done = false;
@@ -101,7 +105,10 @@ test('a search queued past the deadline is a 503 with Retry-After', async () => 
 test('an export holds its slot until the file is written; exports have their own compartment', async () => {
   const exports = t.app.bulkheads.get('export');
   const res = await t.app.inject({
-    method: 'POST', url: '/api/companies/search?export=true', headers: { ...client.headers, 'x-on-behalf-of-user': 'ana@example.com' }, payload: {},
+    method: 'POST',
+    url: '/api/companies/search?export=true',
+    headers: { ...client.headers, 'x-on-behalf-of-user': 'ana@example.com' },
+    payload: {},
   });
   assert.equal(res.statusCode, 200, res.body);
   assert.match(res.body, /^id,domain,/);
@@ -110,7 +117,10 @@ test('an export holds its slot until the file is written; exports have their own
   try {
     // The search compartment is full; an export of the same search is not in it.
     const exported = await t.app.inject({
-      method: 'POST', url: '/api/companies/search?export=true', headers: { ...client.headers, 'x-on-behalf-of-user': 'ana@example.com' }, payload: {},
+      method: 'POST',
+      url: '/api/companies/search?export=true',
+      headers: { ...client.headers, 'x-on-behalf-of-user': 'ana@example.com' },
+      payload: {},
     });
     assert.equal(exported.statusCode, 200, exported.body);
   } finally {
@@ -140,36 +150,40 @@ test('MCP tool calls run in the same bulkheads: a full one is an isError result 
 
 const onPglite = TEST_DATABASE_URL === undefined;
 
-test('PostgreSQL: searches held inside the database by a lock fill the bulkhead; cheap reads keep their connections', {
-  skip: onPglite && 'the embedded database has one connection: a held statement holds every read (embedded-queue.test.ts covers it)',
-}, async () => {
-  const app = await createTestApp({ db: t.db, env: { BULKHEAD_SEARCH: '2', BULKHEAD_QUEUE: '0' } });
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const lock = t.db.transaction(async (tx) => {
-    await tx.query('LOCK TABLE installs IN ACCESS EXCLUSIVE MODE');
-    locked();
-    await gate;
-  });
-  try {
-    await isLocked;
-    const worst = { filter: { companyNameContains: 'a', productIdIn: ['prd_sf_crm'] } };
-    const held = [search(app.app, worst), search(app.app, worst)];
-    await waitFor(async () => {
-      const [row] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'installs'::regclass");
-      return row!.n === 2;
-    }, 'both searches to wait on the lock');
-    assertBusy(await search(app.app), '/api/companies/search', '5');
-    // A read of tables the lock leaves alone: it needs a connection, and gets one.
-    const cheap = await app.app.inject({ method: 'GET', url: '/api/companies/acme.com/firmographics', headers: client.headers });
-    assert.equal(cheap.statusCode, 200, cheap.body);
-    open();
-    for (const res of await Promise.all(held)) assert.equal(res.statusCode, 200, res.body);
-  } finally {
-    open();
-    await lock;
-    await app.close();
-  }
-});
+test(
+  'PostgreSQL: searches held inside the database by a lock fill the bulkhead; cheap reads keep their connections',
+  {
+    skip: onPglite && 'the embedded database has one connection: a held statement holds every read (embedded-queue.test.ts covers it)',
+  },
+  async () => {
+    const app = await createTestApp({ db: t.db, env: { BULKHEAD_SEARCH: '2', BULKHEAD_QUEUE: '0' } });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const lock = t.db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE installs IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await gate;
+    });
+    try {
+      await isLocked;
+      const worst = { filter: { companyNameContains: 'a', productIdIn: ['prd_sf_crm'] } };
+      const held = [search(app.app, worst), search(app.app, worst)];
+      await waitFor(async () => {
+        const [row] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'installs'::regclass");
+        return row!.n === 2;
+      }, 'both searches to wait on the lock');
+      assertBusy(await search(app.app), '/api/companies/search', '5');
+      // A read of tables the lock leaves alone: it needs a connection, and gets one.
+      const cheap = await app.app.inject({ method: 'GET', url: '/api/companies/acme.com/firmographics', headers: client.headers });
+      assert.equal(cheap.statusCode, 200, cheap.body);
+      open();
+      for (const res of await Promise.all(held)) assert.equal(res.statusCode, 200, res.body);
+    } finally {
+      open();
+      await lock;
+      await app.close();
+    }
+  },
+);

@@ -91,20 +91,34 @@ test('the limit counts per client: past MAX_CONCURRENT_REQUESTS_PER_CLIENT a 429
 });
 
 test('/mcp counts against the same per-client share once the caller is known', async () => {
-  const app = await createTestApp({ db: t.db, env: { MAX_CONCURRENT_REQUESTS_PER_CLIENT: '1', BULKHEAD_STANDARD: '1', BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS: '60000' } });
+  const app = await createTestApp({
+    db: t.db,
+    env: { MAX_CONCURRENT_REQUESTS_PER_CLIENT: '1', BULKHEAD_STANDARD: '1', BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS: '60000' },
+  });
   const standard = app.app.bulkheads.get('standard');
   const hold = await standard.acquire();
   try {
     const inFlight = app.app.inject({ method: 'GET', url: '/api/me', headers: client.headers });
     await waitFor(() => standard.queued === 1, 'the REST request in flight');
     const mcp = await app.app.inject({
-      method: 'POST', url: '/mcp',
+      method: 'POST',
+      url: '/mcp',
       headers: { ...client.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      payload: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
     });
     assertRefused(mcp, 'MAX_CONCURRENT_REQUESTS_PER_CLIENT');
     // Without valid credentials it is the 401 it always was: no caller, no share spent.
-    const anonymous = await app.app.inject({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: {} });
+    const anonymous = await app.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: {},
+    });
     assert.equal(anonymous.statusCode, 401);
     hold();
     assert.equal((await inFlight).statusCode, 200);
@@ -174,7 +188,11 @@ test('TRUST_PROXY: two clients behind one trusted proxy are limited separately; 
 
 test('TRUST_PROXY: /metrics through the proxy is local only for a loopback client; logs carry the client address', async () => {
   const lines: string[] = [];
-  const app = await createTestApp({ db: t.db, env: { TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' }, logStream: { write: (line: string) => void lines.push(line) } });
+  const app = await createTestApp({
+    db: t.db,
+    env: { TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' },
+    logStream: { write: (line: string) => void lines.push(line) },
+  });
   try {
     const get = (headers: Record<string, string>, remoteAddress = '127.0.0.1') => app.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
     assert.equal((await get({ 'x-forwarded-for': '203.0.113.9' })).statusCode, 403, 'a remote client through a same-host proxy is not local');
@@ -192,7 +210,13 @@ test('TRUST_PROXY: /metrics through the proxy is local only for a loopback clien
 
 test('TRUST_PROXY takes addresses, CIDRs and proxy-addr names; anything else stops the start with the rule', async () => {
   const { loadConfig } = await import('../../src/config.ts');
-  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).trustProxy, [
+    '127.0.0.1',
+    '10.0.0.0/8',
+    '::1',
+    'fd00::/8',
+    'loopback',
+  ]);
   assert.deepEqual(loadConfig({}).trustProxy, []);
   for (const bad of ['true', '2', '10.0.0.0/33', 'proxy.example', '10.0.0.1/8/1']) {
     assert.throws(() => loadConfig({ TRUST_PROXY: bad }), new RegExp(`TRUST_PROXY must be .*got "${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"`));
@@ -224,10 +248,14 @@ function probe(port: number): Promise<{ status: number | string; ms: number }> {
 function keepAliveLoad(port: number, key: string, seconds: number): Promise<{ statuses: Record<string, number>; slowestMs: number; over2s: number }> {
   const script = fileURLToPath(new URL('../helpers/keep-alive-load.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--key', key, '--connections', '50', '--seconds', String(seconds)], (err, stdout, stderr) => {
-      if (err) reject(new Error(`load client failed: ${stderr || err.message}`));
-      else resolve(JSON.parse(stdout));
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, '--port', String(port), '--key', key, '--connections', '50', '--seconds', String(seconds)],
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`load client failed: ${stderr || err.message}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
   });
 }
 
@@ -244,7 +272,8 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
       await new Promise((resolve) => socket.once('connect', resolve));
       idle.push(socket);
     }
-    const served = () => app.app.inject({ method: 'GET', url: '/metrics' }).then((r) => /stacklens_http_request_duration_seconds_count\{[^}]*route="\/api\/me"/.test(r.body));
+    const served = () =>
+      app.app.inject({ method: 'GET', url: '/metrics' }).then((r) => /stacklens_http_request_duration_seconds_count\{[^}]*route="\/api\/me"/.test(r.body));
     // The latency bound is about the server, but the probe shares two cores with the load
     // process and whatever else runs: a window the machine starved is measured again, up to
     // three windows.
@@ -265,14 +294,22 @@ test('50 keep-alive connections from one address with one API key, 16 idle ones 
       }
       const report = await load;
       const statuses = Object.keys(report.statuses);
-      assert.ok(statuses.every((s) => s === '200' || s === '429'), `only 200 or 429: ${JSON.stringify(report.statuses)}`);
+      assert.ok(
+        statuses.every((s) => s === '200' || s === '429'),
+        `only 200 or 429: ${JSON.stringify(report.statuses)}`,
+      );
       assert.ok((report.statuses['200'] ?? 0) >= 50, `most requests are served: ${JSON.stringify(report.statuses)}`);
       assert.equal(report.over2s, 0, `every request answered within 2 s (slowest ${report.slowestMs} ms)`);
-      assert.ok(probes.every((p) => p.status === 200), `every probe answered 200: ${[...new Set(probes.map((p) => p.status))].join(', ')}`);
+      assert.ok(
+        probes.every((p) => p.status === 200),
+        `every probe answered 200: ${[...new Set(probes.map((p) => p.status))].join(', ')}`,
+      );
       const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
       const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))]!;
       assert.ok(sorted.length >= 100, `probed ${sorted.length} times`);
-      p99s.push(`window ${window}: p99 ${p99.toFixed(1)} ms (median ${sorted[sorted.length >> 1]!.toFixed(1)} ms, ${sorted.length} probes, load ${os.loadavg()[0]!.toFixed(1)})`);
+      p99s.push(
+        `window ${window}: p99 ${p99.toFixed(1)} ms (median ${sorted[sorted.length >> 1]!.toFixed(1)} ms, ${sorted.length} probes, load ${os.loadavg()[0]!.toFixed(1)})`,
+      );
       lastP99 = p99;
       if (p99 <= 50) break;
     }

@@ -34,15 +34,30 @@ test('no filter: every company, sorted by name, with the exact summary shape', a
   assert.equal(body.totalPages, 1);
   assert.deepEqual(domainsOf(body), ALL);
   assert.deepEqual(body.content[0], {
-    id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp', logo: 'https://logo.example/acme.com.png', industry: 'Software',
-    revenueRange: '10M - 50M', employeeRange: '200 - 499', phone: '+1 512 555 0100', city: 'Austin', state: 'TX', country: 'US',
-    postalCode: '78701', website: 'https://acme.com',
+    id: 'cmp_acme',
+    domain: 'acme.com',
+    name: 'Acme Corp',
+    logo: 'https://logo.example/acme.com.png',
+    industry: 'Software',
+    revenueRange: '10M - 50M',
+    employeeRange: '200 - 499',
+    phone: '+1 512 555 0100',
+    city: 'Austin',
+    state: 'TX',
+    country: 'US',
+    postalCode: '78701',
+    website: 'https://acme.com',
   });
   assert.equal(body.content[1].phone, null);
 });
 
 test('an empty JSON body and no body at all are both "no filter"', async () => {
-  const empty = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: { ...full.headers, 'content-type': 'application/json' }, payload: '' });
+  const empty = await t.app.inject({
+    method: 'POST',
+    url: '/api/companies/search',
+    headers: { ...full.headers, 'content-type': 'application/json' },
+    payload: '',
+  });
   assert.equal(empty.statusCode, 200, empty.body);
   assert.equal(empty.json().totalElements, 5);
   const none = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: full.headers });
@@ -58,14 +73,23 @@ test('vendorDomainIn: any by default, all with vendorDomainInAnd; domains normal
 
 test('vendorDomainNotIn: excluded when using any; with …NotInAnd only when using all', async () => {
   assert.deepEqual(await domains({ filter: { vendorDomainNotIn: ['hubspot.com'] } }), ['delta.org', 'epsilon.com']);
-  assert.deepEqual(await domains({ filter: { vendorDomainNotIn: ['salesforce.com', 'hubspot.com'], vendorDomainNotInAnd: true } }), ['beta.io', 'delta.org', 'epsilon.com']);
+  assert.deepEqual(await domains({ filter: { vendorDomainNotIn: ['salesforce.com', 'hubspot.com'], vendorDomainNotInAnd: true } }), [
+    'beta.io',
+    'delta.org',
+    'epsilon.com',
+  ]);
 });
 
 test('productIdIn / productIdNotIn with their And flags', async () => {
   assert.deepEqual(await domains({ filter: { productIdIn: ['prd_hs_crm'] } }), ['beta.io', 'gamma.co']);
   assert.deepEqual(await domains({ filter: { productIdIn: ['prd_hs_crm', 'prd_mc'], productIdInAnd: true } }), ['beta.io']);
   assert.deepEqual(await domains({ filter: { productIdNotIn: ['prd_ec2'] } }), ['beta.io', 'delta.org', 'gamma.co']);
-  assert.deepEqual(await domains({ filter: { productIdNotIn: ['prd_ec2', 'prd_sf_crm'], productIdNotInAnd: true } }), ['beta.io', 'delta.org', 'epsilon.com', 'gamma.co']);
+  assert.deepEqual(await domains({ filter: { productIdNotIn: ['prd_ec2', 'prd_sf_crm'], productIdNotInAnd: true } }), [
+    'beta.io',
+    'delta.org',
+    'epsilon.com',
+    'gamma.co',
+  ]);
 });
 
 test('mainCategoryIdIn covers the subtree of a parent; And means one product in every category', async () => {
@@ -73,7 +97,12 @@ test('mainCategoryIdIn covers the subtree of a parent; And means one product in 
   assert.deepEqual(await domains({ filter: { mainCategoryIdIn: ['cat_crm_smb'] } }), ['gamma.co']);
   assert.deepEqual(await domains({ filter: { mainCategoryIdIn: ['cat_sales', 'cat_marketing'], mainCategoryIdInAnd: true } }), ['acme.com', 'beta.io']);
   assert.deepEqual(await domains({ filter: { mainCategoryIdNotIn: ['cat_infra'] } }), ['beta.io', 'delta.org', 'gamma.co']);
-  assert.deepEqual(await domains({ filter: { mainCategoryIdNotIn: ['cat_infra', 'cat_marketing'], mainCategoryIdNotInAnd: true } }), ['beta.io', 'delta.org', 'epsilon.com', 'gamma.co']);
+  assert.deepEqual(await domains({ filter: { mainCategoryIdNotIn: ['cat_infra', 'cat_marketing'], mainCategoryIdNotInAnd: true } }), [
+    'beta.io',
+    'delta.org',
+    'epsilon.com',
+    'gamma.co',
+  ]);
 });
 
 test('intensity and date buckets restrict which installs count', async () => {
@@ -87,7 +116,12 @@ test('intensity and date buckets restrict which installs count', async () => {
   assert.deepEqual(await domains({ filter: { dateLastVerifiedBucketIn: ['NEW'] } }), ['acme.com']);
   assert.deepEqual(await domains({ filter: { intensityBucketIn: ['LOW'] } }), ['acme.com', 'epsilon.com']);
   // NotIn with a bucket: excluded only when the install is in the bucket.
-  assert.deepEqual(await domains({ filter: { vendorDomainNotIn: ['hubspot.com'], intensityBucketIn: ['HIGH'] } }), ['acme.com', 'beta.io', 'delta.org', 'epsilon.com']);
+  assert.deepEqual(await domains({ filter: { vendorDomainNotIn: ['hubspot.com'], intensityBucketIn: ['HIGH'] } }), [
+    'acme.com',
+    'beta.io',
+    'delta.org',
+    'epsilon.com',
+  ]);
   const bad = await search({ filter: { intensityBucketIn: ['EXTREME'] } });
   assert.equal(bad.statusCode, 400);
   assert.match(bad.json().message, /intensityBucketIn/);
@@ -145,7 +179,12 @@ test('bad input is a 400 naming the field; unknown referenced entities are 404 n
   const badQuery = await search({}, '?size=abc');
   assert.equal(badQuery.statusCode, 400);
   assert.match(badQuery.json().message, /query\.size/);
-  const badJson = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: { ...full.headers, 'content-type': 'application/json' }, payload: '{"x":' });
+  const badJson = await t.app.inject({
+    method: 'POST',
+    url: '/api/companies/search',
+    headers: { ...full.headers, 'content-type': 'application/json' },
+    payload: '{"x":',
+  });
   assert.equal(badJson.statusCode, 400);
 });
 
@@ -177,7 +216,10 @@ test('export=true streams every match as CSV, neutralizes formulas, and is audit
   const lines = res.body.trimEnd().split('\r\n');
   assert.equal(lines[0], 'id,domain,name,logo,industry,revenueRange,employeeRange,phone,city,state,country,postalCode,website');
   assert.equal(lines.length, 3, 'header + the 2 matches (all of them, not one page)');
-  assert.equal(lines[1], "cmp_delta,delta.org,Delta,https://logo.example/delta.org.png,Retail,5M - 10M,50 - 199,'+1 512 555 0100,London,,GB,78701,https://delta.org");
+  assert.equal(
+    lines[1],
+    "cmp_delta,delta.org,Delta,https://logo.example/delta.org.png,Retail,5M - 10M,50 - 199,'+1 512 555 0100,London,,GB,78701,https://delta.org",
+  );
   assert.ok(lines[2]!.includes(`"'${FORMULA_CITY.replace(/"/g, '""')}"`) || lines[2]!.includes(`'${FORMULA_CITY}`), lines[2]);
   const [entry] = await t.db.query<Record<string, any>>("SELECT * FROM audit_log WHERE action = 'companies.search.export' ORDER BY id DESC LIMIT 1");
   assert.equal(entry!.client_id, full.clientId);
@@ -193,7 +235,12 @@ test('export needs the export permission and X-On-Behalf-Of-User', async () => {
   assert.match(noHeader.json().message, /X-On-Behalf-Of-User/);
   const badEmail = await search({}, '?export=true', { 'x-on-behalf-of-user': 'nobody' });
   assert.equal(badEmail.statusCode, 400);
-  const basicPlan = await t.app.inject({ method: 'POST', url: '/api/companies/search?export=true', headers: { ...basic.headers, 'x-on-behalf-of-user': 'a@b.co' }, payload: {} });
+  const basicPlan = await t.app.inject({
+    method: 'POST',
+    url: '/api/companies/search?export=true',
+    headers: { ...basic.headers, 'x-on-behalf-of-user': 'a@b.co' },
+    payload: {},
+  });
   assert.equal(basicPlan.statusCode, 403);
   assert.match(basicPlan.json().message, /export/);
   const basicSearch = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: basic.headers, payload: {} });

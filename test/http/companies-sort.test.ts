@@ -61,23 +61,45 @@ test('every sort orders the pages as its rule says, with no repeats or gaps acro
     assert.deepEqual(seen, EXPECTED[sort], `sort=${sort}`);
   }
   const unsorted = await search({ size: 10 });
-  assert.deepEqual(unsorted.json().content.map((c: { domain: string }) => c.domain), EXPECTED.name, 'no sort: by name');
+  assert.deepEqual(
+    unsorted.json().content.map((c: { domain: string }) => c.domain),
+    EXPECTED.name,
+    'no sort: by name',
+  );
 });
 
 test('sort combines with filters', async () => {
   const res = await search({ sort: '-employees', countries: ['DE', 'US'] });
-  assert.deepEqual(res.json().content.map((c: { domain: string }) => c.domain), ['delta.com', 'zeta.com', 'alpha.com', 'epsilon.com']);
+  assert.deepEqual(
+    res.json().content.map((c: { domain: string }) => c.domain),
+    ['delta.com', 'zeta.com', 'alpha.com', 'epsilon.com'],
+  );
 });
 
 test('the CSV export follows the sort', async () => {
   const res = await search({ sort: '-revenue' }, '?export=true', { 'x-on-behalf-of-user': 'ana@example.com' });
   assert.equal(res.statusCode, 200, res.body);
-  const domains = res.body.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[1]);
+  const domains = res.body
+    .trimEnd()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(',')[1]);
   assert.deepEqual(domains, EXPECTED['-revenue']);
 });
 
 test('export batches continue where the last one ended, in every order (keyset with mixed directions)', async () => {
-  const all: CompanySearchCriteria = { terms: [], countries: [], industryIds: [], employeeBands: [], revenueBands: [], domains: [], states: [], cities: [], postalCodes: [], requireScopedInstall: false };
+  const all: CompanySearchCriteria = {
+    terms: [],
+    countries: [],
+    industryIds: [],
+    employeeBands: [],
+    revenueBands: [],
+    domains: [],
+    states: [],
+    cities: [],
+    postalCodes: [],
+    requireScopedInstall: false,
+  };
   for (const sort of COMPANY_SORTS) {
     const by: CompanySort = { by: sort.replace('-', '') as CompanySort['by'], descending: sort.startsWith('-') };
     for (const batch of [1, 2, 3]) {

@@ -18,7 +18,11 @@ before(async () => {
 after(() => t.close());
 
 test('20,000 products: every record exported once, in order, formulas neutralized, audited', async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/companies/big.com/products?export=true', headers: { ...c.headers, accept: 'text/csv', 'x-on-behalf-of-user': 'big@example.com' } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/companies/big.com/products?export=true',
+    headers: { ...c.headers, accept: 'text/csv', 'x-on-behalf-of-user': 'big@example.com' },
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['transfer-encoding'], 'chunked', 'streamed, not buffered into one body');
   const rows: Record<string, string>[] = parse(res.body, { columns: true });
@@ -26,7 +30,10 @@ test('20,000 products: every record exported once, in order, formulas neutralize
   assert.equal(new Set(rows.map((r) => r.productId)).size, N);
   const formulas = rows.filter((r) => /^'[=+\-@]cmd /.test(r.product!));
   assert.equal(formulas.length, N / 250);
-  assert.ok(rows.every((r) => !/^[=+\-@\t\r]/.test(r.product!)), 'no cell starts with a formula character');
+  assert.ok(
+    rows.every((r) => !/^[=+\-@\t\r]/.test(r.product!)),
+    'no cell starts with a formula character',
+  );
   assert.equal(rows[0]!.description, undefined, 'only the documented columns');
   assert.equal(rows.find((r) => r.productId === 'prd_000001')!.level0CategoryId, 'cat_big');
   const ids = rows.map((r) => r.productId!);

@@ -28,16 +28,46 @@ test('paged: the full Company product record, sorted by product name', async () 
   assert.equal(body.totalPages, 1);
   assert.deepEqual(productIds(body), ['prd_ec2', 'prd_hs_mail', 'prd_sf_crm']);
   const sf = body.content[2];
-  const [install] = await t.db.query<{ first_verified: Date; last_verified: Date }>("SELECT first_verified, last_verified FROM installs WHERE company_id = 'cmp_acme' AND product_id = 'prd_sf_crm'");
+  const [install] = await t.db.query<{ first_verified: Date; last_verified: Date }>(
+    "SELECT first_verified, last_verified FROM installs WHERE company_id = 'cmp_acme' AND product_id = 'prd_sf_crm'",
+  );
   assert.deepEqual(sf, {
-    id: 'cmp_acme:prd_sf_crm', companyId: 'cmp_acme', company: 'Acme Corp', companyDomain: 'acme.com', industry: 'Software',
-    city: 'Austin', state: 'TX', postalCode: '78701', country: 'US', phone: '+1 512 555 0100', revenueRange: '10M - 50M', employeeRange: '200 - 499',
-    vendorDomain: 'salesforce.com', vendor: 'Salesforce', vendorId: 'ven_sf', productId: 'prd_sf_crm', product: 'Sales Cloud', shortName: 'SFDC',
-    imageUrl: 'https://img.example/prd_sf_crm.png', productUrl: 'https://p.example/prd_sf_crm', publicDetailUrl: 'https://d.example/prd_sf_crm',
-    reviewCount: 10, starRating: 4.2, avgRating: 4.1,
-    mainCategory: 'CRM', mainCategoryId: 'cat_crm', parentCategory: 'Sales', parentCategoryId: 'cat_sales', level0Category: 'Sales', level0CategoryId: 'cat_sales',
-    dateFirstVerified: install!.first_verified.toISOString(), dateLastVerified: install!.last_verified.toISOString(),
-    hitCount: 42, intensity: 80, intensityBucket: 'HIGH', dateLastVerifiedBucket: 'RECENT',
+    id: 'cmp_acme:prd_sf_crm',
+    companyId: 'cmp_acme',
+    company: 'Acme Corp',
+    companyDomain: 'acme.com',
+    industry: 'Software',
+    city: 'Austin',
+    state: 'TX',
+    postalCode: '78701',
+    country: 'US',
+    phone: '+1 512 555 0100',
+    revenueRange: '10M - 50M',
+    employeeRange: '200 - 499',
+    vendorDomain: 'salesforce.com',
+    vendor: 'Salesforce',
+    vendorId: 'ven_sf',
+    productId: 'prd_sf_crm',
+    product: 'Sales Cloud',
+    shortName: 'SFDC',
+    imageUrl: 'https://img.example/prd_sf_crm.png',
+    productUrl: 'https://p.example/prd_sf_crm',
+    publicDetailUrl: 'https://d.example/prd_sf_crm',
+    reviewCount: 10,
+    starRating: 4.2,
+    avgRating: 4.1,
+    mainCategory: 'CRM',
+    mainCategoryId: 'cat_crm',
+    parentCategory: 'Sales',
+    parentCategoryId: 'cat_sales',
+    level0Category: 'Sales',
+    level0CategoryId: 'cat_sales',
+    dateFirstVerified: install!.first_verified.toISOString(),
+    dateLastVerified: install!.last_verified.toISOString(),
+    hitCount: 42,
+    intensity: 80,
+    intensityBucket: 'HIGH',
+    dateLastVerifiedBucket: 'RECENT',
   });
   assert.match(sf.dateLastVerified, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const ec2 = body.content[0];
@@ -71,8 +101,14 @@ test('category selection: by name (any case) or id, repeatable, a parent selects
   assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategory=sales')).json()), ['prd_sf_crm']);
   assert.deepEqual(productIds((await get('/api/companies/gamma.co/products/paged?mainCategory=SALES')).json()), ['prd_sf_smb', 'prd_hs_crm']);
   assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategoryId=cat_email')).json()), ['prd_hs_mail']);
-  assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategory=Sales&mainCategoryId=cat_infra')).json()), ['prd_ec2', 'prd_sf_crm']);
-  assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategoryId=cat_infra&mainCategoryId=cat_marketing')).json()), ['prd_ec2', 'prd_hs_mail']);
+  assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategory=Sales&mainCategoryId=cat_infra')).json()), [
+    'prd_ec2',
+    'prd_sf_crm',
+  ]);
+  assert.deepEqual(productIds((await get('/api/companies/acme.com/products/paged?mainCategoryId=cat_infra&mainCategoryId=cat_marketing')).json()), [
+    'prd_ec2',
+    'prd_hs_mail',
+  ]);
   const none = (await get('/api/companies/delta.org/products/paged?mainCategory=CRM')).json();
   assert.deepEqual(none, { totalPages: 0, totalElements: 0, content: [] });
 });
@@ -132,7 +168,11 @@ test('CSV export: every record field as a column, formula cells neutralized, att
 
 test('CSV export needs the export permission and X-On-Behalf-Of-User', async () => {
   assert.equal((await get('/api/companies/acme.com/products?export=true')).statusCode, 403);
-  const b = await t.app.inject({ method: 'GET', url: '/api/companies/acme.com/products?export=true', headers: { ...basic.headers, 'x-on-behalf-of-user': 'a@b.co' } });
+  const b = await t.app.inject({
+    method: 'GET',
+    url: '/api/companies/acme.com/products?export=true',
+    headers: { ...basic.headers, 'x-on-behalf-of-user': 'a@b.co' },
+  });
   assert.equal(b.statusCode, 403);
   assert.match(b.json().message, /Permission 'export'/);
 });
@@ -142,11 +182,17 @@ test('JSONL: one full record per line, same records as the pages', async () => {
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'application/jsonl; charset=utf-8');
   assert.ok(res.body.endsWith('\n'));
-  const records = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const records = res.body
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const page = (await get('/api/companies/acme.com/products/paged?size=200')).json();
   const byId = (a: { productId: string }, b: { productId: string }) => a.productId.localeCompare(b.productId);
   assert.deepEqual(records, [...page.content].sort(byId), 'the same records, sorted by product id');
-  assert.deepEqual(records.map((r) => r.productId), ['prd_ec2', 'prd_hs_mail', 'prd_sf_crm']);
+  assert.deepEqual(
+    records.map((r) => r.productId),
+    ['prd_ec2', 'prd_hs_mail', 'prd_sf_crm'],
+  );
   const filtered = (await get('/api/companies/acme.com/products/json?mainCategory=infrastructure')).body.trimEnd().split('\n');
   assert.equal(filtered.length, 1);
   assert.equal(JSON.parse(filtered[0]!).productId, 'prd_ec2');

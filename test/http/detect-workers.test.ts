@@ -58,13 +58,16 @@ test('/healthz answers in under 50 ms (95 % of probes; none waits for a detectio
     prober.once('message', resolve);
     prober.once('error', reject);
   });
-  const results = await Promise.all(pages.map(async (html, i) => {
-    const res = await fetch(`${base}/api/detect`, {
-      method: 'POST', headers: { ...client.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ artifacts: { domain: `hostile${i}.example`, html } }),
-    });
-    return { status: res.status, body: await res.text() };
-  }));
+  const results = await Promise.all(
+    pages.map(async (html, i) => {
+      const res = await fetch(`${base}/api/detect`, {
+        method: 'POST',
+        headers: { ...client.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ artifacts: { domain: `hostile${i}.example`, html } }),
+      });
+      return { status: res.status, body: await res.text() };
+    }),
+  );
   prober.postMessage('stop');
   const latencies = await probed;
   assert.ok(latencies.length >= 10, `${latencies.length} probes`);
@@ -90,7 +93,10 @@ test('a detection past its deadline gets the 422 timeout at once; its worker is 
   // The most a site may carry: 20 hostile pages and 100 hostile job posts, far more than 50 ms of matching.
   const heavy: SiteArtifacts = {
     domain: 'hostile.example',
-    pages: Array.from({ length: 20 }, (_, i) => ({ url: `https://hostile.example/${i}`, html: i % 2 ? adversarialInlineScript(catalog) : adversarialHtml(catalog) })),
+    pages: Array.from({ length: 20 }, (_, i) => ({
+      url: `https://hostile.example/${i}`,
+      html: i % 2 ? adversarialInlineScript(catalog) : adversarialHtml(catalog),
+    })),
     jobs: Array.from({ length: 100 }, () => adversarialJobPost(catalog)),
   };
   const started = performance.now();
@@ -105,6 +111,9 @@ test('a detection past its deadline gets the 422 timeout at once; its worker is 
   const afterwards = await detectTechnologies({ url: 'shop.example' }, deps(60_000, small));
   assert.ok(afterwards.technologies.some((x) => x.name === 'WordPress'));
   const now = t.app.detector.threadIds;
-  assert.ok(before.some((id) => !now.includes(id)), `threads before ${before}, after ${now}`);
+  assert.ok(
+    before.some((id) => !now.includes(id)),
+    `threads before ${before}, after ${now}`,
+  );
   assert.ok(now.length >= 1);
 });

@@ -40,7 +40,15 @@ const post = (payload: unknown, client: TestClient = full) =>
 const names = (body: { technologies: { name: string }[] }) => body.technologies.map((x) => x.name);
 
 test('artifacts: the technologies of the uploaded site, each with its evidence', async () => {
-  const res = await post({ artifacts: { domain: 'shop.example', url: 'https://shop.example/', headers: { 'X-Powered-By': 'PHP/8.2.1' }, html: HTML, dns: { MX: ['1 aspmx.l.google.com.'] } } });
+  const res = await post({
+    artifacts: {
+      domain: 'shop.example',
+      url: 'https://shop.example/',
+      headers: { 'X-Powered-By': 'PHP/8.2.1' },
+      html: HTML,
+      dns: { MX: ['1 aspmx.l.google.com.'] },
+    },
+  });
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json();
   assert.equal(body.domain, 'shop.example');
@@ -129,6 +137,11 @@ test('plan-gated: a plan without the ai permission gets 403; no credentials 401'
   const refused = await post({ artifacts: { domain: 'shop.example', html: HTML } }, basic);
   assert.equal(refused.statusCode, 403);
   assert.match(refused.json().message, /Permission 'ai' is required/);
-  const anonymous = await t.app.inject({ method: 'POST', url: '/api/detect', headers: { 'content-type': 'application/json' }, payload: '{"url":"shop.example"}' });
+  const anonymous = await t.app.inject({
+    method: 'POST',
+    url: '/api/detect',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"url":"shop.example"}',
+  });
   assert.equal(anonymous.statusCode, 401);
 });

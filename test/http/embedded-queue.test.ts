@@ -19,7 +19,10 @@ let client: TestClient;
 before(async () => {
   t = await createTestApp({ env: { BULKHEAD_STANDARD: '1', BULKHEAD_STANDARD_QUEUE: '1', BULKHEAD_STANDARD_QUEUE_TIMEOUT_MS: '60000' } });
   client = await createTestClient(t.db, 'full');
-  const companies = Array.from({ length: COMPANIES }, (_, i) => ({ id: `cmp_${String(i).padStart(3, '0')}`, domain: `co${String(i).padStart(3, '0')}.example` }));
+  const companies = Array.from({ length: COMPANIES }, (_, i) => ({
+    id: `cmp_${String(i).padStart(3, '0')}`,
+    domain: `co${String(i).padStart(3, '0')}.example`,
+  }));
   await insertWorld(t.db, { companies, firmographics: [{ company_id: 'cmp_000', profile: JSON.stringify({ domain: 'co000.example' }) }] });
 });
 after(() => t.close());
@@ -72,7 +75,18 @@ test('the standard bulkhead defaults to twice the pool on PostgreSQL and 8 calls
 });
 
 test('an export reads in keyset batches and holds no connection between them: short reads complete between every two batches', async () => {
-  const all: CompanySearchCriteria = { terms: [], countries: [], industryIds: [], employeeBands: [], revenueBands: [], domains: [], states: [], cities: [], postalCodes: [], requireScopedInstall: false };
+  const all: CompanySearchCriteria = {
+    terms: [],
+    countries: [],
+    industryIds: [],
+    employeeBands: [],
+    revenueBands: [],
+    domains: [],
+    states: [],
+    cities: [],
+    postalCodes: [],
+    requireScopedInstall: false,
+  };
   const batch = 5; // 12 batches here; the API's exports read 1,000 rows per batch
   const rows = streamCompanies(t.db, all, undefined, batch)[Symbol.asyncIterator]();
   let seen = 0;

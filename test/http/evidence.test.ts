@@ -18,12 +18,23 @@ before(async () => {
   await insertWorld(t.db, intelligenceWorld());
   basic = await createTestClient(t.db, 'basic');
   const tech = (ruleId: string, excerpt: string, extra: Record<string, unknown> = {}) => ({
-    name: 'B Analytics', vendorDomain: 'b-soft.com', category: 'Analytics', confidence: 0.9,
+    name: 'B Analytics',
+    vendorDomain: 'b-soft.com',
+    category: 'Analytics',
+    confidence: 0.9,
     evidence: [{ source: 'script' as const, url: 'https://me.example/', ruleId, excerpt, weight: 0.8, ...extra }],
   });
   // Three observations of prd_analytics at me.example on three days; the last carries a version.
-  for (const [i, extra] of [[0, {}], [1, {}], [2, { version: '2.1' }]] as const) {
-    await recordDetections(t.db, [{ domain: 'me.example', technologies: [tech('B Analytics/scriptSrc/0', `<script src="https://cdn.b-soft.com/a.js">`, extra)] }], { seenAt: new Date(t0 + i * DAY) });
+  for (const [i, extra] of [
+    [0, {}],
+    [1, {}],
+    [2, { version: '2.1' }],
+  ] as const) {
+    await recordDetections(
+      t.db,
+      [{ domain: 'me.example', technologies: [tech('B Analytics/scriptSrc/0', `<script src="https://cdn.b-soft.com/a.js">`, extra)] }],
+      { seenAt: new Date(t0 + i * DAY) },
+    );
   }
   await deriveInstalls(t.db, { companyIds: ['cmp_me'], asOf: new Date(t0 + 3 * DAY) });
 });
@@ -37,10 +48,18 @@ test('200: the observations of the product, newest first, in the page shape', as
   const body = res.json();
   assert.deepEqual([body.totalElements, body.totalPages], [3, 1]);
   assert.deepEqual(body.content[0], {
-    source: 'script', url: 'https://me.example/', ruleId: 'B Analytics/scriptSrc/0', excerpt: '<script src="https://cdn.b-soft.com/a.js">',
-    version: '2.1', weight: 0.8, seenAt: new Date(t0 + 2 * DAY).toISOString(),
+    source: 'script',
+    url: 'https://me.example/',
+    ruleId: 'B Analytics/scriptSrc/0',
+    excerpt: '<script src="https://cdn.b-soft.com/a.js">',
+    version: '2.1',
+    weight: 0.8,
+    seenAt: new Date(t0 + 2 * DAY).toISOString(),
   });
-  assert.deepEqual(body.content.map((e: { seenAt: string }) => e.seenAt), [2, 1, 0].map((i) => new Date(t0 + i * DAY).toISOString()));
+  assert.deepEqual(
+    body.content.map((e: { seenAt: string }) => e.seenAt),
+    [2, 1, 0].map((i) => new Date(t0 + i * DAY).toISOString()),
+  );
   assert.equal(body.content[1].version, null);
 });
 

@@ -41,7 +41,11 @@ async function listening(env: Record<string, string>): Promise<{ app: TestApp; p
 }
 
 /** A GET whose reader stops after the headers; `read()` resumes and resolves with the body length or the error. */
-function pausedGet(port: number, headers: Record<string, string>, path: string): Promise<{ status: number; read(): Promise<{ bytes: number; error?: string }>; close(): void }> {
+function pausedGet(
+  port: number,
+  headers: Record<string, string>,
+  path: string,
+): Promise<{ status: number; read(): Promise<{ bytes: number; error?: string }>; close(): void }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
       res.pause();
@@ -53,7 +57,9 @@ function pausedGet(port: number, headers: Record<string, string>, path: string):
             res.on('data', (d: Buffer) => (bytes += d.length));
             res.on('end', () => done({ bytes }));
             res.on('error', (err) => done({ bytes, error: err.message }));
-            res.on('close', () => { if (!res.complete) done({ bytes, error: 'closed before the end' }); });
+            res.on('close', () => {
+              if (!res.complete) done({ bytes, error: 'closed before the end' });
+            });
             res.resume();
           }),
         close: () => req.destroy(),
@@ -66,12 +72,14 @@ function pausedGet(port: number, headers: Record<string, string>, path: string):
 /** A GET read to the end at once. */
 function get(port: number, headers: Record<string, string>, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 

@@ -21,7 +21,10 @@ const post = (url: string, payload: object) => t.app.inject({ method: 'POST', ur
 
 test('page=1000000 is a 400 naming the field and its maximum, on company and people search', async () => {
   assert.equal(MAX_RESULT_WINDOW, 10_000);
-  for (const [url, body] of [['/api/companies/search', {}], ['/api/profiles/search', { query: 'x' }]] as const) {
+  for (const [url, body] of [
+    ['/api/companies/search', {}],
+    ['/api/profiles/search', { query: 'x' }],
+  ] as const) {
     const inQuery = await post(`${url}?page=1000000`, body);
     assert.equal(inQuery.statusCode, 400, url);
     assert.equal(inQuery.json().message, 'query.page: page must be a whole number from 0 to 9999');
@@ -32,10 +35,16 @@ test('page=1000000 is a 400 naming the field and its maximum, on company and peo
 });
 
 test('page × size at or past 10000 is a 400 naming the last page for that size; the last page itself is answered', async () => {
-  for (const [url, body] of [['/api/companies/search', {}], ['/api/profiles/search', { query: 'x' }]] as const) {
+  for (const [url, body] of [
+    ['/api/companies/search', {}],
+    ['/api/profiles/search', { query: 'x' }],
+  ] as const) {
     const past = await post(url, { ...body, page: 50, size: 200 });
     assert.equal(past.statusCode, 400, url);
-    assert.match(past.json().message, /^page: page × size must stay below 10000 \(a search pages through its first 10000 matches\); at size 200 the last page is 49\. Narrow the filters, or export every match with export=true$/);
+    assert.match(
+      past.json().message,
+      /^page: page × size must stay below 10000 \(a search pages through its first 10000 matches\); at size 200 the last page is 49\. Narrow the filters, or export every match with export=true$/,
+    );
     assert.equal((await post(`${url}?page=500`, body)).statusCode, 400, 'size 20: page 500 starts at match 10000');
     const last = await post(url, { ...body, page: 49, size: 200 });
     assert.equal(last.statusCode, 200, last.body);

@@ -17,8 +17,12 @@ before(async () => {
   await insertWorld(t.db, {
     feed: [
       ...Array.from({ length: ITEMS - 2 }, (_, i) => ({
-        id: `fi_${String(i).padStart(3, '0')}`, company_id: 'cmp_acme', published_at: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 2))).toISOString(),
-        title: `News ${i}`, description: `About ${i}`, category: (i % 3 === 0 ? 'FUNDING' : 'NEWS') as 'NEWS',
+        id: `fi_${String(i).padStart(3, '0')}`,
+        company_id: 'cmp_acme',
+        published_at: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 2))).toISOString(),
+        title: `News ${i}`,
+        description: `About ${i}`,
+        category: (i % 3 === 0 ? 'FUNDING' : 'NEWS') as 'NEWS',
         enclosure_image_url: i === 0 ? 'https://img.example/0.png' : null,
       })),
       { id: 'fi_micro_a', company_id: 'cmp_acme', published_at: '2025-06-01T00:00:00.000001Z' },
@@ -30,7 +34,11 @@ before(async () => {
 after(() => t.close());
 
 const feed = (domain: string, cursor?: string) =>
-  t.app.inject({ method: 'GET', url: `/api/companies/${domain}/feed${cursor === undefined ? '' : `?paginationId=${encodeURIComponent(cursor)}`}`, headers: c.headers });
+  t.app.inject({
+    method: 'GET',
+    url: `/api/companies/${domain}/feed${cursor === undefined ? '' : `?paginationId=${encodeURIComponent(cursor)}`}`,
+    headers: c.headers,
+  });
 
 async function walk(domain: string): Promise<{ pages: number[]; ids: string[]; dates: string[]; cursors: string[] }> {
   const out = { pages: [] as number[], ids: [] as string[], dates: [] as string[], cursors: [] as string[] };
@@ -55,7 +63,10 @@ test('walking the feed to its end yields every item exactly once, newest first, 
   assert.equal(ids.length, ITEMS);
   assert.equal(new Set(ids).size, ITEMS);
   const rows = await t.db.query<{ id: string }>("SELECT id FROM feed_items WHERE company_id = 'cmp_acme' ORDER BY published_at DESC, id DESC");
-  assert.deepEqual(ids, rows.map((r) => r.id));
+  assert.deepEqual(
+    ids,
+    rows.map((r) => r.id),
+  );
   assert.deepEqual([...dates].sort().reverse(), dates);
   assert.deepEqual(ids.slice(-2), ['fi_micro_b', 'fi_micro_a']);
 });
@@ -63,8 +74,14 @@ test('walking the feed to its end yields every item exactly once, newest first, 
 test('feed item shape: id, texts, ISO date, publisher, source, category; enclosureImageUrl only when present', async () => {
   const body = (await feed('acme.com')).json();
   assert.deepEqual(body.feeds[0], {
-    id: 'fi_044', title: 'News 44', description: 'About 44', date: '2026-01-23T00:00:00.000Z', sourceUrl: 'https://news.example/fi_044',
-    publisherName: 'News Daily', publisherLogoUrl: 'https://news.example/logo.png', category: 'NEWS',
+    id: 'fi_044',
+    title: 'News 44',
+    description: 'About 44',
+    date: '2026-01-23T00:00:00.000Z',
+    sourceUrl: 'https://news.example/fi_044',
+    publisherName: 'News Daily',
+    publisherLogoUrl: 'https://news.example/logo.png',
+    category: 'NEWS',
   });
   assert.equal(typeof body.paginationId, 'string');
   assert.match(body.paginationId, /^[A-Za-z0-9_-]+$/);

@@ -8,15 +8,26 @@ import { insertWorld } from '../helpers/fixtures.ts';
 let t: TestApp;
 let c: TestClient;
 const native = {
-  company_id: 1234, name: 'Acme Corporation', short_name: 'Acme', company_type: 'Private', description: 'Makes anvils.',
-  employee_count: '350', founded_date: '1999', website: 'https://acme.com', logo_url: 'https://logo.example/acme.png',
+  company_id: 1234,
+  name: 'Acme Corporation',
+  short_name: 'Acme',
+  company_type: 'Private',
+  description: 'Makes anvils.',
+  employee_count: '350',
+  founded_date: '1999',
+  website: 'https://acme.com',
+  logo_url: 'https://logo.example/acme.png',
   ceo: { first_name: 'Wile', last_name: 'Coyote', image_url: 'https://img.example/wile.png' },
   hq_address: { city: 'Austin', country: 'US', phone: '+1 512 555 0100', postal_code: '78701', state: 'TX', street1: '1 Main St' },
   funding: [{ amount: '5000000', date: '2020-01-01', type: 'Series A', undisclosed: 'false' }],
   acquisition: [{ name: 'Roadrunner Inc', date: '2022-05-01', status: 'closed' }],
-  industries: ['Software'], sic_code: ['7372'], stock: { exchange: 'NASDAQ', ticker: 'ACME' }, revenue: '25000000',
+  industries: ['Software'],
+  sic_code: ['7372'],
+  stock: { exchange: 'NASDAQ', ticker: 'ACME' },
+  revenue: '25000000',
   // Unknown fields pass through; a known field of the wrong type is dropped, not a 500.
-  esg_score: 71, twitter_link: 42,
+  esg_score: 71,
+  twitter_link: 42,
 };
 before(async () => {
   t = await createTestApp();
@@ -34,8 +45,16 @@ test('a stored native profile, with the simplified common fields added', async (
   const { twitter_link: _dropped, ...kept } = native;
   assert.deepEqual(res.json(), {
     ...kept,
-    id: 'cmp_acme', domain: 'acme.com', industry: 'Software', employeeRange: '200 - 499', revenueRange: '10M - 50M', foundedYear: 2010,
-    hqCountry: 'US', hqCity: 'Austin', linkedinUrl: null, crunchbaseUrl: null,
+    id: 'cmp_acme',
+    domain: 'acme.com',
+    industry: 'Software',
+    employeeRange: '200 - 499',
+    revenueRange: '10M - 50M',
+    foundedYear: 2010,
+    hqCountry: 'US',
+    hqCity: 'Austin',
+    linkedinUrl: null,
+    crunchbaseUrl: null,
   });
 });
 
@@ -43,11 +62,24 @@ test('without a stored profile: the native fields the company record supplies', 
   const res = await get('/api/companies/WWW.BETA.IO/firmographics');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), {
-    name: 'Beta Labs', website: 'https://beta.io', logo_url: 'https://logo.example/beta.io.png', employee_count: '120', revenue: '20000000',
-    founded_date: '2010', industries: ['Software'],
+    name: 'Beta Labs',
+    website: 'https://beta.io',
+    logo_url: 'https://logo.example/beta.io.png',
+    employee_count: '120',
+    revenue: '20000000',
+    founded_date: '2010',
+    industries: ['Software'],
     hq_address: { street1: '1 Main St', city: 'Berlin', state: 'BE', postal_code: '78701', country: 'DE' },
-    id: 'cmp_beta', domain: 'beta.io', industry: 'Software', employeeRange: '10 - 49', revenueRange: '1M - 2M', foundedYear: 2010,
-    hqCountry: 'DE', hqCity: 'Berlin', linkedinUrl: null, crunchbaseUrl: null,
+    id: 'cmp_beta',
+    domain: 'beta.io',
+    industry: 'Software',
+    employeeRange: '10 - 49',
+    revenueRange: '1M - 2M',
+    foundedYear: 2010,
+    hqCountry: 'DE',
+    hqCity: 'Berlin',
+    linkedinUrl: null,
+    crunchbaseUrl: null,
   });
 });
 

@@ -59,17 +59,26 @@ const absolute = (schema: unknown): any => JSON.parse(JSON.stringify(schema ?? {
 
 function resolve(schema: any): any {
   let s = schema;
-  for (let i = 0; i < 10 && s && typeof s.$ref === 'string'; i++) s = s.$ref.replace('#/components/schemas/', '').split('/').reduce((o: any, k: string) => o?.[k], doc.components.schemas);
+  for (let i = 0; i < 10 && s && typeof s.$ref === 'string'; i++)
+    s = s.$ref
+      .replace('#/components/schemas/', '')
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k], doc.components.schemas);
   return s ?? {};
 }
 
 /** Documented values of a schema (examples, enum, default), and arbitrary ones of its type and bounds. */
 function documented(schemaIn: any, depth = 0): fc.Arbitrary<unknown> {
   const schema = resolve(schemaIn);
-  const pool = [...(schema.examples ?? []), ...(schema.example !== undefined ? [schema.example] : []), ...(schema.enum ?? []), ...(schema.default !== undefined ? [schema.default] : [])];
+  const pool = [
+    ...(schema.examples ?? []),
+    ...(schema.example !== undefined ? [schema.example] : []),
+    ...(schema.enum ?? []),
+    ...(schema.default !== undefined ? [schema.default] : []),
+  ];
   const branches = (schema.anyOf ?? schema.oneOf) as any[] | undefined;
   if (branches?.length && depth < 6) return fc.oneof(...branches.map((b) => documented(b, depth + 1)));
-  const type = Array.isArray(schema.type) ? schema.type.find((x: string) => x !== 'null') : schema.type ?? (schema.properties ? 'object' : undefined);
+  const type = Array.isArray(schema.type) ? schema.type.find((x: string) => x !== 'null') : (schema.type ?? (schema.properties ? 'object' : undefined));
   let typed: fc.Arbitrary<unknown>;
   switch (type) {
     case 'string':
@@ -88,11 +97,21 @@ function documented(schemaIn: any, depth = 0): fc.Arbitrary<unknown> {
       typed = fc.boolean();
       break;
     case 'array':
-      typed = depth > 5 ? fc.constant([]) : fc.oneof(
-        { arbitrary: fc.array(value(schema.items ?? {}, depth + 1), { maxLength: Math.min(schema.maxItems ?? 4, 4) }), weight: 4 },
-        // One more item than documented.
-        ...(typeof schema.maxItems === 'number' && schema.maxItems <= 200 ? [{ arbitrary: fc.constant(Array.from({ length: schema.maxItems + 1 }, (_, i) => resolve(schema.items)?.examples?.[0] ?? `v${i}`)), weight: 1 }] : []),
-      );
+      typed =
+        depth > 5
+          ? fc.constant([])
+          : fc.oneof(
+              { arbitrary: fc.array(value(schema.items ?? {}, depth + 1), { maxLength: Math.min(schema.maxItems ?? 4, 4) }), weight: 4 },
+              // One more item than documented.
+              ...(typeof schema.maxItems === 'number' && schema.maxItems <= 200
+                ? [
+                    {
+                      arbitrary: fc.constant(Array.from({ length: schema.maxItems + 1 }, (_, i) => resolve(schema.items)?.examples?.[0] ?? `v${i}`)),
+                      weight: 1,
+                    },
+                  ]
+                : []),
+            );
       break;
     case 'object':
       typed = depth > 5 ? fc.constant({}) : objectOf(schema, depth + 1);
@@ -112,8 +131,13 @@ function value(schema: any, depth = 0): fc.Arbitrary<unknown> {
 function objectOf(schema: any, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const props = Object.entries<any>(schema.properties ?? {});
   const required = new Set<string>(schema.required ?? []);
-  const known = fc.record(Object.fromEntries(props.map(([k, s]) => [k, value(s, depth)])), { requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)) });
-  const withoutOne = required.size === 0 ? known : fc.tuple(known, fc.constantFrom(...required)).map(([o, k]) => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k)));
+  const known = fc.record(Object.fromEntries(props.map(([k, s]) => [k, value(s, depth)])), {
+    requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
+  });
+  const withoutOne =
+    required.size === 0
+      ? known
+      : fc.tuple(known, fc.constantFrom(...required)).map(([o, k]) => Object.fromEntries(Object.entries(o).filter(([key]) => key !== k)));
   return fc.oneof(
     { arbitrary: known, weight: 8 },
     { arbitrary: withoutOne, weight: 1 },
@@ -134,13 +158,21 @@ function requestArb(path: string, method: string, op: any): fc.Arbitrary<Generat
   const params = ((op.parameters ?? []) as Param[]).filter((p) => p.in !== 'header');
   const headers = ((op.parameters ?? []) as Param[]).filter((p) => p.in === 'header');
   const paramArbs = params.map((p) =>
-    p.in === 'path' || p.required ? value(p.schema).map((v) => ({ p, v })) : fc.option(value(p.schema), { nil: undefined, freq: 2 }).map((v) => ({ p, v })));
+    p.in === 'path' || p.required ? value(p.schema).map((v) => ({ p, v })) : fc.option(value(p.schema), { nil: undefined, freq: 2 }).map((v) => ({ p, v })),
+  );
   const bodySchema = op.requestBody?.content?.['application/json']?.schema;
   const bodyArb: fc.Arbitrary<unknown> = bodySchema
     ? fc.oneof({ arbitrary: value(bodySchema), weight: 9 }, { arbitrary: fc.constant(undefined), weight: 1 })
     : fc.constant(undefined);
   const headerArb = fc.record({
-    'x-on-behalf-of-user': fc.constantFrom('analyst@example.com', 'analyst@example.com', 'analyst@example.com', 'not-an-email', `${'a'.repeat(250)}@example.com`, "o'brien%_@example.com"),
+    'x-on-behalf-of-user': fc.constantFrom(
+      'analyst@example.com',
+      'analyst@example.com',
+      'analyst@example.com',
+      'not-an-email',
+      `${'a'.repeat(250)}@example.com`,
+      "o'brien%_@example.com",
+    ),
     'idempotency-key': fc.option(fc.constantFrom('key-1', 'key 2', 'k'.repeat(300), '%_\\'), { nil: undefined }),
   });
   const unknownParam = fc.option(fc.constantFrom('fuzzUnknown=1', '__proto__=x', 'constructor=1'), { nil: undefined, freq: 6 });
@@ -205,7 +237,10 @@ async function check({ path, method, op }: DocOperation, g: Generated): Promise<
     const validate = responseValidator(`${method} ${path} ${res.statusCode}`, jsonSchema);
     assert.ok(validate(res.json()), `body outside the documented schema (${ajv.errorsText(validate.errors)}): ${what}`);
   } else if (res.statusCode !== 304 && res.statusCode !== 204) {
-    assert.ok(documentedResponse.content && Object.keys(documentedResponse.content).some((m) => type.startsWith(m)), `content type ${type} not documented: ${what}`);
+    assert.ok(
+      documentedResponse.content && Object.keys(documentedResponse.content).some((m) => type.startsWith(m)),
+      `content type ${type} not documented: ${what}`,
+    );
   }
   const { valid, why } = documentedValid(op, g);
   if (!valid) assert.ok(res.statusCode >= 400, `invalid input accepted (${why}): ${what}`);
@@ -222,7 +257,11 @@ const SWEEP = ['a\u0000b', '\u0001', 'x\ud800y', 'x'.repeat(10_240), '👩‍�
 async function sweep(operation: DocOperation): Promise<number> {
   const { path, method, op } = operation;
   const base = validCall(path, method, op);
-  const baseSent = Object.fromEntries([...base.params.values()].filter(({ param }) => param.in !== 'header').map(({ param, value }) => [param.name, Array.isArray(value) ? value.map(urlText) : urlText(value)]));
+  const baseSent = Object.fromEntries(
+    [...base.params.values()]
+      .filter(({ param }) => param.in !== 'header')
+      .map(({ param, value }) => [param.name, Array.isArray(value) ? value.map(urlText) : urlText(value)]),
+  );
   let sent = 0;
   const send = async (call: Call, sentParams: Record<string, unknown>) => {
     sent++;
@@ -266,7 +305,9 @@ async function fuzzOperation(operation: DocOperation): Promise<number> {
     await fc.assert(property, { seed: SEED, numRuns: RUNS });
   } catch (err) {
     const cause = (err as Error).cause as Error | undefined;
-    throw new Error(`Fuzzing failed (seed ${SEED}); reproduce with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm test -- test/http/fuzz\n${cause?.message ?? ''}\n${(err as Error).message}`);
+    throw new Error(
+      `Fuzzing failed (seed ${SEED}); reproduce with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm test -- test/http/fuzz\n${cause?.message ?? ''}\n${(err as Error).message}`,
+    );
   }
   return sent;
 }

@@ -65,10 +65,25 @@ test('prototype poisoning in JSON bodies is refused with 400 (API and token endp
 });
 
 test('secrets, API keys, tokens and Basic credentials never reach the logs', async () => {
-  const token = (await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: full.clientId, client_secret: full.clientSecret, audience: 'http://stacklens.test' } })).json().access_token;
+  const token = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: full.clientId, client_secret: full.clientSecret, audience: 'http://stacklens.test' },
+    })
+  ).json().access_token;
   const basicValue = Buffer.from(`${full.clientId}:${full.clientSecret}`).toString('base64');
-  await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: full.clientId, client_secret: `${full.clientSecret}x`, audience: 'http://stacklens.test' } });
-  await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { authorization: `Basic ${basicValue}` }, payload: { grant_type: 'client_credentials', audience: 'http://stacklens.test' } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: full.clientId, client_secret: `${full.clientSecret}x`, audience: 'http://stacklens.test' },
+  });
+  await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { authorization: `Basic ${basicValue}` },
+    payload: { grant_type: 'client_credentials', audience: 'http://stacklens.test' },
+  });
   await t.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
   await t.app.inject({ method: 'GET', url: `/api/me?api_key=${full.apiKey}`, headers: full.headers });
   await t.app.inject({

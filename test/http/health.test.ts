@@ -27,20 +27,36 @@ test('unknown routes get a JSON 404 in the error shape', async () => {
   const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here?x=1', headers: { 'x-request-id': 'req-42' } });
   assert.equal(res.statusCode, 404);
   assert.match(res.headers['content-type'] as string, /application\/json/);
-  assert.deepEqual(res.json(), { status: 404, error: 'Not Found', message: 'Route GET /api/nothing-here not found', path: '/api/nothing-here', requestId: 'req-42' });
+  assert.deepEqual(res.json(), {
+    status: 404,
+    error: 'Not Found',
+    message: 'Route GET /api/nothing-here not found',
+    path: '/api/nothing-here',
+    requestId: 'req-42',
+  });
 });
 
 test('malformed JSON and prototype poisoning are 400s in the error shape', async () => {
   const bad = await t.app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: '{bad' });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().error, 'Bad Request');
-  const poisoned = await t.app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"admin":true}}' });
+  const poisoned = await t.app.inject({
+    method: 'POST',
+    url: '/healthz',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"__proto__":{"admin":true}}',
+  });
   assert.equal(poisoned.statusCode, 400);
   assert.equal(poisoned.json().status, 400);
 });
 
 test('a body above the limit is a 413 in the error shape', async () => {
-  const res = await t.app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimitBytes) }) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/healthz',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimitBytes) }),
+  });
   assert.equal(res.statusCode, 413);
   assert.equal(res.json().error, 'Payload Too Large');
 });

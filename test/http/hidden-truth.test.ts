@@ -54,12 +54,21 @@ test('the API serves detections, not the truth: an undetected tool in use is abs
       WHERE NOT tr.in_use ORDER BY c.domain, i.product_id LIMIT 1`,
   );
   assert.ok(stale, 'the world has a detected trace of a tool no longer in use');
-  for (const [row, served] of [[missed!, false], [stale!, true]] as const) {
+  for (const [row, served] of [
+    [missed!, false],
+    [stale!, true],
+  ] as const) {
     const res = await t.app.inject({ method: 'GET', url: `/api/companies/${row.domain}/products/paged?size=200`, headers: client.headers });
     assert.equal(res.statusCode, 200, res.body);
     const ids = (res.json() as { content: { productId: string }[] }).content.map((r) => r.productId);
-    const installs = await t.db.query<{ product_id: string }>('SELECT product_id FROM installs i JOIN companies c ON c.id = i.company_id WHERE c.domain = $1 ORDER BY 1', [row.domain]);
-    assert.deepEqual([...ids].sort(), installs.map((r) => r.product_id));
+    const installs = await t.db.query<{ product_id: string }>(
+      'SELECT product_id FROM installs i JOIN companies c ON c.id = i.company_id WHERE c.domain = $1 ORDER BY 1',
+      [row.domain],
+    );
+    assert.deepEqual(
+      [...ids].sort(),
+      installs.map((r) => r.product_id),
+    );
     assert.equal(ids.includes(row.product_id), served, `${row.domain} ${row.product_id}`);
     assert.doesNotMatch(res.body, /active_sparse|weak_mention|churned|truth|seg_[a-z_]+_(?:small|mid|large|enterprise)_/);
   }

@@ -35,19 +35,39 @@ test('text with a control character or a lone surrogate is a 400 naming the fiel
   for (const value of ['a\u0000b', 'x\u0001', '\u007f', 'x\u0085']) {
     for (const res of [
       await t.app.inject({ url: `/api/vendors?vendor=${encodeURIComponent(value)}`, headers: full.headers }),
-      await t.app.inject({ method: 'POST', url: `/api/ai/find-people-profiles?prompt=${encodeURIComponent(value)}`, headers: { ...full.headers, ...onBehalf } }),
-    ]) assertErrorShape(res, 400, /^query\.(vendor|prompt): must not contain control characters/);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/ai/find-people-profiles?prompt=${encodeURIComponent(value)}`,
+        headers: { ...full.headers, ...onBehalf },
+      }),
+    ])
+      assertErrorShape(res, 400, /^query\.(vendor|prompt): must not contain control characters/);
   }
   for (const value of ['a\u0000b', 'x\u0001', 'x\ud800y', '\udc00']) {
-    assertErrorShape(await t.app.inject({ method: 'POST', url: '/api/profiles/search', headers: full.headers, payload: { titles: [value] } }), 400, /^body\.titles\.0: must not contain control characters .* or unpaired surrogates/);
-    assertErrorShape(await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: full.headers, payload: { filter: { companyNameContains: value } } }), 400, /^body\.filter\.companyNameContains: must not contain control characters/);
+    assertErrorShape(
+      await t.app.inject({ method: 'POST', url: '/api/profiles/search', headers: full.headers, payload: { titles: [value] } }),
+      400,
+      /^body\.titles\.0: must not contain control characters .* or unpaired surrogates/,
+    );
+    assertErrorShape(
+      await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: full.headers, payload: { filter: { companyNameContains: value } } }),
+      400,
+      /^body\.filter\.companyNameContains: must not contain control characters/,
+    );
   }
   // Tab and line breaks are text in a prompt, not in a name.
-  const prompt = await t.app.inject({ method: 'POST', url: `/api/ai/find-people-profiles?prompt=${encodeURIComponent('CTOs\nin Germany')}`, headers: { ...full.headers, ...onBehalf } });
+  const prompt = await t.app.inject({
+    method: 'POST',
+    url: `/api/ai/find-people-profiles?prompt=${encodeURIComponent('CTOs\nin Germany')}`,
+    headers: { ...full.headers, ...onBehalf },
+  });
   assert.notEqual(prompt.statusCode, 400, prompt.body);
   assert.ok(prompt.statusCode < 500);
   // The token endpoint, unauthenticated: U+0000 is an invalid_request, never a 500.
-  for (const payload of [{ grant_type: 'client_credentials', client_id: 'a\u0000', client_secret: 'b', audience: 'http://stacklens.test' }, { grant_type: 'client_credentials\u0000', audience: 'x' }]) {
+  for (const payload of [
+    { grant_type: 'client_credentials', client_id: 'a\u0000', client_secret: 'b', audience: 'http://stacklens.test' },
+    { grant_type: 'client_credentials\u0000', audience: 'x' },
+  ]) {
     const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error, 'invalid_request');
@@ -59,7 +79,12 @@ test('ids are validated by shape: a 10 KB or spaced id is a 400, not a lookup', 
   for (const url of [`/api/categories/${'c'.repeat(129)}`, '/api/categories/cat%20crm', '/api/profiles/per_001%27']) {
     assertErrorShape(await t.app.inject({ url, headers: full.headers }), 400, /must be an id/);
   }
-  const body = await t.app.inject({ method: 'POST', url: '/api/profiles/purchase', headers: { ...full.headers, ...onBehalf }, payload: { profileIds: ['p'.repeat(10_240)] } });
+  const body = await t.app.inject({
+    method: 'POST',
+    url: '/api/profiles/purchase',
+    headers: { ...full.headers, ...onBehalf },
+    payload: { profileIds: ['p'.repeat(10_240)] },
+  });
   assertErrorShape(body, 400, /profileIds\.0: must be an id/);
 });
 
@@ -78,7 +103,12 @@ test('a repeated Authorization or X-API-Key header is a 400, on REST and on /mcp
   ] as unknown as Record<string, string>[];
   for (const headers of repeated) {
     assertErrorShape(await t.app.inject({ url: '/api/me', headers }), 400, /sent 2 times/);
-    const mcp = await t.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    const mcp = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
     assert.equal(mcp.statusCode, 400);
     assert.match(mcp.json().error.message, /sent 2 times/);
   }
@@ -92,14 +122,23 @@ test('an oversized body is a 413 in the service error shape on every route, the 
     const res = await t.app.inject({ method: 'POST', url, headers: { ...full.headers, ...onBehalf, 'content-type': 'application/json' }, payload: big });
     assertErrorShape(res, 413);
   }
-  const token = await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `grant_type=${'x'.repeat(20_000)}` });
+  const token = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `grant_type=${'x'.repeat(20_000)}`,
+  });
   assertErrorShape(token, 413, /token endpoint's limit/);
 });
 
 test('a long URL is a 414, too many header bytes a 431, both in the service error shape with a request id', async () => {
   assertErrorShape(await t.app.inject({ url: `/api/vendors?vendor=${'x'.repeat(MAX_URL_LENGTH)}`, headers: full.headers }), 414, /URL is \d+ characters long/);
   assertErrorShape(await t.app.inject({ url: `/api/profiles/${'x'.repeat(501)}`, headers: full.headers }), 414, /path parameter/);
-  assertErrorShape(await t.app.inject({ url: '/api/me', headers: { ...full.headers, 'x-filler': 'x'.repeat(MAX_HEADERS_BYTES) } }), 431, /headers take \d+ bytes/);
+  assertErrorShape(
+    await t.app.inject({ url: '/api/me', headers: { ...full.headers, 'x-filler': 'x'.repeat(MAX_HEADERS_BYTES) } }),
+    431,
+    /headers take \d+ bytes/,
+  );
 });
 
 test('through a real socket: a 64 KB URL is a 414 and a header overflow a 431, in the service error shape (past the parser limit of Node, 431)', async () => {
@@ -131,7 +170,12 @@ test('through a real socket: a 64 KB URL is a 414 and a header overflow a 431, i
 });
 
 test('a method a known path does not serve is a 405 with Allow; an unknown path stays a 404', async () => {
-  for (const [method, url, allow] of [['DELETE', '/api/me', 'GET, HEAD'], ['GET', '/api/companies/search', 'POST'], ['PUT', '/api/companies/example.com/products', 'GET, HEAD'], ['PATCH', '/oauth/token', 'POST']] as const) {
+  for (const [method, url, allow] of [
+    ['DELETE', '/api/me', 'GET, HEAD'],
+    ['GET', '/api/companies/search', 'POST'],
+    ['PUT', '/api/companies/example.com/products', 'GET, HEAD'],
+    ['PATCH', '/oauth/token', 'POST'],
+  ] as const) {
     const res = await t.app.inject({ method, url, headers: full.headers });
     assertErrorShape(res, 405, new RegExp(`${method} is not allowed`));
     assert.equal(res.headers.allow, allow);
@@ -140,7 +184,13 @@ test('a method a known path does not serve is a 405 with Allow; an unknown path 
 });
 
 test('an undocumented query parameter is a 400 naming it, on every kind of operation', async () => {
-  for (const [method, url] of [['GET', '/api/me'], ['GET', '/api/vendors?vendor=x'], ['GET', '/api/industries'], ['POST', '/api/companies/search'], ['GET', '/.well-known/jwks.json']] as const) {
+  for (const [method, url] of [
+    ['GET', '/api/me'],
+    ['GET', '/api/vendors?vendor=x'],
+    ['GET', '/api/industries'],
+    ['POST', '/api/companies/search'],
+    ['GET', '/.well-known/jwks.json'],
+  ] as const) {
     const sep = url.includes('?') ? '&' : '?';
     const res = await t.app.inject({ method, url: `${url}${sep}apiKey=1`, headers: full.headers, ...(method === 'POST' ? { payload: {} } : {}) });
     assertErrorShape(res, 400, /query: Unrecognized key: "apiKey"/);
@@ -152,7 +202,11 @@ test('an undocumented query parameter is a 400 naming it, on every kind of opera
 
 test('the AI routes audit calls whose prompts hold quotes, LIKE wildcards, emoji and SQL', async () => {
   for (const prompt of ["CTO' OR '1'='1 in %_\\ 😀", "Companies using 'Salesforce'; DROP TABLE audit_log; --"]) {
-    const res = await t.app.inject({ method: 'POST', url: `/api/ai/find-customers-of-products?prompt=${encodeURIComponent(prompt)}`, headers: { ...full.headers, ...onBehalf } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/ai/find-customers-of-products?prompt=${encodeURIComponent(prompt)}`,
+      headers: { ...full.headers, ...onBehalf },
+    });
     assert.ok(res.statusCode < 500, res.body);
   }
   const rows = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE action LIKE 'ai.%'");
@@ -164,7 +218,10 @@ test('the MCP door applies the same text and id rules (the tools share the schem
   const { client } = await connectMcp(t, 'full', undefined, 'analyst@example.com');
   // An invalid argument is refused before the tool runs, as an isError result naming it.
   const failure = (name: string, args: Record<string, unknown>) =>
-    client.callTool({ name, arguments: args }).then((res) => JSON.stringify(res), (err: Error) => err.message);
+    client.callTool({ name, arguments: args }).then(
+      (res) => JSON.stringify(res),
+      (err: Error) => err.message,
+    );
   assert.match(await failure('vendors_search', { vendor: 'a\u0000b' }), /vendor: must not contain control characters/);
   assert.match(await failure('profiles_search', { titles: ['x\ud800'] }), /titles\.0: must not contain control characters .* or unpaired surrogates/);
   assert.match(await failure('profile_get', { profileId: 'p'.repeat(10_240) }), /profileId: must be an id/);

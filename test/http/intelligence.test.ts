@@ -20,7 +20,12 @@ after(() => t.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: client.headers });
 const post = (url: string, payload?: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: { ...client.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, payload: payload === undefined ? undefined : JSON.stringify(payload) });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...client.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    payload: payload === undefined ? undefined : JSON.stringify(payload),
+  });
 
 test('competitors: pages of Peer items, never more than 50 in total', async () => {
   const first = await get('/api/companies/me.example/competitors');
@@ -55,7 +60,10 @@ test('cohorts: Default, Aspirational, Defined (case-insensitive); unconfigured D
   assert.deepEqual((await get('/api/companies/me.example/cohort/default?size=200')).json(), def);
   assert.equal((await get('/api/companies/me.example/cohort/aspirational')).json().totalElements, 23);
   const defined = (await get('/api/companies/me.example/cohort/Defined')).json();
-  assert.deepEqual(defined.content.map((p: { domain: string }) => p.domain), ['same.example', 'diff.example', 'none.example']);
+  assert.deepEqual(
+    defined.content.map((p: { domain: string }) => p.domain),
+    ['same.example', 'diff.example', 'none.example'],
+  );
   assert.equal(defined.totalPages, 1);
   const missing = await get('/api/companies/soft1.example/cohort/Defined');
   assert.equal(missing.statusCode, 404);
@@ -86,7 +94,10 @@ test('usage metrics: share of members per product, 1-100, with filters', async (
   const byVendor = (await get('/api/companies/me.example/cohort/Defined/metrics/usage?vendorDomain=a-soft.com')).json();
   assert.deepEqual(byVendor.map((r: { productId: string }) => r.productId).sort(), ['prd_crm_a', 'prd_email_a']);
   const byProduct = (await get('/api/companies/me.example/cohort/Defined/metrics/usage?productId=prd_crm_b')).json();
-  assert.deepEqual(byProduct.map((r: { productId: string }) => r.productId), ['prd_crm_b']);
+  assert.deepEqual(
+    byProduct.map((r: { productId: string }) => r.productId),
+    ['prd_crm_b'],
+  );
   assert.deepEqual((await get('/api/companies/me.example/cohort/Defined/metrics/usage?productId=prd_unused')).json(), []);
   assert.equal((await get('/api/companies/me.example/cohort/Defined/metrics/usage?productId=prd_nope')).statusCode, 404);
   assert.equal((await get('/api/companies/me.example/cohort/Defined/metrics/usage?vendorDomain=nope.example')).statusCode, 404);
@@ -96,12 +107,48 @@ test('usage metrics: share of members per product, 1-100, with filters', async (
 
 const EXPECTED = {
   'same.example': [
-    { similar: true, missing: false, different: false, category: 'CRM', categoryId: 'cat_crm', product: 'A CRM', productId: 'prd_crm_a', companyProducts: ['A CRM'] },
-    { similar: true, missing: false, different: false, category: 'Email Marketing', categoryId: 'cat_email', product: 'A Mail', productId: 'prd_email_a', companyProducts: ['A Mail'] },
+    {
+      similar: true,
+      missing: false,
+      different: false,
+      category: 'CRM',
+      categoryId: 'cat_crm',
+      product: 'A CRM',
+      productId: 'prd_crm_a',
+      companyProducts: ['A CRM'],
+    },
+    {
+      similar: true,
+      missing: false,
+      different: false,
+      category: 'Email Marketing',
+      categoryId: 'cat_email',
+      product: 'A Mail',
+      productId: 'prd_email_a',
+      companyProducts: ['A Mail'],
+    },
   ],
   'diff.example': [
-    { similar: false, missing: false, different: true, category: 'CRM', categoryId: 'cat_crm', product: 'B CRM', productId: 'prd_crm_b', companyProducts: ['A CRM'] },
-    { similar: false, missing: false, different: true, category: 'Email Marketing', categoryId: 'cat_email', product: 'C Mail', productId: 'prd_email_c', companyProducts: ['A Mail'] },
+    {
+      similar: false,
+      missing: false,
+      different: true,
+      category: 'CRM',
+      categoryId: 'cat_crm',
+      product: 'B CRM',
+      productId: 'prd_crm_b',
+      companyProducts: ['A CRM'],
+    },
+    {
+      similar: false,
+      missing: false,
+      different: true,
+      category: 'Email Marketing',
+      categoryId: 'cat_email',
+      product: 'C Mail',
+      productId: 'prd_email_c',
+      companyProducts: ['A Mail'],
+    },
   ],
   'none.example': [
     { similar: false, missing: true, different: false, category: 'CRM', categoryId: 'cat_crm', companyProducts: ['A CRM'] },
@@ -109,7 +156,16 @@ const EXPECTED = {
   ],
   // mixed's C Mail evidence is years old: not in use, so Email Marketing is missing.
   'mixed.example': [
-    { similar: true, missing: false, different: false, category: 'CRM', categoryId: 'cat_crm', product: 'A CRM', productId: 'prd_crm_a', companyProducts: ['A CRM'] },
+    {
+      similar: true,
+      missing: false,
+      different: false,
+      category: 'CRM',
+      categoryId: 'cat_crm',
+      product: 'A CRM',
+      productId: 'prd_crm_a',
+      companyProducts: ['A CRM'],
+    },
     { similar: false, missing: true, different: false, category: 'Email Marketing', categoryId: 'cat_email', companyProducts: ['A Mail'] },
   ],
 };
@@ -124,7 +180,12 @@ test('detailed comparison: similar / different / missing, in both request forms'
   const form2 = await post(`/api/companies/me.example/metrics/details?${qs}`);
   assert.deepEqual(form2.json(), expected);
   // An empty body sent with a JSON Content-Type is fine too; duplicates answered once.
-  const form2json = await t.app.inject({ method: 'POST', url: `/api/companies/me.example/metrics/details?${qs}&cohortCompanyDomain=SAME.example`, headers: { ...client.headers, 'content-type': 'application/json' }, payload: '' });
+  const form2json = await t.app.inject({
+    method: 'POST',
+    url: `/api/companies/me.example/metrics/details?${qs}&cohortCompanyDomain=SAME.example`,
+    headers: { ...client.headers, 'content-type': 'application/json' },
+    payload: '',
+  });
   assert.deepEqual(form2json.json(), expected);
 });
 
@@ -190,11 +251,27 @@ test('related products: ranked Products, never the anchor, cohort required', asy
   const items = res.json();
   assert.ok(Array.isArray(items) && items.length > 0);
   assert.ok(!items.some((p: { id: string }) => p.id === 'prd_crm_a'));
-  assert.deepEqual(Object.keys(items[0]).sort(), ['avgRating', 'category', 'categoryId', 'coUsage', 'description', 'id', 'lift', 'logo', 'name', 'reviewCount', 'starRating', 'vendor']);
+  assert.deepEqual(Object.keys(items[0]).sort(), [
+    'avgRating',
+    'category',
+    'categoryId',
+    'coUsage',
+    'description',
+    'id',
+    'lift',
+    'logo',
+    'name',
+    'reviewCount',
+    'starRating',
+    'vendor',
+  ]);
   assert.deepEqual(Object.keys(items[0].vendor).sort(), ['domain', 'id', 'logo', 'name']);
   for (let i = 1; i < items.length; i++) assert.ok(items[i - 1].lift >= items[i].lift);
   // A Mail is what A CRM users run most; it must be there.
-  assert.ok(items.some((p: { id: string }) => p.id === 'prd_email_a'), JSON.stringify(items.map((p: { id: string }) => p.id)));
+  assert.ok(
+    items.some((p: { id: string }) => p.id === 'prd_email_a'),
+    JSON.stringify(items.map((p: { id: string }) => p.id)),
+  );
   for (const anchor of ['prd_email_a', 'prd_analytics', 'prd_email_c', 'prd_unused']) {
     for (const cohort of ['Default', 'Aspirational', 'Defined']) {
       const r = await get(`/api/companies/me.example/products/${anchor}/related?cohort=${cohort}&size=200`);

@@ -66,7 +66,8 @@ test('/metrics: request durations by route pattern and status, database pool and
   assert.ok(count({ method: 'GET', route: '/api/categories/:categoryId', status_code: '404' }) >= 1, 'the pattern, not the URL');
   assert.ok(count({ method: 'GET', route: '(unmatched)', status_code: '404' }) >= 1, 'unmatched URLs share one series');
   assert.ok(value(body, 'stacklens_http_request_duration_seconds_bucket', { route: '/api/me', status_code: '200', le: '+Inf' })! >= 1);
-  for (const raw of ['cat_secret_name', 'path-xyz', full.clientId, tiny.clientId]) assert.ok(!body.includes(raw), `no raw URL or client id in /metrics: ${raw}`);
+  for (const raw of ['cat_secret_name', 'path-xyz', full.clientId, tiny.clientId])
+    assert.ok(!body.includes(raw), `no raw URL or client id in /metrics: ${raw}`);
 
   assert.ok(value(body, 'stacklens_db_pool_connections', { state: 'total' })! >= 1);
   assert.notEqual(value(body, 'stacklens_db_pool_connections', { state: 'idle' }), undefined);
@@ -95,13 +96,24 @@ test('/metrics: MCP sessions this process opened and ended', async () => {
   const ended = value(before, 'stacklens_mcp_sessions_ended_total') ?? 0;
   const mcpHeaders = { ...full.headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
   const init = await t.app.inject({
-    method: 'POST', url: '/mcp', headers: mcpHeaders,
-    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metrics-test', version: '1' } } },
+    method: 'POST',
+    url: '/mcp',
+    headers: mcpHeaders,
+    payload: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metrics-test', version: '1' } },
+    },
   });
   assert.equal(init.statusCode, 200, init.body);
   const session = String(init.headers['mcp-session-id']);
   assert.equal(value(await scrape(), 'stacklens_mcp_sessions_opened_total'), opened + 1);
-  const end = await t.app.inject({ method: 'DELETE', url: '/mcp', headers: { ...full.headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } });
+  const end = await t.app.inject({
+    method: 'DELETE',
+    url: '/mcp',
+    headers: { ...full.headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+  });
   assert.equal(end.statusCode, 204, end.body);
   assert.equal(value(await scrape(), 'stacklens_mcp_sessions_ended_total'), ended + 1);
 });
@@ -129,7 +141,8 @@ test('/metrics with METRICS_TOKEN: the bearer token from any address, nothing el
   const token = 'k3J9-vQ2x_Lm8Zr4TbW7nYp1HsCd6FgE0aUo5';
   const other = await createTestApp({ db: t.db, env: { METRICS_TOKEN: token } });
   try {
-    const get = (headers: Record<string, string>, remoteAddress = '203.0.113.9') => other.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
+    const get = (headers: Record<string, string>, remoteAddress = '203.0.113.9') =>
+      other.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
     const none = await get({});
     assert.equal(none.statusCode, 401);
     assert.equal(none.headers['www-authenticate'], 'Bearer realm="metrics"');
@@ -154,7 +167,11 @@ test('X-Request-Id on responses of every kind: probes, 2xx, 400, 401, 404, 405, 
     ['no credential', { method: 'GET', url: '/api/me' }, 401],
     ['unknown path', { method: 'GET', url: '/nothing' }, 404],
     ['wrong method', { method: 'DELETE', url: '/api/me', headers: full.headers }, 405],
-    ['body too large', { method: 'POST', url: '/chatty', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimitBytes) }) }, 413],
+    [
+      'body too large',
+      { method: 'POST', url: '/chatty', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimitBytes) }) },
+      413,
+    ],
     ['url too long', { method: 'GET', url: `/api/companies?x=${'a'.repeat(40_000)}` }, 414],
     ['headers too large', { method: 'GET', url: '/healthz', headers: { 'x-padding': 'a'.repeat(20_000) } }, 431],
   ];
@@ -205,7 +222,9 @@ test('every log line of a request carries its id; secrets never reach a log line
   assert.equal(res.statusCode, 200);
   // A refused token request logs the client id and the reason, never the secret.
   await t.app.inject({
-    method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-abc-2' },
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'trace-abc-2' },
     payload: { grant_type: 'client_credentials', client_id: full.clientId, client_secret: 'token-SECRET-8', audience: t.config.auth.audience },
   });
   const all = logLines.join('\n');
@@ -213,12 +232,18 @@ test('every log line of a request carries its id; secrets never reach a log line
   assert.match(all, /postgres:\/\/app:\*\*\*@db\.internal/, 'the URL stays readable, without its password');
 
   const ofRequest = logs().filter((l) => l.reqId === 'trace-abc-1');
-  assert.deepEqual(ofRequest.map((l) => l.msg), ['step one', 'careless log', 'step two', 'request']);
+  assert.deepEqual(
+    ofRequest.map((l) => l.msg),
+    ['step one', 'careless log', 'step two', 'request'],
+  );
   const request = ofRequest.at(-1)!;
   assert.equal(request.statusCode, 200);
   assert.equal(request.url, '/chatty', 'the query string is not logged');
   assert.ok(logs().some((l) => l.reqId === 'trace-abc-2' && l.msg === 'token request refused' && l.clientId === full.clientId));
-  assert.ok(logs().every((l) => !(typeof l.msg === 'string' && l.msg === 'request') || typeof l.reqId === 'string'), 'every request line has an id');
+  assert.ok(
+    logs().every((l) => !(typeof l.msg === 'string' && l.msg === 'request') || typeof l.reqId === 'string'),
+    'every request line has an id',
+  );
 });
 
 test('/readyz: 503 naming the migrations missing when the schema is behind this version', async () => {

@@ -32,7 +32,7 @@ test('every operation: operationId, summary, description and its tag', () => {
 test('the tags used are the tags declared, each with a description', () => {
   const used = new Set<string>();
   for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
-  const declared = (doc.tags as { name: string; description: string }[]);
+  const declared = doc.tags as { name: string; description: string }[];
   assert.deepEqual(declared.map((x) => x.name).sort(), [...used].sort());
   assert.ok(declared.every((x) => x.description));
   assert.ok([...used].every((name) => OPERATION_TAGS.some((x) => x.name === name)));
@@ -56,7 +56,10 @@ test('exports: each media type has its own schema (JSON page, or the file as a s
     if (op.stream!.when) {
       assert.deepEqual(media, ['application/json', op.stream!.media].sort(), op.id);
       assert.ok(ok.content['application/json'].schema.$ref || ok.content['application/json'].schema.type, op.id);
-      assert.ok(documented(op.http.method, op.http.path).parameters.some((p: any) => p.in === 'query' && p.name === op.stream!.when), `${op.id}: the ${op.stream!.when} parameter`);
+      assert.ok(
+        documented(op.http.method, op.http.path).parameters.some((p: any) => p.in === 'query' && p.name === op.stream!.when),
+        `${op.id}: the ${op.stream!.when} parameter`,
+      );
     } else {
       assert.deepEqual(media, [op.stream!.media], op.id);
     }

@@ -44,7 +44,12 @@ function documentAllows(schema: unknown, value: unknown): boolean {
 }
 
 const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-  t.app.inject({ method, url, headers: { ...admin.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, payload: payload === undefined ? undefined : JSON.stringify(payload) });
+  t.app.inject({
+    method,
+    url,
+    headers: { ...admin.headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    payload: payload === undefined ? undefined : JSON.stringify(payload),
+  });
 
 /** The server refuses each value with a 400, and the document calls each invalid. */
 async function refusedByBoth(schema: unknown, values: unknown[], send: (v: any) => Promise<{ statusCode: number; body: string }>) {
@@ -74,18 +79,49 @@ test('domain parameters: a name the normalizer refuses is invalid in the documen
   await allowedByBoth(pathSchema, GOOD_DOMAINS, firmographics);
   // An optional domain filter: blank means not given, in the document too.
   const vendorSchema = param('/api/companies/{companyDomain}/metrics/details', 'post', 'vendorDomain');
-  const details = (d: string) => call('POST', `/api/companies/example.com/metrics/details?cohortCompanyDomain=example.org&vendorDomain=${encodeURIComponent(d)}`);
+  const details = (d: string) =>
+    call('POST', `/api/companies/example.com/metrics/details?cohortCompanyDomain=example.org&vendorDomain=${encodeURIComponent(d)}`);
   await refusedByBoth(vendorSchema, ['localhost', 'a..b'], details);
   await allowedByBoth(vendorSchema, ['', '  ', 'vendor.example'], details);
   // Domains in a body.
   const bodySchema = doc.paths['/api/companies/search'].post.requestBody.content['application/json'].schema;
   const search = (d: string) => call('POST', '/api/companies/search', { domains: [d] });
-  await refusedByBoth(bodySchema, BAD_DOMAINS.map((d) => ({ domains: [d] })), (b) => search(b.domains[0]));
+  await refusedByBoth(
+    bodySchema,
+    BAD_DOMAINS.map((d) => ({ domains: [d] })),
+    (b) => search(b.domains[0]),
+  );
 });
 
-test('the document\'s domain pattern never refuses a domain the server accepts (property, 2,000 domain-like strings)', () => {
+test("the document's domain pattern never refuses a domain the server accepts (property, 2,000 domain-like strings)", () => {
   const pattern = new RegExp(param('/api/companies/{companyDomain}/firmographics', 'get', 'companyDomain').pattern, 'u');
-  const piece = fc.constantFrom('a', 'b', 'xn--bcher-kva', 'ü', '-', '.', '..', '\u3002', '\uff0e', ' ', '/', ':', ':80', '@', 'www.', 'http://', 'HTTPS://', '?', '#', 'com', 'EXAMPLE', '1', '[', ']', '\t');
+  const piece = fc.constantFrom(
+    'a',
+    'b',
+    'xn--bcher-kva',
+    'ü',
+    '-',
+    '.',
+    '..',
+    '\u3002',
+    '\uff0e',
+    ' ',
+    '/',
+    ':',
+    ':80',
+    '@',
+    'www.',
+    'http://',
+    'HTTPS://',
+    '?',
+    '#',
+    'com',
+    'EXAMPLE',
+    '1',
+    '[',
+    ']',
+    '\t',
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
       const s = parts.join('');
@@ -102,11 +138,19 @@ test('the search window: page × size at or past the bound is refused by the ser
   const body = doc.components.schemas.CompanySearchRequestInput;
   assert.equal(body.properties.page[RESULT_WINDOW_EXTENSION], MAX_RESULT_WINDOW, 'the body page states it too');
   const within = (page: number, size: number) => page * size < param('/api/companies/search', 'post', 'page')[RESULT_WINDOW_EXTENSION];
-  for (const [page, size] of [[50, 200], [500, 20], [9999, 2]] as const) {
+  for (const [page, size] of [
+    [50, 200],
+    [500, 20],
+    [9999, 2],
+  ] as const) {
     assert.equal(within(page, size), false);
     assert.equal((await call('POST', `/api/companies/search?page=${page}&size=${size}`)).statusCode, 400);
   }
-  for (const [page, size] of [[49, 200], [499, 20], [9999, 1]] as const) {
+  for (const [page, size] of [
+    [49, 200],
+    [499, 20],
+    [9999, 1],
+  ] as const) {
     assert.equal(within(page, size), true);
     assert.equal((await call('POST', `/api/companies/search?page=${page}&size=${size}`)).statusCode, 200);
   }
@@ -117,13 +161,24 @@ test('a credit grant of 0 is refused by the server and invalid in the document',
   const schema = doc.paths[path].post.requestBody.content['application/json'].schema;
   const grant = (b: unknown) => call('POST', `/api/admin/clients/${admin.clientId}/credits`, b);
   await refusedByBoth(schema, [{ amount: 0, reason: 'x' }], grant);
-  await allowedByBoth(schema, [{ amount: 5, reason: 'x' }, { amount: -1, reason: 'x' }], grant);
+  await allowedByBoth(
+    schema,
+    [
+      { amount: 5, reason: 'x' },
+      { amount: -1, reason: 'x' },
+    ],
+    grant,
+  );
 });
 
 test('audit instants: what the server refuses is invalid in the document (format and pattern), any RFC 3339 offset is valid in both', async () => {
   const schema = param('/api/admin/audit', 'get', 'from');
   const audit = (v: string) => call('GET', `/api/admin/audit?from=${encodeURIComponent(v)}`);
-  await refusedByBoth(schema, ['yesterday', '2024-01-01', '2024-01-01t00:00:00z', '2024-02-30T00:00:00Z', '2024-01-01T00:00:00+24:00', '2024-01-01T00:00:60Z', '2024-01-01 00:00:00Z'], audit);
+  await refusedByBoth(
+    schema,
+    ['yesterday', '2024-01-01', '2024-01-01t00:00:00z', '2024-02-30T00:00:00Z', '2024-01-01T00:00:00+24:00', '2024-01-01T00:00:60Z', '2024-01-01 00:00:00Z'],
+    audit,
+  );
   await allowedByBoth(schema, ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456-23:35', '2024-02-29T23:59:59+15:59', '0000-01-01T00:00:00Z'], audit);
 });
 

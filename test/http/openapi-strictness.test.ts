@@ -38,13 +38,15 @@ test('the documented examples of every operation are accepted (never a 400)', as
 /** Documented-invalid values of a parameter's schema, each with why it is invalid. */
 function invalidValues(schema: Record<string, any>): { value: unknown; why: string }[] {
   const out: { value: unknown; why: string }[] = [];
-  if (schema.type === 'string' && typeof schema.maxLength === 'number') out.push({ value: 'a'.repeat(schema.maxLength + 1), why: `longer than maxLength ${schema.maxLength}` });
+  if (schema.type === 'string' && typeof schema.maxLength === 'number')
+    out.push({ value: 'a'.repeat(schema.maxLength + 1), why: `longer than maxLength ${schema.maxLength}` });
   if (schema.type === 'string' && schema.minLength === 1) out.push({ value: '', why: 'empty, minLength 1' });
   if (schema.type === 'array' && typeof schema.maxItems === 'number') {
     const item = schema.items?.examples?.[0] ?? 'a';
     out.push({ value: Array.from({ length: schema.maxItems + 1 }, () => item), why: `more than maxItems ${schema.maxItems}` });
   }
-  if (schema.type === 'array' && typeof schema.items?.maxLength === 'number') out.push({ value: ['a'.repeat(schema.items.maxLength + 1)], why: `an item longer than maxLength ${schema.items.maxLength}` });
+  if (schema.type === 'array' && typeof schema.items?.maxLength === 'number')
+    out.push({ value: ['a'.repeat(schema.items.maxLength + 1)], why: `an item longer than maxLength ${schema.items.maxLength}` });
   if (schema.type === 'integer' && typeof schema.maximum === 'number') out.push({ value: schema.maximum + 1, why: `above maximum ${schema.maximum}` });
   if (schema.type === 'integer' && typeof schema.minimum === 'number') out.push({ value: schema.minimum - 1, why: `below minimum ${schema.minimum}` });
   return out;
@@ -153,8 +155,22 @@ test('the MCP door gives the same bad domain the same wording (the tools share t
   for (const tool of tools) {
     const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
     if (!('companyDomain' in props) || !(tool.inputSchema.required ?? []).includes('companyDomain')) continue;
-    const failure = await client.callTool({ name: tool.name, arguments: { companyDomain: 'not_a_domain', prompt: 'x', cohort: 'Default', productId: 'prd_x', productIds: ['prd_x'], cohortCompanyDomain: ['example.com'] } })
-      .then((res) => JSON.stringify(res), (err: Error) => err.message);
+    const failure = await client
+      .callTool({
+        name: tool.name,
+        arguments: {
+          companyDomain: 'not_a_domain',
+          prompt: 'x',
+          cohort: 'Default',
+          productId: 'prd_x',
+          productIds: ['prd_x'],
+          cohortCompanyDomain: ['example.com'],
+        },
+      })
+      .then(
+        (res) => JSON.stringify(res),
+        (err: Error) => err.message,
+      );
     assert.match(failure, /companyDomain: 'not_a_domain' is not a valid domain name/, tool.name);
     checked++;
   }

@@ -38,15 +38,26 @@ test('OpenAPI 3.1 with servers, both security schemes and tags', () => {
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, VERSION, 'the version of package.json');
   // Relative: "Try it" calls whatever host the document was fetched from, not PUBLIC_URL.
-  assert.deepEqual(doc.servers.map((s: { url: string }) => s.url), ['/']);
+  assert.deepEqual(
+    doc.servers.map((s: { url: string }) => s.url),
+    ['/'],
+  );
   assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'bearerAuth']);
   assert.equal(doc.components.securitySchemes.apiKey.name, 'X-API-Key');
   assert.deepEqual(doc.security, [{ bearerAuth: [] }, { apiKey: [] }]);
   assert.ok(doc.tags.some((tag: { name: string }) => tag.name === 'Company products'));
   const declared = new Set(doc.tags.map((tag: { name: string }) => tag.name));
   const used = new Set(Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags ?? [])));
-  assert.deepEqual([...used].filter((name) => !declared.has(name)), [], 'every tag used is declared');
-  assert.deepEqual([...declared].filter((name) => !used.has(name)), [], 'every tag declared is used');
+  assert.deepEqual(
+    [...used].filter((name) => !declared.has(name)),
+    [],
+    'every tag used is declared',
+  );
+  assert.deepEqual(
+    [...declared].filter((name) => !used.has(name)),
+    [],
+    'every tag declared is used',
+  );
   assert.ok(!('/api/openapi.json' in doc.paths), 'the document itself is not an operation');
 });
 
@@ -79,7 +90,7 @@ test('every operation is documented with its parameters, responses and errors', 
   assert.ok(doc.paths['/api/companies/{companyDomain}/products/json'].get.responses['200'].content['application/jsonl']);
 });
 
-test('one Error schema for every 4xx/5xx (the token endpoint\'s RFC 6749 400/401 aside); 503 (starting, shutting down, database unavailable) on every operation', () => {
+test("one Error schema for every 4xx/5xx (the token endpoint's RFC 6749 400/401 aside); 503 (starting, shutting down, database unavailable) on every operation", () => {
   assert.deepEqual(doc.components.schemas.Error.required, ['status', 'error', 'message']);
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
@@ -93,7 +104,11 @@ test('one Error schema for every 4xx/5xx (the token endpoint\'s RFC 6749 400/401
           assert.equal(response.content['application/json'].example.error, status === '401' ? 'invalid_client' : 'invalid_request');
           continue;
         }
-        assert.deepEqual(response.content, { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: response.content['application/json'].example } }, `${method} ${path} ${status}`);
+        assert.deepEqual(
+          response.content,
+          { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: response.content['application/json'].example } },
+          `${method} ${path} ${status}`,
+        );
         assert.equal(response.content['application/json'].example.status, Number(status));
       }
     }
@@ -101,7 +116,16 @@ test('one Error schema for every 4xx/5xx (the token endpoint\'s RFC 6749 400/401
 });
 
 test('response headers are documented where the server sends them', () => {
-  assert.deepEqual(Object.keys(doc.components.headers).sort(), ['Cache-Control', 'Content-Disposition', 'ETag', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']);
+  assert.deepEqual(Object.keys(doc.components.headers).sort(), [
+    'Cache-Control',
+    'Content-Disposition',
+    'ETag',
+    'Idempotent-Replayed',
+    'RateLimit',
+    'RateLimit-Policy',
+    'Retry-After',
+    'X-Request-Id',
+  ]);
   const names = (response: any) => Object.keys(response.headers ?? {}).sort();
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
@@ -130,7 +154,8 @@ test('every operation has a request or response example', () => {
         ...Object.values<any>(op.responses['200']?.content ?? {}).filter((m) => m.example !== undefined),
       ];
       assert.ok(examples.length > 0, `${method} ${path} has an example`);
-      if (op.responses['200']?.content?.['application/json']) assert.ok(op.responses['200'].content['application/json'].example !== undefined, `${method} ${path}: 200 example`);
+      if (op.responses['200']?.content?.['application/json'])
+        assert.ok(op.responses['200'].content['application/json'].example !== undefined, `${method} ${path}: 200 example`);
     }
   }
 });
@@ -141,10 +166,16 @@ test('the document passes `redocly lint` without errors or warnings', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     // The repository's redocly.yaml: the recommended rules, each one that is off with its reason.
-    const run = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format=json'], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format=json'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
     const report = JSON.parse(run.stdout);
-    assert.deepEqual((report.problems ?? []).map((p: { ruleId: string; message: string }) => `${p.ruleId}: ${p.message}`), []);
+    assert.deepEqual(
+      (report.problems ?? []).map((p: { ruleId: string; message: string }) => `${p.ruleId}: ${p.message}`),
+      [],
+    );
     assert.equal(report.totals.errors, 0, run.stdout);
     assert.equal(report.totals.warnings, 0, run.stdout);
   } finally {

@@ -20,8 +20,17 @@ after(() => t.close());
 
 /** A valid value for each path parameter and each required argument the records use. */
 const SAMPLE: Record<string, unknown> = {
-  companyDomain: 'example.com', vendorDomain: 'example.com', cohort: 'Default', productId: 'prd_x', profileId: 'per_x',
-  categoryId: 'cat_x', industryId: 'ind_x', prompt: 'crm', productIds: ['prd_x'], profileIds: ['per_x'], body: {},
+  companyDomain: 'example.com',
+  vendorDomain: 'example.com',
+  cohort: 'Default',
+  productId: 'prd_x',
+  profileId: 'per_x',
+  categoryId: 'cat_x',
+  industryId: 'ind_x',
+  prompt: 'crm',
+  productIds: ['prd_x'],
+  profileIds: ['per_x'],
+  body: {},
   url: 'example.com',
 };
 
@@ -53,7 +62,12 @@ test('every record is served on REST, and every MCP tool is a record', async () 
   }
   const ids = OPERATIONS.flatMap((op) => [op.id, ...(op.http.aliases ?? []).map((a) => a.id)]);
   assert.deepEqual([...served].sort(), [...ids].sort(), 'the /api operations of the document are exactly the records');
-  assert.deepEqual(allTools.map((tool) => tool.operation.id).sort(), OPERATIONS.filter((op) => op.mcp).map((op) => op.id).sort());
+  assert.deepEqual(
+    allTools.map((tool) => tool.operation.id).sort(),
+    OPERATIONS.filter((op) => op.mcp)
+      .map((op) => op.id)
+      .sort(),
+  );
 });
 
 test('REST: 401 without credentials and with a bad key, on every address', async () => {

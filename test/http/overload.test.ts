@@ -33,7 +33,8 @@ async function holdEveryConnection(app: TestApp): Promise<() => Promise<void>> {
     app.db.transaction(async () => {
       held++;
       await gate;
-    }));
+    }),
+  );
   await waitFor(() => held === size, 'every connection to be checked out');
   return async () => {
     open();
@@ -51,7 +52,11 @@ test('past OVERLOAD_MAX_DB_WAITING the API and MCP are shed with 503 + Retry-Aft
     waiting = [1, 2, 3].map(() => t.db.query('SELECT 1'));
     await waitFor(() => pressured(app.app), 'the database queue to be sampled past its limit');
     const refusedBefore = await refusedForDbQueue(app.app);
-    for (const [method, url] of [['GET', '/api/me'], ['POST', '/mcp'], ['POST', '/api/companies/search']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/me'],
+      ['POST', '/mcp'],
+      ['POST', '/api/companies/search'],
+    ] as const) {
       const res = await app.app.inject({ method, url, headers: client.headers, payload: method === 'POST' ? {} : undefined });
       assert.equal(res.statusCode, 503, `${method} ${url}`);
       assert.equal(res.headers['retry-after'], '3');

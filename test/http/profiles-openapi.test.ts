@@ -30,8 +30,17 @@ test('people routes render into the OpenAPI document', async () => {
   }
   const search = op('/api/profiles/search', 'post');
   assert.deepEqual(Object.keys(search.responses['200'].content).sort(), ['application/json', 'text/csv']);
-  assert.deepEqual(Object.keys(search.requestBody.content['application/json'].schema.properties).sort(),
-    ['companyDomains', 'countries', 'functions', 'industries', 'page', 'query', 'seniority', 'size', 'titles']);
+  assert.deepEqual(Object.keys(search.requestBody.content['application/json'].schema.properties).sort(), [
+    'companyDomains',
+    'countries',
+    'functions',
+    'industries',
+    'page',
+    'query',
+    'seniority',
+    'size',
+    'titles',
+  ]);
   assert.deepEqual(search.parameters.map((p: any) => p.name).sort(), ['export', 'page', 'size', 'x-on-behalf-of-user']);
   const purchase = op('/api/profiles/purchase', 'post');
   assert.ok(purchase.parameters.some((p: any) => p.name === 'idempotency-key' && p.in === 'header'));

@@ -18,7 +18,17 @@ before(async () => {
   await insertWorld(t.db, {
     companies: [{ id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp' }],
     people: [
-      { id: 'per_ada', full_name: 'Ada Lovelace', title: 'CTO', seniority: 'C-Level', function: 'Engineering', company_id: 'cmp_acme', country: 'GB', city: 'London', linkedin_url: 'https://linkedin.com/in/ada' },
+      {
+        id: 'per_ada',
+        full_name: 'Ada Lovelace',
+        title: 'CTO',
+        seniority: 'C-Level',
+        function: 'Engineering',
+        company_id: 'cmp_acme',
+        country: 'GB',
+        city: 'London',
+        linkedin_url: 'https://linkedin.com/in/ada',
+      },
       { id: 'per_bob', full_name: 'Bob Builder', company_id: 'cmp_acme' },
       { id: 'per_cy', full_name: 'Cy Nophone' },
       ...Array.from({ length: 120 }, (_, i) => ({ id: `per_n${String(i).padStart(3, '0')}`, full_name: `Bulk ${i}` })),
@@ -48,8 +58,16 @@ async function balance(clientId: string): Promise<number> {
 }
 
 const ADA_SUMMARY = {
-  id: 'per_ada', fullName: 'Ada Lovelace', title: 'CTO', seniority: 'C-Level', function: 'Engineering',
-  companyName: 'Acme Corp', companyDomain: 'acme.com', country: 'GB', city: 'London', linkedinUrl: 'https://linkedin.com/in/ada',
+  id: 'per_ada',
+  fullName: 'Ada Lovelace',
+  title: 'CTO',
+  seniority: 'C-Level',
+  function: 'Engineering',
+  companyName: 'Acme Corp',
+  companyDomain: 'acme.com',
+  country: 'GB',
+  city: 'London',
+  linkedinUrl: 'https://linkedin.com/in/ada',
 };
 const ADA_EMAILS = [
   { value: 'ada@acme.com', type: 'work', verified: true },
@@ -82,14 +100,25 @@ test('profile, purchase, profile again: exact shapes, one credit, ledger and aud
 
   // Buying again costs nothing and still returns the contacts.
   const again = await purchase(buyer, ['per_ada']);
-  assert.deepEqual(again.json(), { results: [{ profileId: 'per_ada', status: 'already_purchased', emails: ADA_EMAILS, phones: ADA_PHONES }], charged: 0, balance: 8 });
+  assert.deepEqual(again.json(), {
+    results: [{ profileId: 'per_ada', status: 'already_purchased', emails: ADA_EMAILS, phones: ADA_PHONES }],
+    charged: 0,
+    balance: 8,
+  });
 
   const c = await credits(buyer);
   assert.equal(c.statusCode, 200);
   const cb = c.json();
   assert.equal(cb.clientId, buyer.clientId);
   assert.equal(cb.balance, 8);
-  assert.deepEqual(cb.ledger.map((e: any) => [e.delta, e.reason, e.reference]), [[-1, 'purchase', 'per_cy'], [-1, 'purchase', 'per_ada'], [10, 'initial_grant', 'full']]);
+  assert.deepEqual(
+    cb.ledger.map((e: any) => [e.delta, e.reason, e.reference]),
+    [
+      [-1, 'purchase', 'per_cy'],
+      [-1, 'purchase', 'per_ada'],
+      [10, 'initial_grant', 'full'],
+    ],
+  );
   for (const e of cb.ledger) {
     assert.deepEqual(Object.keys(e).sort(), ['createdAt', 'delta', 'id', 'reason', 'reference']);
     assert.ok(!Number.isNaN(Date.parse(e.createdAt)));
@@ -99,11 +128,17 @@ test('profile, purchase, profile again: exact shapes, one credit, ledger and aud
   assert.deepEqual((await credits(buyer, '?limit=1')).json().ledger.length, 1);
   assert.equal((await credits(buyer, '?limit=0')).statusCode, 400);
 
-  const audits = await t.db.query<Record<string, any>>("SELECT on_behalf_of, params, result_count FROM audit_log WHERE client_id = $1 AND action = 'profiles.purchase' ORDER BY id", [buyer.clientId]);
-  assert.deepEqual(audits.map((a) => [a.on_behalf_of, a.params.profileIds, a.params.outcome, a.result_count]), [
-    ['buyer@example.com', 3, 'completed', 2],
-    ['buyer@example.com', 1, 'completed', 0],
-  ]);
+  const audits = await t.db.query<Record<string, any>>(
+    "SELECT on_behalf_of, params, result_count FROM audit_log WHERE client_id = $1 AND action = 'profiles.purchase' ORDER BY id",
+    [buyer.clientId],
+  );
+  assert.deepEqual(
+    audits.map((a) => [a.on_behalf_of, a.params.profileIds, a.params.outcome, a.result_count]),
+    [
+      ['buyer@example.com', 3, 'completed', 2],
+      ['buyer@example.com', 1, 'completed', 0],
+    ],
+  );
 
   // Another client has not purchased it: no contacts.
   const other = await createTestClient(t.db, 'full', 1);
@@ -133,9 +168,15 @@ test('402 when credits do not cover the new profiles; nothing is charged', async
   assert.equal((await purchase(buyer, ['per_bob', 'per_ada'])).json().charged, 1);
   const zero = await purchase(buyer, ['per_ada', 'per_nope']);
   assert.equal(zero.statusCode, 200);
-  assert.deepEqual(zero.json().results.map((r: any) => r.status), ['already_purchased', 'not_found']);
+  assert.deepEqual(
+    zero.json().results.map((r: any) => r.status),
+    ['already_purchased', 'not_found'],
+  );
   assert.equal((await purchase(buyer, ['per_cy'])).statusCode, 402);
-  const [audit] = await t.db.query<Record<string, any>>("SELECT params, result_count FROM audit_log WHERE client_id = $1 AND params->>'outcome' = 'insufficient_credits' ORDER BY id LIMIT 1", [buyer.clientId]);
+  const [audit] = await t.db.query<Record<string, any>>(
+    "SELECT params, result_count FROM audit_log WHERE client_id = $1 AND params->>'outcome' = 'insufficient_credits' ORDER BY id LIMIT 1",
+    [buyer.clientId],
+  );
   assert.equal(audit!.params.profileIds, 3);
 });
 
@@ -208,7 +249,7 @@ test('Idempotency-Key: same key and body → stored response; different body →
   // A 402 is not stored: the same key works once credits allow.
   const poor = await createTestClient(t.db, 'full', 0);
   assert.equal((await purchase(poor, ['per_ada'], { 'idempotency-key': 'k1' })).statusCode, 402);
-  await t.db.query("UPDATE api_clients SET credits = 1 WHERE id = $1", [poor.clientId]);
+  await t.db.query('UPDATE api_clients SET credits = 1 WHERE id = $1', [poor.clientId]);
   assert.equal((await purchase(poor, ['per_ada'], { 'idempotency-key': 'k1' })).json().charged, 1);
 
   for (const bad of ['', 'has space', 'x'.repeat(256)]) {

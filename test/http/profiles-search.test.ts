@@ -18,21 +18,87 @@ before(async () => {
   full = await createTestClient(t.db, 'full');
   basic = await createTestClient(t.db, 'basic');
   await insertWorld(t.db, {
-    industries: [{ id: 'ind_software', name: 'Software' }, { id: 'ind_retail', name: 'Retail' }],
+    industries: [
+      { id: 'ind_software', name: 'Software' },
+      { id: 'ind_retail', name: 'Retail' },
+    ],
     companies: [
       { id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp', industry_id: 'ind_software' },
       { id: 'cmp_globex', domain: 'globex.io', name: 'Globex', industry_id: 'ind_retail' },
       { id: 'cmp_initech', domain: 'initech.de', name: 'Initech', industry_id: null },
     ],
     people: [
-      { id: 'per_001', full_name: 'Ada Lovelace', title: 'VP of Engineering', seniority: 'VP', function: 'Engineering', company_id: 'cmp_acme', country: 'US', city: 'Austin', linkedin_url: 'https://linkedin.com/in/ada' },
-      { id: 'per_002', full_name: 'Grace Hopper', title: 'Chief Technology Officer', seniority: 'C-Level', function: 'Engineering', company_id: 'cmp_globex', country: 'DE', city: 'Berlin' },
-      { id: 'per_003', full_name: 'Alan Turing', title: 'Sales Director', seniority: 'Director', function: 'Sales', company_id: 'cmp_initech', country: 'GB', city: 'London' },
-      { id: 'per_004', full_name: 'Edsger Dijkstra', title: 'Senior Engineer', seniority: 'Senior', function: 'Engineering', company_id: 'cmp_acme', country: 'NL', city: 'Amsterdam' },
-      { id: 'per_005', full_name: 'Barbara Liskov', title: 'Marketing Manager', seniority: 'Manager', function: 'Marketing', company_id: 'cmp_globex', country: 'US', city: 'Boston' },
-      { id: 'per_006', full_name: '=cmd|calc', title: '+danger, "quoted"', seniority: 'Senior', function: 'Sales', company_id: null, country: 'US', city: null },
+      {
+        id: 'per_001',
+        full_name: 'Ada Lovelace',
+        title: 'VP of Engineering',
+        seniority: 'VP',
+        function: 'Engineering',
+        company_id: 'cmp_acme',
+        country: 'US',
+        city: 'Austin',
+        linkedin_url: 'https://linkedin.com/in/ada',
+      },
+      {
+        id: 'per_002',
+        full_name: 'Grace Hopper',
+        title: 'Chief Technology Officer',
+        seniority: 'C-Level',
+        function: 'Engineering',
+        company_id: 'cmp_globex',
+        country: 'DE',
+        city: 'Berlin',
+      },
+      {
+        id: 'per_003',
+        full_name: 'Alan Turing',
+        title: 'Sales Director',
+        seniority: 'Director',
+        function: 'Sales',
+        company_id: 'cmp_initech',
+        country: 'GB',
+        city: 'London',
+      },
+      {
+        id: 'per_004',
+        full_name: 'Edsger Dijkstra',
+        title: 'Senior Engineer',
+        seniority: 'Senior',
+        function: 'Engineering',
+        company_id: 'cmp_acme',
+        country: 'NL',
+        city: 'Amsterdam',
+      },
+      {
+        id: 'per_005',
+        full_name: 'Barbara Liskov',
+        title: 'Marketing Manager',
+        seniority: 'Manager',
+        function: 'Marketing',
+        company_id: 'cmp_globex',
+        country: 'US',
+        city: 'Boston',
+      },
+      {
+        id: 'per_006',
+        full_name: '=cmd|calc',
+        title: '+danger, "quoted"',
+        seniority: 'Senior',
+        function: 'Sales',
+        company_id: null,
+        country: 'US',
+        city: null,
+      },
       // 25 look-alikes for paging
-      ...Array.from({ length: 25 }, (_, i) => ({ id: `per_p${String(i).padStart(2, '0')}`, full_name: `Pager ${i}`, title: 'Account Executive', seniority: 'Mid', function: 'Pagination', company_id: 'cmp_initech', country: 'FR' })),
+      ...Array.from({ length: 25 }, (_, i) => ({
+        id: `per_p${String(i).padStart(2, '0')}`,
+        full_name: `Pager ${i}`,
+        title: 'Account Executive',
+        seniority: 'Mid',
+        function: 'Pagination',
+        company_id: 'cmp_initech',
+        country: 'FR',
+      })),
     ],
     contacts: [{ person_id: 'per_001', kind: 'email', value: 'ada@acme.com' }],
   });
@@ -50,10 +116,20 @@ test('happy path: exact page and summary shape, no contact fields', async () => 
   assert.deepEqual(res.json(), {
     totalPages: 1,
     totalElements: 1,
-    content: [{
-      id: 'per_001', fullName: 'Ada Lovelace', title: 'VP of Engineering', seniority: 'VP', function: 'Engineering',
-      companyName: 'Acme Corp', companyDomain: 'acme.com', country: 'US', city: 'Austin', linkedinUrl: 'https://linkedin.com/in/ada',
-    }],
+    content: [
+      {
+        id: 'per_001',
+        fullName: 'Ada Lovelace',
+        title: 'VP of Engineering',
+        seniority: 'VP',
+        function: 'Engineering',
+        companyName: 'Acme Corp',
+        companyDomain: 'acme.com',
+        country: 'US',
+        city: 'Austin',
+        linkedinUrl: 'https://linkedin.com/in/ada',
+      },
+    ],
   });
   assert.doesNotMatch(res.body, /ada@acme\.com|emails|phones/);
   const none = await search({ functions: ['Sales'] });
@@ -206,8 +282,11 @@ test('export=true streams CSV of every match, neutralizes formulas, and is audit
   assert.match(String(res.headers['content-disposition']), /^attachment; filename="profiles-\d{8}-\d{6}\.csv"$/);
   const rows = parse(res.body, { columns: false }) as string[][];
   assert.deepEqual(rows[0], ['id', 'fullName', 'title', 'seniority', 'function', 'companyName', 'companyDomain', 'country', 'city', 'linkedinUrl']);
-  assert.deepEqual(rows.slice(1).map((r) => r[0]), ['per_001', 'per_004', 'per_006']); // paging ignored: every match
-  assert.deepEqual(rows[3], ['per_006', "'=cmd|calc", "'+danger, \"quoted\"", 'Senior', 'Sales', '', '', 'US', '', '']);
+  assert.deepEqual(
+    rows.slice(1).map((r) => r[0]),
+    ['per_001', 'per_004', 'per_006'],
+  ); // paging ignored: every match
+  assert.deepEqual(rows[3], ['per_006', "'=cmd|calc", '\'+danger, "quoted"', 'Senior', 'Sales', '', '', 'US', '', '']);
   assert.doesNotMatch(res.body, /ada@acme\.com/);
   const [entry] = await t.db.query<Record<string, any>>(
     "SELECT client_id, on_behalf_of, action, params, result_count FROM audit_log WHERE action = 'profiles.export' ORDER BY id DESC LIMIT 1",

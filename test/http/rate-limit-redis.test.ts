@@ -30,7 +30,8 @@ after(async () => {
   await db.close();
 });
 
-const ping = (t: TestApp, c: TestClient, url = '/api/me') => t.app.inject({ method: 'GET', url, headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+const ping = (t: TestApp, c: TestClient, url = '/api/me') =>
+  t.app.inject({ method: 'GET', url, headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
 
 test('Redis store: two instances share one quota per client; other clients unaffected', async (t) => {
   if (!reachable) return t.skip(`Redis unreachable at ${REDIS_URL}: shared rate-limit test skipped`);
@@ -55,7 +56,12 @@ test('Redis store: two instances share one quota per client; other clients unaff
 test('Redis store: the AI quota is shared too, and a refused call spends nothing', async (t) => {
   if (!reachable) return t.skip(`Redis unreachable at ${REDIS_URL}: shared rate-limit test skipped`);
   const c = await createTestClient(db, 'tiny' as 'basic');
-  const ai = (inst: TestApp) => inst.app.inject({ method: 'POST', url: '/api/ai/find-customers-of-products?prompt=x', headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+  const ai = (inst: TestApp) =>
+    inst.app.inject({
+      method: 'POST',
+      url: '/api/ai/find-customers-of-products?prompt=x',
+      headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com' },
+    });
   // The test world is empty: the calls are served (404, nothing recognized) and counted.
   assert.equal((await ai(a)).statusCode, 404);
   assert.equal((await ai(b)).statusCode, 404);

@@ -59,7 +59,11 @@ test("429 with Retry-After after the plan's quota, keyed by client (token and ke
   assert429(refused, /'tiny' plan allows 4 requests per 60 s/);
   assert.match(String(refused.headers.ratelimit), /^"default";r=0;t=\d+$/);
   // The same client through an access token: same bucket.
-  const tok = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' } });
+  const tok = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' },
+  });
   const viaToken = await t.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${tok.json().access_token}` } });
   assert429(viaToken, /4 requests/);
   // Another client from the same address is not affected (never per IP).

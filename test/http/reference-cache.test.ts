@@ -85,7 +85,10 @@ test('vendor searches and vendor products are kept too, and follow a catalog cha
   const before = await get(search);
   assert.equal(before.statusCode, 200);
   assert.ok(before.headers.etag);
-  assert.deepEqual(before.json().content.map((v: { domain: string }) => v.domain), ['hubspot.com']);
+  assert.deepEqual(
+    before.json().content.map((v: { domain: string }) => v.domain),
+    ['hubspot.com'],
+  );
   const products = await get('/api/vendors/hubspot.com/products');
   assert.ok(products.headers.etag);
 
@@ -111,9 +114,23 @@ test('an unknown id is still a 404 naming it, and is not kept', async () => {
 
 test('the OpenAPI document lists 304 on the reference operations only', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-  const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>).flatMap((p) => Object.values(p));
-  const with304 = ops.filter((o) => o.responses['304']).map((o) => o.operationId).sort();
-  assert.deepEqual(with304, ['getCategory', 'getIndustry', 'listCategories', 'listIndustries', 'listProductCategories', 'searchProducts', 'searchVendors', 'vendorProducts']);
+  const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>).flatMap((p) =>
+    Object.values(p),
+  );
+  const with304 = ops
+    .filter((o) => o.responses['304'])
+    .map((o) => o.operationId)
+    .sort();
+  assert.deepEqual(with304, [
+    'getCategory',
+    'getIndustry',
+    'listCategories',
+    'listIndustries',
+    'listProductCategories',
+    'searchProducts',
+    'searchVendors',
+    'vendorProducts',
+  ]);
 });
 
 test('the streamed variant (export=true) is answered live, never kept', async () => {

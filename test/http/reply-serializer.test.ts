@@ -18,7 +18,10 @@ const compile = (checkReplies: boolean) =>
   replySerializerCompiler({ checkReplies })({ schema: sample, method: 'GET', url: '/x', httpStatus: '200' } as never) as (data: unknown) => string;
 
 test('a reply of exactly the contract shape is written as JSON.stringify writes it, checked or not', () => {
-  for (const value of [{ name: 'x "q"\n', score: 0.5, tags: ['t'] }, { name: 'y', score: null, tags: [], since: '2026-01-01' }]) {
+  for (const value of [
+    { name: 'x "q"\n', score: 0.5, tags: ['t'] },
+    { name: 'y', score: null, tags: [], since: '2026-01-01' },
+  ]) {
     assert.equal(compile(true)(value), JSON.stringify(value));
     assert.equal(compile(false)(value), JSON.stringify(value));
   }

@@ -24,7 +24,10 @@ test('GET /categories: the whole taxonomy as an array of { id, name, parentId, l
   assert.equal(res.statusCode, 200);
   const list = res.json();
   assert.equal(list.length, 7);
-  assert.deepEqual(list.map((c: { id: string }) => c.id), ['cat_crm', 'cat_crm_smb', 'cat_email', 'cat_infra', 'cat_marketing', 'cat_sales', 'cat_zformula']);
+  assert.deepEqual(
+    list.map((c: { id: string }) => c.id),
+    ['cat_crm', 'cat_crm_smb', 'cat_email', 'cat_infra', 'cat_marketing', 'cat_sales', 'cat_zformula'],
+  );
   assert.deepEqual(list[1], { id: 'cat_crm_smb', name: 'SMB CRM', parentId: 'cat_crm', level: 2, description: null });
   assert.deepEqual(list[5], { id: 'cat_sales', name: 'Sales', parentId: null, level: 0, description: null });
 });

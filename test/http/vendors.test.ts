@@ -19,7 +19,8 @@ const names = (body: { content: { name: string }[] }) => body.content.map((v) =>
 test('exact search: case-insensitive name or domain, items { id, domain, name, logo }', async () => {
   const body = (await get('/api/vendors?vendor=salesforce')).json();
   assert.deepEqual(body, {
-    totalPages: 1, totalElements: 1,
+    totalPages: 1,
+    totalElements: 1,
     content: [{ id: 'ven_sf', domain: 'salesforce.com', name: 'Salesforce', logo: 'https://logo.example/salesforce.com.png' }],
   });
   assert.deepEqual(names((await get('/api/vendors?vendor=HUBSPOT.COM')).json()), ['HubSpot']);
@@ -46,7 +47,11 @@ test('no vendor parameter: every vendor by name, paged without repeats', async (
 });
 
 test('vendor search parameter errors are 400 naming the parameter', async () => {
-  for (const [url, field] of [['/api/vendors?fuzzy=perhaps', 'query.fuzzy'], ['/api/vendors?size=500', 'query.size'], ['/api/vendors?page=x', 'query.page']]) {
+  for (const [url, field] of [
+    ['/api/vendors?fuzzy=perhaps', 'query.fuzzy'],
+    ['/api/vendors?size=500', 'query.size'],
+    ['/api/vendors?page=x', 'query.page'],
+  ]) {
     const res = await get(url!);
     assert.equal(res.statusCode, 400, url);
     assert.match(res.json().message, new RegExp(field!.replace('.', '\\.')));
@@ -56,17 +61,36 @@ test('vendor search parameter errors are 400 naming the parameter', async () => 
 test("a vendor's products: Product shape with features and vendor, sorted, filtered by name", async () => {
   const body = (await get('/api/vendors/salesforce.com/products')).json();
   assert.equal(body.totalElements, 2);
-  assert.deepEqual(body.content.map((p: { id: string }) => p.id), ['prd_sf_smb', 'prd_sf_crm']);
+  assert.deepEqual(
+    body.content.map((p: { id: string }) => p.id),
+    ['prd_sf_smb', 'prd_sf_crm'],
+  );
   assert.deepEqual(body.content[1], {
-    id: 'prd_sf_crm', name: 'Sales Cloud', shortName: 'SFDC', description: 'Sf Crm does things.', logo: 'https://img.example/prd_sf_crm.png',
-    category: 'CRM', categoryId: 'cat_crm', features: ['Pipeline', 'Forecasting'], reviewCount: 10, starRating: 4.2, avgRating: 4.1,
-    productUrl: 'https://p.example/prd_sf_crm', publicDetailUrl: 'https://d.example/prd_sf_crm',
+    id: 'prd_sf_crm',
+    name: 'Sales Cloud',
+    shortName: 'SFDC',
+    description: 'Sf Crm does things.',
+    logo: 'https://img.example/prd_sf_crm.png',
+    category: 'CRM',
+    categoryId: 'cat_crm',
+    features: ['Pipeline', 'Forecasting'],
+    reviewCount: 10,
+    starRating: 4.2,
+    avgRating: 4.1,
+    productUrl: 'https://p.example/prd_sf_crm',
+    publicDetailUrl: 'https://d.example/prd_sf_crm',
     vendor: { id: 'ven_sf', domain: 'salesforce.com', name: 'Salesforce', logo: 'https://logo.example/salesforce.com.png' },
   });
   const filtered = (await get('/api/vendors/WWW.SALESFORCE.COM/products?productName=CLOUD')).json();
-  assert.deepEqual(filtered.content.map((p: { id: string }) => p.id), ['prd_sf_crm']);
+  assert.deepEqual(
+    filtered.content.map((p: { id: string }) => p.id),
+    ['prd_sf_crm'],
+  );
   assert.deepEqual((await get('/api/vendors/salesforce.com/products?productName=zzz')).json(), { totalPages: 0, totalElements: 0, content: [] });
-  assert.deepEqual((await get('/api/vendors/salesforce.com/products?size=1&page=1')).json().content.map((p: { id: string }) => p.id), ['prd_sf_crm']);
+  assert.deepEqual(
+    (await get('/api/vendors/salesforce.com/products?size=1&page=1')).json().content.map((p: { id: string }) => p.id),
+    ['prd_sf_crm'],
+  );
 });
 
 test("a vendor's products: unknown vendor 404, invalid domain 400, 401 without credentials", async () => {

@@ -11,9 +11,20 @@ export const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
 
 /** The example files in an order where every reference exists when it is needed. */
 export const EXAMPLE_ORDER = [
-  'industries.csv', 'categories.csv', 'vendors.csv', 'products.csv', 'companies.csv',
-  'firmographics.jsonl', 'firmographics.csv', 'installs.csv', 'installs.jsonl', 'people.csv',
-  'contacts.csv', 'feed.csv', 'feed.jsonl', 'cohorts.csv',
+  'industries.csv',
+  'categories.csv',
+  'vendors.csv',
+  'products.csv',
+  'companies.csv',
+  'firmographics.jsonl',
+  'firmographics.csv',
+  'installs.csv',
+  'installs.jsonl',
+  'people.csv',
+  'contacts.csv',
+  'feed.csv',
+  'feed.jsonl',
+  'cohorts.csv',
 ] as const;
 
 export function tempDir(): string {

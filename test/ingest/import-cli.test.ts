@@ -89,10 +89,17 @@ test('every import above is a job in the database, started by the CLI, with its 
     const jobs = await db.query<{ status: string; started_by: string; params: { kind: string; file: string }; error: string | null }>(
       "SELECT status, started_by, params, error FROM jobs WHERE kind = 'import' ORDER BY id",
     );
-    assert.deepEqual(jobs.map((j) => [j.params.file.split('/').pop(), j.status]), [
-      ['industries.csv', 'succeeded'], ['industries.csv', 'succeeded'], ['industries-bad.jsonl', 'failed'], ['probe.csv', 'succeeded'],
-      ['missing.csv', 'failed'], ['installs.txt', 'failed'],
-    ]);
+    assert.deepEqual(
+      jobs.map((j) => [j.params.file.split('/').pop(), j.status]),
+      [
+        ['industries.csv', 'succeeded'],
+        ['industries.csv', 'succeeded'],
+        ['industries-bad.jsonl', 'failed'],
+        ['probe.csv', 'succeeded'],
+        ['missing.csv', 'failed'],
+        ['installs.txt', 'failed'],
+      ],
+    );
     assert.ok(jobs.every((j) => j.started_by === 'cli'));
     assert.equal(jobs[2]!.error, '2 of 3 rows rejected (2 errors): nothing written');
   } finally {

@@ -31,7 +31,9 @@ function installLines(broken: Map<number, string> = new Map()): string[] {
     const line = lines.length + 1;
     const c = i % N;
     const p = Math.floor(i / N);
-    lines.push(broken.get(line) ?? `C${c}.Example,prd_${p},2024-01-${String(1 + (i % 28)).padStart(2, '0')},2026-0${1 + (i % 9)}-15,${1 + (i % 50)},${i % 101},website`);
+    lines.push(
+      broken.get(line) ?? `C${c}.Example,prd_${p},2024-01-${String(1 + (i % 28)).padStart(2, '0')},2026-0${1 + (i % 9)}-15,${1 + (i % 50)},${i % 101},website`,
+    );
   }
   return lines;
 }
@@ -62,8 +64,16 @@ test('the corrected file imports; importing it again changes no row', async () =
   const first = await importFile(db, 'installs', file);
   assert.deepEqual([first.committed, first.rowsRead, first.inserted, first.updated, first.unchanged, first.rejected], [true, 10_000, 10_000, 0, 0, 0]);
   assert.equal(await count('installs'), 10_000);
-  const [row] = await db.query(`SELECT first_verified, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = 'cmp_3' AND product_id = 'prd_0'`);
-  assert.deepEqual(row, { first_verified: new Date('2024-01-04T00:00:00Z'), last_verified: new Date('2026-04-15T00:00:00Z'), hit_count: 4, intensity: 3, sources: ['website'] });
+  const [row] = await db.query(
+    `SELECT first_verified, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = 'cmp_3' AND product_id = 'prd_0'`,
+  );
+  assert.deepEqual(row, {
+    first_verified: new Date('2024-01-04T00:00:00Z'),
+    last_verified: new Date('2026-04-15T00:00:00Z'),
+    hit_count: 4,
+    intensity: 3,
+    sources: ['website'],
+  });
 
   const stored = await fingerprint(db, 'installs');
   const again = await importFile(db, 'installs', file);
@@ -108,7 +118,14 @@ test('a natural key twice in one file is rejected on the later line', async () =
   const s = await importFile(db, 'installs', file);
   assert.equal(s.committed, false);
   assert.equal(s.rowsRead, 4);
-  assert.deepEqual(s.errors.map((e) => [e.line, e.field]), [[3, 'productId'], [4, '(row)'], [5, 'colour']]);
+  assert.deepEqual(
+    s.errors.map((e) => [e.line, e.field]),
+    [
+      [3, 'productId'],
+      [4, '(row)'],
+      [5, 'colour'],
+    ],
+  );
   assert.equal(s.errors[0]!.message, 'duplicate of line 1 (same companyDomain + productId)');
   assert.match(s.errors[1]!.message, /^invalid JSON/);
   assert.match(s.errors[2]!.message, /^unknown field \(expected: companyDomain, productId, /);
@@ -120,7 +137,13 @@ test('a CSV header with an unknown or a missing required column is rejected on l
   assert.equal(s.committed, false);
   assert.equal(s.rowsRead, 0);
   assert.equal(s.rejected, 1);
-  assert.deepEqual(s.errors.map((e) => [e.line, e.field]), [[1, 'product'], [1, 'productId']]);
+  assert.deepEqual(
+    s.errors.map((e) => [e.line, e.field]),
+    [
+      [1, 'product'],
+      [1, 'productId'],
+    ],
+  );
   assert.equal(s.errors[1]!.message, 'required column is missing from the header');
 });
 
@@ -136,7 +159,13 @@ test('CSV structure errors name their line; quoted cells may span lines', async 
   ]);
   const s = await importFile(db, 'people', file);
   assert.equal(s.committed, false);
-  assert.deepEqual(s.errors.map((e) => [e.line, e.field]), [[4, '(row)'], [7, 'id']]);
+  assert.deepEqual(
+    s.errors.map((e) => [e.line, e.field]),
+    [
+      [4, '(row)'],
+      [7, 'id'],
+    ],
+  );
   assert.equal(s.errors[0]!.message, 'has 4 fields, the header has 3');
   assert.equal(await count('people'), 0);
 });
@@ -147,5 +176,8 @@ test('every bad line is counted; the list stops at maxErrors', async () => {
   const s = await importFile(db, 'installs', writeFile(dir, 'many.csv', lines), { maxErrors: 10 });
   assert.equal(s.rejected, 50);
   assert.equal(s.errorCount, 50);
-  assert.deepEqual(s.errors.map((e) => e.line), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  assert.deepEqual(
+    s.errors.map((e) => e.line),
+    [2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+  );
 });

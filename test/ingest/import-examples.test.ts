@@ -40,29 +40,50 @@ test('the examples import in order and land with their values', async () => {
   assert.deepEqual(initech, { id: 'cmp_initech_example', employee_band: '200 - 499', industry_id: 'ind_software' });
   // Vendor domains are normalized (https://www.salesforce.com/ → salesforce.com).
   const vendors = await csvDb.query<{ id: string; domain: string }>('SELECT id, domain FROM vendors ORDER BY domain');
-  assert.deepEqual(vendors.map((v) => v.domain), ['atlassian.com', 'hubspot.com', 'mailchimp.com', 'salesforce.com', 'slack.com']);
+  assert.deepEqual(
+    vendors.map((v) => v.domain),
+    ['atlassian.com', 'hubspot.com', 'mailchimp.com', 'salesforce.com', 'slack.com'],
+  );
   assert.equal(vendors.find((v) => v.domain === 'mailchimp.com')!.id, 'ven_mailchimp_com');
   const [crm] = await csvDb.query('SELECT vendor_id, category_id, features, review_count, star_rating FROM products WHERE id = $1', ['prd_hubspot_crm']);
-  assert.deepEqual(crm, { vendor_id: 'ven_hubspot', category_id: 'cat_crm', features: ['Pipelines', 'Contact records', 'Email tracking'], review_count: 1520, star_rating: 4.4 });
+  assert.deepEqual(crm, {
+    vendor_id: 'ven_hubspot',
+    category_id: 'cat_crm',
+    features: ['Pipelines', 'Contact records', 'Email tracking'],
+    review_count: 1520,
+    star_rating: 4.4,
+  });
   const levels = await csvDb.query('SELECT id, level FROM categories WHERE id IN ($1, $2) ORDER BY id', ['cat_crm', 'cat_sales']);
-  assert.deepEqual(levels, [{ id: 'cat_crm', level: 1 }, { id: 'cat_sales', level: 0 }]);
+  assert.deepEqual(levels, [
+    { id: 'cat_crm', level: 1 },
+    { id: 'cat_sales', level: 0 },
+  ]);
   const [install] = await csvDb.query(
     `SELECT first_verified, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = 'cmp_globex_example' AND product_id = 'prd_salesforce_sales_cloud'`,
   );
   assert.deepEqual(install, {
-    first_verified: new Date('2019-03-01T00:00:00Z'), last_verified: new Date('2026-09-01T12:00:00Z'), hit_count: 310, intensity: 90, sources: ['website', 'dns', 'job posts'],
+    first_verified: new Date('2019-03-01T00:00:00Z'),
+    last_verified: new Date('2026-09-01T12:00:00Z'),
+    hit_count: 310,
+    intensity: 90,
+    sources: ['website', 'dns', 'job posts'],
   });
   const [profile] = await csvDb.query<{ profile: Record<string, unknown> }>(`SELECT profile FROM firmographics WHERE company_id = 'cmp_acme'`);
-  assert.deepEqual((profile!.profile.stock ?? null), null);
+  assert.deepEqual(profile!.profile.stock ?? null, null);
   assert.deepEqual(profile!.profile.ceo, { first_name: 'Ada', last_name: 'Lovelace' });
   const [email] = await csvDb.query(`SELECT value, verified FROM contacts WHERE person_id = 'per_ada' AND kind = 'email'`);
   assert.deepEqual(email, { value: 'ada@acme.example', verified: true });
-  const feed = await csvDb.query<{ id: string; category: string }>(`SELECT f.id, f.category FROM feed_items f JOIN companies c ON c.id = f.company_id WHERE c.domain = 'globex.example'`);
+  const feed = await csvDb.query<{ id: string; category: string }>(
+    `SELECT f.id, f.category FROM feed_items f JOIN companies c ON c.id = f.company_id WHERE c.domain = 'globex.example'`,
+  );
   assert.equal(feed.length, 1);
   assert.equal(feed[0]!.category, 'ACQUISITION');
   assert.match(feed[0]!.id, /^fdi_[0-9a-f]{24}$/);
   const cohort = await csvDb.query(`SELECT member_id, rank, score FROM cohorts WHERE company_id = 'cmp_acme' AND kind = 'defined' ORDER BY rank`);
-  assert.deepEqual(cohort.map((r) => r.member_id), ['cmp_initech_example', 'cmp_hooli_example', 'cmp_globex_example']);
+  assert.deepEqual(
+    cohort.map((r) => r.member_id),
+    ['cmp_initech_example', 'cmp_hooli_example', 'cmp_globex_example'],
+  );
 });
 
 test('importing the same files again changes no row', async () => {

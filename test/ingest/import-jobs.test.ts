@@ -97,7 +97,9 @@ test('two imports at once are two running jobs (only refreshes are one at a time
 
 test('while an import reads, its job shows running with the phase and the bytes read', async (ctx) => {
   if (t.db.engine === 'pglite') {
-    return ctx.skip('the import holds the embedded database\'s one connection while it runs: its progress is written between phases (covered above); the PostgreSQL pass tests progress mid-way');
+    return ctx.skip(
+      "the import holds the embedded database's one connection while it runs: its progress is written between phases (covered above); the PostgreSQL pass tests progress mid-way",
+    );
   }
   const input = new PassThrough();
   const line = (i: number) => `acme.com,prd_crm_a,2024-01-01,2026-11-03,${i % 100},50,website|jobs|${'x'.repeat(60)}\n`;

@@ -63,7 +63,11 @@ test('categories: parents in the same file, levels derived, cycles and unknown p
   const ok = await run('categories', ['id,name,parentId', 'cat_c,C,cat_b', 'cat_b,B,cat_a', 'cat_a,A,']);
   assert.equal(ok.committed, true, JSON.stringify(ok.errors));
   const levels = async () => db.query(`SELECT id, level FROM categories ORDER BY id`);
-  assert.deepEqual(await levels(), [{ id: 'cat_a', level: 0 }, { id: 'cat_b', level: 1 }, { id: 'cat_c', level: 2 }]);
+  assert.deepEqual(await levels(), [
+    { id: 'cat_a', level: 0 },
+    { id: 'cat_b', level: 1 },
+    { id: 'cat_c', level: 2 },
+  ]);
   const bad = await run('categories', ['id,name,parentId', 'cat_a,A,cat_c', 'cat_x,X,cat_nowhere', 'cat_y,Y,cat_y']);
   assert.equal(bad.committed, false);
   assert.deepEqual(errorsOf(bad), [
@@ -74,16 +78,27 @@ test('categories: parents in the same file, levels derived, cycles and unknown p
   // Moving B to the top moves C up with it.
   const moved = await run('categories', ['id,name,parentId', 'cat_b,B,']);
   assert.deepEqual([moved.updated, moved.inserted], [1, 0]);
-  assert.deepEqual(await levels(), [{ id: 'cat_a', level: 0 }, { id: 'cat_b', level: 0 }, { id: 'cat_c', level: 1 }]);
+  assert.deepEqual(await levels(), [
+    { id: 'cat_a', level: 0 },
+    { id: 'cat_b', level: 0 },
+    { id: 'cat_c', level: 1 },
+  ]);
 });
 
-test('a defined cohort file replaces the listed companies\' cohorts', async () => {
+test("a defined cohort file replaces the listed companies' cohorts", async () => {
   await run('companies', ['domain', 'm1.example', 'm2.example', 'm3.example', 'solo.example']);
-  const first = await run('cohorts', ['companyDomain,memberDomain,rank', 'seeded.example,m1.example,1', 'seeded.example,m2.example,2', 'solo.example,m3.example,1']);
+  const first = await run('cohorts', [
+    'companyDomain,memberDomain,rank',
+    'seeded.example,m1.example,1',
+    'seeded.example,m2.example,2',
+    'solo.example,m3.example,1',
+  ]);
   assert.deepEqual([first.committed, first.inserted], [true, 3]);
   const second = await run('cohorts', ['companyDomain,memberDomain,rank,score', 'seeded.example,m2.example,1,0.5', 'seeded.example,m3.example,2,']);
   assert.deepEqual([second.inserted, second.updated, second.deleted, second.unchanged], [1, 1, 1, 0]);
-  const rows = await db.query(`SELECT c.domain, m.domain AS member, k.rank, k.score FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id WHERE k.kind = 'defined' ORDER BY 1, 3`);
+  const rows = await db.query(
+    `SELECT c.domain, m.domain AS member, k.rank, k.score FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id WHERE k.kind = 'defined' ORDER BY 1, 3`,
+  );
   assert.deepEqual(rows, [
     { domain: 'seeded.example', member: 'm2.example', rank: 1, score: 0.5 },
     { domain: 'seeded.example', member: 'm3.example', rank: 2, score: null },
@@ -97,11 +112,18 @@ test('a defined cohort file replaces the listed companies\' cohorts', async () =
 });
 
 test('firmographic profiles: known fields are type-checked at their nested path, others pass', async () => {
-  const bad = await run('firmographics', [
-    JSON.stringify({ companyDomain: 'seeded.example', profile: { name: 'Seeded', funding: [{ amount: 5 }], whatever: { x: 1 } } }),
-    JSON.stringify({ companyDomain: 'seeded.example', profile: 'nope' }),
-  ], 'jsonl');
-  assert.deepEqual(bad.errors.map((e) => `${e.line} ${e.field}`), ['1 profile.funding.0.amount', '2 profile']);
+  const bad = await run(
+    'firmographics',
+    [
+      JSON.stringify({ companyDomain: 'seeded.example', profile: { name: 'Seeded', funding: [{ amount: 5 }], whatever: { x: 1 } } }),
+      JSON.stringify({ companyDomain: 'seeded.example', profile: 'nope' }),
+    ],
+    'jsonl',
+  );
+  assert.deepEqual(
+    bad.errors.map((e) => `${e.line} ${e.field}`),
+    ['1 profile.funding.0.amount', '2 profile'],
+  );
   const ok = await run('firmographics', [JSON.stringify({ companyDomain: 'seeded.example', profile: { name: 'Seeded', whatever: { x: 1 } } })], 'jsonl');
   assert.equal(ok.committed, true);
   const [row] = await db.query(`SELECT profile FROM firmographics WHERE company_id = 'cmp_seeded'`);
@@ -124,8 +146,18 @@ test('contacts: values checked by kind, emails stored lowercased, unknown profil
 });
 
 test('products name their vendor by domain or id, consistently', async () => {
-  await insertWorld(db, { vendors: [{ id: 'ven_a', domain: 'a-vendor.example' }, { id: 'ven_b', domain: 'b-vendor.example' }] });
-  const s = await run('products', ['id,vendorDomain,vendorId,categoryId,name', 'prd_1,,,cat_a,One', 'prd_2,a-vendor.example,ven_b,cat_a,Two', 'prd_3,,ven_a,cat_zz,Three']);
+  await insertWorld(db, {
+    vendors: [
+      { id: 'ven_a', domain: 'a-vendor.example' },
+      { id: 'ven_b', domain: 'b-vendor.example' },
+    ],
+  });
+  const s = await run('products', [
+    'id,vendorDomain,vendorId,categoryId,name',
+    'prd_1,,,cat_a,One',
+    'prd_2,a-vendor.example,ven_b,cat_a,Two',
+    'prd_3,,ven_a,cat_zz,Three',
+  ]);
   assert.deepEqual(errorsOf(s), [
     '2 vendorDomain: is required (or vendorId)',
     '3 vendorId: vendor ven_b is not the vendor of a-vendor.example',

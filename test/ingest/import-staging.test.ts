@@ -24,8 +24,15 @@ before(async () => {
   await insertWorld(db, {
     categories: [{ id: 'cat_x' }],
     vendors: [{ id: 'ven_x', domain: 'vendor.example' }],
-    products: [{ id: 'prd_a', vendor_id: 'ven_x', category_id: 'cat_x' }, { id: 'prd_b', vendor_id: 'ven_x', category_id: 'cat_x' }],
-    companies: [{ id: 'cmp_acme', domain: 'acme.example' }, { id: 'cmp_globex', domain: 'globex.example' }, { id: 'cmp_initech', domain: 'initech.example' }],
+    products: [
+      { id: 'prd_a', vendor_id: 'ven_x', category_id: 'cat_x' },
+      { id: 'prd_b', vendor_id: 'ven_x', category_id: 'cat_x' },
+    ],
+    companies: [
+      { id: 'cmp_acme', domain: 'acme.example' },
+      { id: 'cmp_globex', domain: 'globex.example' },
+      { id: 'cmp_initech', domain: 'initech.example' },
+    ],
   });
 });
 after(() => db?.close());
@@ -45,7 +52,11 @@ test('text, lists and JSON with special characters arrive exactly', async () => 
   assert.deepEqual(stored!.profile, profile);
 
   const sources = ['web\\site', 'a"b', 'x,y', '{z}', 'NULL', 'tab\tin list', AWKWARD];
-  const installs = await run('installs', jsonl([{ companyDomain: 'acme.example', productId: 'prd_a', firstVerified: '2024-01-01', lastVerified: '2024-06-01', sources }]), 'jsonl');
+  const installs = await run(
+    'installs',
+    jsonl([{ companyDomain: 'acme.example', productId: 'prd_a', firstVerified: '2024-01-01', lastVerified: '2024-06-01', sources }]),
+    'jsonl',
+  );
   assert.equal(installs.committed, true, JSON.stringify(installs.errors));
   const [install] = await db.query(`SELECT sources FROM installs WHERE company_id = 'cmp_acme' AND product_id = 'prd_a'`);
   assert.deepEqual(install!.sources, sources);
@@ -70,7 +81,9 @@ test('a bulk re-import without some columns keeps their stored values; stored an
     'globex.example,prd_b,2024-01-01,2024-02-01',
   ]);
   assert.deepEqual([partial.committed, partial.inserted, partial.updated, partial.unchanged], [true, 0, 1, 1]);
-  const rows = await db.query(`SELECT product_id, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = 'cmp_globex' ORDER BY product_id`);
+  const rows = await db.query(
+    `SELECT product_id, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = 'cmp_globex' ORDER BY product_id`,
+  );
   assert.deepEqual(rows, [
     { product_id: 'prd_a', last_verified: new Date('2024-03-01T00:00:00Z'), hit_count: 7, intensity: 40, sources: ['website'] },
     { product_id: 'prd_b', last_verified: new Date('2024-02-01T00:00:00Z'), hit_count: 8, intensity: 50, sources: ['dns'] },

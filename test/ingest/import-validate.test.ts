@@ -25,15 +25,90 @@ function random(seed: number): () => number {
 // Values that pass or fail the various field types: text, ids, domains, numbers, booleans,
 // dates, urls, countries, labels, lists, JSON.
 const POOL: unknown[] = [
-  '', ' ', 'x', '  padded  ', 'acme.example', 'https://www.Acme.example:8080/path?q=1', 'not a domain', 'bücher.example', 'a..b',
-  'prd_1', 'per 1', 'id:with.dots-and_underscores', '-leading', 'x'.repeat(129), 'y'.repeat(301), 'z'.repeat(2001),
-  '2024-01-01', '2024-02-30', '2024-02-29T23:59:59Z', '2024-01-01T10:00:00+02:00', '2024-01-01 10:00', '1899-12-31', '2201-01-01', 'yesterday',
-  '0', '1', '42', '-1', '150', '1.5', ' 7 ', '+3', '1e3', '9007199254740993', 'true', 'no', 'Y', 'maybe',
-  'US', 'de', 'USA', 'email', 'phone', 'PHONE', 'a@b.example', 'A@B.Example', 'not-an-email', '+1 555 0100', '12', '(0) 1234-5678',
-  'x|y|x', '|', 'a| |b', 'NEWS', 'acquisition', 'Other', '10 - 49', '50-199', 'Above 10,000', '1M - 2M', 'More than 1B',
-  '{"name":"A"}', '{"name":5}', '{"ceo":{"first_name":1}}', '{bad', '[]', 'null',
-  'https://x.example/a', 'http://x', 'ftp://x.example', 'https://exa mple.com',
-  42, 0, -5, 3.5, 1e21, true, false, ['a', 'b', 'a'], ['ok', 5], [], { name: 'A' }, { funding: [{ amount: 5 }] }, { a: 1 },
+  '',
+  ' ',
+  'x',
+  '  padded  ',
+  'acme.example',
+  'https://www.Acme.example:8080/path?q=1',
+  'not a domain',
+  'bücher.example',
+  'a..b',
+  'prd_1',
+  'per 1',
+  'id:with.dots-and_underscores',
+  '-leading',
+  'x'.repeat(129),
+  'y'.repeat(301),
+  'z'.repeat(2001),
+  '2024-01-01',
+  '2024-02-30',
+  '2024-02-29T23:59:59Z',
+  '2024-01-01T10:00:00+02:00',
+  '2024-01-01 10:00',
+  '1899-12-31',
+  '2201-01-01',
+  'yesterday',
+  '0',
+  '1',
+  '42',
+  '-1',
+  '150',
+  '1.5',
+  ' 7 ',
+  '+3',
+  '1e3',
+  '9007199254740993',
+  'true',
+  'no',
+  'Y',
+  'maybe',
+  'US',
+  'de',
+  'USA',
+  'email',
+  'phone',
+  'PHONE',
+  'a@b.example',
+  'A@B.Example',
+  'not-an-email',
+  '+1 555 0100',
+  '12',
+  '(0) 1234-5678',
+  'x|y|x',
+  '|',
+  'a| |b',
+  'NEWS',
+  'acquisition',
+  'Other',
+  '10 - 49',
+  '50-199',
+  'Above 10,000',
+  '1M - 2M',
+  'More than 1B',
+  '{"name":"A"}',
+  '{"name":5}',
+  '{"ceo":{"first_name":1}}',
+  '{bad',
+  '[]',
+  'null',
+  'https://x.example/a',
+  'http://x',
+  'ftp://x.example',
+  'https://exa mple.com',
+  42,
+  0,
+  -5,
+  3.5,
+  1e21,
+  true,
+  false,
+  ['a', 'b', 'a'],
+  ['ok', 5],
+  [],
+  { name: 'A' },
+  { funding: [{ amount: 5 }] },
+  { a: 1 },
 ];
 
 function examples(kind: string): Record<string, unknown>[] {
@@ -76,7 +151,7 @@ for (const kind of IMPORT_KINDS) {
       for (let c = 0; c < changes; c++) {
         const field = pick(def.fields);
         if (rnd() < 0.3) delete values[field];
-        else values[field] = rnd() < 0.5 ? pick(POOL) : pick(base)[pick(def.fields)] ?? pick(POOL);
+        else values[field] = rnd() < 0.5 ? pick(POOL) : (pick(base)[pick(def.fields)] ?? pick(POOL));
       }
       if (rnd() < 0.05) values[pick(['colour', 'extra', 'Domain'])] = pick(POOL);
       const expected = viaZod(kind, values);
@@ -96,7 +171,10 @@ test('the fast validator keeps the messages: a missing field, a bad value, unkno
     issues: [
       { field: 'companyDomain', message: 'is required' },
       { field: 'lastVerified', message: "'2024-13-01' is not a real date" },
-      { field: 'colour, size', message: 'unknown field (expected: companyDomain, productId, firstVerified, lastVerified, hitCount, intensity, source, sources)' },
+      {
+        field: 'colour, size',
+        message: 'unknown field (expected: companyDomain, productId, firstVerified, lastVerified, hitCount, intensity, source, sources)',
+      },
     ],
   });
   // The mapping runs after an unknown field (as in zod), not after a bad value.
@@ -107,8 +185,19 @@ test('the fast validator keeps the messages: a missing field, a bad value, unkno
       { field: 'lastVerified', message: '2024-01-01T00:00:00.000Z is before firstVerified 2024-02-01T00:00:00.000Z' },
     ],
   });
-  assert.deepEqual(validate({ companyDomain: 'WWW.A.example', productId: 'p', firstVerified: '2024-01-01', lastVerified: '2024-01-02', source: 'dns', sources: 'web|dns' }), {
-    ok: true,
-    row: { company_domain: 'a.example', product_id: 'p', first_verified: '2024-01-01T00:00:00.000Z', last_verified: '2024-01-02T00:00:00.000Z', hit_count: undefined, intensity: undefined, sources: ['web', 'dns'] },
-  });
+  assert.deepEqual(
+    validate({ companyDomain: 'WWW.A.example', productId: 'p', firstVerified: '2024-01-01', lastVerified: '2024-01-02', source: 'dns', sources: 'web|dns' }),
+    {
+      ok: true,
+      row: {
+        company_domain: 'a.example',
+        product_id: 'p',
+        first_verified: '2024-01-01T00:00:00.000Z',
+        last_verified: '2024-01-02T00:00:00.000Z',
+        hit_count: undefined,
+        intensity: undefined,
+        sources: ['web', 'dns'],
+      },
+    },
+  );
 });

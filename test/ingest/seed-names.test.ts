@@ -33,7 +33,10 @@ const duplicates = (names: string[]) => {
   return [...seen].filter(([, k]) => k > 1).map(([n]) => n);
 };
 
-for (const [seed, n] of [['stacklens', 5000], ['larger', 30_000]] as const) {
+for (const [seed, n] of [
+  ['stacklens', 5000],
+  ['larger', 30_000],
+] as const) {
   test(`${n} companies of seed '${seed}': every name is unique, and the legal name starts with it`, () => {
     const world = worldNames(seed, n);
     assert.equal(new Set(world.domains).size, n);

@@ -50,13 +50,21 @@ test('firmographic profiles agree with the company rows', async () => {
 });
 
 test('feed: 5-50 items per company over three years, fixed categories, funding and acquisitions match the profile', async () => {
-  const per = await q<{ n: number; lo: string; hi: string }>(`SELECT count(*)::int AS n, min(published_at)::text AS lo, max(published_at)::text AS hi FROM feed_items GROUP BY company_id`);
+  const per = await q<{ n: number; lo: string; hi: string }>(
+    `SELECT count(*)::int AS n, min(published_at)::text AS lo, max(published_at)::text AS hi FROM feed_items GROUP BY company_id`,
+  );
   assert.equal(per.length, N);
   for (const r of per) assert.ok(r.n >= 5 && r.n <= 50, `feed size ${r.n}`);
-  const outside = await one<{ n: number }>(`SELECT count(*)::int AS n FROM feed_items WHERE published_at > $1::timestamptz OR published_at < $1::timestamptz - interval '1096 days'`, [AS_OF]);
+  const outside = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM feed_items WHERE published_at > $1::timestamptz OR published_at < $1::timestamptz - interval '1096 days'`,
+    [AS_OF],
+  );
   assert.equal(outside.n, 0);
   const cats = await q<{ category: string }>('SELECT DISTINCT category FROM feed_items ORDER BY 1');
-  assert.deepEqual(cats.map((c) => c.category), [...FEED_CATEGORIES].sort());
+  assert.deepEqual(
+    cats.map((c) => c.category),
+    [...FEED_CATEGORIES].sort(),
+  );
   const funding = await q<{ title: string; description: string; day: string; rounds: any[] }>(
     `SELECT fi.title, fi.description, to_char(fi.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, f.profile->'funding' AS rounds
      FROM feed_items fi JOIN firmographics f ON f.company_id = fi.company_id WHERE fi.category = 'FUNDING'`,
@@ -96,7 +104,10 @@ test('defined cohorts: about 20% of companies, 10-30 peers each, drawn from the 
   // only a handful of peers per industry.
   assert.ok(sameIndustry > 0.3, `same-industry share ${sameIndustry}`);
   const kinds = await q<{ kind: string }>('SELECT DISTINCT kind FROM cohorts');
-  assert.deepEqual(kinds.map((k) => k.kind), ['defined']);
+  assert.deepEqual(
+    kinds.map((k) => k.kind),
+    ['defined'],
+  );
 });
 
 test('people: about ten per company, more in bigger companies, with fixed seniorities and functions and work emails', async () => {
@@ -107,7 +118,10 @@ test('people: about ten per company, more in bigger companies, with fixed senior
      FROM (SELECT c.employee_count, count(p.*) n FROM companies c JOIN people p ON p.company_id = c.id GROUP BY c.id) x`,
   );
   assert.ok(bySize.big > bySize.small * 2, JSON.stringify(bySize));
-  const bad = await one<{ n: number }>(`SELECT count(*)::int AS n FROM people WHERE seniority <> ALL ($1::text[]) OR function <> ALL ($2::text[]) OR linkedin_url NOT LIKE 'https://www.linkedin.com/in/%'`, [SENIORITIES, FUNCTIONS]);
+  const bad = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM people WHERE seniority <> ALL ($1::text[]) OR function <> ALL ($2::text[]) OR linkedin_url NOT LIKE 'https://www.linkedin.com/in/%'`,
+    [SENIORITIES, FUNCTIONS],
+  );
   assert.equal(bad.n, 0);
   const noWorkEmail = await one<{ n: number }>(
     `SELECT count(*)::int AS n FROM people p JOIN companies c ON c.id = p.company_id
@@ -121,9 +135,13 @@ test('companies: real countries, full addresses, several segments per industry',
   const known = new Set(COUNTRIES.map((c) => c.code));
   assert.ok(COUNTRIES.length >= 30 && countries.length >= 20, `${countries.length} countries`);
   for (const c of countries) assert.ok(known.has(c.country), c.country);
-  const missing = await one<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE name IS NULL OR street IS NULL OR city IS NULL OR state IS NULL OR postal_code IS NULL OR phone IS NULL OR founded_year IS NULL OR linkedin_url IS NULL');
+  const missing = await one<{ n: number }>(
+    'SELECT count(*)::int AS n FROM companies WHERE name IS NULL OR street IS NULL OR city IS NULL OR state IS NULL OR postal_code IS NULL OR phone IS NULL OR founded_year IS NULL OR linkedin_url IS NULL',
+  );
   assert.equal(missing.n, 0);
-  const segs = await q<{ industry_id: string; segments: number }>('SELECT industry_id, count(DISTINCT segment_id)::int AS segments FROM truth_segments GROUP BY 1 ORDER BY 2 DESC LIMIT 5');
+  const segs = await q<{ industry_id: string; segments: number }>(
+    'SELECT industry_id, count(DISTINCT segment_id)::int AS segments FROM truth_segments GROUP BY 1 ORDER BY 2 DESC LIMIT 5',
+  );
   for (const s of segs) assert.ok(s.segments >= 3, JSON.stringify(s));
 });
 

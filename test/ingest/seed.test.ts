@@ -71,32 +71,44 @@ test('referential integrity holds (the bulk load skips FK triggers, so check it)
   const orphans: Record<string, string> = {
     'products → vendors': 'SELECT count(*)::int AS n FROM products p LEFT JOIN vendors v ON v.id = p.vendor_id WHERE v.id IS NULL',
     'products → categories': 'SELECT count(*)::int AS n FROM products p LEFT JOIN categories c ON c.id = p.category_id WHERE c.id IS NULL',
-    'categories → parent': 'SELECT count(*)::int AS n FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.parent_id IS NOT NULL AND p.id IS NULL',
+    'categories → parent':
+      'SELECT count(*)::int AS n FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.parent_id IS NOT NULL AND p.id IS NULL',
     'companies → industries': 'SELECT count(*)::int AS n FROM companies c LEFT JOIN industries i ON i.id = c.industry_id WHERE i.id IS NULL',
-    'installs → companies/products': 'SELECT count(*)::int AS n FROM installs i LEFT JOIN companies c ON c.id = i.company_id LEFT JOIN products p ON p.id = i.product_id WHERE c.id IS NULL OR p.id IS NULL',
+    'installs → companies/products':
+      'SELECT count(*)::int AS n FROM installs i LEFT JOIN companies c ON c.id = i.company_id LEFT JOIN products p ON p.id = i.product_id WHERE c.id IS NULL OR p.id IS NULL',
     'people → companies': 'SELECT count(*)::int AS n FROM people p LEFT JOIN companies c ON c.id = p.company_id WHERE c.id IS NULL',
     'contacts → people': 'SELECT count(*)::int AS n FROM contacts k LEFT JOIN people p ON p.id = k.person_id WHERE p.id IS NULL',
     'feed → companies': 'SELECT count(*)::int AS n FROM feed_items f LEFT JOIN companies c ON c.id = f.company_id WHERE c.id IS NULL',
-    'cohorts → companies': 'SELECT count(*)::int AS n FROM cohorts k LEFT JOIN companies a ON a.id = k.company_id LEFT JOIN companies b ON b.id = k.member_id WHERE a.id IS NULL OR b.id IS NULL',
+    'cohorts → companies':
+      'SELECT count(*)::int AS n FROM cohorts k LEFT JOIN companies a ON a.id = k.company_id LEFT JOIN companies b ON b.id = k.member_id WHERE a.id IS NULL OR b.id IS NULL',
     'firmographics → companies': 'SELECT count(*)::int AS n FROM firmographics f LEFT JOIN companies c ON c.id = f.company_id WHERE c.id IS NULL',
   };
   for (const [name, sql] of Object.entries(orphans)) assert.equal(await count(sql), 0, name);
   assert.equal(await count('SELECT count(*)::int AS n FROM companies c LEFT JOIN firmographics f ON f.company_id = c.id WHERE f.company_id IS NULL'), 0);
   // Indexes dropped for the bulk load are back.
-  const idx = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('installs_product_idx', 'people_title_trgm_idx', 'companies_name_trgm_idx', 'feed_items_company_idx')`);
+  const idx = await db.query<{ indexname: string }>(
+    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('installs_product_idx', 'people_title_trgm_idx', 'companies_name_trgm_idx', 'feed_items_company_idx')`,
+  );
   assert.equal(idx.length, 4);
 });
 
 test('evidence dates are ordered and inside five years before as-of', async () => {
   assert.equal(await count('SELECT count(*)::int AS n FROM installs WHERE last_verified < first_verified'), 0);
-  assert.equal(await count(`SELECT count(*)::int AS n FROM installs WHERE last_verified > $1::timestamptz OR first_verified < $1::timestamptz - interval '1827 days'`, [AS_OF]), 0);
+  assert.equal(
+    await count(`SELECT count(*)::int AS n FROM installs WHERE last_verified > $1::timestamptz OR first_verified < $1::timestamptz - interval '1827 days'`, [
+      AS_OF,
+    ]),
+    0,
+  );
   assert.equal(await count('SELECT count(*)::int AS n FROM installs WHERE intensity NOT BETWEEN 0 AND 100 OR hit_count < 1 OR cardinality(sources) = 0'), 0);
   const old = await one<{ share: number }>(`SELECT avg((last_verified < $1::timestamptz - interval '1 year')::int)::float AS share FROM installs`, [AS_OF]);
   assert.ok(old.share >= 0.1, `installs last verified over a year ago: ${old.share}`);
 });
 
 test('band labels come from the fixed lists and agree with the numbers', async () => {
-  const rows = await db.query<{ employee_band: string; employee_count: number; revenue_band: string; revenue_usd: number }>('SELECT employee_band, employee_count, revenue_band, revenue_usd FROM companies');
+  const rows = await db.query<{ employee_band: string; employee_count: number; revenue_band: string; revenue_usd: number }>(
+    'SELECT employee_band, employee_count, revenue_band, revenue_usd FROM companies',
+  );
   const employee = (n: number) => EMPLOYEE_BAND_LABELS[[10, 50, 200, 500, 1000, 5000, 10000, Infinity].findIndex((max) => n < max)];
   const revenue = (n: number) => REVENUE_BAND_LABELS[[1, 2, 5, 10, 50, 100, 500, 1000, Infinity].findIndex((max) => n < max * 1e6)];
   for (const r of rows) {
@@ -110,8 +122,13 @@ test('band labels come from the fixed lists and agree with the numbers', async (
 test('ground truth exists for every company; installs are what the detector found, mostly true, not a copy of the truth', async () => {
   assert.equal(await count('SELECT count(*)::int AS n FROM companies c LEFT JOIN truth_segments t ON t.company_id = c.id WHERE t.company_id IS NULL'), 0);
   const kinds = await db.query<{ kind: string; in_use: boolean }>('SELECT DISTINCT kind, in_use FROM truth_installs ORDER BY 1, 2');
-  assert.deepEqual(kinds.map((k) => `${k.kind}:${k.in_use}`), ['active:true', 'active_sparse:true', 'churned:false', 'weak_mention:false', 'weak_mention:true']);
-  const seg = await one<{ n: number }>(`SELECT count(*)::int AS n FROM truth_segments t JOIN companies c ON c.id = t.company_id WHERE t.industry_id <> c.industry_id`);
+  assert.deepEqual(
+    kinds.map((k) => `${k.kind}:${k.in_use}`),
+    ['active:true', 'active_sparse:true', 'churned:false', 'weak_mention:false', 'weak_mention:true'],
+  );
+  const seg = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM truth_segments t JOIN companies c ON c.id = t.company_id WHERE t.industry_id <> c.industry_id`,
+  );
   assert.equal(seg.n, 0);
   // Installs come from detections over the rendered artifacts: most are truly in use, some are
   // stale traces of dropped tools or technologies the truth does not list, and some tools in use left no trace.
@@ -137,22 +154,32 @@ test('catalog: the 3-level tree of ~150+ categories; one product per technology 
   assert.equal(await count('SELECT count(*)::int AS n FROM vendors'), new Set(technologies.map((t) => t.vendor)).size);
   const names = new Set((await db.query<{ name: string }>('SELECT name FROM products')).map((r) => r.name));
   for (const t of technologies) assert.ok(names.has(t.name), t.name);
-  assert.equal(await count('SELECT count(*)::int AS n FROM products WHERE cardinality(features) NOT BETWEEN 3 AND 8 OR description = \'\' OR short_name IS NULL OR public_detail_url IS NULL'), 0);
+  assert.equal(
+    await count(
+      "SELECT count(*)::int AS n FROM products WHERE cardinality(features) NOT BETWEEN 3 AND 8 OR description = '' OR short_name IS NULL OR public_detail_url IS NULL",
+    ),
+    0,
+  );
   assert.equal(await count('SELECT count(*)::int AS n FROM products WHERE avg_rating NOT BETWEEN 0 AND 5 OR star_rating NOT BETWEEN 0 AND 5'), 0);
-  const crowd = await one<{ crowded: number; niche: number }>('SELECT count(*) FILTER (WHERE n >= 10)::int AS crowded, count(*) FILTER (WHERE n <= 4)::int AS niche FROM (SELECT category_id, count(*) n FROM products GROUP BY 1) x');
+  const crowd = await one<{ crowded: number; niche: number }>(
+    'SELECT count(*) FILTER (WHERE n >= 10)::int AS crowded, count(*) FILTER (WHERE n <= 4)::int AS niche FROM (SELECT category_id, count(*) n FROM products GROUP BY 1) x',
+  );
   assert.ok(crowd.crowded >= 10 && crowd.niche >= 5, JSON.stringify(crowd));
   const multi = await count('SELECT count(*)::int AS n FROM (SELECT vendor_id FROM products GROUP BY 1 HAVING count(DISTINCT category_id) >= 5) x');
   assert.ok(multi >= 5, `vendors selling in 5+ categories: ${multi}`);
 });
 
 test('installs equal what the observation log derives from the same detections; the log holds the evidence', async () => {
-  const installs = async () => db.query<{ c: string; p: string; f: string; l: string; h: number; n: number; s: string[] }>(
-    `SELECT company_id AS c, product_id AS p, first_verified::text AS f, last_verified::text AS l, hit_count AS h, intensity AS n, sources AS s
+  const installs = async () =>
+    db.query<{ c: string; p: string; f: string; l: string; h: number; n: number; s: string[] }>(
+      `SELECT company_id AS c, product_id AS p, first_verified::text AS f, last_verified::text AS l, hit_count AS h, intensity AS n, sources AS s
        FROM installs ORDER BY company_id, product_id`,
-  );
+    );
   await seedWorld(db, { companies: 60, seed: 'paths', asOf: AS_OF, replace: true });
   const seeded = await installs();
-  const observed = await one<{ n: number; pairs: number }>('SELECT count(*)::int AS n, count(DISTINCT (company_id, product_id))::int AS pairs FROM observations');
+  const observed = await one<{ n: number; pairs: number }>(
+    'SELECT count(*)::int AS n, count(DISTINCT (company_id, product_id))::int AS pairs FROM observations',
+  );
   assert.ok(observed.n > seeded.length && observed.pairs === seeded.length, JSON.stringify(observed));
   // Deriving from the log (window: the world's five years) finds nothing to change or expire.
   const derived = await db.transaction((tx) => deriveInstallsFromLog(tx, null, new Date(`${AS_OF}T00:00:00Z`), 1827));
@@ -172,8 +199,11 @@ test('the first refresh run inside the bulk load computes what a refresh after i
       (SELECT count(*)::int FROM cohorts WHERE kind <> 'defined') AS n`);
     return row!;
   };
-  const worldIndexes = () => db.query<{ tablename: string; indexname: string; indexdef: string }>(
-    `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY($1::text[]) ORDER BY indexname`, [[...WORLD_TABLES]]);
+  const worldIndexes = () =>
+    db.query<{ tablename: string; indexname: string; indexdef: string }>(
+      `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY($1::text[]) ORDER BY indexname`,
+      [[...WORLD_TABLES]],
+    );
   await seedWorld(db, { companies: 120, seed: 'gamma', asOf: AS_OF, replace: true });
   await refreshAll(db, { asOf: new Date(AS_OF) });
   const indexesBefore = await worldIndexes();
@@ -184,13 +214,21 @@ test('the first refresh run inside the bulk load computes what a refresh after i
   // and the cohort writes (computed ahead) queue behind them.
   let restoredWhenRefreshEnded: boolean | undefined;
   await seedWorld(db, {
-    companies: 120, seed: 'gamma', asOf: AS_OF, replace: true, batchSize: 40,
+    companies: 120,
+    seed: 'gamma',
+    asOf: AS_OF,
+    replace: true,
+    batchSize: 40,
     afterLoad: async (tx, restoreWorldIndexes) => {
       let restored = false;
-      inside = await refreshInBulkLoad(tx, async () => {
-        await restoreWorldIndexes();
-        restored = true;
-      }, { asOf: new Date(AS_OF), batchSize: 20 });
+      inside = await refreshInBulkLoad(
+        tx,
+        async () => {
+          await restoreWorldIndexes();
+          restored = true;
+        },
+        { asOf: new Date(AS_OF), batchSize: 20 },
+      );
       restoredWhenRefreshEnded = restored;
     },
   });
@@ -206,10 +244,16 @@ test('the first refresh run inside the bulk load computes what a refresh after i
 test('a refresh that fails inside the bulk load leaves no world behind', async () => {
   const before = await worldDigest(db);
   await assert.rejects(
-    seedWorld(db, { companies: 60, seed: 'delta', asOf: AS_OF, replace: true, afterLoad: async (tx, restoreWorldIndexes) => {
-      await refreshInBulkLoad(tx, restoreWorldIndexes);
-      throw new Error('stopped after the refresh');
-    } }),
+    seedWorld(db, {
+      companies: 60,
+      seed: 'delta',
+      asOf: AS_OF,
+      replace: true,
+      afterLoad: async (tx, restoreWorldIndexes) => {
+        await refreshInBulkLoad(tx, restoreWorldIndexes);
+        throw new Error('stopped after the refresh');
+      },
+    }),
     /stopped after the refresh/,
   );
   assert.equal((await worldDigest(db)).digest, before.digest);

@@ -3,14 +3,37 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  inferredProbability, inferredProbabilityCeiling, inferenceFeatures, INFERENCE_COEFFICIENTS, INFERENCE_FEATURE_NAMES, maxInferredProbability, toPercent, type PeerSignal,
+  inferredProbability,
+  inferredProbabilityCeiling,
+  inferenceFeatures,
+  INFERENCE_COEFFICIENTS,
+  INFERENCE_FEATURE_NAMES,
+  maxInferredProbability,
+  toPercent,
+  type PeerSignal,
 } from '../../src/intelligence/peer-inference.ts';
 import { expandTitles, matchProfile, PEOPLE_FEATURE_NAMES, peopleFeatures, profileConfidence, type PeopleAsk } from '../../src/intelligence/people-match.ts';
-import { evidenceSource, howProductIsUsed, inferredReason, inferredSource, inferredUse, intensityBucket, joinWords, usageScope } from '../../src/intelligence/suggestion-wording.ts';
+import {
+  evidenceSource,
+  howProductIsUsed,
+  inferredReason,
+  inferredSource,
+  inferredUse,
+  intensityBucket,
+  joinWords,
+  usageScope,
+} from '../../src/intelligence/suggestion-wording.ts';
 import { headerSafe } from '../../src/http/routes/ai.ts';
 
 const signal = (over: Partial<PeerSignal> = {}): PeerSignal => ({
-  cohortSize: 20, peerUsers: 10, populationShare: 0.1, categoryPeerUsers: 18, categoryPopulationShare: 0.5, categoryCovered: false, coUsage: 0.2, ...over,
+  cohortSize: 20,
+  peerUsers: 10,
+  populationShare: 0.1,
+  categoryPeerUsers: 18,
+  categoryPopulationShare: 0.5,
+  categoryCovered: false,
+  coUsage: 0.2,
+  ...over,
 });
 
 test('peer inference: more peers, more probability; a covered category less; bounded and deterministic', () => {
@@ -32,14 +55,19 @@ test('peer inference ceilings: no signal scores above the model ceiling, nor abo
   assert.ok(ceiling > 0.9 && ceiling < 1, `${ceiling}`);
   // A small deterministic generator: the same signals on every run.
   let state = 42;
-  const rand = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let highest = 0;
   for (let i = 0; i < 20_000; i++) {
     const cohortSize = Math.floor(rand() * 40);
     const categoryPeerUsers = Math.floor(rand() * (cohortSize + 1));
     const s = signal({
-      cohortSize, peerUsers: Math.floor(rand() * (categoryPeerUsers + 1)), populationShare: rand() ** 3, categoryPeerUsers,
-      categoryPopulationShare: rand(), categoryCovered: rand() < 0.5, coUsage: rand(),
+      cohortSize,
+      peerUsers: Math.floor(rand() * (categoryPeerUsers + 1)),
+      populationShare: rand() ** 3,
+      categoryPeerUsers,
+      categoryPopulationShare: rand(),
+      categoryCovered: rand() < 0.5,
+      coUsage: rand(),
     });
     const p = inferredProbability(s);
     highest = Math.max(highest, p);
@@ -55,7 +83,13 @@ test('peer inference ceilings: no signal scores above the model ceiling, nor abo
 });
 
 const ask = (over: Partial<PeopleAsk> = {}): PeopleAsk => ({
-  titles: ['CTO'], seniority: ['c-level'], functions: ['engineering', 'it'], hardFilters: 1, fuzzy: false, unrecognizedTerms: 0, ...over,
+  titles: ['CTO'],
+  seniority: ['c-level'],
+  functions: ['engineering', 'it'],
+  hardFilters: 1,
+  fuzzy: false,
+  unrecognizedTerms: 0,
+  ...over,
 });
 
 test('people: acronyms match their spelled-out titles; full matches score above partial ones', () => {
@@ -73,11 +107,20 @@ test('people: acronyms match their spelled-out titles; full matches score above 
 });
 
 test('wording: sources, reasons, usage and scope come from the evidence', () => {
-  const e = { sources: ['website', 'job_posting', 'website'], hitCount: 14, intensity: 72, firstVerified: new Date('2024-01-01T00:00:00Z'), lastVerified: new Date('2026-09-02T10:00:00Z') };
+  const e = {
+    sources: ['website', 'job_posting', 'website'],
+    hitCount: 14,
+    intensity: 72,
+    firstVerified: new Date('2024-01-01T00:00:00Z'),
+    lastVerified: new Date('2026-09-02T10:00:00Z'),
+  };
   assert.equal(evidenceSource(e), 'job-posting and website signals, 14 hits, last seen 2026-09-02');
   assert.equal(evidenceSource({ ...e, sources: [], hitCount: 1 }), 'unattributed signals, 1 hit, last seen 2026-09-02');
   assert.equal(inferredSource(0.724), 'inferred: used by 72% of its peer cohort');
-  assert.deepEqual([intensityBucket(0), intensityBucket(33), intensityBucket(34), intensityBucket(66), intensityBucket(67)], ['LOW', 'LOW', 'MEDIUM', 'MEDIUM', 'HIGH']);
+  assert.deepEqual(
+    [intensityBucket(0), intensityBucket(33), intensityBucket(34), intensityBucket(66), intensityBucket(67)],
+    ['LOW', 'LOW', 'MEDIUM', 'MEDIUM', 'HIGH'],
+  );
   assert.equal(howProductIsUsed('CRM', 80), 'Heavy use for CRM');
   assert.equal(usageScope(10), 'Single team or limited');
   assert.deepEqual(inferredUse('CRM', null), { howProductIsUsed: 'Likely used for CRM', scope: 'Unknown (inferred)' });

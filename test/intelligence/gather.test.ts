@@ -55,7 +55,9 @@ test('gather: same members in the same order as the reference walk, on hand-made
   const index = new BlockIndex(pop);
   const tiersOf = (self: number): Key[][] => {
     const ind = pop.industry[self]! >= 0 ? pop.industry[self]! : null;
-    const e = pop.emp[self]!, r = pop.region[self]!, sec = pop.sector[self]! >= 0 ? pop.sector[self]! : null;
+    const e = pop.emp[self]!,
+      r = pop.region[self]!,
+      sec = pop.sector[self]! >= 0 ? pop.sector[self]! : null;
     return [
       [ind === null ? null : `ier:${ind}:${e}:${r}`],
       [ind === null ? null : `ie:${ind}:${e}`],
@@ -67,7 +69,12 @@ test('gather: same members in the same order as the reference walk, on hand-made
     ];
   };
   let large = 0;
-  for (const [min, max] of [[30, 50], [200, 400], [1000, 1500], [3, 4]] as const) {
+  for (const [min, max] of [
+    [30, 50],
+    [200, 400],
+    [1000, 1500],
+    [3, 4],
+  ] as const) {
     for (let self = 0; self < pop.size; self += 13) {
       const tiers = tiersOf(self);
       assert.deepEqual(gather(index, self, tiers, min, max), walkReference(index, self, tiers, min, max), `company ${self}, min ${min}, max ${max}`);

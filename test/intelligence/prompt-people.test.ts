@@ -61,8 +61,14 @@ test('people: companies by domain, by name (from the store) and vendors as emplo
 test('people: places, industries and company sizes', () => {
   const q = people('CTOs of German fintech startups with 50-200 employees');
   assert.deepEqual(q.titles, ['CTO']);
-  assert.deepEqual(q.countries.map((c) => c.code), ['DE']);
-  assert.deepEqual(q.industries.map((i) => i.id), ['ind_financial_services']);
+  assert.deepEqual(
+    q.countries.map((c) => c.code),
+    ['DE'],
+  );
+  assert.deepEqual(
+    q.industries.map((i) => i.id),
+    ['ind_financial_services'],
+  );
   assert.deepEqual(q.employeeRanges, ['Less than 10', '10 - 49', '50 - 199']);
 });
 
@@ -72,7 +78,10 @@ test('people mode reads no products or categories', () => {
   assert.deepEqual(q.titles, ['Marketing Manager']);
   // HubSpot follows "using": a technology the employers use, not the employer.
   assert.deepEqual(q.companies, []);
-  assert.deepEqual(q.vendors.map((v) => v.id), ['ven_hubspot']);
+  assert.deepEqual(
+    q.vendors.map((v) => v.id),
+    ['ven_hubspot'],
+  );
 });
 
 test('seniority and function values are the ones the people table holds', async () => {

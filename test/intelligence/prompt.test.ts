@@ -14,7 +14,13 @@ const codes = (q: ParsedQuery) => q.countries.map((c) => c.code);
 test('customers: exact product names, aliases and vendors', () => {
   const q = parse('Find companies using HubSpot CRM and Office 365');
   assert.deepEqual(ids(q.products), ['prd_hubspot_crm', 'prd_office365']);
-  assert.deepEqual(q.products.map((m) => [m.text, m.kind, m.score]), [['HubSpot CRM', 'exact', 1], ['Office 365', 'alias', 0.95]]);
+  assert.deepEqual(
+    q.products.map((m) => [m.text, m.kind, m.score]),
+    [
+      ['HubSpot CRM', 'exact', 1],
+      ['Office 365', 'alias', 0.95],
+    ],
+  );
   assert.deepEqual(ids(q.vendors), []);
 
   const v = parse('customers of Atlassian');
@@ -127,7 +133,10 @@ test('tech stack: domains and URLs name the company; categories scope the questi
   assert.deepEqual(q.companies, [{ domain: 'acme-robotics.com', name: null, id: null, text: 'https://www.Acme-Robotics.com/about', kind: 'domain' }]);
   assert.deepEqual(ids(q.categories), ['cat_crm', 'cat_marketing_automation']);
   // A vendor's domain is the company asked about in tech-stack mode, a vendor in customers mode.
-  assert.deepEqual(parse('what does hubspot.com run on?', 'techstack').companies.map((c) => c.domain), ['hubspot.com']);
+  assert.deepEqual(
+    parse('what does hubspot.com run on?', 'techstack').companies.map((c) => c.domain),
+    ['hubspot.com'],
+  );
   assert.deepEqual(ids(parse('customers of hubspot.com').vendors), ['ven_hubspot']);
   // File names are not domains.
   assert.deepEqual(parse('teams that use node.js', 'techstack').companies, []);

@@ -2,7 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { employeeBandIndex, regionOf, revenueBandIndex } from '../../src/intelligence/bands.ts';
 import { buildPopulation, descriptionTerms, type CompanyInput } from '../../src/intelligence/features.ts';
-import { bandSimilarity, combinedSimilarity, combineParts, emptyParts, industrySimilarity, productSimilarity, SimilarityProbe, termSimilarity, WEIGHTS } from '../../src/intelligence/similarity.ts';
+import {
+  bandSimilarity,
+  combinedSimilarity,
+  combineParts,
+  emptyParts,
+  industrySimilarity,
+  productSimilarity,
+  SimilarityProbe,
+  termSimilarity,
+  WEIGHTS,
+} from '../../src/intelligence/similarity.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../../src/intelligence/cohorts.ts';
 import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
 import { compareStacks } from '../../src/intelligence/comparison.ts';
@@ -12,7 +22,15 @@ import { evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../../s
 import { expectedCalibrationError, reliabilityTable } from '../../src/eval/metrics.ts';
 
 const company = (id: string, over: Partial<CompanyInput> = {}): CompanyInput => ({
-  id, industryId: 'ind_a', sector: 'S', employeeBand: '50 - 199', revenueBand: '10M - 50M', country: 'US', description: null, products: [], ...over,
+  id,
+  industryId: 'ind_a',
+  sector: 'S',
+  employeeBand: '50 - 199',
+  revenueBand: '10M - 50M',
+  country: 'US',
+  description: null,
+  products: [],
+  ...over,
 });
 
 test('bands and regions', () => {
@@ -38,7 +56,11 @@ test('similarity: IDF-weighted stacks, industries, description terms', () => {
       company('d', { products: ['common', 'other'], industryId: 'ind_c', sector: 'T', description: 'Trucking fleets' }),
       company('e', { products: ['common'], description: 'dental' }),
     ],
-    [{ id: 'rare', categoryId: 'x' }, { id: 'common', categoryId: 'y' }, { id: 'other', categoryId: 'y' }],
+    [
+      { id: 'rare', categoryId: 'x' },
+      { id: 'common', categoryId: 'y' },
+      { id: 'other', categoryId: 'y' },
+    ],
   );
   assert.equal(productSimilarity(pop, 0, 1), 1);
   // Sharing only the product everyone runs is worth (almost) nothing.
@@ -56,42 +78,54 @@ test('cohorts: blocking keeps peers in their block; K and the 50 cap hold; no se
   for (let i = 0; i < 120; i++) companies.push(company(`a${i}`, { products: i % 2 ? ['p1', 'p2'] : ['p1', 'p3'] }));
   for (let i = 0; i < 30; i++) companies.push(company(`b${i}`, { industryId: 'ind_b', sector: 'T', products: ['p4'] }));
   for (let i = 0; i < 10; i++) companies.push(company(`big${i}`, { employeeBand: '200 - 499', products: ['p1', 'p2', 'p3', 'p5'] }));
-  const pop = buildPopulation(companies, ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => ({ id, categoryId: 'c' })));
+  const pop = buildPopulation(
+    companies,
+    ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => ({ id, categoryId: 'c' })),
+  );
   const index = new BlockIndex(pop);
   const a1 = computeCohorts(index, pop.indexOf.get('a1')!, DEFAULT_COHORT_PARAMS);
   assert.equal(a1.default.length, 25);
   assert.equal(a1.competitors.length, 50);
   assert.ok(a1.default.every((s) => pop.ids[s.member]!.startsWith('a') && s.member !== pop.indexOf.get('a1')));
   // Same stack first: a1 runs p1+p2 like every odd a.
-  assert.ok(a1.default.every((s) => Number(pop.ids[s.member]!.slice(1)) % 2 === 1), JSON.stringify(a1.default.map((s) => pop.ids[s.member])));
-  assert.deepEqual(a1.aspirational.map((s) => pop.ids[s.member]!.slice(0, 3)), Array(10).fill('big'));
+  assert.ok(
+    a1.default.every((s) => Number(pop.ids[s.member]!.slice(1)) % 2 === 1),
+    JSON.stringify(a1.default.map((s) => pop.ids[s.member])),
+  );
+  assert.deepEqual(
+    a1.aspirational.map((s) => pop.ids[s.member]!.slice(0, 3)),
+    Array(10).fill('big'),
+  );
   const huge = computeCohorts(index, 0, { ...DEFAULT_COHORT_PARAMS, competitorsSize: 500 });
   assert.equal(huge.competitors.length, 50);
   const b0 = computeCohorts(index, pop.indexOf.get('b0')!, DEFAULT_COHORT_PARAMS);
   assert.ok(b0.default.every((s) => pop.ids[s.member]!.startsWith('b')));
   assert.equal(b0.aspirational.length, 0, 'no larger finance company');
 
-test('competitors never include a company with the same name (case and punctuation aside); the Default cohort may', () => {
-  // twin-1 and twin-2 are the same business under two domains: identical firmographics and
-  // stacks make each the other's best match, which is why the name has to rule it out.
-  const companies: CompanyInput[] = [
-    company('twin-1', { name: 'Harbor Logistics', products: ['p1', 'p2'] }),
-    company('twin-2', { name: 'harbor  logistics.', products: ['p1', 'p2'] }),
-    company('nameless-1', { name: null, products: ['p1', 'p2'] }),
-    company('nameless-2', { name: null, products: ['p1', 'p2'] }),
-  ];
-  for (let i = 0; i < 30; i++) companies.push(company(`other${i}`, { name: `Other ${i}`, products: ['p1'] }));
-  const pop = buildPopulation(companies, ['p1', 'p2'].map((id) => ({ id, categoryId: 'c' })));
-  const index = new BlockIndex(pop);
-  const ids = (list: { member: number }[]) => list.map((s) => pop.ids[s.member]);
-  const twin = computeCohorts(index, pop.indexOf.get('twin-1')!, DEFAULT_COHORT_PARAMS);
-  assert.ok(!ids(twin.competitors).includes('twin-2'), JSON.stringify(ids(twin.competitors)));
-  assert.ok(ids(twin.competitors).includes('nameless-1'));
-  assert.ok(ids(twin.default).includes('twin-2'));
-  // Unknown names are not a shared name.
-  const nameless = computeCohorts(index, pop.indexOf.get('nameless-1')!, DEFAULT_COHORT_PARAMS);
-  assert.ok(ids(nameless.competitors).includes('nameless-2'));
-});
+  test('competitors never include a company with the same name (case and punctuation aside); the Default cohort may', () => {
+    // twin-1 and twin-2 are the same business under two domains: identical firmographics and
+    // stacks make each the other's best match, which is why the name has to rule it out.
+    const companies: CompanyInput[] = [
+      company('twin-1', { name: 'Harbor Logistics', products: ['p1', 'p2'] }),
+      company('twin-2', { name: 'harbor  logistics.', products: ['p1', 'p2'] }),
+      company('nameless-1', { name: null, products: ['p1', 'p2'] }),
+      company('nameless-2', { name: null, products: ['p1', 'p2'] }),
+    ];
+    for (let i = 0; i < 30; i++) companies.push(company(`other${i}`, { name: `Other ${i}`, products: ['p1'] }));
+    const pop = buildPopulation(
+      companies,
+      ['p1', 'p2'].map((id) => ({ id, categoryId: 'c' })),
+    );
+    const index = new BlockIndex(pop);
+    const ids = (list: { member: number }[]) => list.map((s) => pop.ids[s.member]);
+    const twin = computeCohorts(index, pop.indexOf.get('twin-1')!, DEFAULT_COHORT_PARAMS);
+    assert.ok(!ids(twin.competitors).includes('twin-2'), JSON.stringify(ids(twin.competitors)));
+    assert.ok(ids(twin.competitors).includes('nameless-1'));
+    assert.ok(ids(twin.default).includes('twin-2'));
+    // Unknown names are not a shared name.
+    const nameless = computeCohorts(index, pop.indexOf.get('nameless-1')!, DEFAULT_COHORT_PARAMS);
+    assert.ok(ids(nameless.competitors).includes('nameless-2'));
+  });
 });
 
 test('similarity probe: every score bit-for-bit the pairwise one; cohorts the same with a shared probe', () => {
@@ -113,14 +147,16 @@ test('similarity probe: every score bit-for-bit the pairwise one; cohorts the sa
   for (let i = 0; i < 300; i++) {
     const stack = new Set<string>();
     for (let k = next(13); k > 0; k--) stack.add(`p${next(next(2) ? 8 : 40)}`);
-    companies.push(company(`x${i}`, {
-      industryId: next(5) === 0 ? null : `ind_${next(3)}`,
-      sector: next(2) ? 'S' : 'T',
-      employeeBand: bands[next(bands.length)]!,
-      country: next(6) === 0 ? null : ['US', 'DE', 'FR', 'JP'][next(4)]!,
-      description: next(4) === 0 ? null : Array.from({ length: 1 + next(5) }, () => words[next(words.length)]).join(' '),
-      products: [...stack],
-    }));
+    companies.push(
+      company(`x${i}`, {
+        industryId: next(5) === 0 ? null : `ind_${next(3)}`,
+        sector: next(2) ? 'S' : 'T',
+        employeeBand: bands[next(bands.length)]!,
+        country: next(6) === 0 ? null : ['US', 'DE', 'FR', 'JP'][next(4)]!,
+        description: next(4) === 0 ? null : Array.from({ length: 1 + next(5) }, () => words[next(words.length)]).join(' '),
+        products: [...stack],
+      }),
+    );
   }
   const pop = buildPopulation(companies, products);
   const probe = new SimilarityProbe(pop);
@@ -158,22 +194,54 @@ test('comparison: similar, different (named), missing over the company categorie
   const mine = [item('crm1', 'crm'), item('mail1', 'mail'), item('bi1', 'bi')];
   const peer = [item('crm1', 'crm'), item('crm2', 'crm'), item('mail2', 'mail'), item('hr1', 'hr')];
   const rows = compareStacks(mine, peer);
-  assert.deepEqual(rows.map((r) => [r.categoryId, r.similar, r.different, r.missing, r.product ?? null]), [
-    ['bi', false, false, true, null],
-    ['crm', true, false, false, 'CRM1'],
-    ['mail', false, true, false, 'MAIL2'],
-  ]);
-  assert.deepEqual(compareStacks(mine, peer, new Set(['mail'])).map((r) => r.categoryId), ['mail']);
+  assert.deepEqual(
+    rows.map((r) => [r.categoryId, r.similar, r.different, r.missing, r.product ?? null]),
+    [
+      ['bi', false, false, true, null],
+      ['crm', true, false, false, 'CRM1'],
+      ['mail', false, true, false, 'MAIL2'],
+    ],
+  );
+  assert.deepEqual(
+    compareStacks(mine, peer, new Set(['mail'])).map((r) => r.categoryId),
+    ['mail'],
+  );
 });
 
 test('related: ranked by lift among supported products, falls back on the population, never the anchor', () => {
-  const global = { population: 1000, anchorUsers: 100, together: new Map([['x', 60], ['everyone', 95], ['rare', 1], ['anchor', 100]]), users: new Map([['x', 100], ['everyone', 950], ['rare', 1], ['anchor', 100]]) };
+  const global = {
+    population: 1000,
+    anchorUsers: 100,
+    together: new Map([
+      ['x', 60],
+      ['everyone', 95],
+      ['rare', 1],
+      ['anchor', 100],
+    ]),
+    users: new Map([
+      ['x', 100],
+      ['everyone', 950],
+      ['rare', 1],
+      ['anchor', 100],
+    ]),
+  };
   const empty = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
   const fallback = rankRelated('anchor', empty, global);
-  assert.deepEqual(fallback.map((r) => r.productId), ['x', 'everyone']);
+  assert.deepEqual(
+    fallback.map((r) => r.productId),
+    ['x', 'everyone'],
+  );
   assert.equal(fallback[0]!.confidence, 0.6);
   // A cohort that strongly co-uses y outweighs the population prior.
-  const cohort = { population: 40, anchorUsers: 30, together: new Map([['y', 30], ['anchor', 30]]), users: new Map([['y', 30]]) };
+  const cohort = {
+    population: 40,
+    anchorUsers: 30,
+    together: new Map([
+      ['y', 30],
+      ['anchor', 30],
+    ]),
+    users: new Map([['y', 30]]),
+  };
   const ranked = rankRelated('anchor', cohort, { ...global, users: new Map([...global.users, ['y', 50]]) });
   assert.equal(ranked[0]!.productId, 'y');
   assert.ok(!ranked.some((r) => r.productId === 'anchor'));
@@ -201,12 +269,18 @@ test('confidence: monotone in evidence, fit recovers a known model, ECE of a cal
   // Labels drawn from a known logistic model: the fit reproduces its probabilities.
   const truth = [0.5, -1.2, -0.1, 0.4, -0.5, 2, 0.5, 0.3, 0.1];
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const rows: number[][] = [];
   const labels: boolean[] = [];
   for (let i = 0; i < 20_000; i++) {
     const last = asOf - rand() * 1500 * 86_400_000;
-    const e = { lastVerified: last, firstVerified: last - rand() * 1000 * 86_400_000, hitCount: Math.floor(rand() * 200), intensity: rand() * 100, sourceCount: Math.floor(rand() * 4) + 1 };
+    const e = {
+      lastVerified: last,
+      firstVerified: last - rand() * 1000 * 86_400_000,
+      hitCount: Math.floor(rand() * 200),
+      intensity: rand() * 100,
+      sourceCount: Math.floor(rand() * 4) + 1,
+    };
     const x = evidenceFeatures(e, asOf);
     rows.push(x);
     labels.push(rand() < sigmoid(x.reduce((s, v, j) => s + v * truth[j]!, 0)));
@@ -218,6 +292,9 @@ test('confidence: monotone in evidence, fit recovers a known model, ECE of a cal
   assert.ok(gap < 0.02, `mean |fitted - true| = ${gap}`);
   assert.ok(expectedCalibrationError(probs, labels) < 0.02);
   const table = reliabilityTable(probs, labels, 10);
-  assert.equal(table.reduce((s, b) => s + b.count, 0), rows.length);
+  assert.equal(
+    table.reduce((s, b) => s + b.count, 0),
+    rows.length,
+  );
   assert.ok(expectedCalibrationError([0.9, 0.9, 0.9, 0.9], [false, false, false, false]) > 0.8);
 });

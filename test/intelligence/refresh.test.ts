@@ -23,7 +23,11 @@ const counts = (companyId: string) =>
 
 test('full refresh: cohort sizes, the 50 cap, ranks, no self, defined untouched, run recorded', async () => {
   const progress: string[] = [];
-  const result = await refreshAll(db, { onProgress: (p) => progress.push(`${p.phase}:${p.done}/${p.total}`), batchSize: 20, cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 } });
+  const result = await refreshAll(db, {
+    onProgress: (p) => progress.push(`${p.phase}:${p.done}/${p.total}`),
+    batchSize: 20,
+    cohortParams: { defaultRelativeCut: 0, competitorsRelativeCut: 0 },
+  });
   assert.equal(result.kind, 'full');
   assert.equal(result.companies, 87);
   assert.equal(result.refreshed, 87);
@@ -32,7 +36,10 @@ test('full refresh: cohort sizes, the 50 cap, ranks, no self, defined untouched,
 
   // Aspirational: all 23 software companies of the next band up (none two bands up).
   assert.deepEqual(await counts('cmp_me'), [
-    { kind: 'aspirational', n: 23 }, { kind: 'competitors', n: 50 }, { kind: 'default', n: 25 }, { kind: 'defined', n: 3 },
+    { kind: 'aspirational', n: 23 },
+    { kind: 'competitors', n: 50 },
+    { kind: 'default', n: 25 },
+    { kind: 'defined', n: 3 },
   ]);
   const [maxes] = await db.query<{ comp: number; def: number; self: number }>(
     `SELECT max(n) FILTER (WHERE kind = 'competitors') AS comp, max(n) FILTER (WHERE kind = 'default') AS def,
@@ -41,18 +48,29 @@ test('full refresh: cohort sizes, the 50 cap, ranks, no self, defined untouched,
   );
   assert.deepEqual(maxes, { comp: 50, def: 25, self: 0 });
   const ranks = await db.query<{ rank: number }>(`SELECT rank FROM cohorts WHERE company_id = 'cmp_me' AND kind = 'default' ORDER BY rank`);
-  assert.deepEqual(ranks.map((r) => r.rank), Array.from({ length: 25 }, (_, i) => i + 1));
+  assert.deepEqual(
+    ranks.map((r) => r.rank),
+    Array.from({ length: 25 }, (_, i) => i + 1),
+  );
 
   // A finance company's Default peers are the other finance companies first.
   const fin = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_fin00' AND kind = 'default' ORDER BY rank LIMIT 11`);
-  assert.ok(fin.every((r) => r.member_id.startsWith('cmp_fin')), JSON.stringify(fin));
+  assert.ok(
+    fin.every((r) => r.member_id.startsWith('cmp_fin')),
+    JSON.stringify(fin),
+  );
   // Aspirational peers of a 50-199 software company are one or two bands larger.
   const asp = await db.query<{ band: string }>(
     `SELECT DISTINCT m.employee_band AS band FROM cohorts h JOIN companies m ON m.id = h.member_id WHERE h.company_id = 'cmp_me' AND h.kind = 'aspirational'`,
   );
-  assert.deepEqual(asp.map((r) => r.band), ['200 - 499']);
+  assert.deepEqual(
+    asp.map((r) => r.band),
+    ['200 - 499'],
+  );
 
-  const [run] = await db.query<{ kind: string; computed_at: Date | null; params: Record<string, any> }>('SELECT kind, computed_at, params FROM refresh_runs ORDER BY id DESC LIMIT 1');
+  const [run] = await db.query<{ kind: string; computed_at: Date | null; params: Record<string, any> }>(
+    'SELECT kind, computed_at, params FROM refresh_runs ORDER BY id DESC LIMIT 1',
+  );
   assert.equal(run!.kind, 'full');
   assert.ok(run!.computed_at instanceof Date);
   assert.equal(run!.params.cohorts.competitorsSize, 50);
@@ -78,7 +96,10 @@ test('with the default relative cuts, sizes stay within their bounds and peers s
   assert.ok(byKind.competitors!.lo >= 11 && byKind.competitors!.hi <= 50, JSON.stringify(byKind.competitors));
   // A finance company has 11 finance peers: its Default cohort is exactly them when cut.
   const fin = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_fin03' AND kind = 'default' ORDER BY rank`);
-  assert.ok(fin.slice(0, 11).every((r) => r.member_id.startsWith('cmp_fin')), JSON.stringify(fin));
+  assert.ok(
+    fin.slice(0, 11).every((r) => r.member_id.startsWith('cmp_fin')),
+    JSON.stringify(fin),
+  );
 });
 
 test('incremental refresh recomputes only the given companies; refreshChanged finds nothing changed', async () => {
@@ -100,11 +121,14 @@ test('an installs import marks the companies whose evidence changed, even eviden
   const file = path.join(dir, 'installs.csv');
   // soft3: a back-filled install last seen in 2021; soft5: a corrected hit count on evidence
   // dated at the as-of. Neither verification is newer than the last refresh.
-  fs.writeFileSync(file, [
-    'companyDomain,productId,firstVerified,lastVerified,hitCount,intensity,sources',
-    'soft3.example,prd_email_a,2020-01-01,2021-06-01,3,20,website',
-    `soft5.example,prd_crm_a,2024-01-01,${AS_OF},41,70,website|jobs`,
-  ].join('\n') + '\n');
+  fs.writeFileSync(
+    file,
+    [
+      'companyDomain,productId,firstVerified,lastVerified,hitCount,intensity,sources',
+      'soft3.example,prd_email_a,2020-01-01,2021-06-01,3,20,website',
+      `soft5.example,prd_crm_a,2024-01-01,${AS_OF},41,70,website|jobs`,
+    ].join('\n') + '\n',
+  );
   const first = await importFile(db, 'installs', file);
   assert.deepEqual([first.inserted, first.updated], [1, 1]);
   const changed = await refreshChanged(db);
@@ -119,19 +143,25 @@ test('deleting companies still cascades to their cohorts and their memberships',
   const before = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cohorts WHERE member_id = 'cmp_same' OR company_id = 'cmp_same'`);
   assert.ok(before[0]!.n > 0);
   await db.query(`DELETE FROM companies WHERE id IN ('cmp_same', 'cmp_fin00')`);
-  const after = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cohorts WHERE member_id IN ('cmp_same', 'cmp_fin00') OR company_id IN ('cmp_same', 'cmp_fin00')`);
+  const after = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM cohorts WHERE member_id IN ('cmp_same', 'cmp_fin00') OR company_id IN ('cmp_same', 'cmp_fin00')`,
+  );
   assert.equal(after[0]!.n, 0);
   const defined = await db.query<{ member_id: string }>(`SELECT member_id FROM cohorts WHERE company_id = 'cmp_me' AND kind = 'defined' ORDER BY rank`);
-  assert.deepEqual(defined.map((r) => r.member_id), ['cmp_diff', 'cmp_none']);
+  assert.deepEqual(
+    defined.map((r) => r.member_id),
+    ['cmp_diff', 'cmp_none'],
+  );
 });
 
-test('the refresh materializes each company\'s in-use stack; a company it has not reached is scored live', async () => {
+test("the refresh materializes each company's in-use stack; a company it has not reached is scored live", async () => {
   await refreshAll(db);
   const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM company_stacks')) as [{ n: number }];
   const [{ companies }] = (await db.query<{ companies: number }>('SELECT count(*)::int AS companies FROM companies')) as [{ companies: number }];
   assert.equal(n, companies, 'one row per company, empty stacks included');
   const stored = await db.query<{ company_id: string; product_ids: string[] }>(
-    `SELECT company_id, product_ids FROM company_stacks WHERE company_id = ANY($1::text[]) ORDER BY company_id`, [['cmp_me', 'cmp_mixed', 'cmp_none']],
+    `SELECT company_id, product_ids FROM company_stacks WHERE company_id = ANY($1::text[]) ORDER BY company_id`,
+    [['cmp_me', 'cmp_mixed', 'cmp_none']],
   );
   // The stale install of cmp_mixed is not in use; cmp_none has no installs at all.
   assert.deepEqual(stored, [
@@ -143,17 +173,42 @@ test('the refresh materializes each company\'s in-use stack; a company it has no
   // Stored and live answers agree for every company.
   const { asOf } = await currentAsOf(db);
   const ids = (await db.query<{ id: string }>('SELECT id FROM companies ORDER BY id')).map((r) => r.id);
-  const productsOf = (m: Map<string, { productId: string }[]>) => ids.map((id) => (m.get(id) ?? []).map((r) => r.productId).sort().join(','));
+  const productsOf = (m: Map<string, { productId: string }[]>) =>
+    ids.map((id) =>
+      (m.get(id) ?? [])
+        .map((r) => r.productId)
+        .sort()
+        .join(','),
+    );
   assert.deepEqual(productsOf(await currentStacks(db, ids, asOf)), productsOf(await inUseStacks(db, ids, asOf)));
 
   // A company added after the refresh has no row: its evidence is scored on the spot.
   await insertWorld(db, {
     companies: [{ id: 'cmp_late', domain: 'late.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US' }],
-    installs: [{ company_id: 'cmp_late', product_id: 'prd_crm_b', first_verified: '2024-01-01T00:00:00Z', last_verified: AS_OF, hit_count: 40, intensity: 70, sources: ['website'] }],
+    installs: [
+      {
+        company_id: 'cmp_late',
+        product_id: 'prd_crm_b',
+        first_verified: '2024-01-01T00:00:00Z',
+        last_verified: AS_OF,
+        hit_count: 40,
+        intensity: 70,
+        sources: ['website'],
+      },
+    ],
   });
   const late = await currentStacks(db, ['cmp_late', 'cmp_me'], asOf);
-  assert.deepEqual(late.get('cmp_late')!.map((r) => [r.productId, r.productName, r.categoryName, r.vendorDomain]), [['prd_crm_b', 'B CRM', 'CRM', 'b-soft.com']]);
-  assert.deepEqual(late.get('cmp_me')!.map((r) => r.productId).sort(), ['prd_crm_a', 'prd_email_a']);
+  assert.deepEqual(
+    late.get('cmp_late')!.map((r) => [r.productId, r.productName, r.categoryName, r.vendorDomain]),
+    [['prd_crm_b', 'B CRM', 'CRM', 'b-soft.com']],
+  );
+  assert.deepEqual(
+    late
+      .get('cmp_me')!
+      .map((r) => r.productId)
+      .sort(),
+    ['prd_crm_a', 'prd_email_a'],
+  );
   // The next refresh computes it (it never had cohorts) and stores its stack.
   await refreshChanged(db);
   assert.deepEqual((await db.query('SELECT product_ids FROM company_stacks WHERE company_id = $1', ['cmp_late']))[0], { product_ids: ['prd_crm_b'] });

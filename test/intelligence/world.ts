@@ -14,18 +14,39 @@ export function intelligenceWorld(): WorldSpec {
   for (let i = 0; i < 70; i++) {
     const id = `cmp_soft${String(i).padStart(2, '0')}`;
     const band = bands[i % 3]!;
-    companies.push({ id, domain: `soft${i}.example`, industry_id: 'ind_soft', employee_band: band, country: i % 2 ? 'US' : 'CA', description: 'Cloud software for accounting teams' });
+    companies.push({
+      id,
+      domain: `soft${i}.example`,
+      industry_id: 'ind_soft',
+      employee_band: band,
+      country: i % 2 ? 'US' : 'CA',
+      description: 'Cloud software for accounting teams',
+    });
     installs.push({ company_id: id, product_id: i % 4 === 0 ? 'prd_crm_b' : 'prd_crm_a', ...FRESH });
     if (i % 2 === 0) installs.push({ company_id: id, product_id: 'prd_email_a', ...FRESH });
     if (i % 5 === 0) installs.push({ company_id: id, product_id: 'prd_analytics', ...FRESH });
   }
   for (let i = 0; i < 12; i++) {
     const id = `cmp_fin${String(i).padStart(2, '0')}`;
-    companies.push({ id, domain: `fin${i}.example`, industry_id: 'ind_fin', employee_band: '50 - 199', country: 'GB', description: 'Retail banking and lending' });
+    companies.push({
+      id,
+      domain: `fin${i}.example`,
+      industry_id: 'ind_fin',
+      employee_band: '50 - 199',
+      country: 'GB',
+      description: 'Retail banking and lending',
+    });
     installs.push({ company_id: id, product_id: 'prd_email_c', ...FRESH }, { company_id: id, product_id: 'prd_analytics', ...FRESH });
   }
   companies.push(
-    { id: 'cmp_me', domain: 'me.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US', description: 'Cloud software for accounting teams' },
+    {
+      id: 'cmp_me',
+      domain: 'me.example',
+      industry_id: 'ind_soft',
+      employee_band: '50 - 199',
+      country: 'US',
+      description: 'Cloud software for accounting teams',
+    },
     { id: 'cmp_same', domain: 'same.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US' },
     { id: 'cmp_diff', domain: 'diff.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US' },
     { id: 'cmp_none', domain: 'none.example', industry_id: 'ind_soft', employee_band: '50 - 199', country: 'US' },
@@ -43,13 +64,22 @@ export function intelligenceWorld(): WorldSpec {
     { company_id: 'cmp_mixed', product_id: 'prd_email_c', ...STALE },
   );
   return {
-    industries: [{ id: 'ind_soft', sector: 'Technology' }, { id: 'ind_fin', sector: 'Finance' }],
+    industries: [
+      { id: 'ind_soft', sector: 'Technology' },
+      { id: 'ind_fin', sector: 'Finance' },
+    ],
     categories: [
-      { id: 'cat_sales' }, { id: 'cat_crm', name: 'CRM', parent_id: 'cat_sales' },
-      { id: 'cat_marketing' }, { id: 'cat_email', name: 'Email Marketing', parent_id: 'cat_marketing' },
+      { id: 'cat_sales' },
+      { id: 'cat_crm', name: 'CRM', parent_id: 'cat_sales' },
+      { id: 'cat_marketing' },
+      { id: 'cat_email', name: 'Email Marketing', parent_id: 'cat_marketing' },
       { id: 'cat_analytics', name: 'Analytics' },
     ],
-    vendors: [{ id: 'ven_a', domain: 'a-soft.com' }, { id: 'ven_b', domain: 'b-soft.com' }, { id: 'ven_c', domain: 'c-soft.com' }],
+    vendors: [
+      { id: 'ven_a', domain: 'a-soft.com' },
+      { id: 'ven_b', domain: 'b-soft.com' },
+      { id: 'ven_c', domain: 'c-soft.com' },
+    ],
     products: [
       { id: 'prd_crm_a', vendor_id: 'ven_a', category_id: 'cat_crm', name: 'A CRM' },
       { id: 'prd_crm_b', vendor_id: 'ven_b', category_id: 'cat_crm', name: 'B CRM' },

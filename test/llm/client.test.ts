@@ -17,7 +17,9 @@ let server: http.Server;
 let config: Config;
 
 const completion = (content: unknown) => ({
-  id: 'chatcmpl-stub', object: 'chat.completion', model: 'stub-model',
+  id: 'chatcmpl-stub',
+  object: 'chat.completion',
+  model: 'stub-model',
   choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) } }],
 });
 
@@ -55,19 +57,41 @@ const ask = (prompt: string, mode: 'customers' | 'techstack' | 'people' = 'custo
 test('valid model output is grounded onto the catalog; what does not resolve is dropped', async () => {
   reply = {
     body: completion({
-      products: ['Hubspot CRM', 'Imaginary Suite 9000'], vendors: ['atlasian'], categories: ['CRMs'], industries: ['Banking', 'Underwater Basket Weaving'],
-      countries: ['de', 'France', 'XX', 'Germany'], employeeRanges: ['1,000 - 4,999'], revenueRanges: [], timeWindow: { field: 'adopted', withinDays: 183 },
-      titles: [], seniority: [], functions: [], companies: [], terms: ['banks', 'unicorns'],
+      products: ['Hubspot CRM', 'Imaginary Suite 9000'],
+      vendors: ['atlasian'],
+      categories: ['CRMs'],
+      industries: ['Banking', 'Underwater Basket Weaving'],
+      countries: ['de', 'France', 'XX', 'Germany'],
+      employeeRanges: ['1,000 - 4,999'],
+      revenueRanges: [],
+      timeWindow: { field: 'adopted', withinDays: 183 },
+      titles: [],
+      seniority: [],
+      functions: [],
+      companies: [],
+      terms: ['banks', 'unicorns'],
     }),
   };
   const r = await ask('banks in Germany or France using Hubspot CRM and atlasian tools, adopted in the last 6 months, 1000-4999 employees');
   assert.equal(r.parser, 'model');
   assert.equal(r.fallbackReason, undefined);
   assert.deepEqual(r.query.products, [{ id: 'prd_hubspot_crm', name: 'HubSpot CRM', text: 'Hubspot CRM', kind: 'exact', score: 1 }]);
-  assert.deepEqual(r.query.vendors.map((v) => [v.id, v.kind]), [['ven_atlassian', 'fuzzy']]);
-  assert.deepEqual(r.query.categories.map((c) => c.id), ['cat_crm']);
-  assert.deepEqual(r.query.industries.map((i) => i.id), ['ind_banking']);
-  assert.deepEqual(r.query.countries.map((c) => c.code), ['DE', 'FR']);
+  assert.deepEqual(
+    r.query.vendors.map((v) => [v.id, v.kind]),
+    [['ven_atlassian', 'fuzzy']],
+  );
+  assert.deepEqual(
+    r.query.categories.map((c) => c.id),
+    ['cat_crm'],
+  );
+  assert.deepEqual(
+    r.query.industries.map((i) => i.id),
+    ['ind_banking'],
+  );
+  assert.deepEqual(
+    r.query.countries.map((c) => c.code),
+    ['DE', 'FR'],
+  );
   assert.deepEqual(r.query.employeeRanges, ['1,000 - 4,999']);
   assert.deepEqual(r.query.timeWindow, { field: 'adopted', withinDays: 183 });
   assert.deepEqual(r.query.terms, ['banks'], 'a term not in the prompt is dropped');
@@ -85,7 +109,10 @@ test('only the prompt and fixed instructions leave the process; the request is O
   assert.equal(req.body.model, 'stub-model');
   assert.equal(req.body.temperature, 0);
   assert.deepEqual(req.body.response_format, { type: 'json_object' });
-  assert.deepEqual(req.body.messages.map((m: any) => m.role), ['system', 'user']);
+  assert.deepEqual(
+    req.body.messages.map((m: any) => m.role),
+    ['system', 'user'],
+  );
   assert.equal(req.body.messages[1].content, prompt);
   assert.deepEqual(Object.keys(req.body).sort(), ['messages', 'model', 'response_format', 'temperature']);
   const sent = JSON.stringify(req.body);
@@ -95,15 +122,26 @@ test('only the prompt and fixed instructions leave the process; the request is O
 test('people mode: titles must be in the prompt; employers resolve to vendors or domains', async () => {
   reply = {
     body: completion({
-      titles: ['VP of Sales', 'Chief Hacker'], seniority: ['VP'], functions: ['Sales'], companies: ['HubSpot', 'globex.io', 'Nowhere Ltd'],
-      countries: ['US'], emails: ['ceo@globex.io'], phone: '+1 555',
+      titles: ['VP of Sales', 'Chief Hacker'],
+      seniority: ['VP'],
+      functions: ['Sales'],
+      companies: ['HubSpot', 'globex.io', 'Nowhere Ltd'],
+      countries: ['US'],
+      emails: ['ceo@globex.io'],
+      phone: '+1 555',
     }),
   };
   const r = await ask('VPs of Sales at HubSpot and globex.io in the US', 'people');
   assert.equal(r.parser, 'model');
   assert.deepEqual(r.query.titles, ['VP of Sales']);
   assert.deepEqual(r.query.seniority, ['VP']);
-  assert.deepEqual(r.query.companies.map((c) => [c.domain, c.kind]), [['hubspot.com', 'vendor'], ['globex.io', 'domain']]);
+  assert.deepEqual(
+    r.query.companies.map((c) => [c.domain, c.kind]),
+    [
+      ['hubspot.com', 'vendor'],
+      ['globex.io', 'domain'],
+    ],
+  );
   assert.doesNotMatch(JSON.stringify(r.query), /ceo@|555|emails|phone/);
 });
 
@@ -137,7 +175,10 @@ test('HTTP 500 and 429 fall back with reason http_error', async () => {
     reply = { status, body: { error: { message: 'boom' } } };
     const r = await ask('companies using Jira');
     assert.deepEqual([r.parser, r.fallbackReason], ['embedded', 'http_error']);
-    assert.deepEqual(r.query.products.map((p) => p.id), ['prd_jira']);
+    assert.deepEqual(
+      r.query.products.map((p) => p.id),
+      ['prd_jira'],
+    );
   }
 });
 
@@ -146,7 +187,10 @@ test('a slow model times out and the embedded parser answers', async () => {
   const impatient = { ai: { ...config.ai!, timeoutMs: 200 } };
   const r = await ask('companies using hubspt', 'customers', impatient);
   assert.deepEqual([r.parser, r.fallbackReason], ['embedded', 'timeout']);
-  assert.deepEqual(r.query.vendors.map((v) => v.id), ['ven_hubspot']);
+  assert.deepEqual(
+    r.query.vendors.map((v) => v.id),
+    ['ven_hubspot'],
+  );
 });
 
 test('an unreachable endpoint falls back with reason network_error', async () => {
@@ -163,7 +207,10 @@ test('an answer that grounds to nothing yields to the embedded parser when it fi
   reply = { body: completion({ products: ['Totally Made Up'], terms: ['fabricated'] }) };
   const r = await ask('companies using Jira');
   assert.deepEqual([r.parser, r.fallbackReason], ['embedded', 'ungrounded']);
-  assert.deepEqual(r.query.products.map((p) => p.id), ['prd_jira']);
+  assert.deepEqual(
+    r.query.products.map((p) => p.id),
+    ['prd_jira'],
+  );
 });
 
 test('without AI_BASE_URL no request is made and the embedded parser answers', async () => {

@@ -32,7 +32,17 @@ before(async () => {
 });
 after(() => t.close());
 
-type Schema = { type?: string | string[]; enum?: unknown[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; minimum?: number; maximum?: number; minItems?: number; maxItems?: number };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+};
 
 /** Values the world holds, by argument name, so that calls also reach the data. */
 function knownValues(name: string): unknown[] {
@@ -58,26 +68,37 @@ const COMMON_BOUNDS: Record<string, [number, number]> = { page: [0, 1000], size:
 function typedValue(schema: Schema, name: string, depth: number): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'string'];
-  return fc.oneof(...types.map((type): fc.Arbitrary<unknown> => {
-    switch (type) {
-      case 'object': return depth > 2 ? fc.constant({}) : objectOf(schema, depth + 1);
-      case 'array': return fc.array(valueOf(schema.items ?? {}, name, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
-      // page and size: the server's instructions give their bounds (0-based; 1-200), not each schema.
-      case 'integer': return fc.integer({ min: schema.minimum ?? COMMON_BOUNDS[name]?.[0] ?? -10, max: Math.min(schema.maximum ?? COMMON_BOUNDS[name]?.[1] ?? 1000, 1000) });
-      case 'number': return fc.double({ noNaN: true, min: -1e6, max: 1e6 });
-      case 'boolean': return fc.boolean();
-      case 'null': return fc.constant(null);
-      default: return fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('acme.com', 'example', 'CTO', 'prd_x', 'Default'));
-    }
-  }));
+  return fc.oneof(
+    ...types.map((type): fc.Arbitrary<unknown> => {
+      switch (type) {
+        case 'object':
+          return depth > 2 ? fc.constant({}) : objectOf(schema, depth + 1);
+        case 'array':
+          return fc.array(valueOf(schema.items ?? {}, name, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+        // page and size: the server's instructions give their bounds (0-based; 1-200), not each schema.
+        case 'integer':
+          return fc.integer({
+            min: schema.minimum ?? COMMON_BOUNDS[name]?.[0] ?? -10,
+            max: Math.min(schema.maximum ?? COMMON_BOUNDS[name]?.[1] ?? 1000, 1000),
+          });
+        case 'number':
+          return fc.double({ noNaN: true, min: -1e6, max: 1e6 });
+        case 'boolean':
+          return fc.boolean();
+        case 'null':
+          return fc.constant(null);
+        default:
+          return fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('acme.com', 'example', 'CTO', 'prd_x', 'Default'));
+      }
+    }),
+  );
 }
 
 function objectOf(schema: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const props = schema.properties ?? {};
-  const record = fc.record(
-    Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueOf(s, k, depth)])),
-    { requiredKeys: (schema.required ?? []).filter((k) => k in props) },
-  );
+  const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueOf(s, k, depth)])), {
+    requiredKeys: (schema.required ?? []).filter((k) => k in props),
+  });
   // Now and then an argument the tool does not take, prototype keys among them. Not
   // "__proto__": the SDK's own parsing of the request drops it before any tool sees it.
   return fc.tuple(record, fc.option(fc.tuple(fc.constantFrom('bogus', 'constructor', 'toString', 'body'), hostile), { freq: 8 })).map(([r, extra]) => {
@@ -111,7 +132,10 @@ test('every tool, called with random and hostile arguments from its inputSchema:
           return;
         }
         accepted++;
-        assert.ok(input(JSON.parse(JSON.stringify(a))), `${tool.name} accepted arguments its inputSchema refuses: ${JSON.stringify(a).slice(0, 300)} (${ajv.errorsText(input.errors)})`);
+        assert.ok(
+          input(JSON.parse(JSON.stringify(a))),
+          `${tool.name} accepted arguments its inputSchema refuses: ${JSON.stringify(a).slice(0, 300)} (${ajv.errorsText(input.errors)})`,
+        );
         assert.ok(output(res.structuredContent), `${tool.name}: ${ajv.errorsText(output.errors)}`);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },

@@ -70,13 +70,19 @@ async function httpClient(revision: string) {
 }
 
 describe('each supported revision is negotiated and served in its own dialect', () => {
-  for (const [door, connect] of [['in memory', inMemoryClient], ['HTTP', httpClient]] as const) {
+  for (const [door, connect] of [
+    ['in memory', inMemoryClient],
+    ['HTTP', httpClient],
+  ] as const) {
     for (const revision of ['2025-11-25', '2025-06-18', '2025-03-26']) {
       test(`${door}: ${revision}`, async () => {
         const client = await connect(revision);
         try {
-          assert.equal(client.getServerVersion()?.version, VERSION, 'the server version is package.json\'s');
-          const res = await client.request({ method: 'tools/call', params: { name: 'company_cohort', arguments: { companyDomain: world.company, cohort: 'Default' } } }, CallToolResultSchema);
+          assert.equal(client.getServerVersion()?.version, VERSION, "the server version is package.json's");
+          const res = await client.request(
+            { method: 'tools/call', params: { name: 'company_cohort', arguments: { companyDomain: world.company, cohort: 'Default' } } },
+            CallToolResultSchema,
+          );
           const text = (res.content[0] as { text: string }).text;
           assert.ok(res.structuredContent, 'structuredContent for every revision (extra fields are allowed in older ones)');
           if (revision >= '2025-06-18') {
@@ -96,8 +102,17 @@ describe('each supported revision is negotiated and served in its own dialect', 
     for (const revision of ['2025-11-25', '2025-06-18', '2025-03-26']) {
       const raw = await fetch(`${base}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': (await createTestClient(t.db, 'full')).apiKey },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': (await createTestClient(t.db, 'full')).apiKey,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
       });
       assert.match(await raw.text(), new RegExp(`"protocolVersion":"${revision}"`));
     }
@@ -108,11 +123,13 @@ test('every tool declares an outputSchema, and its structuredContent validates a
   const { client } = await connectMcp(t, 'full', 100);
   const { tools } = await client.listTools();
   const ajv = new Ajv({ strict: false });
-  const validators = new Map(tools.map((tool) => {
-    assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
-    assert.equal(tool.outputSchema.type, 'object');
-    return [tool.name, ajv.compile(tool.outputSchema)];
-  }));
+  const validators = new Map(
+    tools.map((tool) => {
+      assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
+      assert.equal(tool.outputSchema.type, 'object');
+      return [tool.name, ajv.compile(tool.outputSchema)];
+    }),
+  );
   const called = new Set<string>();
   for (const [name, args] of world.calls) {
     const takesDetail = 'detail' in ((tools.find((x) => x.name === name)!.inputSchema.properties ?? {}) as object);
@@ -154,10 +171,18 @@ test('tools/list stays within 25 KB', async () => {
 test('bad, unknown and missing arguments and unknown records are isError results naming the problem', async () => {
   const { call } = await connectMcp(t, 'full');
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['company_firmographics', { companyDomain: 'not a domain' }, /^Error 400: Invalid arguments for company_firmographics: companyDomain: 'not a domain' is not a valid domain name/],
+    [
+      'company_firmographics',
+      { companyDomain: 'not a domain' },
+      /^Error 400: Invalid arguments for company_firmographics: companyDomain: 'not a domain' is not a valid domain name/,
+    ],
     ['company_firmographics', {}, /^Error 400: .*companyDomain: /],
     ['company_cohort', { companyDomain: world.company, cohort: 'Best' }, /cohort: cohort must be one of Default, Defined, Aspirational/],
-    ['vendors_search', { vendor: 'x', color: 'red' }, /^Error 400: Invalid arguments for vendors_search: color: unknown argument \(vendors_search takes vendor, fuzzy, page, size\)/],
+    [
+      'vendors_search',
+      { vendor: 'x', color: 'red' },
+      /^Error 400: Invalid arguments for vendors_search: color: unknown argument \(vendors_search takes vendor, fuzzy, page, size\)/,
+    ],
     ['companies_search', { filter: { vendorDomainIn: ['hubspot.com'], colour: 1 } }, /filter\.colour: unknown argument/],
     ['vendors_search', { onBehalfOfUser: 'a@b.co' }, /onBehalfOfUser: unknown argument/],
     // Keys of Object.prototype are unknown arguments like any other.
@@ -217,7 +242,10 @@ test('resources: the category tree and the industries; unknown and malformed URI
   const { resources } = await client.listResources();
   assert.deepEqual(resources.map((r) => r.uri).sort(), ['stacklens://reference/categories', 'stacklens://reference/industries']);
   const { resourceTemplates } = await client.listResourceTemplates();
-  assert.deepEqual(resourceTemplates.map((r) => r.name), ['cohort-usage', 'comparison', 'company-products', 'company-export']);
+  assert.deepEqual(
+    resourceTemplates.map((r) => r.name),
+    ['cohort-usage', 'comparison', 'company-products', 'company-export'],
+  );
   const tree = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/categories' })).contents[0] as { text: string }).text);
   const count = (nodes: any[]): number => nodes.reduce((n, c) => n + 1 + count(c.children ?? []), 0);
   const [categories] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM categories');
@@ -226,21 +254,36 @@ test('resources: the category tree and the industries; unknown and malformed URI
   const industries = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/industries' })).contents[0] as { text: string }).text);
   assert.ok(industries.length > 5 && industries[0].id && industries[0].name);
   await assert.rejects(client.readResource({ uri: 'stacklens://nothing/here' }), (e: any) => e.code === -32002 && /not found/.test(e.message));
-  await assert.rejects(client.readResource({ uri: 'stacklens://companies/not%20a%20domain/products' }), (e: any) => e.code === -32602 && /companyDomain/.test(e.message));
+  await assert.rejects(
+    client.readResource({ uri: 'stacklens://companies/not%20a%20domain/products' }),
+    (e: any) => e.code === -32602 && /companyDomain/.test(e.message),
+  );
   await assert.rejects(client.readResource({ uri: 'stacklens://companies/nobody.example/cohorts/Default/usage' }), (e: any) => e.code === -32002);
 });
 
 test('prompts are listed and rendered with their arguments; bad arguments are named', async () => {
   const { client } = await connectMcp(t, 'basic');
   const { prompts } = await client.listPrompts();
-  assert.deepEqual(prompts.map((p) => p.name), ['benchmark_stack', 'find_lookalikes', 'account_brief']);
-  for (const p of prompts) assert.deepEqual(p.arguments?.filter((a) => a.required).map((a) => a.name), ['companyDomain']);
+  assert.deepEqual(
+    prompts.map((p) => p.name),
+    ['benchmark_stack', 'find_lookalikes', 'account_brief'],
+  );
+  for (const p of prompts)
+    assert.deepEqual(
+      p.arguments?.filter((a) => a.required).map((a) => a.name),
+      ['companyDomain'],
+    );
   const brief = await client.getPrompt({ name: 'account_brief', arguments: { companyDomain: 'HTTPS://WWW.Acme.com/', focus: 'selling a CRM' } });
   const text = (brief.messages[0]!.content as { text: string }).text;
   assert.match(text, /^Prepare an account brief on acme\.com for this purpose: selling a CRM/);
   for (const tool of ['company_firmographics', 'company_products_paged', 'company_feed', 'profiles_search']) assert.ok(text.includes(tool), tool);
   const bench = await client.getPrompt({ name: 'benchmark_stack', arguments: { companyDomain: 'acme.com', cohort: 'Aspirational' } });
   assert.match((bench.messages[0]!.content as { text: string }).text, /usage_metrics \{companyDomain: "acme\.com", cohort: "Aspirational"\}/);
-  await assert.rejects(client.getPrompt({ name: 'find_lookalikes', arguments: { companyDomain: 'not a domain' } }), (e: any) => e.code === -32602 && e.message === "MCP error -32602: Invalid arguments for prompt find_lookalikes: companyDomain: 'not a domain' is not a valid domain name");
+  await assert.rejects(
+    client.getPrompt({ name: 'find_lookalikes', arguments: { companyDomain: 'not a domain' } }),
+    (e: any) =>
+      e.code === -32602 &&
+      e.message === "MCP error -32602: Invalid arguments for prompt find_lookalikes: companyDomain: 'not a domain' is not a valid domain name",
+  );
   await assert.rejects(client.getPrompt({ name: 'no_such_prompt' }), (e: any) => e.code === -32602);
 });

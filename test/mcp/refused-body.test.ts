@@ -30,13 +30,19 @@ const FIRST = 1536 * 1024;
  */
 function writeAfterAnswer(path: string, chunked: boolean): Promise<{ status?: number; body?: string; requestId?: string; writeError?: string }> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers(), ...(chunked ? {} : { 'content-length': FIVE_MB.length }) } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d) => (body += d));
-      const ended = new Promise((ok) => res.once('end', ok));
-      // The rest of the body goes out only now, after the answer arrived.
-      req.end(FIVE_MB.subarray(FIRST), () => void ended.then(() => resolve({ status: res.statusCode!, body, requestId: res.headers['x-request-id'] as string })));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers(), ...(chunked ? {} : { 'content-length': FIVE_MB.length }) } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d) => (body += d));
+        const ended = new Promise((ok) => res.once('end', ok));
+        // The rest of the body goes out only now, after the answer arrived.
+        req.end(
+          FIVE_MB.subarray(FIRST),
+          () => void ended.then(() => resolve({ status: res.statusCode!, body, requestId: res.headers['x-request-id'] as string })),
+        );
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ writeError: err.code ?? err.message }));
     req.write(FIVE_MB.subarray(0, FIRST));
   });

@@ -72,7 +72,7 @@ for (const [kind, open] of stores) {
       }
     });
 
-    test('at the cap a new session ends the client\'s least recently used idle one; 429 with Retry-After only when every one is busy', async (t) => {
+    test("at the cap a new session ends the client's least recently used idle one; 429 with Retry-After only when every one is busy", async (t) => {
       const store = await open();
       if (typeof store === 'string') return t.skip(store);
       try {
@@ -100,7 +100,7 @@ for (const [kind, open] of stores) {
           assert.match(err.message, /already has 2 open MCP sessions.*request in flight.*DELETE \/mcp/);
           return true;
         });
-        assert.ok(await store.get(a2.id) && await store.get(a3.id), 'a refusal ends nothing');
+        assert.ok((await store.get(a2.id)) && (await store.get(a3.id)), 'a refusal ends nothing');
         // One busy, one idle: the idle one goes, even when it is the more recently used.
         at(1_040_000);
         await store.get(a3.id);
@@ -125,7 +125,10 @@ test('the database keeps only a hash of each id, and the sweep deletes expired s
     const s = await store.create(clientB, '2025-03-26');
     const rows = await db.query<{ id_hash: string }>('SELECT id_hash FROM mcp_sessions WHERE client_id = $1', [clientB]);
     assert.ok(rows.some((r) => r.id_hash === sessionIdHash(s.id)));
-    assert.ok(rows.every((r) => r.id_hash !== s.id), 'the id itself is not stored');
+    assert.ok(
+      rows.every((r) => r.id_hash !== s.id),
+      'the id itself is not stored',
+    );
     at(5_000_000 + TTL_MS + 1);
     assert.ok((await store.sweep()) >= 1);
     const left = await db.query('SELECT 1 FROM mcp_sessions WHERE id_hash = $1', [sessionIdHash(s.id)]);

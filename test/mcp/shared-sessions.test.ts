@@ -22,7 +22,13 @@ import { setClock } from '../../src/clock.ts';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 const tools = [
-  testTool({ name: 'whoami', title: 'Who am I', description: 'Names the calling client.', input: z.object({}), run: async (_a, ctx) => ({ client: ctx.principal.clientId }) }),
+  testTool({
+    name: 'whoami',
+    title: 'Who am I',
+    description: 'Names the calling client.',
+    input: z.object({}),
+    run: async (_a, ctx) => ({ client: ctx.principal.clientId }),
+  }),
 ];
 
 let db: Db;
@@ -80,7 +86,13 @@ for (const store of ['database', 'redis'] as const) {
       for (const url of [urlA, urlB]) {
         const stolen = await fetch(`${url}/mcp`, {
           method: 'POST',
-          headers: { 'x-api-key': other.apiKey, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            'x-api-key': other.apiKey,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} }),
         });
         assert.equal(stolen.status, 403);
@@ -109,7 +121,10 @@ for (const store of ['database', 'redis'] as const) {
         const onA = new StreamableHTTPClientTransport(new URL(`${urlA}/mcp`), { requestInit: { headers: { 'x-api-key': c.apiKey } } });
         const clientA = new Client({ name: 'a', version: '1' });
         await clientA.connect(onA);
-        const onB = new StreamableHTTPClientTransport(new URL(`${urlB}/mcp`), { sessionId: onA.sessionId, requestInit: { headers: { 'x-api-key': c.apiKey } } });
+        const onB = new StreamableHTTPClientTransport(new URL(`${urlB}/mcp`), {
+          sessionId: onA.sessionId,
+          requestInit: { headers: { 'x-api-key': c.apiKey } },
+        });
         const clientB = new Client({ name: 'b', version: '1' });
         await clientB.connect(onB);
         setClock(() => start + ttlMs - 1000);
@@ -130,7 +145,12 @@ for (const store of ['database', 'redis'] as const) {
 }
 
 test(`an export link made through one instance is read through the other, by its client only (${TEST_DATABASE_URL ? 'PostgreSQL, a connection pool each' : 'PGlite, one Db shared in-process'})`, async () => {
-  await insertWorld(db, { companies: [{ id: 'cmp_x1', domain: 'x1.example', name: 'X One' }, { id: 'cmp_x2', domain: 'x2.example', name: 'X Two' }] });
+  await insertWorld(db, {
+    companies: [
+      { id: 'cmp_x1', domain: 'x1.example', name: 'X One' },
+      { id: 'cmp_x2', domain: 'x2.example', name: 'X Two' },
+    ],
+  });
   const second = await openSecondPool(db);
   const a = await createTestApp({ db });
   const b = await createTestApp({ db: second.db });
@@ -143,7 +163,10 @@ test(`an export link made through one instance is read through the other, by its
       return client;
     };
     const onA = await connect(urlA, owner.apiKey);
-    const made = (await onA.callTool({ name: 'companies_search', arguments: { query: 'X', export: true, onBehalfOfUser: 'analyst@example.com' } })) as unknown as { structuredContent: { uri: string; rows: number } };
+    const made = (await onA.callTool({
+      name: 'companies_search',
+      arguments: { query: 'X', export: true, onBehalfOfUser: 'analyst@example.com' },
+    })) as unknown as { structuredContent: { uri: string; rows: number } };
     assert.equal(made.structuredContent.rows, 2);
     const onB = await connect(urlB, owner.apiKey);
     const read = await onB.readResource({ uri: made.structuredContent.uri });

@@ -29,7 +29,11 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
     const { apiKey, clientId } = await createTestClient(db, 'full');
     const c = (await findClient(db, clientId))!;
     const reference = new Client({ name: 'reference', version: '1' });
-    const server = createMcpServer(allTools, { db, config: loadConfig({ LOG_LEVEL: 'silent' }), principal: { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' } });
+    const server = createMcpServer(allTools, {
+      db,
+      config: loadConfig({ LOG_LEVEL: 'silent' }),
+      principal: { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' },
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
     await reference.connect(b);
@@ -48,7 +52,12 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
     await db.close();
 
     const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as Record<string, string>;
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', apiKey], env, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', apiKey],
+      env,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -70,7 +79,12 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
       await client.close();
     }
 
-    const bad = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', 'sl_bad'], env, stderr: 'pipe' });
+    const bad = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', 'sl_bad'],
+      env,
+      stderr: 'pipe',
+    });
     let stderr = '';
     bad.stderr?.on('data', (d) => (stderr += d));
     const badClient = new Client({ name: 'stdio-test', version: '1.0.0' });

@@ -21,7 +21,11 @@ const USER = 'ann@example.com';
 
 async function viaRest(path: string, params: Record<string, string | number>) {
   const c = await createTestClient(t.db, 'full');
-  const res = await t.app.inject({ method: 'POST', url: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`, headers: { ...c.headers, 'x-on-behalf-of-user': USER } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    headers: { ...c.headers, 'x-on-behalf-of-user': USER },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 }
@@ -34,7 +38,18 @@ test('find_customers_of_products (and its alias) answers as the REST endpoint do
   assert.ok(tool.items.length > 0);
   assert.match(tool.understood, /Mailchimp/);
   const alias = (await call('FindCustomersOfProducts', { prompt: 'companies using Mailchimp', size: 5, onBehalfOfUser: USER })).json();
-  assert.deepEqual(alias.items, tool.items.map((i: any) => ({ companyName: i.companyName, companyDomain: i.companyDomain, productId: i.productId, product: i.product, evidence: i.evidence, probability: i.probability })), 'compact by default');
+  assert.deepEqual(
+    alias.items,
+    tool.items.map((i: any) => ({
+      companyName: i.companyName,
+      companyDomain: i.companyDomain,
+      productId: i.productId,
+      product: i.product,
+      evidence: i.evidence,
+      probability: i.probability,
+    })),
+    'compact by default',
+  );
 });
 
 test('find_techstacks_for_company and find_people_profiles answer as REST does, without contact details', async () => {
@@ -54,7 +69,10 @@ test('plan, on-behalf user and validation rules as on REST', async () => {
   assert.match(denied.text, /^Error 403: Permission 'ai' is required/);
   const full = await connectMcp(t, 'full');
   assert.match((await full.call('find_customers_of_products', { prompt: 'Mailchimp' })).text, /^Error 403: .*onBehalfOfUser/);
-  assert.match((await full.call('find_customers_of_products', { prompt: '   ', onBehalfOfUser: USER })).text, /^Error 400: Invalid arguments for find_customers_of_products: prompt: /);
+  assert.match(
+    (await full.call('find_customers_of_products', { prompt: '   ', onBehalfOfUser: USER })).text,
+    /^Error 400: Invalid arguments for find_customers_of_products: prompt: /,
+  );
   assert.match((await full.call('find_customers_of_products', { prompt: 'x', size: 500, onBehalfOfUser: USER })).text, /^Error 400: .*size: /);
   const nothing = await full.call('find_customers_of_products', { prompt: 'the best tools in the world', onBehalfOfUser: USER });
   assert.match(nothing.text, /^Error 404: .*understood/);

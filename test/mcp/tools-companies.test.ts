@@ -12,14 +12,26 @@ import { EXPORT_LINK_TTL_MS, sweepExportLinks } from '../../src/mcp/exports.ts';
 let t: TestApp;
 before(async () => {
   t = await createTestApp();
-  const companies = Array.from({ length: 25 }, (_, i) => ({ id: `cmp_${String(i).padStart(2, '0')}`, domain: `co${String(i).padStart(2, '0')}.example`, name: `Company ${String(i).padStart(2, '0')}`, industry_id: 'ind_software' }));
+  const companies = Array.from({ length: 25 }, (_, i) => ({
+    id: `cmp_${String(i).padStart(2, '0')}`,
+    domain: `co${String(i).padStart(2, '0')}.example`,
+    name: `Company ${String(i).padStart(2, '0')}`,
+    industry_id: 'ind_software',
+  }));
   await insertWorld(t.db, {
     industries: [{ id: 'ind_software', name: 'Software' }],
     categories: [{ id: 'cat_sales' }, { id: 'cat_crm', parent_id: 'cat_sales' }],
     vendors: [{ id: 'ven_hub', domain: 'hubspot.com', name: 'HubSpot' }],
-    products: [{ id: 'prd_hub_crm', vendor_id: 'ven_hub', category_id: 'cat_crm', name: 'HubSpot CRM' }, { id: 'prd_hub_mkt', vendor_id: 'ven_hub', category_id: 'cat_sales', name: 'HubSpot Marketing Hub' }],
+    products: [
+      { id: 'prd_hub_crm', vendor_id: 'ven_hub', category_id: 'cat_crm', name: 'HubSpot CRM' },
+      { id: 'prd_hub_mkt', vendor_id: 'ven_hub', category_id: 'cat_sales', name: 'HubSpot Marketing Hub' },
+    ],
     companies: [...companies, { id: 'cmp_formula', domain: 'formula.example', name: '=cmd|calc' }],
-    installs: [{ company_id: 'cmp_00', product_id: 'prd_hub_crm' }, { company_id: 'cmp_01', product_id: 'prd_hub_crm' }, { company_id: 'cmp_00', product_id: 'prd_hub_mkt' }],
+    installs: [
+      { company_id: 'cmp_00', product_id: 'prd_hub_crm' },
+      { company_id: 'cmp_01', product_id: 'prd_hub_crm' },
+      { company_id: 'cmp_00', product_id: 'prd_hub_mkt' },
+    ],
     feed: Array.from({ length: 23 }, (_, i) => ({ id: `fd_${i}`, company_id: 'cmp_00', published_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() })),
   });
 });
@@ -35,7 +47,16 @@ test('every documented tool is there, with required arguments marked', async () 
   const { client } = await connectMcp(t, 'basic');
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((x) => [x.name, x]));
-  for (const name of ['companies_search', 'company_products_paged', 'company_firmographics', 'company_feed', 'vendors_search', 'vendor_products', 'categories_list', 'industries_list']) {
+  for (const name of [
+    'companies_search',
+    'company_products_paged',
+    'company_firmographics',
+    'company_feed',
+    'vendors_search',
+    'vendor_products',
+    'categories_list',
+    'industries_list',
+  ]) {
     assert.ok(byName.has(name), `missing ${name}`);
     assert.ok((byName.get(name)!.description ?? '').length > 60, `${name} has a real description`);
   }
@@ -45,14 +66,20 @@ test('every documented tool is there, with required arguments marked', async () 
 });
 
 /** A REST page in a tool's compact form: the given fields of each item. */
-const compact = (page: any, keys: string[]) => ({ total: page.totalElements, items: page.content.map((x: any) => Object.fromEntries(keys.filter((k) => k in x).map((k) => [k, x[k]]))) });
+const compact = (page: any, keys: string[]) => ({
+  total: page.totalElements,
+  items: page.content.map((x: any) => Object.fromEntries(keys.filter((k) => k in x).map((k) => [k, x[k]]))),
+});
 
 test('companies_search (flat arguments) and company_products_paged answer as REST does, compact by default, with total and nextPage', async () => {
   const { call, headers } = await connectMcp(t, 'full');
   const args = { filter: { vendorDomainIn: ['hubspot.com'] }, size: 1 };
   const viaTool = (await call('companies_search', args)).json();
   const viaRest = await rest('POST', '/api/companies/search', headers, args);
-  assert.deepEqual({ total: viaTool.total, items: viaTool.items }, compact(viaRest, ['domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'country']));
+  assert.deepEqual(
+    { total: viaTool.total, items: viaTool.items },
+    compact(viaRest, ['domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'country']),
+  );
   assert.equal(viaTool.total, 2);
   assert.deepEqual(viaTool.nextPage, { ...args, page: 1 });
   const second = (await call('companies_search', viaTool.nextPage)).json();
@@ -64,10 +91,16 @@ test('companies_search (flat arguments) and company_products_paged answer as RES
 
   const products = await call('company_products_paged', { companyDomain: 'https://www.CO00.example/', size: 1 });
   const restProducts = await rest('GET', '/api/companies/co00.example/products/paged?size=1', headers);
-  assert.deepEqual({ total: products.json().total, items: products.json().items }, compact(restProducts, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']));
+  assert.deepEqual(
+    { total: products.json().total, items: products.json().items },
+    compact(restProducts, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']),
+  );
   assert.equal(products.json().nextPage.page, 1);
   assert.match(products.text, /^1 of 2 products used by co00\.example \(page 1 of 2\): HubSpot CRM \(Crm\)\. More: call again/);
-  assert.deepEqual(products.links.map((l) => l.uri), ['stacklens://companies/co00.example/products']);
+  assert.deepEqual(
+    products.links.map((l) => l.uri),
+    ['stacklens://companies/co00.example/products'],
+  );
 });
 
 test('the wrapped form of companies_search is refused, naming the unknown argument', async () => {
@@ -97,9 +130,15 @@ test('export=true needs the export permission and an on-behalf user, and answers
   assert.match(out.uri, /^stacklens:\/\/exports\/[A-Za-z0-9_-]{24}$/);
   assert.ok(Date.parse(out.expiresAt) > Date.now());
   assert.equal(out.csv, undefined, 'no rows inline');
-  assert.deepEqual(answer.links.map((l) => [l.uri, l.mimeType]), [[out.uri, 'text/csv']]);
+  assert.deepEqual(
+    answer.links.map((l) => [l.uri, l.mimeType]),
+    [[out.uri, 'text/csv']],
+  );
   assert.match(answer.text, /^Export of 26 companies as CSV: read stacklens:\/\/exports\//);
-  const auditRows = () => t.db.query<{ action: string; on_behalf_of: string; result_count: number }>(`SELECT action, on_behalf_of, result_count FROM audit_log WHERE action = 'companies.search.export'`);
+  const auditRows = () =>
+    t.db.query<{ action: string; on_behalf_of: string; result_count: number }>(
+      `SELECT action, on_behalf_of, result_count FROM audit_log WHERE action = 'companies.search.export'`,
+    );
   assert.deepEqual(await auditRows(), [], 'nothing has left the service yet');
 
   const read = await full.client.readResource({ uri: out.uri });
@@ -109,7 +148,11 @@ test('export=true needs the export permission and an on-behalf user, and answers
   assert.equal(lines.length, 27, 'header and 26 companies');
   assert.match(lines[0]!, /^id,domain,name,/);
   assert.match(contents!.text, /'=cmd\|calc/, 'formulas neutralized');
-  assert.deepEqual(await auditRows(), [{ action: 'companies.search.export', on_behalf_of: 'analyst@example.com', result_count: 26 }], 'each read is an audited export for the user of the call');
+  assert.deepEqual(
+    await auditRows(),
+    [{ action: 'companies.search.export', on_behalf_of: 'analyst@example.com', result_count: 26 }],
+    'each read is an audited export for the user of the call',
+  );
 
   // Another client (even with the export permission) reads nothing: the link is as if unknown.
   const other = await connectMcp(t, 'full');
@@ -129,7 +172,9 @@ test('an export link expires, and the sweep deletes it', async () => {
     assert.ok((await full.client.readResource({ uri })).contents.length === 1);
     setClock(() => start + EXPORT_LINK_TTL_MS + 1000);
     await assert.rejects(full.client.readResource({ uri }), (err: any) => err.code === -32002 && /live 60 minutes/.test(err.message));
-    const stored = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_exports WHERE expires_at <= $1', [new Date(start + EXPORT_LINK_TTL_MS + 1000)]))[0]!.n;
+    const stored = async () =>
+      (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mcp_exports WHERE expires_at <= $1', [new Date(start + EXPORT_LINK_TTL_MS + 1000)]))[0]!
+        .n;
     assert.ok((await stored()) >= 1);
     assert.ok((await sweepExportLinks(t.db)) >= 1, 'the sweep deletes expired links');
     assert.equal(await stored(), 0);
@@ -142,10 +187,17 @@ test('catalog, firmographics and feed tools; unknown domains are isError 404 res
   const { call, headers } = await connectMcp(t, 'basic');
   assert.deepEqual((await call('vendors_search', { vendor: 'hubspt', fuzzy: true })).json().items, [{ id: 'ven_hub', domain: 'hubspot.com', name: 'HubSpot' }]);
   const vp = (await call('vendor_products', { vendorDomain: 'hubspot.com', productName: 'crm' })).json();
-  assert.deepEqual(vp.items.map((p: any) => p.id), ['prd_hub_crm']);
+  assert.deepEqual(
+    vp.items.map((p: any) => p.id),
+    ['prd_hub_crm'],
+  );
   const restCategories = await rest('GET', '/api/categories', headers);
   const categories = (await call('categories_list', { size: 1 })).json();
-  assert.deepEqual(categories, { total: 2, items: [{ id: 'cat_crm', name: restCategories[0].name, parentId: 'cat_sales', level: 1 }], nextPage: { page: 1, size: 1 } });
+  assert.deepEqual(categories, {
+    total: 2,
+    items: [{ id: 'cat_crm', name: restCategories[0].name, parentId: 'cat_sales', level: 1 }],
+    nextPage: { page: 1, size: 1 },
+  });
   assert.deepEqual((await call('categories_list', { detail: 'full' })).json().items, restCategories);
   assert.deepEqual((await call('industries_list', {})).json().items, await rest('GET', '/api/industries', headers));
   const firmo = (await call('company_firmographics', { companyDomain: 'co00.example', detail: 'full' })).json();

@@ -14,7 +14,9 @@ let port: number;
 before(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><meta name="generator" content="WordPress 6.5.2"><script src="https://js.stripe.com/v3/"></script></head></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<html><head><meta name="generator" content="WordPress 6.5.2"><script src="https://js.stripe.com/v3/"></script></head></html>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;

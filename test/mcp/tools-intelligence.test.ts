@@ -34,7 +34,14 @@ before(async () => {
     return answerOf((await client.callTool({ name, arguments: args })) as never);
   };
   rest = async (method, url, payload) =>
-    (await t.app.inject({ method, url, headers: { ...tc.headers, ...(payload ? { 'content-type': 'application/json' } : {}) }, payload: payload ? JSON.stringify(payload) : undefined })).json();
+    (
+      await t.app.inject({
+        method,
+        url,
+        headers: { ...tc.headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        payload: payload ? JSON.stringify(payload) : undefined,
+      })
+    ).json();
 });
 after(() => t.close());
 
@@ -56,13 +63,19 @@ test('tools answer what the REST routes answer, in their compact form, paged wit
   const competitors = (await call('company_competitors', { companyDomain: 'me.example', size: 1 })).json();
   const restCompetitors = await rest('GET', '/api/companies/me.example/competitors?size=1');
   assert.equal(competitors.total, restCompetitors.totalElements);
-  assert.deepEqual(competitors.items, restCompetitors.content.map((p: any) => pick(p, ['domain', 'name'])));
+  assert.deepEqual(
+    competitors.items,
+    restCompetitors.content.map((p: any) => pick(p, ['domain', 'name'])),
+  );
   if (restCompetitors.totalPages > 1) assert.deepEqual(competitors.nextPage, { companyDomain: 'me.example', size: 1, page: 1 });
 
   const restUsage = await rest('GET', '/api/companies/me.example/cohort/default/metrics/usage');
   const usage = await call('usage_metrics', { companyDomain: 'me.example', cohort: 'default', size: 2 });
   assert.equal(usage.json().total, restUsage.length);
-  assert.deepEqual(usage.json().items, restUsage.slice(0, 2).map((m: any) => pick(m, ['percentage', 'product', 'productId', 'vendorDomain', 'category'])));
+  assert.deepEqual(
+    usage.json().items,
+    restUsage.slice(0, 2).map((m: any) => pick(m, ['percentage', 'product', 'productId', 'vendorDomain', 'category'])),
+  );
   assert.equal(usage.json().cohortSize, restUsage[0].cohortSize);
   const all = (await call('usage_metrics', { companyDomain: 'me.example', cohort: 'default', size: 200, detail: 'full' })).json();
   assert.deepEqual(all.items, restUsage, 'detail=full and a large page: the REST answer');
@@ -79,8 +92,14 @@ test('tools answer what the REST routes answer, in their compact form, paged wit
   assert.equal(row.companyDomain, 'diff.example');
   assert.ok(row.counts.different >= 1);
   assert.equal(row.products[0].different, true);
-  assert.ok(row.products.every((r: any) => r.similar === undefined), 'compact rows leave similar categories to the counts');
-  assert.deepEqual(details.links.map((l) => l.uri), ['stacklens://companies/me.example/comparison/diff.example']);
+  assert.ok(
+    row.products.every((r: any) => r.similar === undefined),
+    'compact rows leave similar categories to the counts',
+  );
+  assert.deepEqual(
+    details.links.map((l) => l.uri),
+    ['stacklens://companies/me.example/comparison/diff.example'],
+  );
   const fullDetails = (await call('usage_metrics_details', { companyDomain: 'me.example', cohortCompanyDomain: ['diff.example'], detail: 'full' })).json();
   const restDetails = await rest('POST', '/api/companies/me.example/metrics/details?cohortCompanyDomain=diff.example');
   assert.deepEqual(fullDetails.items[0].products, restDetails[0].products);

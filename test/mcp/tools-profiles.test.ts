@@ -11,7 +11,10 @@ before(async () => {
   t = await createTestApp();
   await insertWorld(t.db, {
     companies: [{ id: 'cmp_acme', domain: 'acme.com', name: 'Acme Corp' }],
-    people: [{ id: 'per_ada', full_name: 'Ada Lovelace', title: 'CTO', company_id: 'cmp_acme' }, { id: 'per_bob', full_name: 'Bob Builder' }],
+    people: [
+      { id: 'per_ada', full_name: 'Ada Lovelace', title: 'CTO', company_id: 'cmp_acme' },
+      { id: 'per_bob', full_name: 'Bob Builder' },
+    ],
     contacts: [{ person_id: 'per_ada', kind: 'email', value: 'ada@acme.com', type: 'work', verified: true }],
   });
 });

@@ -10,10 +10,32 @@ const rules = (env: Record<string, string> = {}) => originRules(loadConfig({ PUB
 
 test('Host: loopback names with the serving port, the public host (with or without its default port), extras; case and IPv6 normalized', () => {
   const r = rules({ MCP_ALLOWED_HOSTS: 'lb.internal:9000, other.internal' });
-  for (const host of ['127.0.0.1:7000', 'localhost:7000', 'LocalHost:7000', '[::1]:7000', '[0:0:0:0:0:0:0:1]:7000', 'mcp.example.com', 'MCP.example.com:443', 'lb.internal:9000', 'other.internal']) {
+  for (const host of [
+    '127.0.0.1:7000',
+    'localhost:7000',
+    'LocalHost:7000',
+    '[::1]:7000',
+    '[0:0:0:0:0:0:0:1]:7000',
+    'mcp.example.com',
+    'MCP.example.com:443',
+    'lb.internal:9000',
+    'other.internal',
+  ]) {
     assert.equal(r.check(host, undefined, 7000), undefined, host);
   }
-  for (const host of [undefined, '', 'localhost:7001', 'localhost', '127.0.0.1', 'mcp.example.com:8443', 'lb.internal', 'a@localhost:7000', 'localhost:7000/x', 'evil.com', '[::2]:7000']) {
+  for (const host of [
+    undefined,
+    '',
+    'localhost:7001',
+    'localhost',
+    '127.0.0.1',
+    'mcp.example.com:8443',
+    'lb.internal',
+    'a@localhost:7000',
+    'localhost:7000/x',
+    'evil.com',
+    '[::2]:7000',
+  ]) {
     assert.match(r.check(host, undefined, 7000) ?? 'allowed', /Host/, String(host));
   }
 });
@@ -27,7 +49,14 @@ test("MCP_ALLOWED_HOSTS='*' turns the Host check off, never the Origin check", (
 
 test('Origin: loopback origins with the serving port (http and https), the public origin, extras; garbage and null refused', () => {
   const r = rules({ MCP_ALLOWED_ORIGINS: 'https://console.example.org' });
-  for (const origin of ['http://localhost:7000', 'https://127.0.0.1:7000', 'http://[::1]:7000', 'https://mcp.example.com', 'https://mcp.example.com:443', 'https://console.example.org']) {
+  for (const origin of [
+    'http://localhost:7000',
+    'https://127.0.0.1:7000',
+    'http://[::1]:7000',
+    'https://mcp.example.com',
+    'https://mcp.example.com:443',
+    'https://console.example.org',
+  ]) {
     assert.equal(r.check('localhost:7000', origin, 7000), undefined, origin);
   }
   for (const origin of ['null', '', 'http://mcp.example.com', 'http://localhost:7001', 'file://x', 'https://console.example.org.evil.com', 'not a url']) {
@@ -36,7 +65,10 @@ test('Origin: loopback origins with the serving port (http and https), the publi
 });
 
 test('a configured origin must be scheme://host[:port]', () => {
-  assert.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' }), (e: unknown) => e instanceof ConfigError && /MCP_ALLOWED_ORIGINS: 'https:\/\/bad.example\/path'/.test(e.message));
+  assert.throws(
+    () => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' }),
+    (e: unknown) => e instanceof ConfigError && /MCP_ALLOWED_ORIGINS: 'https:\/\/bad.example\/path'/.test(e.message),
+  );
   assert.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'ok.example' }), ConfigError);
   assert.equal(loadConfig({}).mcp.resource, 'http://127.0.0.1:8080/mcp');
 });

@@ -56,14 +56,17 @@ let other: TestClient;
 function raw(method: string, headers: Record<string, string>, body?: unknown): Promise<RawAnswer> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method, headers: { ...headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) });
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/mcp', method, headers: { ...headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
     req.on('error', reject);
     if (payload) req.write(payload);
     req.end();
@@ -71,7 +74,10 @@ function raw(method: string, headers: Record<string, string>, body?: unknown): P
 }
 
 const initBody = (version = '2025-11-25') => ({
-  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 const listBody = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
@@ -285,7 +291,9 @@ async function cappedCase() {
     const c = await createTestClient(t.db, 'full');
     const ids = [await initialize(c), await initialize(c), await initialize(c)];
     closeGate();
-    const calls = ids.map((id, i) => raw('POST', base(c, { 'mcp-session-id': id }), { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'wait', arguments: {} } }));
+    const calls = ids.map((id, i) =>
+      raw('POST', base(c, { 'mcp-session-id': id }), { jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
+    );
     for (let i = 0; i < 200 && gate.entered < 3; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(gate.entered, 3, 'three calls in flight');
     const refused = await raw('POST', base(c), initBody());

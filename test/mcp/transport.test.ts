@@ -67,7 +67,12 @@ const rawPost = (body: unknown, headers: Record<string, string>) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-const initBody = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const initBody = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 for (const mode of ['sse', 'json'] as const) {
   describe(`reply mode ${mode}`, () => {
@@ -83,13 +88,20 @@ for (const mode of ['sse', 'json'] as const) {
       const { client, transport } = await connect(full.apiKey);
       assert.ok(transport.sessionId, 'the server issued a session id');
       const { tools: listed } = await client.listTools();
-      assert.deepEqual(listed.map((x) => x.name), ['echo_page', 'always_missing', 'ai_thing', 'huge']);
+      assert.deepEqual(
+        listed.map((x) => x.name),
+        ['echo_page', 'always_missing', 'ai_thing', 'huge'],
+      );
       const echo = listed[0]!;
       assert.deepEqual(echo.inputSchema.required, ['word']);
       assert.ok(!('onBehalfOfUser' in (echo.inputSchema.properties ?? {})), 'only attributed tools take onBehalfOfUser');
       assert.ok('onBehalfOfUser' in (listed[2]!.inputSchema.properties ?? {}));
       const res = await client.callTool({ name: 'echo_page', arguments: { word: 'hi' } });
-      assert.deepEqual(JSON.parse((res.content as any)[0].text), { totalPages: 1, totalElements: 1, content: [{ word: 'hi', page: 0, client: full.clientId }] });
+      assert.deepEqual(JSON.parse((res.content as any)[0].text), {
+        totalPages: 1,
+        totalElements: 1,
+        content: [{ word: 'hi', page: 0, client: full.clientId }],
+      });
       assert.deepEqual((res.structuredContent as any).content[0].word, 'hi');
       const alias = await client.callTool({ name: 'EchoPage', arguments: { word: 'alias' } });
       assert.equal(JSON.parse((alias.content as any)[0].text).content[0].word, 'alias');
@@ -107,7 +119,10 @@ for (const mode of ['sse', 'json'] as const) {
 
     test('protocol errors are JSON-RPC errors; argument and domain errors are isError results', async () => {
       const { client } = await connect(full.apiKey);
-      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (e: any) => e.code === -32602 && e.message === "MCP error -32602: Unknown tool 'no_such_tool'. Call tools/list for the available tools.");
+      await assert.rejects(
+        client.callTool({ name: 'no_such_tool', arguments: {} }),
+        (e: any) => e.code === -32602 && e.message === "MCP error -32602: Unknown tool 'no_such_tool'. Call tools/list for the available tools.",
+      );
       const empty = await client.callTool({ name: 'echo_page', arguments: { word: '' } });
       assert.equal(empty.isError, true);
       assert.match((empty.content as any)[0].text, /^Error 400: Invalid arguments for echo_page: word: /);
@@ -195,14 +210,21 @@ for (const mode of ['sse', 'json'] as const) {
         { id: 9, params: { name: 'always_missing', arguments: {}, _meta: { progressToken: 1 } } },
         { id: 10, params: { name: 'no_such_tool' } }, // a JSON-RPC error, -32602
       ];
-      const events = (text: string) => text.split('\n\n').filter(Boolean).map((e) => Object.fromEntries(e.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])));
+      const events = (text: string) =>
+        text
+          .split('\n\n')
+          .filter(Boolean)
+          .map((e) => Object.fromEntries(e.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])));
       for (const version of ['2025-11-25', '2025-06-18']) {
         const init = await rawPost({ ...initBody, params: { ...initBody.params, protocolVersion: version } }, { 'x-api-key': full.apiKey });
         const headers = { 'x-api-key': full.apiKey, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': version };
         await init.text();
         for (const call of calls) {
           const answers = [];
-          for (const body of [{ jsonrpc: '2.0', method: 'tools/call', ...call }, { jsonrpc: '2.0', method: 'tools/call', ...viaSdk(call) }]) {
+          for (const body of [
+            { jsonrpc: '2.0', method: 'tools/call', ...call },
+            { jsonrpc: '2.0', method: 'tools/call', ...viaSdk(call) },
+          ]) {
             const res = await rawPost(body, headers);
             const text = await res.text();
             answers.push({ status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), text });
@@ -217,7 +239,11 @@ for (const mode of ['sse', 'json'] as const) {
           }
           assert.equal(direct!.cache, sdk!.cache, what);
           const [d, k] = [events(direct!.text), events(sdk!.text)];
-          assert.deepEqual(d.map((e) => Object.keys(e)), k.map((e) => Object.keys(e)), `${what}: the same events and fields`);
+          assert.deepEqual(
+            d.map((e) => Object.keys(e)),
+            k.map((e) => Object.keys(e)),
+            `${what}: the same events and fields`,
+          );
           assert.equal(d.length, version >= '2025-11-25' ? 2 : 1, `${what}: a priming event from 2025-11-25 on`);
           if (d.length === 2) assert.equal(d[0]!.retry, k[0]!.retry, what);
           const message = d.at(-1)!;
@@ -249,7 +275,10 @@ for (const mode of ['sse', 'json'] as const) {
       const init = await rawPost(initBody, { 'x-api-key': full.apiKey });
       const sid = init.headers.get('mcp-session-id')!;
       await init.text();
-      const unknownMethod = await rawPost({ jsonrpc: '2.0', id: 9, method: 'no/such', params: {} }, { 'x-api-key': full.apiKey, 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' });
+      const unknownMethod = await rawPost(
+        { jsonrpc: '2.0', id: 9, method: 'no/such', params: {} },
+        { 'x-api-key': full.apiKey, 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' },
+      );
       assert.match(await unknownMethod.text(), /"code":-32601/);
     });
   });

@@ -14,7 +14,10 @@ let t: TestApp;
 let url: string;
 before(async () => {
   t = await createTestApp();
-  await insertWorld(t.db, { industries: [{ id: 'ind_software', name: 'Software' }], companies: [{ id: 'cmp_a', domain: 'a.example', name: 'A', industry_id: 'ind_software' }] });
+  await insertWorld(t.db, {
+    industries: [{ id: 'ind_software', name: 'Software' }],
+    companies: [{ id: 'cmp_a', domain: 'a.example', name: 'A', industry_id: 'ind_software' }],
+  });
   url = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 after(() => t.close());

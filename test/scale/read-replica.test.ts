@@ -50,9 +50,15 @@ after(async () => {
   pair?.remove();
 });
 
-const get = (url: string, who: TestClient = c) => t0.app.inject({ method: 'GET', url: `/api${url}`, headers: { ...who.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
+const get = (url: string, who: TestClient = c) =>
+  t0.app.inject({ method: 'GET', url: `/api${url}`, headers: { ...who.headers, 'x-on-behalf-of-user': 'ana@example.com' } });
 const search = (body: Record<string, unknown>) =>
-  t0.app.inject({ method: 'POST', url: '/api/companies/search', headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' }, body });
+  t0.app.inject({
+    method: 'POST',
+    url: '/api/companies/search',
+    headers: { ...c.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' },
+    body,
+  });
 
 test('db.read is the standby; db is the primary', async (t) => {
   if (skip) return t.skip(skip);
@@ -84,7 +90,9 @@ test('reads come from the replica, lag and all; auth, writes and credits stay on
       assert.equal((await get('/companies/example.com/firmographics', fresh)).statusCode, 200);
       // A write goes to the primary and its effect reads back at once.
       const bought = await t0.app.inject({
-        method: 'POST', url: '/api/profiles/purchase', headers: { ...fresh.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' },
+        method: 'POST',
+        url: '/api/profiles/purchase',
+        headers: { ...fresh.headers, 'x-on-behalf-of-user': 'ana@example.com', 'content-type': 'application/json' },
         body: { profileIds: ['per_r1'] },
       });
       assert.equal(bought.statusCode, 200, bought.body);
@@ -108,7 +116,10 @@ test('`serve` with DATABASE_READ_URL: the start-up line names the replica, and i
   const standby = await openDb({ databaseUrl: pair.standbyUrl, poolSize: 1 });
   try {
     await waitReady(server);
-    assert.match(server.output(), /Database: PostgreSQL at 127\.0\.0\.1:\d+\/stacklens \(user postgres\); reads that may lag from the replica at 127\.0\.0\.1:\d+\/stacklens/);
+    assert.match(
+      server.output(),
+      /Database: PostgreSQL at 127\.0\.0\.1:\d+\/stacklens \(user postgres\); reads that may lag from the replica at 127\.0\.0\.1:\d+\/stacklens/,
+    );
     const call = (domain: string) => fetch(`http://127.0.0.1:${server.port}/api/companies/${domain}/firmographics`, { headers: c.headers });
     await standby.query('SELECT pg_wal_replay_pause()');
     try {

@@ -66,7 +66,10 @@ before(async () => {
   await admin((c) => c.query(`CREATE DATABASE "${database}"`));
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-two-'));
   const env = {
-    DATABASE_URL: databaseUrl, REDIS_URL, SEED_DEMO: 'false', CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    SEED_DEMO: 'false',
+    CURSOR_SECRET: randomBytes(32).toString('base64url'),
     RATE_LIMITED_REPLY_DELAY_MS: '0',
   };
   const [portA, portB] = [await freePort(), await freePort()];
@@ -118,7 +121,10 @@ test('feed: a cursor issued by A pages on B without repeats or gaps', async (t) 
   await insertWorld(db!, {
     ...EXAMPLE_WORLD,
     feed: Array.from({ length: 45 }, (_, i) => ({
-      id: `fd_${String(i).padStart(3, '0')}`, company_id: 'cmp_example', title: `Item ${i}`, published_at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+      id: `fd_${String(i).padStart(3, '0')}`,
+      company_id: 'cmp_example',
+      title: `Item ${i}`,
+      published_at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
     })),
   });
   const c = await createTestClient(db!, 'full');
@@ -143,13 +149,21 @@ test('feed: a cursor issued by A pages on B without repeats or gaps', async (t) 
 test('idempotency: a purchase replayed on B returns the answer stored by A, charged once', async (t) => {
   if (skip) return t.skip(skip);
   await insertWorld(db!, {
-    people: [{ id: 'per_two_1', company_id: 'cmp_example' }, { id: 'per_two_2', company_id: 'cmp_example' }],
-    contacts: [{ person_id: 'per_two_1', kind: 'email', value: 'one@example.com' }, { person_id: 'per_two_2', kind: 'email', value: 'two@example.com' }],
+    people: [
+      { id: 'per_two_1', company_id: 'cmp_example' },
+      { id: 'per_two_2', company_id: 'cmp_example' },
+    ],
+    contacts: [
+      { person_id: 'per_two_1', kind: 'email', value: 'one@example.com' },
+      { person_id: 'per_two_2', kind: 'email', value: 'two@example.com' },
+    ],
   });
   const c = await createTestClient(db!, 'full', 10);
   const purchase = (s: ServeProcess) =>
     call(s, c, '/profiles/purchase', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'order-two-instances' }, body: JSON.stringify({ profileIds: ['per_two_1', 'per_two_2'] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'order-two-instances' },
+      body: JSON.stringify({ profileIds: ['per_two_1', 'per_two_2'] }),
     });
   const first = await purchase(a!);
   assert.equal(first.status, 200, await first.clone().text());
@@ -163,7 +177,9 @@ test('idempotency: a purchase replayed on B returns the answer stored by A, char
   assert.equal(credits.balance, 8);
   // The same key with another body is refused on either instance.
   const other = await call(b!, c, '/profiles/purchase', {
-    method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'order-two-instances' }, body: JSON.stringify({ profileIds: ['per_two_1'] }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'order-two-instances' },
+    body: JSON.stringify({ profileIds: ['per_two_1'] }),
   });
   assert.equal(other.status, 422);
 });
@@ -209,7 +225,8 @@ test('an access token issued by A is accepted by B (signing keys in the database
   if (skip) return t.skip(skip);
   const c = await createTestClient(db!, 'full');
   const issued = await fetch(`${base(a!)}/oauth/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret, audience: 'http://stacklens.test' }),
   });
   assert.equal(issued.status, 200, await issued.clone().text());

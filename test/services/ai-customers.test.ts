@@ -36,9 +36,16 @@ async function exhaustiveCandidates(s: CustomerSearch): Promise<CustomerCandidat
     if (!have || byProbability(c, have) < 0) best.set(c.companyId, c);
   };
   for (const e of await productEvidence(db, s.productIds, s.filter, s.time, Math.max(500, s.limit * 20))) {
-    const probability = inUseConfidence({
-      firstVerified: e.firstVerified.getTime(), lastVerified: e.lastVerified.getTime(), hitCount: e.hitCount, intensity: e.intensity, sourceCount: e.sources.length,
-    }, asOfMs);
+    const probability = inUseConfidence(
+      {
+        firstVerified: e.firstVerified.getTime(),
+        lastVerified: e.lastVerified.getTime(),
+        hitCount: e.hitCount,
+        intensity: e.intensity,
+        sourceCount: e.sources.length,
+      },
+      asOfMs,
+    );
     offer({ companyId: e.companyId, productId: e.productId, product: e.product, category: e.category, probability, kind: 'observed', evidence: e });
   }
   for (const productId of s.productIds.slice(0, MAX_INFERRED_PRODUCTS)) {
@@ -74,8 +81,11 @@ async function exhaustiveCandidates(s: CustomerSearch): Promise<CustomerCandidat
     for (const a of adoption) {
       const stack = stacks.get(a.companyId) ?? [];
       const signal: PeerSignal = {
-        cohortSize: a.size, peerUsers: a.users, populationShare,
-        categoryPeerUsers: categoryAdoption.get(a.companyId) ?? a.users, categoryPopulationShare,
+        cohortSize: a.size,
+        peerUsers: a.users,
+        populationShare,
+        categoryPeerUsers: categoryAdoption.get(a.companyId) ?? a.users,
+        categoryPopulationShare,
         categoryCovered: stack.some((r) => r.categoryId === d.categoryId && r.productId !== productId),
         coUsage: stack.reduce((m, r) => Math.max(m, rate.get(r.productId) ?? 0), 0),
       };
@@ -91,7 +101,14 @@ const summary = (list: CustomerCandidate[]) => list.map((c) => `${c.companyId} $
 test('category, vendor and product prompts: the same companies, products, kinds and probabilities as the exhaustive ranking', async () => {
   const { asOf, population } = await currentAsOf(db);
   let inferred = 0;
-  for (const prompt of ['who uses CRM?', 'who uses Salesforce?', 'companies using HubSpot', 'who uses Zoom', 'CRM users in Germany', 'marketing automation at software companies']) {
+  for (const prompt of [
+    'who uses CRM?',
+    'who uses Salesforce?',
+    'companies using HubSpot',
+    'who uses Zoom',
+    'CRM users in Germany',
+    'marketing automation at software companies',
+  ]) {
     const understood = await understandAiPrompt(db, { ai: {} } as never, prompt, 'customers');
     const productIds = await productsNamed(db, understood.query);
     assert.ok(productIds.length > 0, prompt);
@@ -117,6 +134,9 @@ test('a narrow product set with a small population of users: inferred candidates
     const search: CustomerSearch = { productIds: [id], filter: NO_FILTER, time: null, asOf, population, limit: 50 };
     const got = await customerCandidates(db, search);
     assert.deepEqual(summary(got), summary(await exhaustiveCandidates(search)), id);
-    assert.ok(got.some((c) => c.kind === 'inferred'), `${id}: inferred companies in the answer`);
+    assert.ok(
+      got.some((c) => c.kind === 'inferred'),
+      `${id}: inferred companies in the answer`,
+    );
   }
 });

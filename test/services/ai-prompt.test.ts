@@ -27,8 +27,14 @@ test('embedded: catalog and companies come from the database', async () => {
   const config = loadConfig({});
   const customers = await understandAiPrompt(db, config, 'software companies using hubspt crm', 'customers');
   assert.equal(customers.parser, 'embedded');
-  assert.deepEqual(customers.query.products.map((p) => p.id), ['prd_hubspot_crm']);
-  assert.deepEqual(customers.query.industries.map((i) => i.id), ['ind_software']);
+  assert.deepEqual(
+    customers.query.products.map((p) => p.id),
+    ['prd_hubspot_crm'],
+  );
+  assert.deepEqual(
+    customers.query.industries.map((i) => i.id),
+    ['ind_software'],
+  );
   assert.equal(customers.described, "products=HubSpot CRM (typo 'hubspt crm'); industries=Software");
 
   const people = await understandAiPrompt(db, config, 'VPs of Sales at initech', 'people');
@@ -42,7 +48,9 @@ test('model: a stub endpoint answers, grounded on the database catalog', async (
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ companies: ['initech.example'], categories: ['CRM'] }) } }] }));
+      res.end(
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ companies: ['initech.example'], categories: ['CRM'] }) } }] }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,7 +60,10 @@ test('model: a stub endpoint answers, grounded on the database catalog', async (
     const r = await understandAiPrompt(db, config, 'which CRM does initech.example use?', 'techstack');
     assert.equal(r.parser, 'model');
     assert.deepEqual(r.query.companies, [{ domain: 'initech.example', name: 'Initech LLC', id: 'cmp_initech', text: 'initech.example', kind: 'domain' }]);
-    assert.deepEqual(r.query.categories.map((c) => c.id), ['cat_crm']);
+    assert.deepEqual(
+      r.query.categories.map((c) => c.id),
+      ['cat_crm'],
+    );
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

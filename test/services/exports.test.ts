@@ -15,7 +15,9 @@ import { exportProfiles } from '../../src/services/profiles.ts';
 let db: Db;
 const actor = { clientId: 'cli_x', onBehalfOf: 'a@example.com' };
 const principal: Principal = {
-  clientId: 'cli_x', clientName: 'x', via: 'api_key',
+  clientId: 'cli_x',
+  clientName: 'x',
+  via: 'api_key',
   plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
 };
 
@@ -24,9 +26,19 @@ before(async () => {
   await insertWorld(db, {
     categories: [{ id: 'cat_crm' }, { id: 'cat_help' }],
     vendors: [{ id: 'ven_a', domain: 'a-soft.com' }],
-    products: [{ id: 'prd_crm', vendor_id: 'ven_a', category_id: 'cat_crm' }, { id: 'prd_help', vendor_id: 'ven_a', category_id: 'cat_help' }],
-    companies: [{ id: 'cmp_acme', domain: 'acme.com' }, { id: 'cmp_beta', domain: 'beta.com' }, { id: 'cmp_gamma', domain: 'gamma.com' }],
-    installs: [{ company_id: 'cmp_acme', product_id: 'prd_crm' }, { company_id: 'cmp_acme', product_id: 'prd_help' }],
+    products: [
+      { id: 'prd_crm', vendor_id: 'ven_a', category_id: 'cat_crm' },
+      { id: 'prd_help', vendor_id: 'ven_a', category_id: 'cat_help' },
+    ],
+    companies: [
+      { id: 'cmp_acme', domain: 'acme.com' },
+      { id: 'cmp_beta', domain: 'beta.com' },
+      { id: 'cmp_gamma', domain: 'gamma.com' },
+    ],
+    installs: [
+      { company_id: 'cmp_acme', product_id: 'prd_crm' },
+      { company_id: 'cmp_acme', product_id: 'prd_help' },
+    ],
     people: Array.from({ length: 30 }, (_, i) => ({ id: `per_${String(i).padStart(2, '0')}`, full_name: `P ${i}`, function: 'Ops' })),
   });
 });
@@ -40,7 +52,8 @@ async function drain(rows: AsyncIterable<unknown>, stopAfter = Infinity): Promis
 
 async function lastAudit(action: string): Promise<{ on_behalf_of: string | null; params: Record<string, any>; result_count: number }> {
   const [entry] = await db.query<{ on_behalf_of: string | null; params: Record<string, any>; result_count: number }>(
-    'SELECT on_behalf_of, params, result_count FROM audit_log WHERE action = $1 ORDER BY id DESC LIMIT 1', [action],
+    'SELECT on_behalf_of, params, result_count FROM audit_log WHERE action = $1 ORDER BY id DESC LIMIT 1',
+    [action],
   );
   assert.ok(entry, `no audit row for ${action}`);
   return entry;
@@ -49,7 +62,11 @@ async function lastAudit(action: string): Promise<{ on_behalf_of: string | null;
 test('every export path writes completed=true and the row count when the stream ends', async () => {
   const paths: [string, () => Promise<AsyncIterable<unknown>> | AsyncIterable<unknown>, number][] = [
     ['companies.search.export', () => exportCompanySearch(db, {}, actor), 3],
-    ['company-products.export.csv', () => streamAllCompanyProducts(db, { companyDomain: 'acme.com', mainCategory: [], mainCategoryId: [] }, { actor, format: 'csv' }), 2],
+    [
+      'company-products.export.csv',
+      () => streamAllCompanyProducts(db, { companyDomain: 'acme.com', mainCategory: [], mainCategoryId: [] }, { actor, format: 'csv' }),
+      2,
+    ],
     ['categories.export', () => exportCategories(db, actor), 2],
     ['profiles.export', async () => (await exportProfiles(db, principal, actor.onBehalfOf, { functions: ['ops'] })).rows, 30],
   ];
@@ -74,9 +91,12 @@ test('an export stopped half-way is audited with the rows delivered and complete
   assert.equal((await lastAudit('companies.search.export')).params.completed, false);
 });
 
-
-test('the plain JSON Lines stream of a company\'s products is audited too, without an on-behalf user', async () => {
-  const rows = await streamAllCompanyProducts(db, { companyDomain: 'acme.com', mainCategory: [], mainCategoryId: [] }, { actor: { clientId: 'cli_x', onBehalfOf: null }, format: 'jsonl' });
+test("the plain JSON Lines stream of a company's products is audited too, without an on-behalf user", async () => {
+  const rows = await streamAllCompanyProducts(
+    db,
+    { companyDomain: 'acme.com', mainCategory: [], mainCategoryId: [] },
+    { actor: { clientId: 'cli_x', onBehalfOf: null }, format: 'jsonl' },
+  );
   assert.equal(await drain(rows), 2);
   const entry = await lastAudit('company-products.export.jsonl');
   assert.deepEqual([entry.on_behalf_of, entry.result_count, entry.params.completed, entry.params.attributed], [null, 2, true, false]);

@@ -16,7 +16,10 @@ let client: TestClient;
 before(async () => {
   t = await createTestApp();
   const world = intelligenceWorld();
-  world.categories!.push({ id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' }, { id: 'cat_marketing_automation', name: 'Marketing Automation', parent_id: 'cat_marketing' });
+  world.categories!.push(
+    { id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' },
+    { id: 'cat_marketing_automation', name: 'Marketing Automation', parent_id: 'cat_marketing' },
+  );
   world.vendors!.push({ id: 'ven_google', domain: 'google.com' });
   world.products!.push({ id: 'prd_ga', vendor_id: 'ven_google', category_id: 'cat_web_analytics', name: 'Google Analytics' });
   await insertWorld(t.db, world);
@@ -27,14 +30,28 @@ after(() => t.close());
 
 const day = (n: number) => new Date(Date.parse(AS_OF) + n * 86_400_000);
 const ev = (ruleId: string, weight = 0.9, source: 'script' | 'cookie' | 'dns' = 'script') => ({
-  source, url: 'https://x.example/', ruleId, excerpt: `<script src="${ruleId}">`, weight,
+  source,
+  url: 'https://x.example/',
+  ruleId,
+  excerpt: `<script src="${ruleId}">`,
+  weight,
 });
 const site = (domain: string, techs: SiteResult['technologies']): SiteResult => ({ domain, technologies: techs });
-const ga = (...evidence: ReturnType<typeof ev>[]) => ({ name: 'Google Analytics', vendorDomain: 'google.com', category: 'Web Analytics', confidence: 0.9, evidence });
+const ga = (...evidence: ReturnType<typeof ev>[]) => ({
+  name: 'Google Analytics',
+  vendorDomain: 'google.com',
+  category: 'Web Analytics',
+  confidence: 0.9,
+  evidence,
+});
 const count = async (sql: string, params: unknown[] = []) => Number((await t.db.query<{ n: number }>(sql, params))[0]!.n);
 const install = async (companyId: string, productId: string) =>
-  (await t.db.query<{ first_verified: Date; last_verified: Date; hit_count: number; intensity: number; sources: string[] }>(
-    'SELECT first_verified, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = $1 AND product_id = $2', [companyId, productId]))[0];
+  (
+    await t.db.query<{ first_verified: Date; last_verified: Date; hit_count: number; intensity: number; sources: string[] }>(
+      'SELECT first_verified, last_verified, hit_count, intensity, sources FROM installs WHERE company_id = $1 AND product_id = $2',
+      [companyId, productId],
+    )
+  )[0];
 
 test('recording the same detections twice on one day adds nothing; a later day adds observations', async () => {
   const input = [site('same.example', [ga(ev('Google Analytics/scriptSrc/0'), ev('Google Analytics/cookies/_ga', 0.6, 'cookie'))])];
@@ -46,9 +63,16 @@ test('recording the same detections twice on one day adds nothing; a later day a
   const later = await recordDetections(t.db, input, { seenAt: day(-3) });
   assert.equal(later.added, 2);
   const [row] = await t.db.query<{ evidence: Record<string, unknown>; product_id: string }>(
-    "SELECT evidence, product_id FROM observations WHERE company_id = 'cmp_same' AND source = 'cookie' ORDER BY seen_at LIMIT 1");
+    "SELECT evidence, product_id FROM observations WHERE company_id = 'cmp_same' AND source = 'cookie' ORDER BY seen_at LIMIT 1",
+  );
   assert.equal(row!.product_id, 'prd_ga', 'matched to the catalog product of the same vendor domain and name');
-  assert.deepEqual(row!.evidence, { url: 'https://x.example/', ruleId: 'Google Analytics/cookies/_ga', excerpt: '<script src="Google Analytics/cookies/_ga">', weight: 0.6, input: 'artifacts' });
+  assert.deepEqual(row!.evidence, {
+    url: 'https://x.example/',
+    ruleId: 'Google Analytics/cookies/_ga',
+    excerpt: '<script src="Google Analytics/cookies/_ga">',
+    weight: 0.6,
+    input: 'artifacts',
+  });
 });
 
 test('the log refuses updates (append-only)', async () => {
@@ -67,7 +91,8 @@ test('unknown domains get a minimal company unless told not to; unknown technolo
   const [company] = await t.db.query<{ id: string; name: string | null }>("SELECT id, name FROM companies WHERE domain = 'brand-new.example'");
   assert.deepEqual(company, { id: 'cmp_brand-new_example', name: null });
   const [product] = await t.db.query<{ id: string; category_id: string; vendor: string; domain: string }>(
-    "SELECT p.id, p.category_id, v.name AS vendor, v.domain FROM products p JOIN vendors v ON v.id = p.vendor_id WHERE p.name = 'HubSpot'");
+    "SELECT p.id, p.category_id, v.name AS vendor, v.domain FROM products p JOIN vendors v ON v.id = p.vendor_id WHERE p.name = 'HubSpot'",
+  );
   assert.deepEqual(product, { id: 'prd_hubspot', category_id: 'cat_marketing_automation', vendor: 'HubSpot', domain: 'hubspot.com' });
   // The second time the product exists: matched, not created again.
   const again = await recordDetections(t.db, [site('brand-new.example', [hubspot])], { seenAt: day(0) });

@@ -22,8 +22,17 @@ test('grantCredits adds and removes with ledger entries; never below zero; unkno
   await assert.rejects(grantCredits(db, 'cli_nobody', 5), { status: 404 });
   const credits = await getCredits(db, c.clientId, { limit: 10 });
   assert.equal(credits.balance, 30);
-  assert.deepEqual(credits.ledger.map((e) => [e.delta, e.reason, e.reference]), [[-20, 'refund', null], [50, 'grant', 'inv-1']]);
-  assert.equal(credits.ledger.reduce((s, e) => s + e.delta, 0), credits.balance);
+  assert.deepEqual(
+    credits.ledger.map((e) => [e.delta, e.reason, e.reference]),
+    [
+      [-20, 'refund', null],
+      [50, 'grant', 'inv-1'],
+    ],
+  );
+  assert.equal(
+    credits.ledger.reduce((s, e) => s + e.delta, 0),
+    credits.balance,
+  );
   await assert.rejects(getCredits(db, 'cli_nobody', { limit: 10 }), { status: 404 });
 });
 
@@ -31,7 +40,12 @@ test('an export stopped half-way is audited with the rows delivered and complete
   const { insertWorld } = await import('../helpers/fixtures.ts');
   const { exportProfiles } = await import('../../src/services/profiles.ts');
   await insertWorld(db, { people: Array.from({ length: 30 }, (_, i) => ({ id: `per_${String(i).padStart(2, '0')}`, full_name: `P ${i}`, function: 'Ops' })) });
-  const principal = { clientId: 'cli_x', clientName: 'x', via: 'api_key' as const, plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 } };
+  const principal = {
+    clientId: 'cli_x',
+    clientName: 'x',
+    via: 'api_key' as const,
+    plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+  };
   const file = await exportProfiles(db, principal, 'a@example.com', { functions: ['ops'] });
   let n = 0;
   for await (const _row of file.rows) if (++n === 7) break; // the consumer goes away (client disconnect)

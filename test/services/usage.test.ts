@@ -37,8 +37,11 @@ test('1,000 requests: no statement until the flush, then one; two recorders add 
   assert.equal(statements(), 2, 'an empty flush writes nothing');
   const today = new Date().toISOString().slice(0, 10);
   const rows = await findUsage(db, 'cli_a', today, today);
-  assert.deepEqual(rows.map((r) => [r.operation, r.requests, r.errors]), [
-    ['getMe', 501, 1],
-    ['searchCompanies', 500, 100],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.operation, r.requests, r.errors]),
+    [
+      ['getMe', 501, 1],
+      ['searchCompanies', 500, 100],
+    ],
+  );
 });

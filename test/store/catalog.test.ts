@@ -32,11 +32,20 @@ test('loadPromptCatalog reads the four catalog tables as plain data', async () =
     { id: 'prd_hubspot_crm', name: 'HubSpot CRM', shortName: 'HubSpot', aliases: ['HS CRM'], vendorId: 'ven_hubspot', categoryId: 'cat_crm' },
   ]);
   assert.deepEqual(catalog.vendors, [{ id: 'ven_hubspot', domain: 'hubspot.com', name: 'HubSpot' }]);
-  assert.deepEqual(catalog.categories, [{ id: 'cat_crm', name: 'CRM', parentId: 'cat_sales' }, { id: 'cat_sales', name: 'Sales', parentId: null }]);
+  assert.deepEqual(catalog.categories, [
+    { id: 'cat_crm', name: 'CRM', parentId: 'cat_sales' },
+    { id: 'cat_sales', name: 'Sales', parentId: null },
+  ]);
   assert.deepEqual(catalog.industries, [{ id: 'ind_banking', name: 'Banking' }]);
   const q = parsePrompt('banks using hubspt crm', catalog, { mode: 'customers' });
-  assert.deepEqual(q.products.map((p) => p.id), ['prd_hubspot_crm']);
-  assert.deepEqual(q.industries.map((i) => i.id), ['ind_banking']);
+  assert.deepEqual(
+    q.products.map((p) => p.id),
+    ['prd_hubspot_crm'],
+  );
+  assert.deepEqual(
+    q.industries.map((i) => i.id),
+    ['ind_banking'],
+  );
 });
 
 test('the catalog is cached per database and reloaded when its data changes', async () => {
@@ -59,7 +68,10 @@ test('the catalog is cached per database and reloaded when its data changes', as
   await insertWorld(db, { vendors: [{ id: 'ven_zoom', domain: 'zoom.us', name: 'Zoom' }] });
   invalidatePromptCatalog(db);
   const added = await loadPromptCatalog(db);
-  assert.deepEqual(added.vendors.map((v) => v.id), ['ven_hubspot', 'ven_zoom']);
+  assert.deepEqual(
+    added.vendors.map((v) => v.id),
+    ['ven_hubspot', 'ven_zoom'],
+  );
 });
 
 test('concurrent loads share one read', async () => {
@@ -72,7 +84,12 @@ test('concurrent loads share one read', async () => {
 test('product labels are kept while the reference version holds and re-read on the next call after any change', async () => {
   const first = await loadProductLabels(db);
   assert.deepEqual(first.get('prd_hubspot_crm'), {
-    productId: 'prd_hubspot_crm', productName: first.get('prd_hubspot_crm')!.productName, categoryId: 'cat_crm', categoryName: 'CRM', vendorId: 'ven_hubspot', vendorDomain: 'hubspot.com',
+    productId: 'prd_hubspot_crm',
+    productName: first.get('prd_hubspot_crm')!.productName,
+    categoryId: 'cat_crm',
+    categoryName: 'CRM',
+    vendorId: 'ven_hubspot',
+    vendorDomain: 'hubspot.com',
   });
   assert.equal(await loadProductLabels(db), first, 'same object while nothing changed');
   // No maxAge here: a change made by any writer shows on the very next call.
@@ -95,7 +112,10 @@ test('findPromptCompanies matches whole names in any case, legal suffix optional
   assert.deepEqual(await findPromptCompanies(db, { domains: [], phrases: ['.*', 'a.b (holdings)', '(((', '[a-z]+'] }), [
     { id: 'cmp_dot', domain: 'dot.example', name: 'A.B (Holdings)' },
   ]);
-  assert.equal(companyNamePattern('a.b'), String.raw`^a\.b(,?\s+(inc|incorporated|llc|ltd|limited|gmbh|ag|corp|corporation|co|company|plc|sa|sas|bv|nv|srl|spa|oy|ab|pty|group|holdings)\.?)?$`);
+  assert.equal(
+    companyNamePattern('a.b'),
+    String.raw`^a\.b(,?\s+(inc|incorporated|llc|ltd|limited|gmbh|ag|corp|corporation|co|company|plc|sa|sas|bv|nv|srl|spa|oy|ab|pty|group|holdings)\.?)?$`,
+  );
 });
 
 test('from prompt to companies: candidates, lookup, parse', async () => {
@@ -103,6 +123,12 @@ test('from prompt to companies: candidates, lookup, parse', async () => {
   const companies = await findPromptCompanies(db, companyCandidates(prompt));
   const catalog = await loadPromptCatalog(db);
   const q = parsePrompt(prompt, catalog, { mode: 'people', companies });
-  assert.deepEqual(q.companies.map((c) => [c.id, c.domain, c.kind]), [['cmp_acme', 'acme.example', 'name'], ['cmp_globex', 'globex.example', 'domain']]);
+  assert.deepEqual(
+    q.companies.map((c) => [c.id, c.domain, c.kind]),
+    [
+      ['cmp_acme', 'acme.example', 'name'],
+      ['cmp_globex', 'globex.example', 'domain'],
+    ],
+  );
   assert.deepEqual(q.titles, ['Sales Director']);
 });

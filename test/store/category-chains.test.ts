@@ -36,7 +36,11 @@ test('the same parent and top category as the recursive walk, cycles included', 
   const expected = await chainsInSql();
   assert.equal(chains.size, expected.length);
   for (const e of expected) {
-    assert.deepEqual(chains.get(e.id), { id: e.id, name: e.name, parentId: e.parent_id, parentName: e.parent_name, rootId: e.root_id, rootName: e.root_name }, e.id);
+    assert.deepEqual(
+      chains.get(e.id),
+      { id: e.id, name: e.name, parentId: e.parent_id, parentName: e.parent_name, rootId: e.root_id, rootName: e.root_name },
+      e.id,
+    );
   }
   assert.equal(chains.get('leaf')!.rootName, 'Top');
   assert.equal(chains.get('under_loop')!.rootId, 'under_loop', 'under a cycle: its own top');

@@ -9,7 +9,15 @@ import type { Db } from '../../src/db/db.ts';
 import { seedWorld } from '../../src/ingest/seed/index.ts';
 import { insertObservations } from '../../src/store/observations.ts';
 import { deriveInstalls } from '../../src/services/observations.ts';
-import { EVIDENCE_SOURCES, evidenceHash, TRACE_SQL, traceOf, traceStrength, type EvidenceItem, type EvidenceSource } from '../../src/technographics/evidence.ts';
+import {
+  EVIDENCE_SOURCES,
+  evidenceHash,
+  TRACE_SQL,
+  traceOf,
+  traceStrength,
+  type EvidenceItem,
+  type EvidenceSource,
+} from '../../src/technographics/evidence.ts';
 import { observationOf, type Observation } from '../../src/technographics/observations.ts';
 import { foldInstalls, type FoldedInstall } from '../../src/technographics/installs.ts';
 import { rngFor } from '../../src/ingest/seed/rng.ts';
@@ -31,9 +39,19 @@ after(() => db.close());
 
 /** Rule ids as the detector writes them, DNS ones several per record type, and a technology name holding a slash. */
 const RULES: Array<[EvidenceSource, string]> = [
-  ['script', 'Acme/scriptSrc/0'], ['script', 'Acme/scriptSrc/1'], ['cookie', 'Acme/cookies/_acme'], ['html', 'Acme/html/0'],
-  ['dns', 'Acme/dns.SPF/0'], ['dns', 'Acme/dns.SPF/1'], ['dns', 'Acme/dns.SPF/2'], ['dns', 'Acme/dns.MX/0'], ['dns', 'Acme/dns.MX/1'],
-  ['dns', 'A/B Testing Co/dns.TXT/0'], ['dns', 'Parent/implies/Acme'], ['job', 'Acme/job/0'], ['meta', 'Acme/meta/generator'],
+  ['script', 'Acme/scriptSrc/0'],
+  ['script', 'Acme/scriptSrc/1'],
+  ['cookie', 'Acme/cookies/_acme'],
+  ['html', 'Acme/html/0'],
+  ['dns', 'Acme/dns.SPF/0'],
+  ['dns', 'Acme/dns.SPF/1'],
+  ['dns', 'Acme/dns.SPF/2'],
+  ['dns', 'Acme/dns.MX/0'],
+  ['dns', 'Acme/dns.MX/1'],
+  ['dns', 'A/B Testing Co/dns.TXT/0'],
+  ['dns', 'Parent/implies/Acme'],
+  ['job', 'Acme/job/0'],
+  ['meta', 'Acme/meta/generator'],
 ];
 const WEIGHTS = [0.3, 0.4, 0.5, 0.6, 0.75, 0.9, 0.95, 1];
 
@@ -47,10 +65,24 @@ function randomLog(seed: string, n: number): Observation[] {
     const [source, ruleId] = pick(RULES);
     // Up to 200 days back, at any time of day; excerpts from a small set so that items repeat.
     const seenAt = new Date(asOf - Math.floor(rng() * 200) * DAY_MS - Math.floor(rng() * DAY_MS));
-    const item: EvidenceItem = { source, ruleId, excerpt: `excerpt ${Math.floor(rng() * 3)}`, weight: pick(WEIGHTS), ...(rng() < 0.5 ? { url: 'https://x.example/' } : {}) };
+    const item: EvidenceItem = {
+      source,
+      ruleId,
+      excerpt: `excerpt ${Math.floor(rng() * 3)}`,
+      weight: pick(WEIGHTS),
+      ...(rng() < 0.5 ? { url: 'https://x.example/' } : {}),
+    };
     out.push(observationOf(item, { companyId: pick(companies), productId: pick(products), seenAt, input: 'test' }));
     // The same item again later that day: the log keeps the first.
-    if (rng() < 0.1) out.push(observationOf(item, { companyId: out.at(-1)!.companyId, productId: out.at(-1)!.productId, seenAt: new Date(seenAt.getTime() + 3_600_000 * rng()), input: 'test' }));
+    if (rng() < 0.1)
+      out.push(
+        observationOf(item, {
+          companyId: out.at(-1)!.companyId,
+          productId: out.at(-1)!.productId,
+          seenAt: new Date(seenAt.getTime() + 3_600_000 * rng()),
+          input: 'test',
+        }),
+      );
   }
   return out;
 }
@@ -59,11 +91,24 @@ async function derivedInstalls(): Promise<FoldedInstall[]> {
   const rows = await db.query<{ companyId: string; productId: string; first: Date; last: Date; hitCount: number; intensity: number; sources: string[] }>(
     `SELECT company_id AS "companyId", product_id AS "productId", first_verified AS first, last_verified AS last, hit_count AS "hitCount", intensity, sources
        FROM installs i WHERE EXISTS (SELECT 1 FROM observations o WHERE o.company_id = i.company_id AND o.product_id = i.product_id)
-      ORDER BY company_id, product_id`);
-  return rows.map((r) => ({ companyId: r.companyId, productId: r.productId, firstVerified: r.first.getTime(), lastVerified: r.last.getTime(), hitCount: r.hitCount, intensity: r.intensity, sources: r.sources }));
+      ORDER BY company_id, product_id`,
+  );
+  return rows.map((r) => ({
+    companyId: r.companyId,
+    productId: r.productId,
+    firstVerified: r.first.getTime(),
+    lastVerified: r.last.getTime(),
+    hitCount: r.hitCount,
+    intensity: r.intensity,
+    sources: r.sources,
+  }));
 }
 
-for (const [seed, staleAfterDays] of [['a', 30], ['b', 90], ['c', 365]] as const) {
+for (const [seed, staleAfterDays] of [
+  ['a', 30],
+  ['b', 90],
+  ['c', 365],
+] as const) {
   test(`deriving installs from a random log gives the fold's rows (log '${seed}', window ${staleAfterDays} days)`, async () => {
     await db.query('DELETE FROM observations');
     const log = randomLog(seed, 160);
@@ -88,22 +133,31 @@ test('the rules of one DNS record type are one trace: two SPF includes count onc
   const [derived] = await derivedInstalls();
   assert.equal(derived?.intensity, 40, 'one SPF record: 0.4, not 1 - 0.6² = 0.64');
   assert.equal(derived?.hitCount, 2, 'two observations');
-  assert.deepEqual(foldInstalls(log).map((i) => i.intensity), [40]);
+  assert.deepEqual(
+    foldInstalls(log).map((i) => i.intensity),
+    [40],
+  );
   assert.equal(traceStrength([spf('0'), spf('1')]), 0.4);
 });
 
 test('traceOf and its SQL read the same trace from every kind of rule id', async () => {
   const cases: Array<Pick<EvidenceItem, 'source' | 'ruleId'>> = [
     ...RULES.map(([source, ruleId]) => ({ source, ruleId })),
-    { source: 'dns', ruleId: 'dns.SPF' }, { source: 'dns', ruleId: 'Acme/dns.CNAME/' }, { source: 'html', ruleId: 'Acme/dns.SPF/0' },
-    { source: 'dns', ruleId: 'A/B/C/dns.NS/3' }, { source: 'dns', ruleId: 'Acme/scriptSrc/0' },
+    { source: 'dns', ruleId: 'dns.SPF' },
+    { source: 'dns', ruleId: 'Acme/dns.CNAME/' },
+    { source: 'html', ruleId: 'Acme/dns.SPF/0' },
+    { source: 'dns', ruleId: 'A/B/C/dns.NS/3' },
+    { source: 'dns', ruleId: 'Acme/scriptSrc/0' },
     ...EVIDENCE_SOURCES.map((source) => ({ source, ruleId: `Tech/${source}/0` })),
   ];
   const rows = await db.query<{ trace: string }>(
     `SELECT ${TRACE_SQL} AS trace FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(source, rule_id, i) ORDER BY i`,
     [cases.map((c) => c.source), cases.map((c) => c.ruleId)],
   );
-  assert.deepEqual(rows.map((r) => r.trace), cases.map(traceOf));
+  assert.deepEqual(
+    rows.map((r) => r.trace),
+    cases.map(traceOf),
+  );
   assert.equal(traceOf({ source: 'dns', ruleId: 'A/B Testing Co/dns.TXT/0' }), 'dns.TXT');
   assert.equal(traceOf({ source: 'dns', ruleId: 'Parent/implies/Acme' }), 'Parent/implies/Acme');
 });

@@ -53,14 +53,23 @@ export class TokenSource {
         fetch(new URL('/oauth/token', baseUrl), {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: audience ?? new URL(baseUrl).origin }),
+          body: JSON.stringify({
+            grant_type: 'client_credentials',
+            client_id: clientId,
+            client_secret: clientSecret,
+            audience: audience ?? new URL(baseUrl).origin,
+          }),
         }),
       // Asking for a token changes nothing on the server: safe to repeat after a lost connection.
       { ...this.options.retry, sleep: this.options.sleep, now, retryNetworkErrors: true },
     );
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {
-      throw new StacklensError({ status: response.status, error: 'invalid_token_response', message: 'The token endpoint answered without access_token and expires_in' });
+      throw new StacklensError({
+        status: response.status,
+        error: 'invalid_token_response',
+        message: 'The token endpoint answered without access_token and expires_in',
+      });
     }
     // Lifetime counted from when the request left, so a slow answer errs on the early side.
     const lifeMs = body.expires_in * 1000;

@@ -99,12 +99,15 @@ export function createStacklensClient(options: StacklensClientOptions) {
     for (;;) {
       const token = tokens ? await tokens.token() : undefined;
       try {
-        return await sendWithRetries(() => {
-          const attempt = request.clone(); // a body can be read once; every attempt sends a copy
-          if (token) attempt.headers.set('authorization', `Bearer ${token}`);
-          else attempt.headers.set('x-api-key', options.apiKey!);
-          return baseFetch(attempt);
-        }, { ...options.retry, sleep, now, retryNetworkErrors: request.method === 'GET' || request.method === 'HEAD' });
+        return await sendWithRetries(
+          () => {
+            const attempt = request.clone(); // a body can be read once; every attempt sends a copy
+            if (token) attempt.headers.set('authorization', `Bearer ${token}`);
+            else attempt.headers.set('x-api-key', options.apiKey!);
+            return baseFetch(attempt);
+          },
+          { ...options.retry, sleep, now, retryNetworkErrors: request.method === 'GET' || request.method === 'HEAD' },
+        );
       } catch (err) {
         // A token can be refused before its time (revoked, rotated keys, clock skew): renew once.
         if (!(err instanceof StacklensError && err.status === 401 && tokens && token && !renewed)) throw err;
@@ -145,14 +148,28 @@ export function createStacklensClient(options: StacklensClientOptions) {
     paginate: {
       searchCompanies: (body: CompanySearch = {}, paging?: PagingOptions) =>
         paginate((page, size) => post('/api/companies/search', { params: { query: { page, size } }, body }), paging),
-      companyProducts: (companyDomain: string, query: Omit<QueryOf<'/api/companies/{companyDomain}/products/paged', 'get'>, 'page' | 'size'> = {}, paging?: PagingOptions) =>
-        paginate((page, size) => get('/api/companies/{companyDomain}/products/paged', { params: { path: { companyDomain }, query: { ...query, page, size } } }), paging),
+      companyProducts: (
+        companyDomain: string,
+        query: Omit<QueryOf<'/api/companies/{companyDomain}/products/paged', 'get'>, 'page' | 'size'> = {},
+        paging?: PagingOptions,
+      ) =>
+        paginate(
+          (page, size) => get('/api/companies/{companyDomain}/products/paged', { params: { path: { companyDomain }, query: { ...query, page, size } } }),
+          paging,
+        ),
       searchVendors: (query: Omit<QueryOf<'/api/vendors', 'get'>, 'page' | 'size'>, paging?: PagingOptions) =>
         paginate((page, size) => get('/api/vendors', { params: { query: { ...query, page, size } } }), paging),
-      vendorProducts: (vendorDomain: string, query: Omit<QueryOf<'/api/vendors/{vendorDomain}/products', 'get'>, 'page' | 'size'> = {}, paging?: PagingOptions) =>
+      vendorProducts: (
+        vendorDomain: string,
+        query: Omit<QueryOf<'/api/vendors/{vendorDomain}/products', 'get'>, 'page' | 'size'> = {},
+        paging?: PagingOptions,
+      ) =>
         paginate((page, size) => get('/api/vendors/{vendorDomain}/products', { params: { path: { vendorDomain }, query: { ...query, page, size } } }), paging),
       searchProfiles: (body: ProfileSearch, paging?: PagingOptions) =>
-        paginate<ItemOf<JsonOf<Op<'/api/profiles/search', 'post'>>>>((page, size) => post('/api/profiles/search', { params: { query: { page, size } }, body }), paging),
+        paginate<ItemOf<JsonOf<Op<'/api/profiles/search', 'post'>>>>(
+          (page, size) => post('/api/profiles/search', { params: { query: { page, size } }, body }),
+          paging,
+        ),
       /** Every feed item of a company, newest first, following `paginationId` until a page has none. */
       async *feed(companyDomain: string): AsyncGenerator<FeedItem> {
         let paginationId: string | undefined;
@@ -173,10 +190,20 @@ export function createStacklensClient(options: StacklensClientOptions) {
         stream('POST', '/api/companies/search', { params: { query: { export: true }, header: headerFor(onBehalfOfUser) }, body }, 'text/csv'),
       /** CSV of every product a company uses. */
       companyProductsCsv: (companyDomain: string, onBehalfOfUser?: string) =>
-        stream('GET', '/api/companies/{companyDomain}/products', { params: { path: { companyDomain }, query: { export: true }, header: headerFor(onBehalfOfUser) } }, 'text/csv'),
+        stream(
+          'GET',
+          '/api/companies/{companyDomain}/products',
+          { params: { path: { companyDomain }, query: { export: true }, header: headerFor(onBehalfOfUser) } },
+          'text/csv',
+        ),
       /** JSON Lines of every product a company uses, one full record per line. */
       companyProductsJsonl: (companyDomain: string, onBehalfOfUser?: string) =>
-        stream('GET', '/api/companies/{companyDomain}/products/json', { params: { path: { companyDomain }, query: { export: true }, header: headerFor(onBehalfOfUser) } }, 'application/jsonl'),
+        stream(
+          'GET',
+          '/api/companies/{companyDomain}/products/json',
+          { params: { path: { companyDomain }, query: { export: true }, header: headerFor(onBehalfOfUser) } },
+          'application/jsonl',
+        ),
       /** CSV of the category taxonomy. */
       categoriesCsv: (onBehalfOfUser?: string) =>
         stream('GET', '/api/categories', { params: { query: { export: true }, header: headerFor(onBehalfOfUser) } }, 'text/csv'),

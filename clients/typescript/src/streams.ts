@@ -57,7 +57,10 @@ export async function* csvRows(stream: ReadableStream<Uint8Array>): AsyncGenerat
       if (quoted) {
         if (afterQuote) {
           afterQuote = false;
-          if (ch === '"') { cell += '"'; continue; }
+          if (ch === '"') {
+            cell += '"';
+            continue;
+          }
           quoted = false; // the quote closed the field; fall through to read `ch` unquoted
         } else {
           if (ch === '"') afterQuote = true;
@@ -67,23 +70,42 @@ export async function* csvRows(stream: ReadableStream<Uint8Array>): AsyncGenerat
       }
       if (pendingCr && ch !== '\n') cell += '\r';
       pendingCr = false;
-      if (ch === '"' && cell === '') { quoted = true; any = true; }
-      else if (ch === ',') { row.push(cell); cell = ''; any = true; }
-      else if (ch === '\r') pendingCr = true;
+      if (ch === '"' && cell === '') {
+        quoted = true;
+        any = true;
+      } else if (ch === ',') {
+        row.push(cell);
+        cell = '';
+        any = true;
+      } else if (ch === '\r') pendingCr = true;
       else if (ch === '\n') {
-        if (any || cell) { row.push(cell); yield row; }
-        row = []; cell = ''; any = false;
-      } else { cell += ch; any = true; }
+        if (any || cell) {
+          row.push(cell);
+          yield row;
+        }
+        row = [];
+        cell = '';
+        any = false;
+      } else {
+        cell += ch;
+        any = true;
+      }
     }
   }
-  if (any || cell) { row.push(cell); yield row; }
+  if (any || cell) {
+    row.push(cell);
+    yield row;
+  }
 }
 
 /** CSV rows as objects keyed by the header row. */
 export async function* csvRecords(stream: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, string>> {
   let header: string[] | undefined;
   for await (const row of csvRows(stream)) {
-    if (!header) { header = row; continue; }
+    if (!header) {
+      header = row;
+      continue;
+    }
     yield Object.fromEntries(header.map((name, i) => [name, row[i] ?? '']));
   }
 }

@@ -22,7 +22,10 @@ export const DEFAULT_PORTS: readonly number[] = [80, 443];
 /** A refused target; `reason` is stable (the crawl's summary counts by it). */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
-  constructor(readonly reason: 'non_public_address' | 'ip_literal_form' | 'port' | 'scheme' | 'local_name', message: string) {
+  constructor(
+    readonly reason: 'non_public_address' | 'ip_literal_form' | 'port' | 'scheme' | 'local_name',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -92,7 +95,8 @@ export function checkUrl(raw: string, policy: NetworkPolicy = {}): URL {
   } catch {
     throw new BlockedAddressError('scheme', `'${raw.slice(0, 200)}' is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedAddressError('scheme', `only http and https URLs are fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new BlockedAddressError('scheme', `only http and https URLs are fetched, not ${url.protocol}`);
   const rawHost = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(raw.trim())?.[1]?.toLowerCase() ?? url.hostname;
   const host = url.hostname;
   if (!host.startsWith('[') && ipaddr.IPv4.isValid(rawHost.replace(/\.$/, '')) && !ipaddr.IPv4.isValidFourPartDecimal(rawHost)) {

@@ -49,7 +49,8 @@ export async function crawl(targets: string[], opts: CrawlOptions, onResult: (r:
         await deliver({ target, domain, site });
       } catch (err) {
         if (opts.signal?.aborted) return;
-        if (err instanceof CollectError) await deliver({ target, domain, site: err.site.pages.length || err.site.dns ? err.site : undefined, reason: err.reason, message: err.message });
+        if (err instanceof CollectError)
+          await deliver({ target, domain, site: err.site.pages.length || err.site.dns ? err.site : undefined, reason: err.reason, message: err.message });
         else await deliver({ target, domain, reason: 'error', message: (err as Error).message });
       }
     }
@@ -59,7 +60,10 @@ export async function crawl(targets: string[], opts: CrawlOptions, onResult: (r:
 }
 
 /** One line of the state file. */
-export interface StateLine { domain: string; reason?: string }
+export interface StateLine {
+  domain: string;
+  reason?: string;
+}
 
 /**
  * The finished-domain record of a resumable crawl: `outFile` (JSON Lines of results, each with
@@ -70,7 +74,10 @@ export class CrawlState {
   readonly done = new Set<string>();
   private readonly stateFd: number;
 
-  constructor(readonly stateFile: string, readonly outFile?: string) {
+  constructor(
+    readonly stateFile: string,
+    readonly outFile?: string,
+  ) {
     for (const file of [stateFile, outFile]) if (file && existsSync(file)) this.load(file);
     this.stateFd = openSync(stateFile, 'a');
   }
@@ -80,12 +87,16 @@ export class CrawlState {
     const fd = openSync(file, 'r+');
     try {
       const chunk = Buffer.alloc(1024 * 1024);
-      let carry = Buffer.alloc(0), pos = 0, complete = 0, n: number;
+      let carry = Buffer.alloc(0),
+        pos = 0,
+        complete = 0,
+        n: number;
       while ((n = readSync(fd, chunk, 0, chunk.length, pos)) > 0) {
         const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
         const startOfData = pos - carry.length;
         pos += n;
-        let from = 0, nl: number;
+        let from = 0,
+          nl: number;
         while ((nl = data.indexOf(0x0a, from)) >= 0) {
           this.take(data.subarray(from, nl).toString('utf8'));
           from = nl + 1;

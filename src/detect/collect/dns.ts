@@ -38,7 +38,10 @@ const NO_DATA = new Set(['ENODATA', 'ENOTFOUND', 'NXDOMAIN', 'ENONAME']);
 /** A DNS failure of a fetch: the name does not exist, or the servers did not answer. */
 export class DnsError extends Error {
   override name = 'DnsError';
-  constructor(readonly reason: 'dns_not_found' | 'dns_failed', message: string) {
+  constructor(
+    readonly reason: 'dns_not_found' | 'dns_failed',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -97,8 +100,14 @@ export async function collectDns(resolver: DnsResolver, domain: string, dkimSele
   const put = (type: keyof DnsRecords, list: string[]) => {
     if (list.length) out[type] = [...new Set(list)].slice(0, 50);
   };
-  put('MX', mx.sort((x, y) => x.priority - y.priority).map((m) => `${m.priority} ${dot(m.exchange)}`));
-  put('TXT', txt.map((chunks) => chunks.join('')));
+  put(
+    'MX',
+    mx.sort((x, y) => x.priority - y.priority).map((m) => `${m.priority} ${dot(m.exchange)}`),
+  );
+  put(
+    'TXT',
+    txt.map((chunks) => chunks.join('')),
+  );
   put('CNAME', [...cname, ...wwwCname, ...dkim.flat()].map(dot));
   put('A', a);
   put('AAAA', aaaa);

@@ -44,7 +44,11 @@ export interface FetchSiteOptions {
 /** Why a site could not be fetched; `reason` is stable and `site` has whatever was collected (DNS records, an error page). */
 export class CollectError extends Error {
   override name = 'CollectError';
-  constructor(readonly reason: string, message: string, readonly site: SiteArtifacts) {
+  constructor(
+    readonly reason: string,
+    message: string,
+    readonly site: SiteArtifacts,
+  ) {
     super(message);
   }
 }
@@ -73,7 +77,9 @@ const RETRY_STATUS = new Set([429, 502, 503, 504]);
 const isHtml = (type: string | undefined) => !type || /html|xml/i.test(type);
 
 function decodeBody(body: Buffer, contentType: string | undefined): string {
-  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ?? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  const charset =
+    /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
@@ -112,7 +118,14 @@ async function requestWithRetries(url: URL, ctx: Ctx, accept?: string): Promise<
     let wait = ctx.retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     try {
       const res = await requestOnce(url, {
-        resolver: ctx.resolver, policy: ctx.policy, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, userAgent: ctx.userAgent, accept, signal: ctx.signal, ca: ctx.ca,
+        resolver: ctx.resolver,
+        policy: ctx.policy,
+        timeoutMs: ctx.timeoutMs,
+        maxBytes: ctx.maxBytes,
+        userAgent: ctx.userAgent,
+        accept,
+        signal: ctx.signal,
+        ca: ctx.ca,
         beforeConnect: () => ctx.politeness.wait(url.host, ctx.signal),
       });
       if (!RETRY_STATUS.has(res.status) || attempt >= ctx.retries) return res;
@@ -197,7 +210,10 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
     ca: options.ca,
   };
   ctx.robots?.setUserAgent(ctx.userAgent);
-  const dnsPromise = options.dns?.records === false || !normalizeDomain(target.domain) ? Promise.resolve(undefined) : collectDns(resolver, target.domain, options.dns?.dkimSelectors);
+  const dnsPromise =
+    options.dns?.records === false || !normalizeDomain(target.domain)
+      ? Promise.resolve(undefined)
+      : collectDns(resolver, target.domain, options.dns?.dkimSelectors);
   const site: SiteArtifacts = { domain: target.domain, pages: [] };
   try {
     let home;

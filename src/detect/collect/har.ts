@@ -12,7 +12,10 @@ import { normalizeDomain } from '../../domain.ts';
 import { HTML_CAP } from '../page.ts';
 import { captureTime, type PageArtifact, type SiteArtifacts } from '../types.ts';
 
-interface HarHeader { name?: unknown; value?: unknown }
+interface HarHeader {
+  name?: unknown;
+  value?: unknown;
+}
 interface HarEntry {
   pageref?: unknown;
   startedDateTime?: unknown;

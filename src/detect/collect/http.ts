@@ -43,7 +43,11 @@ export interface HopResponse {
 /** A failed request; `reason` is stable (retries and the crawl's summary use it). */
 export class FetchError extends Error {
   override name = 'FetchError';
-  constructor(readonly reason: 'timeout' | 'connect' | 'tls' | 'reset' | 'protocol' | 'too_many_redirects' | 'aborted', message: string, readonly transient: boolean) {
+  constructor(
+    readonly reason: 'timeout' | 'connect' | 'tls' | 'reset' | 'protocol' | 'too_many_redirects' | 'aborted',
+    message: string,
+    readonly transient: boolean,
+  ) {
     super(message);
   }
 }
@@ -77,10 +81,15 @@ function classify(err: NodeJS.ErrnoException): FetchError {
 
 function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
   switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip': case 'x-gzip': return zlib.createGunzip();
-    case 'deflate': return zlib.createInflate();
-    case 'br': return zlib.createBrotliDecompress();
-    default: return null;
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return null;
   }
 }
 
@@ -124,53 +133,58 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
     const timer = setTimeout(() => fail(new FetchError('timeout', `no complete response within ${opts.timeoutMs} ms`, true)), opts.timeoutMs);
     const onAbort = () => fail(new FetchError('aborted', 'aborted', false));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const req = mod.request(url, {
-      method: 'GET',
-      lookup: lookup as never,
-      agent: false,
-      servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
-      ...(opts.ca ? { ca: opts.ca } : {}),
-      headers: {
-        'user-agent': opts.userAgent,
-        accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
-        'accept-encoding': 'gzip, deflate, br',
-        'accept-language': 'en',
+    const req = mod.request(
+      url,
+      {
+        method: 'GET',
+        lookup: lookup as never,
+        agent: false,
+        servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
+        ...(opts.ca ? { ca: opts.ca } : {}),
+        headers: {
+          'user-agent': opts.userAgent,
+          accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+          'accept-language': 'en',
+        },
       },
-    }, (res) => {
-      response = res;
-      const cookies = res.headers['set-cookie'] ?? [];
-      const headers: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (k !== 'set-cookie' && v !== undefined) headers[k] = v;
-      decoder = decoderFor(res.headers['content-encoding']);
-      const source: NodeJS.ReadableStream = decoder ? res.pipe(decoder) : res;
-      const chunks: Buffer[] = [];
-      let size = 0, truncated = false;
-      const finish = () => {
-        if (settled) return;
-        settle();
-        resolve({ url: url.href, status: res.statusCode ?? 0, headers, cookies, body: Buffer.concat(chunks), truncated, address });
-      };
-      source.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = opts.maxBytes - size;
-        if (chunk.length >= room) {
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          truncated = true;
-          finish();
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      source.on('end', finish);
-      source.on('error', (err: NodeJS.ErrnoException) => {
-        // A body cut short or badly compressed: keep what arrived if anything did.
-        if (size > 0) finish();
-        else fail(err instanceof FetchError ? err : classify(err));
-      });
-      res.on('error', (err: NodeJS.ErrnoException) => (size > 0 ? finish() : fail(classify(err))));
-    });
+      (res) => {
+        response = res;
+        const cookies = res.headers['set-cookie'] ?? [];
+        const headers: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (k !== 'set-cookie' && v !== undefined) headers[k] = v;
+        decoder = decoderFor(res.headers['content-encoding']);
+        const source: NodeJS.ReadableStream = decoder ? res.pipe(decoder) : res;
+        const chunks: Buffer[] = [];
+        let size = 0,
+          truncated = false;
+        const finish = () => {
+          if (settled) return;
+          settle();
+          resolve({ url: url.href, status: res.statusCode ?? 0, headers, cookies, body: Buffer.concat(chunks), truncated, address });
+        };
+        source.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          const room = opts.maxBytes - size;
+          if (chunk.length >= room) {
+            chunks.push(chunk.subarray(0, room));
+            size += room;
+            truncated = true;
+            finish();
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        source.on('end', finish);
+        source.on('error', (err: NodeJS.ErrnoException) => {
+          // A body cut short or badly compressed: keep what arrived if anything did.
+          if (size > 0) finish();
+          else fail(err instanceof FetchError ? err : classify(err));
+        });
+        res.on('error', (err: NodeJS.ErrnoException) => (size > 0 ? finish() : fail(classify(err))));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => fail(err instanceof BlockedAddressError ? err : classify(err)));
     // A signal that fired before this request began (during the politeness wait) sends no 'abort' event.
     if (opts.signal?.aborted) onAbort();

@@ -75,7 +75,8 @@ class ByteReader {
   /** Reads `n` bytes, keeping the first `keep`; throws if the input ends first. */
   async take(n: number, keep: number): Promise<Buffer> {
     const kept: Buffer[] = [];
-    let keptLen = 0, left = n;
+    let keptLen = 0,
+      left = n;
     while (left > 0) {
       if (!this.buf.length && !(await this.fill())) throw new WarcError(`file ends inside a record block at byte ${this.offset}`);
       const part = this.buf.subarray(0, Math.min(left, this.buf.length));
@@ -128,12 +129,15 @@ function dechunk(body: Buffer): Buffer {
 
 /** Undoes a content coding, keeping at most `cap` bytes of output (a zip bomb stops there). */
 function decode(body: Buffer, encoding: string | undefined, cap: number): Promise<Buffer> {
-  const make = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }[(encoding ?? '').trim().toLowerCase()];
+  const make = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }[
+    (encoding ?? '').trim().toLowerCase()
+  ];
   if (!make) return Promise.resolve(body);
   return new Promise((resolve) => {
     const z = make();
     const out: Buffer[] = [];
-    let size = 0, done = false;
+    let size = 0,
+      done = false;
     const finish = (ok: boolean) => {
       if (done) return;
       done = true;
@@ -225,7 +229,8 @@ export async function* readWarc(input: string | Readable, opts: WarcOptions = {}
   while (await reader.skipBlank()) {
     const at = reader.offset;
     const lines = (await reader.headerBlock()).toString('utf8').split(/\r?\n/);
-    if (!/^WARC\/1\.[01]$/.test(lines[0]?.trim() ?? '')) throw new WarcError(`no WARC/1.0 or WARC/1.1 record at byte ${at} (found '${(lines[0] ?? '').slice(0, 40)}')`);
+    if (!/^WARC\/1\.[01]$/.test(lines[0]?.trim() ?? ''))
+      throw new WarcError(`no WARC/1.0 or WARC/1.1 record at byte ${at} (found '${(lines[0] ?? '').slice(0, 40)}')`);
     const fields = parseFields(lines.slice(1));
     const length = Number(fields.get('content-length'));
     if (!Number.isInteger(length) || length < 0) throw new WarcError(`record at byte ${at} has no valid Content-Length`);

@@ -31,16 +31,19 @@ export function addAuthHook(app: FastifyInstance): void {
     try {
       const credentials = credentialsFromHeaders(request.headers, request.raw.rawHeaders);
       // An API key or a bearer token wins; without one, the console's session cookie counts.
-      const sessionToken = credentials.apiKey === undefined && credentials.bearerToken === undefined ? sessionTokenOf(request.headers.cookie, cookieName) : undefined;
-      const principal = sessionToken === undefined
-        ? await authenticate(app.db, app.config, credentials)
-        : await authenticateConsoleRequest(app, request, sessionToken);
+      const sessionToken =
+        credentials.apiKey === undefined && credentials.bearerToken === undefined ? sessionTokenOf(request.headers.cookie, cookieName) : undefined;
+      const principal =
+        sessionToken === undefined ? await authenticate(app.db, app.config, credentials) : await authenticateConsoleRequest(app, request, sessionToken);
       request.principal = principal;
       request.clientId = principal.clientId;
     } catch (err) {
       // A credential that was sent and refused counts against the address (auth/failed-auth.ts);
       // a request that sent none is only told how to authenticate.
-      const presented = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined || sessionTokenOf(request.headers.cookie, cookieName) !== undefined;
+      const presented =
+        request.headers.authorization !== undefined ||
+        request.headers['x-api-key'] !== undefined ||
+        sessionTokenOf(request.headers.cookie, cookieName) !== undefined;
       if (!(err instanceof UnauthorizedError) || !presented) throw err;
       const answer = await countFailedAuthentication(app.counters, app.config, request.ip, err);
       // Held back like the quota's 429 (plugins/rate-limit.ts): a client retrying at once is slowed to its own pace.

@@ -72,14 +72,16 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
       }
     }
     let entry!: InFlight;
-    const closed = new Promise<void>((resolve) => reply.raw.once('close', () => {
-      inFlight.delete(entry);
-      if (draining) {
-        if (isExport(entry)) finished.exports++;
-        else if (!isEventStream(entry)) finished.requests++;
-      }
-      resolve();
-    }));
+    const closed = new Promise<void>((resolve) =>
+      reply.raw.once('close', () => {
+        inFlight.delete(entry);
+        if (draining) {
+          if (isExport(entry)) finished.exports++;
+          else if (!isEventStream(entry)) finished.requests++;
+        }
+        resolve();
+      }),
+    );
     entry = { request, reply, closed };
     inFlight.add(entry);
   });

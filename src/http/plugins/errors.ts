@@ -21,7 +21,10 @@ export function errorBody(request: FastifyRequest, status: number, message: stri
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, status, message));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(request, status, message));
 }
 
 /** At most this much of a refused body is read (and dropped) after its 413, for at most this long. */
@@ -89,9 +92,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Fastify's own client errors: bad JSON, unsupported media type, body too large...
       request.errorCode = error.code;
       if (status === 413) return sendTooLarge(request, reply, error.message);
-      const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
-        : error.message;
+      const message =
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? "body: Content-Type is application/json but the body is empty; send '{}' or no Content-Type"
+          : error.message;
       return sendError(request, reply, status, message);
     }
     request.errorCode = 'internal';

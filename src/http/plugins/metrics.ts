@@ -32,19 +32,30 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   const { db, bulkheads, config } = app;
   const appRegistry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[], collect: (g: Gauge) => void) =>
-    new Gauge({ name, help, labelNames, registers: [appRegistry], collect() { collect(this); } });
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [appRegistry],
+      collect() {
+        collect(this);
+      },
+    });
 
   gauge('stacklens_info', 'Always 1; the labels say which version, database engine and mode this process runs', ['version', 'engine', 'mode'], (g) =>
-    g.set({ version: VERSION, engine: db.engine, mode: config.mode }, 1));
+    g.set({ version: VERSION, engine: db.engine, mode: config.mode }, 1),
+  );
   gauge('stacklens_db_pool_connections', 'Database connections of the pool by state: total (open) and idle', ['state'], (g) => {
     g.set({ state: 'total' }, db.pool.totalCount);
     g.set({ state: 'idle' }, db.pool.idleCount);
   });
   gauge('stacklens_db_pool_max_connections', 'Most connections the pool opens (DATABASE_POOL_SIZE; 1 on the embedded database)', [], (g) =>
-    g.set(db.pool.options.max ?? 0));
+    g.set(db.pool.options.max ?? 0),
+  );
   gauge('stacklens_db_pool_waiting', 'Statements (callers) waiting for a free pooled connection', [], (g) => g.set(db.pool.waitingCount));
   gauge('stacklens_db_up', '1 while the database answers, 0 while statements fail because it refuses or does not answer', [], (g) =>
-    g.set(db.availability.up ? 1 : 0));
+    g.set(db.availability.up ? 1 : 0),
+  );
   if (db.read !== db) {
     // DATABASE_READ_URL: the replica's own pool and availability (db/db.ts `db.read`).
     const replica = db.read;
@@ -54,13 +65,16 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
     });
     gauge('stacklens_db_replica_pool_waiting', 'Statements waiting for a free connection to the read replica', [], (g) => g.set(replica.pool.waitingCount));
     gauge('stacklens_db_replica_up', '1 while the read replica answers, 0 while statements fail because it refuses or does not answer', [], (g) =>
-      g.set(replica.availability.up ? 1 : 0));
+      g.set(replica.availability.up ? 1 : 0),
+    );
   }
   if (db.engine === 'pglite') {
     gauge('stacklens_embedded_db_queue_depth', "Statements waiting for the embedded database's one connection (its queue)", [], (g) =>
-      g.set(db.pool.waitingCount));
+      g.set(db.pool.waitingCount),
+    );
     gauge('stacklens_embedded_db_worker_pending', 'Wire-protocol batches sent to the embedded database worker and not answered yet', [], (g) =>
-      g.set(db.embeddedPendingCalls?.() ?? 0));
+      g.set(db.embeddedPendingCalls?.() ?? 0),
+    );
   }
   gauge('stacklens_bulkhead_active', 'Calls running in each bulkhead', ['bulkhead'], (g) => {
     for (const name of BULKHEADS) g.set({ bulkhead: name }, bulkheads.get(name).active);

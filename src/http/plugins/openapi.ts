@@ -55,7 +55,10 @@ function withOperationId<T extends { schema: unknown; url: string }>(out: T, met
   const schema = out.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide || schema.operationId) return out;
   const verb = (Array.isArray(method) ? method[0]! : method).toLowerCase();
-  const words = url.split('/').filter(Boolean).map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part));
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part));
   const camel = words.join('-').replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
   schema.operationId = verb + camel.charAt(0).toUpperCase() + camel.slice(1);
   return out;
@@ -102,7 +105,6 @@ function optionalBodies(doc: JsonSchema): JsonSchema {
   return doc;
 }
 
-
 const HEADERS = {
   'X-Request-Id': {
     description: 'The request id (the one sent in X-Request-Id, or a generated one); quote it when reporting a problem',
@@ -145,7 +147,8 @@ type Operation = Record<string, any>;
 /** Every operation of the document, with its path. */
 function operations(doc: JsonSchema): { path: string; method: string; op: Operation }[] {
   return Object.entries((doc.paths ?? {}) as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method, op })));
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
 }
 
 /** Why any operation may answer 503 (always with Retry-After). */
@@ -164,15 +167,21 @@ const UNAVAILABLE =
 function sharedErrors(doc: JsonSchema): JsonSchema {
   const { $schema: _drop, description: _description, ...error } = z.toJSONSchema(errorBodySchema, { target: 'draft-2020-12' }) as JsonSchema;
   const components = doc.components as { schemas: Record<string, unknown> };
-  components.schemas = { ...components.schemas, Error: { ...error, description: 'The error body of every 4xx/5xx: the message names the offending field or rule' } };
+  components.schemas = {
+    ...components.schemas,
+    Error: { ...error, description: 'The error body of every 4xx/5xx: the message names the offending field or rule' },
+  };
   for (const { op } of operations(doc)) {
     if (!op.responses['503']) op.responses['503'] = { description: UNAVAILABLE };
     // Every body has a limit (BODY_LIMIT_BYTES, or the route's own): over it is a 413.
     // A URL over MAX_URL_LENGTH, or a path parameter over the router's limit, is a 414.
     if ((op.parameters ?? []).some((p: { in: string }) => p.in === 'path' || p.in === 'query') && !op.responses['414']) {
-      op.responses['414'] = { description: `URI Too Long: a path parameter over ${MAX_PATH_PARAM} characters or a URL over ${MAX_URL_LENGTH} characters (as sent)` };
+      op.responses['414'] = {
+        description: `URI Too Long: a path parameter over ${MAX_PATH_PARAM} characters or a URL over ${MAX_URL_LENGTH} characters (as sent)`,
+      };
     }
-    if (op.requestBody && !op.responses['413']) op.responses['413'] = { description: 'Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)' };
+    if (op.requestBody && !op.responses['413'])
+      op.responses['413'] = { description: 'Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)' };
     for (const [status, response] of Object.entries<any>(op.responses)) {
       if (Number(status) < 400) continue;
       // The token endpoint's RFC 6749 error bodies keep their own schema.
@@ -235,7 +244,7 @@ function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', dept
   if (Array.isArray(branches) && branches.length > 0) {
     return sample(branches.find((b) => b.type !== 'null') ?? branches[0], doc, mode, depth + 1);
   }
-  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') ?? 'null' : schema.type;
+  const type = Array.isArray(schema.type) ? (schema.type.find((t: string) => t !== 'null') ?? 'null') : schema.type;
   switch (type ?? (schema.properties ? 'object' : undefined)) {
     case 'object': {
       const required = new Set<string>(schema.required ?? []);
@@ -253,7 +262,12 @@ function sample(schema: any, doc: JsonSchema, mode: 'request' | 'response', dept
       return item === undefined ? [] : Array.from({ length: n }, () => item);
     }
     case 'string': {
-      const byFormat: Record<string, string> = { 'date-time': '2026-10-01T08:30:00.000Z', date: '2026-10-01', email: 'analyst@example.com', uri: 'https://example.com/' };
+      const byFormat: Record<string, string> = {
+        'date-time': '2026-10-01T08:30:00.000Z',
+        date: '2026-10-01',
+        email: 'analyst@example.com',
+        uri: 'https://example.com/',
+      };
       const text = byFormat[schema.format] ?? 'string';
       return text.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? text.length + (schema.minLength ?? 0));
     }
@@ -311,7 +325,13 @@ function withExamples(doc: JsonSchema): JsonSchema {
       if (Number(status) >= 400 && media.schema?.properties?.error_description) {
         media.example = { error: Number(status) === 401 ? 'invalid_client' : 'invalid_request', error_description: response.description };
       } else if (Number(status) >= 400) {
-        media.example = { status: Number(status), error: reasonPhrase(Number(status)), message: response.description, path: path.replace(/\{(\w+)\}/g, ':$1'), requestId: 'req-1a2b3c' };
+        media.example = {
+          status: Number(status),
+          error: reasonPhrase(Number(status)),
+          message: response.description,
+          path: path.replace(/\{(\w+)\}/g, ':$1'),
+          requestId: 'req-1a2b3c',
+        };
       } else {
         const value = sample(media.schema, doc, 'response');
         if (value !== undefined) media.example = value;

@@ -84,9 +84,7 @@ export const overloadPlugin = fp(async (app: FastifyInstance) => {
   await app.register(underPressure, {
     maxEventLoopDelay: maxEventLoopDelayMs,
     sampleInterval: SAMPLE_INTERVAL_MS,
-    ...(maxDbWaiting > 0
-      ? { healthCheck: async () => app.db.pool.waitingCount <= maxDbWaiting, healthCheckInterval: 100 }
-      : {}),
+    ...(maxDbWaiting > 0 ? { healthCheck: async () => app.db.pool.waitingCount <= maxDbWaiting, healthCheckInterval: 100 } : {}),
     pressureHandler: (request: FastifyRequest, reply: FastifyReply, type: string) => {
       // Returning nothing lets the request through (the probes, the docs). After a reply is
       // sent, the returned promise ends the hook and Fastify runs nothing more for it.

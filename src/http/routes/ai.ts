@@ -22,9 +22,12 @@ function send<T>(reply: FastifyReply, answer: AiAnswer<T>): T[] {
 
 export async function aiRoutes(app: FastifyInstance): Promise<void> {
   serve(app, findCustomersOfProductsOp, async (request, reply) =>
-    send(reply, await findCustomersOfProducts(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)));
+    send(reply, await findCustomersOfProducts(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+  );
   serve(app, findTechStacksForCompanyOp, async (request, reply) =>
-    send(reply, await findTechStacksForCompany(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)));
+    send(reply, await findTechStacksForCompany(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+  );
   serve(app, findPeopleProfilesOp, async (request, reply) =>
-    send(reply, await findPeopleProfiles(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)));
+    send(reply, await findPeopleProfiles(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+  );
 }

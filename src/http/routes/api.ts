@@ -48,7 +48,11 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       clientName,
       plan: plan.id,
       permissions: { export: plan.canExport && analyst, ai: plan.canAi, purchase: plan.canPurchase && analyst },
-      rateLimits: { requestsPerMinute: plan.requestsPerMinute, aiRequestsPerMinute: plan.aiRequestsPerMinute, exportRequestsPerMinute: plan.exportRequestsPerMinute },
+      rateLimits: {
+        requestsPerMinute: plan.requestsPerMinute,
+        aiRequestsPerMinute: plan.aiRequestsPerMinute,
+        exportRequestsPerMinute: plan.exportRequestsPerMinute,
+      },
       role: role ?? null,
       authenticatedWith: via,
       ...(person ? { user: { id: person.userId, email: person.email, name: person.name, role: person.role } } : {}),

@@ -1,9 +1,7 @@
 // A company's installed products: paged JSON (POST/GET .../products/paged and
 // GET .../products), the CSV export (export=true), the JSONL stream (.../products/json) and the evidence of one product (.../products/{productId}/evidence).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  COMPANY_PRODUCT_COLUMNS, companyProductsJsonlOp, companyProductsOp, companyProductsPagedOp,
-} from '../../schemas/company-products.ts';
+import { COMPANY_PRODUCT_COLUMNS, companyProductsJsonlOp, companyProductsOp, companyProductsPagedOp } from '../../schemas/company-products.ts';
 import { companyProducts, streamAllCompanyProducts } from '../../services/company-products.ts';
 import { companyProductEvidenceOp } from '../../schemas/evidence.ts';
 import { companyProductEvidence } from '../../services/evidence.ts';

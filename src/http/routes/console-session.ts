@@ -9,7 +9,17 @@ import { errorBodySchema } from '../../schemas/common.ts';
 import { sessionSchema, signInBody } from '../../schemas/console.ts';
 import { signIn } from '../../services/console-users.ts';
 import {
-  clearedSessionCookie, cookieIsSecure, CSRF_HEADER, csrfTokenOf, endSession, liveSession, requireCsrf, SESSION_ENDED, sessionCookie, sessionCookieName, sessionTokenOf,
+  clearedSessionCookie,
+  cookieIsSecure,
+  CSRF_HEADER,
+  csrfTokenOf,
+  endSession,
+  liveSession,
+  requireCsrf,
+  SESSION_ENDED,
+  sessionCookie,
+  sessionCookieName,
+  sessionTokenOf,
 } from '../../auth/console-sessions.ts';
 import type { ConsolePerson } from '../../auth/principal.ts';
 import { UnauthorizedError } from '../../errors.ts';

@@ -98,7 +98,9 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     if (wantsHtml(request.headers.accept)) return reply.redirect('/console', 302);
-    return reply.code(404).send({ status: 404, error: 'Not Found', message: 'Nothing here: the API is under /api, its documentation under /docs, the web console under /console' });
+    return reply
+      .code(404)
+      .send({ status: 404, error: 'Not Found', message: 'Nothing here: the API is under /api, its documentation under /docs, the web console under /console' });
   });
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
 

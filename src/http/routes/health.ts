@@ -15,7 +15,10 @@ import { AppError } from '../../errors.ts';
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const shipped = listMigrations().map((m) => m.version);
   /** The last check's finding, first made here: the schema is current (the busy path below relies on it). */
-  let schemaCurrent = await missingMigrations(app.db, shipped).then((m) => m.length === 0, () => false);
+  let schemaCurrent = await missingMigrations(app.db, shipped).then(
+    (m) => m.length === 0,
+    () => false,
+  );
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version: VERSION }));
 
   // Not ready while starting, shutting down, or while the database does not answer: a load
@@ -28,7 +31,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     // database is known to answer: it is serving others, and a ping would only queue behind
     // them. Not while it is down or frozen: busy connections are then stuck ones.
     const { pool } = app.db;
-    if (schemaCurrent && app.db.availability.up && pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? Infinity)) return { status: 'ready', database: app.db.engine };
+    if (schemaCurrent && app.db.availability.up && pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? Infinity))
+      return { status: 'ready', database: app.db.engine };
     let missing: number[];
     try {
       missing = await missingMigrations(app.db, shipped);
@@ -38,7 +42,13 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     }
     schemaCurrent = missing.length === 0;
     if (!schemaCurrent) {
-      return sendError(request, reply, 503, `The database schema is behind this version: migration${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not applied; run \`stacklens migrate\``, { 'retry-after': '30' });
+      return sendError(
+        request,
+        reply,
+        503,
+        `The database schema is behind this version: migration${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not applied; run \`stacklens migrate\``,
+        { 'retry-after': '30' },
+      );
     }
     return { status: 'ready', database: app.db.engine };
   });

@@ -2,7 +2,12 @@
 // products in use and related products. Thin: transport → one service call → response.
 import type { FastifyInstance } from 'fastify';
 import {
-  companyCohortOp, companyCompetitorsOp, productsInUseOp, relatedProductsOp, usageMetricsDetailsOp, usageMetricsOp,
+  companyCohortOp,
+  companyCompetitorsOp,
+  productsInUseOp,
+  relatedProductsOp,
+  usageMetricsDetailsOp,
+  usageMetricsOp,
   type DetailsQuery,
 } from '../../schemas/intelligence.ts';
 import { listCohort, listCompetitors } from '../../services/cohorts.ts';

@@ -62,78 +62,91 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     return;
   }
 
-  app.post('/oauth/token', {
-    bodyLimit: TOKEN_BODY_LIMIT,
-    attachValidation: true, // the pipeline checks parameters itself and answers in RFC 6749 terms
-    schema: {
-      operationId: 'getAccessToken',
-      summary: 'Get an access token (OAuth 2.0 client credentials)',
-      description:
-        'Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. ' +
-        'Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.',
-      tags: ['Authentication'],
-      security: [],
-      querystring: strictQuery(undefined),
-      body: tokenRequestSchema,
-      response: {
-        200: tokenResponseSchema,
-        400: oauthErrorSchema.describe('invalid_request, unsupported_grant_type or invalid_target: the description names the parameter'),
-        401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or disabled client'),
-        413: errorBodySchema.describe(`The body is larger than ${TOKEN_BODY_LIMIT} bytes`),
-        429: errorBodySchema.describe('Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds'),
+  app.post(
+    '/oauth/token',
+    {
+      bodyLimit: TOKEN_BODY_LIMIT,
+      attachValidation: true, // the pipeline checks parameters itself and answers in RFC 6749 terms
+      schema: {
+        operationId: 'getAccessToken',
+        summary: 'Get an access token (OAuth 2.0 client credentials)',
+        description:
+          'Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. ' +
+          'Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.',
+        tags: ['Authentication'],
+        security: [],
+        querystring: strictQuery(undefined),
+        body: tokenRequestSchema,
+        response: {
+          200: tokenResponseSchema,
+          400: oauthErrorSchema.describe('invalid_request, unsupported_grant_type or invalid_target: the description names the parameter'),
+          401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or disabled client'),
+          413: errorBodySchema.describe(`The body is larger than ${TOKEN_BODY_LIMIT} bytes`),
+          429: errorBodySchema.describe('Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds'),
+        },
       },
     },
-  }, async (request) => {
-    // The schema allows no query parameter, but attachValidation leaves the refusal to us.
-    const unknown = Object.keys((request.query ?? {}) as object);
-    if (unknown.length > 0) throw new OAuthError(400, 'invalid_request', `Unknown query parameter '${unknown[0]!.slice(0, 60)}': send the parameters in the body`);
-    const token = await exchangeClientCredentials(
-      {
-        db: app.db,
-        config,
-        counters: app.counters,
-        onFailure: (clientId, reason) => request.log.warn({ clientId, reason }, 'token request refused'),
+    async (request) => {
+      // The schema allows no query parameter, but attachValidation leaves the refusal to us.
+      const unknown = Object.keys((request.query ?? {}) as object);
+      if (unknown.length > 0)
+        throw new OAuthError(400, 'invalid_request', `Unknown query parameter '${unknown[0]!.slice(0, 60)}': send the parameters in the body`);
+      const token = await exchangeClientCredentials(
+        {
+          db: app.db,
+          config,
+          counters: app.counters,
+          onFailure: (clientId, reason) => request.log.warn({ clientId, reason }, 'token request refused'),
+        },
+        { params: request.body, authorization: request.headers.authorization, address: request.ip },
+      );
+      return { access_token: token.accessToken, token_type: 'Bearer' as const, expires_in: token.expiresIn };
+    },
+  );
+
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        operationId: 'getJwks',
+        summary: 'Public keys that sign access tokens (JWKS)',
+        description: 'The current and recently retired public keys (RFC 7517) that verify access tokens issued here; cacheable for a minute.',
+        tags: ['Authentication'],
+        security: [],
+        querystring: strictQuery(undefined),
+        response: { 200: jwksSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
       },
-      { params: request.body, authorization: request.headers.authorization, address: request.ip },
-    );
-    return { access_token: token.accessToken, token_type: 'Bearer' as const, expires_in: token.expiresIn };
-  });
-
-  app.get('/.well-known/jwks.json', {
-    schema: {
-      operationId: 'getJwks',
-      summary: 'Public keys that sign access tokens (JWKS)',
-      description: 'The current and recently retired public keys (RFC 7517) that verify access tokens issued here; cacheable for a minute.',
-      tags: ['Authentication'],
-      security: [],
-      querystring: strictQuery(undefined),
-      response: { 200: jwksSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
     },
-  }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=60');
-    return publishedJwks(app.db);
-  });
-
-  app.get('/.well-known/oauth-authorization-server', {
-    schema: {
-      operationId: 'getAuthorizationServerMetadata',
-      summary: 'Authorization server metadata (RFC 8414)',
-      description: 'The token endpoint, the JWKS address and the supported grant and client-authentication methods.',
-      tags: ['Authentication'],
-      security: [],
-      querystring: strictQuery(undefined),
-      response: { 200: authorizationServerMetadataSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+      return publishedJwks(app.db);
     },
-  }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return {
-      issuer: config.auth.issuer,
-      token_endpoint: tokenEndpoint,
-      jwks_uri: `${config.auth.issuer}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      response_types_supported: [],
-      scopes_supported: [],
-    };
-  });
+  );
+
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    {
+      schema: {
+        operationId: 'getAuthorizationServerMetadata',
+        summary: 'Authorization server metadata (RFC 8414)',
+        description: 'The token endpoint, the JWKS address and the supported grant and client-authentication methods.',
+        tags: ['Authentication'],
+        security: [],
+        querystring: strictQuery(undefined),
+        response: { 200: authorizationServerMetadataSchema, 400: errorBodySchema.describe('An undocumented query parameter') },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return {
+        issuer: config.auth.issuer,
+        token_endpoint: tokenEndpoint,
+        jwks_uri: `${config.auth.issuer}/.well-known/jwks.json`,
+        grant_types_supported: ['client_credentials'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        response_types_supported: [],
+        scopes_supported: [],
+      };
+    },
+  );
 }

@@ -15,7 +15,12 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
     const paging = mergePaging(request.query, request.body);
     if (!request.query.export) return searchProfiles(app.db, { ...filters, ...paging });
     const file = await exportProfiles(app.db, principalOf(request), onBehalfOf(request), filters);
-    return sendCsv(reply, file.fileName, file.rows, file.columns.map((c) => ({ header: c, value: (r) => r[c] })));
+    return sendCsv(
+      reply,
+      file.fileName,
+      file.rows,
+      file.columns.map((c) => ({ header: c, value: (r) => r[c] })),
+    );
   });
 
   serve(app, getProfileOp, (request) => getProfile(app.db, principalOf(request).clientId, request.params.profileId));

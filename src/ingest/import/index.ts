@@ -86,9 +86,16 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
     const elapsedMs = performance.now() - started;
     const valid = rowsRead - rejected;
     return {
-      kind, format, committed, rowsRead, ...counts,
+      kind,
+      format,
+      committed,
+      rowsRead,
+      ...counts,
       unchanged: committed ? Math.max(0, valid - counts.inserted - counts.updated) : 0,
-      rejected, errors, errorCount, elapsedMs,
+      rejected,
+      errors,
+      errorCount,
+      elapsedMs,
       rowsPerSecond: rowsRead / Math.max(elapsedMs / 1000, 1e-3),
       timings,
     };

@@ -43,7 +43,20 @@ export interface RenderedSite {
 }
 
 const ANALYTICS_LEAVES = new Set(['Web Analytics', 'Product Analytics', 'Tag Management', 'Customer Data Platforms', 'Marketing Attribution']);
-const ROLES = ['Marketing Operations Manager', 'Senior Software Engineer', 'Data Analyst', 'IT Administrator', 'Customer Success Manager', 'Sales Operations Analyst', 'DevOps Engineer', 'HR Generalist', 'Finance Manager', 'Growth Marketer', 'Support Specialist', 'Product Designer'];
+const ROLES = [
+  'Marketing Operations Manager',
+  'Senior Software Engineer',
+  'Data Analyst',
+  'IT Administrator',
+  'Customer Success Manager',
+  'Sales Operations Analyst',
+  'DevOps Engineer',
+  'HR Generalist',
+  'Finance Manager',
+  'Growth Marketer',
+  'Support Specialist',
+  'Product Designer',
+];
 const JOB_LEADS = ['Experience with', 'Hands-on knowledge of', 'You will own our', 'Day to day you will work in', 'Familiarity with'];
 const MENTION_LEADS = ['Nice to have: exposure to', 'Bonus points for knowing', 'Previous use of tools such as'];
 
@@ -81,7 +94,8 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
   const domain = company.domain;
   const crawlAt = w.asOfMs - rng.int(0, 20) * DAY - rng.int(0, 86_399) * 1000;
   const archiveAt = rng.chance(0.5) ? w.asOfMs - rng.int(200, 900) * DAY : null;
-  const now = newPage(), old = newPage();
+  const now = newPage(),
+    old = newPage();
   const dns = { MX: [] as string[], TXT: [] as string[], CNAME: [] as string[], NS: [] as string[], A: [`203.0.113.${rng.int(1, 254)}`] };
   const spf: string[] = [];
   const blog: string[] = [];
@@ -142,9 +156,13 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
       case 'churned': {
         // Gone from today's page; what is left is stale: a commented-out tag, an SPF include, old posts, the archive.
         const script = web.find((t) => t.kind === 'script');
-        if (script && script.kind === 'script' && rng.chance(0.35)) now.body.push(`<!-- removed ${new Date(inst.lastVerified).toISOString().slice(0, 7)}: <script src="${script.src.replace('{domain}', domain)}"></script> -->\n`);
+        if (script && script.kind === 'script' && rng.chance(0.35))
+          now.body.push(
+            `<!-- removed ${new Date(inst.lastVerified).toISOString().slice(0, 7)}: <script src="${script.src.replace('{domain}', domain)}"></script> -->\n`,
+          );
         for (const t of records) if (t.kind === 'spf' && rng.chance(0.5)) put(now, t);
-        if (phrases.length && rng.chance(0.6)) jobs.push({ phrase: rng.pick(phrases).phrase, at: Math.max(inst.firstVerified, inst.lastVerified - rng.int(0, 180) * DAY), mention: false });
+        if (phrases.length && rng.chance(0.6))
+          jobs.push({ phrase: rng.pick(phrases).phrase, at: Math.max(inst.firstVerified, inst.lastVerified - rng.int(0, 180) * DAY), mention: false });
         if (archiveAt !== null && live(archiveAt)) for (const t of web) if (rng.chance(0.55)) put(old, t);
         break;
       }
@@ -172,21 +190,45 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
     if (!rivals.length) continue;
     const rival = rng.pick(rivals);
     mentioned.push(rival.technology);
-    blog.push(rng.pick([
-      `Why we moved from ${esc(rival.name)} to ${esc(mine.name)}, and what we learned.`,
-      `${esc(rival.name)} vs ${esc(mine.name)}: an honest comparison from our ops team.`,
-      `Proud to be listed in the ${esc(rival.name)} partner directory. <img src="/assets/partners/${slugify(rival.name)}.svg" alt="${esc(rival.name)} partner badge">`,
-    ]));
+    blog.push(
+      rng.pick([
+        `Why we moved from ${esc(rival.name)} to ${esc(mine.name)}, and what we learned.`,
+        `${esc(rival.name)} vs ${esc(mine.name)}: an honest comparison from our ops team.`,
+        `Proud to be listed in the ${esc(rival.name)} partner directory. <img src="/assets/partners/${slugify(rival.name)}.svg" alt="${esc(rival.name)} partner badge">`,
+      ]),
+    );
   }
 
   if (spf.length) dns.TXT.push(`v=spf1 ${[...new Set(spf)].map((s) => `include:${s}`).join(' ')} ~all`);
   const year = new Date(w.asOfMs).getUTCFullYear();
-  const captures: Capture[] = [{
-    kind: 'crawl', seenAt: crawlAt,
-    site: { domain, pages: [{ url: `https://${domain}/`, status: 200, headers: now.headers, cookies: now.cookies, html: htmlOf(company, now, blog, year) }], dns },
-  }];
+  const captures: Capture[] = [
+    {
+      kind: 'crawl',
+      seenAt: crawlAt,
+      site: {
+        domain,
+        pages: [{ url: `https://${domain}/`, status: 200, headers: now.headers, cookies: now.cookies, html: htmlOf(company, now, blog, year) }],
+        dns,
+      },
+    },
+  ];
   if (archiveAt !== null) {
-    captures.push({ kind: 'archive', seenAt: archiveAt, site: { domain, pages: [{ url: `https://${domain}/`, status: 200, headers: old.headers, cookies: old.cookies, html: htmlOf(company, old, [], new Date(archiveAt).getUTCFullYear()) }] } });
+    captures.push({
+      kind: 'archive',
+      seenAt: archiveAt,
+      site: {
+        domain,
+        pages: [
+          {
+            url: `https://${domain}/`,
+            status: 200,
+            headers: old.headers,
+            cookies: old.cookies,
+            html: htmlOf(company, old, [], new Date(archiveAt).getUTCFullYear()),
+          },
+        ],
+      },
+    });
   }
   // Job posts: the phrases of one four-month window go into one post (its date: the window's latest).
   const posts = new Map<number, typeof jobs>();
@@ -201,8 +243,15 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
     const role = rng.pick(ROLES);
     const lines = list.map((j) => `${j.mention ? rng.pick(MENTION_LEADS) : rng.pick(JOB_LEADS)} ${j.phrase}.`);
     captures.push({
-      kind: 'job', seenAt: Math.max(...list.map((j) => j.at)),
-      site: { domain, pages: [], jobs: [`${role} at ${company.name} (${company.city}). ${company.name} is growing and we are hiring. ${lines.join(' ')} Collaborative team, flexible hours.`] },
+      kind: 'job',
+      seenAt: Math.max(...list.map((j) => j.at)),
+      site: {
+        domain,
+        pages: [],
+        jobs: [
+          `${role} at ${company.name} (${company.city}). ${company.name} is growing and we are hiring. ${lines.join(' ')} Collaborative team, flexible hours.`,
+        ],
+      },
     });
   }
   return { captures, planted, mentioned };

@@ -112,10 +112,15 @@ export function buildCatalog(seed: string, _scale: ScalePreset, technologies: re
     const kind: VendorKind = list.length >= 5 ? 'suite' : list.length >= 2 ? 'multi' : 'specialist';
     const tops = [...new Set(list.map((x) => categoryById.get(x.leaf!.topId)!.name.toLowerCase()))];
     const vendor: Vendor = {
-      id, domain, name, website: `https://www.${domain.replace(/^www\./, '')}`, logoUrl: `https://logos.stacklens.example/${domain}.png`,
-      description: kind === 'specialist'
-        ? `${name} makes ${list[0]!.t.name}: ${tops[0]} software.`
-        : `${name} sells ${list.length} products in ${tops.slice(0, 3).join(', ')}${tops.length > 3 ? ' and more' : ''}.`,
+      id,
+      domain,
+      name,
+      website: `https://www.${domain.replace(/^www\./, '')}`,
+      logoUrl: `https://logos.stacklens.example/${domain}.png`,
+      description:
+        kind === 'specialist'
+          ? `${name} makes ${list[0]!.t.name}: ${tops[0]} software.`
+          : `${name} sells ${list.length} products in ${tops.slice(0, 3).join(', ')}${tops.length > 3 ? ' and more' : ''}.`,
       kind,
     };
     vendors.push(vendor);
@@ -134,10 +139,16 @@ export function buildCatalog(seed: string, _scale: ScalePreset, technologies: re
     usedIds.add(id);
     const avg = Math.round(Math.min(4.9, Math.max(2.8, rng.normal() * 0.35 + 4.25)) * 10) / 10;
     const product: Product = {
-      id, vendorId: v.id, categoryId: leaf!.id, name: t.name, shortName: t.name,
+      id,
+      vendorId: v.id,
+      categoryId: leaf!.id,
+      name: t.name,
+      shortName: t.name,
       description: t.description ?? describeProduct(rng, t.name, v.name, leaf!),
       features: pickFeatures(rng, leaf!, categoryById),
-      reviewCount: 0, starRating: Math.round(avg * 2) / 2, avgRating: avg,
+      reviewCount: 0,
+      starRating: Math.round(avg * 2) / 2,
+      avgRating: avg,
       imageUrl: `https://logos.stacklens.example/products/${slugify(t.name)}.png`,
       productUrl: t.website ?? v.website,
       publicDetailUrl: `https://stacklens.example/catalog/products/${id}`,
@@ -159,7 +170,11 @@ export function buildCatalog(seed: string, _scale: ScalePreset, technologies: re
       p.reviewCount = Math.round(rng.logNormal(40 + 2500 * (leaf.rate + 0.02) * p.popularity, 0.6));
     });
   }
-  const implies = products.map((p) => technologies[p.technology]!.implies.filter(([, weight]) => weight >= 0.5).map(([t]) => productOfTechnology[t]!).filter((i) => i >= 0));
+  const implies = products.map((p) =>
+    technologies[p.technology]!.implies.filter(([, weight]) => weight >= 0.5)
+      .map(([t]) => productOfTechnology[t]!)
+      .filter((i) => i >= 0),
+  );
   return { categories, leaves, vendors, products, productsByLeaf, categoryById, vendorById, productOfTechnology, implies };
 }
 

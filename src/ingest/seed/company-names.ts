@@ -9,17 +9,76 @@ import type { Rng } from './rng.ts';
 import { slugify } from '../../slug.ts';
 import { foldName } from '../../intelligence/features.ts';
 
-const HEADS = 'North Blue Silver Red Green Bright Clear Summit Pioneer Harbor Granite Cedar Oak Maple River Lake Stone Iron Golden Evergreen Crescent Keystone Liberty Sterling Pacific Atlantic Alpine Prairie Coastal Highland Meadow Falcon Eagle Lion Fox Bear Wolf Aurora Horizon Compass Anchor Beacon Vista Crest Ridge Valley Orchard Bay Willow Birch Aspen Juniper Sunrise Polar Union Heritage Frontier Cardinal Patriot Monarch Regent Premier Vertex Apex Nova Orion Vector Quantum Helix Zenith Lumen Sigma Delta Atlas Titan'.split(' ');
-const TAILS = 'wind point field gate brook wood crest ridge stone haven bridge view peak line works way side mark port shore light well vale ford star'.split(' ');
+const HEADS =
+  'North Blue Silver Red Green Bright Clear Summit Pioneer Harbor Granite Cedar Oak Maple River Lake Stone Iron Golden Evergreen Crescent Keystone Liberty Sterling Pacific Atlantic Alpine Prairie Coastal Highland Meadow Falcon Eagle Lion Fox Bear Wolf Aurora Horizon Compass Anchor Beacon Vista Crest Ridge Valley Orchard Bay Willow Birch Aspen Juniper Sunrise Polar Union Heritage Frontier Cardinal Patriot Monarch Regent Premier Vertex Apex Nova Orion Vector Quantum Helix Zenith Lumen Sigma Delta Atlas Titan'.split(
+    ' ',
+  );
+const TAILS = 'wind point field gate brook wood crest ridge stone haven bridge view peak line works way side mark port shore light well vale ford star'.split(
+  ' ',
+);
 
 const LEGAL: Record<string, string[]> = {
-  US: ['Inc.', 'LLC', 'Corp.'], CA: ['Inc.', 'Ltd.'], GB: ['Ltd', 'Limited'], IE: ['Ltd', 'DAC'], DE: ['GmbH', 'GmbH & Co. KG'],
-  AT: ['GmbH'], CH: ['AG', 'GmbH'], FR: ['SAS', 'SARL'], NL: ['B.V.'], BE: ['BV', 'SRL'], ES: ['S.L.', 'S.A.'], IT: ['S.r.l.', 'S.p.A.'],
-  SE: ['AB'], DK: ['ApS', 'A/S'], NO: ['AS'], FI: ['Oy'], PL: ['Sp. z o.o.'], PT: ['Lda.'], CZ: ['s.r.o.'], IL: ['Ltd.'], AE: ['LLC', 'FZ-LLC'],
-  ZA: ['(Pty) Ltd'], AU: ['Pty Ltd'], NZ: ['Limited'], IN: ['Pvt. Ltd.'], JP: ['K.K.', 'Co., Ltd.'], SG: ['Pte. Ltd.'], CN: ['Co., Ltd.'],
-  KR: ['Co., Ltd.'], HK: ['Limited'], BR: ['Ltda.'], MX: ['S.A. de C.V.'], AR: ['S.R.L.', 'S.A.'], CO: ['S.A.S.'], CL: ['SpA'],
+  US: ['Inc.', 'LLC', 'Corp.'],
+  CA: ['Inc.', 'Ltd.'],
+  GB: ['Ltd', 'Limited'],
+  IE: ['Ltd', 'DAC'],
+  DE: ['GmbH', 'GmbH & Co. KG'],
+  AT: ['GmbH'],
+  CH: ['AG', 'GmbH'],
+  FR: ['SAS', 'SARL'],
+  NL: ['B.V.'],
+  BE: ['BV', 'SRL'],
+  ES: ['S.L.', 'S.A.'],
+  IT: ['S.r.l.', 'S.p.A.'],
+  SE: ['AB'],
+  DK: ['ApS', 'A/S'],
+  NO: ['AS'],
+  FI: ['Oy'],
+  PL: ['Sp. z o.o.'],
+  PT: ['Lda.'],
+  CZ: ['s.r.o.'],
+  IL: ['Ltd.'],
+  AE: ['LLC', 'FZ-LLC'],
+  ZA: ['(Pty) Ltd'],
+  AU: ['Pty Ltd'],
+  NZ: ['Limited'],
+  IN: ['Pvt. Ltd.'],
+  JP: ['K.K.', 'Co., Ltd.'],
+  SG: ['Pte. Ltd.'],
+  CN: ['Co., Ltd.'],
+  KR: ['Co., Ltd.'],
+  HK: ['Limited'],
+  BR: ['Ltda.'],
+  MX: ['S.A. de C.V.'],
+  AR: ['S.R.L.', 'S.A.'],
+  CO: ['S.A.S.'],
+  CL: ['SpA'],
 };
-const PUBLIC_LEGAL: Record<string, string> = { US: 'Inc.', CA: 'Inc.', GB: 'plc', IE: 'plc', DE: 'AG', AT: 'AG', CH: 'AG', FR: 'SA', NL: 'N.V.', BE: 'NV', ES: 'S.A.', IT: 'S.p.A.', SE: 'AB (publ)', DK: 'A/S', NO: 'ASA', FI: 'Oyj', PL: 'S.A.', PT: 'S.A.', BR: 'S.A.', MX: 'S.A.B. de C.V.', JP: 'Corporation', AU: 'Limited', IN: 'Limited' };
+const PUBLIC_LEGAL: Record<string, string> = {
+  US: 'Inc.',
+  CA: 'Inc.',
+  GB: 'plc',
+  IE: 'plc',
+  DE: 'AG',
+  AT: 'AG',
+  CH: 'AG',
+  FR: 'SA',
+  NL: 'N.V.',
+  BE: 'NV',
+  ES: 'S.A.',
+  IT: 'S.p.A.',
+  SE: 'AB (publ)',
+  DK: 'A/S',
+  NO: 'ASA',
+  FI: 'Oyj',
+  PL: 'S.A.',
+  PT: 'S.A.',
+  BR: 'S.A.',
+  MX: 'S.A.B. de C.V.',
+  JP: 'Corporation',
+  AU: 'Limited',
+  IN: 'Limited',
+};
 
 export function companyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean): { name: string; legalName: string } {
   const surname = () => rng.pick(namePool(country.locale).last).split(' ')[0]!; // split always gives one part
@@ -28,13 +87,34 @@ export function companyName(rng: Rng, industry: Industry, country: Country, city
   let name: string;
   switch (industry.kind) {
     case 'government':
-      name = rng.pick([`City of ${city}`, `${city} County`, `${city} Transit Authority`, `${city} Water Authority`, `${city} Department of Public Works`, `${city} Port Authority`]);
+      name = rng.pick([
+        `City of ${city}`,
+        `${city} County`,
+        `${city} Transit Authority`,
+        `${city} Water Authority`,
+        `${city} Department of Public Works`,
+        `${city} Port Authority`,
+      ]);
       return { name, legalName: name };
     case 'education':
-      name = rng.pick([`University of ${city}`, `${city} State University`, `${surname()} College`, `${city} Institute of Technology`, `${coined()} University`, `${city} Community College`]);
+      name = rng.pick([
+        `University of ${city}`,
+        `${city} State University`,
+        `${surname()} College`,
+        `${city} Institute of Technology`,
+        `${coined()} University`,
+        `${city} Community College`,
+      ]);
       return { name, legalName: name };
     case 'nonprofit':
-      name = rng.pick([`${surname()} Foundation`, `${city} Community Trust`, `${coined()} Alliance`, `${coined()} Foundation`, `Friends of ${city}`, `${city} Food Bank`]);
+      name = rng.pick([
+        `${surname()} Foundation`,
+        `${city} Community Trust`,
+        `${coined()} Alliance`,
+        `${coined()} Foundation`,
+        `Friends of ${city}`,
+        `${city} Food Bank`,
+      ]);
       return { name, legalName: name };
     default: {
       const r = rng.next();
@@ -60,7 +140,14 @@ const NAME_DRAWS = 6;
  * few times, then qualified by the city, then the country, then numbered — so two domains
  * never share a display name and a company cannot be mistaken for its own competitor.
  */
-export function uniqueCompanyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean, taken: Set<string>): { name: string; legalName: string } {
+export function uniqueCompanyName(
+  rng: Rng,
+  industry: Industry,
+  country: Country,
+  city: string,
+  isPublic: boolean,
+  taken: Set<string>,
+): { name: string; legalName: string } {
   let drawn = companyName(rng, industry, country, city, isPublic);
   for (let i = 1; i < NAME_DRAWS && taken.has(foldName(drawn.name)); i++) drawn = companyName(rng, industry, country, city, isPublic);
   const suffix = drawn.legalName.slice(drawn.name.length);

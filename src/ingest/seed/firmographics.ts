@@ -12,7 +12,16 @@ export function firmographicProfile(seed: string, company: Company, ceo: Person 
     company_id: company.index + 1,
     name: company.legalName,
     short_name: company.name,
-    company_type: company.industry.kind === 'company' ? (company.isPublic ? 'Public' : 'Private') : company.industry.kind === 'education' ? 'Educational' : company.industry.kind === 'government' ? 'Government' : 'Nonprofit',
+    company_type:
+      company.industry.kind === 'company'
+        ? company.isPublic
+          ? 'Public'
+          : 'Private'
+        : company.industry.kind === 'education'
+          ? 'Educational'
+          : company.industry.kind === 'government'
+            ? 'Government'
+            : 'Nonprofit',
     description: company.description,
     employee_count: String(company.employees),
     revenue: company.revenueBand,
@@ -24,9 +33,28 @@ export function firmographicProfile(seed: string, company: Company, ceo: Person 
     linkedin_link: company.linkedinUrl,
     industries: [company.industry.name],
     sic_code: company.industry.sic,
-    hq_address: { street1: company.street, city: company.city, state: company.state, postal_code: company.postalCode, country: company.country.name, phone: company.phone },
-    funding: company.funding.map((f) => ({ type: f.type, date: f.date, amount: f.amount === null ? '' : String(f.amount), undisclosed: f.amount === null ? 'true' : 'false' })),
-    acquisition: company.acquisitions.map((a) => ({ name: a.name, date: a.date, website: a.website, status: 'completed', amount: a.amount === null ? '' : String(a.amount), undisclosed: a.amount === null ? 'true' : 'false' })),
+    hq_address: {
+      street1: company.street,
+      city: company.city,
+      state: company.state,
+      postal_code: company.postalCode,
+      country: company.country.name,
+      phone: company.phone,
+    },
+    funding: company.funding.map((f) => ({
+      type: f.type,
+      date: f.date,
+      amount: f.amount === null ? '' : String(f.amount),
+      undisclosed: f.amount === null ? 'true' : 'false',
+    })),
+    acquisition: company.acquisitions.map((a) => ({
+      name: a.name,
+      date: a.date,
+      website: a.website,
+      status: 'completed',
+      amount: a.amount === null ? '' : String(a.amount),
+      undisclosed: a.amount === null ? 'true' : 'false',
+    })),
   };
   if (ceo) profile.ceo = { first_name: ceo.firstName, last_name: ceo.lastName, image_url: `https://images.stacklens.example/people/${ceo.id}.jpg` };
   if (company.stock) profile.stock = { exchange: company.stock.exchange, ticker: company.stock.ticker };

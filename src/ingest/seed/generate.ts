@@ -46,7 +46,10 @@ export class WorldOutline {
   readonly ids: { company(k: number): string; person(k: number): string; feed(k: number): string };
 
   /** `detector`: the catalog that finds the installs in the rendered pages (tests compare engines). */
-  constructor(readonly plan: WorldPlan, detector: CompiledCatalog = ownTextCatalog()) {
+  constructor(
+    readonly plan: WorldPlan,
+    detector: CompiledCatalog = ownTextCatalog(),
+  ) {
     const { seed, companies: n } = plan;
     this.scale = SCALES[plan.scale];
     this.detector = detector;
@@ -108,11 +111,44 @@ export class CompanyGenerator {
     const observations = observationRows(c.id, captures, detector, this.productIds, catalog.productOfTechnology);
     if (outline.plan.recordObservations) {
       for (const row of observations) {
-        b.observations.add([row.companyId, row.productId, row.seenAt, row.evidenceHash, row.source, row.ruleId, row.seenAt, row.evidence, row.weight, row.runId]);
+        b.observations.add([
+          row.companyId,
+          row.productId,
+          row.seenAt,
+          row.evidenceHash,
+          row.source,
+          row.ruleId,
+          row.seenAt,
+          row.evidence,
+          row.weight,
+          row.runId,
+        ]);
       }
     }
     const feed = generateFeed(seed, asOfMs, c, people, installs, catalog, scale.newsDensity, outline.ids.feed);
-    b.companies.add([c.id, c.domain, c.name, c.industry.id, c.employeeBand, c.employees, c.revenueBand, c.revenueUsd, c.street, c.city, c.state, c.postalCode, c.country.code, c.phone, c.foundedYear, c.website, c.logoUrl, c.linkedinUrl, c.crunchbaseUrl, c.description, updatedAt]);
+    b.companies.add([
+      c.id,
+      c.domain,
+      c.name,
+      c.industry.id,
+      c.employeeBand,
+      c.employees,
+      c.revenueBand,
+      c.revenueUsd,
+      c.street,
+      c.city,
+      c.state,
+      c.postalCode,
+      c.country.code,
+      c.phone,
+      c.foundedYear,
+      c.website,
+      c.logoUrl,
+      c.linkedinUrl,
+      c.crunchbaseUrl,
+      c.description,
+      updatedAt,
+    ]);
     b.firmographics.add([c.id, firmographicProfile(seed, c, people[0]), updatedAt]);
     b.truthSegments.add([c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
     for (const inst of foldInstalls(observations)) {
@@ -124,7 +160,18 @@ export class CompanyGenerator {
       for (const k of p.contacts) b.contacts.add([p.id, k.kind, k.value, k.type, k.verified]);
     }
     for (const f of feed) {
-      b.feed.add([f.id, c.id, new Date(f.publishedAt), f.title, f.description, f.sourceUrl, f.publisherName, f.publisherLogoUrl, f.enclosureImageUrl, f.category]);
+      b.feed.add([
+        f.id,
+        c.id,
+        new Date(f.publishedAt),
+        f.title,
+        f.description,
+        f.sourceUrl,
+        f.publisherName,
+        f.publisherLogoUrl,
+        f.enclosureImageUrl,
+        f.category,
+      ]);
     }
   }
 }

@@ -89,11 +89,29 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
   const progress = options.onProgress ?? (() => {});
 
   progress({ phase: 'catalog', done: 0, total: 1 });
-  const outline = new WorldOutline({ companies: n, seed, scale: options.scale ?? 'M', asOfMs: parseAsOf(asOf), recordObservations: options.recordObservations ?? true });
+  const outline = new WorldOutline({
+    companies: n,
+    seed,
+    scale: options.scale ?? 'M',
+    asOfMs: parseAsOf(asOf),
+    recordObservations: options.recordObservations ?? true,
+  });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
-    seed, scale: outline.scale.name, asOf, companies: n, categories: catalog.categories.length, vendors: catalog.vendors.length,
-    products: catalog.products.length, segments: segments.length, installs: 0, people: 0, contacts: 0, feedItems: 0, definedCohorts: 0, purchasesRemoved: 0,
+    seed,
+    scale: outline.scale.name,
+    asOf,
+    companies: n,
+    categories: catalog.categories.length,
+    vendors: catalog.vendors.length,
+    products: catalog.products.length,
+    segments: segments.length,
+    installs: 0,
+    people: 0,
+    contacts: 0,
+    feedItems: 0,
+    definedCohorts: 0,
+    purchasesRemoved: 0,
   };
 
   await db.transaction(async (tx) => {
@@ -164,9 +182,18 @@ function taxonomyRows(catalog: Catalog) {
   return {
     industries: { id: INDUSTRIES.map((i) => i.id), name: INDUSTRIES.map((i) => i.name), sector: INDUSTRIES.map((i) => i.sector) },
     categories: {
-      id: catalog.categories.map((c) => c.id), name: catalog.categories.map((c) => c.name), parent_id: catalog.categories.map((c) => c.parentId),
+      id: catalog.categories.map((c) => c.id),
+      name: catalog.categories.map((c) => c.name),
+      parent_id: catalog.categories.map((c) => c.parentId),
       level: catalog.categories.map((c) => c.level),
-      description: catalog.categories.map((c) => (c.leaf ? `Software for ${c.name.toLowerCase()}.` : `${c.name}: ${catalog.categories.filter((k) => k.parentId === c.id).map((k) => k.name).join(', ')}.`)),
+      description: catalog.categories.map((c) =>
+        c.leaf
+          ? `Software for ${c.name.toLowerCase()}.`
+          : `${c.name}: ${catalog.categories
+              .filter((k) => k.parentId === c.id)
+              .map((k) => k.name)
+              .join(', ')}.`,
+      ),
     },
   };
 }
@@ -175,11 +202,28 @@ function catalogRows(catalog: Catalog) {
   const v = catalog.vendors;
   const p = catalog.products;
   return {
-    vendors: { id: v.map((x) => x.id), domain: v.map((x) => x.domain), name: v.map((x) => x.name), website: v.map((x) => x.website), logo_url: v.map((x) => x.logoUrl), description: v.map((x) => x.description) },
+    vendors: {
+      id: v.map((x) => x.id),
+      domain: v.map((x) => x.domain),
+      name: v.map((x) => x.name),
+      website: v.map((x) => x.website),
+      logo_url: v.map((x) => x.logoUrl),
+      description: v.map((x) => x.description),
+    },
     products: {
-      id: p.map((x) => x.id), vendor_id: p.map((x) => x.vendorId), category_id: p.map((x) => x.categoryId), name: p.map((x) => x.name), short_name: p.map((x) => x.shortName),
-      description: p.map((x) => x.description), features: p.map((x) => joinList(x.features)), review_count: p.map((x) => x.reviewCount),
-      star_rating: p.map((x) => x.starRating), avg_rating: p.map((x) => x.avgRating), image_url: p.map((x) => x.imageUrl), product_url: p.map((x) => x.productUrl), public_detail_url: p.map((x) => x.publicDetailUrl),
+      id: p.map((x) => x.id),
+      vendor_id: p.map((x) => x.vendorId),
+      category_id: p.map((x) => x.categoryId),
+      name: p.map((x) => x.name),
+      short_name: p.map((x) => x.shortName),
+      description: p.map((x) => x.description),
+      features: p.map((x) => joinList(x.features)),
+      review_count: p.map((x) => x.reviewCount),
+      star_rating: p.map((x) => x.starRating),
+      avg_rating: p.map((x) => x.avgRating),
+      image_url: p.map((x) => x.imageUrl),
+      product_url: p.map((x) => x.productUrl),
+      public_detail_url: p.map((x) => x.publicDetailUrl),
     },
   };
 }

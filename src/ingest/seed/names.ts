@@ -17,7 +17,9 @@ const ROMANIZED: Record<string, NamePool> = {
   jp: {
     female: split('Yui Aoi Hina Yuna Sakura Haruka Misaki Ayaka Emi Naomi Keiko Yoko Mai Rina Saki Yuko'),
     male: split('Haruto Sota Yuto Hiroshi Takeshi Kenji Daisuke Shota Ryo Kazuki Naoki Satoshi Takumi Yusuke Kenta Akira'),
-    last: split('Sato Suzuki Takahashi Tanaka Watanabe Ito Yamamoto Nakamura Kobayashi Kato Yoshida Yamada Sasaki Yamaguchi Matsumoto Inoue Kimura Hayashi Shimizu Mori'),
+    last: split(
+      'Sato Suzuki Takahashi Tanaka Watanabe Ito Yamamoto Nakamura Kobayashi Kato Yoshida Yamada Sasaki Yamaguchi Matsumoto Inoue Kimura Hayashi Shimizu Mori',
+    ),
   },
   cn: {
     female: split('Wei Fang Jing Li Ying Xiu Min Hui Yan Lin Na Xin Yue Qian Lan'),
@@ -80,7 +82,33 @@ export function personName(rng: Rng, locale: string): { first: string; last: str
 }
 
 const EN_SUFFIX = ['Street', 'Avenue', 'Road', 'Drive', 'Lane', 'Boulevard', 'Way', 'Place', 'Court', 'Parkway'];
-const EN_ROOT = ['Main', 'Oak', 'Maple', 'Park', 'Cedar', 'Pine', 'Elm', 'Washington', 'Lake', 'Hill', 'Market', 'Church', 'Mill', 'River', 'King', 'Queen', 'Victoria', 'Station', 'Harbour', 'Bridge', 'Spring', 'Union', 'Franklin', 'Madison', 'Highland'];
+const EN_ROOT = [
+  'Main',
+  'Oak',
+  'Maple',
+  'Park',
+  'Cedar',
+  'Pine',
+  'Elm',
+  'Washington',
+  'Lake',
+  'Hill',
+  'Market',
+  'Church',
+  'Mill',
+  'River',
+  'King',
+  'Queen',
+  'Victoria',
+  'Station',
+  'Harbour',
+  'Bridge',
+  'Spring',
+  'Union',
+  'Franklin',
+  'Madison',
+  'Highland',
+];
 
 /** A street line in the style of the country, using surnames of its locale as roots. */
 export function streetLine(rng: Rng, country: Country): string {

@@ -32,7 +32,13 @@ export function observe(captures: Capture[], detector: CompiledCatalog): Capture
  * The observation-log rows of one company's detections, as the log keeps them: one per
  * evidence item and day, the first seen. Technologies without a demo product are left out.
  */
-export function observationRows(companyId: string, captures: CaptureDetections[], detector: CompiledCatalog, productIds: readonly string[], productOfTechnology: Int32Array): Observation[] {
+export function observationRows(
+  companyId: string,
+  captures: CaptureDetections[],
+  detector: CompiledCatalog,
+  productIds: readonly string[],
+  productOfTechnology: Int32Array,
+): Observation[] {
   const rows: Observation[] = [];
   const seen = new Set<string>();
   for (const c of captures) {

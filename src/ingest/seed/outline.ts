@@ -29,23 +29,48 @@ export function parseOutline(categories: readonly TaxonomyCategory[] = taxonomy(
   return categories.map((c) => {
     const parent = c.parentId ? byId.get(c.parentId) : undefined;
     const cat: Category = {
-      id: c.id, name: c.name, parentId: c.parentId, level: c.level, topId: c.topId, leaf: c.leaf, rate: 0,
-      modern: false, legacy: false, enterprise: false, small: false, only: null, boosted: new Set(),
-      sources: parent?.sources ?? [], nouns: [c.name],
+      id: c.id,
+      name: c.name,
+      parentId: c.parentId,
+      level: c.level,
+      topId: c.topId,
+      leaf: c.leaf,
+      rate: 0,
+      modern: false,
+      legacy: false,
+      enterprise: false,
+      small: false,
+      only: null,
+      boosted: new Set(),
+      sources: parent?.sources ?? [],
+      nouns: [c.name],
     };
     for (const part of c.annotations) {
       if (/^[\d.]+$/.test(part)) cat.rate = Number(part);
-      else if (part.startsWith('i=')) cat.only = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
-      else if (part.startsWith('x=')) cat.boosted = new Set(part.slice(2).split('/').map((s) => `ind_${s}`));
+      else if (part.startsWith('i='))
+        cat.only = new Set(
+          part
+            .slice(2)
+            .split('/')
+            .map((s) => `ind_${s}`),
+        );
+      else if (part.startsWith('x='))
+        cat.boosted = new Set(
+          part
+            .slice(2)
+            .split('/')
+            .map((s) => `ind_${s}`),
+        );
       else if (part.startsWith('src=')) cat.sources = part.slice(4).split('/');
       else if (part.startsWith('n=')) cat.nouns = part.slice(2).split('/');
-      else for (const flag of part.split(/\s+/)) {
-        if (flag === 'm') cat.modern = true;
-        else if (flag === 'l') cat.legacy = true;
-        else if (flag === 'E') cat.enterprise = true;
-        else if (flag === 'S') cat.small = true;
-        else throw new Error(`catalog/categories.txt, ${c.name}: unknown annotation '${flag}'`);
-      }
+      else
+        for (const flag of part.split(/\s+/)) {
+          if (flag === 'm') cat.modern = true;
+          else if (flag === 'l') cat.legacy = true;
+          else if (flag === 'E') cat.enterprise = true;
+          else if (flag === 'S') cat.small = true;
+          else throw new Error(`catalog/categories.txt, ${c.name}: unknown annotation '${flag}'`);
+        }
     }
     byId.set(cat.id, cat);
     return cat;

@@ -72,7 +72,12 @@ export function buildSegments(seed: string, catalog: Catalog, scale: ScalePreset
       const index = segments.length;
       const slug = industry.id.slice(4);
       segments.push({
-        index, id: `seg_${slug}_${r.tier}_${r.region.toLowerCase()}_${r.maturity}`, industry, tier: r.tier, region: r.region, maturity: r.maturity,
+        index,
+        id: `seg_${slug}_${r.tier}_${r.region.toLowerCase()}_${r.maturity}`,
+        industry,
+        tier: r.tier,
+        region: r.region,
+        maturity: r.maturity,
         share: (r.w / sum) * (industry.weight / industryTotal),
         ...stackModel(rng, catalog, productIndex, industry, r.tier, r.maturity, scale),
         ecosystemVendorId: suites.length && rng.chance(r.maturity === 'laggard' ? 0.8 : 0.6) ? rng.pick(suites).id : null,
@@ -83,7 +88,13 @@ export function buildSegments(seed: string, catalog: Catalog, scale: ScalePreset
 }
 
 function stackModel(
-  rng: Rng, catalog: Catalog, productIndex: Map<string, number>, industry: Industry, tier: SizeTier, maturity: Maturity, scale: ScalePreset,
+  rng: Rng,
+  catalog: Catalog,
+  productIndex: Map<string, number>,
+  industry: Industry,
+  tier: SizeTier,
+  maturity: Maturity,
+  scale: ScalePreset,
 ): Pick<Segment, 'rates' | 'choices'> {
   const rates = new Float64Array(catalog.leaves.length);
   const choices: Segment['choices'] = [];

@@ -168,8 +168,14 @@ function evidence(rng: Rng, ctx: StackContext, company: Company, product: number
   const leaf = ctx.catalog.leaves[leafOf(ctx, product)]!;
   const sources = pickSources(rng, leaf.sources, kind === 'weak_mention' ? ['job_posting', 'website', 'social', 'press'] : null, nSources);
   return {
-    product, firstVerified, lastVerified, hitCount: Math.max(1, hits),
-    intensity: Math.max(0, Math.min(100, Math.round(intensity))), sources, inUse, kind,
+    product,
+    firstVerified,
+    lastVerified,
+    hitCount: Math.max(1, hits),
+    intensity: Math.max(0, Math.min(100, Math.round(intensity))),
+    sources,
+    inUse,
+    kind,
   };
 }
 

@@ -31,7 +31,15 @@ export interface TraceKit {
 }
 
 export const TRACE_SOURCE: Record<Trace['kind'], EvidenceSource> = {
-  script: 'script', inline: 'script', meta: 'meta', html: 'html', header: 'header', cookie: 'cookie', dns: 'dns', spf: 'dns', job: 'job',
+  script: 'script',
+  inline: 'script',
+  meta: 'meta',
+  html: 'html',
+  header: 'header',
+  cookie: 'cookie',
+  dns: 'dns',
+  spf: 'dns',
+  job: 'job',
 };
 
 // ---- examples of a regular expression ----------------------------------------------------
@@ -59,10 +67,11 @@ export function exampleOf(source: string, rng: Rng): string | null {
       const start = i;
       let atom = single();
       const q = source[i];
-      let lo = 1, hi = 1;
-      if (q === '?') (lo = 0), (hi = 1), i++;
-      else if (q === '*') (lo = 0), (hi = 2), i++;
-      else if (q === '+') (lo = 1), (hi = 2), i++;
+      let lo = 1,
+        hi = 1;
+      if (q === '?') ((lo = 0), (hi = 1), i++);
+      else if (q === '*') ((lo = 0), (hi = 2), i++);
+      else if (q === '+') ((lo = 1), (hi = 2), i++);
       else if (q === '{') {
         const m = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i));
         if (m) {
@@ -96,7 +105,7 @@ export function exampleOf(source: string, rng: Rng): string | null {
       let lookahead = false;
       if (source[i] === '?') {
         if (source[i + 1] === ':') i += 2;
-        else if (source[i + 1] === '=' || source[i + 1] === '!') (lookahead = true), (i += 2);
+        else if (source[i + 1] === '=' || source[i + 1] === '!') ((lookahead = true), (i += 2));
         else if (source[i + 1] === '<') {
           const close = source.indexOf('>', i);
           if (close < 0) fail();
@@ -113,14 +122,25 @@ export function exampleOf(source: string, rng: Rng): string | null {
       const n = source[i + 1] ?? '';
       i += 2;
       switch (n) {
-        case 'd': return String(rng.int(1, 9));
-        case 'w': return 'abcdefghk'[rng.int(0, 8)]!;
-        case 's': return ' ';
-        case 'S': return 'x';
-        case 'W': return '-';
-        case 'D': return 'x';
-        case 'b': case 'B': return '';
-        case 'n': case 'r': case 't': return ' ';
+        case 'd':
+          return String(rng.int(1, 9));
+        case 'w':
+          return 'abcdefghk'[rng.int(0, 8)]!;
+        case 's':
+          return ' ';
+        case 'S':
+          return 'x';
+        case 'W':
+          return '-';
+        case 'D':
+          return 'x';
+        case 'b':
+        case 'B':
+          return '';
+        case 'n':
+        case 'r':
+        case 't':
+          return ' ';
         case 'x': {
           const hex = source.slice(i, i + 2);
           i += 2;
@@ -155,7 +175,7 @@ export function exampleOf(source: string, rng: Rng): string | null {
         const n = source[i + 1]!;
         i += 2;
         if (n === 'd') ranges.push(['0', '9']);
-        else if (n === 'w') ranges.push(['a', 'z'], ['0', '9']), chars.push('_');
+        else if (n === 'w') (ranges.push(['a', 'z'], ['0', '9']), chars.push('_'));
         else if (n === 's') chars.push(' ');
         else if (n === 'S' || n === 'W' || n === 'D') chars.push('x');
         else chars.push(n === 'n' || n === 't' || n === 'r' ? ' ' : n);
@@ -165,7 +185,7 @@ export function exampleOf(source: string, rng: Rng): string | null {
       if (source[i] === '-' && source[i + 1] !== ']' && source[i + 1] !== undefined) {
         let to = source[i + 1]!;
         i += 2;
-        if (to === '\\') (to = source[i]!), i++;
+        if (to === '\\') ((to = source[i]!), i++);
         ranges.push([ch, to]);
         continue;
       }
@@ -173,7 +193,8 @@ export function exampleOf(source: string, rng: Rng): string | null {
     }
     if (source[i] !== ']') fail();
     i++;
-    const inClass = (x: string) => chars.includes(x) || ranges.some(([a, b]) => x >= a && x <= b) || (ranges.some(([a, b]) => a <= 'a' && b >= 'z') && /[a-z]/i.test(x));
+    const inClass = (x: string) =>
+      chars.includes(x) || ranges.some(([a, b]) => x >= a && x <= b) || (ranges.some(([a, b]) => a <= 'a' && b >= 'z') && /[a-z]/i.test(x));
     if (negated) {
       const pick = NEGATED_PICKS.find((x) => !inClass(x) && !inClass(x.toUpperCase()));
       if (pick === undefined) fail();
@@ -181,7 +202,8 @@ export function exampleOf(source: string, rng: Rng): string | null {
     }
     const pool: string[] = [...chars.filter((x) => x !== '-' || chars.length === 1)];
     for (const [a, b] of ranges) {
-      const lo = a.charCodeAt(0), hi = b.charCodeAt(0);
+      const lo = a.charCodeAt(0),
+        hi = b.charCodeAt(0);
       pool.push(String.fromCharCode(lo + rng.int(0, Math.max(0, Math.min(hi - lo, 8)))));
     }
     if (pool.length === 0) fail();
@@ -296,7 +318,8 @@ function candidateTraces(rule: RuleFile[string], vendorDomain: string, rng: Rng)
 
 /** Renders traces alone into artifacts (the kit check and the unit tests use it). */
 export function siteWithTraces(domain: string, traces: Trace[]): SiteArtifacts {
-  const head: string[] = [], body: string[] = [];
+  const head: string[] = [],
+    body: string[] = [];
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   const dns: Required<Pick<NonNullable<SiteArtifacts['dns']>, 'MX' | 'TXT' | 'CNAME' | 'NS' | 'A'>> = { MX: [], TXT: [], CNAME: [], NS: [], A: [] };
@@ -309,19 +332,44 @@ export function siteWithTraces(domain: string, traces: Trace[]): SiteArtifacts {
 }
 
 export function placeTrace(
-  t: Trace, domain: string, head: string[], body: string[], headers: Record<string, string>, cookies: string[],
-  dns: { MX: string[]; TXT: string[]; CNAME: string[]; NS: string[]; A: string[] }, spf: string[], jobs: string[],
+  t: Trace,
+  domain: string,
+  head: string[],
+  body: string[],
+  headers: Record<string, string>,
+  cookies: string[],
+  dns: { MX: string[]; TXT: string[]; CNAME: string[]; NS: string[]; A: string[] },
+  spf: string[],
+  jobs: string[],
 ): void {
   switch (t.kind) {
-    case 'script': head.push(`<script async src="${t.src.replace('{domain}', domain)}"></script>\n`); break;
-    case 'inline': body.push(`<script>${t.code}</script>\n`); break;
-    case 'meta': head.push(`<meta name="${t.name}" content="${t.content}">\n`); break;
-    case 'html': body.push(`${t.markup}\n`); break;
-    case 'header': if (!(t.name in headers)) headers[t.name] = t.value; break;
-    case 'cookie': cookies.push(`${t.name}=${t.value}; Path=/; Secure`); break;
-    case 'dns': dns[t.type].push(t.value); break;
-    case 'spf': spf.push(t.include); break;
-    case 'job': jobs.push(t.phrase); break;
+    case 'script':
+      head.push(`<script async src="${t.src.replace('{domain}', domain)}"></script>\n`);
+      break;
+    case 'inline':
+      body.push(`<script>${t.code}</script>\n`);
+      break;
+    case 'meta':
+      head.push(`<meta name="${t.name}" content="${t.content}">\n`);
+      break;
+    case 'html':
+      body.push(`${t.markup}\n`);
+      break;
+    case 'header':
+      if (!(t.name in headers)) headers[t.name] = t.value;
+      break;
+    case 'cookie':
+      cookies.push(`${t.name}=${t.value}; Path=/; Secure`);
+      break;
+    case 'dns':
+      dns[t.type].push(t.value);
+      break;
+    case 'spf':
+      spf.push(t.include);
+      break;
+    case 'job':
+      jobs.push(t.phrase);
+      break;
   }
 }
 

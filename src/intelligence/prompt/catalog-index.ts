@@ -90,7 +90,8 @@ export function compileCatalog(catalog: PromptCatalog): CatalogIndex {
   return index;
 }
 
-const LEGAL_SUFFIX = /[\s,]+(?:inc|incorporated|llc|l\.l\.c|ltd|limited|gmbh|ag|corp|corporation|co|company|plc|sa|s\.a|sas|bv|b\.v|nv|srl|spa|oy|ab|as|pty|kk|group|holdings)\.?$/i;
+const LEGAL_SUFFIX =
+  /[\s,]+(?:inc|incorporated|llc|l\.l\.c|ltd|limited|gmbh|ag|corp|corporation|co|company|plc|sa|s\.a|sas|bv|b\.v|nv|srl|spa|oy|ab|as|pty|kk|group|holdings)\.?$/i;
 
 /** Companies the prompt may name, as a small lexicon of their names (legal suffixes dropped). */
 export function companyLexicon(companies: readonly CatalogCompany[]): Lexicon {

@@ -11,12 +11,16 @@ GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE
 JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR
 MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO
 RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV
-TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW`.trim().split(/\s+/);
+TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW`
+  .trim()
+  .split(/\s+/);
 const CODE_SET = new Set(COUNTRY_CODES);
 
 /** Codes read when written in capitals ("companies in the US"); the rest are too ambiguous. */
 const CODES_IN_TEXT = `US GB DE FR ES NL CH AU NZ JP CN KR BR MX IE PL PT DK FI SE SG HK TW ZA CZ HU RO GR TR RU UA
-EG NG KE TH VN PH PK CL`.trim().split(/\s+/);
+EG NG KE TH VN PH PK CL`
+  .trim()
+  .split(/\s+/);
 
 const ALIASES: Record<string, string[]> = {
   US: ['USA', 'U.S.A', 'United States of America', 'America', 'the States'],
@@ -45,18 +49,76 @@ const ALIASES: Record<string, string[]> = {
 };
 
 const DEMONYMS: Record<string, string[]> = {
-  US: ['American'], GB: ['British', 'English', 'Scottish', 'Welsh'], DE: ['German'], FR: ['French'], ES: ['Spanish'],
-  IT: ['Italian'], NL: ['Dutch'], BE: ['Belgian'], CH: ['Swiss'], AT: ['Austrian'], SE: ['Swedish'], NO: ['Norwegian'],
-  DK: ['Danish'], FI: ['Finnish'], IS: ['Icelandic'], IE: ['Irish'], PL: ['Polish'], PT: ['Portuguese'], CZ: ['Czech'],
-  SK: ['Slovak', 'Slovakian'], HU: ['Hungarian'], GR: ['Greek'], RO: ['Romanian'], BG: ['Bulgarian'], HR: ['Croatian'],
-  RS: ['Serbian'], SI: ['Slovenian'], EE: ['Estonian'], LV: ['Latvian'], LT: ['Lithuanian'], UA: ['Ukrainian'],
-  RU: ['Russian'], TR: ['Turkish'], IL: ['Israeli'], CA: ['Canadian'], MX: ['Mexican'], BR: ['Brazilian'],
-  AR: ['Argentinian', 'Argentine'], CL: ['Chilean'], CO: ['Colombian'], PE: ['Peruvian'], JP: ['Japanese'],
-  CN: ['Chinese'], KR: ['Korean', 'South Korean'], IN: ['Indian'], PK: ['Pakistani'], BD: ['Bangladeshi'],
-  AU: ['Australian', 'Aussie'], NZ: ['Kiwi'], SG: ['Singaporean'], MY: ['Malaysian'], ID: ['Indonesian'], TH: ['Thai'],
-  VN: ['Vietnamese'], PH: ['Filipino', 'Philippine'], TW: ['Taiwanese'], ZA: ['South African'], NG: ['Nigerian'],
-  KE: ['Kenyan'], EG: ['Egyptian'], MA: ['Moroccan'], SA: ['Saudi', 'Saudi Arabian'], AE: ['Emirati'], QA: ['Qatari'],
-  LU: ['Luxembourgish'], MT: ['Maltese'], CY: ['Cypriot'], GH: ['Ghanaian'], ET: ['Ethiopian'], UY: ['Uruguayan'],
+  US: ['American'],
+  GB: ['British', 'English', 'Scottish', 'Welsh'],
+  DE: ['German'],
+  FR: ['French'],
+  ES: ['Spanish'],
+  IT: ['Italian'],
+  NL: ['Dutch'],
+  BE: ['Belgian'],
+  CH: ['Swiss'],
+  AT: ['Austrian'],
+  SE: ['Swedish'],
+  NO: ['Norwegian'],
+  DK: ['Danish'],
+  FI: ['Finnish'],
+  IS: ['Icelandic'],
+  IE: ['Irish'],
+  PL: ['Polish'],
+  PT: ['Portuguese'],
+  CZ: ['Czech'],
+  SK: ['Slovak', 'Slovakian'],
+  HU: ['Hungarian'],
+  GR: ['Greek'],
+  RO: ['Romanian'],
+  BG: ['Bulgarian'],
+  HR: ['Croatian'],
+  RS: ['Serbian'],
+  SI: ['Slovenian'],
+  EE: ['Estonian'],
+  LV: ['Latvian'],
+  LT: ['Lithuanian'],
+  UA: ['Ukrainian'],
+  RU: ['Russian'],
+  TR: ['Turkish'],
+  IL: ['Israeli'],
+  CA: ['Canadian'],
+  MX: ['Mexican'],
+  BR: ['Brazilian'],
+  AR: ['Argentinian', 'Argentine'],
+  CL: ['Chilean'],
+  CO: ['Colombian'],
+  PE: ['Peruvian'],
+  JP: ['Japanese'],
+  CN: ['Chinese'],
+  KR: ['Korean', 'South Korean'],
+  IN: ['Indian'],
+  PK: ['Pakistani'],
+  BD: ['Bangladeshi'],
+  AU: ['Australian', 'Aussie'],
+  NZ: ['Kiwi'],
+  SG: ['Singaporean'],
+  MY: ['Malaysian'],
+  ID: ['Indonesian'],
+  TH: ['Thai'],
+  VN: ['Vietnamese'],
+  PH: ['Filipino', 'Philippine'],
+  TW: ['Taiwanese'],
+  ZA: ['South African'],
+  NG: ['Nigerian'],
+  KE: ['Kenyan'],
+  EG: ['Egyptian'],
+  MA: ['Moroccan'],
+  SA: ['Saudi', 'Saudi Arabian'],
+  AE: ['Emirati'],
+  QA: ['Qatari'],
+  LU: ['Luxembourgish'],
+  MT: ['Maltese'],
+  CY: ['Cypriot'],
+  GH: ['Ghanaian'],
+  ET: ['Ethiopian'],
+  UY: ['Uruguayan'],
 };
 
 const REGIONS: Record<string, string[]> = {
@@ -117,7 +179,11 @@ export function buildCountryLexicon(): Lexicon {
   const add = (surface: string, code: string, kind: string, options: { upperOnly?: boolean; alias?: boolean } = {}) => {
     const guarded = GUARDED.has(surface.toLowerCase());
     lex.add(surface, 'country', code, countryName(code), {
-      kind: options.alias ? 'alias' : 'exact', data: [kind], upperOnly: options.upperOnly, guarded, fuzzy: !options.upperOnly && surface.length >= 6,
+      kind: options.alias ? 'alias' : 'exact',
+      data: [kind],
+      upperOnly: options.upperOnly,
+      guarded,
+      fuzzy: !options.upperOnly && surface.length >= 6,
     });
   };
   for (const code of COUNTRY_CODES) {

@@ -9,8 +9,14 @@ import type { EntryType, LexEntry, Lexicon } from './lexicon.ts';
 import { compactOf, QUERY_WORDS, singular, STOP_WORDS, tokenize } from './text.ts';
 import {
   parsedQuerySchema,
-  type CatalogCompany, type CompanyRef, type CountryMatch, type EntityMatch, type ModelQuery, type ParsedQuery,
-  type PromptCatalog, type PromptMode,
+  type CatalogCompany,
+  type CompanyRef,
+  type CountryMatch,
+  type EntityMatch,
+  type ModelQuery,
+  type ParsedQuery,
+  type PromptCatalog,
+  type PromptMode,
 } from './schema.ts';
 
 const countries = buildCountryLexicon();
@@ -70,11 +76,17 @@ function groundCountries(names: string[]): CountryMatch[] {
 
 /** Content words of a phrase, singular, for the "is it in the prompt" check. */
 function contentWords(s: string): string[] {
-  return tokenize(s).map((t) => singular(t.compact)).filter((w) => w && !STOP_WORDS.has(w));
+  return tokenize(s)
+    .map((t) => singular(t.compact))
+    .filter((w) => w && !STOP_WORDS.has(w));
 }
 
 export function groundModelQuery(
-  model: ModelQuery, prompt: string, catalog: PromptCatalog, mode: PromptMode, companies: readonly CatalogCompany[] = [],
+  model: ModelQuery,
+  prompt: string,
+  catalog: PromptCatalog,
+  mode: PromptMode,
+  companies: readonly CatalogCompany[] = [],
 ): ParsedQuery {
   const { lexicon, vendorDomains } = compileCatalog(catalog);
   const promptWords = new Set(contentWords(prompt));

@@ -4,9 +4,7 @@
 import { allowedEdits, editDistance, keyboardDistance, trigrams, typoScore } from './fuzzy.ts';
 import { COMMON_WORDS, GENERIC_WORDS, STOP_WORDS, tokenize } from './text.ts';
 
-export type EntryType =
-  | 'product' | 'vendor' | 'category' | 'industry' | 'company'
-  | 'country' | 'employees' | 'revenue' | 'time' | 'seniority' | 'function';
+export type EntryType = 'product' | 'vendor' | 'category' | 'industry' | 'company' | 'country' | 'employees' | 'revenue' | 'time' | 'seniority' | 'function';
 
 export interface LexEntry {
   type: EntryType;
@@ -70,7 +68,9 @@ export class Lexicon {
     if (key === '') return false;
     if (words.length === 1 && !options.allowGeneric && !options.upperOnly && (STOP_WORDS.has(key) || GENERIC_WORDS.has(key))) return false;
     const entry: LexEntry = {
-      type, id, name,
+      type,
+      id,
+      name,
       kind: options.kind ?? 'exact',
       data: options.data,
       guarded: options.guarded ?? (words.length === 1 && COMMON_WORDS.has(key)),

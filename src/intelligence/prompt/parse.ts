@@ -112,7 +112,10 @@ export function parsePrompt(prompt: string, catalog: PromptCatalog, options: Par
 
 function beginsProductName(tokens: Token[], at: number, len: number, lexicon: Lexicon): boolean {
   for (let extra = 1; extra <= 6 && at + len + extra <= tokens.length; extra++) {
-    const key = tokens.slice(at, at + len + extra).map((t) => t.compact).join('');
+    const key = tokens
+      .slice(at, at + len + extra)
+      .map((t) => t.compact)
+      .join('');
     if (lexicon.lookup(key).some((e) => e.type === 'product')) return true;
   }
   return false;
@@ -201,7 +204,12 @@ function exactPass(ctx: Pass, len: number): void {
     const best = Math.min(...candidates.map((c) => c.rank));
     candidates = candidates.filter((c) => c.rank === best);
     const score = best === 0 ? 1 : best === 1 ? 0.95 : 0.9;
-    record(ctx, candidates.map((c) => ({ entry: c.entry, kind: best === 0 ? 'exact' : 'alias', score })), i, len);
+    record(
+      ctx,
+      candidates.map((c) => ({ entry: c.entry, kind: best === 0 ? 'exact' : 'alias', score })),
+      i,
+      len,
+    );
   }
 }
 
@@ -237,6 +245,11 @@ function typoPass(ctx: Pass, len: number): void {
     hits = hits.filter((h) => KIND_RANK[h.entry.kind] === bestKind);
     // A typo close to many names is not a typo of any one of them.
     if (new Set(hits.map((h) => `${h.entry.type}:${h.entry.id}`)).size > 3) continue;
-    record(ctx, hits.map((h) => ({ entry: h.entry, kind: 'fuzzy' as const, score: h.score })), i, len);
+    record(
+      ctx,
+      hits.map((h) => ({ entry: h.entry, kind: 'fuzzy' as const, score: h.score })),
+      i,
+      len,
+    );
   }
 }

@@ -7,15 +7,55 @@ import { STOP_WORDS, tokenize } from './text.ts';
 
 export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
 export const PHONE_RE = /(?<![\w])\+?\d[\d\s().-]{7,}\d(?![\w])/g;
-const DOMAIN_RE = /(?<![\p{L}\p{N}@._-])(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,24}(?::\d{1,5})?(?:\/[^\s,;)]*)?/giu;
+const DOMAIN_RE =
+  /(?<![\p{L}\p{N}@._-])(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,24}(?::\d{1,5})?(?:\/[^\s,;)]*)?/giu;
 
 /** Top-level domains accepted in prose; file extensions ("node.js", "readme.md") are not domains. */
-const TLDS = new Set([
-  'com', 'net', 'org', 'edu', 'gov', 'mil', 'int', 'info', 'biz', 'app', 'dev', 'tech', 'cloud', 'online', 'site', 'store',
-  'shop', 'xyz', 'agency', 'company', 'solutions', 'software', 'digital', 'global', 'group', 'ventures', 'capital', 'health',
-  'bank', 'finance', 'media', 'studio', 'design', 'works', 'systems', 'network', 'uk', 'eu', 'example', 'test',
-  ...COUNTRY_CODES.map((c) => c.toLowerCase()),
-].filter((t) => !['md', 'sh', 'py', 'rs', 'so'].includes(t)));
+const TLDS = new Set(
+  [
+    'com',
+    'net',
+    'org',
+    'edu',
+    'gov',
+    'mil',
+    'int',
+    'info',
+    'biz',
+    'app',
+    'dev',
+    'tech',
+    'cloud',
+    'online',
+    'site',
+    'store',
+    'shop',
+    'xyz',
+    'agency',
+    'company',
+    'solutions',
+    'software',
+    'digital',
+    'global',
+    'group',
+    'ventures',
+    'capital',
+    'health',
+    'bank',
+    'finance',
+    'media',
+    'studio',
+    'design',
+    'works',
+    'systems',
+    'network',
+    'uk',
+    'eu',
+    'example',
+    'test',
+    ...COUNTRY_CODES.map((c) => c.toLowerCase()),
+  ].filter((t) => !['md', 'sh', 'py', 'rs', 'so'].includes(t)),
+);
 
 export interface DomainMention {
   domain: string;

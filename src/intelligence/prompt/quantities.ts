@@ -1,10 +1,7 @@
 // Numbers in prompts: head counts ("more than 1000 employees", "50-200 staff", "5k+ people"),
 // revenue ("over $1B revenue", "$10M-$50M ARR") and time windows ("last 6 months",
 // "since March 2024", "in 2023"), each mapped onto the exact band labels or a window.
-import {
-  EMPLOYEE_BAND_FLOORS, EMPLOYEE_BANDS, REVENUE_BAND_FLOORS, REVENUE_BANDS,
-  type EmployeeBand, type RevenueBand, type TimeWindow,
-} from './schema.ts';
+import { EMPLOYEE_BAND_FLOORS, EMPLOYEE_BANDS, REVENUE_BAND_FLOORS, REVENUE_BANDS, type EmployeeBand, type RevenueBand, type TimeWindow } from './schema.ts';
 
 export interface Found<T> {
   start: number;
@@ -46,10 +43,20 @@ function toNumber(n: string, unit: string | undefined): number {
   if (/^\d{1,3}(?:[,.]\d{3})+$/.test(n)) v = Number(n.replace(/[,.]/g, ''));
   else v = Number(n);
   switch ((unit ?? '').toLowerCase()) {
-    case 'k': case 'thousand': return v * 1e3;
-    case 'm': case 'mm': case 'mn': case 'million': return v * 1e6;
-    case 'b': case 'bn': case 'billion': return v * 1e9;
-    default: return v;
+    case 'k':
+    case 'thousand':
+      return v * 1e3;
+    case 'm':
+    case 'mm':
+    case 'mn':
+    case 'million':
+      return v * 1e6;
+    case 'b':
+    case 'bn':
+    case 'billion':
+      return v * 1e9;
+    default:
+      return v;
   }
 }
 
@@ -132,10 +139,31 @@ export function findSizes(text: string, skip: (start: number, end: number) => bo
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const WORD_NUMBERS = new Map<string, number>(Object.entries({
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, eighteen: 18, 'twenty-four': 24, 'couple of': 2, couple: 2, few: 3, 'a few': 3, several: 3,
-}));
+const WORD_NUMBERS = new Map<string, number>(
+  Object.entries({
+    a: 1,
+    an: 1,
+    one: 1,
+    two: 2,
+    three: 3,
+    four: 4,
+    five: 5,
+    six: 6,
+    seven: 7,
+    eight: 8,
+    nine: 9,
+    ten: 10,
+    eleven: 11,
+    twelve: 12,
+    eighteen: 18,
+    'twenty-four': 24,
+    'couple of': 2,
+    couple: 2,
+    few: 3,
+    'a few': 3,
+    several: 3,
+  }),
+);
 const UNIT_DAYS = new Map<string, number>(Object.entries({ day: 1, week: 7, month: 30.5, quarter: 91.5, year: 365 }));
 
 const RELATIVE_RE = new RegExp(
@@ -150,7 +178,8 @@ const SINCE_RE = new RegExp(
 );
 const IN_YEAR_RE = /(?<!(?:founded|established|incorporated|created|born)\s)\b(?:in|during|throughout)\s+(?<year>(?:19|20)\d{2})\b/gi;
 // "Recently" alone ("recently raised money") says nothing about adoption; it must come with a verb of adopting.
-const RECENT_RE = /\b(?:recently|newly|just|lately)\s+(?:adopted|added|started using|began using|started with|switched to|moved to|migrated to|deployed|implemented|rolled out|bought|purchased|signed up for|installed|onboarded|using|use)\b|\b(?:adopted|added|started using|switched to|moved to|deployed|implemented|bought|installed)\s+(?:\S+\s+){0,4}?(?:recently|lately)\b|\b(?:recent|new)\s+(?:adopters?|adoptions?|customers|users|clients|installs?)\b/gi;
+const RECENT_RE =
+  /\b(?:recently|newly|just|lately)\s+(?:adopted|added|started using|began using|started with|switched to|moved to|migrated to|deployed|implemented|rolled out|bought|purchased|signed up for|installed|onboarded|using|use)\b|\b(?:adopted|added|started using|switched to|moved to|deployed|implemented|bought|installed)\s+(?:\S+\s+){0,4}?(?:recently|lately)\b|\b(?:recent|new)\s+(?:adopters?|adoptions?|customers|users|clients|installs?)\b/gi;
 
 /** How many days "recently" means. */
 export const RECENT_DAYS = 90;
@@ -170,11 +199,12 @@ export interface TimeFindings {
  * explicit ones the earliest mention (at one position, the longest phrase).
  */
 export function findTimeWindow(text: string): TimeFindings {
-  const field: TimeWindow['field'] = /\b(?:verified|seen|detected|observed|active|still)\b/i.test(text) &&
-    !/\badopt|\badded\b|\bswitched\b|\bnew(?:ly)?\b|\bstarted\b/i.test(text) ? 'verified' : 'adopted';
+  const field: TimeWindow['field'] =
+    /\b(?:verified|seen|detected|observed|active|still)\b/i.test(text) && !/\badopt|\badded\b|\bswitched\b|\bnew(?:ly)?\b|\bstarted\b/i.test(text)
+      ? 'verified'
+      : 'adopted';
   const found: (Found<TimeWindow> & { vague: boolean })[] = [];
-  const push = (m: RegExpMatchArray, value: TimeWindow, vague = false) =>
-    found.push({ start: m.index!, end: m.index! + m[0].length, value, vague });
+  const push = (m: RegExpMatchArray, value: TimeWindow, vague = false) => found.push({ start: m.index!, end: m.index! + m[0].length, value, vague });
   for (const m of text.matchAll(RELATIVE_RE)) {
     const n = m.groups!.n ? (WORD_NUMBERS.get(m.groups!.n.toLowerCase()) ?? Number(m.groups!.n)) : 1;
     const days = Math.round(n * UNIT_DAYS.get(m.groups!.unit!.toLowerCase())!);

@@ -7,9 +7,18 @@ import type { TitleFinding } from './titles.ts';
 import { sortSeniority } from './titles.ts';
 import { QUERY_WORDS, STOP_WORDS, type Token } from './text.ts';
 import {
-  EMPLOYEE_BANDS, FUNCTIONS, REVENUE_BANDS,
-  type CatalogCompany, type CompanyRef, type CountryMatch, type EntityMatch, type ParsedQuery, type PromptMode,
-  type Seniority, type PeopleFunction, type TimeWindow,
+  EMPLOYEE_BANDS,
+  FUNCTIONS,
+  REVENUE_BANDS,
+  type CatalogCompany,
+  type CompanyRef,
+  type CountryMatch,
+  type EntityMatch,
+  type ParsedQuery,
+  type PromptMode,
+  type Seniority,
+  type PeopleFunction,
+  type TimeWindow,
 } from './schema.ts';
 
 export interface Collected {
@@ -29,11 +38,11 @@ function clip(s: string, n = 200): string {
   return s.length > n ? s.slice(0, n) : s;
 }
 
-export function assemble(
-  mode: PromptMode, c: Collected, tokens: Token[], index: CatalogIndex, companies: readonly CatalogCompany[],
-): ParsedQuery {
-  const byType = { product: new Map<string, EntityMatch & { pos: number }>(), vendor: new Map(), category: new Map(), industry: new Map() } as
-    Record<'product' | 'vendor' | 'category' | 'industry', Map<string, EntityMatch & { pos: number }>>;
+export function assemble(mode: PromptMode, c: Collected, tokens: Token[], index: CatalogIndex, companies: readonly CatalogCompany[]): ParsedQuery {
+  const byType = { product: new Map<string, EntityMatch & { pos: number }>(), vendor: new Map(), category: new Map(), industry: new Map() } as Record<
+    'product' | 'vendor' | 'category' | 'industry',
+    Map<string, EntityMatch & { pos: number }>
+  >;
   const countries = new Map<string, CountryMatch & { pos: number }>();
   const seniority = new Set<Seniority>();
   const functions = new Set<PeopleFunction>();
@@ -45,7 +54,10 @@ export function assemble(
     const e = m.entry;
     const text = clip(m.text);
     switch (e.type) {
-      case 'product': case 'vendor': case 'category': case 'industry': {
+      case 'product':
+      case 'vendor':
+      case 'category':
+      case 'industry': {
         // In people prompts a vendor is an employer ("engineers at HubSpot") unless it follows a
         // verb of use ("managers at companies using HubSpot"): then it stays a vendor.
         if (mode === 'people' && e.type === 'vendor' && !TECH_USE_CUES.has(m.prev)) {
@@ -100,9 +112,7 @@ export function assemble(
   }
 
   const ordered = <T extends { pos: number; id?: string; code?: string }>(m: Map<string, T>) =>
-    [...m.values()]
-      .sort((a, b) => a.pos - b.pos || String(a.id ?? a.code).localeCompare(String(b.id ?? b.code)))
-      .map(({ pos: _pos, ...rest }) => rest);
+    [...m.values()].sort((a, b) => a.pos - b.pos || String(a.id ?? a.code).localeCompare(String(b.id ?? b.code))).map(({ pos: _pos, ...rest }) => rest);
 
   return {
     mode,

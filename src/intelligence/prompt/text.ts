@@ -31,7 +31,9 @@ export function fold(s: string): string {
 
 /** The lookup key of a phrase: folded, `&` as "and", only letters, digits, + and #. */
 export function compactOf(s: string): string {
-  return fold(s).replace(/&/g, 'and').replace(/[^\p{L}\p{N}+#]/gu, '');
+  return fold(s)
+    .replace(/&/g, 'and')
+    .replace(/[^\p{L}\p{N}+#]/gu, '');
 }
 
 /** Splits a prompt into tokens. All-capital prompts carry no case information. */
@@ -119,7 +121,10 @@ export const GENERIC_WORDS = list(`
  * usage cue ("using zoom"), and such words are never corrected as typos.
  */
 export const COMMON_WORDS = new Set([
-  ...STOP_WORDS, ...QUERY_WORDS, ...GENERIC_WORDS, ...list(`
+  ...STOP_WORDS,
+  ...QUERY_WORDS,
+  ...GENERIC_WORDS,
+  ...list(`
   able ace act action active add added ads advance advanced after age agent agents agile air alert all alpha amber anchor
   angle answer ant apex apple arc area arena argo armor arrow art asset assets atlas atom attic aura auto avenue axis
   back badge balance ball band bank base basic basics basket batch beacon beam bear beat bee bell belt bench beta big bill
@@ -158,7 +163,8 @@ export const COMMON_WORDS = new Set([
   tribe trust truth tune turn twin unity up urban valley value vault vector venture verse view village vision vista
   visual voice volt wagon wall wave way well west whale wheel wild wind window wing wire wise wolf wonder wood word
   work world worth yard yellow yield zen zero zone zoom
-`)]);
+`),
+]);
 
 /** Words after which a lowercase common-word name is read as a product ("companies using zoom"). */
 export const USAGE_CUES = list(`

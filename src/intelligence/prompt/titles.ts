@@ -13,50 +13,114 @@ interface Acronym {
 }
 
 // Maps, not object literals: a prompt word such as 'constructor' must not find Object's prototype.
-const ACRONYMS = new Map<string, Acronym>(Object.entries({
-  ceo: { seniority: 'C-Level', functions: ['General Management'] },
-  cto: { seniority: 'C-Level', functions: ['Engineering', 'IT'] },
-  cio: { seniority: 'C-Level', functions: ['IT'] },
-  ciso: { seniority: 'C-Level', functions: ['IT'] },
-  cfo: { seniority: 'C-Level', functions: ['Finance'] },
-  cmo: { seniority: 'C-Level', functions: ['Marketing'] },
-  coo: { seniority: 'C-Level', functions: ['Operations'] },
-  cro: { seniority: 'C-Level', functions: ['Sales'] },
-  chro: { seniority: 'C-Level', functions: ['HR'] },
-  cpo: { seniority: 'C-Level', functions: ['Product'] },
-  cdo: { seniority: 'C-Level', functions: ['Engineering'] },
-  cso: { seniority: 'C-Level', functions: [] },
-  cco: { seniority: 'C-Level', functions: ['Customer Success'] },
-  clo: { seniority: 'C-Level', functions: ['Legal'] },
-  vp: { seniority: 'VP', functions: [] },
-  svp: { seniority: 'VP', functions: [] },
-  evp: { seniority: 'VP', functions: [] },
-  avp: { seniority: 'VP', functions: [] },
-  sdr: { seniority: 'Entry', functions: ['Sales'] },
-  bdr: { seniority: 'Entry', functions: ['Sales'] },
-  ae: { seniority: null, functions: ['Sales'], upperOnly: true },
-  pm: { seniority: null, functions: ['Product'], upperOnly: true },
-  sre: { seniority: null, functions: ['Engineering'] },
-} satisfies Record<string, Acronym>));
+const ACRONYMS = new Map<string, Acronym>(
+  Object.entries({
+    ceo: { seniority: 'C-Level', functions: ['General Management'] },
+    cto: { seniority: 'C-Level', functions: ['Engineering', 'IT'] },
+    cio: { seniority: 'C-Level', functions: ['IT'] },
+    ciso: { seniority: 'C-Level', functions: ['IT'] },
+    cfo: { seniority: 'C-Level', functions: ['Finance'] },
+    cmo: { seniority: 'C-Level', functions: ['Marketing'] },
+    coo: { seniority: 'C-Level', functions: ['Operations'] },
+    cro: { seniority: 'C-Level', functions: ['Sales'] },
+    chro: { seniority: 'C-Level', functions: ['HR'] },
+    cpo: { seniority: 'C-Level', functions: ['Product'] },
+    cdo: { seniority: 'C-Level', functions: ['Engineering'] },
+    cso: { seniority: 'C-Level', functions: [] },
+    cco: { seniority: 'C-Level', functions: ['Customer Success'] },
+    clo: { seniority: 'C-Level', functions: ['Legal'] },
+    vp: { seniority: 'VP', functions: [] },
+    svp: { seniority: 'VP', functions: [] },
+    evp: { seniority: 'VP', functions: [] },
+    avp: { seniority: 'VP', functions: [] },
+    sdr: { seniority: 'Entry', functions: ['Sales'] },
+    bdr: { seniority: 'Entry', functions: ['Sales'] },
+    ae: { seniority: null, functions: ['Sales'], upperOnly: true },
+    pm: { seniority: null, functions: ['Product'], upperOnly: true },
+    sre: { seniority: null, functions: ['Engineering'] },
+  } satisfies Record<string, Acronym>),
+);
 
 /** "chief X officer" spelled out → the acronym it stands for. */
-const CHIEF_FORMS = new Map<string, string>(Object.entries({
-  executive: 'ceo', technology: 'cto', information: 'cio', informationsecurity: 'ciso', security: 'ciso', financial: 'cfo',
-  finance: 'cfo', marketing: 'cmo', operating: 'coo', operations: 'coo', revenue: 'cro', humanresources: 'chro',
-  people: 'chro', product: 'cpo', data: 'cdo', sales: 'cro', legal: 'clo', customer: 'cco',
-}));
+const CHIEF_FORMS = new Map<string, string>(
+  Object.entries({
+    executive: 'ceo',
+    technology: 'cto',
+    information: 'cio',
+    informationsecurity: 'ciso',
+    security: 'ciso',
+    financial: 'cfo',
+    finance: 'cfo',
+    marketing: 'cmo',
+    operating: 'coo',
+    operations: 'coo',
+    revenue: 'cro',
+    humanresources: 'chro',
+    people: 'chro',
+    product: 'cpo',
+    data: 'cdo',
+    sales: 'cro',
+    legal: 'clo',
+    customer: 'cco',
+  }),
+);
 
 /** Role nouns (singular) → functions they imply. */
-const HEADS = new Map<string, PeopleFunction[]>(Object.entries({
-  officer: [], president: [], director: [], manager: [], head: [], lead: [], leader: [], engineer: ['Engineering'],
-  developer: ['Engineering'], programmer: ['Engineering'], architect: ['Engineering'], analyst: [], scientist: [],
-  designer: ['Product'], administrator: [], admin: [], consultant: [], specialist: [], executive: [], representative: [],
-  rep: [], recruiter: ['HR'], accountant: ['Finance'], controller: ['Finance'], bookkeeper: ['Finance'], counsel: ['Legal'],
-  attorney: ['Legal'], lawyer: ['Legal'], paralegal: ['Legal'], partner: [], founder: [], cofounder: [], owner: [],
-  coordinator: [], associate: [], intern: [], strategist: [], marketer: ['Marketing'], salesperson: ['Sales'],
-  technician: ['IT'], advisor: [], adviser: [], supervisor: [], assistant: [], buyer: ['Operations'], planner: [],
-  editor: ['Marketing'], writer: ['Marketing'], copywriter: ['Marketing'], researcher: [], tester: ['Engineering'],
-} satisfies Record<string, PeopleFunction[]>));
+const HEADS = new Map<string, PeopleFunction[]>(
+  Object.entries({
+    officer: [],
+    president: [],
+    director: [],
+    manager: [],
+    head: [],
+    lead: [],
+    leader: [],
+    engineer: ['Engineering'],
+    developer: ['Engineering'],
+    programmer: ['Engineering'],
+    architect: ['Engineering'],
+    analyst: [],
+    scientist: [],
+    designer: ['Product'],
+    administrator: [],
+    admin: [],
+    consultant: [],
+    specialist: [],
+    executive: [],
+    representative: [],
+    rep: [],
+    recruiter: ['HR'],
+    accountant: ['Finance'],
+    controller: ['Finance'],
+    bookkeeper: ['Finance'],
+    counsel: ['Legal'],
+    attorney: ['Legal'],
+    lawyer: ['Legal'],
+    paralegal: ['Legal'],
+    partner: [],
+    founder: [],
+    cofounder: [],
+    owner: [],
+    coordinator: [],
+    associate: [],
+    intern: [],
+    strategist: [],
+    marketer: ['Marketing'],
+    salesperson: ['Sales'],
+    technician: ['IT'],
+    advisor: [],
+    adviser: [],
+    supervisor: [],
+    assistant: [],
+    buyer: ['Operations'],
+    planner: [],
+    editor: ['Marketing'],
+    writer: ['Marketing'],
+    copywriter: ['Marketing'],
+    researcher: [],
+    tester: ['Engineering'],
+  } satisfies Record<string, PeopleFunction[]>),
+);
 
 /** Role nouns that, bare, only say how senior someone is ("directors", "executives"). */
 const BARE_SENIORITY = new Set(['director', 'manager', 'head', 'lead', 'leader', 'executive', 'vp', 'svp', 'evp', 'avp', 'supervisor', 'intern']);
@@ -65,18 +129,75 @@ const TAKES_OF = new Set(['vp', 'svp', 'evp', 'avp', 'head', 'director', 'manage
 const TAKES_DIRECT = new Set(['vp', 'svp', 'evp', 'avp']);
 
 const SENIORITY_MODIFIERS = new Set([
-  'senior', 'sr', 'junior', 'jr', 'lead', 'principal', 'staff', 'chief', 'vice', 'executive', 'associate', 'assistant',
-  'deputy', 'regional', 'global', 'group', 'general', 'managing', 'co', 'entry', 'level', 'entrylevel', 'head', 'team',
+  'senior',
+  'sr',
+  'junior',
+  'jr',
+  'lead',
+  'principal',
+  'staff',
+  'chief',
+  'vice',
+  'executive',
+  'associate',
+  'assistant',
+  'deputy',
+  'regional',
+  'global',
+  'group',
+  'general',
+  'managing',
+  'co',
+  'entry',
+  'level',
+  'entrylevel',
+  'head',
+  'team',
 ]);
 
 const FUNCTION_OF = new Map<string, PeopleFunction[]>();
 for (const [words, fns] of FUNCTION_WORDS) for (const w of words) FUNCTION_OF.set(compactOf(w), fns);
 FUNCTION_OF.set('people', ['HR']);
 FUNCTION_OF.set('it', ['IT']);
-for (const extra of ['success', 'customer', 'business', 'development', 'demand', 'generation', 'field', 'inside', 'solutions',
-  'human', 'resources', 'supply', 'chain', 'quality', 'machine', 'learning', 'social', 'media', 'performance', 'project',
-  'program', 'research', 'science', 'partnerships', 'channel', 'enterprise', 'office', 'test', 'automation', 'release',
-  'database', 'site', 'reliability', 'user', 'experience', 'ios', 'android']) {
+for (const extra of [
+  'success',
+  'customer',
+  'business',
+  'development',
+  'demand',
+  'generation',
+  'field',
+  'inside',
+  'solutions',
+  'human',
+  'resources',
+  'supply',
+  'chain',
+  'quality',
+  'machine',
+  'learning',
+  'social',
+  'media',
+  'performance',
+  'project',
+  'program',
+  'research',
+  'science',
+  'partnerships',
+  'channel',
+  'enterprise',
+  'office',
+  'test',
+  'automation',
+  'release',
+  'database',
+  'site',
+  'reliability',
+  'user',
+  'experience',
+  'ios',
+  'android',
+]) {
   if (!FUNCTION_OF.has(extra)) FUNCTION_OF.set(extra, []);
 }
 
@@ -96,7 +217,8 @@ export interface TitleFinding {
 const isHead = (t: Token | undefined) => t !== undefined && !t.used && (HEADS.has(singular(t.compact)) || acronymOf(t) !== undefined);
 // A role noun right before another one modifies it ("lead engineer", "executive assistant").
 const isModifier = (t: Token) => !t.used && (SENIORITY_MODIFIERS.has(t.compact) || FUNCTION_OF.has(t.compact) || HEADS.has(t.compact));
-const isFunctionWord = (t: Token | undefined) => t !== undefined && !t.used && !t.breakBefore && FUNCTION_OF.has(t.compact) && !SENIORITY_MODIFIERS.has(t.compact);
+const isFunctionWord = (t: Token | undefined) =>
+  t !== undefined && !t.used && !t.breakBefore && FUNCTION_OF.has(t.compact) && !SENIORITY_MODIFIERS.has(t.compact);
 
 function acronymOf(t: Token): Acronym | undefined {
   const a = ACRONYMS.get(singular(t.compact));

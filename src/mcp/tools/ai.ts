@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { defineTool, onBehalfOf } from '../registry.ts';
 import { compactOf, detailArgument, type Detail } from '../shapes.ts';
 import {
-  customerItemSchema, findCustomersOfProductsOp, findPeopleProfilesOp, findTechStacksForCompanyOp, peopleItemSchema, techStackItemSchema,
+  customerItemSchema,
+  findCustomersOfProductsOp,
+  findPeopleProfilesOp,
+  findTechStacksForCompanyOp,
+  peopleItemSchema,
+  techStackItemSchema,
 } from '../../schemas/ai.ts';
 import { findCustomersOfProducts, findPeopleProfiles, findTechStacksForCompany, type AiAnswer } from '../../services/ai.ts';
 
@@ -19,7 +24,13 @@ const answerOf = (item: z.ZodType) =>
   });
 
 /** Items (compact unless detail=full) plus the understood query (the REST routes put it in a header; the parser used is REST's header alone). */
-function answer<T extends Record<string, unknown>>(a: AiAnswer<T>, detail: Detail, pick: (item: T, detail: Detail) => Record<string, unknown>, noun: string, label: (item: T) => string) {
+function answer<T extends Record<string, unknown>>(
+  a: AiAnswer<T>,
+  detail: Detail,
+  pick: (item: T, detail: Detail) => Record<string, unknown>,
+  noun: string,
+  label: (item: T) => string,
+) {
   const shown = a.items.slice(0, 5).map(label).join('; ');
   return {
     structured: { items: a.items.map((i) => pick(i, detail)), understood: a.understood.described },
@@ -32,18 +43,36 @@ export const aiTools = [
     args: { detail: detailArgument },
     output: answerOf(customer.schema),
     run: async ({ detail, ...input }, ctx) =>
-      answer(await findCustomersOfProducts(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input), detail, customer.pick, 'companies', (c) => `${c.companyDomain} uses ${c.product} (${c.probability})`),
+      answer(
+        await findCustomersOfProducts(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input),
+        detail,
+        customer.pick,
+        'companies',
+        (c) => `${c.companyDomain} uses ${c.product} (${c.probability})`,
+      ),
   }),
   defineTool(findTechStacksForCompanyOp, {
     args: { detail: detailArgument },
     output: answerOf(techStack.schema),
     run: async ({ detail, ...input }, ctx) =>
-      answer(await findTechStacksForCompany(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input), detail, techStack.pick, 'products', (p) => `${p.software} (${p.probability})`),
+      answer(
+        await findTechStacksForCompany(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input),
+        detail,
+        techStack.pick,
+        'products',
+        (p) => `${p.software} (${p.probability})`,
+      ),
   }),
   defineTool(findPeopleProfilesOp, {
     args: { detail: detailArgument },
     output: answerOf(person.schema),
     run: async ({ detail, ...input }, ctx) =>
-      answer(await findPeopleProfiles(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input), detail, person.pick, 'people', (p) => `${p.fullName}${p.title ? `, ${p.title}` : ''} (${p.id})`),
+      answer(
+        await findPeopleProfiles(ctx.db, ctx.config, ctx.principal, onBehalfOf(ctx), input),
+        detail,
+        person.pick,
+        'people',
+        (p) => `${p.fullName}${p.title ? `, ${p.title}` : ''} (${p.id})`,
+      ),
   }),
 ];

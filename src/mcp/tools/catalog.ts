@@ -20,23 +20,40 @@ export const catalogTools = [
   defineTool(searchVendorsOp, {
     output: pageOutput(vendor.schema),
     run: async (input, ctx) =>
-      pageAnswer(toolPage(await searchVendors(ctx.db, input), input, (v) => vendor.pick(v, 'compact')), 'vendors', (v) => named(v.name as string, v.domain as string)),
+      pageAnswer(
+        toolPage(await searchVendors(ctx.db, input), input, (v) => vendor.pick(v, 'compact')),
+        'vendors',
+        (v) => named(v.name as string, v.domain as string),
+      ),
   }),
   defineTool(vendorProductsOp, {
     args: { detail: detailArgument },
     output: pageOutput(product.schema),
     run: async ({ detail, ...input }, ctx) =>
-      pageAnswer(toolPage(await vendorProducts(ctx.db, input), { ...input, ...full(detail) }, (p) => product.pick(p, detail)), `products of ${input.vendorDomain}`, (p) => `${p.name} (${p.id})`),
+      pageAnswer(
+        toolPage(await vendorProducts(ctx.db, input), { ...input, ...full(detail) }, (p) => product.pick(p, detail)),
+        `products of ${input.vendorDomain}`,
+        (p) => `${p.name} (${p.id})`,
+      ),
   }),
   defineTool(listCategoriesOp, {
     args: { ...pageArguments, detail: detailArgument },
     output: pageOutput(category.schema),
     run: async ({ detail, ...paging }, ctx) =>
-      pageAnswer(slicePage(await listCategories(ctx.db), { ...paging, ...full(detail) }, (c) => category.pick(c, detail)), 'categories', (c) => `${c.name} (${c.id})`),
+      pageAnswer(
+        slicePage(await listCategories(ctx.db), { ...paging, ...full(detail) }, (c) => category.pick(c, detail)),
+        'categories',
+        (c) => `${c.name} (${c.id})`,
+      ),
   }),
   defineTool(listIndustriesOp, {
     args: pageArguments,
     output: pageOutput(industrySchema),
-    run: async (paging, ctx) => pageAnswer(slicePage(await listIndustries(ctx.db), paging, (i) => i), 'industries', (i) => `${i.name} (${i.id})`),
+    run: async (paging, ctx) =>
+      pageAnswer(
+        slicePage(await listIndustries(ctx.db), paging, (i) => i),
+        'industries',
+        (i) => `${i.name} (${i.id})`,
+      ),
   }),
 ];

@@ -23,12 +23,21 @@ const csvExport = z.object({
   expiresAt: z.string(),
 });
 
-const product = compactOf(companyProductSchema, [
-  'productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity',
-]);
+const product = compactOf(companyProductSchema, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']);
 
 const firmographics = compactOf(firmographicsSchema, [
-  'domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'foundedYear', 'hqCountry', 'hqCity', 'description', 'company_type', 'funding', 'linkedinUrl',
+  'domain',
+  'name',
+  'industry',
+  'employeeRange',
+  'revenueRange',
+  'foundedYear',
+  'hqCountry',
+  'hqCity',
+  'description',
+  'company_type',
+  'funding',
+  'linkedinUrl',
 ]);
 
 const feedItem = compactOf(feedItemSchema, ['date', 'category', 'title', 'sourceUrl']);
@@ -46,7 +55,11 @@ export const companyTools = [
       onBehalfOf(ctx);
       const { totalElements: rows } = await searchCompanies(ctx.db, { ...search, page: 0, size: 1 });
       const link = await createExportLink(ctx, companySearchExport, search);
-      return { structured: { format: 'text/csv', rows, ...link }, summary: `Export of ${rows} companies as CSV: read ${link.uri} with resources/read (until ${link.expiresAt}).`, links: [links.companyExport(link, rows)] };
+      return {
+        structured: { format: 'text/csv', rows, ...link },
+        summary: `Export of ${rows} companies as CSV: read ${link.uri} with resources/read (until ${link.expiresAt}).`,
+        links: [links.companyExport(link, rows)],
+      };
     },
   }),
   defineTool(companyProductsPagedOp, {
@@ -64,8 +77,17 @@ export const companyTools = [
     run: async ({ detail, ...input }, ctx) => {
       const profile = await companyFirmographics(ctx.db, input);
       const f = profile as Record<string, unknown>;
-      const facts = [f.industry, f.employeeRange && `${f.employeeRange} employees`, f.revenueRange && `revenue ${f.revenueRange}`, [f.hqCity, f.hqCountry].filter(Boolean).join(', '), f.foundedYear && `founded ${f.foundedYear}`];
-      return { structured: firmographics.pick(f, detail), summary: `${named(f.name as string, input.companyDomain)}: ${facts.filter(Boolean).join('; ') || 'no firmographics on record'}.` };
+      const facts = [
+        f.industry,
+        f.employeeRange && `${f.employeeRange} employees`,
+        f.revenueRange && `revenue ${f.revenueRange}`,
+        [f.hqCity, f.hqCountry].filter(Boolean).join(', '),
+        f.foundedYear && `founded ${f.foundedYear}`,
+      ];
+      return {
+        structured: firmographics.pick(f, detail),
+        summary: `${named(f.name as string, input.companyDomain)}: ${facts.filter(Boolean).join('; ') || 'no firmographics on record'}.`,
+      };
     },
   }),
   defineTool(companyFeedOp, {
@@ -75,8 +97,14 @@ export const companyTools = [
       const feed = await companyFeed(ctx.db, input, ctx.config.cursorSecret);
       const items = feed.feeds.map((item) => feedItem.pick(item, detail));
       const nextPage = feed.paginationId ? { ...withDetail({ companyDomain: input.companyDomain }, detail), paginationId: feed.paginationId } : null;
-      const latest = feed.feeds.slice(0, 3).map((i) => `${i.date.slice(0, 10)} ${i.category}: ${i.title}`).join('; ');
-      const summary = items.length === 0 ? `No news for ${input.companyDomain}.` : `${items.length} news items for ${input.companyDomain}, newest first: ${latest}${items.length > 3 ? '; …' : ''}.${nextPage ? ' Older items: call again with the arguments in nextPage.' : ''}`;
+      const latest = feed.feeds
+        .slice(0, 3)
+        .map((i) => `${i.date.slice(0, 10)} ${i.category}: ${i.title}`)
+        .join('; ');
+      const summary =
+        items.length === 0
+          ? `No news for ${input.companyDomain}.`
+          : `${items.length} news items for ${input.companyDomain}, newest first: ${latest}${items.length > 3 ? '; …' : ''}.${nextPage ? ' Older items: call again with the arguments in nextPage.' : ''}`;
       return { structured: { items, nextPage }, summary };
     },
   }),

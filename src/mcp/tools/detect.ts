@@ -13,7 +13,9 @@ export const detectTools = [
     run: async (input, ctx) => {
       const { detect } = ctx.config;
       const result = await detectTechnologies(input, {
-        timeoutMs: detect.timeoutMs, contactUrl: detect.contactUrl, detector: ctx.detector,
+        timeoutMs: detect.timeoutMs,
+        contactUrl: detect.contactUrl,
+        detector: ctx.detector,
         network: detect.allowPrivateNetworks ? { allowPrivateNetworks: true, ports: 'any' } : {},
       });
       // Two evidence items per technology keep the answer short; the API gives all.

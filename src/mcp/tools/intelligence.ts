@@ -6,8 +6,18 @@ import { defineTool } from '../registry.ts';
 import { compactOf, detailArgument, named, pageAnswer, pageArguments, pageOutput, slicePage, toolPage } from '../shapes.ts';
 import { links } from '../resources.ts';
 import {
-  companyCohortOp, companyCompetitorsOp, peerSchema, productInUseSchema, productsInUseOp, relatedProductSchema, relatedProductsOp,
-  usageDetailRowSchema, usageDetailSchema, usageMetricSchema, usageMetricsDetailsOp, usageMetricsOp,
+  companyCohortOp,
+  companyCompetitorsOp,
+  peerSchema,
+  productInUseSchema,
+  productsInUseOp,
+  relatedProductSchema,
+  relatedProductsOp,
+  usageDetailRowSchema,
+  usageDetailSchema,
+  usageMetricSchema,
+  usageMetricsDetailsOp,
+  usageMetricsOp,
 } from '../../schemas/intelligence.ts';
 import { listCohort, listCompetitors } from '../../services/cohorts.ts';
 import { usageDetails, usageMetrics } from '../../services/metrics.ts';
@@ -26,7 +36,9 @@ const COMPARISON_BUDGET = 24_000;
 
 const comparedCompany = z.object({
   companyDomain: usageDetailSchema.shape.companyDomain,
-  counts: z.object({ similar: z.number().int(), different: z.number().int(), missing: z.number().int() }).describe("The company's categories by how this company covers them"),
+  counts: z
+    .object({ similar: z.number().int(), different: z.number().int(), missing: z.number().int() })
+    .describe("The company's categories by how this company covers them"),
   products: z.array(detailRow.schema).describe('compact: the categories that differ or are missing; full: every category'),
 });
 
@@ -37,12 +49,20 @@ export const intelligenceTools = [
   defineTool(companyCohortOp, {
     output: pageOutput(peer.schema),
     run: async (input, ctx) =>
-      pageAnswer(toolPage(await listCohort(ctx.db, input), input, (p) => peer.pick(p, 'compact')), `members in the ${input.cohort} cohort of ${input.companyDomain}`, peerLabel),
+      pageAnswer(
+        toolPage(await listCohort(ctx.db, input), input, (p) => peer.pick(p, 'compact')),
+        `members in the ${input.cohort} cohort of ${input.companyDomain}`,
+        peerLabel,
+      ),
   }),
   defineTool(companyCompetitorsOp, {
     output: pageOutput(peer.schema),
     run: async (input, ctx) =>
-      pageAnswer(toolPage(await listCompetitors(ctx.db, input), input, (p) => peer.pick(p, 'compact')), `competitors of ${input.companyDomain}`, peerLabel),
+      pageAnswer(
+        toolPage(await listCompetitors(ctx.db, input), input, (p) => peer.pick(p, 'compact')),
+        `competitors of ${input.companyDomain}`,
+        peerLabel,
+      ),
   }),
   defineTool(usageMetricsOp, {
     args: { ...pageArguments, detail: detailArgument },
@@ -52,7 +72,13 @@ export const intelligenceTools = [
       const list = slicePage(rows, { ...input, page, size, ...full(detail) }, (m) => usage.pick(m, detail));
       const more = list.totalPages > 1 ? [links.cohortUsage(input.companyDomain, input.cohort)] : undefined;
       const cohortSize = rows[0]?.cohortSize;
-      return pageAnswer(list, `products used in the ${input.cohort} cohort of ${input.companyDomain}${cohortSize ? ` (${cohortSize} members)` : ''}`, (m) => `${m.product} ${m.percentage}%`, cohortSize === undefined ? {} : { cohortSize }, more);
+      return pageAnswer(
+        list,
+        `products used in the ${input.cohort} cohort of ${input.companyDomain}${cohortSize ? ` (${cohortSize} members)` : ''}`,
+        (m) => `${m.product} ${m.percentage}%`,
+        cohortSize === undefined ? {} : { cohortSize },
+        more,
+      );
     },
   }),
   defineTool(usageMetricsDetailsOp, {
@@ -63,28 +89,45 @@ export const intelligenceTools = [
       const details = await usageDetails(ctx.db, input);
       let items = details.map((d) => ({
         companyDomain: d.companyDomain,
-        counts: { similar: d.products.filter((r) => r.similar).length, different: d.products.filter((r) => r.different).length, missing: d.products.filter((r) => r.missing).length },
+        counts: {
+          similar: d.products.filter((r) => r.similar).length,
+          different: d.products.filter((r) => r.different).length,
+          missing: d.products.filter((r) => r.missing).length,
+        },
         products: d.products.filter((r) => detail === 'full' || !r.similar).map((r) => detailRow.pick(r, detail)),
       }));
       const rowsLeftOut = JSON.stringify(items).length > COMPARISON_BUDGET;
       if (rowsLeftOut) items = items.map((i) => ({ ...i, products: [] }));
-      const lines = items.slice(0, 5).map((i) => `${i.companyDomain}: ${i.counts.similar} similar, ${i.counts.different} different, ${i.counts.missing} missing`);
+      const lines = items
+        .slice(0, 5)
+        .map((i) => `${i.companyDomain}: ${i.counts.similar} similar, ${i.counts.different} different, ${i.counts.missing} missing`);
       const summary = `${input.companyDomain} compared with ${items.length} companies over its categories: ${lines.join('; ')}${items.length > 5 ? '; …' : ''}.${rowsLeftOut ? ' The rows did not fit: read the linked table.' : ''}`;
-      return { structured: rowsLeftOut ? { items, rowsLeftOut } : { items }, summary, links: [links.comparison(input.companyDomain, input.cohortCompanyDomain)] };
+      return {
+        structured: rowsLeftOut ? { items, rowsLeftOut } : { items },
+        summary,
+        links: [links.comparison(input.companyDomain, input.cohortCompanyDomain)],
+      };
     },
   }),
   defineTool(relatedProductsOp, {
     args: { detail: detailArgument },
     output: pageOutput(related.schema),
     run: async ({ detail, ...input }, ctx) =>
-      pageAnswer(toolPage(await relatedProductsPage(ctx.db, input), { ...input, ...full(detail) }, (p) => related.pick(p, detail)), `products related to ${input.productId}`, (p) => `${p.name} (lift ${(p.lift as number).toFixed(1)})`),
+      pageAnswer(
+        toolPage(await relatedProductsPage(ctx.db, input), { ...input, ...full(detail) }, (p) => related.pick(p, detail)),
+        `products related to ${input.productId}`,
+        (p) => `${p.name} (lift ${(p.lift as number).toFixed(1)})`,
+      ),
   }),
   defineTool(productsInUseOp, {
     output: z.object({ items: z.array(productInUseSchema) }),
     run: async (input, ctx) => {
       const items = await productsInUse(ctx.db, input);
       const inUse = items.filter((i) => i.inUse).map((i) => `${i.productId} (${i.confidence.toFixed(2)})`);
-      return { structured: { items }, summary: `${input.companyDomain} uses ${inUse.length} of ${items.length} products checked${inUse.length ? `: ${inUse.join(', ')}` : ''}.` };
+      return {
+        structured: { items },
+        summary: `${input.companyDomain} uses ${inUse.length} of ${items.length} products checked${inUse.length ? `: ${inUse.join(', ')}` : ''}.`,
+      };
     },
   }),
 ];

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { defineTool, onBehalfOf } from '../registry.ts';
 import { compactOf, detailArgument, pageAnswer, pageOutput, toolPage } from '../shapes.ts';
 import {
-  creditsSchema, getCreditsOp, getProfileOp, profileDetailSchema, profileSummarySchema, purchaseProfilesOp, purchaseResponseSchema, searchProfilesOp,
+  creditsSchema,
+  getCreditsOp,
+  getProfileOp,
+  profileDetailSchema,
+  profileSummarySchema,
+  purchaseProfilesOp,
+  purchaseResponseSchema,
+  searchProfilesOp,
 } from '../../schemas/profiles.ts';
 import { getCredits, purchaseProfiles } from '../../services/purchases.ts';
 import { getProfile, searchProfiles } from '../../services/profiles.ts';
@@ -28,8 +35,13 @@ export const profileTools = [
     output: profileDetail.schema,
     run: async ({ detail, ...args }, ctx) => {
       const p = await getProfile(ctx.db, ctx.principal.clientId, args.profileId);
-      const contact = p.purchased ? `contact details bought: ${p.emails?.length ?? 0} emails, ${p.phones?.length ?? 0} phones` : 'contact details not bought (profiles_purchase)';
-      return { structured: profileDetail.pick(p, detail), summary: `${p.fullName}${p.title ? `, ${p.title}` : ''}${p.companyName ? ` at ${p.companyName}` : ''}; ${contact}.` };
+      const contact = p.purchased
+        ? `contact details bought: ${p.emails?.length ?? 0} emails, ${p.phones?.length ?? 0} phones`
+        : 'contact details not bought (profiles_purchase)';
+      return {
+        structured: profileDetail.pick(p, detail),
+        summary: `${p.fullName}${p.title ? `, ${p.title}` : ''}${p.companyName ? ` at ${p.companyName}` : ''}; ${contact}.`,
+      };
     },
   }),
   defineTool(purchaseProfilesOp, {

@@ -122,9 +122,21 @@ export const vendors: StageSpec = {
 
 export const products: StageSpec = {
   columns: {
-    id: 'text', vendor_domain: 'text', vendor_id: 'text', category_id: 'text', name: 'text', short_name: 'text',
-    description: 'text', features: 'text[]', aliases: 'text[]', review_count: 'int', star_rating: 'real', avg_rating: 'real',
-    image_url: 'text', product_url: 'text', public_detail_url: 'text',
+    id: 'text',
+    vendor_domain: 'text',
+    vendor_id: 'text',
+    category_id: 'text',
+    name: 'text',
+    short_name: 'text',
+    description: 'text',
+    features: 'text[]',
+    aliases: 'text[]',
+    review_count: 'int',
+    star_rating: 'real',
+    avg_rating: 'real',
+    image_url: 'text',
+    product_url: 'text',
+    public_detail_url: 'text',
   },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
   checks: [
@@ -132,7 +144,8 @@ export const products: StageSpec = {
     mustExist('vendorId', 'vendor_id', 'vendors', 'id', 'vendor'),
     {
       field: 'vendorId',
-      where: 's.vendor_id IS NOT NULL AND s.vendor_domain IS NOT NULL AND EXISTS (SELECT 1 FROM vendors r WHERE r.id = s.vendor_id AND r.domain <> s.vendor_domain)',
+      where:
+        's.vendor_id IS NOT NULL AND s.vendor_domain IS NOT NULL AND EXISTS (SELECT 1 FROM vendors r WHERE r.id = s.vendor_id AND r.domain <> s.vendor_domain)',
       message: `format('vendor %s is not the vendor of %s', s.vendor_id, s.vendor_domain)`,
     },
     mustExist('categoryId', 'category_id', 'categories', 'id', 'category'),

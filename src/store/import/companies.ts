@@ -7,9 +7,27 @@ const company = (field = 'companyDomain', column = 'company_domain') => mustExis
 
 export const companies: StageSpec = {
   columns: {
-    id: 'text', id_given: 'bool', domain: 'text', name: 'text', industry: 'text', employee_band: 'text', employee_count: 'int',
-    revenue_band: 'text', revenue_usd: 'bigint', street: 'text', city: 'text', state: 'text', postal_code: 'text', country: 'text',
-    phone: 'text', founded_year: 'int', website: 'text', logo_url: 'text', linkedin_url: 'text', crunchbase_url: 'text', description: 'text',
+    id: 'text',
+    id_given: 'bool',
+    domain: 'text',
+    name: 'text',
+    industry: 'text',
+    employee_band: 'text',
+    employee_count: 'int',
+    revenue_band: 'text',
+    revenue_usd: 'bigint',
+    street: 'text',
+    city: 'text',
+    state: 'text',
+    postal_code: 'text',
+    country: 'text',
+    phone: 'text',
+    founded_year: 'int',
+    website: 'text',
+    logo_url: 'text',
+    linkedin_url: 'text',
+    crunchbase_url: 'text',
+    description: 'text',
   },
   keys: [
     { field: 'domain', fields: ['domain'], columns: ['domain'] },
@@ -72,8 +90,13 @@ export const firmographics: StageSpec = {
 
 export const installs: StageSpec = {
   columns: {
-    company_domain: 'text', product_id: 'text', first_verified: 'timestamptz', last_verified: 'timestamptz',
-    hit_count: 'int', intensity: 'int', sources: 'text[]',
+    company_domain: 'text',
+    product_id: 'text',
+    first_verified: 'timestamptz',
+    last_verified: 'timestamptz',
+    hit_count: 'int',
+    intensity: 'int',
+    sources: 'text[]',
   },
   keys: [{ field: 'productId', fields: ['companyDomain', 'productId'], columns: ['company_domain', 'product_id'] }],
   checks: [company(), mustExist('productId', 'product_id', 'products', 'id', 'product')],
@@ -102,8 +125,15 @@ export const installs: StageSpec = {
 
 export const people: StageSpec = {
   columns: {
-    id: 'text', full_name: 'text', title: 'text', seniority: 'text', function: 'text', company_domain: 'text',
-    country: 'text', city: 'text', linkedin_url: 'text',
+    id: 'text',
+    full_name: 'text',
+    title: 'text',
+    seniority: 'text',
+    function: 'text',
+    company_domain: 'text',
+    country: 'text',
+    city: 'text',
+    linkedin_url: 'text',
   },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
   checks: [company()],
@@ -141,8 +171,16 @@ export const contacts: StageSpec = {
 
 export const feed: StageSpec = {
   columns: {
-    id: 'text', company_domain: 'text', published_at: 'timestamptz', title: 'text', description: 'text', source_url: 'text',
-    publisher_name: 'text', publisher_logo_url: 'text', enclosure_image_url: 'text', category: 'text',
+    id: 'text',
+    company_domain: 'text',
+    published_at: 'timestamptz',
+    title: 'text',
+    description: 'text',
+    source_url: 'text',
+    publisher_name: 'text',
+    publisher_logo_url: 'text',
+    enclosure_image_url: 'text',
+    category: 'text',
   },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
   checks: [company()],

@@ -80,8 +80,7 @@ export function unnestLoader(client: pg.PoolClient, names: readonly string[], ty
   const params = ['$1::int[]', ...types.map((t, i) => `$${i + 2}::${PARAM_TYPE[t]}`)].join(', ');
   const select = names.map((n, i) => (types[i] === 'jsonb' || types[i] === 'text[]' ? `u.${n}::${types[i]}` : `u.${n}`));
   const sql =
-    `INSERT INTO import_stage (line, ${names.join(', ')}) ` +
-    `SELECT u.line, ${select.join(', ')} FROM unnest(${params}) AS u(line, ${names.join(', ')})`;
+    `INSERT INTO import_stage (line, ${names.join(', ')}) ` + `SELECT u.line, ${select.join(', ')} FROM unnest(${params}) AS u(line, ${names.join(', ')})`;
   return {
     async add(batch) {
       if (batch.lines.length === 0) return;

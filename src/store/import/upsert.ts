@@ -13,9 +13,7 @@ export interface WriteCounts {
 /** Columns an existing row gets from the file: not the key, not insert-only, and fed by
  *  a field the file mentions (or by no field at all). */
 function updatableColumns(spec: StageSpec, present: ReadonlySet<string>): UpsertColumn[] {
-  return spec.upsert.filter(
-    (c) => !spec.conflict.includes(c.target) && !c.insertOnly && (c.fields === undefined || c.fields.some((f) => present.has(f))),
-  );
+  return spec.upsert.filter((c) => !spec.conflict.includes(c.target) && !c.insertOnly && (c.fields === undefined || c.fields.some((f) => present.has(f))));
 }
 
 function distinct(mine: string[], theirs: string[]): string {
@@ -29,7 +27,10 @@ export async function upsert(client: pg.PoolClient, spec: StageSpec, present: Re
   if (updatable.length > 0) {
     const set = updatable.map((c) => `${c.target} = EXCLUDED.${c.target}`);
     if (spec.touch) set.push(`${spec.touch} = now()`);
-    const where = distinct(updatable.map((c) => `t.${c.target}`), updatable.map((c) => `EXCLUDED.${c.target}`));
+    const where = distinct(
+      updatable.map((c) => `t.${c.target}`),
+      updatable.map((c) => `EXCLUDED.${c.target}`),
+    );
     onConflict = `DO UPDATE SET ${set.join(', ')} WHERE ${where}`;
   }
   const sql = `WITH up AS (
@@ -64,7 +65,13 @@ export async function updateThenInsert(
   const expr = (target: string) => spec.upsert.find((c) => c.target === target)!.expr;
   const sameKey = (a: string, b: string) => spec.conflict.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
   const source = [...spec.conflict, ...updatable.map((c) => c.target)];
-  const changed = updatable.length > 0 ? distinct(updatable.map((c) => `t.${c.target}`), updatable.map((c) => `x.${c.target}`)) : 'false';
+  const changed =
+    updatable.length > 0
+      ? distinct(
+          updatable.map((c) => `t.${c.target}`),
+          updatable.map((c) => `x.${c.target}`),
+        )
+      : 'false';
   const set = updatable.map((c) => `${c.target} = m.${c.target}`);
   if (spec.touch) set.push(`${spec.touch} = now()`);
   // `from` yields one row per staged row once the checks passed (references resolve to

@@ -20,7 +20,11 @@ import { request } from './api.js';
 
 /** @type {{ [K in Kind]: { label: string, path: import('./contract.js').ApiPath<'post'>, example: string } }} */
 const HELPERS = {
-  customers: { label: 'Companies using products', path: '/ai/find-customers-of-products', example: 'companies in Germany using a CRM and a marketing automation tool' },
+  customers: {
+    label: 'Companies using products',
+    path: '/ai/find-customers-of-products',
+    example: 'companies in Germany using a CRM and a marketing automation tool',
+  },
   techstack: { label: 'Tech stack of a company', path: '/ai/find-techstacks-for-company', example: 'what analytics does alpinebeverages.com use' },
   people: { label: 'People profiles', path: '/ai/find-people-profiles', example: 'marketing directors at software companies in France' },
 };
@@ -56,9 +60,19 @@ async function ask(kind, prompt, size) {
 // The labels of describeQuery's filter names (src/intelligence/prompt/describe.ts).
 /** @type {Partial<Record<string, string>>} */
 const FILTER_LABELS = {
-  products: 'Products', vendors: 'Vendors', categories: 'Categories', industries: 'Industries', countries: 'Countries',
-  employees: 'Employees', revenue: 'Revenue', time: 'Time window', titles: 'Job titles', seniority: 'Seniority',
-  functions: 'Functions', companies: 'Companies', terms: 'Other words',
+  products: 'Products',
+  vendors: 'Vendors',
+  categories: 'Categories',
+  industries: 'Industries',
+  countries: 'Countries',
+  employees: 'Employees',
+  revenue: 'Revenue',
+  time: 'Time window',
+  titles: 'Job titles',
+  seniority: 'Seniority',
+  functions: 'Functions',
+  companies: 'Companies',
+  terms: 'Other words',
 };
 
 /**
@@ -105,13 +119,21 @@ function Understood({ answer }) {
   const filters = filtersOf(answer.understood);
   return html`<section class="card" aria-labelledby="understood-title">
     <h2 id="understood-title">How the prompt was understood</h2>
-    ${filters === null
-      ? html`<p class="understood">${answer.understood ?? 'The server did not say.'}</p>`
-      : filters.length === 0
-        ? html`<p class="understood">No filter was recognized in the prompt: the suggestions are not narrowed by it.</p>`
-        : html`<dl class="understood filters-understood">
-            ${filters.map((f) => html`<div><dt>${f.label}</dt><dd>${f.value}</dd></div>`)}
-          </dl>`}
+    ${
+      filters === null
+        ? html`<p class="understood">${answer.understood ?? 'The server did not say.'}</p>`
+        : filters.length === 0
+          ? html`<p class="understood">No filter was recognized in the prompt: the suggestions are not narrowed by it.</p>`
+          : html`<dl class="understood filters-understood">
+              ${filters.map(
+                (f) =>
+                  html`<div>
+                    <dt>${f.label}</dt>
+                    <dd>${f.value}</dd>
+                  </div>`,
+              )}
+            </dl>`
+    }
     <p class="sub">Parser: ${answer.parser ?? 'unknown'}${answer.fallback ? ` (fell back: ${answer.fallback})` : ''}</p>
   </section>`;
 }
@@ -119,20 +141,33 @@ function Understood({ answer }) {
 /** @param {{ kind: Kind, items: Suggestions[Kind] }} props */
 function Results({ kind, items }) {
   if (items.length === 0) return html`<${Empty}>No suggestions.</${Empty}>`;
-  const company = (/** @type {{ companyDomain: string | null, companyName: string | null }} */ r) => (r.companyDomain ? html`<a href=${href(['companies', r.companyDomain])}>${r.companyName ?? r.companyDomain}</a>` : r.companyName ?? '—');
+  const company = (/** @type {{ companyDomain: string | null, companyName: string | null }} */ r) =>
+    r.companyDomain ? html`<a href=${href(['companies', r.companyDomain])}>${r.companyName ?? r.companyDomain}</a>` : (r.companyName ?? '—');
   /** @type {{ [K in Kind]: import('./ui.js').Column<Suggestions[K][number]>[] }} */
   const columns = {
     customers: [
       { key: 'companyName', label: 'Company', render: company },
       { key: 'product', label: 'Product' },
       { key: 'probability', label: 'Probability', numeric: true, render: (r) => `${r.probability}%` },
-      { key: 'evidence', label: 'Evidence', render: (r) => html`${r.evidence}<div class="sub">${r.source}</div>` },
+      {
+        key: 'evidence',
+        label: 'Evidence',
+        render: (r) =>
+          html`${r.evidence}
+            <div class="sub">${r.source}</div>`,
+      },
       { key: 'dateLastVerified', label: 'Last seen', render: (r) => fmtDate(r.dateLastVerified) },
     ],
     techstack: [
       { key: 'software', label: 'Software' },
       { key: 'probability', label: 'Probability', numeric: true, render: (r) => `${r.probability}%` },
-      { key: 'reason', label: 'Why', render: (r) => html`${r.reason}<div class="sub">${r.source}</div>` },
+      {
+        key: 'reason',
+        label: 'Why',
+        render: (r) =>
+          html`${r.reason}
+            <div class="sub">${r.source}</div>`,
+      },
       { key: 'dateLastVerified', label: 'Last seen', render: (r) => fmtDate(r.dateLastVerified) },
     ],
     people: [
@@ -151,7 +186,9 @@ function Ai({ route }) {
   useTitle('Ask AI');
   const kind = KINDS.find((k) => k === route.query.get('kind')) ?? 'customers';
   const prompt = route.query.get('prompt') ?? '';
-  const [state, setState] = useState(/** @type {{ busy: boolean, error: Problem | null, answer: Answer | null, for: string | null }} */ ({ busy: false, error: null, answer: null, for: null }));
+  const [state, setState] = useState(
+    /** @type {{ busy: boolean, error: Problem | null, answer: Answer | null, for: string | null }} */ ({ busy: false, error: null, answer: null, for: null }),
+  );
   const key = `${kind}|${prompt}`;
   if (prompt && state.for !== key && !state.busy) {
     setState({ busy: true, error: null, answer: null, for: key });
@@ -166,14 +203,19 @@ function Ai({ route }) {
     navigate(href(['ai'], { kind: f.get('kind'), prompt: String(f.get('prompt')).trim(), size: f.get('size') }));
   };
   return html`<div>
-    <header class="page-head"><h1>Ask AI</h1>
-      <p class="sub">Suggestions are probabilistic: check them on the company pages, which show the evidence.</p></header>
+    <header class="page-head">
+      <h1>Ask AI</h1>
+      <p class="sub">Suggestions are probabilistic: check them on the company pages, which show the evidence.</p>
+    </header>
     <form class="card prompt" onSubmit=${submit} aria-label="AI prompt">
-      <fieldset class="checks"><legend>What to find</legend>
+      <fieldset class="checks">
+        <legend>What to find</legend>
         ${Object.entries(HELPERS).map(([id, h]) => html`<label class="check"><input type="radio" name="kind" value=${id} checked=${id === kind} />${h.label}</label>`)}
       </fieldset>
-      <div class="field"><label for="ai-prompt">Prompt</label>
-        <textarea id="ai-prompt" name="prompt" rows="3" required maxlength="500" placeholder=${HELPERS[kind].example}>${prompt}</textarea></div>
+      <div class="field">
+        <label for="ai-prompt">Prompt</label>
+        <textarea id="ai-prompt" name="prompt" rows="3" required maxlength="500" placeholder=${HELPERS[kind].example}>${prompt}</textarea>
+      </div>
       <div class="actions">
         <label class="inline">Results <input name="size" type="number" min="1" max="50" value=${route.query.get('size') ?? 10} /></label>
         <button type="submit" class="primary" disabled=${state.busy}>${state.busy ? 'Thinking…' : 'Ask'}</button>
@@ -181,8 +223,14 @@ function Ai({ route }) {
     </form>
     ${state.busy && html`<${Loading} label="Working on it…" rows=${4} />`}
     <${AiProblem} error=${state.error} />
-    ${state.answer && html`<${Understood} answer=${state.answer} />
-    <section class="card" aria-labelledby="ai-results"><h2 id="ai-results">Suggestions</h2><${Results} kind=${kind} items=${state.answer.items} /></section>`}
+    ${
+      state.answer &&
+      html`<${Understood} answer=${state.answer} />
+        <section class="card" aria-labelledby="ai-results">
+          <h2 id="ai-results">Suggestions</h2>
+          <${Results} kind=${kind} items=${state.answer.items} />
+        </section>`
+    }
   </div>`;
 }
 

@@ -81,7 +81,10 @@ function Screen({ route, user }) {
     const load = screens[name];
     if (!load) return;
     let live = true;
-    load().then((m) => live && setMod(() => m), (e) => live && setError(e));
+    load().then(
+      (m) => live && setMod(() => m),
+      (e) => live && setError(e),
+    );
     return () => (live = false);
   }, [name]);
   if (!screens[name]) return html`<${NotFound} />`;
@@ -93,7 +96,10 @@ function Screen({ route, user }) {
 
 function NotFound() {
   useTitle('Not found');
-  return html`<div class="card"><h1>Page not found</h1><p><a href="#/search">Go to company search</a></p></div>`;
+  return html`<div class="card">
+    <h1>Page not found</h1>
+    <p><a href="#/search">Go to company search</a></p>
+  </div>`;
 }
 
 /** @param {{ user: User, route: Route, onSignOut: () => void }} props */
@@ -104,7 +110,15 @@ function Frame({ user, route, onSignOut }) {
     { id: 'ai', label: 'Ask AI', to: '#/ai' },
     ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/users' }] : []),
   ];
-  return html`<a class="skip" href="#main" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+  return html`<a
+      class="skip"
+      href="#main"
+      onClick=${(/** @type {Event} */ e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+      >Skip to content</a
+    >
     <header class="topbar">
       <a class="brand" href="#/search">Stacklens</a>
       <nav aria-label="Main">
@@ -120,7 +134,14 @@ function Frame({ user, route, onSignOut }) {
 
 function App() {
   const route = useRoute();
-  const [state, setState] = useState(/** @type {{ checking: boolean, user: User | null, notice?: string | null, error?: Problem | null }} */ ({ checking: true, user: null, notice: null, error: null }));
+  const [state, setState] = useState(
+    /** @type {{ checking: boolean, user: User | null, notice?: string | null, error?: Problem | null }} */ ({
+      checking: true,
+      user: null,
+      notice: null,
+      error: null,
+    }),
+  );
   useEffect(() => {
     whenSignedOut(() => {
       setSession(null);

@@ -54,13 +54,34 @@ function UsageChart({ rows }) {
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: false, range: [-0.5, rows.length - 0.5] }, y: { range: [0, 100] } },
           axes: [
-            { stroke: color('--fg-muted'), grid: { show: false }, rotate: -40, size: 110, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) && rows[v] ? short(rows[v].product) : '')), splits: () => xs },
+            {
+              stroke: color('--fg-muted'),
+              grid: { show: false },
+              rotate: -40,
+              size: 110,
+              values: (_u, vals) => vals.map((v) => (Number.isInteger(v) && rows[v] ? short(rows[v].product) : '')),
+              splits: () => xs,
+            },
             { stroke: color('--fg-muted'), grid: { stroke: color('--border') }, values: (_u, vals) => vals.map((v) => `${v}%`), label: 'Share of the cohort' },
           ],
           series: [
             { label: 'Product', value: (_u, v) => (v === null || !rows[v] ? '' : rows[v].product) },
-            { label: 'In this company’s stack', fill: color('--accent'), stroke: color('--accent'), paths: bars, points: { show: false }, value: (_u, v) => (v === null ? '' : `${v}%`) },
-            { label: 'Not in its stack', fill: color('--muted-bar'), stroke: color('--muted-bar'), paths: bars, points: { show: false }, value: (_u, v) => (v === null ? '' : `${v}%`) },
+            {
+              label: 'In this company’s stack',
+              fill: color('--accent'),
+              stroke: color('--accent'),
+              paths: bars,
+              points: { show: false },
+              value: (_u, v) => (v === null ? '' : `${v}%`),
+            },
+            {
+              label: 'Not in its stack',
+              fill: color('--muted-bar'),
+              stroke: color('--muted-bar'),
+              paths: bars,
+              points: { show: false },
+              value: (_u, v) => (v === null ? '' : `${v}%`),
+            },
           ],
         },
         [xs, own, other],
@@ -75,7 +96,12 @@ function UsageChart({ rows }) {
       plot?.destroy();
     };
   }, [rows]);
-  return html`<div class="chart" ref=${box} role="img" aria-label=${`Bar chart: share of the cohort using each of its ${rows.length} most used products; ${rows.filter((r) => r.own).length} of them are in this company's stack`}></div>`;
+  return html`<div
+    class="chart"
+    ref=${box}
+    role="img"
+    aria-label=${`Bar chart: share of the cohort using each of its ${rows.length} most used products; ${rows.filter((r) => r.own).length} of them are in this company's stack`}
+  ></div>`;
 }
 
 const short = (/** @type {string} */ s) => (s.length > 18 ? `${s.slice(0, 17)}…` : s);
@@ -97,13 +123,38 @@ function Usage({ domain, cohort }) {
     <h2 id="usage-title">Usage share in the ${cohort} cohort</h2>
     <p class="hint">The ${TOP} products most used by the cohort; the company's own products are highlighted.</p>
     <${ErrorBox} error=${data.error} onRetry=${data.reload} />
-    ${data.loading && !data.data ? html`<div class="chart-placeholder"><${Loading} label="Loading the chart…" /></div>` : data.data && (data.data.length === 0
-      ? html`<${Empty}>The cohort has no usage data yet.</${Empty}>`
-      : html`<${UsageChart} rows=${data.data} />
-        <details><summary>Show the data as a table</summary>
-          <table><thead><tr><th scope="col">Product</th><th scope="col">Category</th><th scope="col" class="num">Share</th><th scope="col">In stack</th></tr></thead>
-          <tbody>${data.data.map((r) => html`<tr><td><a href=${href(['products', r.vendorDomain, r.productId], { company: domain })}>${r.product}</a></td><td>${r.category}</td><td class="num">${r.percentage}%</td><td>${r.own ? 'yes' : 'no'}</td></tr>`)}</tbody></table>
-        </details>`)}
+    ${
+      data.loading && !data.data
+        ? html`<div class="chart-placeholder"><${Loading} label="Loading the chart…" /></div>`
+        : data.data &&
+          (data.data.length === 0
+            ? html`<${Empty}>The cohort has no usage data yet.</${Empty}>`
+            : html`<${UsageChart} rows=${data.data} />
+                <details>
+                  <summary>Show the data as a table</summary>
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Product</th>
+                        <th scope="col">Category</th>
+                        <th scope="col" class="num">Share</th>
+                        <th scope="col">In stack</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${data.data.map(
+                        (r) =>
+                          html`<tr>
+                            <td><a href=${href(['products', r.vendorDomain, r.productId], { company: domain })}>${r.product}</a></td>
+                            <td>${r.category}</td>
+                            <td class="num">${r.percentage}%</td>
+                            <td>${r.own ? 'yes' : 'no'}</td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>
+                </details>`)
+    }
   </section>`;
 }
 
@@ -117,7 +168,10 @@ const CELL = {
 function Matrix({ domain, cohort, chosen }) {
   const data = useAsync(async () => {
     let peers = chosen;
-    if (peers.length === 0) peers = (await get('/companies/{companyDomain}/cohort/{cohort}', { path: { companyDomain: domain, cohort }, query: { size: 5 } })).content.map((p) => p.domain);
+    if (peers.length === 0)
+      peers = (await get('/companies/{companyDomain}/cohort/{cohort}', { path: { companyDomain: domain, cohort }, query: { size: 5 } })).content.map(
+        (p) => p.domain,
+      );
     if (peers.length === 0) return { peers, rows: [] };
     const details = await post('/companies/{companyDomain}/metrics/details', { path: { companyDomain: domain }, query: { cohortCompanyDomain: peers } });
     /** @type {Map<string, { category: string, mine: string[], cells: (PeerCategory | null)[] }>} */
@@ -135,22 +189,46 @@ function Matrix({ domain, cohort, chosen }) {
   const kind = (/** @type {PeerCategory | null} */ c) => (!c ? null : c.similar ? 'similar' : c.different ? 'different' : 'missing');
   return html`<section class="card" aria-labelledby="matrix-title" aria-busy=${data.loading}>
     <h2 id="matrix-title">Stack comparison with ${chosen.length ? 'the chosen peers' : `the first peers of the ${cohort} cohort`}</h2>
-    <p class="hint">For each category of this company's stack: ● the peer uses the same product, ◐ a different one, ○ none. Choose peers on the <a href=${href(['companies', domain, 'peers'], { cohort })}>Peers</a> tab.</p>
+    <p class="hint">
+      For each category of this company's stack: ● the peer uses the same product, ◐ a different one, ○ none. Choose peers on the
+      <a href=${href(['companies', domain, 'peers'], { cohort })}>Peers</a> tab.
+    </p>
     <${ErrorBox} error=${data.error} onRetry=${data.reload} />
-    ${data.loading && !data.data ? html`<${Loading} rows=${6} />` : data.data && (data.data.rows.length === 0 ? html`<${Empty}>No peers to compare with.</${Empty}>` : html`
-      <div class="table-wrap"><table class="matrix">
-        <thead><tr><th scope="col">Category</th><th scope="col">${domain}</th>${data.data.peers.map((p) => html`<th scope="col"><a href=${href(['companies', p])}>${p}</a></th>`)}</tr></thead>
-        <tbody>${data.data.rows.map((r) => html`<tr>
-          <th scope="row">${r.category}</th>
-          <td>${r.mine.join(', ')}</td>
-          ${r.cells.map((c) => {
-            const k = kind(c);
-            if (!k) return html`<td>—</td>`;
-            const cell = CELL[k];
-            return html`<td class=${`cell ${cell.cls}`}><span aria-hidden="true">${cell.sym}</span> <span class="visually-hidden">${cell.text}: </span>${c?.product ?? ''}</td>`;
-          })}
-        </tr>`)}</tbody>
-      </table></div>`)}
+    ${
+      data.loading && !data.data
+        ? html`<${Loading} rows=${6} />`
+        : data.data &&
+          (data.data.rows.length === 0
+            ? html`<${Empty}>No peers to compare with.</${Empty}>`
+            : html` <div class="table-wrap">
+                <table class="matrix">
+                  <thead>
+                    <tr>
+                      <th scope="col">Category</th>
+                      <th scope="col">${domain}</th>
+                      ${data.data.peers.map((p) => html`<th scope="col"><a href=${href(['companies', p])}>${p}</a></th>`)}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${data.data.rows.map(
+                      (r) =>
+                        html`<tr>
+                          <th scope="row">${r.category}</th>
+                          <td>${r.mine.join(', ')}</td>
+                          ${r.cells.map((c) => {
+                            const k = kind(c);
+                            if (!k) return html`<td>—</td>`;
+                            const cell = CELL[k];
+                            return html`<td class=${`cell ${cell.cls}`}>
+                              <span aria-hidden="true">${cell.sym}</span> <span class="visually-hidden">${cell.text}: </span>${c?.product ?? ''}
+                            </td>`;
+                          })}
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`)
+    }
   </section>`;
 }
 
@@ -160,9 +238,15 @@ export function Benchmark({ domain, route }) {
   const chosen = (route.query.get('peers') ?? '').split(',').filter(Boolean);
   return html`<div>
     <div class="toolbar">
-      <label class="inline">Cohort <select value=${cohort} onChange=${(/** @type {import('./ui.js').SelectEvent} */ e) => navigate(href(['companies', domain, 'benchmark'], { cohort: e.currentTarget.value, peers: chosen.join(',') }))}>
-        ${COHORTS.map((c) => html`<option value=${c}>${c}</option>`)}
-      </select></label>
+      <label class="inline"
+        >Cohort
+        <select
+          value=${cohort}
+          onChange=${(/** @type {import('./ui.js').SelectEvent} */ e) => navigate(href(['companies', domain, 'benchmark'], { cohort: e.currentTarget.value, peers: chosen.join(',') }))}
+        >
+          ${COHORTS.map((c) => html`<option value=${c}>${c}</option>`)}
+        </select></label
+      >
     </div>
     <${Usage} domain=${domain} cohort=${cohort} />
     <${Matrix} domain=${domain} cohort=${cohort} chosen=${chosen} />

@@ -20,9 +20,18 @@ import { EMPLOYEE_BANDS, REVENUE_BANDS } from './choices.js';
  */
 
 /** @type {[NonNullable<Filter['intensityBucketIn']>[number], string][]} */
-const INTENSITY = [['LOW', 'Low (0-33)'], ['MEDIUM', 'Medium (34-66)'], ['HIGH', 'High (67-100)']];
+const INTENSITY = [
+  ['LOW', 'Low (0-33)'],
+  ['MEDIUM', 'Medium (34-66)'],
+  ['HIGH', 'High (67-100)'],
+];
 /** @type {[NonNullable<Filter['dateLastVerifiedBucketIn']>[number], string][]} */
-const RECENCY = [['RECENT', 'Within 90 days'], ['NEW', '90-365 days ago'], ['OLD', '1-2 years ago'], ['ANCIENT', 'Over 2 years ago']];
+const RECENCY = [
+  ['RECENT', 'Within 90 days'],
+  ['NEW', '90-365 days ago'],
+  ['OLD', '1-2 years ago'],
+  ['ANCIENT', 'Over 2 years ago'],
+];
 
 /**
  * A technology token: "p:<productId>:<label>" or "v:<vendorDomain>:<label>".
@@ -81,7 +90,11 @@ function urlOf(s) {
 export function bodyOf(s) {
   /** @type {Filter} */
   const filter = {};
-  const ids = (/** @type {string[]} */ list, /** @type {string} */ kind) => list.map(parseTech).filter((t) => t.kind === kind).map((t) => t.id);
+  const ids = (/** @type {string[]} */ list, /** @type {string} */ kind) =>
+    list
+      .map(parseTech)
+      .filter((t) => t.kind === kind)
+      .map((t) => t.id);
   /** @type {<K extends keyof Filter>(key: K, v: NonNullable<Filter[K]> & unknown[]) => unknown} */
   const put = (key, v) => v.length && (filter[key] = v);
   put('productIdIn', ids(s.use, 'p'));
@@ -97,7 +110,13 @@ export function bodyOf(s) {
   put('industryIn', s.industry);
   put('employeeRangeIn', s.employees);
   put('revenueRangeIn', s.revenue);
-  put('countryIn', s.country.split(',').map((c) => c.trim()).filter(Boolean));
+  put(
+    'countryIn',
+    s.country
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
+  );
   if (s.name) filter.companyNameContains = s.name;
   /** @type {SearchBody} */
   const body = { page: s.page, size: s.size, filter };
@@ -160,8 +179,16 @@ function TechPicker({ id, label, tokens, onChange }) {
   return html`<div class="field">
     <label for=${id}>${label}</label>
     <div class="picker">
-      <input id=${id} list=${`${id}-list`} value=${text} onInput=${onInput} placeholder="Type a product or vendor"
-        onKeyDown=${(/** @type {KeyboardEvent} */ e) => e.key === 'Enter' && (e.preventDefault(), add())} autocomplete="off" aria-describedby=${`${id}-hint`} />
+      <input
+        id=${id}
+        list=${`${id}-list`}
+        value=${text}
+        onInput=${onInput}
+        placeholder="Type a product or vendor"
+        onKeyDown=${(/** @type {KeyboardEvent} */ e) => e.key === 'Enter' && (e.preventDefault(), add())}
+        autocomplete="off"
+        aria-describedby=${`${id}-hint`}
+      />
       <button type="button" onClick=${add}>Add</button>
     </div>
     <datalist id=${`${id}-list`}>${options.map((o) => html`<option value=${o.label}></option>`)}</datalist>
@@ -169,7 +196,9 @@ function TechPicker({ id, label, tokens, onChange }) {
     <ul class="chips" aria-label=${`${label}: chosen`}>
       ${tokens.map((t) => {
         const p = parseTech(t);
-        return html`<li class="chip">${p.label}<button type="button" aria-label=${`Remove ${p.label}`} onClick=${() => onChange(tokens.filter((x) => x !== t))}>×</button></li>`;
+        return html`<li class="chip">
+          ${p.label}<button type="button" aria-label=${`Remove ${p.label}`} onClick=${() => onChange(tokens.filter((x) => x !== t))}>×</button>
+        </li>`;
       })}
     </ul>
   </div>`;
@@ -182,8 +211,18 @@ function TechPicker({ id, label, tokens, onChange }) {
 function Checks({ legend, name, values, options, onChange }) {
   return html`<fieldset class="checks">
     <legend>${legend}</legend>
-    ${options.map(([v, l]) => html`<label class="check"><input type="checkbox" name=${name} value=${v} checked=${values.includes(v)}
-        onChange=${(/** @type {FieldEvent} */ e) => onChange(e.currentTarget.checked ? [...values, v] : values.filter((x) => x !== v))} />${l ?? v}</label>`)}
+    ${options.map(
+      ([v, l]) =>
+        html`<label class="check"
+          ><input
+            type="checkbox"
+            name=${name}
+            value=${v}
+            checked=${values.includes(v)}
+            onChange=${(/** @type {FieldEvent} */ e) => onChange(e.currentTarget.checked ? [...values, v] : values.filter((x) => x !== v))}
+          />${l ?? v}</label
+        >`,
+    )}
   </fieldset>`;
 }
 
@@ -238,7 +277,13 @@ function Search({ route, user }) {
   // Column keys are the API's sort values: the server orders every page (and the export).
   /** @type {import('./ui.js').Column<Company>[]} */
   const columns = [
-    { key: 'name', label: 'Company', render: (c) => html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a><div class="sub">${c.domain}</div>` },
+    {
+      key: 'name',
+      label: 'Company',
+      render: (c) =>
+        html`<a href=${href(['companies', c.domain])}>${c.name ?? c.domain}</a>
+          <div class="sub">${c.domain}</div>`,
+    },
     { key: 'industry', label: 'Industry', sortable: false },
     { key: 'employees', label: 'Employees', render: (c) => c.employeeRange ?? '—' },
     { key: 'revenue', label: 'Revenue', render: (c) => c.revenueRange ?? '—' },
@@ -254,26 +299,54 @@ function Search({ route, user }) {
     <form class="card filters" onSubmit=${submit} aria-labelledby="filters-title">
       <h1 id="filters-title">Find companies</h1>
       <details class="filter-fields" open=${filtersOpen}>
-      <summary>Filters</summary>
-      <div class="field"><label for="f-q">Keywords</label><input id="f-q" type="search" value=${draft.query} onInput=${(/** @type {FieldEvent} */ e) => set('query')(e.currentTarget.value)} placeholder="Name, domain or industry words" /></div>
-      <${TechPicker} id="f-use" label="Uses technologies" tokens=${draft.use} onChange=${set('use')} />
-      <label class="check"><input type="checkbox" checked=${draft.useAll} onChange=${(/** @type {FieldEvent} */ e) => set('useAll')(e.currentTarget.checked)} />Must use all of them</label>
-      <${TechPicker} id="f-not" label="Does not use" tokens=${draft.not} onChange=${set('not')} />
-      <${Checks} legend="Usage intensity" name="intensity" values=${draft.intensity} options=${INTENSITY} onChange=${set('intensity')} />
-      <${Checks} legend="Last seen" name="recency" values=${draft.recency} options=${RECENCY} onChange=${set('recency')} />
-      <div class="field">
-        <label for="f-industry">Industry</label>
-        <select id="f-industry" multiple size="4" onChange=${(/** @type {SelectEvent} */ e) => set('industry')([...e.currentTarget.selectedOptions].map((o) => o.value))}>
-          ${(industries.data ?? []).map((i) => html`<option value=${i.id} selected=${draft.industry.includes(i.id)}>${i.name}</option>`)}
-        </select>
-      </div>
-      <details open=${draft.employees.length > 0 || draft.revenue.length > 0}>
-        <summary>Size and revenue</summary>
-        <${Checks} legend="Employees" name="employees" values=${draft.employees} options=${EMPLOYEE_BANDS.map((b) => [b])} onChange=${set('employees')} />
-        <${Checks} legend="Revenue" name="revenue" values=${draft.revenue} options=${REVENUE_BANDS.map((b) => [b])} onChange=${set('revenue')} />
-      </details>
-      <div class="field"><label for="f-country">Countries</label><input id="f-country" value=${draft.country} onInput=${(/** @type {FieldEvent} */ e) => set('country')(e.currentTarget.value)} placeholder="e.g. DE, US, France" /></div>
-      <div class="field"><label for="f-name">Name contains</label><input id="f-name" value=${draft.name} onInput=${(/** @type {FieldEvent} */ e) => set('name')(e.currentTarget.value)} /></div>
+        <summary>Filters</summary>
+        <div class="field">
+          <label for="f-q">Keywords</label
+          ><input
+            id="f-q"
+            type="search"
+            value=${draft.query}
+            onInput=${(/** @type {FieldEvent} */ e) => set('query')(e.currentTarget.value)}
+            placeholder="Name, domain or industry words"
+          />
+        </div>
+        <${TechPicker} id="f-use" label="Uses technologies" tokens=${draft.use} onChange=${set('use')} />
+        <label class="check"
+          ><input type="checkbox" checked=${draft.useAll} onChange=${(/** @type {FieldEvent} */ e) => set('useAll')(e.currentTarget.checked)} />Must use all of
+          them</label
+        >
+        <${TechPicker} id="f-not" label="Does not use" tokens=${draft.not} onChange=${set('not')} />
+        <${Checks} legend="Usage intensity" name="intensity" values=${draft.intensity} options=${INTENSITY} onChange=${set('intensity')} />
+        <${Checks} legend="Last seen" name="recency" values=${draft.recency} options=${RECENCY} onChange=${set('recency')} />
+        <div class="field">
+          <label for="f-industry">Industry</label>
+          <select
+            id="f-industry"
+            multiple
+            size="4"
+            onChange=${(/** @type {SelectEvent} */ e) => set('industry')([...e.currentTarget.selectedOptions].map((o) => o.value))}
+          >
+            ${(industries.data ?? []).map((i) => html`<option value=${i.id} selected=${draft.industry.includes(i.id)}>${i.name}</option>`)}
+          </select>
+        </div>
+        <details open=${draft.employees.length > 0 || draft.revenue.length > 0}>
+          <summary>Size and revenue</summary>
+          <${Checks} legend="Employees" name="employees" values=${draft.employees} options=${EMPLOYEE_BANDS.map((b) => [b])} onChange=${set('employees')} />
+          <${Checks} legend="Revenue" name="revenue" values=${draft.revenue} options=${REVENUE_BANDS.map((b) => [b])} onChange=${set('revenue')} />
+        </details>
+        <div class="field">
+          <label for="f-country">Countries</label
+          ><input
+            id="f-country"
+            value=${draft.country}
+            onInput=${(/** @type {FieldEvent} */ e) => set('country')(e.currentTarget.value)}
+            placeholder="e.g. DE, US, France"
+          />
+        </div>
+        <div class="field">
+          <label for="f-name">Name contains</label
+          ><input id="f-name" value=${draft.name} onInput=${(/** @type {FieldEvent} */ e) => set('name')(e.currentTarget.value)} />
+        </div>
       </details>
       <div class="actions">
         <button type="submit" class="primary">Search</button>
@@ -284,17 +357,41 @@ function Search({ route, user }) {
       <div class="results-head">
         <h2 id="results-title">Companies${page ? html` <span class="count">${page.totalElements}</span>` : ''}</h2>
         <div class="actions">
-          <label class="inline">Per page <select value=${String(s.size)} onChange=${(/** @type {SelectEvent} */ e) => navigate(urlOf({ ...s, page: 0, size: Number(e.currentTarget.value) }))}>
-            ${[20, 50, 100, 200].map((n) => html`<option value=${n}>${n}</option>`)}
-          </select></label>
+          <label class="inline"
+            >Per page
+            <select
+              value=${String(s.size)}
+              onChange=${(/** @type {SelectEvent} */ e) => navigate(urlOf({ ...s, page: 0, size: Number(e.currentTarget.value) }))}
+            >
+              ${[20, 50, 100, 200].map((n) => html`<option value=${n}>${n}</option>`)}
+            </select></label
+          >
           ${user.role !== 'viewer' && html`<button type="button" onClick=${doExport} disabled=${exporting.busy}>${exporting.busy ? 'Exporting…' : 'Export CSV'}</button>`}
         </div>
       </div>
       <${ErrorBox} error=${exporting.error} />
       <${ErrorBox} error=${results.error} onRetry=${results.reload} />
-      ${results.loading && !page ? html`<${Loading} rows=${8} label="Searching…" />` : page && html`
-        <${Table} columns=${columns} rows=${page.content} rowKey=${(/** @type {Company} */ c) => c.domain} caption="Sort by a column header (all results, and the export)" sort=${sorted} onSort=${onSort} empty="No company matches these filters. Remove a filter to widen the search." />
-        <${Pager} page=${s.page} totalPages=${page.totalPages} totalElements=${page.totalElements} label="companies" onPage=${(/** @type {number} */ p) => navigate(urlOf({ ...s, page: p }))} />`}
+      ${
+        results.loading && !page
+          ? html`<${Loading} rows=${8} label="Searching…" />`
+          : page &&
+            html` <${Table}
+                columns=${columns}
+                rows=${page.content}
+                rowKey=${(/** @type {Company} */ c) => c.domain}
+                caption="Sort by a column header (all results, and the export)"
+                sort=${sorted}
+                onSort=${onSort}
+                empty="No company matches these filters. Remove a filter to widen the search."
+              />
+              <${Pager}
+                page=${s.page}
+                totalPages=${page.totalPages}
+                totalElements=${page.totalElements}
+                label="companies"
+                onPage=${(/** @type {number} */ p) => navigate(urlOf({ ...s, page: p }))}
+              />`
+      }
     </section>
   </div>`;
 }

@@ -37,7 +37,9 @@ export function parseHash(hash = location.hash) {
  */
 export function href(parts, query) {
   const path = parts.map((p) => encodeURIComponent(p)).join('/');
-  const q = query ? new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v !== undefined && v !== null && v !== '' ? [[k, String(v)]] : []))).toString() : '';
+  const q = query
+    ? new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v !== undefined && v !== null && v !== '' ? [[k, String(v)]] : []))).toString()
+    : '';
   return `#/${path}${q ? `?${q}` : ''}`;
 }
 /** @param {string} to */
@@ -54,7 +56,9 @@ export function navigate(to, { replace = false } = {}) {
  * @param {unknown[]} deps
  */
 export function useAsync(fn, deps) {
-  const [state, setState] = useState(/** @type {{ loading: boolean, error: Problem | null, data: T | undefined }} */ ({ loading: true, error: null, data: undefined }));
+  const [state, setState] = useState(
+    /** @type {{ loading: boolean, error: Problem | null, data: T | undefined }} */ ({ loading: true, error: null, data: undefined }),
+  );
   const seq = useRef(0);
   const run = useCallback(() => {
     const n = ++seq.current;
@@ -140,28 +144,42 @@ export function Table({ columns, rows, caption, rowKey, sortable = true, empty =
   const toggle = (/** @type {string} */ key) => (onSort ? onSort(key) : setOwn((s) => ({ key, dir: s.key === key ? -s.dir : 1 })));
   return html`<div class="table-wrap">
     <table>
-      ${caption && html`<caption>${caption}</caption>`}
+      ${
+        caption &&
+        html`<caption>
+          ${caption}
+        </caption>`
+      }
       <thead>
         <tr>
           ${columns.map((c) => {
             const active = sort.key === c.key;
             const ariaSort = active ? (sort.dir === 1 ? 'ascending' : 'descending') : undefined;
             return html`<th scope="col" aria-sort=${ariaSort} class=${c.numeric ? 'num' : ''}>
-              ${sortable && c.sortable !== false
-                ? html`<button type="button" class="sort" onClick=${() => toggle(c.key)}>${c.label}<span aria-hidden="true">${active ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span></button>`
-                : c.label}
+              ${
+                sortable && c.sortable !== false
+                  ? html`<button type="button" class="sort" onClick=${() => toggle(c.key)}>
+                      ${c.label}<span aria-hidden="true">${active ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span>
+                    </button>`
+                  : c.label
+              }
             </th>`;
           })}
         </tr>
       </thead>
       <tbody>
-        ${shown.length === 0
-          ? html`<tr><td colspan=${columns.length} class="empty">${empty}</td></tr>`
-          : shown.map(
-              (r, i) => html`<tr key=${rowKey ? rowKey(r) : i}>
-                ${columns.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${c.render ? c.render(r) : (/** @type {any} */ (r)[c.key] ?? '—')}</td>`)}
-              </tr>`,
-            )}
+        ${
+          shown.length === 0
+            ? html`<tr>
+                <td colspan=${columns.length} class="empty">${empty}</td>
+              </tr>`
+            : shown.map(
+                (r, i) =>
+                  html`<tr key=${rowKey ? rowKey(r) : i}>
+                    ${columns.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${c.render ? c.render(r) : (/** @type {any} */ (r)[c.key] ?? '—')}</td>`)}
+                  </tr>`,
+              )
+        }
       </tbody>
     </table>
   </div>`;

@@ -2,10 +2,11 @@
 import * as f from '../fields.ts';
 import { defineKind, idFromDomain, issue } from './define.ts';
 
-export const industries = defineKind(
-  { id: f.id().required(), name: f.text(200).required(), sector: f.text(200).optional() },
-  (r) => ({ id: r.id, name: r.name, sector: r.sector }),
-);
+export const industries = defineKind({ id: f.id().required(), name: f.text(200).required(), sector: f.text(200).optional() }, (r) => ({
+  id: r.id,
+  name: r.name,
+  sector: r.sector,
+}));
 
 export const categories = defineKind(
   { id: f.id().required(), name: f.text(200).required(), parentId: f.id().optional(), description: f.text(2000).optional() },

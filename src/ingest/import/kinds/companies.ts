@@ -76,8 +76,22 @@ export const companies = defineKind(
 const s = z.string().optional();
 const sn = z.union([z.string(), z.number()]).optional();
 const profileSchema = z.looseObject({
-  name: s, short_name: s, company_id: sn, company_type: s, description: s, employee_count: sn, founded_date: s, revenue: sn,
-  facebook_link: s, linkedin_link: s, twitter_link: s, youtube_link: s, website: s, logo_url: s, profile_url: s, perm_id: s,
+  name: s,
+  short_name: s,
+  company_id: sn,
+  company_type: s,
+  description: s,
+  employee_count: sn,
+  founded_date: s,
+  revenue: sn,
+  facebook_link: s,
+  linkedin_link: s,
+  twitter_link: s,
+  youtube_link: s,
+  website: s,
+  logo_url: s,
+  profile_url: s,
+  perm_id: s,
   industries: z.array(z.string()).optional(),
   sic_code: z.array(z.string()).optional(),
   ceo: z.looseObject({ first_name: s, last_name: s, image_url: s }).optional(),
@@ -87,14 +101,11 @@ const profileSchema = z.looseObject({
   acquisition: z.array(z.looseObject({ name: z.string(), date: z.string(), amount: s, company_id: s, status: s, undisclosed: s, website: s })).optional(),
 });
 
-export const firmographics = defineKind(
-  { companyDomain: f.domain().required(), profile: f.jsonObject().required() },
-  (r, ctx) => {
-    const parsed = profileSchema.safeParse(r.profile);
-    if (!parsed.success) for (const i of parsed.error.issues) issue(ctx, ['profile', ...i.path].join('.'), i.message);
-    return { company_domain: r.companyDomain, profile: r.profile };
-  },
-);
+export const firmographics = defineKind({ companyDomain: f.domain().required(), profile: f.jsonObject().required() }, (r, ctx) => {
+  const parsed = profileSchema.safeParse(r.profile);
+  if (!parsed.success) for (const i of parsed.error.issues) issue(ctx, ['profile', ...i.path].join('.'), i.message);
+  return { company_domain: r.companyDomain, profile: r.profile };
+});
 
 export const installs = defineKind(
   {
@@ -182,7 +193,12 @@ export const feed = defineKind(
   },
   (r) => ({
     // Without an id, the item is identified by company, date and source (or title).
-    id: r.id ?? `fdi_${createHash('sha256').update(`${r.companyDomain}\n${r.date}\n${r.sourceUrl ?? r.title}`).digest('hex').slice(0, 24)}`,
+    id:
+      r.id ??
+      `fdi_${createHash('sha256')
+        .update(`${r.companyDomain}\n${r.date}\n${r.sourceUrl ?? r.title}`)
+        .digest('hex')
+        .slice(0, 24)}`,
     company_domain: r.companyDomain,
     published_at: r.date,
     title: r.title,
@@ -207,4 +223,3 @@ export const cohorts = defineKind(
     return { company_domain: r.companyDomain, member_domain: r.memberDomain, rank: r.rank, score: r.score };
   },
 );
-
