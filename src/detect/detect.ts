@@ -45,10 +45,8 @@ const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 class Findings {
   readonly byTech = new Map<number, EvidenceItem[]>();
   add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string): void {
-    const ev: EvidenceItem = { source: sourceOfField(p.field), ruleId: p.ruleId, excerpt, weight: p.weight };
-    if (url !== undefined) ev.url = url;
     const version = fillVersion(p.version, m);
-    if (version) ev.version = version;
+    const ev: EvidenceItem = { source: sourceOfField(p.field), url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight: p.weight };
     const list = this.byTech.get(p.tech);
     if (!list) this.byTech.set(p.tech, [ev]);
     else if (!list.some((e) => e.ruleId === ev.ruleId)) list.push(ev);
@@ -233,8 +231,7 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
         const current = entries.get(target);
         if (current?.impliedBy?.includes(parent.name)) continue;
         const implied = entry.confidence * weight;
-        const carried: EvidenceItem = { ...entry.evidence[0]!, ruleId: `${parent.name}/implies/${catalog.technologies[target]!.name}`, weight };
-        delete carried.version;
+        const carried: EvidenceItem = { ...entry.evidence[0]!, ruleId: `${parent.name}/implies/${catalog.technologies[target]!.name}`, version: null, weight };
         if (current) {
           current.confidence = Math.max(current.confidence, implied);
           current.evidence.push(carried);

@@ -7,7 +7,7 @@ import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
-import { EVIDENCE_PER_RECORD, evidenceRecordSchema } from './evidence.ts';
+import { EVIDENCE_PER_RECORD, observationSchema } from './evidence.ts';
 
 export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
@@ -98,7 +98,7 @@ export type CompanyProduct = z.output<typeof companyProductSchema>;
 export const companyProductWithEvidenceSchema = companyProductSchema
   .extend({
     evidence: z
-      .array(evidenceRecordSchema)
+      .array(observationSchema)
       .optional()
       .describe(`With include=evidence: the newest ${EVIDENCE_PER_RECORD} evidence items (empty for an imported install without observations)`),
   })

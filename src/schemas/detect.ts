@@ -11,13 +11,13 @@ import { defineOperation } from './operation.ts';
 export const evidenceItemSchema = z
   .object({
     source: z.enum(EVIDENCE_SOURCES).describe('Where the trace was: html, script, meta, header, cookie, dns or job'),
-    url: z.string().max(4096).optional().describe('The page the trace was on (absent for DNS records and job posts)'),
+    url: z.string().max(4096).nullable().describe('The page the trace was on; null for DNS records and job posts'),
     ruleId: z.string().min(1).max(300).describe('The rule that matched: `<technology>/<field>/<key or index>`'),
     excerpt: z.string().max(200).describe('At most 200 characters of the matched text'),
-    version: z.string().max(100).optional(),
+    version: z.string().max(100).nullable().describe('The version the trace carried; null when it carried none'),
     weight: z.number().gt(0).max(1).describe('How much this one trace says the technology is in use, in (0, 1]'),
   })
-  .meta({ id: 'EvidenceItem', description: 'One trace behind a detection' });
+  .meta({ id: 'EvidenceItem', description: 'One trace the detector found: where it was, the rule, an excerpt, the version and the weight' });
 export type EvidenceItem = z.output<typeof evidenceItemSchema>;
 
 export const detectedTechnologySchema = z
@@ -38,7 +38,24 @@ export const siteResultSchema = z
     seenAt: z.iso.datetime({ offset: true }).optional().describe('When the artifacts were collected (default: when they are recorded)'),
   })
   .meta({ id: 'SiteDetections', description: 'The technologies detected on one site (a line of `stacklens detect --json`)' });
-export type SiteResult = z.input<typeof siteResultSchema>;
+
+/** The null fields of an evidence item, as read back from a file: absent reads as null (lines written before they were always there). */
+const absentAsNull = <T extends z.ZodNullable<z.ZodString>>(field: T) => field.optional().transform((v) => v ?? null);
+
+/** A site record read back (`stacklens observe`, `detect --save`): the contract's, with url and version of an evidence item allowed to be absent. */
+export const siteResultReadSchema = siteResultSchema.extend({
+  technologies: z
+    .array(
+      detectedTechnologySchema.extend({
+        evidence: z
+          .array(evidenceItemSchema.extend({ url: absentAsNull(evidenceItemSchema.shape.url), version: absentAsNull(evidenceItemSchema.shape.version) }))
+          .max(200),
+      }),
+    )
+    .max(2000),
+});
+/** A site record as a caller may hand it in (url and version of evidence may be absent). */
+export type SiteResult = z.input<typeof siteResultReadSchema>;
 
 // POST /detect ----------------------------------------------------------------------------------
 

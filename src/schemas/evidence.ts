@@ -6,22 +6,16 @@ import { idInput } from './text.ts';
 import { pageQuery, pageSchema } from './common.ts';
 import { domainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
-import { EVIDENCE_SOURCES } from '../technographics/evidence.ts';
+import { evidenceItemSchema } from './detect.ts';
 
-export const evidenceRecordSchema = z
-  .object({
-    source: z.enum(EVIDENCE_SOURCES).describe('Where the trace was: html, script, meta, header, cookie, dns or job'),
-    url: z.string().nullable().describe('The page the trace was on; null for DNS records and job posts'),
-    ruleId: z.string().describe('The detection rule that matched: `<technology>/<field>/<key or index>`'),
-    excerpt: z.string().describe('At most 200 characters of the matched text'),
-    version: z.string().nullable().describe('The version the trace carried, if any'),
-    weight: z.number().describe('How much this trace alone says the product is in use, in (0, 1]'),
-    seenAt: z.string().describe('When it was observed (ISO 8601 timestamp)'),
-  })
-  .meta({ id: 'Evidence', description: 'One observation behind "the company uses the product"' });
-export type EvidenceRecord = z.output<typeof evidenceRecordSchema>;
+/** An evidence item as the observation log keeps it: the detector's item and when it was seen. */
+export const observationSchema = evidenceItemSchema.extend({ seenAt: z.string().describe('When it was observed (ISO 8601 timestamp)') }).meta({
+  id: 'Observation',
+  description: 'An evidence item as the observation log keeps it: one trace behind "the company uses the product", and when it was seen',
+});
+export type ObservationRecord = z.output<typeof observationSchema>;
 
-export const evidencePageSchema = pageSchema(evidenceRecordSchema).meta({ id: 'EvidencePage' });
+export const evidencePageSchema = pageSchema(observationSchema).meta({ id: 'EvidencePage' });
 
 /** Evidence items a Company product record carries with `include=evidence`. */
 export const EVIDENCE_PER_RECORD = 5;

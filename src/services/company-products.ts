@@ -10,7 +10,7 @@ import { nowDate } from '../clock.ts';
 import { requireCategories, requireCategoriesByName, requireCompany } from './resolve.ts';
 import { audited, type Actor } from './exports.ts';
 import { newestEvidence } from './evidence.ts';
-import type { EvidenceRecord } from '../schemas/evidence.ts';
+import type { ObservationRecord } from '../schemas/evidence.ts';
 
 type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
 
@@ -73,7 +73,7 @@ export async function companyProducts(
   primary: Db,
   input: CompanyProductsInput,
   include: { evidence?: boolean } = {},
-): Promise<Page<CompanyProduct & { evidence?: EvidenceRecord[] }>> {
+): Promise<Page<CompanyProduct & { evidence?: ObservationRecord[] }>> {
   const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);

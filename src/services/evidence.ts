@@ -2,16 +2,16 @@
 // and the newest few per record for `include=evidence` on the company's products.
 import type { Db } from '../db/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import type { EvidenceInput, EvidenceRecord } from '../schemas/evidence.ts';
+import type { EvidenceInput, ObservationRecord } from '../schemas/evidence.ts';
 import { EVIDENCE_PER_RECORD } from '../schemas/evidence.ts';
 import { NotFoundError } from '../errors.ts';
 import { installSignals } from '../store/evidence.ts';
 import { evidencePage, latestEvidence, type EvidenceItemRow } from '../store/observations.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 
-function toRecord(r: EvidenceItemRow): EvidenceRecord {
+function toRecord(r: EvidenceItemRow): ObservationRecord {
   return {
-    source: r.source as EvidenceRecord['source'],
+    source: r.source as ObservationRecord['source'],
     url: r.url,
     ruleId: r.ruleId,
     excerpt: r.excerpt,
@@ -21,7 +21,7 @@ function toRecord(r: EvidenceItemRow): EvidenceRecord {
   };
 }
 
-export async function companyProductEvidence(db: Db, input: EvidenceInput): Promise<Page<EvidenceRecord>> {
+export async function companyProductEvidence(db: Db, input: EvidenceInput): Promise<Page<ObservationRecord>> {
   const company = await requireCompany(db, input.companyDomain);
   await requireProducts(db, [input.productId]);
   const { total, items } = await evidencePage(db, company.id, input.productId, input.page * input.size, input.size);
@@ -32,7 +32,7 @@ export async function companyProductEvidence(db: Db, input: EvidenceInput): Prom
 }
 
 /** The newest evidence items of each product (at most EVIDENCE_PER_RECORD), by product id. */
-export async function newestEvidence(db: Db, companyId: string, productIds: string[]): Promise<Map<string, EvidenceRecord[]>> {
+export async function newestEvidence(db: Db, companyId: string, productIds: string[]): Promise<Map<string, ObservationRecord[]>> {
   const rows = await latestEvidence(db, companyId, productIds, EVIDENCE_PER_RECORD);
   return new Map([...rows].map(([id, list]) => [id, list.map(toRecord)]));
 }

@@ -18,7 +18,7 @@ import { BadRequestError } from '../errors.ts';
 import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
-import { siteResultSchema, type SiteResult } from '../schemas/detect.ts';
+import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
   companiesForDomains,
   createProduct,
@@ -67,8 +67,8 @@ let builtIn: CompiledCatalog | undefined;
 const builtInCatalog = () => (builtIn ??= loadCatalog());
 
 /** Validates one site record (a parsed `--json` line); the error names the field. */
-export function parseSiteResult(data: unknown, where = 'site'): z.output<typeof siteResultSchema> {
-  const parsed = siteResultSchema.safeParse(data);
+export function parseSiteResult(data: unknown, where = 'site'): z.output<typeof siteResultReadSchema> {
+  const parsed = siteResultReadSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new BadRequestError(`${[where, ...issue.path].filter((k) => k !== '').join('.') || 'record'}: ${issue.message}`);

@@ -14,13 +14,14 @@ export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
 /** One trace the detector found on a site. */
 export interface EvidenceItem {
   source: EvidenceSource;
-  /** The page the trace was on (absent for DNS records and job posts). */
-  url?: string;
+  /** The page the trace was on; null for DNS records and job posts. */
+  url: string | null;
   /** `<technology>/<field>/<key or index>` (ruleIdOf), e.g. `HubSpot/scriptSrc/0`, `Google Workspace/dns.MX/0`. */
   ruleId: string;
   /** At most 200 characters of the matched text, whitespace collapsed. */
   excerpt: string;
-  version?: string;
+  /** The version the trace carried; null when it carried none. */
+  version: string | null;
   /** How much this one trace says the technology is in use, in (0, 1]. */
   weight: number;
 }

@@ -59,6 +59,11 @@ test('artifacts: the technologies of the uploaded site, each with its evidence',
   assert.equal(wp.evidence[0].source, 'meta');
   assert.equal(wp.evidence[0].url, 'https://shop.example/');
   assert.ok(wp.evidence[0].excerpt.length <= 200 && wp.evidence[0].ruleId.startsWith('WordPress/'));
+  // One null convention with the stored evidence (an Observation is this item and its seenAt): a DNS
+  // record has no page and this one no version, both null rather than absent.
+  const mx = body.technologies.find((x: { name: string }) => x.name === 'Google Workspace').evidence[0];
+  assert.deepEqual(Object.keys(mx), ['source', 'url', 'ruleId', 'excerpt', 'version', 'weight']);
+  assert.deepEqual([mx.source, mx.url, mx.version], ['dns', null, null]);
   const strict = (await post({ artifacts: { domain: 'shop.example', html: HTML }, minConfidence: 0.99 })).json();
   assert.ok(strict.technologies.every((x: { confidence: number }) => x.confidence >= 0.99));
 });

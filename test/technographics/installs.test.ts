@@ -70,7 +70,8 @@ function randomLog(seed: string, n: number): Observation[] {
       ruleId,
       excerpt: `excerpt ${Math.floor(rng() * 3)}`,
       weight: pick(WEIGHTS),
-      ...(rng() < 0.5 ? { url: 'https://x.example/' } : {}),
+      url: rng() < 0.5 ? 'https://x.example/' : null,
+      version: null,
     };
     out.push(observationOf(item, { companyId: pick(companies), productId: pick(products), seenAt, input: 'test' }));
     // The same item again later that day: the log keeps the first.
@@ -126,7 +127,14 @@ test('the rules of one DNS record type are one trace: two SPF includes count onc
   await db.query('DELETE FROM observations');
   const seenAt = new Date(`${AS_OF}T08:00:00Z`);
   const at = { companyId: companies[0]!, productId: products[0]!, seenAt };
-  const spf = (key: string): EvidenceItem => ({ source: 'dns', ruleId: `Acme/dns.SPF/${key}`, excerpt: `include:${key}.acme.example`, weight: 0.4 });
+  const spf = (key: string): EvidenceItem => ({
+    source: 'dns',
+    ruleId: `Acme/dns.SPF/${key}`,
+    excerpt: `include:${key}.acme.example`,
+    url: null,
+    version: null,
+    weight: 0.4,
+  });
   const log = [observationOf(spf('0'), at), observationOf(spf('1'), at)];
   await db.transaction((tx) => insertObservations(tx, log));
   await deriveInstalls(db, { companyIds: [at.companyId], asOf: seenAt });
@@ -162,8 +170,8 @@ test('traceOf and its SQL read the same trace from every kind of rule id', async
   assert.equal(traceOf({ source: 'dns', ruleId: 'Parent/implies/Acme' }), 'Parent/implies/Acme');
 });
 
-test('an evidence item has one identity whatever carries it: absent url and version hash as empty', () => {
-  const item: EvidenceItem = { source: 'script', ruleId: 'Acme/scriptSrc/0', excerpt: 'x', weight: 0.9 };
+test('an evidence item has one identity whatever carries it: a null url and version hash as empty', () => {
+  const item: EvidenceItem = { source: 'script', url: null, ruleId: 'Acme/scriptSrc/0', excerpt: 'x', version: null, weight: 0.9 };
   assert.equal(evidenceHash(item), evidenceHash({ ...item, url: '', version: '' }));
   assert.notEqual(evidenceHash(item), evidenceHash({ ...item, url: 'https://x.example/' }));
   assert.match(evidenceHash(item), /^[0-9a-f]{32}$/);

@@ -1341,8 +1341,8 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["CompanySummary"][];
         };
-        /** @description One observation behind "the company uses the product" */
-        Evidence: {
+        /** @description One trace the detector found: where it was, the rule, an excerpt, the version and the weight */
+        EvidenceItem: {
             /**
              * @description Where the trace was: html, script, meta, header, cookie, dns or job
              * @enum {string}
@@ -1350,13 +1350,46 @@ export interface components {
             source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
             /** @description The page the trace was on; null for DNS records and job posts */
             url: string | null;
-            /** @description The detection rule that matched: `<technology>/<field>/<key or index>` */
+            /** @description The rule that matched: `<technology>/<field>/<key or index>` */
             ruleId: string;
             /** @description At most 200 characters of the matched text */
             excerpt: string;
-            /** @description The version the trace carried, if any */
+            /** @description The version the trace carried; null when it carried none */
             version: string | null;
-            /** @description How much this trace alone says the product is in use, in (0, 1] */
+            /** @description How much this one trace says the technology is in use, in (0, 1] */
+            weight: number;
+        };
+        /** @description A technology found on a site, with its evidence */
+        DetectedTechnology: {
+            name: string;
+            vendorDomain: string;
+            category: string;
+            version?: string;
+            /** @description 1 - Π(1 - weight) over the distinct rules that matched */
+            confidence: number;
+            evidence: components["schemas"]["EvidenceItem"][];
+        };
+        /** @description The technologies detected on the site (the shape of a `stacklens detect --json` line) */
+        DetectResult: {
+            domain: string;
+            technologies: components["schemas"]["DetectedTechnology"][];
+        };
+        /** @description An evidence item as the observation log keeps it: one trace behind "the company uses the product", and when it was seen */
+        Observation: {
+            /**
+             * @description Where the trace was: html, script, meta, header, cookie, dns or job
+             * @enum {string}
+             */
+            source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
+            /** @description The page the trace was on; null for DNS records and job posts */
+            url: string | null;
+            /** @description The rule that matched: `<technology>/<field>/<key or index>` */
+            ruleId: string;
+            /** @description At most 200 characters of the matched text */
+            excerpt: string;
+            /** @description The version the trace carried; null when it carried none */
+            version: string | null;
+            /** @description How much this one trace says the technology is in use, in (0, 1] */
             weight: number;
             /** @description When it was observed (ISO 8601 timestamp) */
             seenAt: string;
@@ -1364,7 +1397,7 @@ export interface components {
         EvidencePage: {
             totalPages: number;
             totalElements: number;
-            content: components["schemas"]["Evidence"][];
+            content: components["schemas"]["Observation"][];
         };
         /** @description One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items */
         CompanyProduct: {
@@ -1421,7 +1454,7 @@ export interface components {
              */
             dateLastVerifiedBucket: "RECENT" | "NEW" | "OLD" | "ANCIENT";
             /** @description With include=evidence: the newest 5 evidence items (empty for an imported install without observations) */
-            evidence?: components["schemas"]["Evidence"][];
+            evidence?: components["schemas"]["Observation"][];
         };
         CompanyProductPage: {
             totalPages: number;
@@ -1574,38 +1607,6 @@ export interface components {
             /** @description Cursor for the next (older) page; absent on the last page */
             paginationId?: string;
             feeds: components["schemas"]["FeedItem"][];
-        };
-        /** @description One trace behind a detection */
-        EvidenceItem: {
-            /**
-             * @description Where the trace was: html, script, meta, header, cookie, dns or job
-             * @enum {string}
-             */
-            source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
-            /** @description The page the trace was on (absent for DNS records and job posts) */
-            url?: string;
-            /** @description The rule that matched: `<technology>/<field>/<key or index>` */
-            ruleId: string;
-            /** @description At most 200 characters of the matched text */
-            excerpt: string;
-            version?: string;
-            /** @description How much this one trace says the technology is in use, in (0, 1] */
-            weight: number;
-        };
-        /** @description A technology found on a site, with its evidence */
-        DetectedTechnology: {
-            name: string;
-            vendorDomain: string;
-            category: string;
-            version?: string;
-            /** @description 1 - Π(1 - weight) over the distinct rules that matched */
-            confidence: number;
-            evidence: components["schemas"]["EvidenceItem"][];
-        };
-        /** @description The technologies detected on the site (the shape of a `stacklens detect --json` line) */
-        DetectResult: {
-            domain: string;
-            technologies: components["schemas"]["DetectedTechnology"][];
         };
         /** @description An API client as an administrator sees it; never its secret */
         AdminClient: {

@@ -60,7 +60,7 @@ function Evidence({ domain, product }) {
     [domain, product.productId, size],
   );
   const items = ev.data?.content ?? [];
-  const where = (/** @type {import('./contract.js').Schemas['Evidence']} */ o) =>
+  const where = (/** @type {import('./contract.js').Schemas['Observation']} */ o) =>
     o.url
       ? html`<a href=${o.url} target="_blank" rel="noopener noreferrer">${o.url}</a>`
       : o.source === 'dns'
