@@ -48,13 +48,14 @@ export interface RefreshOptions {
   /** Overrides the as-of date recency is measured from (tests, evaluation). */
   asOf?: Date;
   /**
-   * Started once the population is read, before the cohorts are computed, and awaited before
-   * the refresh ends: a bulk load queues its index builds here, which the database runs while
-   * this thread computes (the cohort writes queue behind them: see writesAhead).
+   * Started once the population is read, before the cohorts are computed: a bulk load builds
+   * its indexes here, which the database runs while this thread computes. The cohort writes
+   * start when it has finished (a transaction's statements go one at a time), computed batches
+   * waiting meanwhile (writesAhead).
    */
   besideComputing?: () => Promise<void>;
   /**
-   * Cohort writes that may wait in the queue before the computation waits for the oldest
+   * Computed batches that may wait for their write before the computation waits for the oldest
    * (default 1: one batch computed while the previous is written). More lets the computation
    * run on while the database is busy with besideComputing's work; each holds a batch's rows.
    */
@@ -186,14 +187,17 @@ async function runObserved(
   const probe = new SimilarityProbe(pop);
   progress({ phase: 'load', done: 1, total: 1 });
   timings.load = Date.now() - t;
-  const beside = options.besideComputing?.();
-  beside?.catch(() => {}); // surfaced by the await at the end
+  const beside = options.besideComputing?.() ?? Promise.resolve();
+  beside.catch(() => {}); // surfaced by the first write, or the await at the end
 
   t = Date.now();
   const targets = only === null ? pop.ids.map((_, i) => i) : only.map((id) => pop.indexOf.get(id)).filter((i): i is number => i !== undefined);
   let cohortRows = 0;
   const writing: Promise<void>[] = [];
   const writesAhead = Math.max(1, options.writesAhead ?? 1);
+  // The writes run one after another (one connection, or one transaction's client, never
+  // given two statements at once), the first once the work beside the computation is done.
+  let lastWrite: Promise<unknown> = beside;
   let failure: unknown;
   progress({ phase: 'cohorts', done: 0, total: targets.length });
   for (let start = 0; start < targets.length; start += batchSize) {
@@ -216,13 +220,17 @@ async function runObserved(
     const done = Math.min(targets.length, start + batch.length);
     // The rejection is caught at once (and rethrown above) so it never goes unhandled while computing.
     const stacks = batch.map((i) => Array.from(pop.stacks[i]!, (p) => pop.productIds[p]!));
-    writing.push(
+    const write = lastWrite.then(() =>
       replaceComputedCohorts(
         db,
         batch.map((i) => pop.ids[i]!),
         rows,
         stacks,
-      ).then(
+      ),
+    );
+    lastWrite = write;
+    writing.push(
+      write.then(
         () => progress({ phase: 'cohorts', done, total: targets.length }),
         (err: unknown) => void (failure ??= err),
       ),
