@@ -19,7 +19,7 @@ export interface Inputs {
 
 export interface Endpoint {
   name: string;
-  /** Point reads have the stricter target in the issue (≥ 70 % of the ceiling). */
+  /** Point reads have the stricter target (≥ 70 % of the ceiling). */
   kind: 'point' | 'page' | 'search' | 'metrics';
   requests(inputs: Inputs): RequestSpec[];
 }

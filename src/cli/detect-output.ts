@@ -1,8 +1,11 @@
-// What `stacklens detect` prints, whatever its input: the JSON record of one site (the fields
-// the issue fixes), the readable report, and the sink hook through which detections can also go
+// What `stacklens detect` prints, whatever its input: the JSON record of one site (detect.ts
+// siteRecord), the readable report, and the sink hook through which detections can also go
 // elsewhere (the database, with --save).
 import { once } from 'node:events';
 import type { Detection, SiteArtifacts } from '../detect/types.ts';
+import type { SiteRecord } from '../detect/detect.ts';
+
+export { siteRecord, type SiteRecord } from '../detect/detect.ts';
 
 /**
  * Where detections go besides the output: the hook a `--save` option plugs into (recording
@@ -11,23 +14,6 @@ import type { Detection, SiteArtifacts } from '../detect/types.ts';
 export interface DetectSink {
   write(record: SiteRecord, site: SiteArtifacts): Promise<void>;
   close(): Promise<void>;
-}
-
-export type SiteRecord = ReturnType<typeof siteRecord>;
-
-/** The output record of one site: the fields the issue fixes, in that order. */
-export function siteRecord(domain: string, detections: Detection[]) {
-  return {
-    domain,
-    technologies: detections.map((d) => ({
-      name: d.name,
-      vendorDomain: d.vendorDomain,
-      category: d.category,
-      ...(d.version ? { version: d.version } : {}),
-      confidence: d.confidence,
-      evidence: d.evidence,
-    })),
-  };
 }
 
 /** Writes to stdout under backpressure. */

@@ -265,3 +265,20 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
   }
   return out.sort((a, b) => b.confidence - a.confidence || a.name.localeCompare(b.name));
 }
+
+export type SiteRecord = ReturnType<typeof siteRecord>;
+
+/** The record of one site's detections, as the contract names it (SiteDetections: `stacklens detect --json`, `POST /api/detect`), in that field order. */
+export function siteRecord(domain: string, detections: Detection[]) {
+  return {
+    domain,
+    technologies: detections.map((d) => ({
+      name: d.name,
+      vendorDomain: d.vendorDomain,
+      category: d.category,
+      ...(d.version ? { version: d.version } : {}),
+      confidence: d.confidence,
+      evidence: d.evidence,
+    })),
+  };
+}

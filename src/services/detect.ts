@@ -8,7 +8,7 @@ import type { Detection, SiteArtifacts } from '../detect/types.ts';
 import { CollectError, fetchSite, Politeness, siteTarget, type NetworkPolicy } from '../detect/collect/index.ts';
 import type { DetectInput, DetectResult } from '../schemas/detect.ts';
 import { builtInCatalog } from '../detect/catalog.ts';
-import { detect } from '../detect/detect.ts';
+import { detect, siteRecord } from '../detect/detect.ts';
 import { isAbortError, type DetectorPool } from './detect-pool.ts';
 
 export interface DetectDeps {
@@ -35,17 +35,7 @@ export async function detectTechnologies(input: DetectInput, deps: DetectDeps): 
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const site = input.artifacts ? toSiteArtifacts(input.artifacts) : await fetchOne(input.url!, deps, deadline);
   const detections = await match(site, input.minConfidence ?? 0.5, deps, deadline, input.artifacts ? 'artifacts' : `url: ${input.url!.slice(0, 200)}`);
-  return {
-    domain: site.domain,
-    technologies: detections.map((d) => ({
-      name: d.name,
-      vendorDomain: d.vendorDomain,
-      category: d.category,
-      ...(d.version ? { version: d.version } : {}),
-      confidence: d.confidence,
-      evidence: d.evidence,
-    })),
-  };
+  return siteRecord(site.domain, detections);
 }
 
 async function match(site: SiteArtifacts, minConfidence: number, deps: DetectDeps, deadline: AbortSignal, what: string): Promise<Detection[]> {

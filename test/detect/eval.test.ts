@@ -1,4 +1,4 @@
-// The measurement on the labelled fixtures: the goals of issue 17 (micro precision >= 0.95,
+// The measurement on the labelled fixtures: the detector's goals (micro precision >= 0.95,
 // recall >= 0.90, no hard negative detected), the fixture set's size and make-up, and that the
 // committed file is what the generator writes (no hand edits to fit the rules).
 import { test } from 'node:test';

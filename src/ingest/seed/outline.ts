@@ -4,13 +4,8 @@
 // header explains them).
 import { taxonomy, type TaxonomyCategory } from '../../technographics/taxonomy.ts';
 
-export interface Category {
-  id: string;
-  name: string;
-  parentId: string | null;
-  level: number;
-  topId: string;
-  leaf: boolean;
+/** A category of the taxonomy with the demo world's adoption model read from its annotations. */
+export interface Category extends Omit<TaxonomyCategory, 'annotations'> {
   /** Base adoption rate (leaves only). */
   rate: number;
   modern: boolean;

@@ -5,23 +5,11 @@ import { COUNTRIES_BY_REGION } from './geo.ts';
 import { personName } from './names.ts';
 import { rngFor, type Rng } from './rng.ts';
 import { slugify } from '../../slug.ts';
+import { FUNCTIONS, SENIORITIES, type PeopleFunction, type Seniority } from '../../intelligence/prompt/schema.ts';
 
-export const SENIORITIES = ['C-Level', 'VP', 'Director', 'Manager', 'Senior', 'Entry'] as const;
-export const FUNCTIONS = [
-  'General Management',
-  'Sales',
-  'Marketing',
-  'IT',
-  'Engineering',
-  'Finance',
-  'HR',
-  'Operations',
-  'Legal',
-  'Customer Success',
-  'Product',
-] as const;
-export type Seniority = (typeof SENIORITIES)[number];
-export type PersonFunction = (typeof FUNCTIONS)[number];
+// The seniorities and functions people have: one list, the prompt parser's (the people table holds them).
+export { FUNCTIONS, SENIORITIES, type Seniority };
+export type PersonFunction = PeopleFunction;
 
 export interface Contact {
   kind: 'email' | 'phone';
