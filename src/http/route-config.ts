@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { z } from 'zod';
 import { commonErrors, errorBodySchema } from '../schemas/common.ts';
 import { onBehalfOfUserSchema } from '../schemas/params.ts';
-import { bulkheadFor, checkAdminRole, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
+import { bulkheadFor, checkAdminRole, handlersById, conditionOf, flagSet, isUnconditional, type HttpMethod, type Operation } from '../schemas/operation.ts';
 import type { Release } from '../bulkhead.ts';
 import { BadRequestError, ServiceUnavailableError } from '../errors.ts';
 import { callerKey } from '../auth/caller-key.ts';
@@ -138,6 +138,50 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
   Body: Out<Get<Binding<O>, 'body'>>;
 }>;
 
+/** What a route does with a call: transport → one service call → answer. */
+export type RestHandler<O extends Operation> = (request: OperationRequest<O>, reply: FastifyReply) => unknown;
+
+/** Route options beyond the record's: a body limit of its own (POST /detect). */
+export interface RestRouteOptions {
+  bodyLimit?: number;
+}
+
+/** The REST door's part of one operation: its handler (and options), for the record it names. */
+export interface RestRoute<O extends Operation = Operation> {
+  readonly operation: O;
+  readonly handler: RestHandler<O>;
+  readonly options?: RestRouteOptions;
+}
+
+/** A route of any operation, as the list of a door holds it (each typed by its own record where it is made). */
+export interface AnyRestRoute {
+  readonly operation: Operation;
+  readonly handler: (request: never, reply: FastifyReply) => unknown;
+  readonly options?: RestRouteOptions;
+}
+
+/** A route module's entry for one operation, typed from its record. */
+export function route<O extends Operation>(operation: O, handler: RestHandler<O>, options?: RestRouteOptions): RestRoute<O> {
+  return { operation, handler, ...(options ? { options } : {}) };
+}
+
+/**
+ * Registers the operations of the list, in its order, each with the handler a route module
+ * gave for it. The list decides what is served: an operation without a handler, a handler
+ * for an operation not in the list, or two handlers for one operation is an error at start-up
+ * (and, for the listed operations, at compile time: routes/api.ts).
+ */
+export function serveOperations(app: FastifyInstance, operations: readonly Operation[], routes: readonly AnyRestRoute[]): void {
+  const byId = handlersById(routes, 'route');
+  for (const op of operations) {
+    const entry = byId.get(op.id);
+    if (!entry) throw new Error(`Operation ${op.id} has no REST handler`);
+    byId.delete(op.id);
+    serve(app, op, entry.handler as RestHandler<Operation>, entry.options);
+  }
+  if (byId.size) throw new Error(`REST handlers for operations not in the list: ${[...byId.keys()].join(', ')}`);
+}
+
 /**
  * Registers every address of the operation with one handler: transport → one service call →
  * answer. Each call runs in the bulkhead of its record (bulkheadFor: search, peers, export,
@@ -146,13 +190,7 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
  * (`http.referenceData`) answers its JSON through the app's reference cache (ETag/304); a
  * call asking for the streamed variant (export=true) is never kept.
  */
-export function serve<O extends Operation>(
-  app: FastifyInstance,
-  op: O,
-  handler: (request: OperationRequest<O>, reply: FastifyReply) => unknown,
-  /** Route options beyond the record's: a body limit of its own (POST /detect). */
-  routeOptions: { bodyLimit?: number } = {},
-): void {
+export function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHandler<O>, routeOptions: RestRouteOptions = {}): void {
   const streams = (request: OperationRequest<O>) =>
     op.stream !== undefined && (op.stream.when === undefined || flagSet((request.query as Record<string, unknown> | undefined)?.[op.stream.when]));
   const answer = op.http.referenceData

@@ -11,7 +11,7 @@ import type { Bulkheads } from '../bulkhead.ts';
 import type { UsageRecorder } from '../services/usage.ts';
 import type { DetectorPool } from '../services/detect-pool.ts';
 import { ForbiddenError } from '../errors.ts';
-import { rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
+import { handlersById, rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
 export interface ToolContext {
   db: Db;
@@ -57,8 +57,8 @@ export interface ToolAnswer {
   links?: ResourceLink[];
 }
 
-export interface ToolDef {
-  readonly operation: Operation;
+export interface ToolDef<O extends Operation = Operation> {
+  readonly operation: O;
   readonly name: string;
   readonly title: string;
   readonly description: string;
@@ -94,7 +94,7 @@ type Mcp = { readonly mcp: McpBinding };
  * and rate class. Administration is not a model's job: an operation that needs a role has
  * no tool.
  */
-function toolOf(operation: Operation & Mcp, spec: { input: z.ZodObject; output?: z.ZodType; run: ToolDef['run'] }): ToolDef {
+function toolOf<O extends Operation & Mcp>(operation: O, spec: { input: z.ZodObject; output?: z.ZodType; run: ToolDef['run'] }): ToolDef<O> {
   if (operation.role) throw new Error(`Operation ${operation.id} needs role '${operation.role}': it cannot be an MCP tool`);
   const { mcp } = operation;
   return {
@@ -117,7 +117,7 @@ export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = 
     output: z.ZodType;
     run: (args: z.output<O['input']> & z.output<z.ZodObject<A>>, ctx: CallContext) => Promise<ToolAnswer> | ToolAnswer;
   },
-): ToolDef {
+): ToolDef<O> {
   return toolOf(operation, {
     input: spec.args ? operation.input.extend(spec.args) : operation.input,
     output: spec.output,
@@ -129,8 +129,27 @@ export function defineTool<O extends Operation & Mcp, A extends z.ZodRawShape = 
 export function defineRawTool<O extends Operation & Mcp>(
   operation: O,
   run: (args: z.output<O['input']>, ctx: CallContext) => Promise<unknown> | unknown,
-): ToolDef {
+): ToolDef<O> {
   return toolOf(operation, { input: operation.input, run: async (args, ctx) => ({ raw: await run(args as z.output<O['input']>, ctx) }) });
+}
+
+/**
+ * The tool list: the operations of the list that have an `mcp` binding, in its order, each
+ * with the tool a tool module defined for it. A listed operation without a tool, a tool for an
+ * operation not in the list, or two tools for one operation is an error at start-up (and, for
+ * the listed operations, at compile time: tools/index.ts).
+ */
+export function toolsOf(operations: readonly Operation[], defined: readonly ToolDef[]): ToolDef[] {
+  const byId = handlersById(defined, 'MCP tool');
+  const tools = operations.flatMap((op) => {
+    if (!op.mcp) return [];
+    const tool = byId.get(op.id);
+    if (!tool) throw new Error(`Operation ${op.id} has an MCP binding but no tool`);
+    byId.delete(op.id);
+    return [tool];
+  });
+  if (byId.size) throw new Error(`MCP tools for operations not in the list: ${[...byId.keys()].join(', ')}`);
+  return tools;
 }
 
 /** The checked on-behalf user of an attributed call (the server sets it before run()). */

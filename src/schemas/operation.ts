@@ -184,3 +184,13 @@ export function conditionOf<T>(rule: Rule<T> | undefined): string | undefined {
 export function isUnconditional<T>(rule: Rule<T> | undefined): rule is T {
   return rule !== undefined && !(typeof rule === 'object' && rule !== null && 'when' in rule);
 }
+
+/** Entries by the id of their operation; two for one id is an error naming it. */
+export function handlersById<E extends { readonly operation: { readonly id: string } }>(entries: readonly E[], what: string): Map<string, E> {
+  const byId = new Map<string, E>();
+  for (const entry of entries) {
+    if (byId.has(entry.operation.id)) throw new Error(`Operation ${entry.operation.id} has two ${what} handlers`);
+    byId.set(entry.operation.id, entry);
+  }
+  return byId;
+}

@@ -1,6 +1,8 @@
-// Every operation record of the API, in the order of the reference. Both doors serve
-// exactly this list; the security tests walk it.
-import type { Operation } from './operation.ts';
+// Every operation record of the API, in the order of the reference: the one list of
+// operations. Both doors are derived from it: the REST routes are registered by walking it
+// (http/routes/api.ts) and the MCP tool list is its operations with an `mcp` binding, in
+// this order (mcp/tools/index.ts); the compiler refuses a door that lacks a handler for one.
+import type { McpBinding, Operation } from './operation.ts';
 import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
 import { companyProductOperations } from './company-products.ts';
@@ -18,7 +20,7 @@ import { adminAccessOperations } from './admin.ts';
 import { adminActivityOperations } from './admin-activity.ts';
 import { adminUserOperations } from './console.ts';
 
-export const OPERATIONS: readonly Operation[] = [
+const LISTED = [
   ...accountOperations,
   ...companyOperations,
   ...companyProductOperations,
@@ -35,4 +37,20 @@ export const OPERATIONS: readonly Operation[] = [
   ...adminAccessOperations,
   ...adminActivityOperations,
   ...adminUserOperations,
-];
+] as const satisfies readonly Operation[];
+
+/** The list as code that walks it reads it: every record with the whole Operation interface. */
+export const OPERATIONS: readonly Operation[] = LISTED;
+
+/** Any one record of the list, with its literal id. */
+export type ListedOperation = (typeof LISTED)[number];
+export type OperationId = ListedOperation['id'];
+/** The operations that are MCP tools (an `mcp` binding), by id. */
+export type ToolOperationId = Extract<ListedOperation, { readonly mcp: McpBinding }>['id'];
+
+/**
+ * The ids of `wanted` that no handler in `handled` covers: `never` when every one has a
+ * handler. A door declares a constant of type `Covers<…>` equal to true, so a missing
+ * handler is a compile error naming the operation.
+ */
+export type Covers<Wanted extends string, Handled extends string> = [Exclude<Wanted, Handled>] extends [never] ? true : { missing: Exclude<Wanted, Handled> };

@@ -10,6 +10,7 @@ import type { DetectInput, DetectResult } from '../schemas/detect.ts';
 import { builtInCatalog } from '../detect/catalog.ts';
 import { detect, siteRecord } from '../detect/detect.ts';
 import { isAbortError, type DetectorPool } from './detect-pool.ts';
+import type { Config } from '../config.ts';
 
 export interface DetectDeps {
   /** Where fetches may go (default: public addresses on ports 80 and 443). */
@@ -21,6 +22,17 @@ export interface DetectDeps {
   contactUrl?: string;
   /** Replaces the live fetch (tests of the artifacts path need none). */
   fetch?: (url: string, signal: AbortSignal) => Promise<SiteArtifacts>;
+}
+
+/** The dependencies of a detection made for a request, from the service's configuration (both doors). */
+export function detectDepsOf(detect: Config['detect'], detector: DetectorPool | undefined): DetectDeps {
+  return {
+    timeoutMs: detect.timeoutMs,
+    contactUrl: detect.contactUrl,
+    ...(detector ? { detector } : {}),
+    // A private network allowed (a deployment inside its own network) allows its ports too.
+    network: detect.allowPrivateNetworks ? { allowPrivateNetworks: true, ports: 'any' } : {},
+  };
 }
 
 /** Body bytes kept of a fetched page. */

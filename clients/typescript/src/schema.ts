@@ -81,6 +81,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search companies by firmographics and technology stack
+         * @description Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.
+         *
+         *     Results are sorted by name, then id (stable across pages), unless `sort` asks for employees, revenue or country (a leading - reverses the order). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.
+         *
+         *     With `export=true` the answer is a CSV stream of every match (not one page), columns: id, domain, name, logo, industry, revenueRange, employeeRange, phone, city, state, country, postalCode, website. It needs the export permission and X-On-Behalf-Of-User, and is audited.
+         */
+        post: operations["searchCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/products/paged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's products, paged
+         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
+         *
+         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
+         *
+         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
+         */
+        get: operations["companyProductsPagedGet"];
+        put?: never;
+        /**
+         * A company's products, paged (POST with an empty body)
+         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
+         *
+         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
+         *
+         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
+         */
+        post: operations["companyProductsPaged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's products: the CSV export (export=true, Accept: text/csv) or a JSON page
+         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
+         *
+         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
+         *
+         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
+         *
+         *     Without `export=true` this is the same JSON page as .../products/paged.
+         */
+        get: operations["companyProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/products/json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every product of a company as JSON Lines, streamed
+         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).
+         */
+        get: operations["companyProductsJsonl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/products/{productId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence behind a product a company uses, paged
+         * @description The observations behind "the company uses the product": one item per trace the detector found (a script URL, a cookie, a header, a meta tag, a DNS record, a job-post phrase), with the page, the rule, an excerpt of at most 200 characters, the version and the weight, newest first. The same trace is kept once per day it was seen.
+         *
+         *     Unknown company or product → 404; a product the company has neither an install nor any observation of → 404. An install imported by the operator (no observation) answers an empty page.
+         */
+        get: operations["companyProductEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/firmographics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's firmographic profile
+         * @description The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.
+         */
+        get: operations["companyFirmographics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's news feed
+         * @description Newest first, 20 items a page (ties on the date ordered by id). Pass the returned `paginationId` to get the next, older page; the last page has none. Following cursors to the end yields every item exactly once. The cursor is opaque, signed and bound to the company: an edited cursor, one issued for another company or a malformed one is 400. Unknown company → 404.
+         */
+        get: operations["companyFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyDomain}/competitors": {
         parameters: {
             query?: never;
@@ -213,130 +377,6 @@ export interface paths {
          * @description Products co-used with the anchor product by the company's cohort, falling back on all companies when the cohort is small; ranked by lift, each with coUsage and lift. Never the anchor itself.
          */
         get: operations["relatedProducts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search companies by firmographics and technology stack
-         * @description Accepts both body shapes in any mix: a structured `filter` and top-level `query`, `countries`, `industries`, `employeeRange`, `revenueRange`, `domains`. Everything given must hold.
-         *
-         *     Results are sorted by name, then id (stable across pages), unless `sort` asks for employees, revenue or country (a leading - reverses the order). A filter that matches nothing is an empty page; unknown vendors, products, categories and company domains named in the body are 404, unknown industries and band labels 400.
-         *
-         *     With `export=true` the answer is a CSV stream of every match (not one page), columns: id, domain, name, logo, industry, revenueRange, employeeRange, phone, city, state, country, postalCode, website. It needs the export permission and X-On-Behalf-Of-User, and is audited.
-         */
-        post: operations["searchCompanies"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/{companyDomain}/products/paged": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A company's products, paged
-         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
-         *
-         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
-         *
-         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
-         */
-        get: operations["companyProductsPagedGet"];
-        put?: never;
-        /**
-         * A company's products, paged (POST with an empty body)
-         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
-         *
-         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
-         *
-         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
-         */
-        post: operations["companyProductsPaged"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/{companyDomain}/products": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A company's products: the CSV export (export=true, Accept: text/csv) or a JSON page
-         * @description One page of the Company product records of a company, sorted by product name then product id (stable). `mainCategory` (name, case-insensitive) and `mainCategoryId` select categories; a parent category selects its whole subtree; an unknown name or id is 404.
-         *
-         *     `intensityBucket`: LOW 0-33, MEDIUM 34-66, HIGH 67-100. `dateLastVerifiedBucket`: RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago.
-         *
-         *     With `export=true` the answer is the CSV of every record, sorted by product id (needs the export permission and X-On-Behalf-Of-User; audited), columns: id, companyId, company, companyDomain, industry, city, state, postalCode, country, phone, revenueRange, employeeRange, vendorDomain, vendor, vendorId, productId, product, shortName, imageUrl, productUrl, publicDetailUrl, reviewCount, starRating, avgRating, mainCategory, mainCategoryId, parentCategory, parentCategoryId, level0Category, level0CategoryId, dateFirstVerified, dateLastVerified, hitCount, intensity, intensityBucket, dateLastVerifiedBucket.
-         *
-         *     Without `export=true` this is the same JSON page as .../products/paged.
-         */
-        get: operations["companyProducts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/{companyDomain}/products/json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every product of a company as JSON Lines, streamed
-         * @description application/jsonl: one full Company product record per line (the schema of CompanyProduct), sorted by product id; timestamps are full ISO 8601. Every stream is audited (client, rows delivered, completed or not); `export=true` makes it an attributed export (export permission and X-On-Behalf-Of-User, audited under that user).
-         */
-        get: operations["companyProductsJsonl"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/{companyDomain}/products/{productId}/evidence": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The evidence behind a product a company uses, paged
-         * @description The observations behind "the company uses the product": one item per trace the detector found (a script URL, a cookie, a header, a meta tag, a DNS record, a job-post phrase), with the page, the rule, an excerpt of at most 200 characters, the version and the weight, newest first. The same trace is kept once per day it was seen.
-         *
-         *     Unknown company or product → 404; a product the company has neither an install nor any observation of → 404. An install imported by the operator (no observation) answers an empty page.
-         */
-        get: operations["companyProductEvidence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -505,70 +545,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/companies/{companyDomain}/firmographics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A company's firmographic profile
-         * @description The native profile (acquisition, ceo, funding, hq_address, industries, stock...) when one was imported; otherwise the native fields the company record can fill. The simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) are always present. Unknown company → 404.
-         */
-        get: operations["companyFirmographics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/companies/{companyDomain}/feed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A company's news feed
-         * @description Newest first, 20 items a page (ties on the date ordered by id). Pass the returned `paginationId` to get the next, older page; the last page has none. Following cursors to the end yields every item exactly once. The cursor is opaque, signed and bound to the company: an edited cursor, one issued for another company or a malformed one is 400. Unknown company → 404.
-         */
-        get: operations["companyFeed"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/detect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Detect the technologies of one site, from its URL or uploaded artifacts
-         * @description Give `url` (a domain or an http(s) URL: the service fetches the home page, following redirects, with its headers, cookies and DNS records; robots.txt is obeyed; private, loopback and link-local addresses are refused, after DNS resolution and on every redirect) or `artifacts` (one site as a collector saw it, the line format of `stacklens detect --artifacts`).
-         *
-         *     The answer lists each technology with its confidence and evidence items (source, URL, rule, an excerpt of at most 200 characters, version, weight). Nothing is stored: to keep detections, run `stacklens detect --save`.
-         *
-         *     Needs the plan's `ai` permission and spends the AI quota. The body is capped (DETECT_BODY_LIMIT_BYTES, 413 beyond) and the call is time-capped (DETECT_TIMEOUT_MS). A site that cannot be fetched is a 422 naming the reason (dns_nxdomain, timeout, http_503, robots_disallowed...).
-         */
-        post: operations["detectTechnologies"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/profiles/search": {
         parameters: {
             query?: never;
@@ -703,6 +679,30 @@ export interface paths {
          * @description Profiles at the companies, places, industries and sizes the prompt names that meet the most of its titles, seniority and functions, with a confidence 0-1 from match quality. Sorted by confidence descending, then id. Never emails or phones (buy them with POST /profiles/purchase). Needs the ai permission and X-On-Behalf-Of-User; audited. Response headers: X-Stacklens-Understood (what the prompt was understood as, one line; non-ASCII characters percent-encoded), X-Stacklens-Parser (embedded or model) and, when a configured model was not used, X-Stacklens-Parser-Fallback (timeout, http_error, network_error, invalid_output, ungrounded).
          */
         post: operations["findPeopleProfiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect the technologies of one site, from its URL or uploaded artifacts
+         * @description Give `url` (a domain or an http(s) URL: the service fetches the home page, following redirects, with its headers, cookies and DNS records; robots.txt is obeyed; private, loopback and link-local addresses are refused, after DNS resolution and on every redirect) or `artifacts` (one site as a collector saw it, the line format of `stacklens detect --artifacts`).
+         *
+         *     The answer lists each technology with its confidence and evidence items (source, URL, rule, an excerpt of at most 200 characters, version, weight). Nothing is stored: to keep detections, run `stacklens detect --save`.
+         *
+         *     Needs the plan's `ai` permission and spends the AI quota. The body is capped (DETECT_BODY_LIMIT_BYTES, 413 beyond) and the call is time-capped (DETECT_TIMEOUT_MS). A site that cannot be fetched is a 422 naming the reason (dns_nxdomain, timeout, http_503, robots_disallowed...).
+         */
+        post: operations["detectTechnologies"];
         delete?: never;
         options?: never;
         head?: never;
@@ -929,94 +929,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List console users
-         * @description The people who sign in to the web console, with their role and state, oldest first; never a password.
-         */
-        get: operations["listAdminUsers"];
-        put?: never;
-        /**
-         * Create a console user (a generated password is shown once)
-         * @description Adds a person who may sign in to the web console with the given role. Without a password, one is generated and shown in the reply only. Audited.
-         */
-        post: operations["createAdminUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/users/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One console user
-         * @description The person with their role and state; never their password.
-         */
-        get: operations["getAdminUser"];
-        put?: never;
-        /**
-         * Change a console user's name, role or password
-         * @description Changes only the given fields; a new role counts from the person's next request, a new password ends their sessions. An admin cannot change their own role. Audited.
-         */
-        post: operations["updateAdminUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/users/{userId}/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Disable a console user
-         * @description The person can no longer sign in and their sessions end at once. Nothing is deleted (the audit log keeps their name). An admin cannot disable themselves. Audited.
-         */
-        post: operations["disableAdminUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/users/{userId}/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Enable a disabled console user again
-         * @description The person may sign in again with their password. Audited.
-         */
-        post: operations["enableAdminUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/clients/{clientId}/usage": {
         parameters: {
             query?: never;
@@ -1111,6 +1023,94 @@ export interface paths {
          * @description Starts the intelligence refresh in the background and answers at once with the job; read its progress with getAdminJob. One refresh job at a time (409 while one runs). Audited.
          */
         post: operations["startAdminRefreshJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List console users
+         * @description The people who sign in to the web console, with their role and state, oldest first; never a password.
+         */
+        get: operations["listAdminUsers"];
+        put?: never;
+        /**
+         * Create a console user (a generated password is shown once)
+         * @description Adds a person who may sign in to the web console with the given role. Without a password, one is generated and shown in the reply only. Audited.
+         */
+        post: operations["createAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One console user
+         * @description The person with their role and state; never their password.
+         */
+        get: operations["getAdminUser"];
+        put?: never;
+        /**
+         * Change a console user's name, role or password
+         * @description Changes only the given fields; a new role counts from the person's next request, a new password ends their sessions. An admin cannot change their own role. Audited.
+         */
+        post: operations["updateAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a console user
+         * @description The person can no longer sign in and their sessions end at once. Nothing is deleted (the audit log keeps their name). An admin cannot disable themselves. Audited.
+         */
+        post: operations["disableAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled console user again
+         * @description The person may sign in again with their password. Audited.
+         */
+        post: operations["enableAdminUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1253,51 +1253,6 @@ export interface components {
                 /** @enum {string} */
                 role: "viewer" | "analyst" | "admin";
             };
-        };
-        /**
-         * @description A vendor (peer-item shape with its id)
-         * @example {
-         *       "id": "ven_salesforce",
-         *       "domain": "salesforce.com",
-         *       "name": "Salesforce",
-         *       "logo": "https://logo.example/salesforce.com.png"
-         *     }
-         */
-        Vendor: {
-            id: string;
-            domain: string;
-            name: string;
-            /** @description Logo image URL */
-            logo: string | null;
-        };
-        VendorPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["Vendor"][];
-        };
-        /** @description A product of the catalog */
-        Product: {
-            id: string;
-            name: string;
-            shortName: string | null;
-            /** @description May be empty */
-            description: string;
-            /** @description Product image URL */
-            logo: string | null;
-            category: string;
-            categoryId: string;
-            features: string[];
-            reviewCount: number;
-            starRating: number | null;
-            avgRating: number | null;
-            productUrl: string | null;
-            publicDetailUrl: string | null;
-            vendor: components["schemas"]["Vendor"];
-        };
-        ProductPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["Product"][];
         };
         /**
          * @description A company search result
@@ -1461,41 +1416,6 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["CompanyProduct"][];
         };
-        /**
-         * @description A product category; categories form a tree through parentId
-         * @example {
-         *       "id": "cat_crm",
-         *       "name": "CRM",
-         *       "parentId": "cat_sales",
-         *       "level": 1,
-         *       "description": "Customer relationship management"
-         *     }
-         */
-        Category: {
-            id: string;
-            name: string;
-            /** @description The parent category; null at the top */
-            parentId: string | null;
-            /** @description Depth in the hierarchy, 0 = top */
-            level: number;
-            description: string | null;
-        };
-        CategoryList: components["schemas"]["Category"][];
-        /**
-         * @description An industry; company search accepts its id or name
-         * @example {
-         *       "id": "ind_software",
-         *       "name": "Software",
-         *       "sector": "Technology"
-         *     }
-         */
-        Industry: {
-            id: string;
-            name: string;
-            /** @description Broader sector the industry belongs to */
-            sector: string | null;
-        };
-        IndustryList: components["schemas"]["Industry"][];
         /** @description The native firmographic profile, with the simplified common fields (domain, industry, employeeRange, revenueRange, foundedYear, hqCountry, hqCity, linkedinUrl, crunchbaseUrl) always filled from the company record. Fields may be absent; more may appear. */
         Firmographics: {
             acquisition?: ({
@@ -1608,6 +1528,86 @@ export interface components {
             paginationId?: string;
             feeds: components["schemas"]["FeedItem"][];
         };
+        /**
+         * @description A vendor (peer-item shape with its id)
+         * @example {
+         *       "id": "ven_salesforce",
+         *       "domain": "salesforce.com",
+         *       "name": "Salesforce",
+         *       "logo": "https://logo.example/salesforce.com.png"
+         *     }
+         */
+        Vendor: {
+            id: string;
+            domain: string;
+            name: string;
+            /** @description Logo image URL */
+            logo: string | null;
+        };
+        VendorPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Vendor"][];
+        };
+        /** @description A product of the catalog */
+        Product: {
+            id: string;
+            name: string;
+            shortName: string | null;
+            /** @description May be empty */
+            description: string;
+            /** @description Product image URL */
+            logo: string | null;
+            category: string;
+            categoryId: string;
+            features: string[];
+            reviewCount: number;
+            starRating: number | null;
+            avgRating: number | null;
+            productUrl: string | null;
+            publicDetailUrl: string | null;
+            vendor: components["schemas"]["Vendor"];
+        };
+        ProductPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Product"][];
+        };
+        /**
+         * @description A product category; categories form a tree through parentId
+         * @example {
+         *       "id": "cat_crm",
+         *       "name": "CRM",
+         *       "parentId": "cat_sales",
+         *       "level": 1,
+         *       "description": "Customer relationship management"
+         *     }
+         */
+        Category: {
+            id: string;
+            name: string;
+            /** @description The parent category; null at the top */
+            parentId: string | null;
+            /** @description Depth in the hierarchy, 0 = top */
+            level: number;
+            description: string | null;
+        };
+        CategoryList: components["schemas"]["Category"][];
+        /**
+         * @description An industry; company search accepts its id or name
+         * @example {
+         *       "id": "ind_software",
+         *       "name": "Software",
+         *       "sector": "Technology"
+         *     }
+         */
+        Industry: {
+            id: string;
+            name: string;
+            /** @description Broader sector the industry belongs to */
+            sector: string | null;
+        };
+        IndustryList: components["schemas"]["Industry"][];
         /** @description An API client as an administrator sees it; never its secret */
         AdminClient: {
             clientId: string;
@@ -2316,6 +2316,1804 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchCompanies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)
+                 * @example false
+                 */
+                export?: boolean;
+                /**
+                 * @description 0-based page number, default 0 (or in the body; both with different values → 400). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size (or in the body; both with different values → 400)
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["CompanySearchRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "cmp_acme",
+                     *           "domain": "acme.com",
+                     *           "name": "Acme Corporation",
+                     *           "logo": "https://logo.example/acme.com.png",
+                     *           "industry": "Software",
+                     *           "revenueRange": "10M - 50M",
+                     *           "employeeRange": "200 - 499",
+                     *           "phone": "+1 512 555 0100",
+                     *           "city": "Austin",
+                     *           "state": "TX",
+                     *           "country": "US",
+                     *           "postalCode": "78701",
+                     *           "website": "https://acme.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanySummaryPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProductsPagedGet: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
+                mainCategory?: string[];
+                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
+                mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
+                export?: boolean;
+            };
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyProductPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProductsPaged: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
+                mainCategory?: string[];
+                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
+                mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
+                export?: boolean;
+            };
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyProductPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products/paged",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
+                mainCategory?: string[];
+                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
+                mainCategoryId?: string[];
+                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
+                include?: "evidence";
+                /**
+                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
+                 * @example false
+                 */
+                export?: boolean;
+            };
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer as application/json; with export=true, the text/csv file instead */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "companyId": "string",
+                     *           "company": "string",
+                     *           "companyDomain": "string",
+                     *           "industry": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "postalCode": "string",
+                     *           "country": "string",
+                     *           "phone": "string",
+                     *           "revenueRange": "string",
+                     *           "employeeRange": "string",
+                     *           "vendorDomain": "string",
+                     *           "vendor": "string",
+                     *           "vendorId": "string",
+                     *           "productId": "string",
+                     *           "product": "string",
+                     *           "shortName": "string",
+                     *           "imageUrl": "string",
+                     *           "productUrl": "string",
+                     *           "publicDetailUrl": "string",
+                     *           "reviewCount": 1,
+                     *           "starRating": 1,
+                     *           "avgRating": 1,
+                     *           "mainCategory": "string",
+                     *           "mainCategoryId": "string",
+                     *           "parentCategory": "string",
+                     *           "parentCategoryId": "string",
+                     *           "level0Category": "string",
+                     *           "level0CategoryId": "string",
+                     *           "dateFirstVerified": "string",
+                     *           "dateLastVerified": "string",
+                     *           "hitCount": 1,
+                     *           "intensity": 1,
+                     *           "intensityBucket": "LOW",
+                     *           "dateLastVerifiedBucket": "RECENT",
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1,
+                     *               "seenAt": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyProductPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProductsJsonl: {
+        parameters: {
+            query?: {
+                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
+                mainCategory?: string[];
+                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
+                mainCategoryId?: string[];
+                /**
+                 * @description true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone
+                 * @example false
+                 */
+                export?: boolean;
+            };
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines: one CompanyProduct record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products/json",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyProductEvidence: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+                /**
+                 * @description Product id
+                 * @example prd_google_analytics
+                 */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "source": "html",
+                     *           "url": "string",
+                     *           "ruleId": "string",
+                     *           "excerpt": "string",
+                     *           "version": "string",
+                     *           "weight": 1,
+                     *           "seenAt": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EvidencePage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyFirmographics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "acquisition": [
+                     *         {
+                     *           "amount": "string",
+                     *           "company_id": "string",
+                     *           "date": "string",
+                     *           "name": "string",
+                     *           "status": "string",
+                     *           "undisclosed": "string",
+                     *           "website": "string"
+                     *         }
+                     *       ],
+                     *       "ceo": {
+                     *         "first_name": "string",
+                     *         "last_name": "string",
+                     *         "image_url": "string"
+                     *       },
+                     *       "company_id": 1,
+                     *       "company_type": "string",
+                     *       "description": "string",
+                     *       "employee_count": "string",
+                     *       "founded_date": "string",
+                     *       "facebook_link": "string",
+                     *       "linkedin_link": "string",
+                     *       "twitter_link": "string",
+                     *       "youtube_link": "string",
+                     *       "website": "string",
+                     *       "logo_url": "string",
+                     *       "profile_url": "string",
+                     *       "perm_id": "string",
+                     *       "funding": [
+                     *         {
+                     *           "amount": "string",
+                     *           "date": "string",
+                     *           "type": "string",
+                     *           "undisclosed": "string"
+                     *         }
+                     *       ],
+                     *       "hq_address": {
+                     *         "city": "string",
+                     *         "country": "string",
+                     *         "phone": "string",
+                     *         "postal_code": "string",
+                     *         "state": "string",
+                     *         "street1": "string"
+                     *       },
+                     *       "industries": [
+                     *         "string"
+                     *       ],
+                     *       "sic_code": [
+                     *         "string"
+                     *       ],
+                     *       "name": "string",
+                     *       "short_name": "string",
+                     *       "revenue": "string",
+                     *       "stock": {
+                     *         "exchange": "string",
+                     *         "ticker": "string"
+                     *       },
+                     *       "id": "string",
+                     *       "domain": "string",
+                     *       "industry": "string",
+                     *       "employeeRange": "string",
+                     *       "revenueRange": "string",
+                     *       "foundedYear": 1,
+                     *       "hqCountry": "string",
+                     *       "hqCity": "string",
+                     *       "linkedinUrl": "string",
+                     *       "crunchbaseUrl": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Firmographics"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/firmographics",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyFeed: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from the previous response; absent or empty = the newest items */
+                paginationId?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paginationId": "string",
+                     *       "feeds": [
+                     *         {
+                     *           "id": "fd_8f3a",
+                     *           "title": "Acme raises a $40M Series C",
+                     *           "description": "The round will fund expansion into Europe.",
+                     *           "date": "2026-09-14T09:00:00.000Z",
+                     *           "sourceUrl": "https://news.example/acme-series-c",
+                     *           "publisherName": "News Example",
+                     *           "publisherLogoUrl": null,
+                     *           "category": "FUNDING"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Feed"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/feed",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -3796,1406 +5594,6 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/products/:productId/related",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    searchCompanies: {
-        parameters: {
-            query?: {
-                /**
-                 * @description true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)
-                 * @example false
-                 */
-                export?: boolean;
-                /**
-                 * @description 0-based page number, default 0 (or in the body; both with different values → 400). page × size must stay below 10000: a search pages through its first 10000 matches (at size 20 the last page is 499; at 200, 49); export=true streams every match. Deeper → 400
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size (or in the body; both with different values → 400)
-                 * @example 20
-                 */
-                size?: number;
-            };
-            header?: {
-                /**
-                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
-                 * @example analyst@example.com
-                 */
-                "x-on-behalf-of-user"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": components["schemas"]["CompanySearchRequestInput"];
-            };
-        };
-        responses: {
-            /** @description The answer as application/json; with export=true, the text/csv file instead */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "id": "cmp_acme",
-                     *           "domain": "acme.com",
-                     *           "name": "Acme Corporation",
-                     *           "logo": "https://logo.example/acme.com.png",
-                     *           "industry": "Software",
-                     *           "revenueRange": "10M - 50M",
-                     *           "employeeRange": "200 - 499",
-                     *           "phone": "+1 512 555 0100",
-                     *           "city": "Austin",
-                     *           "state": "TX",
-                     *           "country": "US",
-                     *           "postalCode": "78701",
-                     *           "website": "https://acme.com"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CompanySummaryPage"];
-                    "text/csv": string;
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/search",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyProductsPagedGet: {
-        parameters: {
-            query?: {
-                /**
-                 * @description 0-based page number
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size, 1-200
-                 * @example 20
-                 */
-                size?: number;
-                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
-                mainCategory?: string[];
-                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
-                mainCategoryId?: string[];
-                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
-                include?: "evidence";
-                /**
-                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
-                 * @example false
-                 */
-                export?: boolean;
-            };
-            header?: {
-                /**
-                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
-                 * @example analyst@example.com
-                 */
-                "x-on-behalf-of-user"?: string;
-            };
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The answer as application/json; with export=true, the text/csv file instead */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "id": "string",
-                     *           "companyId": "string",
-                     *           "company": "string",
-                     *           "companyDomain": "string",
-                     *           "industry": "string",
-                     *           "city": "string",
-                     *           "state": "string",
-                     *           "postalCode": "string",
-                     *           "country": "string",
-                     *           "phone": "string",
-                     *           "revenueRange": "string",
-                     *           "employeeRange": "string",
-                     *           "vendorDomain": "string",
-                     *           "vendor": "string",
-                     *           "vendorId": "string",
-                     *           "productId": "string",
-                     *           "product": "string",
-                     *           "shortName": "string",
-                     *           "imageUrl": "string",
-                     *           "productUrl": "string",
-                     *           "publicDetailUrl": "string",
-                     *           "reviewCount": 1,
-                     *           "starRating": 1,
-                     *           "avgRating": 1,
-                     *           "mainCategory": "string",
-                     *           "mainCategoryId": "string",
-                     *           "parentCategory": "string",
-                     *           "parentCategoryId": "string",
-                     *           "level0Category": "string",
-                     *           "level0CategoryId": "string",
-                     *           "dateFirstVerified": "string",
-                     *           "dateLastVerified": "string",
-                     *           "hitCount": 1,
-                     *           "intensity": 1,
-                     *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT",
-                     *           "evidence": [
-                     *             {
-                     *               "source": "html",
-                     *               "url": "string",
-                     *               "ruleId": "string",
-                     *               "excerpt": "string",
-                     *               "version": "string",
-                     *               "weight": 1,
-                     *               "seenAt": "string"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CompanyProductPage"];
-                    "text/csv": string;
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyProductsPaged: {
-        parameters: {
-            query?: {
-                /**
-                 * @description 0-based page number
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size, 1-200
-                 * @example 20
-                 */
-                size?: number;
-                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
-                mainCategory?: string[];
-                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
-                mainCategoryId?: string[];
-                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
-                include?: "evidence";
-                /**
-                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
-                 * @example false
-                 */
-                export?: boolean;
-            };
-            header?: {
-                /**
-                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
-                 * @example analyst@example.com
-                 */
-                "x-on-behalf-of-user"?: string;
-            };
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The answer as application/json; with export=true, the text/csv file instead */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "id": "string",
-                     *           "companyId": "string",
-                     *           "company": "string",
-                     *           "companyDomain": "string",
-                     *           "industry": "string",
-                     *           "city": "string",
-                     *           "state": "string",
-                     *           "postalCode": "string",
-                     *           "country": "string",
-                     *           "phone": "string",
-                     *           "revenueRange": "string",
-                     *           "employeeRange": "string",
-                     *           "vendorDomain": "string",
-                     *           "vendor": "string",
-                     *           "vendorId": "string",
-                     *           "productId": "string",
-                     *           "product": "string",
-                     *           "shortName": "string",
-                     *           "imageUrl": "string",
-                     *           "productUrl": "string",
-                     *           "publicDetailUrl": "string",
-                     *           "reviewCount": 1,
-                     *           "starRating": 1,
-                     *           "avgRating": 1,
-                     *           "mainCategory": "string",
-                     *           "mainCategoryId": "string",
-                     *           "parentCategory": "string",
-                     *           "parentCategoryId": "string",
-                     *           "level0Category": "string",
-                     *           "level0CategoryId": "string",
-                     *           "dateFirstVerified": "string",
-                     *           "dateLastVerified": "string",
-                     *           "hitCount": 1,
-                     *           "intensity": 1,
-                     *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT",
-                     *           "evidence": [
-                     *             {
-                     *               "source": "html",
-                     *               "url": "string",
-                     *               "ruleId": "string",
-                     *               "excerpt": "string",
-                     *               "version": "string",
-                     *               "weight": 1,
-                     *               "seenAt": "string"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CompanyProductPage"];
-                    "text/csv": string;
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/products/paged",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyProducts: {
-        parameters: {
-            query?: {
-                /**
-                 * @description 0-based page number
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size, 1-200
-                 * @example 20
-                 */
-                size?: number;
-                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
-                mainCategory?: string[];
-                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
-                mainCategoryId?: string[];
-                /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
-                include?: "evidence";
-                /**
-                 * @description true: the CSV export of every record instead of one JSON page (export permission and X-On-Behalf-Of-User required)
-                 * @example false
-                 */
-                export?: boolean;
-            };
-            header?: {
-                /**
-                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
-                 * @example analyst@example.com
-                 */
-                "x-on-behalf-of-user"?: string;
-            };
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The answer as application/json; with export=true, the text/csv file instead */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Content-Disposition": components["headers"]["Content-Disposition"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "id": "string",
-                     *           "companyId": "string",
-                     *           "company": "string",
-                     *           "companyDomain": "string",
-                     *           "industry": "string",
-                     *           "city": "string",
-                     *           "state": "string",
-                     *           "postalCode": "string",
-                     *           "country": "string",
-                     *           "phone": "string",
-                     *           "revenueRange": "string",
-                     *           "employeeRange": "string",
-                     *           "vendorDomain": "string",
-                     *           "vendor": "string",
-                     *           "vendorId": "string",
-                     *           "productId": "string",
-                     *           "product": "string",
-                     *           "shortName": "string",
-                     *           "imageUrl": "string",
-                     *           "productUrl": "string",
-                     *           "publicDetailUrl": "string",
-                     *           "reviewCount": 1,
-                     *           "starRating": 1,
-                     *           "avgRating": 1,
-                     *           "mainCategory": "string",
-                     *           "mainCategoryId": "string",
-                     *           "parentCategory": "string",
-                     *           "parentCategoryId": "string",
-                     *           "level0Category": "string",
-                     *           "level0CategoryId": "string",
-                     *           "dateFirstVerified": "string",
-                     *           "dateLastVerified": "string",
-                     *           "hitCount": 1,
-                     *           "intensity": 1,
-                     *           "intensityBucket": "LOW",
-                     *           "dateLastVerifiedBucket": "RECENT",
-                     *           "evidence": [
-                     *             {
-                     *               "source": "html",
-                     *               "url": "string",
-                     *               "ruleId": "string",
-                     *               "excerpt": "string",
-                     *               "version": "string",
-                     *               "weight": 1,
-                     *               "seenAt": "string"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CompanyProductPage"];
-                    "text/csv": string;
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/products",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyProductsJsonl: {
-        parameters: {
-            query?: {
-                /** @description Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404 */
-                mainCategory?: string[];
-                /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
-                mainCategoryId?: string[];
-                /**
-                 * @description true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone
-                 * @example false
-                 */
-                export?: boolean;
-            };
-            header?: {
-                /**
-                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
-                 * @example analyst@example.com
-                 */
-                "x-on-behalf-of-user"?: string;
-            };
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description JSON Lines: one CompanyProduct record per line */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/jsonl": string;
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/products/json",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyProductEvidence: {
-        parameters: {
-            query?: {
-                /**
-                 * @description 0-based page number
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size, 1-200
-                 * @example 20
-                 */
-                size?: number;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-                /**
-                 * @description Product id
-                 * @example prd_google_analytics
-                 */
-                productId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "source": "html",
-                     *           "url": "string",
-                     *           "ruleId": "string",
-                     *           "excerpt": "string",
-                     *           "version": "string",
-                     *           "weight": 1,
-                     *           "seenAt": "string"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["EvidencePage"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/products/:productId/evidence",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -6718,643 +7116,6 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries/:industryId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyFirmographics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "acquisition": [
-                     *         {
-                     *           "amount": "string",
-                     *           "company_id": "string",
-                     *           "date": "string",
-                     *           "name": "string",
-                     *           "status": "string",
-                     *           "undisclosed": "string",
-                     *           "website": "string"
-                     *         }
-                     *       ],
-                     *       "ceo": {
-                     *         "first_name": "string",
-                     *         "last_name": "string",
-                     *         "image_url": "string"
-                     *       },
-                     *       "company_id": 1,
-                     *       "company_type": "string",
-                     *       "description": "string",
-                     *       "employee_count": "string",
-                     *       "founded_date": "string",
-                     *       "facebook_link": "string",
-                     *       "linkedin_link": "string",
-                     *       "twitter_link": "string",
-                     *       "youtube_link": "string",
-                     *       "website": "string",
-                     *       "logo_url": "string",
-                     *       "profile_url": "string",
-                     *       "perm_id": "string",
-                     *       "funding": [
-                     *         {
-                     *           "amount": "string",
-                     *           "date": "string",
-                     *           "type": "string",
-                     *           "undisclosed": "string"
-                     *         }
-                     *       ],
-                     *       "hq_address": {
-                     *         "city": "string",
-                     *         "country": "string",
-                     *         "phone": "string",
-                     *         "postal_code": "string",
-                     *         "state": "string",
-                     *         "street1": "string"
-                     *       },
-                     *       "industries": [
-                     *         "string"
-                     *       ],
-                     *       "sic_code": [
-                     *         "string"
-                     *       ],
-                     *       "name": "string",
-                     *       "short_name": "string",
-                     *       "revenue": "string",
-                     *       "stock": {
-                     *         "exchange": "string",
-                     *         "ticker": "string"
-                     *       },
-                     *       "id": "string",
-                     *       "domain": "string",
-                     *       "industry": "string",
-                     *       "employeeRange": "string",
-                     *       "revenueRange": "string",
-                     *       "foundedYear": 1,
-                     *       "hqCountry": "string",
-                     *       "hqCity": "string",
-                     *       "linkedinUrl": "string",
-                     *       "crunchbaseUrl": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Firmographics"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/firmographics",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    companyFeed: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor from the previous response; absent or empty = the newest items */
-                paginationId?: string;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
-                 * @example example.com
-                 */
-                companyDomain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "paginationId": "string",
-                     *       "feeds": [
-                     *         {
-                     *           "id": "fd_8f3a",
-                     *           "title": "Acme raises a $40M Series C",
-                     *           "description": "The round will fund expansion into Europe.",
-                     *           "date": "2026-09-14T09:00:00.000Z",
-                     *           "sourceUrl": "https://news.example/acme-series-c",
-                     *           "publisherName": "News Example",
-                     *           "publisherLogoUrl": null,
-                     *           "category": "FUNDING"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Feed"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/companies/:companyDomain/feed",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    detectTechnologies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "artifacts": {
-                 *         "domain": "shop.example",
-                 *         "headers": {
-                 *           "x-powered-by": "PHP/8.2.1"
-                 *         },
-                 *         "html": "<meta name=\"generator\" content=\"WordPress 6.5.2\">",
-                 *         "dns": {
-                 *           "MX": [
-                 *             "1 aspmx.l.google.com."
-                 *           ]
-                 *         }
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    /** @description A domain or http(s) URL to fetch (public addresses only). Give url or artifacts */
-                    url?: string;
-                    artifacts?: components["schemas"]["SiteArtifactsInput"];
-                    /** @description Leave out detections below this confidence (default 0.5) */
-                    minConfidence?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "domain": "string",
-                     *       "technologies": [
-                     *         {
-                     *           "name": "string",
-                     *           "vendorDomain": "string",
-                     *           "category": "string",
-                     *           "version": "string",
-                     *           "confidence": 0,
-                     *           "evidence": [
-                     *             {
-                     *               "source": "html",
-                     *               "url": "string",
-                     *               "ruleId": "string",
-                     *               "excerpt": "string",
-                     *               "version": "string",
-                     *               "weight": 1
-                     *             }
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DetectResult"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than DETECT_BODY_LIMIT_BYTES */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "The body is larger than DETECT_BODY_LIMIT_BYTES",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The site could not be fetched (the reason is in the message) or not within DETECT_TIMEOUT_MS */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "The site could not be fetched (the reason is in the message) or not within DETECT_TIMEOUT_MS",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/detect",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/detect",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -9035,6 +8796,245 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/ai/find-people-profiles",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detectTechnologies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "artifacts": {
+                 *         "domain": "shop.example",
+                 *         "headers": {
+                 *           "x-powered-by": "PHP/8.2.1"
+                 *         },
+                 *         "html": "<meta name=\"generator\" content=\"WordPress 6.5.2\">",
+                 *         "dns": {
+                 *           "MX": [
+                 *             "1 aspmx.l.google.com."
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A domain or http(s) URL to fetch (public addresses only). Give url or artifacts */
+                    url?: string;
+                    artifacts?: components["schemas"]["SiteArtifactsInput"];
+                    /** @description Leave out detections below this confidence (default 0.5) */
+                    minConfidence?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "string",
+                     *       "technologies": [
+                     *         {
+                     *           "name": "string",
+                     *           "vendorDomain": "string",
+                     *           "category": "string",
+                     *           "version": "string",
+                     *           "confidence": 0,
+                     *           "evidence": [
+                     *             {
+                     *               "source": "html",
+                     *               "url": "string",
+                     *               "ruleId": "string",
+                     *               "excerpt": "string",
+                     *               "version": "string",
+                     *               "weight": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DetectResult"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than DETECT_BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is larger than DETECT_BODY_LIMIT_BYTES",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The site could not be fetched (the reason is in the message) or not within DETECT_TIMEOUT_MS */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "The site could not be fetched (the reason is in the message) or not within DETECT_TIMEOUT_MS",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/detect",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/detect",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -12237,6 +12237,1036 @@ export interface operations {
             };
         };
     };
+    getAdminClientUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First UTC day (default: 29 days before `to`)
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description Last UTC day, inclusive (default: today)
+                 * @example 2026-11-01
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description API client id (cli_…)
+                 * @example cli_4fK2x9Qa1bZ7
+                 */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "string",
+                     *       "from": "string",
+                     *       "to": "string",
+                     *       "totalRequests": 1,
+                     *       "totalErrors": 1,
+                     *       "byOperation": [
+                     *         {
+                     *           "operation": "string",
+                     *           "requests": 1,
+                     *           "errors": 1
+                     *         }
+                     *       ],
+                     *       "rows": [
+                     *         {
+                     *           "day": "string",
+                     *           "operation": "string",
+                     *           "requests": 1,
+                     *           "errors": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/clients/:clientId/usage",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminAudit: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only entries of this acting client
+                 * @example cli_4fK2x9Qa1bZ7
+                 */
+                clientId?: string;
+                /**
+                 * @description Only this action (admin.clients.create, profiles.purchase, companies.search.export...)
+                 * @example admin.clients.create
+                 */
+                action?: string;
+                /** @description Only this outcome */
+                outcome?: "success" | "failure" | "denied";
+                /**
+                 * @description Only entries at or after this instant
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Only entries before this instant
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                to?: string;
+                /** @description nextCursor of the previous page (absent: the newest entries) */
+                cursor?: string;
+                /**
+                 * @description Entries per page, 1-200 (default 50)
+                 * @example 50
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": 1,
+                     *           "at": "2026-10-01T08:30:00.000Z",
+                     *           "actor": "string",
+                     *           "onBehalfOf": "string",
+                     *           "action": "string",
+                     *           "outcome": "success",
+                     *           "params": {},
+                     *           "resultCount": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/audit",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminJobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs of this kind */
+                kind?: "refresh" | "import";
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "kind": "refresh",
+                     *           "status": "running",
+                     *           "params": {},
+                     *           "phase": "string",
+                     *           "done": 1,
+                     *           "total": 1,
+                     *           "result": {},
+                     *           "error": "string",
+                     *           "startedBy": "string",
+                     *           "startedAt": "2026-10-01T08:30:00.000Z",
+                     *           "finishedAt": "2026-10-01T08:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/jobs",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Job id
+                 * @example 1
+                 */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "kind": "refresh",
+                     *       "status": "running",
+                     *       "params": {},
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "result": {},
+                     *       "error": "string",
+                     *       "startedBy": "string",
+                     *       "startedAt": "2026-10-01T08:30:00.000Z",
+                     *       "finishedAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startAdminRefreshJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Recompute every company (default: only companies whose data changed since the last refresh) */
+                    full?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "kind": "refresh",
+                     *       "status": "running",
+                     *       "params": {},
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "result": {},
+                     *       "error": "string",
+                     *       "startedBy": "string",
+                     *       "startedAt": "2026-10-01T08:30:00.000Z",
+                     *       "finishedAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'admin' role; the message names it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The caller lacks the 'admin' role; the message names it",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A refresh job is already running; its id is in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "A refresh job is already running; its id is in the message",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/admin/jobs/refresh",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAdminUsers: {
         parameters: {
             query?: {
@@ -13533,1036 +14563,6 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/admin/users/:userId/enable",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getAdminClientUsage: {
-        parameters: {
-            query?: {
-                /**
-                 * @description First UTC day (default: 29 days before `to`)
-                 * @example 2026-11-01
-                 */
-                from?: string;
-                /**
-                 * @description Last UTC day, inclusive (default: today)
-                 * @example 2026-11-01
-                 */
-                to?: string;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description API client id (cli_…)
-                 * @example cli_4fK2x9Qa1bZ7
-                 */
-                clientId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "clientId": "string",
-                     *       "from": "string",
-                     *       "to": "string",
-                     *       "totalRequests": 1,
-                     *       "totalErrors": 1,
-                     *       "byOperation": [
-                     *         {
-                     *           "operation": "string",
-                     *           "requests": 1,
-                     *           "errors": 1
-                     *         }
-                     *       ],
-                     *       "rows": [
-                     *         {
-                     *           "day": "string",
-                     *           "operation": "string",
-                     *           "requests": 1,
-                     *           "errors": 1
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["AdminUsage"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller lacks the 'admin' role; the message names it */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The caller lacks the 'admin' role; the message names it",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/admin/clients/:clientId/usage",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listAdminAudit: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only entries of this acting client
-                 * @example cli_4fK2x9Qa1bZ7
-                 */
-                clientId?: string;
-                /**
-                 * @description Only this action (admin.clients.create, profiles.purchase, companies.search.export...)
-                 * @example admin.clients.create
-                 */
-                action?: string;
-                /** @description Only this outcome */
-                outcome?: "success" | "failure" | "denied";
-                /**
-                 * @description Only entries at or after this instant
-                 * @example 2026-11-01T00:00:00Z
-                 */
-                from?: string;
-                /**
-                 * @description Only entries before this instant
-                 * @example 2026-11-01T00:00:00Z
-                 */
-                to?: string;
-                /** @description nextCursor of the previous page (absent: the newest entries) */
-                cursor?: string;
-                /**
-                 * @description Entries per page, 1-200 (default 50)
-                 * @example 50
-                 */
-                size?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "entries": [
-                     *         {
-                     *           "id": 1,
-                     *           "at": "2026-10-01T08:30:00.000Z",
-                     *           "actor": "string",
-                     *           "onBehalfOf": "string",
-                     *           "action": "string",
-                     *           "outcome": "success",
-                     *           "params": {},
-                     *           "resultCount": 1
-                     *         }
-                     *       ],
-                     *       "nextCursor": "string"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["AuditPage"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller lacks the 'admin' role; the message names it */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The caller lacks the 'admin' role; the message names it",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/admin/audit",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listAdminJobs: {
-        parameters: {
-            query?: {
-                /** @description Only jobs of this kind */
-                kind?: "refresh" | "import";
-                /**
-                 * @description 0-based page number
-                 * @example 0
-                 */
-                page?: number;
-                /**
-                 * @description Page size, 1-200
-                 * @example 20
-                 */
-                size?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "totalPages": 1,
-                     *       "totalElements": 1,
-                     *       "content": [
-                     *         {
-                     *           "id": "string",
-                     *           "kind": "refresh",
-                     *           "status": "running",
-                     *           "params": {},
-                     *           "phase": "string",
-                     *           "done": 1,
-                     *           "total": 1,
-                     *           "result": {},
-                     *           "error": "string",
-                     *           "startedBy": "string",
-                     *           "startedAt": "2026-10-01T08:30:00.000Z",
-                     *           "finishedAt": "2026-10-01T08:30:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["JobPage"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller lacks the 'admin' role; the message names it */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The caller lacks the 'admin' role; the message names it",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/admin/jobs",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getAdminJob: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Job id
-                 * @example 1
-                 */
-                jobId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "kind": "refresh",
-                     *       "status": "running",
-                     *       "params": {},
-                     *       "phase": "string",
-                     *       "done": 1,
-                     *       "total": 1,
-                     *       "result": {},
-                     *       "error": "string",
-                     *       "startedBy": "string",
-                     *       "startedAt": "2026-10-01T08:30:00.000Z",
-                     *       "finishedAt": "2026-10-01T08:30:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller lacks the 'admin' role; the message names it */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The caller lacks the 'admin' role; the message names it",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 414,
-                     *       "error": "URI Too Long",
-                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/admin/jobs/:jobId",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    startAdminRefreshJob: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /** @example {} */
-                "application/json": {
-                    /** @description Recompute every company (default: only companies whose data changed since the last refresh) */
-                    full?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "string",
-                     *       "kind": "refresh",
-                     *       "status": "running",
-                     *       "params": {},
-                     *       "phase": "string",
-                     *       "done": 1,
-                     *       "total": 1,
-                     *       "result": {},
-                     *       "error": "string",
-                     *       "startedBy": "string",
-                     *       "startedAt": "2026-10-01T08:30:00.000Z",
-                     *       "finishedAt": "2026-10-01T08:30:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
-            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid or expired credentials */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller lacks the 'admin' role; the message names it */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 403,
-                     *       "error": "Forbidden",
-                     *       "message": "The caller lacks the 'admin' role; the message names it",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A refresh job is already running; its id is in the message */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 409,
-                     *       "error": "Conflict",
-                     *       "message": "A refresh job is already running; its id is in the message",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded; wait Retry-After seconds */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/admin/jobs/refresh",
-                     *       "requestId": "req-1a2b3c"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/admin/jobs/refresh",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -12,44 +12,46 @@ import { listAudit } from '../../services/audit.ts';
 import { getJob, listAdminJobs, startRefreshJob } from '../../services/jobs.ts';
 import { getUsage, type UsageRecorder } from '../../services/usage.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function adminRoutes(app: FastifyInstance, options: { usage: UsageRecorder }): Promise<void> {
+export function adminRoutes(app: FastifyInstance, usage: UsageRecorder) {
   const { db } = app;
   const actor = principalOf;
 
-  serve(app, access.listAdminClientsOp, (r) => admin.listAdminClients(db, r.query.page, r.query.size));
-  serve(app, access.createAdminClientOp, (r) => admin.createAdminClient(db, app.config, actor(r), r.body));
-  serve(app, access.getAdminClientOp, (r) => admin.getAdminClient(db, r.params.clientId));
-  serve(app, access.updateAdminClientOp, (r) => admin.updateAdminClient(db, actor(r), r.params.clientId, r.body));
-  serve(app, access.disableAdminClientOp, (r) => admin.setAdminClientEnabled(db, actor(r), r.params.clientId, false));
-  serve(app, access.enableAdminClientOp, (r) => admin.setAdminClientEnabled(db, actor(r), r.params.clientId, true));
-  serve(app, access.rotateAdminClientSecretOp, (r) => admin.rotateAdminClientSecret(db, actor(r), r.params.clientId));
+  return [
+    route(access.listAdminClientsOp, (r) => admin.listAdminClients(db, r.query.page, r.query.size)),
+    route(access.createAdminClientOp, (r) => admin.createAdminClient(db, app.config, actor(r), r.body)),
+    route(access.getAdminClientOp, (r) => admin.getAdminClient(db, r.params.clientId)),
+    route(access.updateAdminClientOp, (r) => admin.updateAdminClient(db, actor(r), r.params.clientId, r.body)),
+    route(access.disableAdminClientOp, (r) => admin.setAdminClientEnabled(db, actor(r), r.params.clientId, false)),
+    route(access.enableAdminClientOp, (r) => admin.setAdminClientEnabled(db, actor(r), r.params.clientId, true)),
+    route(access.rotateAdminClientSecretOp, (r) => admin.rotateAdminClientSecret(db, actor(r), r.params.clientId)),
 
-  serve(app, access.listAdminClientKeysOp, (r) => admin.listAdminClientKeys(db, r.params.clientId, r.query.page, r.query.size));
-  serve(app, access.createAdminClientKeyOp, (r) => admin.createAdminClientKey(db, actor(r), r.params.clientId, r.body.name ?? null));
-  serve(app, access.revokeAdminKeyOp, (r) => admin.revokeAdminKey(db, actor(r), r.params.keyId));
+    route(access.listAdminClientKeysOp, (r) => admin.listAdminClientKeys(db, r.params.clientId, r.query.page, r.query.size)),
+    route(access.createAdminClientKeyOp, (r) => admin.createAdminClientKey(db, actor(r), r.params.clientId, r.body.name ?? null)),
+    route(access.revokeAdminKeyOp, (r) => admin.revokeAdminKey(db, actor(r), r.params.keyId)),
 
-  serve(app, access.listAdminPlansOp, (r) => admin.listAdminPlans(db, r.query.page, r.query.size));
-  serve(app, access.getAdminPlanOp, (r) => admin.getAdminPlan(db, r.params.planId));
-  serve(app, access.setAdminPlanOp, (r) => admin.setAdminPlan(db, actor(r), r.params.planId, r.body));
+    route(access.listAdminPlansOp, (r) => admin.listAdminPlans(db, r.query.page, r.query.size)),
+    route(access.getAdminPlanOp, (r) => admin.getAdminPlan(db, r.params.planId)),
+    route(access.setAdminPlanOp, (r) => admin.setAdminPlan(db, actor(r), r.params.planId, r.body)),
 
-  serve(app, access.getAdminClientCreditsOp, (r) => admin.getAdminClientCredits(db, r.params.clientId, r.query.page, r.query.size));
-  serve(app, access.grantAdminClientCreditsOp, (r) => admin.grantAdminClientCredits(db, actor(r), r.params.clientId, r.body));
+    route(access.getAdminClientCreditsOp, (r) => admin.getAdminClientCredits(db, r.params.clientId, r.query.page, r.query.size)),
+    route(access.grantAdminClientCreditsOp, (r) => admin.grantAdminClientCredits(db, actor(r), r.params.clientId, r.body)),
 
-  serve(app, people.listAdminUsersOp, (r) => users.listUsers(db, r.query.page, r.query.size));
-  serve(app, people.createAdminUserOp, (r) => users.createAdminUser(db, actor(r), r.body));
-  serve(app, people.getAdminUserOp, (r) => users.getUser(db, r.params.userId));
-  serve(app, people.updateAdminUserOp, (r) => users.updateAdminUser(db, actor(r), r.params.userId, r.body));
-  serve(app, people.disableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, false));
-  serve(app, people.enableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, true));
+    route(people.listAdminUsersOp, (r) => users.listUsers(db, r.query.page, r.query.size)),
+    route(people.createAdminUserOp, (r) => users.createAdminUser(db, actor(r), r.body)),
+    route(people.getAdminUserOp, (r) => users.getUser(db, r.params.userId)),
+    route(people.updateAdminUserOp, (r) => users.updateAdminUser(db, actor(r), r.params.userId, r.body)),
+    route(people.disableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, false)),
+    route(people.enableAdminUserOp, (r) => users.setAdminUserEnabled(db, actor(r), r.params.userId, true)),
 
-  serve(app, activity.getAdminClientUsageOp, async (r) => {
-    await options.usage.flush();
-    return getUsage(db, r.params.clientId, r.query);
-  });
-  serve(app, activity.listAdminAuditOp, (r) => listAudit(db, r.query));
-  serve(app, activity.listAdminJobsOp, (r) => listAdminJobs(db, r.query.kind, r.query.page, r.query.size));
-  serve(app, activity.getAdminJobOp, (r) => getJob(db, r.params.jobId));
-  serve(app, activity.startAdminRefreshJobOp, (r) => startRefreshJob(db, actor(r), r.body ?? {}));
+    route(activity.getAdminClientUsageOp, async (r) => {
+      await usage.flush();
+      return getUsage(db, r.params.clientId, r.query);
+    }),
+    route(activity.listAdminAuditOp, (r) => listAudit(db, r.query)),
+    route(activity.listAdminJobsOp, (r) => listAdminJobs(db, r.query.kind, r.query.page, r.query.size)),
+    route(activity.getAdminJobOp, (r) => getJob(db, r.params.jobId)),
+    route(activity.startAdminRefreshJobOp, (r) => startRefreshJob(db, actor(r), r.body ?? {})),
+  ];
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findCustomersOfProductsOp, findPeopleProfilesOp, findTechStacksForCompanyOp } from '../../schemas/ai.ts';
 import { findCustomersOfProducts, findPeopleProfiles, findTechStacksForCompany, type AiAnswer } from '../../services/ai.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
 /** Header values must be visible ASCII: anything else (and '%') is percent-encoded. */
 export function headerSafe(text: string): string {
@@ -20,14 +20,16 @@ function send<T>(reply: FastifyReply, answer: AiAnswer<T>): T[] {
   return answer.items;
 }
 
-export async function aiRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, findCustomersOfProductsOp, async (request, reply) =>
-    send(reply, await findCustomersOfProducts(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
-  );
-  serve(app, findTechStacksForCompanyOp, async (request, reply) =>
-    send(reply, await findTechStacksForCompany(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
-  );
-  serve(app, findPeopleProfilesOp, async (request, reply) =>
-    send(reply, await findPeopleProfiles(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
-  );
+export function aiRoutes(app: FastifyInstance) {
+  return [
+    route(findCustomersOfProductsOp, async (request, reply) =>
+      send(reply, await findCustomersOfProducts(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+    ),
+    route(findTechStacksForCompanyOp, async (request, reply) =>
+      send(reply, await findTechStacksForCompany(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+    ),
+    route(findPeopleProfilesOp, async (request, reply) =>
+      send(reply, await findPeopleProfiles(app.db, app.config, principalOf(request), onBehalfOf(request), request.query)),
+    ),
+  ];
 }

@@ -5,7 +5,8 @@ import { getMeOp } from '../../schemas/account.ts';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
-import { serve } from '../route-config.ts';
+import { route, serveOperations } from '../route-config.ts';
+import { OPERATIONS, type Covers, type OperationId } from '../../schemas/operations.ts';
 import { roleAtLeast } from '../../schemas/roles.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
@@ -39,36 +40,48 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     await usage.flush();
   });
 
-  serve(app, getMeOp, (request) => {
-    const { clientId, clientName, plan, role, via, person } = principalOf(request);
-    // A console person's exports and purchases also need the analyst role (auth/attribution.ts).
-    const analyst = !person || roleAtLeast(person.role, 'analyst');
-    return {
-      clientId,
-      clientName,
-      plan: plan.id,
-      permissions: { export: plan.canExport && analyst, ai: plan.canAi, purchase: plan.canPurchase && analyst },
-      rateLimits: {
-        requestsPerMinute: plan.requestsPerMinute,
-        aiRequestsPerMinute: plan.aiRequestsPerMinute,
-        exportRequestsPerMinute: plan.exportRequestsPerMinute,
-      },
-      role: role ?? null,
-      authenticatedWith: via,
-      ...(person ? { user: { id: person.userId, email: person.email, name: person.name, role: person.role } } : {}),
-    };
-  });
+  // The routes of every operation, by module; registered in the order of the one list.
+  const routes = [
+    ...accountRoutes(),
+    ...companyRoutes(app),
+    ...companyProductRoutes(app),
+    ...firmographicsRoutes(app),
+    ...feedRoutes(app),
+    ...intelligenceRoutes(app),
+    ...vendorRoutes(app),
+    ...categoryRoutes(app),
+    ...industryRoutes(app),
+    ...profileRoutes(app),
+    ...aiRoutes(app),
+    ...detectRoutes(app),
+    ...adminRoutes(app, usage),
+  ];
+  const everyOperationHasARoute: Covers<OperationId, (typeof routes)[number]['operation']['id']> = true;
+  void everyOperationHasARoute;
+  serveOperations(app, OPERATIONS, routes);
+}
 
-  await app.register(intelligenceRoutes);
-  await app.register(companyRoutes);
-  await app.register(companyProductRoutes);
-  await app.register(vendorRoutes);
-  await app.register(categoryRoutes);
-  await app.register(industryRoutes);
-  await app.register(firmographicsRoutes);
-  await app.register(feedRoutes);
-  await app.register(detectRoutes);
-  await app.register(profileRoutes);
-  await app.register(aiRoutes);
-  await app.register(adminRoutes, { usage });
+/** GET /me: who the credentials belong to, what its plan allows. */
+function accountRoutes() {
+  return [
+    route(getMeOp, (request) => {
+      const { clientId, clientName, plan, role, via, person } = principalOf(request);
+      // A console person's exports and purchases also need the analyst role (auth/attribution.ts).
+      const analyst = !person || roleAtLeast(person.role, 'analyst');
+      return {
+        clientId,
+        clientName,
+        plan: plan.id,
+        permissions: { export: plan.canExport && analyst, ai: plan.canAi, purchase: plan.canPurchase && analyst },
+        rateLimits: {
+          requestsPerMinute: plan.requestsPerMinute,
+          aiRequestsPerMinute: plan.aiRequestsPerMinute,
+          exportRequestsPerMinute: plan.exportRequestsPerMinute,
+        },
+        role: role ?? null,
+        authenticatedWith: via,
+        ...(person ? { user: { id: person.userId, email: person.email, name: person.name, role: person.role } } : {}),
+      };
+    }),
+  ];
 }

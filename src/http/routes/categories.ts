@@ -5,13 +5,15 @@ import { CATEGORY_COLUMNS, getCategoryOp, listCategoriesOp } from '../../schemas
 import { exportCategories, getCategory, listCategories } from '../../services/categories.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { sendCsv } from '../replies.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function categoryRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, listCategoriesOp, (request, reply) => {
-    if (!request.query.export) return listCategories(app.db);
-    const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
-    return sendCsv(reply, 'categories.csv', exportCategories(app.db, actor), CATEGORY_COLUMNS);
-  });
-  serve(app, getCategoryOp, (request) => getCategory(app.db, request.params.categoryId));
+export function categoryRoutes(app: FastifyInstance) {
+  return [
+    route(listCategoriesOp, (request, reply) => {
+      if (!request.query.export) return listCategories(app.db);
+      const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
+      return sendCsv(reply, 'categories.csv', exportCategories(app.db, actor), CATEGORY_COLUMNS);
+    }),
+    route(getCategoryOp, (request) => getCategory(app.db, request.params.categoryId)),
+  ];
 }

@@ -5,14 +5,16 @@ import { exportCompanySearch, searchCompanies } from '../../services/companies.t
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { mergePaging } from '../paging.ts';
 import { sendCsv } from '../replies.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function companyRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, searchCompaniesOp, async (request, reply) => {
-    const body = request.body ?? {};
-    const input = { ...body, ...mergePaging(request.query, body) };
-    if (!request.query.export) return searchCompanies(app.db, input);
-    const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
-    return sendCsv(reply, 'companies.csv', await exportCompanySearch(app.db, input, actor), COMPANY_SUMMARY_COLUMNS);
-  });
+export function companyRoutes(app: FastifyInstance) {
+  return [
+    route(searchCompaniesOp, async (request, reply) => {
+      const body = request.body ?? {};
+      const input = { ...body, ...mergePaging(request.query, body) };
+      if (!request.query.export) return searchCompanies(app.db, input);
+      const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
+      return sendCsv(reply, 'companies.csv', await exportCompanySearch(app.db, input, actor), COMPANY_SUMMARY_COLUMNS);
+    }),
+  ];
 }

@@ -7,28 +7,29 @@ import { companyProductEvidenceOp } from '../../schemas/evidence.ts';
 import { companyProductEvidence } from '../../services/evidence.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { sendCsv, sendJsonLines } from '../replies.ts';
-import { serve } from '../route-config.ts';
+import { route, type RestHandler } from '../route-config.ts';
 
-export async function companyProductRoutes(app: FastifyInstance): Promise<void> {
+export function companyProductRoutes(app: FastifyInstance) {
   const actorOf = (request: FastifyRequest) => ({ clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) });
+  // The paged products and their GET form answer alike.
+  const productsPage: RestHandler<typeof companyProductsPagedOp | typeof companyProductsOp> = async (request, reply) => {
+    const { companyDomain } = request.params;
+    const { export: isExport, include, ...query } = request.query;
+    if (!isExport) return companyProducts(app.db, { companyDomain, ...query }, { evidence: include === 'evidence' });
+    const rows = await streamAllCompanyProducts(app.db, { companyDomain, ...query }, { actor: actorOf(request), format: 'csv' });
+    return sendCsv(reply, `${companyDomain}-products.csv`, rows, COMPANY_PRODUCT_COLUMNS);
+  };
 
-  for (const op of [companyProductsPagedOp, companyProductsOp]) {
-    serve(app, op, async (request, reply) => {
-      const { companyDomain } = request.params;
-      const { export: isExport, include, ...query } = request.query;
-      if (!isExport) return companyProducts(app.db, { companyDomain, ...query }, { evidence: include === 'evidence' });
-      const rows = await streamAllCompanyProducts(app.db, { companyDomain, ...query }, { actor: actorOf(request), format: 'csv' });
-      return sendCsv(reply, `${companyDomain}-products.csv`, rows, COMPANY_PRODUCT_COLUMNS);
-    });
-  }
-
-  serve(app, companyProductsJsonlOp, async (request, reply) => {
-    const { export: isExport, ...query } = request.query;
-    // The plain stream is an export too (every record), audited without an on-behalf user.
-    const actor = isExport ? actorOf(request) : { clientId: principalOf(request).clientId, onBehalfOf: null };
-    const exportedBy = { actor, format: 'jsonl' as const };
-    return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy));
-  });
-
-  serve(app, companyProductEvidenceOp, (request) => companyProductEvidence(app.db, { ...request.params, ...request.query }));
+  return [
+    route(companyProductsPagedOp, productsPage),
+    route(companyProductsOp, productsPage),
+    route(companyProductsJsonlOp, async (request, reply) => {
+      const { export: isExport, ...query } = request.query;
+      // The plain stream is an export too (every record), audited without an on-behalf user.
+      const actor = isExport ? actorOf(request) : { clientId: principalOf(request).clientId, onBehalfOf: null };
+      const exportedBy = { actor, format: 'jsonl' as const };
+      return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy));
+    }),
+    route(companyProductEvidenceOp, (request) => companyProductEvidence(app.db, { ...request.params, ...request.query })),
+  ];
 }

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { companyFeedOp } from '../../schemas/feed.ts';
 import { companyFeed } from '../../services/feed.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function feedRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, companyFeedOp, (request) => companyFeed(app.db, { ...request.params, ...request.query }, app.config.cursorSecret));
+export function feedRoutes(app: FastifyInstance) {
+  return [route(companyFeedOp, (request) => companyFeed(app.db, { ...request.params, ...request.query }, app.config.cursorSecret))];
 }

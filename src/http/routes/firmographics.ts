@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { companyFirmographicsOp } from '../../schemas/firmographics.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function firmographicsRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, companyFirmographicsOp, (request) => companyFirmographics(app.db, request.params));
+export function firmographicsRoutes(app: FastifyInstance) {
+  return [route(companyFirmographicsOp, (request) => companyFirmographics(app.db, request.params))];
 }

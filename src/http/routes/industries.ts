@@ -2,9 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { getIndustryOp, listIndustriesOp } from '../../schemas/industries.ts';
 import { getIndustry, listIndustries } from '../../services/industries.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function industryRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, listIndustriesOp, () => listIndustries(app.db));
-  serve(app, getIndustryOp, (request) => getIndustry(app.db, request.params.industryId));
+export function industryRoutes(app: FastifyInstance) {
+  return [route(listIndustriesOp, () => listIndustries(app.db)), route(getIndustryOp, (request) => getIndustry(app.db, request.params.industryId))];
 }

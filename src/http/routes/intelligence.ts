@@ -14,17 +14,19 @@ import { listCohort, listCompetitors } from '../../services/cohorts.ts';
 import { usageDetails, usageMetrics } from '../../services/metrics.ts';
 import { productsInUse } from '../../services/products-in-use.ts';
 import { relatedProducts } from '../../services/related.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function intelligenceRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, companyCompetitorsOp, (request) => listCompetitors(app.db, { ...request.params, ...request.query }));
-  serve(app, companyCohortOp, (request) => listCohort(app.db, { ...request.params, ...request.query }));
-  serve(app, usageMetricsOp, (request) => usageMetrics(app.db, { ...request.params, ...request.query }));
-  // The compared domains: the body of the first form, the repeated query parameter of the second.
-  serve(app, usageMetricsDetailsOp, (request) => {
-    const query = request.query as DetailsQuery;
-    return usageDetails(app.db, { ...query, ...request.params, cohortCompanyDomain: request.body ?? query.cohortCompanyDomain });
-  });
-  serve(app, productsInUseOp, (request) => productsInUse(app.db, { ...request.params, ...request.body }));
-  serve(app, relatedProductsOp, (request) => relatedProducts(app.db, { ...request.params, ...request.query }));
+export function intelligenceRoutes(app: FastifyInstance) {
+  return [
+    route(companyCompetitorsOp, (request) => listCompetitors(app.db, { ...request.params, ...request.query })),
+    route(companyCohortOp, (request) => listCohort(app.db, { ...request.params, ...request.query })),
+    route(usageMetricsOp, (request) => usageMetrics(app.db, { ...request.params, ...request.query })),
+    // The compared domains: the body of the first form, the repeated query parameter of the second.
+    route(usageMetricsDetailsOp, (request) => {
+      const query = request.query as DetailsQuery;
+      return usageDetails(app.db, { ...query, ...request.params, cohortCompanyDomain: request.body ?? query.cohortCompanyDomain });
+    }),
+    route(productsInUseOp, (request) => productsInUse(app.db, { ...request.params, ...request.body })),
+    route(relatedProductsOp, (request) => relatedProducts(app.db, { ...request.params, ...request.query })),
+  ];
 }

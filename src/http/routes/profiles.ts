@@ -7,32 +7,34 @@ import { getCredits, purchaseProfiles } from '../../services/purchases.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { mergePaging } from '../paging.ts';
 import { sendCsv } from '../replies.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function profileRoutes(app: FastifyInstance): Promise<void> {
-  serve(app, searchProfilesOp, async (request, reply) => {
-    const { page: _page, size: _size, ...filters } = request.body;
-    const paging = mergePaging(request.query, request.body);
-    if (!request.query.export) return searchProfiles(app.db, { ...filters, ...paging });
-    const file = await exportProfiles(app.db, principalOf(request), onBehalfOf(request), filters);
-    return sendCsv(
-      reply,
-      file.fileName,
-      file.rows,
-      file.columns.map((c) => ({ header: c, value: (r) => r[c] })),
-    );
-  });
+export function profileRoutes(app: FastifyInstance) {
+  return [
+    route(searchProfilesOp, async (request, reply) => {
+      const { page: _page, size: _size, ...filters } = request.body;
+      const paging = mergePaging(request.query, request.body);
+      if (!request.query.export) return searchProfiles(app.db, { ...filters, ...paging });
+      const file = await exportProfiles(app.db, principalOf(request), onBehalfOf(request), filters);
+      return sendCsv(
+        reply,
+        file.fileName,
+        file.rows,
+        file.columns.map((c) => ({ header: c, value: (r) => r[c] })),
+      );
+    }),
 
-  serve(app, getProfileOp, (request) => getProfile(app.db, principalOf(request).clientId, request.params.profileId));
+    route(getProfileOp, (request) => getProfile(app.db, principalOf(request).clientId, request.params.profileId)),
 
-  serve(app, purchaseProfilesOp, async (request, reply) => {
-    const idempotencyKey = request.headers['idempotency-key'];
-    const outcome = await purchaseProfiles(app.db, principalOf(request), onBehalfOf(request), request.body, {
-      idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
-    });
-    if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-    return reply.code(outcome.statusCode).send(outcome.body);
-  });
+    route(purchaseProfilesOp, async (request, reply) => {
+      const idempotencyKey = request.headers['idempotency-key'];
+      const outcome = await purchaseProfiles(app.db, principalOf(request), onBehalfOf(request), request.body, {
+        idempotencyKey: Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey,
+      });
+      if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(outcome.statusCode).send(outcome.body);
+    }),
 
-  serve(app, getCreditsOp, (request) => getCredits(app.db, principalOf(request).clientId, request.query));
+    route(getCreditsOp, (request) => getCredits(app.db, principalOf(request).clientId, request.query)),
+  ];
 }

@@ -2,12 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { searchProductsOp, searchVendorsOp, vendorProductsOp } from '../../schemas/vendors.ts';
 import { searchProducts, searchVendors, vendorProducts } from '../../services/vendors.ts';
-import { serve } from '../route-config.ts';
+import { route } from '../route-config.ts';
 
-export async function vendorRoutes(app: FastifyInstance): Promise<void> {
+export function vendorRoutes(app: FastifyInstance) {
   // Reference data (http.referenceData): answers kept until the catalog changes; a typeahead
   // asks the same prefixes again and again, and a fuzzy miss costs ≈ 1.6 ms of PostgreSQL.
-  serve(app, searchVendorsOp, (request) => searchVendors(app.db, request.query));
-  serve(app, vendorProductsOp, (request) => vendorProducts(app.db, { ...request.params, ...request.query }));
-  serve(app, searchProductsOp, (request) => searchProducts(app.db, request.query));
+  return [
+    route(searchVendorsOp, (request) => searchVendors(app.db, request.query)),
+    route(vendorProductsOp, (request) => vendorProducts(app.db, { ...request.params, ...request.query })),
+    route(searchProductsOp, (request) => searchProducts(app.db, request.query)),
+  ];
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineTool } from '../registry.ts';
 import { detectOp } from '../../schemas/detect.ts';
-import { detectTechnologies } from '../../services/detect.ts';
+import { detectDepsOf, detectTechnologies } from '../../services/detect.ts';
 
 const output = z.object({ domain: z.string(), technologies: z.array(z.looseObject({ name: z.string() })) });
 
@@ -11,13 +11,7 @@ export const detectTools = [
   defineTool(detectOp, {
     output,
     run: async (input, ctx) => {
-      const { detect } = ctx.config;
-      const result = await detectTechnologies(input, {
-        timeoutMs: detect.timeoutMs,
-        contactUrl: detect.contactUrl,
-        detector: ctx.detector,
-        network: detect.allowPrivateNetworks ? { allowPrivateNetworks: true, ports: 'any' } : {},
-      });
+      const result = await detectTechnologies(input, detectDepsOf(ctx.config.detect, ctx.detector));
       // Two evidence items per technology keep the answer short; the API gives all.
       const technologies = result.technologies.map((t) => ({ ...t, evidence: t.evidence.slice(0, 2) }));
       const list = technologies.map((t) => `${t.name}${t.version ? ` ${t.version}` : ''} (${t.confidence.toFixed(2)})`).join(', ');

@@ -1,5 +1,8 @@
 // Every MCP tool, one module per resource; each calls the same service as its REST route.
-import type { ToolDef } from '../registry.ts';
+// The list itself is the operation list's (schemas/operations.ts): its operations with an
+// `mcp` binding, in its order; the compiler refuses a listed tool operation without a tool here.
+import { toolsOf, type ToolDef } from '../registry.ts';
+import { OPERATIONS, type Covers, type ToolOperationId } from '../../schemas/operations.ts';
 import { profileTools } from './profiles.ts';
 import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
@@ -7,4 +10,8 @@ import { companyTools } from './companies.ts';
 import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
 
-export const allTools: ToolDef[] = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools];
+const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools];
+const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
+void everyToolOperationHasATool;
+
+export const allTools: ToolDef[] = toolsOf(OPERATIONS, defined);
