@@ -67,7 +67,7 @@ declare module 'fastify' {
 }
 
 /** Header and body fields that must never reach a log line. */
-export const LOG_REDACT = [
+const LOG_REDACT = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers.cookie',
@@ -106,7 +106,7 @@ export const LOG_REDACT = [
  * The log destination, with any password in a connection URL masked (`postgres://app:***@db`)
  * in whatever a line holds (messages, error texts): pino's redaction works on paths only.
  */
-export function logDestination(target: DestinationStream = pino.destination(1)): DestinationStream {
+function logDestination(target: DestinationStream = pino.destination(1)): DestinationStream {
   return { write: (line: string) => target.write(line.includes('://') ? redactUrlPasswords(line) : line) };
 }
 

@@ -2,7 +2,7 @@
 // numeric range each covers. The one list for every door (importers, search filters,
 // the demo world, similarity): never spell a band label anywhere else.
 
-export interface Band {
+interface Band {
   /** The label clients send and receive, e.g. `50 - 199`. */
   readonly label: string;
   /** Inclusive lower bound. */
@@ -58,7 +58,7 @@ export function revenueBand(label: string): Band | undefined {
 }
 
 /** The band a non-negative value falls in (negative values: the lowest band). */
-export function bandFor(list: readonly Band[], value: number): Band {
+function bandFor(list: readonly Band[], value: number): Band {
   for (const b of list) if (value >= b.min && value < b.max) return b;
   return list[value < 0 ? 0 : list.length - 1]!;
 }

@@ -4,7 +4,7 @@
 // the request's log line (`errorCode`), where operators count and search failures by it.
 
 /** The stable codes of the typed errors. */
-export type ErrorCode =
+type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
   | 'payment_required'

@@ -11,15 +11,15 @@
 import type { Config } from './config.ts';
 
 /** Configured secrets, by variable: the value the service runs with (undefined when unset). */
-export const CONFIGURED_SECRETS: Record<string, (config: Config) => string | undefined> = {
+const CONFIGURED_SECRETS: Record<string, (config: Config) => string | undefined> = {
   CURSOR_SECRET: (c) => c.cursorSecret,
   METRICS_TOKEN: (c) => c.metricsToken,
 };
 
 /** Shortest secret accepted outside demo mode: 32 characters (`openssl rand -base64 32` gives 44). */
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 /** Fewest distinct characters: a long run of one character or a short pattern repeated is no secret. */
-export const MIN_DISTINCT_CHARACTERS = 10;
+const MIN_DISTINCT_CHARACTERS = 10;
 /** Words of example and placeholder values ("change-me", "my-secret", "password123", "stacklens-default"). */
 const PLACEHOLDER = /change.?me|replace|example|placeholder|default|secret|password|passw0rd|stacklens|letmein|qwerty|12345|xxxx/i;
 

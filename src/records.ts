@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
 
-export type RecordFormat = 'csv' | 'jsonl';
+type RecordFormat = 'csv' | 'jsonl';
 
 /** A record that could not be read, or read but refused. */
 export interface RecordError {
@@ -19,9 +19,9 @@ export interface RecordError {
 }
 
 /** A record, or a line that could not be read (`header`: the CSV header itself). */
-export type ReadEvent = { line: number; values: Record<string, unknown> } | { error: RecordError; header?: boolean };
+type ReadEvent = { line: number; values: Record<string, unknown> } | { error: RecordError; header?: boolean };
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Validates the CSV header; errors stop the reading. */
   checkHeader?: (columns: string[]) => RecordError[];
   /** Filled with every field name the file mentions (CSV header, JSONL keys). */

@@ -29,7 +29,7 @@ import { despiteDisconnect, outsideRequest } from '../db/query-limits.ts';
 
 const KEY_SHAPE = /^sl_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key may serve from memory while the access version is unchanged. */
-export const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_MS = 30_000;
 const MAX_CACHED_KEYS = 10_000;
 /** last_used_at is written at most this often per key and process. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -44,7 +44,7 @@ function keyCache(db: Db): KeyCache {
   return cache;
 }
 
-export interface CreatedApiKey {
+interface CreatedApiKey {
   id: string;
   prefix: string;
   apiKey: string;
@@ -179,8 +179,6 @@ function noteUse(db: Db, keyId: string): void {
     }),
   );
 }
-
-export type { ApiKeyRow };
 
 export function listKeys(db: Db, clientId?: string): Promise<ApiKeyRow[]> {
   return listApiKeys(db, clientId);

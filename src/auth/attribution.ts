@@ -15,7 +15,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
 /** What a console person's role must be for a permission: exports and purchases are the analyst's. */
 const PERSON_ROLE: Partial<Record<Permission, Role>> = { export: 'analyst', purchase: 'analyst' };
 
-export function requirePermission(principal: Principal, permission: Permission): void {
+function requirePermission(principal: Principal, permission: Permission): void {
   const role = PERSON_ROLE[permission];
   if (principal.person && role && !roleAtLeast(principal.person.role, role)) {
     throw new ForbiddenError(`Role '${role}' is required for ${PERMISSION_TEXT[permission]}; your role is '${principal.person.role}'. An admin can change it`);
@@ -30,7 +30,7 @@ export function requirePermission(principal: Principal, permission: Permission):
 const email = z.email();
 
 /** The user an action is attributed to: 403 when absent, 400 when not an email address. */
-export function requireOnBehalfOf(value: string | undefined, source = 'X-On-Behalf-Of-User header'): string {
+function requireOnBehalfOf(value: string | undefined, source = 'X-On-Behalf-Of-User header'): string {
   const v = value?.trim();
   if (!v) throw new ForbiddenError(`The ${source} is required for this action: name the user (an email address) it is done for`);
   if (v.length > 254 || !email.safeParse(v).success) throw new BadRequestError(`${source}: '${v.slice(0, 80)}' is not a valid email address`);

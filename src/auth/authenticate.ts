@@ -22,7 +22,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'x-api-key'] as const;
  * joins repeated X-API-Key values, so which credential counts would depend on the proxy in
  * front; the raw header list (name, value, name, value...) shows every occurrence.
  */
-export function refuseRepeatedCredentials(rawHeaders: readonly string[]): void {
+function refuseRepeatedCredentials(rawHeaders: readonly string[]): void {
   for (const name of CREDENTIAL_HEADERS) {
     let seen = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) seen++;
@@ -56,7 +56,7 @@ export function credentialsFromHeaders(headers: Record<string, string | string[]
 }
 
 /** RFC 6750 §3.1: a request that sent no credentials is challenged without an error code. */
-export const NO_CREDENTIALS_CHALLENGE = 'Bearer realm="stacklens"';
+const NO_CREDENTIALS_CHALLENGE = 'Bearer realm="stacklens"';
 
 /**
  * `audience`: the audience a bearer token must carry (default the REST API's, API_AUDIENCE;

@@ -12,7 +12,6 @@ import {
   updateClientSecret,
   upsertPlan,
   updateClient,
-  type ClientWithPlan,
   type PlanRow,
 } from '../store/access.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
@@ -20,7 +19,7 @@ import { hashSecret, randomToken } from './secrets.ts';
 import { forgetCachedClients } from './client-cache.ts';
 import type { Role } from '../schemas/roles.ts';
 
-export interface CreatedClient {
+interface CreatedClient {
   clientId: string;
   clientSecret: string;
   name: string;
@@ -52,7 +51,7 @@ export async function createClient(
 }
 
 export { listClients, listPlans };
-export type { ClientWithPlan, PlanRow };
+export type { PlanRow };
 
 /**
  * Disables (or re-enables) a client. API keys stop at once; issued tokens at once in this

@@ -12,7 +12,7 @@ import { cachedClient, forgetCachedClients } from './client-cache.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 
 export const CONSOLE_CLIENT_ID = 'cli_console';
-export const CONSOLE_CLIENT_NAME = 'Web console';
+const CONSOLE_CLIENT_NAME = 'Web console';
 
 export async function consoleClient(db: Db, config: Config): Promise<ClientWithPlan> {
   const found = await cachedClient(db, CONSOLE_CLIENT_ID);

@@ -25,8 +25,8 @@ import type { ConsolePerson, Principal } from './principal.ts';
 import { consoleClient } from './console-client.ts';
 
 /** The session cookie's name over http (local use), and over https: see sessionCookieName. */
-export const SESSION_COOKIE = 'stacklens_session';
-export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SESSION_COOKIE = 'stacklens_session';
+const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'x-csrf-token';
 /** last_seen_at is stamped at most this often per session (not a write per request). */
 const TOUCH_EVERY_MS = 60_000;
@@ -92,7 +92,7 @@ export async function authenticateSession(db: Db, config: Config, token: string)
 }
 
 /** Methods that change nothing: the only ones a cookie-authenticated request may make without the CSRF header. */
-export function isSafeMethod(method: string): boolean {
+function isSafeMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
 

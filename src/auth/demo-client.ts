@@ -8,9 +8,9 @@ import type { Db } from '../db/db.ts';
 import { createClient, listClients } from './clients.ts';
 import { createApiKey } from './api-keys.ts';
 
-export const DEMO_CLIENT_FILE = 'demo-client.json';
+const DEMO_CLIENT_FILE = 'demo-client.json';
 
-export interface DemoClientFile {
+interface DemoClientFile {
   client_id: string;
   client_secret: string;
   api_key: string;

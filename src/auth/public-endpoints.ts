@@ -8,7 +8,7 @@ import { readSetting, writeSetting } from '../store/service-settings.ts';
 
 const SETTING = 'public_endpoints';
 
-export interface PublicEndpoints {
+interface PublicEndpoints {
   /** The `audience` token requests must name. */
   audience: string;
   issuer: string;
@@ -16,7 +16,7 @@ export interface PublicEndpoints {
   tokenUrl: string;
 }
 
-export function endpointsOf(config: Config): PublicEndpoints {
+function endpointsOf(config: Config): PublicEndpoints {
   return { audience: config.auth.audience, issuer: config.auth.issuer, publicUrl: config.publicUrl, tokenUrl: `${config.auth.issuer}/oauth/token` };
 }
 

@@ -11,7 +11,7 @@ import { RateLimitedError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { Plan, RateClass } from '../schemas/plans.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';
-export const RATE_WINDOW_SECONDS = 60;
+const RATE_WINDOW_SECONDS = 60;
 
 interface Policy {
   name: RateClass;
@@ -26,7 +26,7 @@ function policiesFor(plan: Plan, rateClass: RateClass): Policy[] {
   return [general];
 }
 
-export interface RateLimitOutcome {
+interface RateLimitOutcome {
   allowed: boolean;
   /** Set when refused: whole seconds until the exhausted window resets (≥ 1). */
   retryAfterSeconds?: number;
@@ -36,7 +36,7 @@ export interface RateLimitOutcome {
 }
 
 /** Counts one call of `rateClass` for the principal's client and says whether it may proceed. */
-export async function consumeRateLimit(store: CounterStore, principal: Principal, rateClass: RateClass): Promise<RateLimitOutcome> {
+async function consumeRateLimit(store: CounterStore, principal: Principal, rateClass: RateClass): Promise<RateLimitOutcome> {
   const policies = policiesFor(principal.plan, rateClass);
   const { allowed, states } = await store.consume(
     // {clientId} is a Redis hash tag: a client's counters share one slot in a cluster.

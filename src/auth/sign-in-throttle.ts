@@ -17,13 +17,13 @@ import { rateLimitRejections } from '../telemetry/metrics.ts';
 import { addressGroup } from './client-address.ts';
 
 /** An address spraying many emails gets this many times the per-email free attempts. */
-export const ADDRESS_FACTOR = 10;
-export const BASE_DELAY_MS = 1000;
+const ADDRESS_FACTOR = 10;
+const BASE_DELAY_MS = 1000;
 /** How long a successful sign-in makes its address known for the account. */
-export const KNOWN_ADDRESS_DAYS = 30;
+const KNOWN_ADDRESS_DAYS = 30;
 const MAX_EMAIL_KEY = 254;
 
-export interface SignInSlot {
+interface SignInSlot {
   /** After a right password: gives back the slots that were not a guess and remembers the address. */
   succeeded(): Promise<void>;
 }

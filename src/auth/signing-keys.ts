@@ -12,7 +12,7 @@ export const SIGNING_ALG = 'ES256';
 export const KEY_CACHE_MS = 30_000;
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 /** Retired keys stay published this long beyond the token lifetime (covers KEY_CACHE_MS and clock skew). */
-export const RETIRED_KEY_MARGIN_SECONDS = 300;
+const RETIRED_KEY_MARGIN_SECONDS = 300;
 
 interface SigningKey {
   kid: string;

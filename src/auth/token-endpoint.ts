@@ -23,7 +23,7 @@ import { addressGroup } from './client-address.ts';
 import { countFailedAuthentication } from './failed-auth.ts';
 import { issueAccessToken, type IssuedToken } from './tokens.ts';
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target' | 'server_error';
+type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target' | 'server_error';
 
 export class OAuthError extends Error {
   constructor(
@@ -36,7 +36,7 @@ export class OAuthError extends Error {
   }
 }
 
-export interface TokenRequest {
+interface TokenRequest {
   /** Parsed body: JSON object or form fields (a repeated form field arrives as an array). */
   params: unknown;
   authorization: string | undefined;
@@ -107,7 +107,7 @@ function clientCredentials(authorization: string | undefined, param: (name: stri
   return { clientId: bodyId, clientSecret: bodySecret, basic: false };
 }
 
-export interface TokenEndpointDeps {
+interface TokenEndpointDeps {
   db: Db;
   config: Config;
   counters: CounterStore;

@@ -15,7 +15,7 @@ import type { SequenceValue } from '../store/backup.ts';
 export const BACKUP_FORMAT = 'stacklens-backup';
 export const BACKUP_VERSION = 1;
 
-export interface BackupHeader {
+interface BackupHeader {
   format: typeof BACKUP_FORMAT;
   version: number;
   createdAt: string;
@@ -122,7 +122,7 @@ export class BackupWriter {
 }
 
 /** What reading a backup file yields, in file order. */
-export type BackupEvent =
+type BackupEvent =
   | { type: 'header'; header: BackupHeader }
   | { type: 'table'; name: string; columns: string[] }
   | { type: 'rows'; rows: string[] }

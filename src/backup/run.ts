@@ -42,11 +42,11 @@ export interface BackupProgress {
   total: number;
 }
 
-export interface BackupOptions {
+interface BackupOptions {
   onProgress?: (p: BackupProgress) => void;
 }
 
-export interface BackupSummary {
+interface BackupSummary {
   file: string;
   tables: number;
   rows: number;
@@ -127,12 +127,12 @@ async function embeddedSnapshot(db: Db): Promise<Uint8Array> {
 
 export class RestoreRefusedError extends Error {}
 
-export interface RestoreOptions extends BackupOptions {
+interface RestoreOptions extends BackupOptions {
   /** Replace the target's data even when it holds some. */
   force?: boolean;
 }
 
-export interface RestoreSummary {
+interface RestoreSummary {
   tables: number;
   rows: number;
   /** Migrations applied after the restore (the backup was older than this Stacklens). */

@@ -7,7 +7,7 @@ import { backupDatabase, restoreDatabase, RestoreRefusedError, type BackupProgre
 import { BackupFileError, verifyBackupFile } from '../backup/file.ts';
 
 /** One stderr line per table, and one every few seconds while a large table is read. */
-export function backupReporter(verb: string, stream: NodeJS.WritableStream = process.stderr): (p: BackupProgress) => void {
+function backupReporter(verb: string, stream: NodeJS.WritableStream = process.stderr): (p: BackupProgress) => void {
   let current: string | undefined;
   let lastRows = 0;
   let lastLine = 0;

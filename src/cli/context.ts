@@ -12,7 +12,7 @@ export interface CliContext {
   db: Db;
 }
 
-export interface ContextOptions {
+interface ContextOptions {
   /** false for `serve`, which must own the database; true (default) for every other command. */
   visit?: boolean;
   /** Skip migrating (restore migrates to the backup's version itself). */
@@ -44,7 +44,7 @@ export async function openContext(options: ContextOptions = {}): Promise<CliCont
 }
 
 /** The one line saying how a command reached its database. */
-export function accessLine(config: Config, db: Db): string {
+function accessLine(config: Config, db: Db): string {
   if (db.engine === 'postgres') return 'stacklens: using the PostgreSQL database of DATABASE_URL';
   const dir = path.resolve(config.dataDir);
   return db.visiting

@@ -19,7 +19,6 @@ import { readWarc } from '../detect/collect/warc.ts';
 import { runCrawl, type CrawlCliOptions } from './detect-crawl.ts';
 import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
 
-export { formatSite, siteRecord, writeOut, type DetectSink, type SiteRecord } from './detect-output.ts';
 
 export interface DetectCliOptions extends CrawlCliOptions {
   artifacts?: string;
@@ -50,7 +49,7 @@ export interface DetectExtension {
  * live — careers (applicant-tracking job boards), contact (form, chat and scheduling
  * widgets), pricing (checkout and billing). A path that is missing (non-2xx) adds nothing.
  */
-export const DEFAULT_CRAWL_PATHS = ['/careers', '/contact', '/pricing'];
+const DEFAULT_CRAWL_PATHS = ['/careers', '/contact', '/pricing'];
 
 export function registerDetectCommand(program: Command, extension: DetectExtension = {}): void {
   const command = program
@@ -110,7 +109,7 @@ async function openInput(flag: string, file: string): Promise<Readable | null> {
   }
 }
 
-export async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Promise<number> {
+async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Promise<number> {
   const given = INPUTS.filter((k) => opts[k] !== undefined);
   if (given.length !== 1) {
     console.error(

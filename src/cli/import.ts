@@ -82,7 +82,7 @@ async function runImport(db: Db, kind: ImportKind, file: string, opts: ImportCli
   return summary.committed ? 0 : 1;
 }
 
-export function summaryLine(s: ImportSummary): string {
+function summaryLine(s: ImportSummary): string {
   const seconds = (s.elapsedMs / 1000).toFixed(1);
   const rate = Math.round(s.rowsPerSecond).toLocaleString('en-US');
   if (!s.committed) {

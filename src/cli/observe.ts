@@ -13,19 +13,20 @@ import { AppError } from '../errors.ts';
 import { refreshChanged } from '../ingest/refresh.ts';
 import { deriveInstalls, parseSiteResult, recordDetections, type RecordResult } from '../services/observations.ts';
 import type { SiteResult } from '../schemas/detect.ts';
-import { INPUTS, type DetectExtension, type DetectSink } from './detect.ts';
+import { INPUTS, type DetectExtension } from './detect.ts';
+import type { DetectSink } from './detect-output.ts';
 
 /** Sites recorded per transaction. */
 const SITES_PER_BATCH = 500;
 
-export interface SaveOptions {
+interface SaveOptions {
   /** The input kind, kept with each observation (artifacts, crawl, har, warc, jobs, file). */
   source: string;
   createCompanies?: boolean;
   refresh?: boolean;
 }
 
-export interface SaveSummary {
+interface SaveSummary {
   runId: string;
   sites: number;
   observations: number;
@@ -39,7 +40,7 @@ export interface SaveSummary {
   refreshed: number | null;
 }
 
-export interface RunSaver {
+interface RunSaver {
   add(site: SiteResult): Promise<void>;
   /** Records what is left, derives installs, refreshes, closes the database; returns the summary. */
   finish(): Promise<SaveSummary>;
@@ -48,7 +49,7 @@ export interface RunSaver {
 }
 
 /** Opens the database and returns a saver that records site records in batches. */
-export async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
+async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
   const ctx: CliContext = await openContext();
   const runId = `run_${nowDate().toISOString().replace(/[-:]/g, '').slice(0, 15)}_${randomBytes(3).toString('hex')}`;
   const summary: SaveSummary = {
@@ -101,7 +102,7 @@ export async function openRunSaver(options: SaveOptions): Promise<RunSaver> {
 }
 
 /** The `detect --save` sink: records each site as it is detected; on close, derives, refreshes and prints the summary. */
-export async function openSaveSink(source: string): Promise<DetectSink> {
+async function openSaveSink(source: string): Promise<DetectSink> {
   const saver = await openRunSaver({ source });
   return {
     // Dated by the capture when the input carries one (WARC-Date, HAR startedDateTime).
@@ -112,7 +113,7 @@ export async function openSaveSink(source: string): Promise<DetectSink> {
   };
 }
 
-export function formatSaveSummary(s: SaveSummary): string {
+function formatSaveSummary(s: SaveSummary): string {
   const parts = [
     `saved run ${s.runId}: ${s.sites} site${s.sites === 1 ? '' : 's'}, ${s.added} new of ${s.observations} observations`,
     `${s.companiesCreated} companies and ${s.productsCreated} products added`,

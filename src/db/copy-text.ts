@@ -23,7 +23,7 @@ const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** A value in COPY's text format: backslash, tab and line breaks escaped. */
-export function copyText(s: string): string {
+function copyText(s: string): string {
   return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : s;
 }
 

@@ -8,10 +8,10 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { ServiceUnavailableError } from '../errors.ts';
 
-export type DatabaseFault = 'down' | 'timeout' | 'busy' | 'aborted';
+type DatabaseFault = 'down' | 'timeout' | 'busy' | 'aborted';
 
 /** Seconds a client is told to wait (Retry-After) per kind of fault. */
-export const RETRY_AFTER_SECONDS: Record<DatabaseFault, number> = { down: 5, timeout: 2, busy: 1, aborted: 1 };
+const RETRY_AFTER_SECONDS: Record<DatabaseFault, number> = { down: 5, timeout: 2, busy: 1, aborted: 1 };
 
 /** A ServiceUnavailableError (503 + Retry-After) that says which database fault caused it. */
 export class DatabaseUnavailableError extends ServiceUnavailableError {
@@ -101,7 +101,7 @@ export class Availability extends EventEmitter<{ change: [AvailabilityChange] }>
 }
 
 /** What a PostgreSQL cancel request needs to know of a connection (node-postgres Client fields). */
-export interface CancelTarget {
+interface CancelTarget {
   host?: string;
   port?: number;
   processID?: number | null;

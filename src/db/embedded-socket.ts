@@ -30,7 +30,7 @@ import type pg from 'pg';
 import type { PgliteThread } from './pglite-thread.ts';
 
 /** The folder (under the data folder) holding the socket; node-postgres's `host`. */
-export const SOCKET_DIR = 'run';
+const SOCKET_DIR = 'run';
 /** node-postgres and psql name a socket `.s.PGSQL.<port>` inside the `host` folder. */
 export const SOCKET_PORT = 5432;
 
@@ -43,7 +43,7 @@ export interface SharingLimits {
   waitMs: number;
 }
 
-export const DEFAULT_SHARING_LIMITS: SharingLimits = { holdMs: 60_000, idleMs: 10_000, waitMs: 30_000 };
+const DEFAULT_SHARING_LIMITS: SharingLimits = { holdMs: 60_000, idleMs: 10_000, waitMs: 30_000 };
 
 export function socketDir(dataDir: string): string {
   return path.join(dataDir, SOCKET_DIR);

@@ -9,7 +9,7 @@ import type { Db } from './db.ts';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const LOCK_KEY = 7_402_113; // arbitrary, constant: "stacklens migrations"
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -11,7 +11,7 @@
 // rest of the data is discarded. The server's own bulk loads send a few megabytes a COPY.
 
 /** Runs wire-protocol bytes on the database and returns its reply bytes. */
-export type RawExec = (message: Uint8Array) => Promise<Uint8Array>;
+type RawExec = (message: Uint8Array) => Promise<Uint8Array>;
 
 const QUERY = 0x51; // 'Q'
 const COPY_DATA = 0x64; // 'd'
@@ -22,7 +22,7 @@ const COPY_IN_RESPONSE = 0x47; // 'G'
 /** A Query that starts a COPY from the client (simple query protocol, as psql and pg-copy-streams send it). */
 const COPY_FROM_STDIN = /^\s*copy\b[^;]*\bfrom\s+stdin\b/i;
 
-export const MAX_HELD_BYTES = 256 * 2 ** 20;
+const MAX_HELD_BYTES = 256 * 2 ** 20;
 
 export class CopyInRelay {
   private held: Uint8Array[] | undefined;

@@ -24,7 +24,7 @@ export function containsPattern(text: string): string {
  * run of white space. Every other non-alphanumeric character is escaped (in an ARE, a
  * backslash before one means the character itself).
  */
-export function wordsPattern(phrase: string): string {
+function wordsPattern(phrase: string): string {
   const words = phrase
     .trim()
     .split(/\s+/)

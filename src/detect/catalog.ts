@@ -20,7 +20,7 @@ import {
   type TechnologyRule,
 } from './rules.ts';
 
-export const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
+const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
 
 /** Category names of our taxonomy (catalog/categories.txt): every level is allowed. */
 export const CATEGORY_NAMES: ReadonlySet<string> = categoryNames();
@@ -66,7 +66,7 @@ const hostOf = (url: string | undefined): string | undefined => {
 };
 
 /** Validates a parsed rule file; the error names the technology and field. */
-export function parseRuleFile(data: unknown, origin: string): RuleFile {
+function parseRuleFile(data: unknown, origin: string): RuleFile {
   const parsed = ruleFileSchema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -75,7 +75,7 @@ export function parseRuleFile(data: unknown, origin: string): RuleFile {
   throw new RuleError(`${origin}: ${where}: ${issue.message}`);
 }
 
-export interface CompileOptions {
+interface CompileOptions {
   /** Technologies whose patterns are validated now (default: all); the others compile on first use. */
   check?: (technology: string) => boolean;
   /** 'linear' (default) for every page from outside; 'own-text' only for pages generated here (rules.ts). */
@@ -215,7 +215,7 @@ export function readBuiltInRules(dir: URL | string = CATALOG_DIR): RuleFile {
   return out;
 }
 
-export interface LoadCatalogOptions {
+interface LoadCatalogOptions {
   /** An operator's rule file: adds technologies and replaces ours of the same name. */
   rulesFile?: string;
   /** Use only the operator's file, not the built-in catalog. */

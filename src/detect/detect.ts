@@ -25,7 +25,7 @@ export const LIMITS = {
   excerpt: 200,
 } as const;
 
-export interface DetectOptions {
+interface DetectOptions {
   /** Detections below this confidence are left out (default 0.5): an SPF include alone (0.4) stays out. */
   minConfidence?: number;
   /** Evidence items kept per technology, strongest first (default 5). */
@@ -33,7 +33,7 @@ export interface DetectOptions {
 }
 
 /** At most 200 characters of `text` from `before` characters ahead of [index, index + length), whitespace collapsed. */
-export function excerptOf(text: string, index: number, length: number, before = 40): string {
+function excerptOf(text: string, index: number, length: number, before = 40): string {
   const start = Math.max(0, index - before);
   const raw = text.slice(start, Math.min(text.length, index + Math.max(length, 1) + 160));
   const s = raw.replace(/\s+/g, ' ').trim();

@@ -6,21 +6,21 @@
 /** HTML beyond this many characters is not scanned (home pages are rarely larger; the head is what counts). */
 export const HTML_CAP = 512 * 1024;
 
-export interface ResourceRef {
+interface ResourceRef {
   url: string;
   /** The tag's range in the page, for the excerpt. */
   start: number;
   end: number;
 }
 
-export interface MetaTag {
+interface MetaTag {
   name: string;
   content: string;
   start: number;
   end: number;
 }
 
-export interface PageFacts {
+interface PageFacts {
   /** The scanned (capped) HTML and its lower-case copy of the same length. */
   html: string;
   lower: string;

@@ -69,7 +69,7 @@ export class RuleError extends Error {
 }
 
 /** Default weight of one trace, by where it was found: how rarely that kind of trace is there without use. */
-export const FIELD_WEIGHTS: Record<string, number> = {
+const FIELD_WEIGHTS: Record<string, number> = {
   scriptSrc: 0.9,
   scripts: 0.8,
   js: 0.8,

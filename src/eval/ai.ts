@@ -21,7 +21,7 @@ import { customerCandidates } from '../services/ai-customers.ts';
 import { currentAsOf } from '../services/stacks.ts';
 import { evaluatePeople, type PeopleEval } from './ai-people.ts';
 
-export interface AiEvalOptions {
+interface AiEvalOptions {
   seed?: string;
   companies?: number;
   /** Share of each company's truly-in-use, evidenced installs hidden before the refresh. */
@@ -52,7 +52,7 @@ function hashUnit(...parts: string[]): number {
 }
 
 /** Seeds the world, hides `holdOut` of each company's evidenced true installs, refreshes. Returns the hidden pairs by company. */
-export async function prepareHeldOutWorld(db: Db, seed: string, companies: number, holdOut: number, asOf?: string): Promise<Map<string, Set<string>>> {
+async function prepareHeldOutWorld(db: Db, seed: string, companies: number, holdOut: number, asOf?: string): Promise<Map<string, Set<string>>> {
   await seedWorld(db, { companies, seed, asOf });
   const hidden = new Map<string, Set<string>>();
   const pairs: [string, string][] = [];

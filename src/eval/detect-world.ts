@@ -21,7 +21,7 @@ import type { Counts, DetectEvalReport } from './detect.ts';
 
 const DAY = 86_400_000;
 
-export interface WorldEvalOptions {
+interface WorldEvalOptions {
   companies?: number;
   seed?: string;
   scale?: ScaleName;
@@ -30,7 +30,7 @@ export interface WorldEvalOptions {
   detector?: CompiledCatalog;
 }
 
-export interface WorldEvalReport extends DetectEvalReport {
+interface WorldEvalReport extends DetectEvalReport {
   /** Recall over the in-use technologies that left at least one trace in the current view (the rest are invisible by design). */
   recallVisible: Counts;
   /** In-use technologies with no trace in the current view (missing tags, proxied analytics, internal tools). */

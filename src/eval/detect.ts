@@ -11,7 +11,7 @@ import { EVIDENCE_SOURCES, type EvidenceSource } from '../technographics/evidenc
 
 export const FIXTURES_FILE = new URL('../../test/fixtures/detect/fixtures.jsonl', import.meta.url);
 
-export interface LabelledSite {
+interface LabelledSite {
   id: string;
   /** The site template the generator used (wordpress, shopify, negatives-only, ...). */
   kind?: string;

@@ -9,7 +9,7 @@ import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type R
 import { relatedScores } from '../services/related.ts';
 import { currentAsOf } from '../services/stacks.ts';
 
-export interface IntelligenceEvalOptions {
+interface IntelligenceEvalOptions {
   /** Also fit fresh confidence coefficients on this world and report their calibration. */
   fit?: boolean;
   /** Companies sampled for the related-products measure. */

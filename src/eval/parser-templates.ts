@@ -45,7 +45,7 @@ const SMB: EmployeeBand[] = ['Less than 10', '10 - 49', '50 - 199'];
 const MID: EmployeeBand[] = ['200 - 499', '500 - 999'];
 const ENT: EmployeeBand[] = ['1,000 - 4,999', '5,000 - 9,999', 'Above 10,000'];
 
-export const COUNTRY_NAMES: [string, string][] = [
+const COUNTRY_NAMES: [string, string][] = [
   ['Germany', 'DE'],
   ['France', 'FR'],
   ['United States', 'US'],
@@ -65,7 +65,7 @@ export const COUNTRY_NAMES: [string, string][] = [
   ['Singapore', 'SG'],
   ['Poland', 'PL'],
 ];
-export const DEMONYMS: [string, string][] = [
+const DEMONYMS: [string, string][] = [
   ['German', 'DE'],
   ['French', 'FR'],
   ['American', 'US'],
@@ -118,7 +118,7 @@ const TIME_PHRASES: [string, TimeWindow][] = [
   ['in the last 30 days', { field: 'adopted', withinDays: 30 }],
   ['since March 2025', { field: 'adopted', since: '2025-03-01' }],
 ];
-export const DOMAINS = [
+const DOMAINS = [
   'acme-robotics.com',
   'globex.io',
   'initech.co.uk',
@@ -170,7 +170,7 @@ const FUNCTION_WORDS: [string, PeopleFunction][] = [
   ['design', 'Product'],
 ];
 
-export type Template = (p: Pools) => { parts: Part[]; expect: Expected };
+type Template = (p: Pools) => { parts: Part[]; expect: Expected };
 
 const slot = (text: string, typo = true, caseSafe = true): Slot => ({ text, typo, caseSafe });
 

@@ -11,9 +11,9 @@ import { buildSizeLexicon } from '../intelligence/prompt/vocab.ts';
 import type { ParsedQuery, PromptCatalog, PromptMode } from '../intelligence/prompt/schema.ts';
 
 export const VARIANTS = ['plain', 'typo', 'case', 'noise', 'injection'] as const;
-export type Variant = (typeof VARIANTS)[number];
+type Variant = (typeof VARIANTS)[number];
 
-export interface EvalCase {
+interface EvalCase {
   id: number;
   mode: PromptMode;
   variant: Variant;
@@ -21,7 +21,7 @@ export interface EvalCase {
   expect: Expected;
 }
 
-export interface EvalReport {
+interface EvalReport {
   total: number;
   correct: number;
   accuracy: number;
@@ -158,7 +158,7 @@ function render(parts: Part[], variant: Variant, random: () => number, pick: <T>
   return { prompt, variant: applied };
 }
 
-export interface GenerateOptions {
+interface GenerateOptions {
   count?: number;
   seed?: number;
 }
@@ -215,7 +215,7 @@ function wanted(e: Expected, key: keyof Expected): unknown {
 }
 
 /** Exact agreement on every key entity of the mode; returns what differs. */
-export function scoreCase(q: ParsedQuery, c: EvalCase): string[] {
+function scoreCase(q: ParsedQuery, c: EvalCase): string[] {
   const out: string[] = [];
   for (const key of KEYS[c.mode]) {
     const a = JSON.stringify(actual(q, key));

@@ -7,7 +7,7 @@
 import { addressGroup } from '../auth/client-address.ts';
 
 /** Gives the slot back; calling it again does nothing. */
-export type Leave = () => void;
+type Leave = () => void;
 
 export class InFlight {
   private readonly counts = new Map<string, number>();

@@ -18,7 +18,7 @@ interface Kept {
 }
 
 /** Most answers kept per process (least recently used dropped first); each is a few KB to ~40 KB. */
-export const REFERENCE_CACHE_ENTRIES = 500;
+const REFERENCE_CACHE_ENTRIES = 500;
 
 /** Tells the client to revalidate (the answer is per credential, so shared caches keep none). */
 const CACHE_CONTROL = 'private, no-cache';

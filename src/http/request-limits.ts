@@ -31,7 +31,7 @@ export const MAX_REQUEST_HEAD_BYTES = 128 * 1024;
  * otherwise the request gets a generated UUID. Nothing a log viewer, a shell or a CSV
  * could read as markup, quoting or a new line reaches the logs or the reply.
  */
-export const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:\/+=@-]{0,127}$/;
+const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:\/+=@-]{0,127}$/;
 
 export function requestIdOf(req: IncomingMessage): string {
   const sent = req.headers['x-request-id'];
@@ -78,7 +78,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  */
 type ClientError = Error & { code?: string };
 
-export function clientErrorReply(err: ClientError): { status: number; body: string; requestId: string } {
+function clientErrorReply(err: ClientError): { status: number; body: string; requestId: string } {
   let status: number;
   let message: string;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {

@@ -23,7 +23,7 @@ type Get<T, K extends string> = T extends { readonly [P in K]: infer V } ? V : u
 type Binding<O extends Operation> = O['http'];
 
 /** The typed part of a route's schema: what the handler's request is typed from. */
-export interface OperationRoute<O extends Operation> {
+interface OperationRoute<O extends Operation> {
   method: HttpMethod;
   url: string;
   config: { operation: O };
@@ -142,19 +142,19 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
 export type RestHandler<O extends Operation> = (request: OperationRequest<O>, reply: FastifyReply) => unknown;
 
 /** Route options beyond the record's: a body limit of its own (POST /detect). */
-export interface RestRouteOptions {
+interface RestRouteOptions {
   bodyLimit?: number;
 }
 
 /** The REST door's part of one operation: its handler (and options), for the record it names. */
-export interface RestRoute<O extends Operation = Operation> {
+interface RestRoute<O extends Operation = Operation> {
   readonly operation: O;
   readonly handler: RestHandler<O>;
   readonly options?: RestRouteOptions;
 }
 
 /** A route of any operation, as the list of a door holds it (each typed by its own record where it is made). */
-export interface AnyRestRoute {
+interface AnyRestRoute {
   readonly operation: Operation;
   readonly handler: (request: never, reply: FastifyReply) => unknown;
   readonly options?: RestRouteOptions;
@@ -190,7 +190,7 @@ export function serveOperations(app: FastifyInstance, operations: readonly Opera
  * (`http.referenceData`) answers its JSON through the app's reference cache (ETag/304); a
  * call asking for the streamed variant (export=true) is never kept.
  */
-export function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHandler<O>, routeOptions: RestRouteOptions = {}): void {
+function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHandler<O>, routeOptions: RestRouteOptions = {}): void {
   const streams = (request: OperationRequest<O>) =>
     op.stream !== undefined && (op.stream.when === undefined || flagSet((request.query as Record<string, unknown> | undefined)?.[op.stream.when]));
   const answer = op.http.referenceData

@@ -40,7 +40,7 @@ export interface RefreshProgress {
   total: number;
 }
 
-export interface RefreshOptions {
+interface RefreshOptions {
   onProgress?: (progress: RefreshProgress) => void;
   cohortParams?: Partial<CohortParams>;
   /** Companies per write transaction. */
@@ -115,7 +115,7 @@ export function refreshInBulkLoad(tx: Tx, restoreWorldIndexes: () => Promise<voi
   return refreshAll(withinTransaction(tx), { ...options, besideComputing: restoreWorldIndexes, writesAhead: BULK_LOAD_WRITES_AHEAD });
 }
 
-export interface LoadedPopulation {
+interface LoadedPopulation {
   pop: Population;
   asOf: Date;
   installs: number;

@@ -5,10 +5,10 @@ export const INTENSITY_BUCKETS = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export type IntensityBucket = (typeof INTENSITY_BUCKETS)[number];
 
 export const DATE_BUCKETS = ['RECENT', 'NEW', 'OLD', 'ANCIENT'] as const;
-export type DateBucket = (typeof DATE_BUCKETS)[number];
+type DateBucket = (typeof DATE_BUCKETS)[number];
 
 /** Inclusive intensity score ranges (0-100) of each bucket. */
-export const INTENSITY_RANGES: Record<IntensityBucket, readonly [number, number]> = {
+const INTENSITY_RANGES: Record<IntensityBucket, readonly [number, number]> = {
   LOW: [0, 33],
   MEDIUM: [34, 66],
   HIGH: [67, 100],
@@ -19,7 +19,7 @@ export const INTENSITY_RANGES: Record<IntensityBucket, readonly [number, number]
  * RECENT: verified within the last 90 days; NEW: 90 days to 1 year; OLD: 1 to 2 years;
  * ANCIENT: more than 2 years ago.
  */
-export const DATE_AGE_DAYS: Record<DateBucket, readonly [number, number | null]> = {
+const DATE_AGE_DAYS: Record<DateBucket, readonly [number, number | null]> = {
   RECENT: [0, 90],
   NEW: [90, 365],
   OLD: [365, 730],

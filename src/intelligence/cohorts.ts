@@ -42,12 +42,12 @@ export const DEFAULT_COHORT_PARAMS: CohortParams = {
 /** The public cap on competitor lists: the API promises at most 50. */
 export const MAX_COMPETITORS = 50;
 
-export interface Scored {
+interface Scored {
   member: number;
   score: number;
 }
 
-export interface CompanyCohorts {
+interface CompanyCohorts {
   default: Scored[];
   competitors: Scored[];
   aspirational: Scored[];
@@ -196,7 +196,7 @@ function relativeCut(ranked: Scored[], min: number, cut: number): Scored[] {
 }
 
 /** Peers by combined similarity: Default and Competitors share one candidate set. */
-export function peerCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
+function peerCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
   const { industry, sector, emp, region } = index.pop;
   const ind = industry[self]! >= 0 ? industry[self]! : null;
   const sec = sector[self]! >= 0 ? sector[self]! : null;
@@ -222,7 +222,7 @@ export function peerCandidates(index: BlockIndex, self: number, params: CohortPa
  * Aspirational candidates: same industry (then sector), one or two employee bands larger
  * (revenue bands when the employee band is unknown); at the top band, the same band.
  */
-export function aspirationalCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
+function aspirationalCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
   const { industry, sector, emp, rev, region } = index.pop;
   const ind = industry[self]! >= 0 ? industry[self]! : null;
   const sec = sector[self]! >= 0 ? sector[self]! : null;

@@ -2,14 +2,14 @@
 // company's own categories: `similar` when the peer runs one of the company's products
 // in that category, `different` when it runs another one (named), `missing` otherwise.
 
-export interface StackItem {
+interface StackItem {
   productId: string;
   productName: string;
   categoryId: string;
   categoryName: string;
 }
 
-export interface ComparisonRow {
+interface ComparisonRow {
   categoryId: string;
   category: string;
   similar: boolean;

@@ -2,7 +2,7 @@
 // how many companies use each product, and for each anchor product how many of its users
 // also use each other product (the top pairs per anchor by support).
 
-export interface CoUsageStats {
+interface CoUsageStats {
   population: number;
   /** Per product index: companies using it. */
   users: Int32Array;
@@ -11,9 +11,9 @@ export interface CoUsageStats {
 }
 
 /** Pairs kept per anchor; request-time ranking never looks deeper than this. */
-export const PAIRS_PER_ANCHOR = 200;
+const PAIRS_PER_ANCHOR = 200;
 /** Pairs seen together fewer times than this are noise and not stored. */
-export const MIN_PAIR_SUPPORT = 2;
+const MIN_PAIR_SUPPORT = 2;
 
 /**
  * Counts over sorted in-use stacks (product indices). A dense triangular counter is used

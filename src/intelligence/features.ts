@@ -17,7 +17,7 @@ export interface CompanyInput {
   products: string[];
 }
 
-export interface ProductInput {
+interface ProductInput {
   id: string;
   categoryId: string;
 }

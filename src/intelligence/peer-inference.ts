@@ -24,7 +24,7 @@ export interface PeerSignal {
 }
 
 /** Pseudo-members of population evidence blended into a cohort's share (a small cohort says little). */
-export const PEER_PRIOR = 2;
+const PEER_PRIOR = 2;
 
 export const INFERENCE_FEATURE_NAMES = [
   'bias',

@@ -20,13 +20,13 @@ export interface PeopleAsk {
   unrecognizedTerms: number;
 }
 
-export interface ProfileFacts {
+interface ProfileFacts {
   title: string | null;
   seniority: string | null;
   function: string | null;
 }
 
-export interface ProfileMatch {
+interface ProfileMatch {
   titleMatch: boolean;
   titleExact: boolean;
   seniorityMatch: boolean;
@@ -119,7 +119,7 @@ export function peopleFeatures(ask: PeopleAsk, m: ProfileMatch): number[] {
  * generated prompts; docs/intelligence.md, "AI helpers"), checked on seed 'stacklens'. The
  * generated prompts never need a typo correction, so `fuzzy` keeps a hand-set -0.5.
  */
-export const PEOPLE_COEFFICIENTS: readonly number[] = [-4.1347, 4.4044, 2.1971, -0.2831, 1.8797, 3.9356, -0.5, -2.9608];
+const PEOPLE_COEFFICIENTS: readonly number[] = [-4.1347, 4.4044, 2.1971, -0.2831, 1.8797, 3.9356, -0.5, -2.9608];
 
 /** Confidence 0-1 (3 decimals) that the profile is what the prompt asked for. */
 export function profileConfidence(ask: PeopleAsk, m: ProfileMatch, coefficients: readonly number[] = PEOPLE_COEFFICIENTS): number {

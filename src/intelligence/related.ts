@@ -4,7 +4,7 @@
 // whole population and a large one speaks for itself. Products are ranked by lift over
 // the population base rate, among those with enough support; never the anchor itself.
 
-export interface CoUsageCounts {
+interface CoUsageCounts {
   /** Companies in the population (or cohort) with any in-use product. */
   population: number;
   /** Of those, companies using the anchor. */
@@ -15,7 +15,7 @@ export interface CoUsageCounts {
   users: Map<string, number>;
 }
 
-export interface RelatedOptions {
+interface RelatedOptions {
   /** Pseudo-companies of population evidence blended into the cohort's rates. */
   priorStrength: number;
   /** Minimum blended P(p | anchor) for a product to count as co-adopted. */
@@ -29,7 +29,7 @@ export interface RelatedOptions {
  * anchor's users (blended); below that, lift mostly ranks rare noise (measured: top-5
  * co-adoption precision 0.52 at 0.15, 0.76 at 0.3).
  */
-export const RELATED_OPTIONS: RelatedOptions = { priorStrength: 10, minConfidence: 0.3, minSupport: 2 };
+const RELATED_OPTIONS: RelatedOptions = { priorStrength: 10, minConfidence: 0.3, minSupport: 2 };
 
 export interface RelatedScore {
   productId: string;
@@ -42,7 +42,7 @@ export interface RelatedScore {
 }
 
 /** A co-adopted partner of the anchor: enough support and a blended rate of at least minConfidence. */
-export interface Partner {
+interface Partner {
   productId: string;
   confidence: number;
   cohortTogether: number;

@@ -21,12 +21,12 @@ export function bandSimilarity(x: number, y: number): number {
 }
 
 /** Same region 1, unknown 0.3. Markets are regional; the country is a separate, small term. */
-export function regionSimilarity(pop: Population, a: number, b: number): number {
+function regionSimilarity(pop: Population, a: number, b: number): number {
   if (pop.region[a]! < 0 || pop.region[b]! < 0) return 0.3;
   return pop.region[a] === pop.region[b] ? 1 : 0;
 }
 
-export function countrySimilarity(pop: Population, a: number, b: number): number {
+function countrySimilarity(pop: Population, a: number, b: number): number {
   if (pop.country[a]! < 0 || pop.country[b]! < 0) return 0.3;
   return pop.country[a] === pop.country[b] ? 1 : 0;
 }
@@ -54,7 +54,7 @@ export function productSimilarity(pop: Population, a: number, b: number): number
 }
 
 /** Cosine of the IDF-weighted product vectors: like the Jaccard, but kinder to stacks of unequal size. */
-export function productCosine(pop: Population, a: number, b: number): number {
+function productCosine(pop: Population, a: number, b: number): number {
   const sa = pop.stacks[a]!,
     sb = pop.stacks[b]!;
   const norm = pop.stackNorm[a]! * pop.stackNorm[b]!;
@@ -77,7 +77,7 @@ export function productCosine(pop: Population, a: number, b: number): number {
 }
 
 /** Cosine of category-count profiles: alike needs, even with different vendors. */
-export function categorySimilarity(pop: Population, a: number, b: number): number {
+function categorySimilarity(pop: Population, a: number, b: number): number {
   const ia = pop.catIdx[a]!,
     ib = pop.catIdx[b]!,
     va = pop.catVal[a]!,

@@ -34,7 +34,7 @@ function sourceWords(sources: string[]): string[] {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-export interface EvidenceSummary {
+interface EvidenceSummary {
   sources: string[];
   hitCount: number;
   intensity: number;
@@ -60,7 +60,7 @@ export function evidenceReason(e: EvidenceSummary, probability: number): string 
   return `Observed ${e.hitCount === 1 ? 'once' : `${e.hitCount} times`} since ${day(e.firstVerified)} (${intensityBucket(e.intensity)} intensity); evidence says ${verdict}`;
 }
 
-export interface InferredSummary {
+interface InferredSummary {
   peerUsers: number;
   cohortSize: number;
   categoryCovered: boolean;

@@ -1,7 +1,7 @@
 // Usage share in a cohort: for each product at least one member uses, the share of
 // members using it, as a whole percentage 1-100 (a product used by anyone is never 0).
 
-export interface UsageShare {
+interface UsageShare {
   productId: string;
   companiesUsing: number;
   cohortSize: number;

@@ -29,7 +29,7 @@ export interface Understood {
   fallbackReason?: FallbackReason;
 }
 
-export interface UnderstandOptions {
+interface UnderstandOptions {
   /** Companies the prompt may name (see store/catalog.ts findPromptCompanies). */
   companies?: readonly CatalogCompany[];
   /** HTTP client, for tests; default the global fetch. */
@@ -61,7 +61,7 @@ export async function understandPrompt(
 }
 
 /** Nothing to search by: no entity, filter or term. */
-export function isEmpty(q: ParsedQuery): boolean {
+function isEmpty(q: ParsedQuery): boolean {
   return (
     q.products.length +
       q.vendors.length +

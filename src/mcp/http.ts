@@ -32,7 +32,7 @@ import type { ToolContext, ToolDef } from './registry.ts';
 import type { Bulkheads } from '../bulkhead.ts';
 import type { UsageRecorder } from '../services/usage.ts';
 
-export interface McpHttpOptions {
+interface McpHttpOptions {
   tools: ToolDef[];
   /** Rate limiting and other checks per tool call. */
   beforeCall?: (principal: Principal) => BeforeCall;

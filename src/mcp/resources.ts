@@ -25,7 +25,7 @@ import type { McpExportRow } from '../store/mcp-exports.ts';
 
 const SCHEME = 'stacklens://';
 
-export interface ResourceContents {
+interface ResourceContents {
   uri: string;
   mimeType: string;
   text: string;
@@ -53,7 +53,7 @@ interface ResourceKind {
   read(vars: Record<string, string>, ctx: CallContext, state?: unknown): Promise<string>;
 }
 
-export interface PreparedRead {
+interface PreparedRead {
   args: Record<string, unknown>;
   onBehalfOf?: string;
   state?: unknown;
@@ -70,7 +70,7 @@ function parsed<T extends z.ZodType>(schema: T, value: string, name: string): z.
 }
 
 /** The most text one read carries (a JSON-RPC reply is one message, held whole in memory). */
-export const MAX_RESOURCE_CHARS = 16_000_000;
+const MAX_RESOURCE_CHARS = 16_000_000;
 
 async function csvText<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColumn<T>[], whole = 'use the REST API for the whole table'): Promise<string> {
   let out = '';
@@ -91,7 +91,7 @@ interface CategoryNode {
 }
 
 /** The flat category list as a tree (ids and names only: the compact reference a model reads). */
-export function categoryTree(categories: readonly Category[]): CategoryNode[] {
+function categoryTree(categories: readonly Category[]): CategoryNode[] {
   const nodes = new Map(categories.map((c) => [c.id, { id: c.id, name: c.name } as CategoryNode]));
   const roots: CategoryNode[] = [];
   for (const c of categories) {

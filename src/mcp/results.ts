@@ -12,14 +12,14 @@ import type { ResourceLink, ToolAnswer, ToolDef } from './registry.ts';
 export const MAX_RESULT_CHARS = 90_000;
 
 /** The first revision with structuredContent, outputSchema and resource_link. */
-export const STRUCTURED_SINCE = '2025-06-18';
+const STRUCTURED_SINCE = '2025-06-18';
 
 /** Revisions are dates (YYYY-MM-DD): they compare as strings. */
-export const knowsStructuredContent = (protocolVersion: string): boolean => protocolVersion >= STRUCTURED_SINCE;
+const knowsStructuredContent = (protocolVersion: string): boolean => protocolVersion >= STRUCTURED_SINCE;
 
 type Content = { type: 'text'; text: string } | ({ type: 'resource_link' } & ResourceLink);
 
-export interface ToolResult {
+interface ToolResult {
   [key: string]: unknown;
   content: Content[];
   structuredContent?: Record<string, unknown>;

@@ -31,9 +31,9 @@ import { listedResources, listedResourceTemplates, prepareRead, readResource, re
 import { listedPrompts, PromptArgumentError, renderPrompt } from './prompts.ts';
 import { VERSION } from '../version.ts';
 
-export const SERVER_INFO = { name: 'stacklens', title: 'Stacklens', version: VERSION };
+const SERVER_INFO = { name: 'stacklens', title: 'Stacklens', version: VERSION };
 
-export const SERVER_INSTRUCTIONS =
+const SERVER_INSTRUCTIONS =
   'Stacklens answers which companies use which software (with evidence), how a company compares with its peers, ' +
   'who its competitors are, its firmographics and news, and who works there. Start with companies_search or ' +
   'vendors_search to find domains and ids; every company tool takes a companyDomain (any case; a scheme, www. or path is ' +
@@ -341,7 +341,7 @@ function forModel(node: unknown, keep: (key: string) => boolean): unknown {
  * the contract's text (error statuses, limits the validator names anyway) is for the REST
  * reference; an error result names the rule when a call breaks it.
  */
-export function firstSentence(text: string): string {
+function firstSentence(text: string): string {
   let depth = 0;
   for (let i = 0; i < text.length - 1; i++) {
     const c = text[i];

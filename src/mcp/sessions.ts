@@ -23,7 +23,7 @@ export interface McpSession {
   protocolVersion: string;
 }
 
-export interface SessionLimits {
+interface SessionLimits {
   /** A session unused for this long is gone. */
   ttlMs: number;
   /** Live sessions one client may hold. */
@@ -44,7 +44,7 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
-export function newSessionId(): string {
+function newSessionId(): string {
   return randomBytes(24).toString('base64url');
 }
 

@@ -52,7 +52,7 @@ export function pageOutput<T extends z.ZodType>(item: T, extra: z.ZodRawShape = 
 }
 
 /** A page as a tool answers it: total and the next page's arguments (the page number and count go to the summary). */
-export interface PageOf<T> {
+interface PageOf<T> {
   total: number;
   items: T[];
   nextPage: Record<string, unknown> | null;
@@ -89,7 +89,7 @@ export function slicePage<T, U>(all: readonly T[], args: Record<string, unknown>
 const NAMED = 5;
 
 /** "3 of 41 companies (page 1 of 3): a; b; c. More: call again with nextPage." */
-export function pageSummary<T>(page: PageInfo<T>, noun: string, label: (item: T) => string): string {
+function pageSummary<T>(page: PageInfo<T>, noun: string, label: (item: T) => string): string {
   const shown = page.items.slice(0, NAMED).map(label).join('; ');
   const more = page.items.length > NAMED ? '; …' : '';
   const where = page.totalPages > 1 ? ` (page ${page.page + 1} of ${page.totalPages})` : '';

@@ -14,7 +14,7 @@ import { AppError, ForbiddenError, PayloadTooLargeError } from '../errors.ts';
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** Per the transport spec, a request after initialize without the header is 2025-03-26. */
-export const PROTOCOL_VERSION_WITHOUT_HEADER = DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+const PROTOCOL_VERSION_WITHOUT_HEADER = DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
 
 /** `host[:port]` as URL normalizes it (lower case, default port dropped), or undefined when it is not one. */
 function normalHost(value: string, scheme = 'http'): string | undefined {
@@ -36,7 +36,7 @@ function normalOrigin(value: string): string | undefined {
   }
 }
 
-export interface OriginRules {
+interface OriginRules {
   /** Refusal reason for the request's Host and Origin headers, seen on a server listening on `serverPort`. */
   check(host: string | undefined, origin: string | undefined, serverPort: number): string | undefined;
 }
@@ -144,7 +144,7 @@ export function negotiatedVersion(requested: unknown): string {
 }
 
 /** What the JSON body parser leaves for a body that is not JSON; messageRefusal answers it. */
-export const MALFORMED_JSON = Symbol('malformed JSON');
+const MALFORMED_JSON = Symbol('malformed JSON');
 
 /**
  * Refusal of a POST body that is not one JSON-RPC message (a 400), as [JSON-RPC error

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from './operation.ts';
 import { ROLES } from './roles.ts';
 
-export const meSchema = z
+const meSchema = z
   .object({
     clientId: z.string(),
     clientName: z.string(),
@@ -20,7 +20,6 @@ export const meSchema = z
       ),
   })
   .meta({ id: 'Me', description: 'The calling client, its plan, permissions and rate limits' });
-export type Me = z.output<typeof meSchema>;
 
 export const getMeOp = defineOperation({
   id: 'getMe',

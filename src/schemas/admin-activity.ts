@@ -10,13 +10,12 @@ import { clientIdParams } from './admin.ts';
 /** The longest usage window one call reads. */
 export const MAX_USAGE_DAYS = 366;
 export const DEFAULT_USAGE_DAYS = 30;
-export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-export const JOB_KINDS = ['refresh', 'import'] as const;
-export const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
+const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
+const JOB_KINDS = ['refresh', 'import'] as const;
+const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
 
 /** A calendar day the database can store: years 0001-9999 (PostgreSQL has no year 0). */
-export const DAY_PATTERN = '^(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])$';
+const DAY_PATTERN = '^(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])$';
 
 const dayParam = (what: string) =>
   z
@@ -53,12 +52,12 @@ const instantParam = (what: string) =>
     // A transform's own examples describe its output: the input's go under x-request-examples.
     .meta({ format: 'date-time', pattern: INSTANT_PATTERN, maxLength: 40, ...requestExamples('2026-11-01T00:00:00Z') });
 
-export const usageQuery = z.object({
+const usageQuery = z.object({
   from: dayParam(`First UTC day (default: ${DEFAULT_USAGE_DAYS - 1} days before \`to\`)`),
   to: dayParam('Last UTC day, inclusive (default: today)'),
 });
 
-export const usageRowSchema = z.object({
+const usageRowSchema = z.object({
   day: z.string().describe('UTC day, YYYY-MM-DD'),
   operation: z.string().describe('Operation id (the OpenAPI operationId)'),
   requests: z.number().int(),
@@ -108,7 +107,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntryOut = z.output<typeof auditEntrySchema>;
 
-export const auditPageSchema = z
+const auditPageSchema = z
   .object({
     entries: z.array(auditEntrySchema).describe('Newest first'),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next (older) page; null on the last page'),
@@ -138,15 +137,15 @@ export const jobSchema = z
   .meta({ id: 'Job', description: 'A background job and its progress' });
 export type Job = z.output<typeof jobSchema>;
 
-export const jobIdParams = z.object({
+const jobIdParams = z.object({
   jobId: z
     .string()
     .regex(/^\d{1,18}$/, 'must be a job id (digits)')
     .describe('Job id')
     .meta({ maxLength: 18, examples: ['1'] }),
 });
-export const jobsQuery = z.object({ kind: z.enum(JOB_KINDS).optional().describe('Only jobs of this kind'), page: pageQuery.page, size: pageQuery.size });
-export const refreshJobBody = z.strictObject({
+const jobsQuery = z.object({ kind: z.enum(JOB_KINDS).optional().describe('Only jobs of this kind'), page: pageQuery.page, size: pageQuery.size });
+const refreshJobBody = z.strictObject({
   full: z.boolean().optional().describe('Recompute every company (default: only companies whose data changed since the last refresh)'),
 });
 

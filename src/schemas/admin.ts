@@ -9,7 +9,7 @@ import { defineOperation } from './operation.ts';
 import { ROLES } from './roles.ts';
 import { ledgerEntrySchema } from './profiles.ts';
 
-export const MAX_NAME_LENGTH = 200;
+const MAX_NAME_LENGTH = 200;
 const MAX_DESCRIPTION_LENGTH = 500;
 const MAX_CREDITS = 1_000_000_000;
 const MAX_RATE = 1_000_000_000;
@@ -17,8 +17,8 @@ const MAX_RATE = 1_000_000_000;
 const conflict = errorBodySchema.describe('Conflict: the change clashes with the current state (e.g. an admin removing its own role)');
 
 export const clientIdParams = z.object({ clientId: idInput('cli_4fK2x9Qa1bZ7').describe('API client id (cli_…)') });
-export const keyIdParams = z.object({ keyId: idInput('key_Ab12Cd34Ef56').describe('API key id (key_…) or its 12-character prefix') });
-export const planIdParams = z.object({ planId: idInput('team').describe('Plan id: lowercase letters, digits, - and _ (up to 63) for a new plan') });
+const keyIdParams = z.object({ keyId: idInput('key_Ab12Cd34Ef56').describe('API key id (key_…) or its 12-character prefix') });
+const planIdParams = z.object({ planId: idInput('team').describe('Plan id: lowercase letters, digits, - and _ (up to 63) for a new plan') });
 
 const roleSchema = z.enum(ROLES).nullable().describe('What the client may administer: admin may call the Admin API; null (a plain API client) may not');
 
@@ -38,9 +38,9 @@ export const adminClientSchema = z
   .meta({ id: 'AdminClient', description: 'An API client as an administrator sees it; never its secret' });
 export type AdminClient = z.output<typeof adminClientSchema>;
 
-export const adminClientPageSchema = pageSchema(adminClientSchema).meta({ id: 'AdminClientPage' });
+const adminClientPageSchema = pageSchema(adminClientSchema).meta({ id: 'AdminClientPage' });
 
-export const createClientBody = z.strictObject({
+const createClientBody = z.strictObject({
   name: textInput(MAX_NAME_LENGTH)
     .min(1, 'must not be empty')
     .describe('Display name')
@@ -51,7 +51,7 @@ export const createClientBody = z.strictObject({
   role: roleSchema.optional().describe('admin to let the client call the Admin API; absent or null: a plain API client'),
 });
 
-export const createdClientSchema = z
+const createdClientSchema = z
   .object({
     client: adminClientSchema,
     clientSecret: z.string().describe('The client secret: shown in this reply only, never again (rotate-secret makes a new one)'),
@@ -60,7 +60,7 @@ export const createdClientSchema = z
   })
   .meta({ id: 'CreatedClient' });
 
-export const updateClientBody = z
+const updateClientBody = z
   .strictObject({
     name: textInput(MAX_NAME_LENGTH).min(1, 'must not be empty').optional().describe('New display name'),
     plan: idInput('full').optional().describe('New plan id'),
@@ -70,7 +70,7 @@ export const updateClientBody = z
   .meta({ minProperties: 1, examples: [{ plan: 'full' }] })
   .describe('The fields to change; absent ones keep their value. At least one');
 
-export const rotatedSecretSchema = z
+const rotatedSecretSchema = z
   .object({ clientId: z.string(), clientSecret: z.string().describe('The new secret: shown in this reply only') })
   .meta({ id: 'RotatedSecret' });
 
@@ -88,9 +88,9 @@ export const adminApiKeySchema = z
   .meta({ id: 'AdminApiKey', description: 'An API key without its secret (only its hash is kept)' });
 export type AdminApiKey = z.output<typeof adminApiKeySchema>;
 
-export const adminApiKeyPageSchema = pageSchema(adminApiKeySchema).meta({ id: 'AdminApiKeyPage' });
+const adminApiKeyPageSchema = pageSchema(adminApiKeySchema).meta({ id: 'AdminApiKeyPage' });
 
-export const createKeyBody = z.strictObject({
+const createKeyBody = z.strictObject({
   name: textInput(MAX_NAME_LENGTH)
     .min(1)
     .optional()
@@ -98,11 +98,11 @@ export const createKeyBody = z.strictObject({
     .meta({ examples: ['crm-sync'] }),
 });
 
-export const createdKeySchema = z
+const createdKeySchema = z
   .object({ key: adminApiKeySchema, apiKey: z.string().describe('The key itself: shown in this reply only, never again') })
   .meta({ id: 'CreatedApiKey' });
 
-export const adminPlanSchema = z
+const adminPlanSchema = z
   .object({
     id: z.string(),
     description: z.string().nullable(),
@@ -116,11 +116,11 @@ export const adminPlanSchema = z
   })
   .meta({ id: 'AdminPlan' });
 
-export const adminPlanPageSchema = pageSchema(adminPlanSchema).meta({ id: 'AdminPlanPage' });
+const adminPlanPageSchema = pageSchema(adminPlanSchema).meta({ id: 'AdminPlanPage' });
 
 const rate = (what: string) => z.number().int().min(1).max(MAX_RATE).optional().describe(`${what} per minute (required for a new plan)`);
 
-export const setPlanBody = z
+const setPlanBody = z
   .strictObject({
     description: textInput(MAX_DESCRIPTION_LENGTH).nullable().optional().describe('What the plan is for; null removes it'),
     canExport: z.boolean().optional(),
@@ -134,9 +134,9 @@ export const setPlanBody = z
   .meta({ examples: [{ canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10 }] })
   .describe('The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off');
 
-export const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });
+const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });
 
-export const adminCreditsSchema = z
+const adminCreditsSchema = z
   .object({
     clientId: z.string(),
     balance: z.number().int().describe('Credits available now'),
@@ -144,7 +144,7 @@ export const adminCreditsSchema = z
   })
   .meta({ id: 'AdminCredits' });
 
-export const grantCreditsBody = z.strictObject({
+const grantCreditsBody = z.strictObject({
   amount: z
     .number()
     .int()
@@ -160,7 +160,7 @@ export const grantCreditsBody = z.strictObject({
   reference: textInput(MAX_NAME_LENGTH).min(1).optional().describe('What it refers to, e.g. an invoice number'),
 });
 
-export const grantedCreditsSchema = z
+const grantedCreditsSchema = z
   .object({ clientId: z.string(), amount: z.number().int(), balance: z.number().int().describe('The balance after the grant') })
   .meta({ id: 'GrantedCredits' });
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { textInput } from './text.ts';
 import { intParam, MAX_PAGE_SIZE } from './common.ts';
-import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
+import { optionalDomainSchema } from './params.ts';
 import { MAX_PROMPT_CHARS } from '../intelligence/prompt/index.ts';
 import { defineOperation } from './operation.ts';
 
@@ -100,10 +100,6 @@ export const peopleItemSchema = z
   })
   .describe('Never carries emails or phones');
 export type PeopleItem = z.output<typeof peopleItemSchema>;
-
-export const aiHeaders = z.looseObject({
-  'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the AI call is made for; required (403 when missing, 400 when not an email)'),
-});
 
 // Operations ---------------------------------------------------------------------------------
 // The AI calls are POSTs with their input in the query string; a body, if sent, is ignored.

@@ -21,13 +21,13 @@ export const categorySchema = z
   });
 export type Category = z.output<typeof categorySchema>;
 
-export const categoryListSchema = z.array(categorySchema).meta({ id: 'CategoryList' });
+const categoryListSchema = z.array(categorySchema).meta({ id: 'CategoryList' });
 
-export const categoriesQuerySchema = z.object({
+const categoriesQuerySchema = z.object({
   export: boolParam('export', false).describe('true: CSV file (needs the export permission and X-On-Behalf-Of-User; audited)'),
 });
 
-export const categoryParamsSchema = z.object({ categoryId: idInput('cat_crm').describe('Category id') });
+const categoryParamsSchema = z.object({ categoryId: idInput('cat_crm').describe('Category id') });
 
 /** Columns of the category CSV export: the Category fields, in order. */
 export const CATEGORY_COLUMNS: CsvColumn<Category>[] = csvColumnsOf(categorySchema);

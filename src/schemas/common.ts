@@ -70,7 +70,7 @@ export function searchPageParam(where: string) {
 }
 
 /** The deepest page a search answers at this size. */
-export function lastSearchPage(size: number): number {
+function lastSearchPage(size: number): number {
   return Math.floor((MAX_RESULT_WINDOW - 1) / size);
 }
 
@@ -108,7 +108,7 @@ export function toPage<T>(content: T[], totalElements: number, size: number): Pa
 export const requestExamples = (...examples: unknown[]) => ({ 'x-request-examples': examples });
 
 /** The default of a request schema that contains a transform (zod leaves it out likewise). */
-export function requestDefault(value: unknown) {
+function requestDefault(value: unknown) {
   return { 'x-request-default': value };
 }
 

@@ -21,7 +21,7 @@ export const COMPANY_SORTS = ['name', '-name', 'employees', '-employees', 'reven
 const employeeBand = z.enum(EMPLOYEE_BAND_LABELS);
 const revenueBand = z.enum(REVENUE_BAND_LABELS);
 
-export const companySearchFilterSchema = z
+const companySearchFilterSchema = z
   .strictObject({
     companyNameContains: text().optional().describe('Case-insensitive substring of the company name'),
     vendorDomainIn: list(domainSchema(), 'Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404'),
@@ -88,9 +88,8 @@ export const companySearchBodySchema = z
   });
 
 export type CompanySearchInput = z.output<typeof companySearchBodySchema>;
-export type CompanySearchFilter = z.output<typeof companySearchFilterSchema>;
 
-export const companySearchQuerySchema = z.object({
+const companySearchQuerySchema = z.object({
   export: boolParam('export', false).describe('true: stream every matching company as CSV (needs the export permission and X-On-Behalf-Of-User)'),
   page: searchPageParam('or in the body; both with different values → 400').optional(),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe('Page size (or in the body; both with different values → 400)'),
@@ -140,7 +139,7 @@ export type CompanySummary = z.output<typeof companySummarySchema>;
 export const COMPANY_SUMMARY_COLUMNS: CsvColumn<CompanySummary>[] = csvColumnsOf(companySummarySchema);
 
 // Operations -----------------------------------------------------------------------------------
-export const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
+const companySearchPageSchema = pageSchema(companySummarySchema).meta({ id: 'CompanySummaryPage' });
 
 export const searchCompaniesOp = defineOperation({
   id: 'searchCompanies',

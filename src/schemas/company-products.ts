@@ -13,7 +13,7 @@ export const companyParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
 });
 
-export const categorySelectionQuery = {
+const categorySelectionQuery = {
   mainCategory: repeatableParam(
     textInput(200).trim().min(1),
     'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404',
@@ -21,7 +21,7 @@ export const categorySelectionQuery = {
   mainCategoryId: repeatableParam(idInput('cat_crm'), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
 };
 
-export const companyProductsQuerySchema = z.object({
+const companyProductsQuerySchema = z.object({
   ...pageQuery,
   ...categorySelectionQuery,
   include: z
@@ -35,7 +35,7 @@ export const companyProductsQuerySchema = z.object({
   ),
 });
 
-export const companyProductsJsonlQuerySchema = z.object({
+const companyProductsJsonlQuerySchema = z.object({
   ...categorySelectionQuery,
   export: boolParam('export', false).describe(
     'true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone',
@@ -95,7 +95,7 @@ export const companyProductSchema = z
 export type CompanyProduct = z.output<typeof companyProductSchema>;
 
 /** The record of the JSON page: with `include=evidence`, also its newest evidence items. */
-export const companyProductWithEvidenceSchema = companyProductSchema
+const companyProductWithEvidenceSchema = companyProductSchema
   .extend({
     evidence: z
       .array(observationSchema)
@@ -107,7 +107,7 @@ export const companyProductWithEvidenceSchema = companyProductSchema
     description: 'One product a company uses, with the evidence (dates, hit count, intensity); with include=evidence, also its newest evidence items',
   });
 
-export const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
+const companyProductPageSchema = pageSchema(companyProductWithEvidenceSchema).meta({ id: 'CompanyProductPage' });
 
 /** CSV columns: every record field, in record order. */
 export const COMPANY_PRODUCT_COLUMNS: CsvColumn<CompanyProduct>[] = csvColumnsOf(companyProductSchema);

@@ -12,18 +12,18 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const MIN_PASSWORD_LENGTH = 10;
 const MAX_USER_NAME_LENGTH = 200;
 
-export const emailInput = z
+const emailInput = z
   .email('must be an email address')
   .max(MAX_EMAIL_LENGTH)
   .describe('Email address (case does not matter)')
   .meta({ examples: ['ada@example.com'] });
-export const passwordInput = z
+const passwordInput = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
 const roleInput = z.enum(ROLES).describe('viewer: read; analyst: also exports and purchases; admin: also the Admin API (clients, keys, plans, credits, users)');
 
-export const sessionUserSchema = z
+const sessionUserSchema = z
   .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(ROLES) })
   .meta({ id: 'ConsoleSessionUser', description: 'The signed-in person' });
 
@@ -53,9 +53,9 @@ export const consoleUserSchema = z
   .meta({ id: 'ConsoleUser', description: 'A person who signs in to the web console; never their password' });
 export type ConsoleUser = z.output<typeof consoleUserSchema>;
 
-export const consoleUserPageSchema = pageSchema(consoleUserSchema).meta({ id: 'ConsoleUserPage' });
+const consoleUserPageSchema = pageSchema(consoleUserSchema).meta({ id: 'ConsoleUserPage' });
 
-export const createUserBody = z.strictObject({
+const createUserBody = z.strictObject({
   email: emailInput,
   name: textInput(MAX_USER_NAME_LENGTH)
     .min(1, 'must not be empty')
@@ -65,14 +65,14 @@ export const createUserBody = z.strictObject({
   password: passwordInput.optional().describe('Absent: a random password is generated and shown in the reply, once'),
 });
 
-export const createdUserSchema = z
+const createdUserSchema = z
   .object({
     user: consoleUserSchema,
     password: z.string().optional().describe('The generated password, when none was given: shown in this reply only'),
   })
   .meta({ id: 'CreatedConsoleUser' });
 
-export const updateUserBody = z
+const updateUserBody = z
   .strictObject({
     name: textInput(MAX_USER_NAME_LENGTH).min(1, 'must not be empty').optional().describe('New display name'),
     role: roleInput.optional().describe('New role; an admin cannot change their own'),
@@ -82,7 +82,7 @@ export const updateUserBody = z
   .meta({ minProperties: 1, examples: [{ role: 'analyst' }] })
   .describe('The fields to change; absent ones keep their value. At least one');
 
-export const userIdParams = z.object({ userId: idInput('usr_4fK2x9Qa1bZ7').describe('Console user id (usr_…)') });
+const userIdParams = z.object({ userId: idInput('usr_4fK2x9Qa1bZ7').describe('Console user id (usr_…)') });
 const pagedQuery = z.object({ page: pageQuery.page, size: pageQuery.size });
 const conflict = errorBodySchema.describe('Conflict: the email is taken, or an admin changing their own role or disabling themselves');
 

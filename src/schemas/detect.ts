@@ -18,9 +18,8 @@ export const evidenceItemSchema = z
     weight: z.number().gt(0).max(1).describe('How much this one trace says the technology is in use, in (0, 1]'),
   })
   .meta({ id: 'EvidenceItem', description: 'One trace the detector found: where it was, the rule, an excerpt, the version and the weight' });
-export type EvidenceItem = z.output<typeof evidenceItemSchema>;
 
-export const detectedTechnologySchema = z
+const detectedTechnologySchema = z
   .object({
     name: z.string().min(1).max(200),
     vendorDomain: z.string().min(1).max(253),
@@ -31,7 +30,7 @@ export const detectedTechnologySchema = z
   })
   .meta({ id: 'DetectedTechnology', description: 'A technology found on a site, with its evidence' });
 
-export const siteResultSchema = z
+const siteResultSchema = z
   .object({
     domain: z.string().min(1).max(253),
     technologies: z.array(detectedTechnologySchema).max(2000),
@@ -60,7 +59,7 @@ export type SiteResult = z.input<typeof siteResultReadSchema>;
 // POST /detect ----------------------------------------------------------------------------------
 
 /** One site's artifacts in the body: the artifacts-file line (docs/detection-rules.md), unknown fields refused. */
-export const siteArtifactsSchema = artifactLineSchema
+const siteArtifactsSchema = artifactLineSchema
   .extend({ scripts: artifactLineSchema.shape.scripts.describe('URLs of the scripts the page loaded (a network log), matched like script tags') })
   .strict()
   .meta({
@@ -89,7 +88,7 @@ export const detectInputSchema = z
 export type DetectInput = z.output<typeof detectInputSchema>;
 
 /** The tool's arguments: a URL only (a model names a site; uploading a page's artifacts is the REST body's job). */
-export const detectToolInputSchema = z.strictObject({
+const detectToolInputSchema = z.strictObject({
   url: z.string().min(1).max(2048).describe('Domain or URL'),
 });
 

@@ -15,12 +15,12 @@ export const observationSchema = evidenceItemSchema.extend({ seenAt: z.string().
 });
 export type ObservationRecord = z.output<typeof observationSchema>;
 
-export const evidencePageSchema = pageSchema(observationSchema).meta({ id: 'EvidencePage' });
+const evidencePageSchema = pageSchema(observationSchema).meta({ id: 'EvidencePage' });
 
 /** Evidence items a Company product record carries with `include=evidence`. */
 export const EVIDENCE_PER_RECORD = 5;
 
-export const evidenceParamsSchema = z.object({
+const evidenceParamsSchema = z.object({
   companyDomain: domainSchema('Company domain'),
   productId: idInput('prd_google_analytics').describe('Product id'),
 });

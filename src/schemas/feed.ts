@@ -6,9 +6,9 @@ import { companyParamsSchema } from './company-products.ts';
 import { defineOperation } from './operation.ts';
 
 export const FEED_PAGE_SIZE = 20;
-export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
+const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
 
-export const feedQuerySchema = z.object({
+const feedQuerySchema = z.object({
   paginationId: textInput(1000).optional().describe('Opaque cursor from the previous response; absent or empty = the newest items'),
 });
 

@@ -46,7 +46,7 @@ export const firmographicNativeShape = {
   stock: opt(z.looseObject({ exchange: opt(s), ticker: opt(s) })),
 };
 
-export const firmographicCommonShape = {
+const firmographicCommonShape = {
   id: opt(s.describe('Company id (opaque)')),
   domain: opt(s.describe('Primary key across endpoints')),
   industry: opt(s.nullable()),

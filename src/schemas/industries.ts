@@ -16,9 +16,9 @@ export const industrySchema = z
   });
 export type Industry = z.output<typeof industrySchema>;
 
-export const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
+const industryListSchema = z.array(industrySchema).meta({ id: 'IndustryList' });
 
-export const industryParamsSchema = z.object({ industryId: idInput('ind_software').describe('Industry id') });
+const industryParamsSchema = z.object({ industryId: idInput('ind_software').describe('Industry id') });
 
 // Operations -----------------------------------------------------------------------------------
 export const listIndustriesOp = defineOperation({

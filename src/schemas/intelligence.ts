@@ -11,7 +11,7 @@ export type CohortKind = 'default' | 'defined' | 'aspirational' | 'competitors';
 
 /** The cohort names clients send and the console offers, in that order. */
 export const COHORT_TYPES = ['Default', 'Defined', 'Aspirational'] as const;
-export type CohortType = (typeof COHORT_TYPES)[number];
+type CohortType = (typeof COHORT_TYPES)[number];
 
 // A Map, not an object literal: a name such as 'constructor' must not find Object's prototype.
 const COHORT_KINDS = new Map<string, CohortKind>(COHORT_TYPES.map((type) => [type.toLowerCase(), type.toLowerCase() as Lowercase<CohortType>]));
@@ -31,7 +31,7 @@ export const cohortParam = z
   .meta({ type: 'string', enum: [...COHORT_TYPES], maxLength: 40 })
   .describe('Cohort type (case-insensitive): Default (derived peers), Defined (curated list), Aspirational (larger, more mature peers)');
 
-export const companyDomainParam = domainSchema('Company domain');
+const companyDomainParam = domainSchema('Company domain');
 
 export const competitorsInput = z.object({ companyDomain: companyDomainParam, ...pageQuery });
 export type CompetitorsInput = z.output<typeof competitorsInput>;
@@ -86,7 +86,7 @@ const comparedDomainsParam = z
   );
 
 /** Optional filters of the detailed comparison (query parameters of both forms). */
-export const detailsFilters = z.object({
+const detailsFilters = z.object({
   vendorDomain: optionalDomainSchema('Only categories where the company runs a product of this vendor (domain)'),
   productId: optionalId("Only this product's category", 'prd_crm_a'),
   categoryId: optionalId('Only this category and the categories below it', 'cat_crm'),
@@ -97,7 +97,7 @@ export const detailsQuery = detailsFilters.extend({ cohortCompanyDomain: compare
 export type DetailsQuery = z.output<typeof detailsQuery>;
 
 /** Body of the first form (POST /companies/{d}/cohort/{c}/metrics/details): the domains. */
-export const detailsBody = z
+const detailsBody = z
   .union([comparedDomains, z.object({ cohortCompanyDomain: comparedDomains }).describe('The compared domains')], {
     error: (issue) => (issue.input === undefined || issue.input === null ? `cohortCompanyDomain: ${COMPARED_RULE}` : undefined),
   })
@@ -144,7 +144,7 @@ export const peerSchema = z
   .meta({ examples: [{ domain: 'globex.io', name: 'Globex', logo: 'https://logo.example/globex.io.png' }] })
   .describe('Peer item: a company in a cohort or competitor list');
 
-export const peerPageSchema = pageSchema(peerSchema);
+const peerPageSchema = pageSchema(peerSchema);
 
 export const usageMetricSchema = z
   .object({
@@ -220,7 +220,7 @@ export type UsageDetail = z.output<typeof usageDetailSchema>;
 export type ProductInUse = z.output<typeof productInUseSchema>;
 export type RelatedProduct = z.output<typeof relatedProductSchema>;
 
-export const payloadTooLarge = errorBodySchema.describe('Too many items in one request');
+const payloadTooLarge = errorBodySchema.describe('Too many items in one request');
 
 // Operations -----------------------------------------------------------------------------------
 export const companyCompetitorsOp = defineOperation({

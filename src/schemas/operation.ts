@@ -59,7 +59,7 @@ export interface HttpBinding {
   readonly errors?: Readonly<Record<number, z.ZodType>>;
 }
 
-export interface HttpAlias {
+interface HttpAlias {
   readonly id: string;
   readonly summary: string;
   readonly method?: HttpMethod;
@@ -131,7 +131,7 @@ export function defineOperation<const O extends Operation>(op: O): O {
 }
 
 /** Where admin operations live (under /api); each must name the admin role. */
-export const ADMIN_PATH_PREFIX = '/admin/';
+const ADMIN_PATH_PREFIX = '/admin/';
 
 /** The rule that no admin operation is served without its role check: thrown at start-up. */
 export function checkAdminRole(op: Operation): void {
@@ -149,7 +149,7 @@ export function flagSet(value: unknown): boolean {
   return typeof value === 'string' && ['true', '1'].includes(value.trim().toLowerCase());
 }
 
-export function ruleValue<T>(rule: Rule<T> | undefined, args: Readonly<Record<string, unknown>> | undefined): T | undefined {
+function ruleValue<T>(rule: Rule<T> | undefined, args: Readonly<Record<string, unknown>> | undefined): T | undefined {
   if (rule === undefined) return undefined;
   if (typeof rule === 'object' && rule !== null && 'when' in rule) return flagSet(args?.[rule.when]) ? rule.then : undefined;
   return rule as T;

@@ -43,7 +43,7 @@ const DOT = '.\u3002\uFF0E\uFF61';
  */
 const DOMAIN_SHAPE = `\\s*([A-Za-z][\\w+.-]*://)?([^/@]*@)?[^\\s/?#@]*[^\\s/?#@${DOT}][${DOT}][^\\s/?#@:${DOT}][^\\s/?#@]*([/?#]|\\s*$)`;
 /** The document's pattern of a domain input: its shape and the single-line text rule together. */
-export const DOMAIN_PATTERN = `^(?=${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
+const DOMAIN_PATTERN = `^(?=${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
 /** The same where blank means "not given". */
 const OPTIONAL_DOMAIN_PATTERN = `^(?=\\s*$|${DOMAIN_SHAPE})${TEXT_PATTERN_DOC.pattern.slice(1)}`;
 

@@ -7,7 +7,7 @@ import { onBehalfOfUserHeader, optionalDomainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
 
 /** Largest number of values one search filter takes. */
-export const MAX_FILTER_VALUES = 100;
+const MAX_FILTER_VALUES = 100;
 /** Largest number of profile ids one purchase takes; more is a 413. */
 export const MAX_PURCHASE_IDS = 100;
 
@@ -20,7 +20,7 @@ const filterList = (what: string) =>
     .describe(`${what}. Any of the values matches (OR); blank values are ignored.`);
 
 /** The search filters, shared by the REST body and the MCP tool. Filters combine with AND. */
-export const profileFilterFields = {
+const profileFilterFields = {
   query: filterText(200)
     .optional()
     .describe('Free text over full name, job title and company name; every word must match one of them (case-insensitive contains)'),
@@ -55,7 +55,7 @@ export const profileSearchInput = z
 export type ProfileSearchInput = z.output<typeof profileSearchInput>;
 
 /** REST body: the filters; `page`/`size` may be sent here or in the query string. */
-export const profileSearchBody = z
+const profileSearchBody = z
   .object({
     ...profileFilterFields,
     page: searchPageParam('also accepted as a query parameter').optional(),
@@ -64,7 +64,7 @@ export const profileSearchBody = z
   .meta({ minProperties: 1, ...requestExamples(SEARCH_EXAMPLE) })
   .describe(AT_LEAST_ONE_FILTER);
 
-export const profileSearchQuery = z.object({
+const profileSearchQuery = z.object({
   export: boolParam('export', false).describe('true streams every match as CSV (no paging), attributed to X-On-Behalf-Of-User; needs the export permission'),
   page: searchPageParam('or in the body').optional(),
   size: intParam('size', 1, MAX_PAGE_SIZE, 20).optional().describe(`Page size, 1-${MAX_PAGE_SIZE} (default 20)`),
@@ -72,7 +72,7 @@ export const profileSearchQuery = z.object({
 
 // Loose: Fastify replaces request.headers with the validated value, and later hooks still
 // need the headers this schema does not name.
-export const onBehalfHeaders = z.looseObject({
+const onBehalfHeaders = z.looseObject({
   'x-on-behalf-of-user': onBehalfOfUserHeader(
     'Email of the user the action is done for; required for exports and purchases (403 when missing, 400 when not an email)',
   ),
@@ -112,27 +112,27 @@ export const profileSummarySchema = z
   .describe('Profile summary; never carries emails or phones');
 export type ProfileSummary = z.output<typeof profileSummarySchema>;
 
-export const profilePageSchema = pageSchema(profileSummarySchema).describe('Page of profile summaries, ordered by profile id');
+const profilePageSchema = pageSchema(profileSummarySchema).describe('Page of profile summaries, ordered by profile id');
 
 /** CSV columns of a profile export, in order: the Profile summary fields (derived, like the other exports). */
 export const PROFILE_CSV_COLUMNS = fieldsOf(profileSummarySchema);
 
-export const profileCsvSchema = z.string().describe(`CSV (export=true): header row then one row per profile; columns ${PROFILE_CSV_COLUMNS.join(', ')}`);
+const profileCsvSchema = z.string().describe(`CSV (export=true): header row then one row per profile; columns ${PROFILE_CSV_COLUMNS.join(', ')}`);
 
-export const emailSchema = z.object({
+const emailSchema = z.object({
   value: z.string().describe('Email address'),
   type: z.string().nullable().describe('e.g. work, personal'),
   verified: z.boolean().describe('Whether the address was verified deliverable'),
 });
-export const phoneSchema = z.object({
+const phoneSchema = z.object({
   value: z.string().describe('Phone number'),
   type: z.string().nullable().describe('e.g. mobile, direct, office'),
 });
 
-export const profileIdParams = z.object({
+const profileIdParams = z.object({
   profileId: idInput('per_001').describe('Profile id'),
 });
-export const profileGetInput = profileIdParams;
+const profileGetInput = profileIdParams;
 
 export const profileDetailSchema = profileSummarySchema
   .extend({
@@ -161,7 +161,7 @@ export const profilePurchaseInput = z.object({
 export type ProfilePurchaseInput = z.output<typeof profilePurchaseInput>;
 
 /** An Idempotency-Key: 1-255 visible ASCII characters (no spaces). */
-export const idempotencyKeySchema = z
+const idempotencyKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key must be 1-255 visible ASCII characters (no spaces)')
   .meta({ minLength: 1, maxLength: 255, examples: ['order-2026-10-01-42'] });
@@ -172,9 +172,9 @@ export const purchaseHeaders = onBehalfHeaders.extend({
     .describe('Optional, 1-255 visible ASCII characters. Same key and body → the stored response; same key with another body → 422'),
 });
 
-export const purchaseStatusSchema = z.enum(['purchased', 'already_purchased', 'not_found']);
+const purchaseStatusSchema = z.enum(['purchased', 'already_purchased', 'not_found']);
 
-export const purchaseResultSchema = z.object({
+const purchaseResultSchema = z.object({
   profileId: z.string(),
   status: purchaseStatusSchema.describe('purchased: charged one credit now; already_purchased and not_found: no charge'),
   emails: z.array(emailSchema).describe('Empty when not_found'),
@@ -190,10 +190,10 @@ export type PurchaseResponse = z.output<typeof purchaseResponseSchema>;
 
 // Credits ----------------------------------------------------------------------------------
 
-export const creditsQuery = z.object({
+const creditsQuery = z.object({
   limit: intParam('limit', 1, 200, 50).describe('How many recent ledger entries to return, 1-200 (default 50)'),
 });
-export const creditsInput = creditsQuery;
+const creditsInput = creditsQuery;
 
 export const ledgerEntrySchema = z.object({
   id: z.number().int().describe('Ledger entry id; larger is newer'),

@@ -9,7 +9,7 @@ import { z } from 'zod';
 /** What the character rule forbids, as a 400 message states it. */
 export const TEXT_RULE = 'must not contain control characters (U+0000-U+001F, U+007F-U+009F) or unpaired surrogates';
 /** The same for text that may span lines (AI prompts): tab, line feed and carriage return are allowed. */
-export const MULTILINE_TEXT_RULE = 'must not contain control characters other than tab and line breaks, or unpaired surrogates';
+const MULTILINE_TEXT_RULE = 'must not contain control characters other than tab and line breaks, or unpaired surrogates';
 
 // Written without the `u` flag so that the JSON Schema `pattern` (regex source, no flags)
 // means the same in every validator: a surrogate is allowed only as the first half of a pair
@@ -23,7 +23,7 @@ export function isSafeText(s: string): boolean {
 }
 
 /** The rule as zod checks it (a refinement that keeps the string type), for schemas built elsewhere. */
-export function safeText<S extends z.ZodString>(schema: S, options: { multiline?: boolean } = {}): S {
+function safeText<S extends z.ZodString>(schema: S, options: { multiline?: boolean } = {}): S {
   return schema.regex(options.multiline ? MULTI_LINE : SINGLE_LINE, options.multiline ? MULTILINE_TEXT_RULE : TEXT_RULE) as S;
 }
 
@@ -39,7 +39,7 @@ export function textInput(max: number, options: { multiline?: boolean } = {}) {
 export const MAX_ID_LENGTH = 128;
 /** The shape of an identifier: a letter or digit, then letters, digits and `_ - . :`. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
-export const ID_RULE = `must be an id: a letter or digit, then letters, digits, _ - . or : (${MAX_ID_LENGTH} characters at most)`;
+const ID_RULE = `must be an id: a letter or digit, then letters, digits, _ - . or : (${MAX_ID_LENGTH} characters at most)`;
 
 /** An identifier, validated by shape (an id of 10 KB or with a space is a 400, not a lookup). */
 export function idInput(example: string) {

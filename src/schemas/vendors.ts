@@ -14,9 +14,9 @@ export const vendorSearchInputSchema = z.object({
 });
 export type VendorSearchInput = z.output<typeof vendorSearchInputSchema>;
 
-export const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain') });
+const vendorParamsSchema = z.object({ vendorDomain: domainSchema('Vendor domain') });
 
-export const vendorProductsQuerySchema = z.object({
+const vendorProductsQuerySchema = z.object({
   productName: textInput(200).trim().optional().describe('Case-insensitive substring of the product name'),
   ...pageQuery,
 });
@@ -43,7 +43,7 @@ export const vendorSchema = z
   });
 export type Vendor = z.output<typeof vendorSchema>;
 
-export const vendorPageSchema = pageSchema(vendorSchema).meta({ id: 'VendorPage' });
+const vendorPageSchema = pageSchema(vendorSchema).meta({ id: 'VendorPage' });
 
 export const productSchema = z
   .object({
@@ -65,7 +65,7 @@ export const productSchema = z
   .meta({ id: 'Product', description: 'A product of the catalog' });
 export type Product = z.output<typeof productSchema>;
 
-export const productPageSchema = pageSchema(productSchema).meta({ id: 'ProductPage' });
+const productPageSchema = pageSchema(productSchema).meta({ id: 'ProductPage' });
 
 // Operations -----------------------------------------------------------------------------------
 /** Minimum trigram score of a fuzzy vendor hit (pg_trgm similarity / word_similarity); substring hits always qualify. */

@@ -27,7 +27,7 @@ import type { AdminApiKey, AdminClient } from '../schemas/admin.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toAdminClient(c: ClientWithPlan): AdminClient {
+function toAdminClient(c: ClientWithPlan): AdminClient {
   return {
     clientId: c.id,
     name: c.name,
@@ -42,7 +42,7 @@ export function toAdminClient(c: ClientWithPlan): AdminClient {
   };
 }
 
-export function toAdminApiKey(k: ApiKeyRow): AdminApiKey {
+function toAdminApiKey(k: ApiKeyRow): AdminApiKey {
   return {
     id: k.id,
     prefix: k.prefix,
@@ -86,7 +86,7 @@ export async function getAdminClient(db: Db, clientId: string): Promise<AdminCli
   return toAdminClient(await clientOrNotFound(db, clientId));
 }
 
-export interface NewClient {
+interface NewClient {
   name: string;
   plan: string;
   credits?: number | undefined;

@@ -12,7 +12,7 @@ import type { PeopleItem } from '../schemas/ai.ts';
 /** How long ago product evidence may be for "people at companies using X" (days). */
 const PRODUCT_EVIDENCE_DAYS = 365;
 
-export interface PeopleSearch {
+interface PeopleSearch {
   criteria: PeopleCriteria;
   ask: PeopleAsk;
 }
@@ -57,7 +57,7 @@ export async function peopleSearchOf(db: Db, q: ParsedQuery, asOf: Date): Promis
   };
 }
 
-export interface ScoredProfile extends PeopleCandidate {
+interface ScoredProfile extends PeopleCandidate {
   confidence: number;
 }
 

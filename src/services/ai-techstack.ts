@@ -9,12 +9,12 @@ import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts
 import { inferredProbability, smoothedPeerShare, type PeerSignal } from '../intelligence/peer-inference.ts';
 import { inUseStacks } from './stacks.ts';
 
-export interface ObservedProduct {
+interface ObservedProduct {
   evidence: EvidenceDetail;
   probability: number;
 }
 
-export interface InferredProduct {
+interface InferredProduct {
   productId: string;
   product: string;
   category: string;
@@ -25,7 +25,7 @@ export interface InferredProduct {
   coUsedWith: { product: string; share: number } | null;
 }
 
-export interface StackCandidates {
+interface StackCandidates {
   observed: ObservedProduct[];
   inferred: InferredProduct[];
   cohortSize: number;

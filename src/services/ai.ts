@@ -38,7 +38,7 @@ export interface AiAnswer<T> {
   understood: UnderstoodPrompt;
 }
 
-export interface AiDeps {
+interface AiDeps {
   /** HTTP client for the optional model (tests). */
   fetch?: typeof fetch;
 }
@@ -56,7 +56,7 @@ export function companyFilterOf(q: ParsedQuery): CompanyFilter {
 }
 
 /** The evidence window of a parsed time phrase ("adopted in the last 6 months"), relative to the as-of date. */
-export function timeBoundsOf(t: TimeWindow | null, asOf: Date): TimeBounds | null {
+function timeBoundsOf(t: TimeWindow | null, asOf: Date): TimeBounds | null {
   if (!t) return null;
   const field = t.field === 'adopted' ? 'first_verified' : 'last_verified';
   const since = t.withinDays !== undefined ? new Date(asOf.getTime() - t.withinDays * DAY_MS) : new Date(`${t.since}T00:00:00Z`);

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../errors.ts';
 import type { AuditEntryOut, AuditQuery } from '../schemas/admin-activity.ts';
 
-export interface AuditEntry {
+interface AuditEntry {
   clientId: string | null;
   onBehalfOf: string | null;
   action: string;

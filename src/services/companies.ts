@@ -18,7 +18,7 @@ import { audited, type Actor } from './exports.ts';
 import { nowDate } from '../clock.ts';
 import { requireCategories, requireCompanies, requireIndustries, requireProducts, requireVendors } from './resolve.ts';
 
-export function toCompanySummary(r: CompanySummaryRow): CompanySummary {
+function toCompanySummary(r: CompanySummaryRow): CompanySummary {
   return {
     id: r.id,
     domain: r.domain,

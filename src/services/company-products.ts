@@ -26,7 +26,7 @@ async function selectedCategoryIds(db: Db, sel: Selection): Promise<string[] | n
   return [...new Set((await categorySubtrees(db, roots)).map((s) => s.id))];
 }
 
-export function toCompanyProduct(r: CompanyProductRow, chains: Map<string, CategoryChain>, now: Date): CompanyProduct {
+function toCompanyProduct(r: CompanyProductRow, chains: Map<string, CategoryChain>, now: Date): CompanyProduct {
   const category = chains.get(r.main_category_id);
   return {
     id: `${r.company_id}:${r.product_id}`,

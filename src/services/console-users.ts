@@ -29,7 +29,7 @@ import { MAX_EMAIL_LENGTH, type ConsoleUser } from '../schemas/console.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import { currentQueryLimits, withQueryLimits } from '../db/query-limits.ts';
 
-export function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
+function toConsoleUser(u: ConsoleUserRow): ConsoleUser {
   return {
     id: u.id,
     email: u.email,
@@ -78,7 +78,7 @@ async function preparePassword(given: string | undefined): Promise<PreparedPassw
   return { ...(generated ? { generated } : {}), hash: await hashPassword(password) };
 }
 
-export interface NewConsoleUser {
+interface NewConsoleUser {
   email: string;
   name: string;
   role: Role | string;
@@ -132,7 +132,7 @@ export async function listUsers(db: Db, page: number, size: number): Promise<Pag
   return toPage(rows.map(toConsoleUser), total, size);
 }
 
-export async function hasConsoleUsers(db: Db): Promise<boolean> {
+async function hasConsoleUsers(db: Db): Promise<boolean> {
   return (await countConsoleUsers(db)) > 0;
 }
 
@@ -192,7 +192,7 @@ export async function setAdminUserEnabled(db: Db, actor: AdminActor, userId: str
 
 // Signing in -------------------------------------------------------------------------------------
 
-export const BAD_CREDENTIALS = 'Sign-in failed: unknown email or wrong password';
+const BAD_CREDENTIALS = 'Sign-in failed: unknown email or wrong password';
 
 /**
  * Checks email and password and starts a session. The attempt takes its throttle slots first
@@ -249,7 +249,7 @@ export async function signIn(
 
 // The first admin --------------------------------------------------------------------------------
 
-export const DEMO_ADMIN_EMAIL = 'admin@demo.stacklens.local';
+const DEMO_ADMIN_EMAIL = 'admin@demo.stacklens.local';
 
 /**
  * In demo mode, when the console has no user yet (the first start), creates the demo admin

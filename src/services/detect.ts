@@ -12,7 +12,7 @@ import { detect, siteRecord } from '../detect/detect.ts';
 import { isAbortError, type DetectorPool } from './detect-pool.ts';
 import type { Config } from '../config.ts';
 
-export interface DetectDeps {
+interface DetectDeps {
   /** Where fetches may go (default: public addresses on ports 80 and 443). */
   network?: NetworkPolicy;
   /** The time limit of the whole call, fetch and matching: past it the detection's worker is terminated. */

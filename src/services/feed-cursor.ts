@@ -14,7 +14,7 @@ const VERSION = 1;
 const TAG_BYTES = 16;
 const MAX_CURSOR_CHARS = 1000;
 
-export interface FeedPosition {
+interface FeedPosition {
   /** published_at of the last item returned, exact to the microsecond (ISO 8601, UTC). */
   publishedAt: string;
   id: string;

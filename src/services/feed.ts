@@ -11,7 +11,7 @@ const SECRET_NAME = 'feed_cursor';
 const keys = new WeakMap<Db, Promise<Buffer>>();
 
 /** The cursor key: from CURSOR_SECRET when set, else the per-database stored secret (cached). */
-export function feedCursorKey(db: Db, configuredSecret: string | undefined): Promise<Buffer> {
+function feedCursorKey(db: Db, configuredSecret: string | undefined): Promise<Buffer> {
   if (configuredSecret) return Promise.resolve(cursorKey(configuredSecret));
   let key = keys.get(db);
   if (!key) {

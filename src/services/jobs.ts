@@ -22,12 +22,12 @@ import { adminAction, type AdminActor } from './audit.ts';
 const PROGRESS_EVERY_MS = 1_000;
 /** A running job's heartbeat, written even while a phase reports no progress. */
 const HEARTBEAT_MS = 30_000;
-export const JOB_STALE_MS = 5 * 60_000;
+const JOB_STALE_MS = 5 * 60_000;
 
 /** The jobs running in this process, per database: awaited before the database closes. */
 const running = new WeakMap<Db, Set<Promise<void>>>();
 
-export function toJob(r: JobRow): Job {
+function toJob(r: JobRow): Job {
   return {
     id: String(r.id),
     kind: r.kind as Job['kind'],
@@ -114,7 +114,7 @@ async function runRefresh(db: Db, id: number, full: boolean): Promise<void> {
   }
 }
 
-export interface ImportJobInput {
+interface ImportJobInput {
   kind: ImportKind;
   /** A file path, or a byte stream (stdin) named by `file`. */
   source: string | Readable;
@@ -128,7 +128,7 @@ export interface ImportJobInput {
   onRefreshProgress?: (p: RefreshProgress) => void;
 }
 
-export interface ImportJobOutcome {
+interface ImportJobOutcome {
   jobId: string;
   summary: ImportSummary;
   refresh?: RefreshResult;

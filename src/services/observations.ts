@@ -30,12 +30,12 @@ import {
 } from '../store/observations.ts';
 
 /** Days after its last observation that a technology still counts as in use (DETECT_STALE_AFTER_DAYS). */
-export const DEFAULT_STALE_AFTER_DAYS = 90;
+const DEFAULT_STALE_AFTER_DAYS = 90;
 
 /** Observations written per statement. */
 const BATCH = 2000;
 
-export interface RecordOptions {
+interface RecordOptions {
   /** The input the detections came from (crawl, artifacts, har, warc, jobs, api): kept in each observation's evidence as `input`. */
   source?: string;
   /** When the artifacts were seen, for site records without their own `seenAt`. Default: now. */
@@ -174,7 +174,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
 
 const techKey = (name: string, vendorDomain: string) => `${vendorDomain.toLowerCase()}\u0000${name}`;
 
-export interface DeriveOptions {
+interface DeriveOptions {
   /** The companies to rebuild (default: every company in the log). */
   companyIds?: string[];
   /** Days after the last observation a technology stays in use (default DEFAULT_STALE_AFTER_DAYS). */

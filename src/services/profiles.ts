@@ -15,7 +15,7 @@ import { notFound, requireCompanies, requireIndustries } from './resolve.ts';
 import { expandTitles } from '../intelligence/people-match.ts';
 
 /** Rows read per query while streaming an export. */
-export const EXPORT_BATCH_SIZE = 1000;
+const EXPORT_BATCH_SIZE = 1000;
 
 type FilterInput = Omit<ProfileSearchInput, 'page' | 'size'>;
 
@@ -31,7 +31,7 @@ function values(list: string[] | undefined): string[] {
  * well-formed (400), referenced companies and industries known (404). Domains arrive
  * normalized by the schema.
  */
-export async function resolveProfileFilter(db: Db, input: FilterInput): Promise<ProfileFilter> {
+async function resolveProfileFilter(db: Db, input: FilterInput): Promise<ProfileFilter> {
   const terms = values((input.query ?? '').split(/\s+/));
   // Whole words or phrases; a C-level acronym also finds its spelled-out form (CTO → Chief Technology Officer).
   const titles = expandTitles(values(input.titles));
@@ -67,7 +67,7 @@ export async function searchProfiles(db: Db, input: ProfileSearchInput): Promise
   return toPage(content, total, input.size);
 }
 
-export interface ProfileExport {
+interface ProfileExport {
   fileName: string;
   columns: readonly (keyof ProfileSummary)[];
   /** Every match, read in keyset batches; audited when the stream ends (or breaks off). */

@@ -20,12 +20,12 @@ import {
 } from '../store/purchases.ts';
 import { audit } from './audit.ts';
 
-export interface PurchaseOptions {
+interface PurchaseOptions {
   /** Client-chosen key that makes a retry return the first answer instead of buying again. */
   idempotencyKey?: string;
 }
 
-export interface PurchaseOutcome {
+interface PurchaseOutcome {
   /** Only successful answers are stored for replay, so this is always 200. */
   statusCode: 200;
   body: PurchaseResponse;

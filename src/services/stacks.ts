@@ -30,7 +30,7 @@ export function toInstallSignal(row: Pick<InstallSignalRow, 'firstVerified' | 'l
   };
 }
 
-export type ScoredInstall = InstallSignalRow & { confidence: number };
+type ScoredInstall = InstallSignalRow & { confidence: number };
 
 /** In-use installs per company id (every requested company has an entry, maybe empty). */
 export async function inUseStacks(db: Db, companyIds: string[], asOf: Date): Promise<Map<string, ScoredInstall[]>> {

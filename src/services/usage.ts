@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { findClient } from '../store/access.ts';
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, type Usage } from '../schemas/admin-activity.ts';
 
-export const USAGE_FLUSH_MS = 5_000;
+const USAGE_FLUSH_MS = 5_000;
 /** Distinct client/day/operation keys held before a write is started early. */
 const MAX_PENDING_KEYS = 5_000;
 

@@ -16,7 +16,7 @@ export async function searchVendors(db: Db, input: VendorSearchInput): Promise<P
   return toPage(rows.map(toVendor), total, input.size);
 }
 
-export function toProduct(r: ProductRow): Product {
+function toProduct(r: ProductRow): Product {
   return {
     id: r.id,
     name: r.name,

@@ -4,7 +4,7 @@ import type { Row } from '../db/schema.ts';
 import type { Plan } from '../schemas/plans.ts';
 import type { Role } from '../schemas/roles.ts';
 
-export interface ClientRow {
+interface ClientRow {
   id: string;
   name: string;
   planId: string;

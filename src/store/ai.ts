@@ -88,7 +88,7 @@ export async function productInstallTuples(db: Db, productIds: string[]): Promis
   );
 }
 
-export interface CohortAdoption {
+interface CohortAdoption {
   companyId: string;
   /** Default-cohort members among the given users. */
   users: number;

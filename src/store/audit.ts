@@ -21,9 +21,9 @@ export async function insertAuditEntry(
   );
 }
 
-export type AuditRow = Row<'audit_log'>;
+type AuditRow = Row<'audit_log'>;
 
-export interface AuditFilter {
+interface AuditFilter {
   clientId?: string | undefined;
   action?: string | undefined;
   outcome?: AuditOutcomeValue | undefined;

@@ -53,7 +53,7 @@ export async function listTables(q: Queryable): Promise<TableInfo[]> {
 }
 
 /** The statement reading a table's rows as JSON text, in the dump's order. */
-export function rowsQuery(table: TableInfo): string {
+function rowsQuery(table: TableInfo): string {
   return `SELECT row_to_json(t)::text FROM ${quote(table.name)} t ORDER BY ${table.order}`;
 }
 

@@ -63,7 +63,7 @@ async function byReferenceVersion<T>(db: Db, name: string, read: (db: Db) => Pro
 }
 
 /** How long a loaded prompt catalog is trusted before the reference version is checked again. */
-export const CATALOG_MAX_AGE_MS = 2000;
+const CATALOG_MAX_AGE_MS = 2000;
 
 async function readCatalog(db: Db): Promise<PromptCatalog> {
   return {

@@ -24,11 +24,6 @@ export function streamCategories(db: Db, batchSize = 1000): AsyncGenerator<Categ
   );
 }
 
-export async function findCategory(db: Db, id: string): Promise<CategoryRow | undefined> {
-  const [row] = await db.query<CategoryRow>(`SELECT ${COLUMNS} FROM categories WHERE id = $1`, [id]);
-  return row;
-}
-
 export async function findCategoriesByIds(db: Db, ids: string[]): Promise<CategoryRow[]> {
   return db.query<CategoryRow>(`SELECT ${COLUMNS} FROM categories WHERE id = ANY($1::text[])`, [ids]);
 }

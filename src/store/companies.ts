@@ -70,7 +70,7 @@ export async function findCompaniesByDomains(db: Db, domains: string[]): Promise
   return db.query<CompanyRef>('SELECT id, domain, name, logo_url AS logo FROM companies WHERE domain = ANY($1::text[])', [domains]);
 }
 
-export interface CompanyFacts {
+interface CompanyFacts {
   id: string;
   domain: string;
   name: string | null;
@@ -85,12 +85,6 @@ export async function companyFacts(db: Db, ids: string[]): Promise<CompanyFacts[
        FROM companies c LEFT JOIN industries i ON i.id = c.industry_id WHERE c.id = ANY($1::text[])`,
     [ids],
   );
-}
-
-/** Which of these domains are known companies. */
-export async function knownCompanyDomains(db: Db, domains: string[]): Promise<Set<string>> {
-  const rows = await db.query<{ domain: string }>('SELECT domain FROM companies WHERE domain = ANY($1::text[])', [domains]);
-  return new Set(rows.map((r) => r.domain));
 }
 
 /** A list filter over installs: companies using any (or all) of the given things. */
@@ -285,7 +279,7 @@ function matchesFrom(criteria: CompanySearchCriteria): string {
   return criteria.terms.length > 0 ? FROM : 'FROM companies c';
 }
 
-export async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
+async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
   const p = new Params();
   const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${matchesFrom(criteria)} ${buildWhere(criteria, p)}`, p.values);
   return row!.n;

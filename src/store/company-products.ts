@@ -58,7 +58,7 @@ function where(companyId: string, categoryIds: string[] | null, p: Params): stri
   return w;
 }
 
-export async function countCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null): Promise<number> {
+async function countCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null): Promise<number> {
   const p = new Params();
   const [row] = await db.query<{ n: number }>(
     `SELECT count(*)::int8 AS n FROM installs i JOIN products p ON p.id = i.product_id ${where(companyId, categoryIds, p)}`,

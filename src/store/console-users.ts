@@ -101,7 +101,7 @@ export async function insertConsoleSession(db: Queryable, s: { idHash: string; u
   );
 }
 
-export interface SessionWithUser {
+interface SessionWithUser {
   lastSeenAt: Date;
   expiresAt: Date;
   user: ConsoleUserRow;

@@ -34,7 +34,7 @@ export async function coUsagePairs(db: Db, anchorIds: string[], productIds: stri
   );
 }
 
-export interface AnchorCoUsage {
+interface AnchorCoUsage {
   /** Companies using the anchor (0 when the refresh saw none). */
   anchorUsers: number;
   /** Per partner product: companies using both it and the anchor. */

@@ -50,7 +50,7 @@ const TABLES: TableSpec[] = [
   { table: 'truth_installs', columns: 'company_id, product_id, in_use, kind', group: 'company_id', order: 'product_id' },
 ];
 
-export interface WorldDigest {
+interface WorldDigest {
   digest: string;
   tables: Record<string, { rows: number; md5: string }>;
 }

@@ -6,9 +6,9 @@ import type { Queryable, Transactional } from '../db/db.ts';
 import { CopyRows } from '../db/copy-text.ts';
 
 export type ComputedKind = 'default' | 'competitors' | 'aspirational';
-export const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];
+const COMPUTED_KINDS: readonly ComputedKind[] = ['default', 'competitors', 'aspirational'];
 
-export interface CompanyFeatureRow {
+interface CompanyFeatureRow {
   id: string;
   industryId: string | null;
   sector: string | null;
@@ -158,7 +158,7 @@ export async function replaceCoUsage(
   });
 }
 
-export interface RefreshRun {
+interface RefreshRun {
   id: number;
   kind: string;
   startedAt: Date;

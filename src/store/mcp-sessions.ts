@@ -2,14 +2,14 @@
 // keyed by the SHA-256 of the session id; times come from the caller's clock (clock.ts).
 import type { Db } from '../db/db.ts';
 
-export interface McpSessionRow {
+interface McpSessionRow {
   clientId: string;
   protocolVersion: string;
   createdAt: Date;
   lastSeenAt: Date;
 }
 
-export type CreateSessionOutcome = { created: true; evicted: boolean } | { created: false; oldestLastSeenAt: Date };
+type CreateSessionOutcome = { created: true; evicted: boolean } | { created: false; oldestLastSeenAt: Date };
 
 /**
  * Inserts a session. At the client's cap (`maxPerClient` live ones) its least recently used

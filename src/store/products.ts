@@ -13,12 +13,6 @@ export async function findProducts(db: Db, ids: string[]): Promise<ProductRef[]>
   return db.query<ProductRef>('SELECT id, category_id AS "categoryId", vendor_id AS "vendorId" FROM products WHERE id = ANY($1::text[])', [ids]);
 }
 
-/** Which of these product ids exist. */
-export async function knownProductIds(db: Db, ids: string[]): Promise<Set<string>> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids]);
-  return new Set(rows.map((r) => r.id));
-}
-
 export interface ProductRow {
   id: string;
   name: string;
@@ -71,7 +65,7 @@ export async function catalogProducts(
   return { total: count!.n, rows };
 }
 
-export interface ProductDetail {
+interface ProductDetail {
   id: string;
   name: string;
   description: string;

@@ -12,7 +12,7 @@ export interface ContactRow {
   verified: boolean;
 }
 
-export interface LedgerRow {
+interface LedgerRow {
   id: number;
   delta: number;
   reason: string;

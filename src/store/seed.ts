@@ -50,7 +50,7 @@ export async function clearWorld(tx: Tx): Promise<number> {
 }
 
 /** What beginBulkLoad dropped, and the way back. */
-export interface BulkLoad {
+interface BulkLoad {
   /**
    * Rebuilds the dropped indexes of every world table but `cohorts` (the first refresh writes
    * cohorts after the world): once the population is read, the database builds them while the
@@ -100,7 +100,7 @@ export async function beginBulkLoad(tx: Tx): Promise<BulkLoad> {
   };
 }
 
-export interface TaxonomyRows {
+interface TaxonomyRows {
   industries: { id: string[]; name: string[]; sector: string[] };
   categories: { id: string[]; name: string[]; parent_id: (string | null)[]; level: number[]; description: string[] };
 }
@@ -119,7 +119,7 @@ export async function insertTaxonomy(tx: Tx, t: TaxonomyRows): Promise<void> {
   );
 }
 
-export interface CatalogRows {
+interface CatalogRows {
   vendors: { id: string[]; domain: string[]; name: string[]; website: string[]; logo_url: string[]; description: string[] };
   products: {
     id: string[];

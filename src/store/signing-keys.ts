@@ -2,7 +2,7 @@
 // (public half only) until published_until, when every token they signed has expired.
 import type { Db } from '../db/db.ts';
 
-export interface SigningKeyRow {
+interface SigningKeyRow {
   kid: string;
   alg: string;
   publicJwk: Record<string, unknown>;
@@ -11,7 +11,7 @@ export interface SigningKeyRow {
   publishedUntil: Date | null;
 }
 
-export interface ActiveSigningKeyRow extends SigningKeyRow {
+interface ActiveSigningKeyRow extends SigningKeyRow {
   privateJwk: Record<string, unknown>;
 }
 

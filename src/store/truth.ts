@@ -3,7 +3,7 @@
 import type { Db } from '../db/db.ts';
 import type { InstallSignalTuple } from './intelligence.ts';
 
-export interface TruthSegment {
+interface TruthSegment {
   companyId: string;
   segmentId: string;
   industryId: string | null;

@@ -10,7 +10,7 @@ export interface VendorRow {
   website: string | null;
 }
 
-export interface VendorQuery {
+interface VendorQuery {
   /** Case-insensitive exact name, or exact (normalized) domain. */
   exact?: { name: string; domain: string | null };
   /** Fuzzy text: ranked by trigram similarity to name and domain. */

@@ -29,7 +29,7 @@ export interface FoldedInstall extends Omit<InstallSignal, 'sourceCount'> {
   sources: string[];
 }
 
-export interface FoldWindow {
+interface FoldWindow {
   /** The day the window ends (ms since epoch). */
   asOf: number;
   /** A pair last seen more than this many days before asOf is not in use: no install. Traces older than this before the last observation do not count in intensity. */

@@ -17,7 +17,7 @@ export interface Observation {
   runId: string | null;
 }
 
-export interface ObservationContext {
+interface ObservationContext {
   companyId: string;
   productId: string;
   seenAt: Date;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { slugify } from '../slug.ts';
 
 /** The taxonomy file, beside the technology catalog (dist/technographics → ../../catalog as well). */
-export const TAXONOMY_FILE = new URL('../../catalog/categories.txt', import.meta.url);
+const TAXONOMY_FILE = new URL('../../catalog/categories.txt', import.meta.url);
 
 export interface TaxonomyCategory {
   /** `cat_` + the slug of the name, suffixed `_2`, `_3` when a name repeats. */
@@ -23,7 +23,7 @@ export interface TaxonomyCategory {
 }
 
 /** Parses the outline: `#` lines and blank lines are skipped; two spaces of indent per level. */
-export function parseTaxonomy(text: string): TaxonomyCategory[] {
+function parseTaxonomy(text: string): TaxonomyCategory[] {
   const out: TaxonomyCategory[] = [];
   const stack: TaxonomyCategory[] = [];
   const used = new Set<string>();

@@ -25,7 +25,7 @@ export const httpRequestDuration = new Histogram({
   registers: [registry],
 });
 
-export const dbQueryDuration = new Histogram({
+const dbQueryDuration = new Histogram({
   name: 'stacklens_db_query_duration_seconds',
   help: 'Database statements by engine and outcome (ok, error): time from sending to the last row',
   labelNames: ['engine', 'outcome'] as const,
@@ -33,14 +33,14 @@ export const dbQueryDuration = new Histogram({
   registers: [registry],
 });
 
-export const exportRows = new Counter({
+const exportRows = new Counter({
   name: 'stacklens_export_rows_total',
   help: 'Rows sent by exports (CSV, JSON Lines, MCP export results), by audited action; counted when each export ends',
   labelNames: ['action'] as const,
   registers: [registry],
 });
 
-export const exportsFinished = new Counter({
+const exportsFinished = new Counter({
   name: 'stacklens_exports_total',
   help: 'Exports ended, by action and whether they reached the end (completed=false: client gone or cut at shutdown)',
   labelNames: ['action', 'completed'] as const,
@@ -80,55 +80,55 @@ export const exportsCut = new Counter({
   registers: [registry],
 });
 
-export const importsRunning = new Gauge({
+const importsRunning = new Gauge({
   name: 'stacklens_import_running',
   help: 'Imports in progress in this process, by kind',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
 
-export const importRowsRead = new Gauge({
+const importRowsRead = new Gauge({
   name: 'stacklens_import_rows_read',
   help: 'Rows read so far by the import in progress (the last import when none is running), by kind',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
 
-export const importBytesRatio = new Gauge({
+const importBytesRatio = new Gauge({
   name: 'stacklens_import_progress_ratio',
   help: 'Share of the input file read by the import in progress, 0-1 (1 when done), by kind',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
 
-export const importsFinished = new Counter({
+const importsFinished = new Counter({
   name: 'stacklens_imports_total',
   help: 'Imports ended, by kind and outcome: committed, rejected (bad rows, rolled back) or failed',
   labelNames: ['kind', 'outcome'] as const,
   registers: [registry],
 });
 
-export const refreshRunning = new Gauge({
+const refreshRunning = new Gauge({
   name: 'stacklens_refresh_running',
   help: 'Refresh jobs (cohorts, competitors, co-usage) in progress in this process',
   registers: [registry],
 });
 
-export const refreshProgress = new Gauge({
+const refreshProgress = new Gauge({
   name: 'stacklens_refresh_progress_ratio',
   help: 'Progress of the running refresh job within its phase (load, cohorts, cousage), 0-1',
   labelNames: ['phase'] as const,
   registers: [registry],
 });
 
-export const refreshesFinished = new Counter({
+const refreshesFinished = new Counter({
   name: 'stacklens_refresh_runs_total',
   help: 'Refresh jobs ended, by kind (full, incremental) and outcome (ok, failed)',
   labelNames: ['kind', 'outcome'] as const,
   registers: [registry],
 });
 
-export const refreshLastSuccess = new Gauge({
+const refreshLastSuccess = new Gauge({
   name: 'stacklens_refresh_last_success_timestamp_seconds',
   help: 'Unix time the last successful refresh job in this process ended',
   registers: [registry],

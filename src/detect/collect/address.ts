@@ -17,7 +17,7 @@ export interface NetworkPolicy {
   ports?: number[] | 'any';
 }
 
-export const DEFAULT_PORTS: readonly number[] = [80, 443];
+const DEFAULT_PORTS: readonly number[] = [80, 443];
 
 /** A refused target; `reason` is stable (the crawl's summary counts by it). */
 export class BlockedAddressError extends Error {

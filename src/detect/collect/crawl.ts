@@ -17,7 +17,7 @@ export interface CrawlResult {
   message?: string;
 }
 
-export interface CrawlOptions {
+interface CrawlOptions {
   /** Sites fetched at once (default 8). */
   concurrency?: number;
   /** fetchSite's options; robots and politeness are shared across the crawl when not given. */
@@ -60,7 +60,7 @@ export async function crawl(targets: string[], opts: CrawlOptions, onResult: (r:
 }
 
 /** One line of the state file. */
-export interface StateLine {
+interface StateLine {
   domain: string;
   reason?: string;
 }

@@ -78,7 +78,7 @@ const dot = (name: string) => (name.endsWith('.') ? name : `${name}.`);
  * `s1`/`s2` SendGrid, `selector1` Microsoft 365): the second trace that turns a stale-looking
  * SPF include into a claim. Random per-customer selectors (Amazon SES) cannot be guessed.
  */
-export const DEFAULT_DKIM_SELECTORS: readonly string[] = ['k1', 'mandrill', 's1', 's2', 'selector1'];
+const DEFAULT_DKIM_SELECTORS: readonly string[] = ['k1', 'mandrill', 's1', 's2', 'selector1'];
 
 /**
  * The records the detector reads for a domain: MX (`"10 aspmx.l.google.com."`), TXT (strings

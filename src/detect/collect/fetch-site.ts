@@ -53,7 +53,7 @@ export class CollectError extends Error {
   }
 }
 
-export function defaultUserAgent(contactUrl?: string): string {
+function defaultUserAgent(contactUrl?: string): string {
   return `Stacklens/${VERSION} (${contactUrl ? `+${contactUrl}` : 'technology detection; no contact URL configured'})`;
 }
 

@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import { BlockedAddressError, checkUrl, compileAllowList, isAllowedAddress, type NetworkPolicy } from './address.ts';
 import { resolveAddresses, type DnsResolver } from './dns.ts';
 
-export interface HopOptions {
+interface HopOptions {
   resolver: DnsResolver;
   policy: NetworkPolicy;
   timeoutMs: number;
@@ -53,7 +53,7 @@ export class FetchError extends Error {
 }
 
 /** Resolves the URL's host and returns the addresses the policy allows; throws when none is. */
-export async function allowedAddresses(url: URL, resolver: DnsResolver, policy: NetworkPolicy): Promise<string[]> {
+async function allowedAddresses(url: URL, resolver: DnsResolver, policy: NetworkPolicy): Promise<string[]> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await resolveAddresses(resolver, host);
   const allow = compileAllowList(policy.allowNetworks);

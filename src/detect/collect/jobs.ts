@@ -11,7 +11,7 @@ import { readRecords } from '../../records.ts';
 import { LIMITS } from '../detect.ts';
 import type { SiteArtifacts } from '../types.ts';
 
-export interface JobsOptions {
+interface JobsOptions {
   /** `csv` or `jsonl`; default from the file name (.csv → csv), else jsonl. */
   format?: 'csv' | 'jsonl';
   /** Called with a row that cannot be used (no domain, no text), by line number. */

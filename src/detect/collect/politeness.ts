@@ -51,7 +51,7 @@ interface RobotsRules {
 type Verdict = { kind: 'rules'; rules: RobotsRules } | { kind: 'allow' } | { kind: 'deny' };
 
 /** Fetches `url` and returns its status and body; the caller's fetcher applies the network policy. */
-export type RobotsFetcher = (url: string) => Promise<{ status: number; body: Buffer }>;
+type RobotsFetcher = (url: string) => Promise<{ status: number; body: Buffer }>;
 
 /** robots.txt per origin, fetched once (concurrent asks share the fetch); at most `max` origins kept. */
 export class RobotsCache {

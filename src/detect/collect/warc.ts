@@ -12,7 +12,7 @@ import { normalizeDomain } from '../../domain.ts';
 import { HTML_CAP } from '../page.ts';
 import { captureTime, type SiteArtifacts } from '../types.ts';
 
-export interface WarcOptions {
+interface WarcOptions {
   /** Bytes of one record's block kept (default 2 MiB); the rest is skipped unread into memory. */
   maxRecordBytes?: number;
 }
@@ -159,7 +159,7 @@ function decode(body: Buffer, encoding: string | undefined, cap: number): Promis
 }
 
 /** One HTTP response message (status line, headers, body) → page fields, or null if it is not HTML. */
-export async function parseHttpResponse(block: Buffer, url: string): Promise<SiteArtifacts['pages'][number] | null> {
+async function parseHttpResponse(block: Buffer, url: string): Promise<SiteArtifacts['pages'][number] | null> {
   const split = block.indexOf('\r\n\r\n');
   const alt = split < 0 ? block.indexOf('\n\n') : -1;
   const headEnd = split >= 0 ? split : alt;

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors.ts';
 
-export interface DrainOutcome {
+interface DrainOutcome {
   /** Requests (not exports) that ended while draining, and those still running at the end of the grace period (cut). */
   requestsFinished: number;
   requestsCut: number;
@@ -20,7 +20,7 @@ export interface DrainOutcome {
   exportsCut: number;
 }
 
-export interface Drain {
+interface Drain {
   readonly draining: boolean;
   /** Stops taking new requests; in-flight ones go on. */
   start(): void;

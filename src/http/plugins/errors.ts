@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, reasonPhrase } from '../../errors.ts';
 
-export interface ErrorBody {
+interface ErrorBody {
   status: number;
   error: string;
   message: string;
@@ -15,7 +15,7 @@ export interface ErrorBody {
   requestId: string;
 }
 
-export function errorBody(request: FastifyRequest, status: number, message: string): ErrorBody {
+function errorBody(request: FastifyRequest, status: number, message: string): ErrorBody {
   return { status, error: reasonPhrase(status), message, path: request.url.split('?', 1)[0]!, requestId: request.id };
 }
 
@@ -29,7 +29,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
 
 /** At most this much of a refused body is read (and dropped) after its 413, for at most this long. */
 export const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
-export const REFUSED_BODY_DRAIN_MS = 10_000;
+const REFUSED_BODY_DRAIN_MS = 10_000;
 
 /**
  * A 413. For a body that is still arriving, the answer is written at once, then the rest of

@@ -21,7 +21,7 @@ import { VERSION } from '../../version.ts';
 import { sendError } from './errors.ts';
 
 /** The route label of requests no route matched (404s, 405s): one series, whatever the URL. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 /** Proxy headers the service does not read: their presence means a proxy forwarded the request. */

@@ -13,7 +13,7 @@ import { enterQueryLimits, type QueryLimits } from '../../db/query-limits.ts';
 import { bulkheadFor, flagSet, type Operation } from '../../schemas/operation.ts';
 import type { Config } from '../../config.ts';
 
-export type RequestClass = 'light' | 'search' | 'export';
+type RequestClass = 'light' | 'search' | 'export';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,7 +34,7 @@ export function requestClassOf(op: Operation | undefined, query: unknown, url: s
   return bulkheadFor(op, args) === 'standard' ? 'light' : 'search';
 }
 
-export function limitsFor(kind: RequestClass, timeouts: Config['databaseTimeouts'], startedAt: number, signal?: AbortSignal): QueryLimits {
+function limitsFor(kind: RequestClass, timeouts: Config['databaseTimeouts'], startedAt: number, signal?: AbortSignal): QueryLimits {
   if (kind === 'export') return { statementMs: timeouts.exportIdleMs, signal, label: `each statement of an export (${timeouts.exportIdleMs} ms)` };
   const ms = kind === 'search' ? timeouts.searchMs : timeouts.readMs;
   return { deadline: startedAt + ms, signal, label: `${kind === 'search' ? 'search' : 'light read'} requests (${ms} ms)` };

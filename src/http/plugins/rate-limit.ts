@@ -11,7 +11,7 @@ import { rateClassFor } from '../../schemas/operation.ts';
 import { principalOf } from './auth.ts';
 
 /** The record's rate class; a `when` flag is read from the raw query (the body is not parsed yet). */
-export function rateClassOf(request: FastifyRequest): RateClass {
+function rateClassOf(request: FastifyRequest): RateClass {
   const op = request.routeOptions.config?.operation;
   return op ? rateClassFor(op, request.query as Record<string, unknown> | undefined) : 'default';
 }

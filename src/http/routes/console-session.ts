@@ -24,7 +24,7 @@ import {
 import type { ConsolePerson } from '../../auth/principal.ts';
 import { UnauthorizedError } from '../../errors.ts';
 
-export const SESSION_PATH = '/console/api/session';
+const SESSION_PATH = '/console/api/session';
 
 const body = (person: ConsolePerson, token: string, expiresAt: Date) => ({
   user: { id: person.userId, email: person.email, name: person.name, role: person.role },

@@ -42,7 +42,7 @@ function vendorFiles(): Map<string, string> {
 }
 
 /** The Content-Security-Policy of the console page, given the import map's text. */
-export function consoleCsp(importMap: string): string {
+function consoleCsp(importMap: string): string {
   const hash = createHash('sha256').update(importMap).digest('base64');
   return [
     "default-src 'none'",
@@ -60,7 +60,7 @@ export function consoleCsp(importMap: string): string {
 }
 
 /** The page, with the version stamped into asset URLs (cache busting), and its CSP. */
-export function consolePage(): { html: string; csp: string } {
+function consolePage(): { html: string; csp: string } {
   const html = readFileSync(join(PUBLIC_DIR, '..', 'index.html'), 'utf8').replaceAll('__VERSION__', encodeURIComponent(VERSION));
   const map = /<script type="importmap">([\s\S]*?)<\/script>/u.exec(html);
   if (!map) throw new Error('console index.html has no import map');
@@ -75,7 +75,7 @@ export const CHOICES_URL = '/console/assets/js/choices.js';
  * module written from the lists the API validates with. Its types, as the API contract names
  * them, are in src/console/public/js/choices.d.ts.
  */
-export function consoleChoicesModule(): string {
+function consoleChoicesModule(): string {
   const lists = { EMPLOYEE_BANDS: EMPLOYEE_BAND_LABELS, REVENUE_BANDS: REVENUE_BAND_LABELS, COHORTS: COHORT_TYPES, ROLES };
   return [
     '// Written by the server (http/routes/console.ts) from bands.ts, schemas/intelligence.ts and schemas/roles.ts.',

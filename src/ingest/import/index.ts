@@ -26,11 +26,11 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
 }
 
-export function isImportKind(kind: string): kind is ImportKind {
+function isImportKind(kind: string): kind is ImportKind {
   return (IMPORT_KINDS as readonly string[]).includes(kind);
 }
 
-export function formatFromPath(file: string): ImportFormat | undefined {
+function formatFromPath(file: string): ImportFormat | undefined {
   const ext = path.extname(file).toLowerCase();
   return ext === '.csv' ? 'csv' : ext === '.jsonl' || ext === '.ndjson' ? 'jsonl' : undefined;
 }

@@ -34,7 +34,7 @@ export interface Capture {
   site: SiteArtifacts;
 }
 
-export interface RenderedSite {
+interface RenderedSite {
   captures: Capture[];
   /** Technology index → the evidence sources whose traces of current use were planted in the latest crawl or a job post of the last year. */
   planted: Map<number, Set<EvidenceSource>>;

@@ -13,7 +13,7 @@ import type { TechnologyInfo } from '../../detect/catalog.ts';
 
 export { parseOutline, type Category } from './outline.ts';
 
-export type VendorKind = 'suite' | 'multi' | 'specialist';
+type VendorKind = 'suite' | 'multi' | 'specialist';
 
 export interface Vendor {
   id: string;
@@ -60,7 +60,7 @@ export interface Catalog {
 }
 
 /** The leaf category a technology's product sits in: its first leaf category, else the first leaf under its main one. */
-export function leafOf(tech: TechnologyInfo, categories: Category[]): Category | undefined {
+function leafOf(tech: TechnologyInfo, categories: Category[]): Category | undefined {
   const byName = new Map(categories.map((c) => [c.name, c]));
   for (const name of tech.categories) {
     const c = byName.get(name);

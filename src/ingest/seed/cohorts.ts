@@ -4,12 +4,12 @@
 import { rngFor } from './rng.ts';
 import type { Segment } from './segments.ts';
 
-export interface DefinedCohort {
+interface DefinedCohort {
   company: number;
   members: number[];
 }
 
-export const DEFINED_COHORT_SHARE = 0.2;
+const DEFINED_COHORT_SHARE = 0.2;
 
 /** segmentOf[i] = segment index of company i. */
 export function definedCohorts(seed: string, segmentOf: Int32Array, segments: Segment[], from: number, to: number, bySegment: number[][]): DefinedCohort[] {

@@ -145,7 +145,7 @@ export function generateCompany(ctx: CompanyContext, index: number, segment: Seg
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function isoDay(d: Date): string {
+function isoDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 

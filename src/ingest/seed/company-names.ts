@@ -80,7 +80,7 @@ const PUBLIC_LEGAL: Record<string, string> = {
   IN: 'Limited',
 };
 
-export function companyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean): { name: string; legalName: string } {
+function companyName(rng: Rng, industry: Industry, country: Country, city: string, isPublic: boolean): { name: string; legalName: string } {
   const surname = () => rng.pick(namePool(country.locale).last).split(' ')[0]!; // split always gives one part
   const coined = () => rng.pick(HEADS) + rng.pick(TAILS);
   const noun = () => rng.pick(industry.nouns);

@@ -13,7 +13,7 @@ import { beginBulkLoad, clearWorld, insertCatalog, insertCohortRows, insertTaxon
 import type { Db, Tx } from '../../db/db.ts';
 import { nowDate } from '../../clock.ts';
 
-export interface SeedOptions {
+interface SeedOptions {
   companies: number;
   seed: string;
   /** Catalog size and density preset (default M). */
@@ -47,7 +47,7 @@ export interface SeedProgress {
   total: number;
 }
 
-export interface SeedSummary {
+interface SeedSummary {
   seed: string;
   scale: ScaleName;
   asOf: string;

@@ -5,7 +5,7 @@ import { allFakers } from '@faker-js/faker';
 import type { Rng } from './rng.ts';
 import type { Country } from './geo.ts';
 
-export interface NamePool {
+interface NamePool {
   female: readonly string[];
   male: readonly string[];
   last: readonly string[];

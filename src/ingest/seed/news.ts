@@ -10,9 +10,9 @@ import { slugify } from '../../slug.ts';
 import type { Install } from './stacks.ts';
 
 export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
-export type FeedCategory = (typeof FEED_CATEGORIES)[number];
+type FeedCategory = (typeof FEED_CATEGORIES)[number];
 
-export interface FeedItem {
+interface FeedItem {
   id: string;
   publishedAt: number;
   title: string;

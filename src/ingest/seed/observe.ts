@@ -18,7 +18,7 @@ import { evidenceHash } from '../../technographics/evidence.ts';
 import { dayOf, observationOf, type Observation } from '../../technographics/observations.ts';
 
 /** The detections of one capture of a company's site, and when it was captured. */
-export interface CaptureDetections {
+interface CaptureDetections {
   seenAt: number;
   detections: Detection[];
 }

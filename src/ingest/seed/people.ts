@@ -130,7 +130,7 @@ const EMAIL_PATTERNS = ['first.last', 'flast', 'first', 'firstl'] as const;
 type EmailPattern = (typeof EMAIL_PATTERNS)[number];
 const PERSONAL_DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'];
 
-export function peopleCount(rng: Rng, employees: number, density: number): number {
+function peopleCount(rng: Rng, employees: number, density: number): number {
   const mean = (1.8 * Math.log2(Math.max(2, employees)) - 1) * density;
   return Math.max(2, Math.min(40, Math.round(mean * rng.uniform(0.7, 1.3))));
 }

@@ -3,7 +3,7 @@
 // the output never depends on batch size or generation order.
 
 /** 128-bit string hash (cyrb128) as four 32-bit words. */
-export function hash128(text: string): [number, number, number, number] {
+function hash128(text: string): [number, number, number, number] {
   let h1 = 1779033703,
     h2 = 3144134277,
     h3 = 1013904242,
@@ -27,7 +27,7 @@ export function hash128(text: string): [number, number, number, number] {
 }
 
 /** 32-bit integer mix (murmur3 finalizer), for cheap keyed hashing of numbers. */
-export function mix32(x: number): number {
+function mix32(x: number): number {
   x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
   x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
   return (x ^ (x >>> 16)) >>> 0;

@@ -25,13 +25,13 @@ export interface Segment {
 }
 
 /** Share of companies per size tier across the world: most companies are small. */
-export const TIER_SHARE: Record<SizeTier, number> = { small: 0.5, mid: 0.3, large: 0.14, enterprise: 0.06 };
+const TIER_SHARE: Record<SizeTier, number> = { small: 0.5, mid: 0.3, large: 0.14, enterprise: 0.06 };
 const TIER_FACTOR: Record<SizeTier, number> = { small: 0.6, mid: 1, large: 1.35, enterprise: 1.8 };
 const TIER_FACTOR_ENTERPRISE: Record<SizeTier, number> = { small: 0.15, mid: 0.6, large: 1.4, enterprise: 2 };
 const TIER_FACTOR_SMALL: Record<SizeTier, number> = { small: 1.3, mid: 1, large: 0.7, enterprise: 0.5 };
 const MATURITY_FACTOR: Record<Maturity, number> = { laggard: 0.8, mainstream: 1, leading: 1.2 };
 /** Calibrates the world to about 30 installs per company at scale M. */
-export const BASE_DENSITY = 1.08;
+const BASE_DENSITY = 1.08;
 const MATURITY_MODERN: Record<Maturity, number> = { laggard: 0.35, mainstream: 1, leading: 1.8 };
 const MATURITY_LEGACY: Record<Maturity, number> = { laggard: 1.4, mainstream: 1, leading: 0.55 };
 
@@ -39,7 +39,7 @@ const MATURITY_LEGACY: Record<Maturity, number> = { laggard: 1.4, mainstream: 1,
 const REGION_WEIGHT = REGIONS.map((r) => COUNTRIES.filter((c) => c.region === r).reduce((s, c) => s + c.weight, 0));
 
 /** The rate of one category in one segment, before per-segment jitter. */
-export function categoryRate(cat: Category, industry: Industry, tier: SizeTier, maturity: Maturity): number {
+function categoryRate(cat: Category, industry: Industry, tier: SizeTier, maturity: Maturity): number {
   let q = cat.rate;
   if (cat.only) q *= cat.only.has(industry.id) ? 1 : 0.002;
   else if (cat.boosted.has(industry.id)) q *= 2.5;

@@ -31,7 +31,7 @@ export interface StackContext {
   vendorLeafProduct: Map<string, Map<number, number>>;
 }
 
-export const SOURCES = ['website', 'job_posting', 'dns', 'partner_data', 'social', 'press'] as const;
+const SOURCES = ['website', 'job_posting', 'dns', 'partner_data', 'social', 'press'] as const;
 const DAY = 86_400_000;
 const WINDOW_DAYS = 1826; // five years of evidence
 const TIER_MEDIAN = { small: 11, mid: 170, large: 1500, enterprise: 22_000 } as const;

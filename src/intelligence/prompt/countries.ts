@@ -151,7 +151,7 @@ const GUARDED = new Set(['chad', 'jersey', 'turkey', 'jordan', 'georgia', 'guine
 let displayNames: Intl.DisplayNames | undefined;
 
 /** English name of a country code ("DE" → "Germany"). */
-export function countryName(code: string): string {
+function countryName(code: string): string {
   try {
     displayNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
     return displayNames.of(code) ?? code;

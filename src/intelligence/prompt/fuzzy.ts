@@ -56,7 +56,7 @@ const KEY_POS = new Map<string, [number, number]>();
 ROWS.forEach((row, r) => [...row].forEach((c, i) => KEY_POS.set(c, [r, i])));
 
 /** Whether two letters sit next to each other on a QWERTY keyboard. */
-export function adjacentKeys(a: string, b: string): boolean {
+function adjacentKeys(a: string, b: string): boolean {
   const p = KEY_POS.get(a);
   const q = KEY_POS.get(b);
   if (!p || !q || a === b) return false;

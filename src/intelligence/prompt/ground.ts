@@ -28,7 +28,7 @@ interface Resolved {
 }
 
 /** The best entry of one type for a whole name, or undefined. */
-export function resolveName(lexicon: Lexicon, name: string, type: EntryType): Resolved | undefined {
+function resolveName(lexicon: Lexicon, name: string, type: EntryType): Resolved | undefined {
   const key = compactOf(name);
   if (key === '') return undefined;
   const exact = lexicon.lookup(key).filter((e) => e.type === type);

@@ -27,7 +27,7 @@ export interface LexEntry {
   breaks: boolean;
 }
 
-export interface AddOptions {
+interface AddOptions {
   kind?: 'exact' | 'alias';
   data?: readonly string[];
   upperOnly?: boolean;
@@ -38,7 +38,7 @@ export interface AddOptions {
   allowGeneric?: boolean;
 }
 
-export interface FuzzyHit {
+interface FuzzyHit {
   key: string;
   entries: LexEntry[];
   distance: number;

@@ -20,7 +20,7 @@ export { companyCandidates };
 /** Longest prompt the parser reads (the endpoints reject longer ones). */
 export const MAX_PROMPT_CHARS = 2000;
 
-export interface ParseOptions {
+interface ParseOptions {
   mode: PromptMode;
   /** Companies the prompt may name (people and tech-stack modes), from findPromptCompanies. */
   companies?: readonly CatalogCompany[];

@@ -5,8 +5,8 @@ import { normalizeDomain } from '../../domain.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { STOP_WORDS, tokenize } from './text.ts';
 
-export const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
-export const PHONE_RE = /(?<![\w])\+?\d[\d\s().-]{7,}\d(?![\w])/g;
+const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
+const PHONE_RE = /(?<![\w])\+?\d[\d\s().-]{7,}\d(?![\w])/g;
 const DOMAIN_RE =
   /(?<![\p{L}\p{N}@._-])(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,24}(?::\d{1,5})?(?:\/[^\s,;)]*)?/giu;
 
@@ -57,7 +57,7 @@ const TLDS = new Set(
   ].filter((t) => !['md', 'sh', 'py', 'rs', 'so'].includes(t)),
 );
 
-export interface DomainMention {
+interface DomainMention {
   domain: string;
   text: string;
   start: number;
@@ -84,7 +84,7 @@ export function findContactDetails(text: string): [number, number][] {
   return ranges;
 }
 
-export interface CompanyCandidates {
+interface CompanyCandidates {
   /** Normalized domains written in the prompt. */
   domains: string[];
   /** Word sequences (1-4 words, not starting or ending with a function word) that may be company names. */

@@ -3,7 +3,7 @@
 // "since March 2024", "in 2023"), each mapped onto the exact band labels or a window.
 import { EMPLOYEE_BAND_FLOORS, EMPLOYEE_BANDS, REVENUE_BAND_FLOORS, REVENUE_BANDS, type EmployeeBand, type RevenueBand, type TimeWindow } from './schema.ts';
 
-export interface Found<T> {
+interface Found<T> {
   start: number;
   end: number;
   value: T;
@@ -94,7 +94,7 @@ function bandsFor<T extends string>(iv: Interval, floors: readonly number[], lab
   return out;
 }
 
-export interface SizeFindings {
+interface SizeFindings {
   employees: Found<EmployeeBand[]>[];
   revenue: Found<RevenueBand[]>[];
 }
@@ -182,11 +182,11 @@ const RECENT_RE =
   /\b(?:recently|newly|just|lately)\s+(?:adopted|added|started using|began using|started with|switched to|moved to|migrated to|deployed|implemented|rolled out|bought|purchased|signed up for|installed|onboarded|using|use)\b|\b(?:adopted|added|started using|switched to|moved to|deployed|implemented|bought|installed)\s+(?:\S+\s+){0,4}?(?:recently|lately)\b|\b(?:recent|new)\s+(?:adopters?|adoptions?|customers|users|clients|installs?)\b/gi;
 
 /** How many days "recently" means. */
-export const RECENT_DAYS = 90;
+const RECENT_DAYS = 90;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export interface TimeFindings {
+interface TimeFindings {
   window: TimeWindow | null;
   /** Every time phrase found, so none of their words is read as anything else. */
   ranges: [number, number][];

@@ -43,7 +43,7 @@ const iso2 = z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code');
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD date');
 const shortText = z.string().min(1).max(200);
 
-export const matchKindSchema = z
+const matchKindSchema = z
   .enum(['exact', 'alias', 'fuzzy'])
   .describe('exact: the entity name as written (any case); alias: a short name, alias, domain or plural; fuzzy: a close spelling (typo).');
 

@@ -25,7 +25,7 @@ export interface Token {
 const BREAK_RE = /[,;:!?()[\]{}|"“”<>]|\.\s|\n/u;
 const TOKEN_RE = /[\p{L}\p{N}]+(?:[.'’&+#-][\p{L}\p{N}]+)*[+#]*|&/gu;
 
-export function fold(s: string): string {
+function fold(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

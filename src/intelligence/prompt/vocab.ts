@@ -8,7 +8,7 @@ const MID = ['200 - 499', '500 - 999'];
 const ENTERPRISE = ['1,000 - 4,999', '5,000 - 9,999', 'Above 10,000'];
 
 /** Size words → employee bands. SMB < 200, mid-market 200-999, enterprise 1,000+. */
-export const SIZE_WORDS: [string[], string[]][] = [
+const SIZE_WORDS: [string[], string[]][] = [
   [['micro business', 'micro businesses', 'microbusiness', 'microbusinesses', 'micro companies', 'very small', 'tiny'], ['Less than 10']],
   [
     ['startup', 'startups', 'early stage', 'early-stage', 'seed stage'],
@@ -84,7 +84,7 @@ export const SIZE_WORDS: [string[], string[]][] = [
 ];
 
 /** Words naming a seniority on their own ("directors", "C-suite"). */
-export const SENIORITY_WORDS: [string[], Seniority[]][] = [
+const SENIORITY_WORDS: [string[], Seniority[]][] = [
   [
     ['c-level', 'c level', 'c-suite', 'c suite', 'csuite', 'cxo', 'cxos', 'executives', 'execs', 'top executives', 'senior executives', 'chiefs', 'chief'],
     ['C-Level'],
@@ -201,7 +201,7 @@ export const FUNCTION_WORDS: [string[], PeopleFunction[]][] = [
 ];
 
 /** Function words read only in capitals: "IT", "BI", "AI" (lowercase "it" is a pronoun). */
-export const UPPER_FUNCTION_WORDS: Record<string, PeopleFunction[]> = { IT: ['IT'], BI: ['Engineering'], AI: ['Engineering'] };
+const UPPER_FUNCTION_WORDS: Record<string, PeopleFunction[]> = { IT: ['IT'], BI: ['Engineering'], AI: ['Engineering'] };
 
 /** Function words that are too vague alone outside a title ("account", "content", "web"...). */
 const TITLE_ONLY_FUNCTION_WORDS = new Set([

@@ -7,7 +7,7 @@ import * as f from '../fields.ts';
 import { defineKind, idFromDomain, issue } from './define.ts';
 
 /** Feed item categories of the public API (the feed_items CHECK constraint holds the same list). */
-export const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
+const FEED_CATEGORIES = ['NEWS', 'PRESS', 'FUNDING', 'ACQUISITION', 'PEOPLE', 'BLOG', 'VIDEOS'] as const;
 
 export const companies = defineKind(
   {

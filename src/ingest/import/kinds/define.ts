@@ -31,7 +31,7 @@ export interface KindDef {
 }
 
 /** Where a mapping reports cross-field problems (zod's transform context has this shape). */
-export interface Ctx {
+interface Ctx {
   issues: { code: 'custom'; message: string; path: PropertyKey[]; input: unknown }[];
 }
 

@@ -4,8 +4,6 @@ import type { KindDef } from './define.ts';
 import * as catalog from './catalog.ts';
 import * as owned from './companies.ts';
 
-export type { KindDef } from './define.ts';
-
 export const KINDS: Readonly<Record<ImportKind, KindDef>> = {
   industries: catalog.industries,
   categories: catalog.categories,
