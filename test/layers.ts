@@ -119,7 +119,7 @@ export const AREAS: readonly Area[] = [
   {
     name: 'technographics',
     holds:
-      'The vocabulary of "a company uses a technology", below every area that speaks it: the category taxonomy (`taxonomy.ts`, from `catalog/categories.txt`), evidence items, traces and how their weights combine, and their identity in the log (`evidence.ts`), observations, the rows of the log (`observations.ts`), and the fold of observations into installs, the specification the SQL derivation follows (`installs.ts`).',
+      'The vocabulary of "a company uses a technology", below every area that speaks it: the category taxonomy (`taxonomy.ts`, from `catalog/categories.txt`), evidence items, traces and how their weights combine, and their identity in the log (`evidence.ts`), observations, the rows of the log (`observations.ts`), and the fold of observations into installs, the specification the SQL derivation follows (`installs.ts`), and the fold of a company\'s dated visits into technology events: adoptions, drops and version changes by the rules users rely on (`changes.ts`).',
     mayImport: ['kernel'],
   },
   { name: 'operations.ts', holds: 'Weak secrets, the database named without its password: what an operator reads at start.', mayImport: ['config.ts'] },

@@ -8,7 +8,7 @@ import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
 import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, SiteArtifacts } from './types.ts';
-import { traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
+import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
 
 export const LIMITS = {
   html: HTML_CAP,
@@ -141,7 +141,7 @@ export function spfDomains(record: string): string[] {
 }
 
 export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: DetectOptions = {}): Detection[] {
-  const minConfidence = opts.minConfidence ?? 0.5;
+  const minConfidence = opts.minConfidence ?? CLAIM_CONFIDENCE;
   const maxEvidence = opts.maxEvidence ?? 5;
   const found = new Findings();
 

@@ -3,7 +3,7 @@
 // lines (services/observations.ts), POST /api/detect and the detect_technologies tool answer
 // with them, and the evidence endpoint pages stored evidence items.
 import { z } from 'zod';
-import { EVIDENCE_SOURCES } from '../technographics/evidence.ts';
+import { CLAIM_CONFIDENCE, EVIDENCE_SOURCES } from '../technographics/evidence.ts';
 import { artifactLineSchema } from '../detect/artifacts.ts';
 import { errorBodySchema } from './common.ts';
 import { defineOperation } from './operation.ts';
@@ -71,7 +71,7 @@ export const detectInputSchema = z
   .strictObject({
     url: z.string().min(1).max(2048).optional().describe('A domain or http(s) URL to fetch (public addresses only). Give url or artifacts'),
     artifacts: siteArtifactsSchema.optional().describe("One site's artifacts, instead of a url"),
-    minConfidence: z.number().min(0).max(1).optional().describe('Leave out detections below this confidence (default 0.5)'),
+    minConfidence: z.number().min(0).max(1).optional().describe(`Leave out detections below this confidence (default ${CLAIM_CONFIDENCE})`),
   })
   .meta({
     examples: [

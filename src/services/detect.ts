@@ -11,6 +11,7 @@ import { builtInCatalog } from '../detect/catalog.ts';
 import { detect, siteRecord } from '../detect/detect.ts';
 import { isAbortError, type DetectorPool } from './detect-pool.ts';
 import type { Config } from '../config.ts';
+import { CLAIM_CONFIDENCE } from '../technographics/evidence.ts';
 
 interface DetectDeps {
   /** Where fetches may go (default: public addresses on ports 80 and 443). */
@@ -46,7 +47,7 @@ export async function detectTechnologies(input: DetectInput, deps: DetectDeps): 
   }
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const site = input.artifacts ? toSiteArtifacts(input.artifacts) : await fetchOne(input.url!, deps, deadline);
-  const detections = await match(site, input.minConfidence ?? 0.5, deps, deadline, input.artifacts ? 'artifacts' : `url: ${input.url!.slice(0, 200)}`);
+  const detections = await match(site, input.minConfidence ?? CLAIM_CONFIDENCE, deps, deadline, input.artifacts ? 'artifacts' : `url: ${input.url!.slice(0, 200)}`);
   return siteRecord(site.domain, detections);
 }
 

@@ -49,6 +49,9 @@ export function traceOf(e: Pick<EvidenceItem, 'source' | 'ruleId'>): string {
 /** traceOf over the observation log's `source` and `rule_id` columns (split_part with -2: the second part from the end). */
 export const TRACE_SQL = `CASE WHEN source = 'dns' AND split_part(rule_id, '/', -2) LIKE 'dns.%' THEN split_part(rule_id, '/', -2) ELSE rule_id END`;
 
+/** The confidence at which a detection is a claim that a technology is used (the detector reports from it; an adoption needs one). */
+export const CLAIM_CONFIDENCE = 0.5;
+
 /** Noisy-OR of independent weights (each clamped to [0, 1]). */
 export function combine(weights: Iterable<number>): number {
   let miss = 1;

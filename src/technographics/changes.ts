@@ -1,0 +1,217 @@
+// Changes from visits: the fold of one company's dated visits into technology events
+// (adopted, dropped, version changed). It is the executable specification of the change rules
+// users rely on:
+// - a visit says something about absence only when it succeeded: a failed or partial fetch
+//   (timeout, 5xx, challenge page, truncated body) never counts as a product's absence;
+// - a product is absent from a visit only if that visit succeeded on a page kind the product
+//   was evidenced on (a product seen on the careers page is not absent from a home-page visit);
+// - a drop is declared after `dropAfter` consecutive such absences (default 2), never one;
+// - an adoption needs a claim (the detector's threshold), not one weak trace, and a successful
+//   visit before it on which the product was absent: what the first visits find is the baseline,
+//   not a change;
+// - a weak trace is neither a claim nor an absence: it keeps a present product present.
+// Each event has bounds: the last visit that saw the old state and the first that saw the new
+// one; `occurredAt` is their midpoint, `detectedAt` the visit that confirmed the change.
+import { createHash } from 'node:crypto';
+import { CLAIM_CONFIDENCE } from './evidence.ts';
+
+/** How a visit went: only an `ok` visit can show that something is absent. */
+export const VISIT_OUTCOMES = ['ok', 'partial', 'failed'] as const;
+export type VisitOutcome = (typeof VISIT_OUTCOMES)[number];
+
+/** What one visit found of one product. */
+export interface SeenProduct {
+  /** The detection's confidence (1 − Π(1 − weight) over its traces). */
+  confidence: number;
+  version: string | null;
+  /** The page kinds it was evidenced on in this visit (home, careers, dns, …). */
+  kinds: readonly string[];
+  /** The evidence hashes behind it (the log's identity of each item). */
+  evidence: readonly string[];
+}
+
+/** One collection of a company's artifacts: when, how it went, which page kinds it covered, what it found. */
+export interface Visit {
+  at: Date;
+  outcome: VisitOutcome;
+  /** The page kinds the visit fetched in full; absence is judged on these only. */
+  kinds: readonly string[];
+  /** By product id. */
+  seen: ReadonlyMap<string, SeenProduct>;
+}
+
+const TECHNOLOGY_EVENT_TYPES = ['technology.adopted', 'technology.dropped', 'technology.version_changed'] as const;
+type TechnologyEventType = (typeof TECHNOLOGY_EVENT_TYPES)[number];
+
+interface TechnologyEvent {
+  /** Stable: the same log gives the same id (company, type, product, detectedAt). */
+  id: string;
+  type: TechnologyEventType;
+  companyId: string;
+  productId: string;
+  /** Best estimate: the midpoint of the bounds. */
+  occurredAt: Date;
+  /** The last visit that saw the old state. */
+  earliest: Date;
+  /** The first visit that saw the new state. */
+  latest: Date;
+  /** The visit that confirmed it (for a drop, the last of its consecutive absences). */
+  detectedAt: Date;
+  /** How sure the change is: the claim's confidence; for a drop, 1 − missRate^absences. */
+  confidence: number;
+  /** Version changes: the old and new version. */
+  fromVersion?: string;
+  toVersion?: string;
+  /** Evidence hashes: of the claim (adoption, version change) or of the last presence (drop). */
+  evidence: readonly string[];
+}
+
+interface ChangeRules {
+  /** Consecutive successful absences that make a drop (at least 1; default 2). */
+  dropAfter: number;
+  /** The confidence of a claim (default: the detector's threshold). */
+  claimAt: number;
+  /** The chance that one successful visit misses a product that is there: a drop's confidence is 1 − missRate^absences. */
+  missRate: number;
+}
+
+export const DEFAULT_CHANGE_RULES: ChangeRules = { dropAfter: 2, claimAt: CLAIM_CONFIDENCE, missRate: 0.1 };
+
+interface ProductState {
+  present: boolean;
+  /** Page kinds the product has been evidenced on while present. */
+  kinds: Set<string>;
+  /** The last visit that saw it (claim or trace) while present, or the last successful absence while absent. */
+  lastStateAt: Date;
+  version: string | null;
+  versionAt: Date | null;
+  evidence: readonly string[];
+  /** Consecutive successful absences while present; the first of them. */
+  absences: number;
+  firstAbsenceAt: Date | null;
+}
+
+/**
+ * Folds one company's visits (any order) into its technology events, oldest first. Products
+ * never claimed give no event; the first successful visit is the baseline against which later
+ * claims are adoptions.
+ */
+export function technologyChanges(companyId: string, visits: Iterable<Visit>, rules: ChangeRules = DEFAULT_CHANGE_RULES): TechnologyEvent[] {
+  if (!(rules.dropAfter >= 1)) throw new RangeError('dropAfter must be at least 1');
+  const ordered = [...visits].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const states = new Map<string, ProductState>();
+  /** Per page kind, the last successful visit that covered it (an absent product's lower bound). */
+  const lastOkByKind = new Map<string, Date>();
+  const events: TechnologyEvent[] = [];
+  const emit = (e: Omit<TechnologyEvent, 'id' | 'companyId' | 'occurredAt'>) =>
+    events.push({ id: eventId(companyId, e.type, e.productId, e.detectedAt), companyId, occurredAt: midpoint(e.earliest, e.latest), ...e });
+
+  for (const visit of ordered) {
+    for (const [productId, seen] of visit.seen) {
+      const claim = seen.confidence >= rules.claimAt;
+      const state = states.get(productId);
+      if (state?.present) {
+        state.absences = 0;
+        state.firstAbsenceAt = null;
+        for (const kind of seen.kinds) state.kinds.add(kind);
+        if (claim && seen.version !== null && state.version !== null && seen.version !== state.version) {
+          emit({
+            type: 'technology.version_changed',
+            productId,
+            earliest: state.versionAt ?? state.lastStateAt,
+            latest: visit.at,
+            detectedAt: visit.at,
+            confidence: seen.confidence,
+            fromVersion: state.version,
+            toVersion: seen.version,
+            evidence: seen.evidence,
+          });
+        }
+        if (claim && seen.version !== null) ((state.version = seen.version), (state.versionAt = visit.at));
+        else if (seen.version !== null && seen.version === state.version) state.versionAt = visit.at;
+        state.lastStateAt = visit.at;
+        if (claim) state.evidence = seen.evidence;
+        continue;
+      }
+      if (!claim) continue;
+      // Absent before, as a successful visit of a kind it is now evidenced on showed: an adoption.
+      const absentSince = state ? state.lastStateAt : lastAbsence(seen.kinds, lastOkByKind);
+      if (absentSince) {
+        emit({
+          type: 'technology.adopted',
+          productId,
+          earliest: absentSince,
+          latest: visit.at,
+          detectedAt: visit.at,
+          confidence: seen.confidence,
+          evidence: seen.evidence,
+        });
+      }
+      states.set(productId, {
+        present: true,
+        kinds: new Set(seen.kinds),
+        lastStateAt: visit.at,
+        version: seen.version,
+        versionAt: seen.version === null ? null : visit.at,
+        evidence: seen.evidence,
+        absences: 0,
+        firstAbsenceAt: null,
+      });
+    }
+
+    if (visit.outcome !== 'ok') continue;
+    const covered = new Set(visit.kinds);
+    for (const [productId, state] of states) {
+      if (visit.seen.has(productId)) continue;
+      if (!state.present) {
+        if (intersects(state.kinds, covered)) state.lastStateAt = visit.at;
+        continue;
+      }
+      if (!intersects(state.kinds, covered)) continue;
+      state.absences += 1;
+      state.firstAbsenceAt ??= visit.at;
+      if (state.absences < rules.dropAfter) continue;
+      emit({
+        type: 'technology.dropped',
+        productId,
+        earliest: state.lastStateAt,
+        latest: state.firstAbsenceAt,
+        detectedAt: visit.at,
+        confidence: 1 - rules.missRate ** state.absences,
+        evidence: state.evidence,
+      });
+      state.present = false;
+      state.lastStateAt = visit.at;
+      state.absences = 0;
+      state.firstAbsenceAt = null;
+      state.version = null;
+      state.versionAt = null;
+    }
+    for (const kind of covered) lastOkByKind.set(kind, visit.at);
+  }
+  return events;
+}
+
+/** The latest successful visit that covered one of these kinds (the product was not there), or null. */
+function lastAbsence(kinds: readonly string[], lastOkByKind: ReadonlyMap<string, Date>): Date | null {
+  let latest: Date | null = null;
+  for (const kind of kinds) {
+    const at = lastOkByKind.get(kind);
+    if (at && (!latest || at > latest)) latest = at;
+  }
+  return latest;
+}
+
+function intersects(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+}
+
+function midpoint(a: Date, b: Date): Date {
+  return new Date(Math.round((a.getTime() + b.getTime()) / 2));
+}
+
+/** `evt_` and 24 hex digits of SHA-256 over what identifies the event. */
+function eventId(companyId: string, type: string, subject: string, detectedAt: Date): string {
+  return `evt_${createHash('sha256').update(`${companyId}\u0000${type}\u0000${subject}\u0000${detectedAt.toISOString()}`).digest('hex').slice(0, 24)}`;
+}
