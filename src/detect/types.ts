@@ -13,6 +13,8 @@ export interface PageArtifact {
   html?: string;
   /** URLs of scripts the page loaded (a HAR's subresources, a browser's network log): matched like `<script src>`. */
   scripts?: string[];
+  /** The body reached the collector's byte cap and was cut there: not the whole page. */
+  truncated?: boolean;
 }
 
 /** DNS records of the site's domain (and of its www host, DKIM selectors, ... as the collector chose). */

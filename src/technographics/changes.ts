@@ -13,7 +13,16 @@
 // Each event has bounds: the last visit that saw the old state and the first that saw the new
 // one; `occurredAt` is their midpoint, `detectedAt` the visit that confirmed the change.
 import { createHash } from 'node:crypto';
-import { CLAIM_CONFIDENCE } from './evidence.ts';
+import { CLAIM_CONFIDENCE, type EvidenceSource } from './evidence.ts';
+
+/** What a visit can cover: the site's pages, its DNS records, its job posts. */
+export const PAGE_KINDS = ['web', 'dns', 'jobs'] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
+
+/** The page kind an evidence item comes from: a product seen there is judged absent only by a visit that covered it. */
+export function pageKindOf(source: EvidenceSource): PageKind {
+  return source === 'dns' ? 'dns' : source === 'job' ? 'jobs' : 'web';
+}
 
 /** How a visit went: only an `ok` visit can show that something is absent. */
 export const VISIT_OUTCOMES = ['ok', 'partial', 'failed'] as const;

@@ -4,7 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DEFAULT_CHANGE_RULES, technologyChanges, type SeenProduct, type Visit, type VisitOutcome } from '../../src/technographics/changes.ts';
+import { EVIDENCE_SOURCES } from '../../src/technographics/evidence.ts';
+import {
+  DEFAULT_CHANGE_RULES,
+  PAGE_KINDS,
+  pageKindOf,
+  technologyChanges,
+  type SeenProduct,
+  type Visit,
+  type VisitOutcome,
+} from '../../src/technographics/changes.ts';
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000);
 
@@ -160,4 +169,10 @@ test('on random histories: failed visits that saw nothing change no event; event
     }),
     { numRuns: 300, seed: 7 },
   );
+});
+
+test('every evidence source belongs to one page kind a visit can cover: DNS records, job posts, or the web pages', () => {
+  const kinds = Object.fromEntries(EVIDENCE_SOURCES.map((source) => [source, pageKindOf(source)]));
+  assert.deepEqual(kinds, { html: 'web', script: 'web', meta: 'web', header: 'web', cookie: 'web', dns: 'dns', job: 'jobs' });
+  for (const kind of Object.values(kinds)) assert.ok((PAGE_KINDS as readonly string[]).includes(kind));
 });

@@ -174,6 +174,7 @@ function toPage(res: HopResponse, cookies: string[]): PageArtifact {
   const ct = Array.isArray(type) ? type[0] : type;
   const page: PageArtifact = { url: res.url, status: res.status, headers: res.headers, cookies };
   if (isHtml(ct) && res.body.length) page.html = decodeBody(res.body, ct);
+  if (res.truncated) page.truncated = true;
   return page;
 }
 
