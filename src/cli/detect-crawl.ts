@@ -14,6 +14,7 @@ import { crawl, CrawlState, type CrawlResult } from '../detect/collect/crawl.ts'
 import { siteTarget } from '../detect/collect/fetch-site.ts';
 import { Politeness, RobotsCache } from '../detect/collect/politeness.ts';
 import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
+import { visitCoverage } from '../detect/visit.ts';
 
 export interface CrawlCliOptions {
   domains?: string;
@@ -166,7 +167,7 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
       const site: SiteArtifacts = { ...r.site, domain: r.domain };
       const list = detect(site, catalog, { minConfidence });
       found = list.length;
-      const record = siteRecord(r.domain, list);
+      const record = siteRecord(r.domain, list, visitCoverage(site, r.reason));
       for (const sink of sinks) await sink.write(record, site);
       if (outFd !== null) writeSync(outFd, `${JSON.stringify(record)}\n`);
       else if (opts.json) await writeOut(`${JSON.stringify(record)}\n`);

@@ -18,7 +18,7 @@ import { readJobs } from '../detect/collect/jobs.ts';
 import { readWarc } from '../detect/collect/warc.ts';
 import { runCrawl, type CrawlCliOptions } from './detect-crawl.ts';
 import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
-
+import { visitCoverage } from '../detect/visit.ts';
 
 export interface DetectCliOptions extends CrawlCliOptions {
   artifacts?: string;
@@ -126,7 +126,7 @@ async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Prom
   if (typeof catalog === 'number') return catalog;
   const emit = async (site: SiteArtifacts): Promise<number> => {
     const detections = detect(site, catalog, { minConfidence });
-    const record = siteRecord(site.domain, detections);
+    const record = siteRecord(site.domain, detections, visitCoverage(site));
     for (const sink of sinks) await sink.write(record, site);
     await writeOut(opts.json ? `${JSON.stringify(record)}\n` : formatSite(site.domain, detections));
     return detections.length;

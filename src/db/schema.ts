@@ -192,6 +192,16 @@ export const TABLES = {
     run_id: 'text null',
     recorded_at: 'timestamptz default',
   },
+  site_visits: {
+    company_id: 'text',
+    visited_at: 'timestamptz',
+    run_key: 'text default',
+    outcome: 'text',
+    kinds: '_text',
+    reason: 'text null',
+    seen: 'jsonb',
+    recorded_at: 'timestamptz default',
+  },
   console_users: {
     id: 'text',
     email: 'text',

@@ -8,6 +8,7 @@ import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
 import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, SiteArtifacts } from './types.ts';
+import type { VisitCoverage } from './visit.ts';
 import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
 
 export const LIMITS = {
@@ -268,8 +269,12 @@ function resolve(catalog: CompiledCatalog, found: Findings, minConfidence: numbe
 
 export type SiteRecord = ReturnType<typeof siteRecord>;
 
-/** The record of one site's detections, as the contract names it (SiteDetections: `stacklens detect --json`, `POST /api/detect`), in that field order. */
-export function siteRecord(domain: string, detections: Detection[]) {
+/**
+ * The record of one site's detections, as the contract names it (SiteDetections: `stacklens
+ * detect --json`, `POST /api/detect`), in that field order; with the collection's coverage
+ * (detect/visit.ts) where the CLI knows it, so a saved record can show absences.
+ */
+export function siteRecord(domain: string, detections: Detection[], visit?: VisitCoverage) {
   return {
     domain,
     technologies: detections.map((d) => ({
@@ -280,5 +285,6 @@ export function siteRecord(domain: string, detections: Detection[]) {
       confidence: d.confidence,
       evidence: d.evidence,
     })),
+    ...(visit ? { visit } : {}),
   };
 }

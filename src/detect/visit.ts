@@ -6,7 +6,7 @@
 import type { PageKind, VisitOutcome } from '../technographics/changes.ts';
 import type { PageArtifact, SiteArtifacts } from './types.ts';
 
-interface VisitCoverage {
+export interface VisitCoverage {
   outcome: VisitOutcome;
   kinds: PageKind[];
   /** Why the visit is not ok (the collector's reason, or what was wrong with the page). */

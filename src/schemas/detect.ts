@@ -4,6 +4,7 @@
 // with them, and the evidence endpoint pages stored evidence items.
 import { z } from 'zod';
 import { CLAIM_CONFIDENCE, EVIDENCE_SOURCES } from '../technographics/evidence.ts';
+import { PAGE_KINDS, VISIT_OUTCOMES } from '../technographics/changes.ts';
 import { artifactLineSchema } from '../detect/artifacts.ts';
 import { errorBodySchema } from './common.ts';
 import { defineOperation } from './operation.ts';
@@ -35,6 +36,14 @@ const siteResultSchema = z
     domain: z.string().min(1).max(253),
     technologies: z.array(detectedTechnologySchema).max(2000),
     seenAt: z.iso.datetime({ offset: true }).optional().describe('When the artifacts were collected (default: when they are recorded)'),
+    visit: z
+      .object({
+        outcome: z.enum(VISIT_OUTCOMES),
+        kinds: z.array(z.enum(PAGE_KINDS)).max(PAGE_KINDS.length),
+        reason: z.string().max(100).nullable(),
+      })
+      .optional()
+      .describe('How the collection went and which page kinds it had whole (detect/visit.ts); absent: unknown, which never shows an absence'),
   })
   .meta({ id: 'SiteDetections', description: 'The technologies detected on one site (a line of `stacklens detect --json`)' });
 

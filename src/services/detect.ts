@@ -47,7 +47,13 @@ export async function detectTechnologies(input: DetectInput, deps: DetectDeps): 
   }
   const deadline = AbortSignal.timeout(deps.timeoutMs);
   const site = input.artifacts ? toSiteArtifacts(input.artifacts) : await fetchOne(input.url!, deps, deadline);
-  const detections = await match(site, input.minConfidence ?? CLAIM_CONFIDENCE, deps, deadline, input.artifacts ? 'artifacts' : `url: ${input.url!.slice(0, 200)}`);
+  const detections = await match(
+    site,
+    input.minConfidence ?? CLAIM_CONFIDENCE,
+    deps,
+    deadline,
+    input.artifacts ? 'artifacts' : `url: ${input.url!.slice(0, 200)}`,
+  );
   return siteRecord(site.domain, detections);
 }
 

@@ -17,6 +17,9 @@ import { normalizeDomain } from '../domain.ts';
 import { BadRequestError } from '../errors.ts';
 import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
+import { pageKindOf, type SeenProduct } from '../technographics/changes.ts';
+import type { EvidenceSource } from '../technographics/evidence.ts';
+import { insertVisits, type VisitRow } from '../store/visits.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
@@ -61,6 +64,8 @@ export interface RecordResult {
   skippedSites: number;
   /** Technologies with no product and no category of our taxonomy to create one in. */
   unmappedTechnologies: string[];
+  /** Visits (site records) new to the visit log. */
+  visitsAdded: number;
 }
 
 let builtIn: CompiledCatalog | undefined;
@@ -89,6 +94,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
     productsCreated: 0,
     skippedSites: 0,
     unmappedTechnologies: [],
+    visitsAdded: 0,
   };
   const byDomain = new Map<string, typeof sites>();
   for (const site of sites) {
@@ -141,6 +147,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
     }
 
     let rows: Observation[] = [];
+    const visits: VisitRow[] = [];
     const flush = async () => {
       result.added += await insertObservations(tx, rows);
       rows = [];
@@ -155,21 +162,47 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
       for (const site of list) {
         result.sites++;
         const seenAt = site.seenAt ? new Date(site.seenAt) : seenAtDefault;
+        const seen = new Map<string, SeenProduct>();
         for (const t of site.technologies) {
           const productId = productOf.get(techKey(t.name, t.vendorDomain));
           if (!productId) continue;
+          const hashes: string[] = [];
           for (const e of t.evidence) {
             result.observations++;
-            rows.push(observationOf(e, { companyId, productId, seenAt, input: options.source, runId: options.runId }));
+            const row = observationOf(e, { companyId, productId, seenAt, input: options.source, runId: options.runId });
+            hashes.push(row.evidenceHash);
+            rows.push(row);
             if (rows.length >= BATCH) await flush();
           }
+          seen.set(productId, seenProductOf(seen.get(productId), t, hashes));
         }
+        // A record without its coverage (an older file, an upload) is a visit that shows no absence.
+        const { outcome, kinds, reason } = site.visit ?? { outcome: 'partial', kinds: [], reason: 'coverage unknown' };
+        visits.push({ companyId, at: seenAt, runId: options.runId ?? null, outcome, kinds, reason, seen });
       }
     }
     await flush();
+    result.visitsAdded = await insertVisits(tx, visits);
   });
   result.companyIds.sort();
   return result;
+}
+
+/** What a visit saw of a product: two technologies of one product (a rename, an alias) merge, the stronger claim leading. */
+function seenProductOf(
+  before: SeenProduct | undefined,
+  t: { confidence: number; version?: string | undefined; evidence: readonly { source: EvidenceSource }[] },
+  hashes: string[],
+): SeenProduct {
+  const kinds = [...new Set([...(before?.kinds ?? []), ...t.evidence.map((e) => pageKindOf(e.source))])].sort();
+  const evidence = [...new Set([...(before?.evidence ?? []), ...hashes])];
+  const stronger = !before || t.confidence > before.confidence;
+  return {
+    confidence: stronger ? t.confidence : before.confidence,
+    version: (stronger ? t.version : before.version) ?? before?.version ?? t.version ?? null,
+    kinds,
+    evidence,
+  };
 }
 
 const techKey = (name: string, vendorDomain: string) => `${vendorDomain.toLowerCase()}\u0000${name}`;

@@ -48,8 +48,16 @@ test('--json prints one line per site in the documented shape; bad lines are rep
     lines.map((l) => l.domain),
     ['shop.example', 'plain.example'],
   );
+  // The coverage of each collection: the whole page and the DNS records of the first; only DNS records of the second.
+  assert.deepEqual(
+    lines.map((l) => l.visit),
+    [
+      { outcome: 'ok', kinds: ['web', 'dns'], reason: null },
+      { outcome: 'ok', kinds: ['dns'], reason: null },
+    ],
+  );
   for (const line of lines) {
-    assert.deepEqual(Object.keys(line), ['domain', 'technologies']);
+    assert.deepEqual(Object.keys(line), ['domain', 'technologies', 'visit']);
     for (const t of line.technologies) {
       assert.deepEqual(
         Object.keys(t).filter((k) => k !== 'version'),

@@ -119,7 +119,8 @@ test('--domains --json: one line per site in the --artifacts shape; failures cou
   for (const d of ['site0.test', 'site1.test']) {
     const names = byDomain.get(d).technologies.map((t: { name: string }) => t.name);
     assert.ok(names.includes('WordPress') && names.includes('Nginx') && names.includes('Google Workspace'), `${d}: ${names.join(', ')}`);
-    assert.deepEqual(Object.keys(byDomain.get(d)), ['domain', 'technologies']);
+    assert.deepEqual(Object.keys(byDomain.get(d)), ['domain', 'technologies', 'visit']);
+    assert.ok(['ok', 'partial', 'failed'].includes(byDomain.get(d).visit.outcome));
   }
   assert.equal(lines.filter((l) => l.domain === 'site1.test').length, 1, 'a duplicate line is fetched once');
   assert.match(stderr, /mixed\.txt:9: domain: 'not a domain!'/);

@@ -9,6 +9,8 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import { refreshAll, refreshChanged } from '../../src/ingest/refresh.ts';
 import { deriveInstalls, recordDetections } from '../../src/services/observations.ts';
 import type { SiteResult } from '../../src/schemas/detect.ts';
+import { companyVisits } from '../../src/store/visits.ts';
+import { technologyChanges } from '../../src/technographics/changes.ts';
 import { AS_OF, intelligenceWorld } from '../intelligence/world.ts';
 
 let t: TestApp;
@@ -145,4 +147,47 @@ test('a saved detection run changes the cohort usage shares after the incrementa
   const refreshed = await refreshChanged(t.db, { asOf: day(0) });
   assert.equal(refreshed.kind, 'incremental');
   assert.equal(await share('prd_ga'), 33, 'one of the three Defined members now uses it');
+});
+
+test('each recorded site is a visit with its coverage; read back, the visits give the change rules their events', async () => {
+  const ok = { outcome: 'ok' as const, kinds: ['web' as const], reason: null };
+  const failed = { outcome: 'failed' as const, kinds: [], reason: 'timeout' };
+  const at = (n: number, visit: typeof ok | typeof failed, techs: SiteResult['technologies'] = []) =>
+    recordDetections(t.db, [{ domain: 'visits.example', technologies: techs, seenAt: day(n).toISOString(), visit }], { runId: `run-${n}` });
+  const first = await at(-60, ok);
+  assert.equal(first.visitsAdded, 1);
+  const [companyId] = first.companyIds;
+  await at(-50, ok, [ga(ev('Google Analytics/scriptSrc/0'))]);
+  await at(-40, failed);
+  await at(-30, ok);
+  await at(-25, failed);
+  await at(-20, ok);
+  assert.equal((await at(-20, ok)).visitsAdded, 0, 'the same visit recorded again is kept once');
+  // A record without its coverage: a visit that shows no absence.
+  await recordDetections(t.db, [site('visits.example', [])], { seenAt: day(-10), runId: 'run-upload' });
+
+  const visits = await companyVisits(t.db, companyId!);
+  assert.deepEqual(
+    visits.map((v) => [v.outcome, v.kinds, v.reason]),
+    [
+      ['ok', ['web'], null],
+      ['ok', ['web'], null],
+      ['failed', [], 'timeout'],
+      ['ok', ['web'], null],
+      ['failed', [], 'timeout'],
+      ['ok', ['web'], null],
+      ['partial', [], 'coverage unknown'],
+    ],
+  );
+  const seen = visits[1]!.seen.get('prd_ga')!;
+  assert.deepEqual([seen.confidence, seen.version, seen.kinds, seen.evidence.length], [0.9, null, ['web'], 1]);
+  const [hash] = await t.db.query<{ evidence_hash: string }>('SELECT evidence_hash FROM observations WHERE company_id = $1', [companyId]);
+  assert.deepEqual(seen.evidence, [hash!.evidence_hash], 'the visit names the logged evidence');
+
+  const events = technologyChanges(companyId!, visits).map((e) => [e.type, e.productId, e.earliest.getTime(), e.latest.getTime(), e.detectedAt.getTime()]);
+  assert.deepEqual(events, [
+    ['technology.adopted', 'prd_ga', day(-60).getTime(), day(-50).getTime(), day(-50).getTime()],
+    ['technology.dropped', 'prd_ga', day(-50).getTime(), day(-30).getTime(), day(-20).getTime()],
+  ]);
+  await assert.rejects(t.db.query("UPDATE site_visits SET outcome = 'ok' WHERE company_id = $1", [companyId]), /append-only/);
 });
