@@ -18,9 +18,10 @@ CREATE TABLE site_visits (
   PRIMARY KEY (company_id, visited_at, run_key)
 );
 
-CREATE FUNCTION site_visits_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One trigger function for every append-only log from here on (027 keeps its own).
+CREATE FUNCTION refuse_update_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  RAISE EXCEPTION 'site visits are append-only: record a new visit instead of updating one';
+  RAISE EXCEPTION '% is append-only: record a new row instead of updating one', TG_TABLE_NAME;
 END $$;
 CREATE TRIGGER site_visits_no_update BEFORE UPDATE ON site_visits
-  FOR EACH ROW EXECUTE FUNCTION site_visits_append_only();
+  FOR EACH ROW EXECUTE FUNCTION refuse_update_append_only();
