@@ -26,6 +26,8 @@ import type { ToolDef } from './mcp/registry.ts';
 import { Bulkheads } from './bulkhead.ts';
 import { UsageRecorder } from './services/usage.ts';
 import { DetectorPool } from './services/detect-pool.ts';
+import { EventPublisher } from './services/events.ts';
+import { evaluateMonitors } from './services/monitors.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { redactUrlPasswords } from './operations.ts';
 
@@ -63,6 +65,8 @@ declare module 'fastify' {
     usage: UsageRecorder;
     /** The worker threads detections run on (POST /api/detect, detect_technologies), ended when the app closes. */
     detector: DetectorPool;
+    /** Publishes change events and wakes the live streams (services/events.ts). */
+    events: EventPublisher;
   }
 }
 
@@ -157,6 +161,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const detector = new DetectorPool(config.detect.workers);
   app.decorate('detector', detector);
   app.addHook('onClose', () => detector.close());
+  // Change events: numbered in commit order and handed to the live streams as they come.
+  const events = new EventPublisher(
+    deps.db,
+    (err) => app.log.warn({ err }, 'Publishing change events failed; the next turn retries'),
+    () => app.readiness.ready,
+    (companyIds) =>
+      evaluateMonitors(deps.db, companyIds, (monitorId, err) => app.log.warn({ err, monitorId }, 'A monitor whose search no longer resolves was skipped')),
+  );
+  app.decorate('events', events);
+  app.addHook('onReady', async () => events.start());
+  app.addHook('preClose', async () => events.close());
+  app.addHook('onClose', () => events.stop());
 
   // The very first hook: every answer carries its request id, also those of the hooks
   // below that answer on their own (shutting down, shedding load, 414/431).

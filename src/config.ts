@@ -75,6 +75,7 @@ const envSchema = z.object({
   AUTH_AUDIENCE: optionalText,
   /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
+  MAX_MONITORS_PER_CLIENT: int(0, 100_000).default(100),
   /** Comma-separated Origins allowed to call /mcp from a browser, besides the loopback names with PORT and PUBLIC_URL's. */
   MCP_ALLOWED_ORIGINS: optionalText,
   /** Comma-separated Host values (name or name:port) /mcp answers besides the loopback names with PORT and PUBLIC_URL's; `*`: any. */
@@ -211,6 +212,8 @@ export interface Config {
     external: { issuer: string; jwksUrl: string; audience: string } | undefined;
   };
   cursorSecret: string | undefined;
+  /** Monitors (saved searches) one client may hold. */
+  maxMonitorsPerClient: number;
   stdioApiKey: string | undefined;
   mcp: {
     /** The MCP server's resource identifier (RFC 8707/9728): PUBLIC_URL + /mcp. Tokens for /mcp must name it as audience. */
@@ -350,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE } : undefined,
     },
     cursorSecret: e.CURSOR_SECRET,
+    maxMonitorsPerClient: e.MAX_MONITORS_PER_CLIENT,
     stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {
       resource: `${publicUrl}/mcp`,

@@ -26,3 +26,28 @@ export function sendJsonLines<T>(reply: FastifyReply, rows: AsyncIterable<T>) {
     ),
   );
 }
+
+/**
+ * Server-Sent Events: each message `id:` (the cursor to resume after it), `event:` (the
+ * type) and `data:` (the JSON on one line); a heartbeat is a comment line. Nothing is
+ * buffered on the way (proxies are asked not to either).
+ */
+export function sendEventStream(reply: FastifyReply, messages: AsyncIterable<{ cursor: string; event: { type: string } } | { heartbeat: true }>) {
+  reply
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-accel-buffering', 'no')
+    // When the stream ends (the server closing) its connection goes too, not back to keep-alive.
+    .header('connection', 'close');
+  return reply.send(
+    Readable.from(
+      (async function* () {
+        // The first bytes at once: the client knows the stream is open before any event.
+        yield ': stream open\n\n';
+        for await (const m of messages) {
+          yield 'heartbeat' in m ? ': heartbeat\n\n' : `id: ${m.cursor}\nevent: ${m.event.type}\ndata: ${JSON.stringify(m.event)}\n\n`;
+        }
+      })(),
+    ),
+  );
+}

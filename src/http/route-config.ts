@@ -141,9 +141,15 @@ export type OperationRequest<O extends Operation> = FastifyRequest<{
 /** What a route does with a call: transport → one service call → answer. */
 export type RestHandler<O extends Operation> = (request: OperationRequest<O>, reply: FastifyReply) => unknown;
 
-/** Route options beyond the record's: a body limit of its own (POST /detect). */
+/** Route options beyond the record's: a body limit of its own (POST /detect), a long-lived answer. */
 interface RestRouteOptions {
   bodyLimit?: number;
+  /**
+   * The answer stays open for as long as the client listens (an event stream): it takes no
+   * bulkhead slot and does not count as a request in flight of its caller; the handler bounds
+   * how many such answers a caller holds.
+   */
+  longLived?: boolean;
 }
 
 /** The REST door's part of one operation: its handler (and options), for the record it names. */
@@ -190,7 +196,7 @@ export function serveOperations(app: FastifyInstance, operations: readonly Opera
  * (`http.referenceData`) answers its JSON through the app's reference cache (ETag/304); a
  * call asking for the streamed variant (export=true) is never kept.
  */
-function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHandler<O>, routeOptions: RestRouteOptions = {}): void {
+function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHandler<O>, { longLived, ...routeOptions }: RestRouteOptions = {}): void {
   const streams = (request: OperationRequest<O>) =>
     op.stream !== undefined && (op.stream.when === undefined || flagSet((request.query as Record<string, unknown> | undefined)?.[op.stream.when]));
   const answer = op.http.referenceData
@@ -224,7 +230,13 @@ function serve<O extends Operation>(app: FastifyInstance, op: O, handler: RestHa
   };
   for (const route of operationRoutes(op)) {
     const bodiless = route.method === 'POST' && !('body' in route.schema);
-    app.route({ ...route, ...routeOptions, ...(bodiless ? { preValidation: refuseBody } : {}), handler: limited as unknown as RouteHandlerMethod });
+    app.route({
+      ...route,
+      ...(longLived ? { config: { ...route.config, admitsCallerItself: true } } : {}),
+      ...routeOptions,
+      ...(bodiless ? { preValidation: refuseBody } : {}),
+      handler: (longLived ? answer : limited) as unknown as RouteHandlerMethod,
+    });
   }
 }
 

@@ -3,8 +3,9 @@
 // admin.ts, every record names the admin role.
 import { z } from 'zod';
 import { idInput } from './text.ts';
-import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema, requestExamples } from './common.ts';
+import { errorBodySchema, intParam, MAX_PAGE_SIZE, pageQuery, pageSchema } from './common.ts';
 import { defineOperation } from './operation.ts';
+import { dayParam, instantParam } from './params.ts';
 import { clientIdParams } from './admin.ts';
 
 /** The longest usage window one call reads. */
@@ -13,44 +14,6 @@ export const DEFAULT_USAGE_DAYS = 30;
 const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
 const JOB_KINDS = ['refresh', 'import'] as const;
 const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
-
-/** A calendar day the database can store: years 0001-9999 (PostgreSQL has no year 0). */
-const DAY_PATTERN = '^(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])$';
-
-const dayParam = (what: string) =>
-  z
-    .string()
-    .regex(new RegExp(DAY_PATTERN), 'must be a date YYYY-MM-DD from 0001-01-01')
-    // Runs after a failed regex too: an unparseable text must not reach toISOString().
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date')
-    .optional()
-    .describe(what)
-    .meta({ format: 'date', maxLength: 10, examples: ['2026-11-01'] });
-
-// The instants the database can compare with: timestamptz runs from 4713 BC to 294276 AD,
-// but its text input takes offsets up to ±15:59 only, so an instant is handed on as UTC.
-const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
-const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
-
-/**
- * An RFC 3339 timestamp with any offset it allows (±23:59), parsed once here and passed on in
- * UTC: a `-23:35` offset is the instant it names, never a database error. An instant before
- * year 1 or after 9999 filters like the bound itself (no entry is that old or that new).
- */
-const INSTANT = z.iso.datetime({ offset: true });
-/** The instant's exact rule, for the document: `format: date-time` alone would also let `t`, `z` and leap seconds through. */
-const INSTANT_PATTERN = (z.toJSONSchema(INSTANT) as { pattern: string }).pattern;
-
-const instantParam = (what: string) =>
-  z
-    .string()
-    .max(40, 'must be at most 40 characters')
-    .refine((s) => INSTANT.safeParse(s).success, 'must be an ISO 8601 timestamp, e.g. 2026-11-01T00:00:00Z')
-    .transform((s) => new Date(Math.min(Math.max(Date.parse(s), FIRST_INSTANT), LAST_INSTANT)).toISOString())
-    .optional()
-    .describe(what)
-    // A transform's own examples describe its output: the input's go under x-request-examples.
-    .meta({ format: 'date-time', pattern: INSTANT_PATTERN, maxLength: 40, ...requestExamples('2026-11-01T00:00:00Z') });
 
 const usageQuery = z.object({
   from: dayParam(`First UTC day (default: ${DEFAULT_USAGE_DAYS - 1} days before \`to\`)`),

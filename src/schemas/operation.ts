@@ -25,6 +25,7 @@ export const OPERATION_TAGS = [
   { name: 'Company products', description: "A company's installed products: paged JSON, CSV, JSON Lines" },
   { name: 'Firmographics', description: 'Company profiles' },
   { name: 'Feed', description: 'Company news feed' },
+  { name: 'Events', description: 'Change events (adoptions, drops, firmographic changes, news), a live stream, company history, monitors and webhooks' },
   { name: 'Intelligence', description: 'Cohorts, competitors, usage benchmarks, related products, products in use' },
   { name: 'Vendors', description: 'Vendors and their product catalogs' },
   { name: 'Taxonomy', description: 'Product categories and industries' },
@@ -36,7 +37,7 @@ export const OPERATION_TAGS = [
 ] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number]['name'];
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** Where and how the operation is reached over REST (under /api). */
 export interface HttpBinding {
@@ -84,7 +85,7 @@ export interface McpBinding {
 
 /** A file-like answer streamed instead of (or, with `when`, as a variant of) the JSON output. */
 export interface StreamedAnswer {
-  readonly media: 'text/csv' | 'application/jsonl';
+  readonly media: 'text/csv' | 'application/jsonl' | 'text/event-stream';
   /** The boolean argument that asks for it (export=true); absent: the operation always streams. */
   readonly when?: string;
   readonly description: string;

@@ -10,6 +10,8 @@ import { evidenceOperations } from './evidence.ts';
 import { detectOperations } from './detect.ts';
 import { firmographicsOperations } from './firmographics.ts';
 import { feedOperations } from './feed.ts';
+import { eventOperations } from './events.ts';
+import { monitorOperations } from './monitors.ts';
 import { intelligenceOperations } from './intelligence.ts';
 import { vendorOperations } from './vendors.ts';
 import { categoryOperations } from './categories.ts';
@@ -27,6 +29,8 @@ const LISTED = [
   ...evidenceOperations,
   ...firmographicsOperations,
   ...feedOperations,
+  ...eventOperations,
+  ...monitorOperations,
   ...intelligenceOperations,
   ...vendorOperations,
   ...categoryOperations,

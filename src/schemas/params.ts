@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { textInput, TEXT_PATTERN_DOC } from './text.ts';
 import { normalizeDomain } from '../domain.ts';
 import { normalizeCountry } from '../countries.ts';
+import { requestExamples } from './common.ts';
 
 /**
  * Longest path parameter the router accepts (its maxParamLength, counted as sent, so
@@ -129,3 +130,41 @@ export function onBehalfOfUserHeader(description: string) {
 export const onBehalfOfHeaders = z.looseObject({
   'x-on-behalf-of-user': onBehalfOfUserHeader('Email of the user the export is done for; required when export=true (403 when missing, 400 when not an email)'),
 });
+
+/** A calendar day the database can store: years 0001-9999 (PostgreSQL has no year 0). */
+const DAY_PATTERN = '^(?:000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])$';
+
+export const dayParam = (what: string) =>
+  z
+    .string()
+    .regex(new RegExp(DAY_PATTERN), 'must be a date YYYY-MM-DD from 0001-01-01')
+    // Runs after a failed regex too: an unparseable text must not reach toISOString().
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real calendar date')
+    .optional()
+    .describe(what)
+    .meta({ format: 'date', maxLength: 10, examples: ['2026-11-01'] });
+
+// The instants the database can compare with: timestamptz runs from 4713 BC to 294276 AD,
+// but its text input takes offsets up to ±15:59 only, so an instant is handed on as UTC.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * An RFC 3339 timestamp with any offset it allows (±23:59), parsed once here and passed on in
+ * UTC: a `-23:35` offset is the instant it names, never a database error. An instant before
+ * year 1 or after 9999 filters like the bound itself (no entry is that old or that new).
+ */
+const INSTANT = z.iso.datetime({ offset: true });
+/** The instant's exact rule, for the document: `format: date-time` alone would also let `t`, `z` and leap seconds through. */
+const INSTANT_PATTERN = (z.toJSONSchema(INSTANT) as { pattern: string }).pattern;
+
+export const instantParam = (what: string) =>
+  z
+    .string()
+    .max(40, 'must be at most 40 characters')
+    .refine((s) => INSTANT.safeParse(s).success, 'must be an ISO 8601 timestamp, e.g. 2026-11-01T00:00:00Z')
+    .transform((s) => new Date(Math.min(Math.max(Date.parse(s), FIRST_INSTANT), LAST_INSTANT)).toISOString())
+    .optional()
+    .describe(what)
+    // A transform's own examples describe its output: the input's go under x-request-examples.
+    .meta({ format: 'date-time', pattern: INSTANT_PATTERN, maxLength: 40, ...requestExamples('2026-11-01T00:00:00Z') });

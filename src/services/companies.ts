@@ -67,7 +67,7 @@ function sortOf(sort: CompanySearchInput['sort']): CompanySort {
 const uniq = <T>(xs: readonly T[] | undefined): T[] => [...new Set(xs ?? [])];
 
 /** Resolves names and domains to ids (404/400 for unknown ones) and derives the bucket scope. */
-async function toCriteria(db: Db, input: CompanySearchInput, now: Date): Promise<CompanySearchCriteria> {
+export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): Promise<CompanySearchCriteria> {
   const f = input.filter ?? {};
   await requireCompanies(db, uniq(input.domains), 'domains');
   await requireCompanies(db, uniq(f.companyDomainIn), 'filter.companyDomainIn');

@@ -1,26 +1,9 @@
 // A company's news feed, newest first, 20 items a page, walked with signed cursors.
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { FEED_PAGE_SIZE, type Feed, type FeedInput, type FeedItem } from '../schemas/feed.ts';
 import { feedItems, type FeedItemRow } from '../store/feed.ts';
-import { getOrCreateSecret } from '../store/service-secrets.ts';
-import { cursorKey, signCursor, verifyCursor } from './feed-cursor.ts';
+import { serviceCursorKey, signCursor, verifyCursor } from './cursors.ts';
 import { requireCompany } from './resolve.ts';
-
-const SECRET_NAME = 'feed_cursor';
-const keys = new WeakMap<Db, Promise<Buffer>>();
-
-/** The cursor key: from CURSOR_SECRET when set, else the per-database stored secret (cached). */
-function feedCursorKey(db: Db, configuredSecret: string | undefined): Promise<Buffer> {
-  if (configuredSecret) return Promise.resolve(cursorKey(configuredSecret));
-  let key = keys.get(db);
-  if (!key) {
-    key = getOrCreateSecret(db, SECRET_NAME, randomBytes(32).toString('base64url')).then(cursorKey);
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
 
 function toItem(r: FeedItemRow): FeedItem {
   const item: FeedItem = {
@@ -40,7 +23,7 @@ function toItem(r: FeedItemRow): FeedItem {
 export async function companyFeed(db: Db, input: FeedInput, cursorSecret: string | undefined): Promise<Feed> {
   // The key on the primary (its first use stores it); the items from the replica when configured.
   const company = await requireCompany(db.read, input.companyDomain);
-  const key = await feedCursorKey(db, cursorSecret);
+  const key = await serviceCursorKey(db, cursorSecret);
   const after = input.paginationId ? verifyCursor(key, company.id, input.paginationId) : null;
   // One extra row tells whether an older page exists, so the last page carries no cursor.
   const rows = await feedItems(db.read, company.id, after, FEED_PAGE_SIZE + 1);

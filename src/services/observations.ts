@@ -11,15 +11,16 @@
 //   touched. A pair unseen for longer than the window is not in use any more: its install row
 //   is removed. Changed companies are marked for the incremental refresh.
 import { z } from 'zod';
-import type { Db } from '../db/db.ts';
+import type { Db, Tx } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { normalizeDomain } from '../domain.ts';
 import { BadRequestError } from '../errors.ts';
 import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
-import { pageKindOf, type SeenProduct } from '../technographics/changes.ts';
+import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
-import { insertVisits, type VisitRow } from '../store/visits.ts';
+import { companyVisits, insertVisits, type VisitRow } from '../store/visits.ts';
+import { insertEvents } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
@@ -66,6 +67,8 @@ export interface RecordResult {
   unmappedTechnologies: string[];
   /** Visits (site records) new to the visit log. */
   visitsAdded: number;
+  /** Technology events (adopted, dropped, version changed) the new visits revealed; published by the event publisher. */
+  eventsAdded: number;
 }
 
 let builtIn: CompiledCatalog | undefined;
@@ -95,6 +98,7 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
     skippedSites: 0,
     unmappedTechnologies: [],
     visitsAdded: 0,
+    eventsAdded: 0,
   };
   const byDomain = new Map<string, typeof sites>();
   for (const site of sites) {
@@ -183,6 +187,9 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
     }
     await flush();
     result.visitsAdded = await insertVisits(tx, visits);
+    // The companies' technology events, folded again from their whole visit log (a visit may
+    // arrive out of order); ids are stable, so the events already written are kept once.
+    if (result.visitsAdded > 0) result.eventsAdded = await deriveTechnologyEvents(tx, [...new Set(visits.map((v) => v.companyId))]);
   });
   result.companyIds.sort();
   return result;
@@ -203,6 +210,22 @@ function seenProductOf(
     kinds,
     evidence,
   };
+}
+
+/** Folds each company's visits into technology events and writes the new ones (unpublished). */
+async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Promise<number> {
+  let added = 0;
+  for (const companyId of companyIds) {
+    const changes = technologyChanges(companyId, await companyVisits(tx, companyId));
+    added += await insertEvents(
+      tx,
+      changes.map(({ productId, fromVersion, toVersion, ...e }) => ({
+        ...e,
+        subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
+      })),
+    );
+  }
+  return added;
 }
 
 const techKey = (name: string, vendorDomain: string) => `${vendorDomain.toLowerCase()}\u0000${name}`;

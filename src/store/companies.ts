@@ -279,6 +279,18 @@ function matchesFrom(criteria: CompanySearchCriteria): string {
   return criteria.terms.length > 0 ? FROM : 'FROM companies c';
 }
 
+/**
+ * The ids of the companies a search matches, as a statement to embed (monitors keep their
+ * members with it): `restrictTo`, a placeholder of a text[] already in `p`, limits it to
+ * those companies, so a monitor re-evaluates only the companies that changed.
+ */
+export function matchingCompaniesSql(criteria: CompanySearchCriteria, p: Params, restrictTo?: string): string {
+  const where = buildWhere(criteria, p);
+  const only = restrictTo ? `c.id = ANY(${restrictTo})` : '';
+  const clause = only ? (where ? `${where} AND ${only}` : `WHERE ${only}`) : where;
+  return `SELECT c.id ${matchesFrom(criteria)} ${clause}`;
+}
+
 async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
   const p = new Params();
   const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${matchesFrom(criteria)} ${buildWhere(criteria, p)}`, p.values);

@@ -49,7 +49,7 @@ export interface Visit {
   seen: ReadonlyMap<string, SeenProduct>;
 }
 
-const TECHNOLOGY_EVENT_TYPES = ['technology.adopted', 'technology.dropped', 'technology.version_changed'] as const;
+export const TECHNOLOGY_EVENT_TYPES = ['technology.adopted', 'technology.dropped', 'technology.version_changed'] as const;
 type TechnologyEventType = (typeof TECHNOLOGY_EVENT_TYPES)[number];
 
 interface TechnologyEvent {
@@ -113,7 +113,7 @@ export function technologyChanges(companyId: string, visits: Iterable<Visit>, ru
   const lastOkByKind = new Map<string, Date>();
   const events: TechnologyEvent[] = [];
   const emit = (e: Omit<TechnologyEvent, 'id' | 'companyId' | 'occurredAt'>) =>
-    events.push({ id: eventId(companyId, e.type, e.productId, e.detectedAt), companyId, occurredAt: midpoint(e.earliest, e.latest), ...e });
+    events.push({ id: eventId(companyId, e.type, e.productId, e.detectedAt.toISOString()), companyId, occurredAt: midpoint(e.earliest, e.latest), ...e });
 
   for (const visit of ordered) {
     for (const [productId, seen] of visit.seen) {
@@ -220,7 +220,11 @@ function midpoint(a: Date, b: Date): Date {
   return new Date(Math.round((a.getTime() + b.getTime()) / 2));
 }
 
-/** `evt_` and 24 hex digits of SHA-256 over what identifies the event. */
-function eventId(companyId: string, type: string, subject: string, detectedAt: Date): string {
-  return `evt_${createHash('sha256').update(`${companyId}\u0000${type}\u0000${subject}\u0000${detectedAt.toISOString()}`).digest('hex').slice(0, 24)}`;
+/**
+ * `evt_` and 24 hex digits of SHA-256 over what identifies the event, its parts joined by the
+ * unit separator (U+001F): the recipe of `event_id()` in migration 035, which names the events
+ * written by SQL.
+ */
+export function eventId(...parts: readonly string[]): string {
+  return `evt_${createHash('sha256').update(parts.join('\u001f')).digest('hex').slice(0, 24)}`;
 }

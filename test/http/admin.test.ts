@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => t.close());
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'DELETE';
 const call = (method: Method, url: string, headers: Record<string, string>, payload?: unknown) =>
   t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : method === 'POST' ? { payload: {} } : {}) });
 const asAdmin = (method: Method, url: string, payload?: unknown) => call(method, url, admin.headers, payload);

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient } from '../helpers/auth.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 import { OPERATIONS } from '../../src/schemas/operations.ts';
-import { conditionOf, type Operation } from '../../src/schemas/operation.ts';
+import { conditionOf, type HttpMethod, type Operation } from '../../src/schemas/operation.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
 
 let t: TestApp;
@@ -38,18 +38,18 @@ const SAMPLE: Record<string, unknown> = {
 const flagOf = (op: Operation) => conditionOf(op.permission);
 
 /** Every REST address of every record: [record, method, url with sample path parameters and the flag set]. */
-function addresses(): [Operation, 'GET' | 'POST', string][] {
+function addresses(): [Operation, HttpMethod, string][] {
   return OPERATIONS.flatMap((op) => {
     const flag = flagOf(op);
     const query = flag ? `?${flag}=true` : '';
-    return [op.http, ...(op.http.aliases ?? [])].map((a): [Operation, 'GET' | 'POST', string] => {
+    return [op.http, ...(op.http.aliases ?? [])].map((a): [Operation, HttpMethod, string] => {
       const path = (a.path ?? op.http.path).replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(SAMPLE[name])));
       return [op, a.method ?? op.http.method, `/api${path}${query}`];
     });
   });
 }
 
-const rest = (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
+const rest = (method: HttpMethod, url: string, headers: Record<string, string>) =>
   t.app.inject({ method, url, headers, ...(method === 'POST' ? { payload: {} } : {}) });
 
 const USER = { 'x-on-behalf-of-user': 'ana@example.com' };

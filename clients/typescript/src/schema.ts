@@ -245,6 +245,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change events, after a cursor
+         * @description What changed at companies, oldest first in the order the service published it: technology adopted, dropped or changed in version, firmographic changes, news items, and your monitors' companies entering and leaving. Each event has a stable id, when it happened (a best estimate with bounds), when it was detected, a confidence and its evidence.
+         *
+         *     Poll with the `cursor` of the previous answer; every answer has one, and following them yields every event exactly once, in order, even while new events arrive. The cursor is opaque and signed: an edited or foreign cursor is 400. Filters apply per call. For a live feed, use GET /events/stream.
+         *
+         *     A drop is only declared after the product is absent from two consecutive successful visits of the page kind it was seen on; a failed or partial fetch never counts as absence. An adoption needs a claim at the detector's threshold.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change events as a live stream (Server-Sent Events)
+         * @description The events of GET /events as `text/event-stream`: each message has `id:` (a cursor), `event:` (the type) and `data:` (the event as JSON). Reconnect with the `Last-Event-ID` header (or `cursor`) to resume after the last event received; without either the stream starts with new events only.
+         *
+         *     A comment line is sent every 15 seconds to keep proxies from closing an idle stream. A client holds at most a few streams at once (429 beyond).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{companyDomain}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's history of changes
+         * @description The timeline of a company's stack and firmographic changes (and news, and your monitors' entries), newest first by when they happened, paged. `from`/`to` bound the window by occurredAt. Unknown company → 404.
+         */
+        get: operations["companyHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your monitors
+         * @description The calling client's monitors, oldest first, paged.
+         */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a monitor (a saved search)
+         * @description A monitor watches a company search (`search`, the body of POST /companies/search) or a list of `domains`. Its members are the companies that match now; from then on, a company that starts or stops matching is a `monitor.entered` / `monitor.left` event, and the events of the wanted types about its members are read with GET /events?monitorId=… or the live stream.
+         *
+         *     Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most MAX_MONITORS_PER_CLIENT monitors (409 beyond).
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/monitors/{monitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One monitor
+         * @description One of the calling client's monitors; another client's monitor is not found (404).
+         */
+        get: operations["getMonitor"];
+        put?: never;
+        /**
+         * Change a monitor
+         * @description Changes the given fields. A new `search` or `domains` sets the members again, without events (a new baseline).
+         */
+        post: operations["updateMonitor"];
+        /**
+         * Delete a monitor
+         * @description Deletes the monitor and its membership; its past events stay readable in the feed without the monitor filter. Unknown → 404.
+         */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyDomain}/competitors": {
         parameters: {
             query?: never;
@@ -1226,6 +1346,152 @@ export interface components {
             };
             jobs?: string[];
         };
+        /** @description Exactly one of `search` and `domains` */
+        MonitorRequestInput: {
+            /** @description A name of your choice (1-200 characters) */
+            name: string;
+            /** @description A company-search request (the body of POST /companies/search, without page, size and sort): its companies are the members */
+            search?: {
+                /** @description Structured filter; every given field must hold (AND) */
+                filter?: {
+                    /** @description Case-insensitive substring of the company name */
+                    companyNameContains?: string;
+                    /** @description Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404 */
+                    vendorDomainIn?: string[];
+                    /** @description true: the company must use every listed vendor; false (default): any */
+                    vendorDomainInAnd?: boolean;
+                    /** @description Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd) */
+                    vendorDomainNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed vendor; false (default): any */
+                    vendorDomainNotInAnd?: boolean;
+                    /** @description Companies using these products (any; all when productIdInAnd). Unknown product → 404 */
+                    productIdIn?: string[];
+                    /** @description true: the company must use every listed product; false (default): any */
+                    productIdInAnd?: boolean;
+                    /** @description Exclude companies using these products */
+                    productIdNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed product; false (default): any */
+                    productIdNotInAnd?: boolean;
+                    /** @description Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404 */
+                    mainCategoryIdIn?: string[];
+                    /** @description true: a product in every listed category; false (default): any */
+                    mainCategoryIdInAnd?: boolean;
+                    /** @description Exclude companies using a product in these categories (subtrees included) */
+                    mainCategoryIdNotIn?: string[];
+                    /** @description true: excluded only if it has products in every listed category; false (default): any */
+                    mainCategoryIdNotInAnd?: boolean;
+                    /** @description Only installs of these intensity buckets count for the vendor/product/category filters (LOW 0-33, MEDIUM 34-66, HIGH 67-100, on the 0-100 intensity score). Alone, it keeps companies with at least one such install */
+                    intensityBucketIn?: ("LOW" | "MEDIUM" | "HIGH")[];
+                    /** @description Only installs last verified in these buckets count for the vendor/product/category filters (RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago). Alone, it keeps companies with at least one such install */
+                    dateLastVerifiedBucketIn?: ("RECENT" | "NEW" | "OLD" | "ANCIENT")[];
+                    /** @description Only these company domains (unknown → 404) */
+                    companyDomainIn?: string[];
+                    /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                    industryIn?: string[];
+                    /** @description Country names or ISO-2 codes */
+                    countryIn?: string[];
+                    /** @description States or regions (case-insensitive exact) */
+                    stateIn?: string[];
+                    /** @description Cities (case-insensitive exact) */
+                    cityIn?: string[];
+                    /** @description Postal codes (exact) */
+                    postalCodeIn?: string[];
+                    /** @description Employee band labels */
+                    employeeRangeIn?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                    /** @description Revenue band labels */
+                    revenueRangeIn?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                };
+                /** @description Free text: every word must appear in the name, domain or industry */
+                query?: string;
+                /** @description ISO-2 country codes (country names accepted) */
+                countries?: string[];
+                /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                industries?: string[];
+                /** @description Employee bands: Less than 10 | 10 - 49 | 50 - 199 | 200 - 499 | 500 - 999 | 1,000 - 4,999 | 5,000 - 9,999 | Above 10,000 */
+                employeeRange?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                /** @description Revenue bands: Less than 1M | 1M - 2M | 2M - 5M | 5M - 10M | 10M - 50M | 50M - 100M | 100M - 500M | 500M - 1B | More than 1B */
+                revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                /** @description Only these company domains (normalized; unknown → 404) */
+                domains?: string[];
+            };
+            /** @description Or a list of company domains (1-1000; unknown → 404): they are the members */
+            domains?: string[];
+            /** @description The event types wanted (default: all): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+            eventTypes?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+        };
+        /** @description Only the given fields change; giving `search` or `domains` replaces the other */
+        MonitorUpdateInput: {
+            /** @description A name of your choice (1-200 characters) */
+            name?: string;
+            /** @description A company-search request (the body of POST /companies/search, without page, size and sort): its companies are the members */
+            search?: {
+                /** @description Structured filter; every given field must hold (AND) */
+                filter?: {
+                    /** @description Case-insensitive substring of the company name */
+                    companyNameContains?: string;
+                    /** @description Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404 */
+                    vendorDomainIn?: string[];
+                    /** @description true: the company must use every listed vendor; false (default): any */
+                    vendorDomainInAnd?: boolean;
+                    /** @description Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd) */
+                    vendorDomainNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed vendor; false (default): any */
+                    vendorDomainNotInAnd?: boolean;
+                    /** @description Companies using these products (any; all when productIdInAnd). Unknown product → 404 */
+                    productIdIn?: string[];
+                    /** @description true: the company must use every listed product; false (default): any */
+                    productIdInAnd?: boolean;
+                    /** @description Exclude companies using these products */
+                    productIdNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed product; false (default): any */
+                    productIdNotInAnd?: boolean;
+                    /** @description Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404 */
+                    mainCategoryIdIn?: string[];
+                    /** @description true: a product in every listed category; false (default): any */
+                    mainCategoryIdInAnd?: boolean;
+                    /** @description Exclude companies using a product in these categories (subtrees included) */
+                    mainCategoryIdNotIn?: string[];
+                    /** @description true: excluded only if it has products in every listed category; false (default): any */
+                    mainCategoryIdNotInAnd?: boolean;
+                    /** @description Only installs of these intensity buckets count for the vendor/product/category filters (LOW 0-33, MEDIUM 34-66, HIGH 67-100, on the 0-100 intensity score). Alone, it keeps companies with at least one such install */
+                    intensityBucketIn?: ("LOW" | "MEDIUM" | "HIGH")[];
+                    /** @description Only installs last verified in these buckets count for the vendor/product/category filters (RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago). Alone, it keeps companies with at least one such install */
+                    dateLastVerifiedBucketIn?: ("RECENT" | "NEW" | "OLD" | "ANCIENT")[];
+                    /** @description Only these company domains (unknown → 404) */
+                    companyDomainIn?: string[];
+                    /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                    industryIn?: string[];
+                    /** @description Country names or ISO-2 codes */
+                    countryIn?: string[];
+                    /** @description States or regions (case-insensitive exact) */
+                    stateIn?: string[];
+                    /** @description Cities (case-insensitive exact) */
+                    cityIn?: string[];
+                    /** @description Postal codes (exact) */
+                    postalCodeIn?: string[];
+                    /** @description Employee band labels */
+                    employeeRangeIn?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                    /** @description Revenue band labels */
+                    revenueRangeIn?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                };
+                /** @description Free text: every word must appear in the name, domain or industry */
+                query?: string;
+                /** @description ISO-2 country codes (country names accepted) */
+                countries?: string[];
+                /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                industries?: string[];
+                /** @description Employee bands: Less than 10 | 10 - 49 | 50 - 199 | 200 - 499 | 500 - 999 | 1,000 - 4,999 | 5,000 - 9,999 | Above 10,000 */
+                employeeRange?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                /** @description Revenue bands: Less than 1M | 1M - 2M | 2M - 5M | 5M - 10M | 10M - 50M | 50M - 100M | 100M - 500M | 500M - 1B | More than 1B */
+                revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                /** @description Only these company domains (normalized; unknown → 404) */
+                domains?: string[];
+            };
+            /** @description Or a list of company domains (1-1000; unknown → 404): they are the members */
+            domains?: string[];
+            /** @description The event types wanted (default: all): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+            eventTypes?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+        };
         /** @description The calling client, its plan, permissions and rate limits */
         Me: {
             clientId: string;
@@ -1527,6 +1793,131 @@ export interface components {
             /** @description Cursor for the next (older) page; absent on the last page */
             paginationId?: string;
             feeds: components["schemas"]["FeedItem"][];
+        };
+        /**
+         * @example {
+         *       "id": "evt_1f0c2b9a7d3e4c5b6a798812",
+         *       "type": "technology.adopted",
+         *       "company": {
+         *         "domain": "acme.example",
+         *         "name": "Acme"
+         *       },
+         *       "product": {
+         *         "id": "prd_hubspot_crm",
+         *         "name": "HubSpot CRM"
+         *       },
+         *       "occurredAt": "2026-09-15T00:00:00.000Z",
+         *       "occurredBetween": {
+         *         "earliest": "2026-09-01T00:00:00.000Z",
+         *         "latest": "2026-10-01T00:00:00.000Z"
+         *       },
+         *       "detectedAt": "2026-10-01T00:00:00.000Z",
+         *       "confidence": 0.93,
+         *       "evidence": {
+         *         "hashes": [
+         *           "9b1c…"
+         *         ],
+         *         "url": "/api/companies/acme.example/products/prd_hubspot_crm/evidence"
+         *       }
+         *     }
+         */
+        Event: {
+            /** @description Stable: the same change always has the same id (deliveries and replays repeat it) */
+            id: string;
+            /** @enum {string} */
+            type: "technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left";
+            company: {
+                domain: string;
+                name: string | null;
+            };
+            /** @description technology.* events: the product adopted, dropped, changed in version or hired for */
+            product?: {
+                id: string;
+                name: string | null;
+            };
+            /** @description technology.version_changed: the version seen before */
+            fromVersion?: string;
+            /** @description technology.version_changed: the version seen now */
+            toVersion?: string;
+            /**
+             * @description company.changed: the firmographic field that changed
+             * @enum {string}
+             */
+            field?: "industry" | "country" | "sizeBand" | "revenueBand";
+            /** @description company.changed: the old value (null: unknown before) */
+            from?: string | null;
+            /** @description company.changed: the new value (null: no longer known) */
+            to?: string | null;
+            /** @description feed.item: the news item */
+            feedItem?: {
+                id: string;
+                title: string;
+                category: string;
+            };
+            /** @description monitor.entered / monitor.left: your monitor */
+            monitor?: {
+                id: string;
+                name: string | null;
+            };
+            /** @description Best estimate of when it happened (ISO 8601): the midpoint of occurredBetween */
+            occurredAt: string;
+            /** @description Bounds of when it happened: the change is known to lie between them */
+            occurredBetween: {
+                /** @description The last time the old state was seen */
+                earliest: string;
+                /** @description The first time the new state was seen */
+                latest: string;
+            };
+            /** @description When the service could tell (a drop: the last of its confirming visits) */
+            detectedAt: string;
+            /** @description How sure the change is, 0-1: an adoption carries its detection confidence; a drop 1 − 0.1^absences */
+            confidence: number;
+            /** @description What the event rests on */
+            evidence: {
+                /** @description Evidence hashes of the observation log behind the event */
+                hashes: string[];
+                /** @description Where the evidence is listed (technology events), else null */
+                url: string | null;
+            };
+        };
+        EventsPage: {
+            /** @description In the order they were published (oldest first) */
+            events: components["schemas"]["Event"][];
+            /** @description Pass it back as `cursor` for the events after these; returned on every answer, so a poller keeps it */
+            cursor: string;
+            /** @description More events are already waiting: call again at once */
+            hasMore: boolean;
+        };
+        /** @description Events newest first (by occurredAt) */
+        CompanyHistory: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Event"][];
+        };
+        Monitor: {
+            id: string;
+            name: string;
+            /** @description The company-search request, or null for a list */
+            search: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The listed domains, or null for a search */
+            domains: string[] | null;
+            eventTypes: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+            /** @description Companies in the monitor now */
+            members: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        MonitorPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Monitor"][];
+        };
+        MonitorDeleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         /**
          * @description A vendor (peer-item shape with its id)
@@ -4114,6 +4505,1473 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/:companyDomain/feed",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the previous answer: the events after it. Absent: from the oldest event */
+                cursor?: string;
+                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+                /**
+                 * @description Only the events of this company; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain?: string;
+                /**
+                 * @description Only the events of your monitor (monitor.entered / monitor.left)
+                 * @example mon_3fa1c2
+                 */
+                monitorId?: string;
+                /** @example 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_1f0c2b9a7d3e4c5b6a798812",
+                     *           "type": "technology.adopted",
+                     *           "company": {
+                     *             "domain": "acme.example",
+                     *             "name": "Acme"
+                     *           },
+                     *           "product": {
+                     *             "id": "prd_hubspot_crm",
+                     *             "name": "HubSpot CRM"
+                     *           },
+                     *           "occurredAt": "2026-09-15T00:00:00.000Z",
+                     *           "occurredBetween": {
+                     *             "earliest": "2026-09-01T00:00:00.000Z",
+                     *             "latest": "2026-10-01T00:00:00.000Z"
+                     *           },
+                     *           "detectedAt": "2026-10-01T00:00:00.000Z",
+                     *           "confidence": 0.93,
+                     *           "evidence": {
+                     *             "hashes": [
+                     *               "9b1c…"
+                     *             ],
+                     *             "url": "/api/companies/acme.example/products/prd_hubspot_crm/evidence"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "cursor": "string",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventsPage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/events",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the previous answer: the events after it. Absent: from the oldest event */
+                cursor?: string;
+                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+                /**
+                 * @description Only the events of this company; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain?: string;
+                /**
+                 * @description Only the events of your monitor (monitor.entered / monitor.left)
+                 * @example mon_3fa1c2
+                 */
+                monitorId?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: `id:` a cursor, `event:` the type, `data:` the event as JSON */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/events/stream",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First UTC day of the window (when the change happened, by occurredAt)
+                 * @example 2026-11-01
+                 */
+                from?: string;
+                /**
+                 * @description Last UTC day of the window, inclusive
+                 * @example 2026-11-01
+                 */
+                to?: string;
+                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Company domain. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
+                 * @example example.com
+                 */
+                companyDomain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "evt_1f0c2b9a7d3e4c5b6a798812",
+                     *           "type": "technology.adopted",
+                     *           "company": {
+                     *             "domain": "acme.example",
+                     *             "name": "Acme"
+                     *           },
+                     *           "product": {
+                     *             "id": "prd_hubspot_crm",
+                     *             "name": "HubSpot CRM"
+                     *           },
+                     *           "occurredAt": "2026-09-15T00:00:00.000Z",
+                     *           "occurredBetween": {
+                     *             "earliest": "2026-09-01T00:00:00.000Z",
+                     *             "latest": "2026-10-01T00:00:00.000Z"
+                     *           },
+                     *           "detectedAt": "2026-10-01T00:00:00.000Z",
+                     *           "confidence": 0.93,
+                     *           "evidence": {
+                     *             "hashes": [
+                     *               "9b1c…"
+                     *             ],
+                     *             "url": "/api/companies/acme.example/products/prd_hubspot_crm/evidence"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyHistory"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/:companyDomain/history",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 0-based page number
+                 * @example 0
+                 */
+                page?: number;
+                /**
+                 * @description Page size, 1-200
+                 * @example 20
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalPages": 1,
+                     *       "totalElements": 1,
+                     *       "content": [
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "search": {},
+                     *           "domains": [
+                     *             "string"
+                     *           ],
+                     *           "eventTypes": [
+                     *             "technology.adopted"
+                     *           ],
+                     *           "members": 1,
+                     *           "createdAt": "string",
+                     *           "updatedAt": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MonitorPage"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MonitorRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "search": {},
+                     *       "domains": [
+                     *         "string"
+                     *       ],
+                     *       "eventTypes": [
+                     *         "technology.adopted"
+                     *       ],
+                     *       "members": 1,
+                     *       "createdAt": "string",
+                     *       "updatedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client has as many monitors as it may hold */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "The client has as many monitors as it may hold",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/monitors",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Monitor id
+                 * @example mon_3fa1c2d4e5f60718
+                 */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "search": {},
+                     *       "domains": [
+                     *         "string"
+                     *       ],
+                     *       "eventTypes": [
+                     *         "technology.adopted"
+                     *       ],
+                     *       "members": 1,
+                     *       "createdAt": "string",
+                     *       "updatedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Monitor id
+                 * @example mon_3fa1c2d4e5f60718
+                 */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["MonitorUpdateInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "search": {},
+                     *       "domains": [
+                     *         "string"
+                     *       ],
+                     *       "eventTypes": [
+                     *         "technology.adopted"
+                     *       ],
+                     *       "members": 1,
+                     *       "createdAt": "string",
+                     *       "updatedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Monitor id
+                 * @example mon_3fa1c2d4e5f60718
+                 */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MonitorDeleted"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/monitors/:monitorId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/monitors/:monitorId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -92,8 +92,10 @@ export const drainPlugin = fp(async (app: FastifyInstance) => {
   });
 
   const isExport = (e: InFlight) => e.request.requestClass === 'export';
-  // An MCP server-sent-event stream (GET /mcp) carries no unfinished work: the client reconnects elsewhere.
-  const isEventStream = (e: InFlight) => e.request.method === 'GET' && e.request.url.startsWith('/mcp');
+  // A server-sent-event stream (GET /mcp, GET /api/events/stream) carries no unfinished work:
+  // the client reconnects elsewhere (and resumes with Last-Event-ID).
+  const isEventStream = (e: InFlight) =>
+    e.request.method === 'GET' && (e.request.url.startsWith('/mcp') || e.request.routeOptions.config?.operation?.stream?.media === 'text/event-stream');
   const cut = (e: InFlight) => e.request.raw.socket?.destroy();
 
   const start = () => {

@@ -16,6 +16,8 @@ import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
+import { eventRoutes } from './events.ts';
+import { monitorRoutes } from './monitors.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 import { detectRoutes } from './detect.ts';
@@ -47,6 +49,8 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...companyProductRoutes(app),
     ...firmographicsRoutes(app),
     ...feedRoutes(app),
+    ...eventRoutes(app),
+    ...monitorRoutes(app),
     ...intelligenceRoutes(app),
     ...vendorRoutes(app),
     ...categoryRoutes(app),

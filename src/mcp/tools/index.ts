@@ -9,8 +9,9 @@ import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
 import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
+import { eventTools } from './events.ts';
 
-const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools];
+const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cursorKey, signCursor, verifyCursor } from '../../src/services/feed-cursor.ts';
+import { cursorKey, signCursor, verifyCursor } from '../../src/services/cursors.ts';
 import { BadRequestError } from '../../src/errors.ts';
 
 const key = cursorKey('secret');

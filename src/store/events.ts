@@ -1,0 +1,207 @@
+// SQL of the change events (migration 035): writing derived events unpublished, publishing
+// them in commit order, and reading them back by cursor (seq) or by company.
+import type { Queryable, Transactional, Tx } from '../db/db.ts';
+import type { EventType } from '../schemas/events.ts';
+
+/** An event as its deriver writes it (technology events from the visit log, monitor events). */
+interface NewEvent {
+  id: string;
+  type: EventType;
+  companyId: string;
+  /** Monitor events: the monitor's client; absent: an event about the world. */
+  clientId?: string | null;
+  subject: Readonly<Record<string, unknown>>;
+  occurredAt: Date;
+  earliest: Date;
+  latest: Date;
+  detectedAt: Date;
+  confidence: number;
+  evidence: readonly string[];
+}
+
+/** A published event with what a reader shows of its company. */
+export interface EventRow {
+  seq: number;
+  id: string;
+  type: EventType;
+  companyDomain: string;
+  companyName: string | null;
+  clientId: string | null;
+  subject: Record<string, unknown>;
+  occurredAt: Date;
+  earliest: Date;
+  latest: Date;
+  detectedAt: Date;
+  confidence: number;
+  evidence: string[];
+  productName: string | null;
+}
+
+/** Writes events unpublished; one derived again (same id) is kept once. Returns how many were new. */
+export async function insertEvents(tx: Tx, events: readonly NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = await tx.query<{ n: number }>(
+    `WITH ins AS (
+       INSERT INTO events (id, type, company_id, client_id, subject, occurred_at, earliest, latest, detected_at, confidence, evidence)
+       SELECT id, type, company_id, client_id, subject::jsonb, occurred_at, earliest, latest, detected_at, confidence, string_to_array(evidence, ',')
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[],
+                     $9::timestamptz[], $10::real[], $11::text[])
+           AS e(id, type, company_id, client_id, subject, occurred_at, earliest, latest, detected_at, confidence, evidence)
+       ON CONFLICT (id) DO NOTHING RETURNING 1)
+     SELECT count(*)::int AS n FROM ins`,
+    [
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => e.companyId),
+      events.map((e) => e.clientId ?? null),
+      events.map((e) => JSON.stringify(e.subject)),
+      events.map((e) => e.occurredAt.toISOString()),
+      events.map((e) => e.earliest.toISOString()),
+      events.map((e) => e.latest.toISOString()),
+      events.map((e) => e.detectedAt.toISOString()),
+      events.map((e) => e.confidence),
+      events.map((e) => e.evidence.join(',')),
+    ],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The advisory lock that makes publishing one writer at a time, across processes. */
+const PUBLISH_LOCK = 0x5eed_e7e7;
+
+/** Events numbered per publishing transaction (the rest wait for the next one). */
+const PUBLISH_BATCH = 20_000;
+
+export interface Published {
+  /** Events numbered. */
+  count: number;
+  /** The highest seq after publishing (0: no event yet). */
+  lastSeq: number;
+  /** The companies of the numbered events about the world (not monitor entries), each once. */
+  companyIds: string[];
+}
+
+/**
+ * Numbers unpublished events (oldest written first) after the highest seq, holding a
+ * transaction-level advisory lock until commit: the next publisher numbers after this one's
+ * numbers and commits after it, so seq follows commit order and a cursor never passes an
+ * event that becomes visible later.
+ */
+export async function publishEvents(db: Transactional): Promise<Published> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [PUBLISH_LOCK]);
+    const rows = await tx.query<{ company_id: string; seq: string; client_id: string | null }>(
+      `WITH base AS (SELECT coalesce(max(seq), 0) AS b FROM events),
+            next AS (SELECT id, row_number() OVER (ORDER BY recorded_at, detected_at, id) AS n
+                       FROM (SELECT id, recorded_at, detected_at FROM events WHERE seq IS NULL ORDER BY recorded_at, id LIMIT $1) AS u)
+       UPDATE events e SET seq = base.b + next.n FROM next, base WHERE e.id = next.id
+       RETURNING e.company_id, e.seq, e.client_id`,
+      [PUBLISH_BATCH],
+    );
+    let lastSeq = 0;
+    const companies = new Set<string>();
+    for (const r of rows) {
+      if (r.client_id === null) companies.add(r.company_id);
+      lastSeq = Math.max(lastSeq, Number(r.seq));
+    }
+    if (rows.length === 0) lastSeq = await highestSeq(tx);
+    return { count: rows.length, lastSeq, companyIds: [...companies].sort() };
+  });
+}
+
+/** The highest published seq (0 when none). */
+export async function highestSeq(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM events');
+  return Number(row?.seq ?? 0);
+}
+
+const EVENT_COLUMNS = `e.seq, e.id, e.type, c.domain AS company_domain, c.name AS company_name, e.client_id, e.subject,
+  e.occurred_at, e.earliest, e.latest, e.detected_at, e.confidence, e.evidence, p.name AS product_name`;
+/** The event's company, and its product when it names one. */
+const EVENT_JOINS = `events e JOIN companies c ON c.id = e.company_id LEFT JOIN products p ON p.id = e.subject->>'productId'`;
+
+type RawEvent = {
+  seq: string;
+  id: string;
+  type: EventType;
+  company_domain: string;
+  company_name: string | null;
+  client_id: string | null;
+  subject: Record<string, unknown>;
+  occurred_at: Date;
+  earliest: Date;
+  latest: Date;
+  detected_at: Date;
+  confidence: number;
+  evidence: string[];
+  product_name: string | null;
+};
+
+function toEventRow(r: RawEvent): EventRow {
+  return {
+    seq: Number(r.seq),
+    id: r.id,
+    type: r.type,
+    companyDomain: r.company_domain,
+    companyName: r.company_name,
+    clientId: r.client_id,
+    subject: r.subject,
+    occurredAt: new Date(r.occurred_at),
+    earliest: new Date(r.earliest),
+    latest: new Date(r.latest),
+    detectedAt: new Date(r.detected_at),
+    confidence: r.confidence,
+    evidence: r.evidence,
+    productName: r.product_name,
+  };
+}
+
+export interface EventFilter {
+  /** The reader's client: it sees the world's events and its own monitors' events. */
+  clientId: string;
+  types?: readonly EventType[] | undefined;
+  companyId?: string | undefined;
+  monitorId?: string | undefined;
+}
+
+/** Published events after `afterSeq`, in seq order, that the filter lets through. */
+export async function eventsAfter(db: Queryable, filter: EventFilter, afterSeq: number, limit: number): Promise<EventRow[]> {
+  const params: unknown[] = [afterSeq, filter.clientId, limit];
+  const where = [`e.seq > $1`, `(e.client_id IS NULL OR e.client_id = $2)`];
+  if (filter.types?.length) where.push(`e.type = ANY($${params.push(filter.types)}::text[])`);
+  if (filter.companyId) where.push(`e.company_id = $${params.push(filter.companyId)}`);
+  if (filter.monitorId) {
+    // A monitor's events: its own entries and exits, and the world's events of the types it
+    // wants about the companies in it now.
+    const m = `$${params.push(filter.monitorId)}`;
+    where.push(`((e.client_id = $2 AND e.subject->>'monitorId' = ${m})
+      OR (e.client_id IS NULL AND EXISTS (SELECT 1 FROM monitors mo JOIN monitor_members mm ON mm.monitor_id = mo.id
+            WHERE mo.id = ${m} AND mo.client_id = $2 AND mm.company_id = e.company_id AND e.type = ANY(mo.event_types))))`);
+  }
+  const rows = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT $3`, params);
+  return rows.map(toEventRow);
+}
+
+interface HistoryFilter {
+  clientId: string;
+  companyId: string;
+  types?: readonly EventType[] | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** A company's published events by when they happened, newest first, with the total. */
+export async function companyEvents(db: Queryable, filter: HistoryFilter, offset: number, limit: number): Promise<{ total: number; rows: EventRow[] }> {
+  const params: unknown[] = [filter.companyId, filter.clientId];
+  const where = [`e.company_id = $1`, `e.seq IS NOT NULL`, `(e.client_id IS NULL OR e.client_id = $2)`];
+  if (filter.types?.length) where.push(`e.type = ANY($${params.push(filter.types)}::text[])`);
+  if (filter.from) where.push(`e.occurred_at >= $${params.push(filter.from.toISOString())}`);
+  if (filter.to) where.push(`e.occurred_at < $${params.push(filter.to.toISOString())}`);
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events e WHERE ${where.join(' AND ')}`, params);
+  const rows = await db.query<RawEvent>(
+    `SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE ${where.join(' AND ')}
+      ORDER BY e.occurred_at DESC, e.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+    params,
+  );
+  return { total: count?.n ?? 0, rows: rows.map(toEventRow) };
+}
