@@ -28,6 +28,7 @@ import { UsageRecorder } from './services/usage.ts';
 import { DetectorPool } from './services/detect-pool.ts';
 import { EventPublisher } from './services/events.ts';
 import { evaluateMonitors } from './services/monitors.ts';
+import { WebhookDelivery } from './services/webhooks.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { redactUrlPasswords } from './operations.ts';
 
@@ -42,6 +43,8 @@ export interface AppDeps {
   mcpTools?: ToolDef[];
   /** Startup state shared with `serve`: the API answers 503 until ready (e.g. while seeding). */
   readiness?: Readiness;
+  /** Tests: quicker expiry of a dead worker's delivery jobs, faster polling. */
+  webhookTuning?: ConstructorParameters<typeof WebhookDelivery>[3];
 }
 
 export interface Readiness {
@@ -67,6 +70,8 @@ declare module 'fastify' {
     detector: DetectorPool;
     /** Publishes change events and wakes the live streams (services/events.ts). */
     events: EventPublisher;
+    /** Delivers events to webhook endpoints (services/webhooks.ts). */
+    webhooks: WebhookDelivery;
   }
 }
 
@@ -162,17 +167,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('detector', detector);
   app.addHook('onClose', () => detector.close());
   // Change events: numbered in commit order and handed to the live streams as they come.
+  const webhooks = new WebhookDelivery(
+    deps.db,
+    config,
+    (err) => app.log.warn({ err }, 'Webhook delivery: a job failed to run; the queue retries it'),
+    deps.webhookTuning,
+  );
+  app.decorate('webhooks', webhooks);
   const events = new EventPublisher(
     deps.db,
     (err) => app.log.warn({ err }, 'Publishing change events failed; the next turn retries'),
     () => app.readiness.ready,
     (companyIds) =>
       evaluateMonitors(deps.db, companyIds, (monitorId, err) => app.log.warn({ err, monitorId }, 'A monitor whose search no longer resolves was skipped')),
+    async (tx, fromSeq, toSeq) => {
+      await webhooks.enqueueNumbered(tx, fromSeq, toSeq);
+    },
+    // The delivery queue starts with the first publish (its schema is created then, not during the first start's seeding).
+    () => webhooks.start(),
   );
   app.decorate('events', events);
   app.addHook('onReady', async () => events.start());
   app.addHook('preClose', async () => events.close());
-  app.addHook('onClose', () => events.stop());
+  app.addHook('onClose', async () => {
+    await events.stop();
+    await webhooks.stop();
+  });
 
   // The very first hook: every answer carries its request id, also those of the hooks
   // below that answer on their own (shutting down, shedding load, 414/431).

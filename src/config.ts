@@ -76,6 +76,16 @@ const envSchema = z.object({
   /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
   MAX_MONITORS_PER_CLIENT: int(0, 100_000).default(100),
+  MAX_WEBHOOKS_PER_CLIENT: int(0, 10_000).default(20),
+  WEBHOOK_ALLOW_NETWORKS: optionalText,
+  WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  WEBHOOK_RETRY_LIMIT: int(0, 30).default(13),
+  WEBHOOK_RETRY_DELAY_SECONDS: int(1, 3600).default(15),
+  WEBHOOK_DISABLE_AFTER_HOURS: int(1, 24 * 365).default(72),
+  JOBS_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('stacklens_jobs'),
   /** Comma-separated Origins allowed to call /mcp from a browser, besides the loopback names with PORT and PUBLIC_URL's. */
   MCP_ALLOWED_ORIGINS: optionalText,
   /** Comma-separated Host values (name or name:port) /mcp answers besides the loopback names with PORT and PUBLIC_URL's; `*`: any. */
@@ -214,6 +224,20 @@ export interface Config {
   cursorSecret: string | undefined;
   /** Monitors (saved searches) one client may hold. */
   maxMonitorsPerClient: number;
+  /** Webhook delivery (services/webhooks.ts). */
+  webhooks: {
+    maxPerClient: number;
+    /** CIDR blocks a webhook URL may resolve to although not public (a receiver inside your network). */
+    allowNetworks: string[];
+    timeoutMs: number;
+    /** Retries after the first attempt, and the first retry's delay: each later one doubles (with jitter). */
+    retryLimit: number;
+    retryDelaySeconds: number;
+    /** An endpoint failing every delivery for this long is disabled until re-enabled. */
+    disableAfterHours: number;
+  };
+  /** The schema of the job queue (pg-boss). */
+  jobsSchema: string;
   stdioApiKey: string | undefined;
   mcp: {
     /** The MCP server's resource identifier (RFC 8707/9728): PUBLIC_URL + /mcp. Tokens for /mcp must name it as audience. */
@@ -354,6 +378,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     cursorSecret: e.CURSOR_SECRET,
     maxMonitorsPerClient: e.MAX_MONITORS_PER_CLIENT,
+    webhooks: {
+      maxPerClient: e.MAX_WEBHOOKS_PER_CLIENT,
+      allowNetworks: list(e.WEBHOOK_ALLOW_NETWORKS),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryLimit: e.WEBHOOK_RETRY_LIMIT,
+      retryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
+      disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
+    },
+    jobsSchema: e.JOBS_SCHEMA,
     stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {
       resource: `${publicUrl}/mcp`,

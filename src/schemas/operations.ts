@@ -12,6 +12,7 @@ import { firmographicsOperations } from './firmographics.ts';
 import { feedOperations } from './feed.ts';
 import { eventOperations } from './events.ts';
 import { monitorOperations } from './monitors.ts';
+import { webhookOperations } from './webhooks.ts';
 import { intelligenceOperations } from './intelligence.ts';
 import { vendorOperations } from './vendors.ts';
 import { categoryOperations } from './categories.ts';
@@ -31,6 +32,7 @@ const LISTED = [
   ...feedOperations,
   ...eventOperations,
   ...monitorOperations,
+  ...webhookOperations,
   ...intelligenceOperations,
   ...vendorOperations,
   ...categoryOperations,

@@ -1,7 +1,7 @@
 // Change events as the doors show them: the pull feed after a cursor, a company's history,
 // and the publisher that numbers new events and wakes the live streams.
 import { EventEmitter } from 'node:events';
-import type { Db } from '../db/db.ts';
+import type { Db, Tx } from '../db/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { EventRecord, EventsInput, EventsPage, HistoryInput, StreamInput } from '../schemas/events.ts';
 import { NotFoundError, RateLimitedError } from '../errors.ts';
@@ -11,7 +11,7 @@ import { serviceCursorKey, signEventCursor, verifyEventCursor } from './cursors.
 import { requireCompany } from './resolve.ts';
 
 /** The API record of a stored event. */
-function toEventRecord(r: EventRow): EventRecord {
+export function toEventRecord(r: EventRow): EventRecord {
   const s = r.subject;
   const record: EventRecord = {
     id: r.id,
@@ -159,6 +159,7 @@ export class EventPublisher extends EventEmitter<{ published: [Published]; close
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private prepared: Promise<void> | undefined;
   /** The highest seq this process has seen published. */
   lastSeq = 0;
 
@@ -169,6 +170,10 @@ export class EventPublisher extends EventEmitter<{ published: [Published]; close
     private readonly canPublish: () => boolean = () => true,
     /** Runs after each publish with the companies of its world events; returns the events it wrote (the monitors'). */
     private readonly afterPublish: (companyIds: string[]) => Promise<number> = async () => 0,
+    /** Runs in the publishing transaction with the range of seq it numbered (webhook fan-out). */
+    private readonly onNumbered?: (tx: Tx, fromSeq: number, toSeq: number) => Promise<void>,
+    /** Awaited before the first publish (the delivery queue's start). */
+    private readonly beforeFirstPublish: () => Promise<void> = async () => {},
     private readonly everyMs = PUBLISH_EVERY_MS,
   ) {
     super();
@@ -217,12 +222,16 @@ export class EventPublisher extends EventEmitter<{ published: [Published]; close
   private async publish(): Promise<void> {
     if (!this.canPublish()) return;
     try {
+      await (this.prepared ??= this.beforeFirstPublish().catch((err) => {
+        this.prepared = undefined;
+        throw err;
+      }));
       // A large backlog (a seed, a big import) is published in batches, each its own transaction.
       // Each turn: number what was written, then re-evaluate the monitors for the companies
       // those events (and the queue of changed companies) name; their entries and exits are
       // numbered on the next turn.
       for (;;) {
-        const published = await publishEvents(this.db);
+        const published = await publishEvents(this.db, this.onNumbered);
         if (published.lastSeq > this.lastSeq) {
           this.lastSeq = published.lastSeq;
           this.emit('published', published);

@@ -87,7 +87,7 @@ export interface Published {
  * numbers and commits after it, so seq follows commit order and a cursor never passes an
  * event that becomes visible later.
  */
-export async function publishEvents(db: Transactional): Promise<Published> {
+export async function publishEvents(db: Transactional, onNumbered?: (tx: Tx, fromSeq: number, toSeq: number) => Promise<void>): Promise<Published> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [PUBLISH_LOCK]);
     const rows = await tx.query<{ company_id: string; seq: string; client_id: string | null }>(
@@ -105,6 +105,8 @@ export async function publishEvents(db: Transactional): Promise<Published> {
       lastSeq = Math.max(lastSeq, Number(r.seq));
     }
     if (rows.length === 0) lastSeq = await highestSeq(tx);
+    // In the same transaction: what follows from the numbered events (webhook deliveries) commits with them.
+    else if (onNumbered) await onNumbered(tx, lastSeq - rows.length, lastSeq);
     return { count: rows.length, lastSeq, companyIds: [...companies].sort() };
   });
 }
@@ -204,4 +206,10 @@ export async function companyEvents(db: Queryable, filter: HistoryFilter, offset
     params,
   );
   return { total: count?.n ?? 0, rows: rows.map(toEventRow) };
+}
+
+/** One published event the reader may see (the world's, or its client's own). */
+export async function eventById(db: Queryable, id: string): Promise<EventRow | undefined> {
+  const [row] = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE e.id = $1 AND e.seq IS NOT NULL`, [id]);
+  return row ? toEventRow(row) : undefined;
 }

@@ -45,7 +45,9 @@ export async function hasWorldData(db: Queryable): Promise<boolean> {
 export async function clearWorld(tx: Tx): Promise<number> {
   const [purchases] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM purchases');
   // company_stacks: derived by the refresh, but it references companies, so it goes with them.
-  await tx.query(`TRUNCATE ${WORLD_TABLES.join(', ')}, company_stacks, purchases, site_visits, events, monitor_members, monitor_pending RESTART IDENTITY`);
+  await tx.query(
+    `TRUNCATE ${WORLD_TABLES.join(', ')}, company_stacks, purchases, site_visits, events, webhook_deliveries, monitor_members, monitor_pending RESTART IDENTITY`,
+  );
   return purchases!.n;
 }
 

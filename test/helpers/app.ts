@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/db.ts';
-import { createTestDb } from './db.ts';
+import { createTestDb, testJobsSchema } from './db.ts';
 import type { ToolDef } from '../../src/mcp/registry.ts';
 
 export interface TestApp {
@@ -39,14 +39,17 @@ export interface TestAppOptions {
   mcpTools?: ToolDef[];
   /** Extra routes registered before the app is ready (test-only scopes). */
   routes?: (app: FastifyInstance) => Promise<void>;
+  /** Webhook delivery: quicker expiry of a dead worker's jobs, faster polling. */
+  webhookTuning?: AppDeps['webhookTuning'];
   /** Captures log lines (set LOG_LEVEL in env too, the default is silent). */
   logStream?: AppDeps['logStream'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
-  const config = testConfig(options.env);
-  const app = await buildApp({ config, db, mcpTools: options.mcpTools, logStream: options.logStream });
+  const jobsSchema = testJobsSchema(db);
+  const config = testConfig({ ...(jobsSchema ? { JOBS_SCHEMA: jobsSchema } : {}), ...options.env });
+  const app = await buildApp({ config, db, mcpTools: options.mcpTools, logStream: options.logStream, webhookTuning: options.webhookTuning });
   if (options.routes) await options.routes(app);
   await app.ready();
   return {

@@ -21,6 +21,14 @@ export async function openSecondPool(db: Db): Promise<{ db: Db; separate: boolea
   return { db: await openDb({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5 }), separate: true };
 }
 
+const jobsSchemaOf = (schema: string) => `${schema}_jobs`;
+
+/** The job queue's schema for an app on this test database: its own on PostgreSQL (test files run side by side), the default on PGlite. */
+export function testJobsSchema(db: Db): string | undefined {
+  const schema = schemas.get(db);
+  return schema ? jobsSchemaOf(schema) : undefined;
+}
+
 export async function createTestDb(options: { preparedStatements?: boolean } = {}): Promise<Db> {
   if (!TEST_DATABASE_URL) {
     const db = await openDb(options);
@@ -49,7 +57,7 @@ export async function createTestDb(options: { preparedStatements?: boolean } = {
       await close();
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => c.end());
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${jobsSchemaOf(schema)}" CASCADE`).finally(() => c.end());
     },
   });
 }

@@ -25,6 +25,8 @@ interface HopOptions {
   ca?: string | Buffer;
   /** Awaited after the address is resolved and checked, right before connecting (the politeness wait). */
   beforeConnect?: () => Promise<void>;
+  /** A POST with this body (webhook deliveries); default a GET. */
+  post?: { body: Buffer; headers: Readonly<Record<string, string>> };
 }
 
 export interface HopResponse {
@@ -136,7 +138,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
     const req = mod.request(
       url,
       {
-        method: 'GET',
+        method: opts.post ? 'POST' : 'GET',
         lookup: lookup as never,
         agent: false,
         servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
@@ -146,6 +148,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
           accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
           'accept-language': 'en',
+          ...(opts.post ? { ...opts.post.headers, 'content-length': String(opts.post.body.length) } : {}),
         },
       },
       (res) => {
@@ -188,6 +191,6 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
     req.on('error', (err: NodeJS.ErrnoException) => fail(err instanceof BlockedAddressError ? err : classify(err)));
     // A signal that fired before this request began (during the politeness wait) sends no 'abort' event.
     if (opts.signal?.aborted) onAbort();
-    else req.end();
+    else req.end(opts.post?.body);
   });
 }

@@ -18,6 +18,7 @@ import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
 import { monitorRoutes } from './monitors.ts';
+import { webhookRoutes } from './webhooks.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 import { detectRoutes } from './detect.ts';
@@ -51,6 +52,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...feedRoutes(app),
     ...eventRoutes(app),
     ...monitorRoutes(app),
+    ...webhookRoutes(app),
     ...intelligenceRoutes(app),
     ...vendorRoutes(app),
     ...categoryRoutes(app),

@@ -1,0 +1,365 @@
+// Webhooks: a client's endpoints, and the delivery of events to them.
+//
+// - Signing follows the Standard Webhooks specification: headers `webhook-id` (the event id:
+//   the same on every retry and replay, so a receiver drops duplicates by it),
+//   `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+//   "id.timestamp.body">`, one per valid secret, space-separated: during a rotation the
+//   previous secret signs too until it expires).
+// - Delivery is at least once. Deliveries are written in the transaction that publishes their
+//   events, each with its job in the pg-boss queue (same transaction): a crash before the commit
+//   loses neither, one after it delivers again. Workers in any number of processes take jobs
+//   with SKIP LOCKED; a failed attempt (non-2xx, timeout, refused address) is retried with
+//   exponential backoff (WEBHOOK_RETRY_DELAY_SECONDS doubling, WEBHOOK_RETRY_LIMIT times: over
+//   a day by default); after the last, the delivery is dead (listed, replayable). A job whose
+//   worker died (kill -9) expires and is retried.
+// - An endpoint that has failed every delivery for WEBHOOK_DISABLE_AFTER_HOURS is disabled
+//   until its client enables it again; its pending deliveries are then skipped.
+// - Targets are checked as the fetcher's (public addresses only, resolved once and pinned):
+//   WEBHOOK_ALLOW_NETWORKS names private blocks allowed (a receiver in your own network).
+import { createHmac, randomBytes } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { Db, Queryable, Tx } from '../db/db.ts';
+import type { Config } from '../config.ts';
+import { nowDate } from '../clock.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import { toPage, type Page } from '../schemas/common.ts';
+import type { EventRecord } from '../schemas/events.ts';
+import type { CreateWebhookInput, ReplayInput, UpdateWebhookInput, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhooks.ts';
+import { DEFAULT_MONITOR_EVENT_TYPES } from '../schemas/monitors.ts';
+import { BlockedAddressError, FetchError, makeResolver, requestOnce } from '../detect/collect/index.ts';
+import { eventById } from '../store/events.ts';
+import { findMonitor } from '../store/monitors.ts';
+import {
+  countEndpoints,
+  deleteEndpointRow,
+  deliveryTarget,
+  disableIfFailingSince,
+  fanOut,
+  findEndpoint,
+  insertEndpoint,
+  listDeliveryRows,
+  listEndpointRows,
+  recordAttempt,
+  replayDeliveries,
+  setSecrets,
+  skipDelivery,
+  updateEndpointRow,
+  type EndpointRow,
+  type SigningSecret,
+} from '../store/webhooks.ts';
+import { toEventRecord } from './events.ts';
+
+const QUEUE = 'webhook-delivery';
+/** How long a previous secret keeps signing after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 3600_000;
+const USER_AGENT = 'Stacklens-Webhooks/1';
+
+// Signing -------------------------------------------------------------------------------------
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64. */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** The `webhook-signature` value: one `v1,<signature>` per secret. */
+function signatures(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map((secret) => {
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+    })
+    .join(' ');
+}
+
+/** The secrets that sign now: the current one and any previous one not yet expired. */
+function signingSecrets(secrets: readonly SigningSecret[], now: Date): string[] {
+  return secrets.filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime()).map((s) => s.secret);
+}
+
+// Endpoints -----------------------------------------------------------------------------------
+
+function toRecord(w: EndpointRow): WebhookRecord {
+  return {
+    id: w.id,
+    url: w.url,
+    description: w.description,
+    monitorId: w.monitorId,
+    eventTypes: w.eventTypes,
+    enabled: w.enabled,
+    disabledReason: w.disabledReason,
+    failingSince: w.failingSince?.toISOString() ?? null,
+    consecutiveFailures: w.consecutiveFailures,
+    createdAt: w.createdAt.toISOString(),
+    updatedAt: w.updatedAt.toISOString(),
+  };
+}
+
+async function requireEndpoint(db: Queryable, clientId: string, id: string): Promise<EndpointRow> {
+  const w = await findEndpoint(db, clientId, id);
+  if (!w) throw new NotFoundError(`webhookId: no webhook '${id}' of this client`);
+  return w;
+}
+
+async function checkMonitor(db: Db, clientId: string, monitorId: string | null | undefined): Promise<void> {
+  if (monitorId && !(await findMonitor(db, clientId, monitorId))) throw new NotFoundError(`monitorId: no monitor '${monitorId}' of this client`);
+}
+
+export async function createWebhook(db: Db, clientId: string, input: CreateWebhookInput, config: Config): Promise<WebhookRecord & { secret: string }> {
+  await checkMonitor(db, clientId, input.monitorId);
+  const id = `whk_${randomBytes(8).toString('hex')}`;
+  const secret = newSecret();
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM api_clients WHERE id = $1 FOR UPDATE', [clientId]);
+    const held = await countEndpoints(tx, clientId);
+    if (held >= config.webhooks.maxPerClient)
+      throw new ConflictError(
+        `This client has ${held} webhooks, the most it may hold (MAX_WEBHOOKS_PER_CLIENT = ${config.webhooks.maxPerClient}); delete one first`,
+      );
+    await insertEndpoint(
+      tx,
+      id,
+      clientId,
+      {
+        url: input.url,
+        description: input.description ?? null,
+        monitorId: input.monitorId ?? null,
+        eventTypes: input.eventTypes ?? [...DEFAULT_MONITOR_EVENT_TYPES],
+      },
+      secret,
+    );
+  });
+  return { ...toRecord(await requireEndpoint(db, clientId, id)), secret };
+}
+
+export async function getWebhook(db: Db, clientId: string, id: string): Promise<WebhookRecord> {
+  return toRecord(await requireEndpoint(db, clientId, id));
+}
+
+export async function listWebhooks(db: Db, clientId: string, input: { page: number; size: number }): Promise<Page<WebhookRecord>> {
+  const { total, rows } = await listEndpointRows(db, clientId, input.page * input.size, input.size);
+  return toPage(rows.map(toRecord), total, input.size);
+}
+
+export async function updateWebhook(db: Db, clientId: string, id: string, input: UpdateWebhookInput): Promise<WebhookRecord> {
+  const w = await requireEndpoint(db, clientId, id);
+  if (input.monitorId !== undefined) await checkMonitor(db, clientId, input.monitorId);
+  await updateEndpointRow(
+    db,
+    id,
+    {
+      url: input.url ?? w.url,
+      description: input.description === undefined ? w.description : input.description,
+      monitorId: input.monitorId === undefined ? w.monitorId : input.monitorId,
+      eventTypes: input.eventTypes ?? w.eventTypes,
+    },
+    input.enabled,
+  );
+  return getWebhook(db, clientId, id);
+}
+
+export async function deleteWebhook(db: Db, clientId: string, id: string): Promise<{ id: string; deleted: true }> {
+  if (!(await deleteEndpointRow(db, clientId, id))) throw new NotFoundError(`webhookId: no webhook '${id}' of this client`);
+  return { id, deleted: true };
+}
+
+/** A new signing secret; the previous one keeps signing for a day (both signatures are sent), then stops. */
+export async function rotateWebhookSecret(db: Db, clientId: string, id: string): Promise<{ id: string; secret: string; previousSecretExpiresAt: string }> {
+  const w = await requireEndpoint(db, clientId, id);
+  const now = nowDate();
+  const expiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
+  const secret = newSecret();
+  const current = w.secrets.find((s) => s.expiresAt === null);
+  await setSecrets(db, id, [{ secret, expiresAt: null }, ...(current ? [{ secret: current.secret, expiresAt }] : [])]);
+  return { id, secret, previousSecretExpiresAt: expiresAt };
+}
+
+export async function listWebhookDeliveries(
+  db: Db,
+  clientId: string,
+  id: string,
+  input: { status?: string | undefined; page: number; size: number },
+): Promise<Page<WebhookDeliveryRecord>> {
+  await requireEndpoint(db, clientId, id);
+  const { total, rows } = await listDeliveryRows(db, id, input.status, input.page * input.size, input.size);
+  return toPage(
+    rows.map((d) => ({
+      eventId: d.eventId,
+      eventType: d.eventType,
+      status: d.status as WebhookDeliveryRecord['status'],
+      attempts: d.attempts,
+      lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+      lastStatus: d.lastStatus,
+      lastError: d.lastError,
+      deliveredAt: d.deliveredAt?.toISOString() ?? null,
+      createdAt: d.createdAt.toISOString(),
+    })),
+    total,
+    input.size,
+  );
+}
+
+// Delivery ------------------------------------------------------------------------------------
+
+/** A pg-boss connection that runs on our database handle (both engines; inside a transaction when given one). */
+function bossDb(db: Queryable): PgBoss.Db {
+  return { executeSql: async (text, values) => ({ rows: await db.query(text, values) }) };
+}
+
+interface DeliveryJob {
+  endpointId: string;
+  eventId: string;
+}
+
+type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+/**
+ * The delivery queue and its worker: created by the app, started once the database is ready.
+ * Fan-out (`enqueueNumbered`) runs inside the publisher's transaction.
+ */
+export class WebhookDelivery {
+  private readonly boss: PgBoss;
+  private started: Promise<void> | undefined;
+  private readonly resolver = makeResolver();
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly onError: (err: unknown) => void,
+    /** Tests: a shorter expiry of a job whose worker died, and faster polling. */
+    private readonly tuning: { expireInSeconds?: number; pollingIntervalSeconds?: number; maintenanceIntervalSeconds?: number } = {},
+  ) {
+    this.boss = new PgBoss({
+      db: bossDb(db),
+      schema: config.jobsSchema,
+      schedule: false,
+      ...(tuning.maintenanceIntervalSeconds ? { maintenanceIntervalSeconds: tuning.maintenanceIntervalSeconds } : {}),
+    } as PgBoss.ConstructorOptions);
+    this.boss.on('error', (err) => this.onError(err));
+  }
+
+  /** Creates the queue's schema (first time) and starts delivering; idempotent. */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      await this.boss.start();
+      const { retryLimit, retryDelaySeconds, timeoutMs } = this.config.webhooks;
+      const queue = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: this.expireInSeconds(timeoutMs) };
+      await this.boss.createQueue(QUEUE, { name: QUEUE, ...queue });
+      await this.boss.updateQueue(QUEUE, { name: QUEUE, ...queue });
+      await this.boss.work<DeliveryJob>(
+        QUEUE,
+        { batchSize: 50, pollingIntervalSeconds: this.tuning.pollingIntervalSeconds ?? 1, includeMetadata: true },
+        async (jobs) => {
+          await Promise.all(jobs.map((job) => this.attempt(job)));
+        },
+      );
+    })();
+    this.started.catch(() => (this.started = undefined));
+    return this.started;
+  }
+
+  get isStarted(): boolean {
+    return this.started !== undefined;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    await this.started.catch(() => {});
+    await this.boss.stop({ graceful: true, wait: true, close: false } as PgBoss.StopOptions);
+  }
+
+  private expireInSeconds(timeoutMs: number): number {
+    return this.tuning.expireInSeconds ?? Math.ceil(timeoutMs / 1000) * 3 + 30;
+  }
+
+  /** The deliveries of newly numbered events, with their jobs, in the publisher's transaction. */
+  async enqueueNumbered(tx: Tx, fromSeq: number, toSeq: number): Promise<number> {
+    if (!this.started) return 0;
+    await this.started;
+    const deliveries = await fanOut(tx, fromSeq, toSeq);
+    await this.enqueue(tx, deliveries);
+    return deliveries.length;
+  }
+
+  /** Replays deliveries (by event ids or a time range of detection) to one endpoint; returns how many were queued. */
+  async replay(clientId: string, webhookId: string, input: ReplayInput): Promise<{ queued: number }> {
+    const w = await requireEndpoint(this.db, clientId, webhookId);
+    if (!w.enabled) throw new ConflictError(`webhook ${webhookId} is disabled (${w.disabledReason ?? 'disabled'}); enable it first`);
+    const byRange = input.from !== undefined && input.to !== undefined;
+    if ((input.eventIds !== undefined) === (input.from !== undefined || input.to !== undefined) || (input.eventIds === undefined && !byRange))
+      throw new BadRequestError('body: give eventIds, or from and to (a time range of detectedAt), not both');
+    const which: { eventIds: readonly string[] } | { from: Date; to: Date } = input.eventIds
+      ? { eventIds: input.eventIds }
+      : { from: new Date(input.from!), to: new Date(input.to!) };
+    if ('from' in which && which.from >= which.to) throw new BadRequestError('to: must be after from');
+    await this.start();
+    const queued = await this.db.transaction(async (tx) => {
+      const deliveries = await replayDeliveries(tx, webhookId, which);
+      await this.enqueue(tx, deliveries);
+      return deliveries.length;
+    });
+    return { queued };
+  }
+
+  private async enqueue(tx: Tx, deliveries: readonly DeliveryJob[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.boss.insert(
+      deliveries.map((d) => ({ name: QUEUE, data: d })),
+      { db: bossDb(tx) },
+    );
+  }
+
+  private async attempt(job: PgBoss.JobWithMetadata<DeliveryJob>): Promise<void> {
+    const { endpointId, eventId } = job.data;
+    try {
+      const target = await deliveryTarget(this.db, endpointId, eventId);
+      const event = target ? await eventById(this.db, eventId) : undefined;
+      if (!target || !event || !target.endpoint.enabled) {
+        if (target) await skipDelivery(this.db, endpointId, eventId);
+        return; // nothing to send any more: the job completes
+      }
+      const outcome = await this.send(target.endpoint, toEventRecord(event));
+      const final = job.retryCount >= job.retryLimit;
+      await recordAttempt(this.db, endpointId, eventId, outcome.ok ? outcome : { ...outcome, final });
+      if (outcome.ok) return;
+      const disableBefore = new Date(nowDate().getTime() - this.config.webhooks.disableAfterHours * 3600_000);
+      await disableIfFailingSince(this.db, endpointId, disableBefore, `every delivery failed for ${this.config.webhooks.disableAfterHours} hours`);
+      await this.boss.fail(QUEUE, job.id, { error: outcome.error });
+    } catch (err) {
+      // The database was out of reach: the job is retried by the queue.
+      this.onError(err);
+      await this.boss.fail(QUEUE, job.id, { error: String(err) }).catch(() => {});
+    }
+  }
+
+  /** One signed POST; never throws: the outcome says how it went. */
+  async send(endpoint: EndpointRow, event: EventRecord): Promise<AttemptOutcome> {
+    const timestamp = Math.floor(nowDate().getTime() / 1000);
+    const body = JSON.stringify({ type: event.type, timestamp: new Date(timestamp * 1000).toISOString(), data: event });
+    const secrets = signingSecrets(endpoint.secrets, nowDate());
+    try {
+      const res = await requestOnce(new URL(endpoint.url), {
+        resolver: this.resolver,
+        policy: { allowNetworks: this.config.webhooks.allowNetworks, ports: 'any' },
+        timeoutMs: this.config.webhooks.timeoutMs,
+        maxBytes: 4096,
+        userAgent: USER_AGENT,
+        accept: '*/*',
+        post: {
+          body: Buffer.from(body),
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': event.id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatures(secrets, event.id, timestamp, body),
+          },
+        },
+      });
+      if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
+      return { ok: false, status: res.status, error: `HTTP ${res.status}` };
+    } catch (err) {
+      const reason =
+        err instanceof BlockedAddressError ? `refused target: ${err.message}` : err instanceof FetchError ? `${err.reason}: ${err.message}` : String(err);
+      return { ok: false, status: null, error: reason };
+    }
+  }
+}

@@ -1,0 +1,265 @@
+// SQL of webhooks (migration 037): endpoints of a client, and deliveries of events to them.
+import type { Queryable, Tx } from '../db/db.ts';
+import type { EventType } from '../schemas/events.ts';
+
+export interface SigningSecret {
+  secret: string;
+  /** When a previous secret stops signing (ISO time); null for the current one. */
+  expiresAt: string | null;
+}
+
+export interface EndpointRow {
+  id: string;
+  clientId: string;
+  url: string;
+  description: string | null;
+  monitorId: string | null;
+  eventTypes: EventType[];
+  secrets: SigningSecret[];
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: Date | null;
+  consecutiveFailures: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type RawEndpoint = {
+  id: string;
+  client_id: string;
+  url: string;
+  description: string | null;
+  monitor_id: string | null;
+  event_types: EventType[];
+  secrets: SigningSecret[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  consecutive_failures: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+function toEndpoint(r: RawEndpoint): EndpointRow {
+  return {
+    id: r.id,
+    clientId: r.client_id,
+    url: r.url,
+    description: r.description,
+    monitorId: r.monitor_id,
+    eventTypes: r.event_types,
+    secrets: r.secrets,
+    enabled: r.enabled,
+    disabledReason: r.disabled_reason,
+    failingSince: r.failing_since ? new Date(r.failing_since) : null,
+    consecutiveFailures: r.consecutive_failures,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  };
+}
+
+interface EndpointFields {
+  url: string;
+  description: string | null;
+  monitorId: string | null;
+  eventTypes: readonly EventType[];
+}
+
+export async function insertEndpoint(tx: Tx, id: string, clientId: string, f: EndpointFields, secret: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_endpoints (id, client_id, url, description, monitor_id, event_types, secrets) VALUES ($1, $2, $3, $4, $5, $6::text[], $7::jsonb)`,
+    [id, clientId, f.url, f.description, f.monitorId, f.eventTypes, JSON.stringify([{ secret, expiresAt: null }])],
+  );
+}
+
+export async function updateEndpointRow(db: Queryable, id: string, f: EndpointFields, enable: boolean | undefined): Promise<void> {
+  await db.query(
+    `UPDATE webhook_endpoints SET url = $2, description = $3, monitor_id = $4, event_types = $5::text[], updated_at = now(),
+       enabled = coalesce($6, enabled),
+       disabled_reason = CASE WHEN $6 IS NULL THEN disabled_reason WHEN $6 THEN NULL ELSE 'disabled by the client' END,
+       failing_since = CASE WHEN $6 THEN NULL ELSE failing_since END,
+       consecutive_failures = CASE WHEN $6 THEN 0 ELSE consecutive_failures END
+     WHERE id = $1`,
+    [id, f.url, f.description, f.monitorId, f.eventTypes, enable ?? null],
+  );
+}
+
+export async function setSecrets(db: Queryable, id: string, secrets: readonly SigningSecret[]): Promise<void> {
+  await db.query(`UPDATE webhook_endpoints SET secrets = $2::jsonb, updated_at = now() WHERE id = $1`, [id, JSON.stringify(secrets)]);
+}
+
+export async function findEndpoint(db: Queryable, clientId: string, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await db.query<RawEndpoint>(`SELECT * FROM webhook_endpoints WHERE id = $1 AND client_id = $2`, [id, clientId]);
+  return row ? toEndpoint(row) : undefined;
+}
+
+export async function listEndpointRows(db: Queryable, clientId: string, offset: number, limit: number): Promise<{ total: number; rows: EndpointRow[] }> {
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE client_id = $1`, [clientId]);
+  const rows = await db.query<RawEndpoint>(`SELECT * FROM webhook_endpoints WHERE client_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+    clientId,
+    limit,
+    offset,
+  ]);
+  return { total: count?.n ?? 0, rows: rows.map(toEndpoint) };
+}
+
+export async function countEndpoints(db: Queryable, clientId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE client_id = $1`, [clientId]);
+  return row?.n ?? 0;
+}
+
+export async function deleteEndpointRow(db: Queryable, clientId: string, id: string): Promise<boolean> {
+  return (await db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND client_id = $2 RETURNING 1`, [id, clientId])).length > 0;
+}
+
+/** What the filter of an endpoint lets through, as SQL on `e` (events) and `w` (webhook_endpoints). */
+const ENDPOINT_WANTS = `e.type = ANY(w.event_types)
+  AND (e.client_id IS NULL OR e.client_id = w.client_id)
+  AND (w.monitor_id IS NULL
+       OR (e.client_id = w.client_id AND e.subject->>'monitorId' = w.monitor_id)
+       OR (e.client_id IS NULL AND EXISTS (SELECT 1 FROM monitor_members mm WHERE mm.monitor_id = w.monitor_id AND mm.company_id = e.company_id)))`;
+
+/** The deliveries of the events numbered in (fromSeq, toSeq] to every enabled endpoint that wants them. */
+export async function fanOut(tx: Tx, fromSeq: number, toSeq: number): Promise<{ endpointId: string; eventId: string }[]> {
+  const rows = await tx.query<{ endpoint_id: string; event_id: string }>(
+    `INSERT INTO webhook_deliveries (endpoint_id, event_id, status)
+     SELECT w.id, e.id, 'pending' FROM events e JOIN webhook_endpoints w ON w.enabled AND ${ENDPOINT_WANTS}
+      WHERE e.seq > $1 AND e.seq <= $2
+     ON CONFLICT DO NOTHING RETURNING endpoint_id, event_id`,
+    [fromSeq, toSeq],
+  );
+  return rows.map((r) => ({ endpointId: r.endpoint_id, eventId: r.event_id }));
+}
+
+/**
+ * Deliveries to try again (replay): the events given by id, or those published in a time range,
+ * that the endpoint wants; each is set pending again (a new delivery where there was none).
+ */
+export async function replayDeliveries(
+  tx: Tx,
+  endpointId: string,
+  which: { eventIds: readonly string[] } | { from: Date; to: Date },
+): Promise<{ endpointId: string; eventId: string }[]> {
+  const params: unknown[] = [endpointId];
+  const selector =
+    'eventIds' in which
+      ? `e.id = ANY($${params.push(which.eventIds)}::text[])`
+      : `e.detected_at >= $${params.push(which.from.toISOString())} AND e.detected_at < $${params.push(which.to.toISOString())}`;
+  const rows = await tx.query<{ event_id: string }>(
+    `INSERT INTO webhook_deliveries (endpoint_id, event_id, status)
+     SELECT w.id, e.id, 'pending' FROM events e JOIN webhook_endpoints w ON w.id = $1 AND ${ENDPOINT_WANTS}
+      WHERE e.seq IS NOT NULL AND ${selector}
+     ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', last_error = NULL
+     RETURNING event_id`,
+    params,
+  );
+  return rows.map((r) => ({ endpointId, eventId: r.event_id }));
+}
+
+/** What one delivery sends: the endpoint's target and secrets, and the event. */
+interface DeliveryTarget {
+  endpoint: EndpointRow;
+  status: string;
+}
+
+export async function deliveryTarget(db: Queryable, endpointId: string, eventId: string): Promise<DeliveryTarget | undefined> {
+  const [row] = await db.query<RawEndpoint & { delivery_status: string }>(
+    `SELECT w.*, d.status AS delivery_status FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+      WHERE d.endpoint_id = $1 AND d.event_id = $2`,
+    [endpointId, eventId],
+  );
+  return row ? { endpoint: toEndpoint(row), status: row.delivery_status } : undefined;
+}
+
+/** Records a delivery's attempt; a success resets the endpoint's failure count, a failure adds to it. */
+export async function recordAttempt(
+  db: Queryable,
+  endpointId: string,
+  eventId: string,
+  outcome: { ok: true; status: number } | { ok: false; status: number | null; error: string; final: boolean },
+): Promise<void> {
+  if (outcome.ok) {
+    await db.query(
+      `WITH d AS (UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = now(), last_status = $3,
+                    last_error = NULL, delivered_at = now() WHERE endpoint_id = $1 AND event_id = $2)
+       UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL WHERE id = $1`,
+      [endpointId, eventId, outcome.status],
+    );
+    return;
+  }
+  await db.query(
+    `WITH d AS (UPDATE webhook_deliveries SET status = CASE WHEN $5 THEN 'dead' ELSE 'pending' END, attempts = attempts + 1,
+                  last_attempt_at = now(), last_status = $3, last_error = $4 WHERE endpoint_id = $1 AND event_id = $2)
+     UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, now()) WHERE id = $1`,
+    [endpointId, eventId, outcome.status, outcome.error.slice(0, 500), outcome.final],
+  );
+}
+
+/** Disables an endpoint that has failed every delivery since `before`; true when it did. */
+export async function disableIfFailingSince(db: Queryable, endpointId: string, before: Date, reason: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now()
+      WHERE id = $1 AND enabled AND failing_since IS NOT NULL AND failing_since <= $2 RETURNING 1`,
+    [endpointId, before.toISOString(), reason],
+  );
+  return rows.length > 0;
+}
+
+/** Marks a delivery skipped (its endpoint was disabled or deleted before it went out). */
+export async function skipDelivery(db: Queryable, endpointId: string, eventId: string): Promise<void> {
+  await db.query(`UPDATE webhook_deliveries SET status = 'skipped' WHERE endpoint_id = $1 AND event_id = $2 AND status = 'pending'`, [endpointId, eventId]);
+}
+
+interface DeliveryRow {
+  eventId: string;
+  eventType: EventType;
+  status: string;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+export async function listDeliveryRows(
+  db: Queryable,
+  endpointId: string,
+  status: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: DeliveryRow[] }> {
+  const params: unknown[] = [endpointId];
+  const where = `d.endpoint_id = $1${status ? ` AND d.status = $${params.push(status)}` : ''}`;
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries d WHERE ${where}`, params);
+  const rows = await db.query<{
+    event_id: string;
+    type: EventType;
+    status: string;
+    attempts: number;
+    last_attempt_at: Date | null;
+    last_status: number | null;
+    last_error: string | null;
+    delivered_at: Date | null;
+    created_at: Date;
+  }>(
+    `SELECT d.event_id, e.type, d.status, d.attempts, d.last_attempt_at, d.last_status, d.last_error, d.delivered_at, d.created_at
+       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE ${where}
+      ORDER BY d.created_at DESC, d.event_id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+    params,
+  );
+  return {
+    total: count?.n ?? 0,
+    rows: rows.map((r) => ({
+      eventId: r.event_id,
+      eventType: r.type,
+      status: r.status,
+      attempts: r.attempts,
+      lastAttemptAt: r.last_attempt_at ? new Date(r.last_attempt_at) : null,
+      lastStatus: r.last_status,
+      lastError: r.last_error,
+      deliveredAt: r.delivered_at ? new Date(r.delivered_at) : null,
+      createdAt: new Date(r.created_at),
+    })),
+  };
+}
