@@ -10,6 +10,10 @@ import { deriveInstalls, recordDetections } from '../../src/services/observation
 import type { EventRecord, EventsPage } from '../../src/schemas/events.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
 import { AS_OF, intelligenceWorld } from '../intelligence/world.ts';
+import { importFile } from '../../src/ingest/import/index.ts';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let t: TestApp;
 let client: TestClient;
@@ -95,6 +99,37 @@ test('a product monitor gains a company when a detection run finds the product t
     ['technology.adopted', 'new-ga.example'],
     ['monitor.entered', 'new-ga.example'],
   ]);
+});
+
+test('an import that moves companies in and out of a search enters and removes them, once each', async () => {
+  const uk = await call<MonitorRecord>('POST', '/api/monitors', {
+    name: 'Large in GB',
+    search: { filter: { countryIn: ['GB'], employeeRangeIn: ['Above 10,000'] } },
+  });
+  assert.equal(uk.status, 200, JSON.stringify(uk.body));
+  assert.equal(uk.body.members, 0);
+  const [a, b] = await t.db.query<{ domain: string }>(`SELECT domain FROM companies WHERE country = 'GB' ORDER BY id LIMIT 2`);
+  const file = async (lines: string[]) => {
+    const path = join(await mkdtemp(join(tmpdir(), 'monitor-import-')), 'companies.csv');
+    await writeFile(path, ['domain,employeeRange', ...lines].join('\n'));
+    return path;
+  };
+  const first = await importFile(t.db, 'companies', await file([`${a!.domain},"Above 10,000"`, `${b!.domain},"Above 10,000"`]));
+  assert.equal(first.updated, 2, JSON.stringify(first.errors));
+  await t.app.events.nudge();
+  await importFile(t.db, 'companies', await file([`${a!.domain},"Above 10,000"`, `${b!.domain},50 - 199`]));
+  await t.app.events.nudge();
+  const entries = brief((await monitorEvents(uk.body.id)).filter((e) => e.type.startsWith('monitor.')));
+  assert.deepEqual(
+    entries.sort(),
+    [
+      ['monitor.entered', a!.domain],
+      ['monitor.entered', b!.domain],
+      ['monitor.left', b!.domain],
+    ].sort(),
+  );
+  assert.equal((await call<MonitorRecord>('GET', `/api/monitors/${uk.body.id}`)).body.members, 1);
+  assert.equal((await call('DELETE', `/api/monitors/${uk.body.id}`)).status, 200);
 });
 
 test('a list monitor: its domains are its members; the event types it wants filter its view', async () => {
