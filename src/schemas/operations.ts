@@ -13,6 +13,7 @@ import { feedOperations } from './feed.ts';
 import { eventOperations } from './events.ts';
 import { monitorOperations } from './monitors.ts';
 import { webhookOperations } from './webhooks.ts';
+import { adoptionOperations } from './adoption.ts';
 import { intelligenceOperations } from './intelligence.ts';
 import { vendorOperations } from './vendors.ts';
 import { categoryOperations } from './categories.ts';
@@ -33,6 +34,7 @@ const LISTED = [
   ...eventOperations,
   ...monitorOperations,
   ...webhookOperations,
+  ...adoptionOperations,
   ...intelligenceOperations,
   ...vendorOperations,
   ...categoryOperations,

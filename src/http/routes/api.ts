@@ -19,6 +19,7 @@ import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
 import { monitorRoutes } from './monitors.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { adoptionRoutes } from './adoption.ts';
 import { profileRoutes } from './profiles.ts';
 import { aiRoutes } from './ai.ts';
 import { detectRoutes } from './detect.ts';
@@ -53,6 +54,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...eventRoutes(app),
     ...monitorRoutes(app),
     ...webhookRoutes(app),
+    ...adoptionRoutes(app),
     ...intelligenceRoutes(app),
     ...vendorRoutes(app),
     ...categoryRoutes(app),

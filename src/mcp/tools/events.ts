@@ -4,6 +4,8 @@ import { defineTool, type ToolAnswer } from '../registry.ts';
 import { pageAnswer, toolPage } from '../shapes.ts';
 import { companyHistoryOp, eventSchema, listEventsOp, type EventRecord } from '../../schemas/events.ts';
 import { companyHistory, listEvents } from '../../services/events.ts';
+import { adoptionSchema, productAdoptionOp } from '../../schemas/adoption.ts';
+import { adoptionTrend } from '../../services/adoption.ts';
 
 /** One line of a summary: "2026-09-15 adopted HubSpot CRM at acme.com (0.93)". */
 function eventLine(e: EventRecord): string {
@@ -52,6 +54,22 @@ export const eventTools = [
         eventLine,
       );
       return answer;
+    },
+  }),
+
+  defineTool(productAdoptionOp, {
+    output: adoptionSchema,
+    run: async ({ productId, ...query }, ctx) => {
+      const trend = await adoptionTrend(ctx.db, { kind: 'product', productId }, query, ctx.config.detect.staleAfterDays);
+      const first = trend.points[0];
+      const last = trend.points.at(-1);
+      const adoptions = trend.points.reduce((n, p) => n + p.adoptions, 0);
+      const drops = trend.points.reduce((n, p) => n + p.drops, 0);
+      const summary =
+        first && last
+          ? `${trend.subject.name}: ${first.companies} companies in ${first.period}, ${last.companies} in ${last.period}; ${adoptions} adoptions and ${drops} drops over the ${trend.points.length} months.`
+          : `${trend.subject.name}: no months in the range.`;
+      return { structured: trend, summary };
     },
   }),
 ];

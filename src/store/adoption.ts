@@ -1,0 +1,64 @@
+// SQL of adoption trends: per month, the companies using a set of products at the month's end
+// (by the rule installs are derived with: an observation within the staleness window before
+// it and no drop since; or an imported install, which has no observations, verified before
+// it), and the
+// adoptions and drops of those products that happened in the month.
+import type { Queryable } from '../db/db.ts';
+import { Params } from '../db/sql.ts';
+import { matchingCompaniesSql, type CompanySearchCriteria } from './companies.ts';
+
+interface AdoptionRow {
+  start: Date;
+  companies: number;
+  adoptions: number;
+  drops: number;
+}
+
+/** One row per month from `first` to `last` (first days of months, UTC), oldest first. */
+export async function adoptionByMonth(
+  db: Queryable,
+  productIds: readonly string[],
+  first: Date,
+  last: Date,
+  staleAfterDays: number,
+  criteria: CompanySearchCriteria,
+): Promise<AdoptionRow[]> {
+  const p = new Params();
+  const products = p.add(productIds, 'text[]');
+  const from = p.add(first.toISOString(), 'timestamptz');
+  const to = p.add(last.toISOString(), 'timestamptz');
+  const stale = p.add(staleAfterDays, 'int');
+  const companies = matchingCompaniesSql(criteria, p);
+  const rows = await db.query<{ start: Date; companies: number; adoptions: number; drops: number }>(
+    `WITH periods AS (
+       SELECT g AS start, g + interval '1 month' AS finish FROM generate_series(${from}, ${to}, interval '1 month') AS g),
+     matched AS MATERIALIZED (${companies}),
+     in_use AS (
+       SELECT pe.start, o.company_id
+         FROM periods pe JOIN observations o ON o.product_id = ANY(${products})
+              AND o.seen_at >= pe.finish - make_interval(days => ${stale}) AND o.seen_at < pe.finish
+        -- A drop that happened after the sighting and before the period's end ends the use there,
+        -- without waiting for the staleness window.
+        WHERE NOT EXISTS (SELECT 1 FROM events d WHERE d.type = 'technology.dropped' AND d.client_id IS NULL AND d.company_id = o.company_id
+                            AND d.subject->>'productId' = o.product_id AND d.occurred_at > o.seen_at AND d.occurred_at < pe.finish)
+       UNION
+       SELECT pe.start, i.company_id
+         FROM periods pe JOIN installs i ON i.product_id = ANY(${products}) AND i.first_verified < pe.finish
+        WHERE NOT EXISTS (SELECT 1 FROM observations o WHERE o.company_id = i.company_id AND o.product_id = i.product_id)),
+     counted AS (
+       SELECT u.start, count(*)::int AS companies FROM in_use u JOIN matched m ON m.id = u.company_id GROUP BY u.start),
+     changes AS (
+       SELECT pe.start, count(*) FILTER (WHERE e.type = 'technology.adopted')::int AS adoptions,
+              count(*) FILTER (WHERE e.type = 'technology.dropped')::int AS drops
+         FROM periods pe JOIN events e ON e.occurred_at >= pe.start AND e.occurred_at < pe.finish
+              AND e.type IN ('technology.adopted', 'technology.dropped') AND e.client_id IS NULL AND e.seq IS NOT NULL
+              AND e.subject->>'productId' = ANY(${products})
+         JOIN matched m ON m.id = e.company_id
+        GROUP BY pe.start)
+     SELECT pe.start, coalesce(c.companies, 0) AS companies, coalesce(ch.adoptions, 0) AS adoptions, coalesce(ch.drops, 0) AS drops
+       FROM periods pe LEFT JOIN counted c USING (start) LEFT JOIN changes ch USING (start)
+      ORDER BY pe.start`,
+    p.values,
+  );
+  return rows.map((r) => ({ start: new Date(r.start), companies: r.companies, adoptions: r.adoptions, drops: r.drops }));
+}

@@ -1,0 +1,107 @@
+// Adoption trends on a hand-built history: monthly visits of three companies (one adopts, one
+// drops, one is unreachable once), read back per month as companies using the product,
+// adoptions, drops and net change; for the product, its category and its vendor; filtered by
+// country. Both engines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient, type TestClient } from '../helpers/auth.ts';
+import { insertWorld } from '../helpers/fixtures.ts';
+import { deriveInstalls, recordDetections } from '../../src/services/observations.ts';
+import type { AdoptionTrend } from '../../src/schemas/adoption.ts';
+import { intelligenceWorld } from '../intelligence/world.ts';
+
+let t: TestApp;
+let client: TestClient;
+const ok = { outcome: 'ok' as const, kinds: ['web' as const], reason: null };
+const failed = { outcome: 'failed' as const, kinds: [], reason: 'timeout' };
+const ga = {
+  name: 'Google Analytics',
+  vendorDomain: 'google.com',
+  category: 'Web Analytics',
+  confidence: 0.9,
+  evidence: [{ source: 'script' as const, url: 'https://x.example/', ruleId: 'Google Analytics/scriptSrc/0', excerpt: '<script src="ga.js">', weight: 0.9 }],
+};
+const mid = (month: number) => new Date(Date.UTC(2026, month - 1, 15)).toISOString();
+
+before(async () => {
+  t = await createTestApp();
+  const world = intelligenceWorld();
+  world.categories!.push({ id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' });
+  world.vendors!.push({ id: 'ven_google', domain: 'google.com', name: 'Google' });
+  world.products!.push({ id: 'prd_ga', vendor_id: 'ven_google', category_id: 'cat_web_analytics', name: 'Google Analytics' });
+  await insertWorld(t.db, world);
+  client = await createTestClient(t.db, 'full');
+  // January to June, one visit a month in its middle.
+  const history: Record<string, ('ga' | 'none' | 'failed')[]> = {
+    'adopts.example': ['none', 'ga', 'ga', 'ga', 'ga', 'ga'],
+    'drops.example': ['ga', 'ga', 'ga', 'none', 'none', 'none'],
+    'steady.example': ['ga', 'ga', 'ga', 'failed', 'ga', 'ga'],
+  };
+  for (let m = 1; m <= 6; m++) {
+    const sites = Object.entries(history).map(([domain, months]) => {
+      const state = months[m - 1]!;
+      return { domain, seenAt: mid(m), technologies: state === 'ga' ? [ga] : [], visit: state === 'failed' ? failed : ok };
+    });
+    const run = await recordDetections(t.db, sites, { runId: `run-${m}` });
+    await deriveInstalls(t.db, { companyIds: run.companyIds, asOf: new Date(mid(m)) });
+  }
+  await t.db.query(`UPDATE companies SET country = 'NO' WHERE domain = 'adopts.example'`);
+  await t.app.events.nudge();
+});
+after(() => t.close());
+
+const trend = async (path: string) => {
+  const res = await t.app.inject({ method: 'GET', url: path, headers: client.headers });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as AdoptionTrend;
+};
+const rows = (tr: AdoptionTrend) => tr.points.map((p) => [p.period, p.companies, p.adoptions, p.drops, p.netChange]);
+
+test('per month: companies using the product at its end, adoptions and drops when they happened, net change', async () => {
+  const product = await trend('/api/products/prd_ga/adoption?from=2026-01-01&to=2026-06-30');
+  assert.deepEqual(product.subject, { kind: 'product', id: 'prd_ga', name: 'Google Analytics' });
+  assert.deepEqual(rows(product), [
+    // adopts.example adopted between Jan 15 and Feb 15 (estimate Jan 30); drops.example dropped
+    // between Mar 15 and Apr 15 (estimate Mar 30), confirmed by the May visit; steady.example's
+    // failed April visit is no drop.
+    ['2026-01', 2, 1, 0, 1],
+    ['2026-02', 3, 0, 0, 0],
+    ['2026-03', 2, 0, 1, -1],
+    ['2026-04', 2, 0, 0, 0],
+    ['2026-05', 2, 0, 0, 0],
+    ['2026-06', 2, 0, 0, 0],
+  ]);
+  // The same through its category (and the parent category) and its vendor.
+  assert.deepEqual(rows(await trend('/api/categories/cat_web_analytics/adoption?from=2026-01-01&to=2026-06-30')), rows(product));
+  assert.deepEqual(
+    rows(await trend('/api/categories/cat_analytics/adoption?from=2026-01-01&to=2026-06-30')).map((r) => r[2]),
+    [1, 0, 0, 0, 0, 0],
+  );
+  assert.deepEqual(rows(await trend('/api/vendors/google.com/adoption?from=2026-01-01&to=2026-06-30')), rows(product));
+});
+
+test('filtered like company search: only the companies in the country count', async () => {
+  const norway = await trend('/api/products/prd_ga/adoption?from=2026-01-01&to=2026-03-31&countries=NO');
+  assert.deepEqual(rows(norway), [
+    ['2026-01', 0, 1, 0, 1],
+    ['2026-02', 1, 0, 0, 0],
+    ['2026-03', 1, 0, 0, 0],
+  ]);
+});
+
+test('bad ranges and unknown subjects are 4xx naming the field', async () => {
+  const get = (path: string) => t.app.inject({ method: 'GET', url: path, headers: client.headers });
+  assert.equal((await get('/api/products/prd_nope/adoption')).statusCode, 404);
+  assert.equal((await get('/api/categories/cat_nope/adoption')).statusCode, 404);
+  assert.equal((await get('/api/vendors/nowhere.example/adoption')).statusCode, 404);
+  const reversed = await get('/api/products/prd_ga/adoption?from=2026-06-01&to=2026-01-01');
+  assert.equal(reversed.statusCode, 400);
+  assert.match(reversed.json().message, /^from: /);
+  const tooLong = await get('/api/products/prd_ga/adoption?from=2010-01-01&to=2026-01-01');
+  assert.equal(tooLong.statusCode, 400);
+  assert.match(tooLong.json().message, /at most 60 months/);
+  assert.equal((await get('/api/products/prd_ga/adoption?interval=week')).statusCode, 400);
+  // The default: the last 12 months.
+  assert.equal((await trend('/api/products/prd_ga/adoption')).points.length, 12);
+});
