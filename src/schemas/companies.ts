@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { idInput, textInput } from './text.ts';
 import { boolParam, csvColumnsOf, intParam, MAX_PAGE_SIZE, pageSchema, searchPageParam } from './common.ts';
-import { countrySchema, domainSchema, onBehalfOfHeaders } from './params.ts';
+import { countrySchema, dayParam, domainSchema, onBehalfOfHeaders } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
 import type { CsvColumn } from '../csv.ts';
@@ -75,6 +75,9 @@ export const companySearchBodySchema = z
     employeeRange: list(employeeBand, `Employee bands: ${EMPLOYEE_BAND_LABELS.join(' | ')}`),
     revenueRange: list(revenueBand, `Revenue bands: ${REVENUE_BAND_LABELS.join(' | ')}`),
     domains: list(domainSchema(), 'Only these company domains (normalized; unknown → 404)'),
+    asOf: dayParam(
+      'The technology filters (products, vendors, categories, buckets) read the stacks at the end of this UTC day, from the observation log: companies that used X on that date. Absent: today',
+    ),
     sort: z
       .enum(COMPANY_SORTS)
       .optional()

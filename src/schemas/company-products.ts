@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { idInput, textInput } from './text.ts';
 import { boolParam, csvColumnsOf, pageQuery, pageSchema } from './common.ts';
-import { domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
+import { dayParam, domainSchema, onBehalfOfHeaders, repeatableParam } from './params.ts';
 import { DATE_BUCKETS, INTENSITY_BUCKETS, describeDateBuckets, describeIntensityBuckets } from '../intelligence/buckets.ts';
 import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
@@ -19,6 +19,9 @@ const categorySelectionQuery = {
     'Category name, case-insensitive; repeatable. A parent category selects its whole subtree. Unknown name → 404',
   ),
   mainCategoryId: repeatableParam(idInput('cat_crm'), 'Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404'),
+  asOf: dayParam(
+    'The products in use at the end of this UTC day, from the observation log: seen within the staleness window before it and not dropped since (an imported install: verified before it). Dates, hit count and intensity as of then (intensity: the strongest trace). Absent: now',
+  ),
 };
 
 const companyProductsQuerySchema = z.object({

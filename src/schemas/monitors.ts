@@ -16,8 +16,8 @@ const MAX_MONITOR_DOMAINS = 1000;
 export const DEFAULT_MONITOR_EVENT_TYPES = EVENT_TYPES;
 
 const monitorSearchSchema = companySearchBodySchema
-  .omit({ page: true, size: true, sort: true })
-  .describe('A company-search request (the body of POST /companies/search, without page, size and sort): its companies are the members');
+  .omit({ page: true, size: true, sort: true, asOf: true })
+  .describe('A company-search request (the body of POST /companies/search, without page, size, sort and asOf): its companies are the members');
 
 const monitorFields = {
   name: textInput(200).trim().min(1).describe('A name of your choice (1-200 characters)'),

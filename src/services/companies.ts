@@ -15,6 +15,7 @@ import {
 import { categorySubtrees } from '../store/categories.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
+import { DEFAULT_STALE_AFTER_DAYS } from './observations.ts';
 import { nowDate } from '../clock.ts';
 import { requireCategories, requireCompanies, requireIndustries, requireProducts, requireVendors } from './resolve.ts';
 
@@ -106,8 +107,12 @@ export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): 
     categoryIn: await categories(f.mainCategoryIdIn, 'mainCategoryIdIn', f.mainCategoryIdInAnd),
     categoryNotIn: await categories(f.mainCategoryIdNotIn, 'mainCategoryIdNotIn', f.mainCategoryIdNotInAnd),
     intensityScores: f.intensityBucketIn && f.intensityBucketIn.length > 0 ? intensityScores(uniq(f.intensityBucketIn)) : undefined,
-    dateRanges: f.dateLastVerifiedBucketIn && f.dateLastVerifiedBucketIn.length > 0 ? dateRanges(uniq(f.dateLastVerifiedBucketIn), now) : undefined,
+    dateRanges:
+      f.dateLastVerifiedBucketIn && f.dateLastVerifiedBucketIn.length > 0
+        ? dateRanges(uniq(f.dateLastVerifiedBucketIn), input.asOf ? new Date(Date.parse(`${input.asOf}T00:00:00Z`) + 86_400_000) : now)
+        : undefined,
     requireScopedInstall: false,
+    ...(input.asOf ? { asOf: { before: new Date(Date.parse(`${input.asOf}T00:00:00Z`) + 86_400_000), staleAfterDays: DEFAULT_STALE_AFTER_DAYS } } : {}),
   };
   const hasInstallFilter = [
     criteria.vendorIn,

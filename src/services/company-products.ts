@@ -3,16 +3,23 @@ import type { Db } from '../db/db.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanyProduct, CompanyProductsInput } from '../schemas/company-products.ts';
 import { companyProductsPage, streamCompanyProducts, type CompanyProductRow } from '../store/company-products.ts';
+import type { AsOf } from '../store/installs-as-of.ts';
 import { loadCategoryChains, type CategoryChain } from '../store/catalog.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { dateBucket, intensityBucket } from '../intelligence/buckets.ts';
 import { nowDate } from '../clock.ts';
 import { requireCategories, requireCategoriesByName, requireCompany } from './resolve.ts';
 import { audited, type Actor } from './exports.ts';
+import { DEFAULT_STALE_AFTER_DAYS } from './observations.ts';
 import { newestEvidence } from './evidence.ts';
 import type { ObservationRecord } from '../schemas/evidence.ts';
 
-type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId'>;
+type Selection = Pick<CompanyProductsInput, 'mainCategory' | 'mainCategoryId' | 'asOf'>;
+
+/** asOf=YYYY-MM-DD: the end of that UTC day, and the window installs are derived with. */
+function asOfOf(day: string | undefined, staleAfterDays = DEFAULT_STALE_AFTER_DAYS): AsOf | null {
+  return day ? { before: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000), staleAfterDays } : null;
+}
 
 /**
  * The category ids a selection stands for: named and given categories with their whole
@@ -72,16 +79,17 @@ function toCompanyProduct(r: CompanyProductRow, chains: Map<string, CategoryChai
 export async function companyProducts(
   primary: Db,
   input: CompanyProductsInput,
-  include: { evidence?: boolean } = {},
+  include: { evidence?: boolean; staleAfterDays?: number } = {},
 ): Promise<Page<CompanyProduct & { evidence?: ObservationRecord[] }>> {
   const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
+  const asOf = asOfOf(input.asOf, include.staleAfterDays);
   const [{ rows, total }, chains] = await Promise.all([
-    companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size),
+    companyProductsPage(db, company.id, categoryIds, input.size, input.page * input.size, asOf),
     loadCategoryChains(primary),
   ]);
-  const now = nowDate();
+  const now = asOf?.before ?? nowDate();
   const records = rows.map((r) => toCompanyProduct(r, chains, now));
   if (!include.evidence) return toPage(records, total, input.size);
   const evidence = await newestEvidence(
@@ -106,13 +114,15 @@ export async function streamAllCompanyProducts(
   db: Db,
   input: Pick<CompanyProductsInput, 'companyDomain'> & Selection,
   exportedBy: { actor: Actor; format: 'csv' | 'jsonl' },
+  staleAfterDays?: number,
 ): Promise<AsyncIterable<CompanyProduct>> {
   const company = await requireCompany(db, input.companyDomain);
   const categoryIds = await selectedCategoryIds(db, input);
   const chains = await loadCategoryChains(db);
-  const now = nowDate();
+  const asOf = asOfOf(input.asOf, staleAfterDays);
+  const now = asOf?.before ?? nowDate();
   const records = (async function* () {
-    for await (const r of streamCompanyProducts(db, company.id, categoryIds)) yield toCompanyProduct(r, chains, now);
+    for await (const r of streamCompanyProducts(db, company.id, categoryIds, asOf)) yield toCompanyProduct(r, chains, now);
   })();
   return audited(db, records, {
     actor: exportedBy.actor,
@@ -121,6 +131,7 @@ export async function streamAllCompanyProducts(
       companyDomain: company.domain,
       mainCategory: input.mainCategory,
       mainCategoryId: input.mainCategoryId,
+      asOf: input.asOf,
       attributed: exportedBy.actor.onBehalfOf !== null,
     },
   });

@@ -34,7 +34,7 @@ import {
 } from '../store/observations.ts';
 
 /** Days after its last observation that a technology still counts as in use (DETECT_STALE_AFTER_DAYS). */
-const DEFAULT_STALE_AFTER_DAYS = 90;
+export const DEFAULT_STALE_AFTER_DAYS = 90;
 
 /** Observations written per statement. */
 const BATCH = 2000;

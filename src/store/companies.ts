@@ -1,6 +1,7 @@
 // SQL for companies: lookups by domain and id and the company search (count, page, keyset batches).
 import type { Db } from '../db/db.ts';
 import { containsPattern, inBatches, Params } from '../db/sql.ts';
+import { installsAsOf, type AsOf } from './installs-as-of.ts';
 import type { TimeRange } from '../intelligence/buckets.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../bands.ts';
 
@@ -118,6 +119,8 @@ export interface CompanySearchCriteria {
   dateRanges?: TimeRange[];
   /** True when only the install scope is given: keep companies with at least one install in it. */
   requireScopedInstall: boolean;
+  /** Install filters read the installs of this past moment (installs-as-of.ts) instead of today's. */
+  asOf?: AsOf;
 }
 
 /** The order of search results and exports: by name (the default), employee band, revenue band or country. */
@@ -232,8 +235,9 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
   }
   // Products are joined only for vendor filters: an inner join PostgreSQL cannot drop, which
   // cost a hash of every product per search when the filter was on product ids.
+  const installsRelation = () => (c.asOf ? `${installsAsOf('c.id', c.asOf, p)} i` : 'installs i');
   const installs = (withProducts: boolean) =>
-    `FROM installs i${withProducts ? ' JOIN products p ON p.id = i.product_id' : ''} WHERE i.company_id = c.id${scope}`;
+    `FROM ${installsRelation()}${withProducts ? ' JOIN products p ON p.id = i.product_id' : ''} WHERE i.company_id = c.id${scope}`;
 
   // any: EXISTS a matching install; all: every listed thing has a matching install.
   const setFilter = (f: InstallSetFilter | undefined, column: string, negate: boolean) => {
@@ -259,7 +263,7 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
       f.subtree.map((s) => s.id),
       'text[]',
     );
-    const join = `FROM installs i JOIN products p ON p.id = i.product_id JOIN unnest(${roots}, ${ids}) AS cm(root, id) ON cm.id = p.category_id
+    const join = `FROM ${installsRelation()} JOIN products p ON p.id = i.product_id JOIN unnest(${roots}, ${ids}) AS cm(root, id) ON cm.id = p.category_id
       WHERE i.company_id = c.id${scope}`;
     const cond = f.all ? `(SELECT count(DISTINCT cm.root) ${join}) = ${p.add(new Set(f.ids).size, 'int')}` : `EXISTS (SELECT 1 ${join})`;
     where.push(negate ? `NOT ${cond}` : cond);

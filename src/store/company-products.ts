@@ -2,6 +2,7 @@
 // Pages: by product name then id; streams: by product id.
 import type { Db } from '../db/db.ts';
 import { inBatches, Params } from '../db/sql.ts';
+import { installsAsOf, type AsOf } from './installs-as-of.ts';
 
 export interface CompanyProductRow {
   company_id: string;
@@ -51,6 +52,11 @@ const FROM_PICKED = `FROM picked i
   JOIN products p ON p.id = i.product_id
   JOIN vendors v ON v.id = p.vendor_id`;
 
+/** The installs to read, as `i`: the table, or those of a past moment (installs-as-of.ts). */
+function installsOf(companyId: string, asOf: AsOf | null, p: Params): string {
+  return asOf ? `${installsAsOf(p.add(companyId), asOf, p)} i` : 'installs i';
+}
+
 /** null categoryIds = every install; otherwise only products in these categories. */
 function where(companyId: string, categoryIds: string[] | null, p: Params): string {
   let w = `WHERE i.company_id = ${p.add(companyId)}`;
@@ -58,10 +64,10 @@ function where(companyId: string, categoryIds: string[] | null, p: Params): stri
   return w;
 }
 
-async function countCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null): Promise<number> {
+async function countCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null, asOf: AsOf | null): Promise<number> {
   const p = new Params();
   const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int8 AS n FROM installs i JOIN products p ON p.id = i.product_id ${where(companyId, categoryIds, p)}`,
+    `SELECT count(*)::int8 AS n FROM ${installsOf(companyId, asOf, p)} JOIN products p ON p.id = i.product_id ${where(companyId, categoryIds, p)}`,
     p.values,
   );
   return row!.n;
@@ -77,15 +83,16 @@ export async function companyProductsPage(
   categoryIds: string[] | null,
   limit: number,
   offset: number,
+  asOf: AsOf | null = null,
 ): Promise<{ rows: CompanyProductRow[]; total: number }> {
   const p = new Params();
-  const picked = `WITH picked AS (SELECT i.*, p.name AS sort_name, count(*) OVER () AS total FROM installs i JOIN products p ON p.id = i.product_id
+  const picked = `WITH picked AS (SELECT i.*, p.name AS sort_name, count(*) OVER () AS total FROM ${installsOf(companyId, asOf, p)} JOIN products p ON p.id = i.product_id
     ${where(companyId, categoryIds, p)} ORDER BY p.name, p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')})`;
   const rows = await db.query<CompanyProductRow & { total: number }>(
     `${picked} SELECT i.total, ${COLUMNS} ${FROM_PICKED} ORDER BY i.sort_name, i.product_id`,
     p.values,
   );
-  if (rows.length === 0) return { rows: [], total: offset === 0 ? 0 : await countCompanyProducts(db, companyId, categoryIds) };
+  if (rows.length === 0) return { rows: [], total: offset === 0 ? 0 : await countCompanyProducts(db, companyId, categoryIds, asOf) };
   return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
 }
 
@@ -94,14 +101,21 @@ export async function companyProductsPage(
  * product_id), so each batch is an index range scan and memory stays at one batch.
  * Sorted by product id (pages are sorted by name for people; exports favour speed).
  */
-export function streamCompanyProducts(db: Db, companyId: string, categoryIds: string[] | null, batchSize = 1000): AsyncGenerator<CompanyProductRow> {
+export function streamCompanyProducts(
+  db: Db,
+  companyId: string,
+  categoryIds: string[] | null,
+  asOf: AsOf | null = null,
+  batchSize = 1000,
+): AsyncGenerator<CompanyProductRow> {
   return inBatches<CompanyProductRow>(async (after) => {
     const p = new Params();
+    const installs = installsOf(companyId, asOf, p);
     let w = where(companyId, categoryIds, p);
     if (after) w += ` AND i.product_id > ${p.add(after.product_id)}`;
     // Without a category filter, no join: the batch is a plain range scan of installs' primary key.
     const join = categoryIds ? 'JOIN products p ON p.id = i.product_id' : '';
-    const picked = `picked AS (SELECT i.* FROM installs i ${join} ${w}
+    const picked = `picked AS (SELECT i.* FROM ${installs} ${join} ${w}
       ORDER BY i.product_id LIMIT ${p.add(batchSize, 'int')})`;
     return db.query<CompanyProductRow>(`WITH ${picked} SELECT ${COLUMNS} ${FROM_PICKED} ORDER BY i.product_id`, p.values);
   }, batchSize);

@@ -105,3 +105,50 @@ test('bad ranges and unknown subjects are 4xx naming the field', async () => {
   // The default: the last 12 months.
   assert.equal((await trend('/api/products/prd_ga/adoption')).points.length, 12);
 });
+
+test("asOf on a company's products: what the log shows at the end of that day, paged and as JSON Lines", async () => {
+  const products = async (domain: string, asOf: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/companies/${domain}/products?asOf=${asOf}`, headers: client.headers });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { content: { productId: string; dateFirstVerified: string; dateLastVerified: string; hitCount: number }[] }).content;
+  };
+  assert.deepEqual(await products('adopts.example', '2026-01-20'), [], 'before its adoption');
+  const [adopted] = await products('adopts.example', '2026-02-20');
+  assert.deepEqual([adopted!.productId, adopted!.dateFirstVerified, adopted!.dateLastVerified, adopted!.hitCount], ['prd_ga', mid(2), mid(2), 1]);
+  const [before] = await products('drops.example', '2026-03-20');
+  assert.deepEqual([before!.productId, before!.dateLastVerified, before!.hitCount], ['prd_ga', mid(3), 3]);
+  assert.deepEqual(await products('drops.example', '2026-04-20'), [], 'dropped (about March 30) by then');
+  // An unreachable month is no drop: still in use at the end of April.
+  assert.equal((await products('steady.example', '2026-04-30')).length, 1);
+
+  const jsonl = await t.app.inject({ method: 'GET', url: '/api/companies/drops.example/products/json?asOf=2026-03-20', headers: client.headers });
+  assert.equal(jsonl.statusCode, 200);
+  assert.deepEqual(
+    jsonl.body
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { productId: string }).productId),
+    ['prd_ga'],
+  );
+  const bad = await t.app.inject({ method: 'GET', url: '/api/companies/drops.example/products?asOf=2026-13-01', headers: client.headers });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().message, /asOf/);
+});
+
+test('asOf on company search: the companies that used the product on that date', async () => {
+  const search = async (body: object) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: client.headers, payload: body });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { content: { domain: string }[] }).content.map((c) => c.domain).sort();
+  };
+  const usingGa = { filter: { productIdIn: ['prd_ga'] } };
+  assert.deepEqual(await search({ ...usingGa, asOf: '2026-01-20' }), ['drops.example', 'steady.example']);
+  assert.deepEqual(await search({ ...usingGa, asOf: '2026-02-20' }), ['adopts.example', 'drops.example', 'steady.example']);
+  assert.deepEqual(await search({ ...usingGa, asOf: '2026-04-20' }), ['adopts.example', 'steady.example']);
+  assert.deepEqual(await search({ filter: { productIdNotIn: ['prd_ga'] }, domains: ['adopts.example', 'drops.example'], asOf: '2026-01-20' }), [
+    'adopts.example',
+  ]);
+  const bad = await t.app.inject({ method: 'POST', url: '/api/companies/search', headers: client.headers, payload: { asOf: 'yesterday' } });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().message, /asOf/);
+});

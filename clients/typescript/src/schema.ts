@@ -1489,6 +1489,12 @@ export interface components {
             /** @description Only these company domains (normalized; unknown → 404) */
             domains?: string[];
             /**
+             * Format: date
+             * @description The technology filters (products, vendors, categories, buckets) read the stacks at the end of this UTC day, from the observation log: companies that used X on that date. Absent: today
+             * @example 2026-11-01
+             */
+            asOf?: string;
+            /**
              * @description Order of the results and the export: name (default), employees, revenue (by band) or country; a leading - reverses it. Companies without the value come last; ties by name, then id
              * @enum {string}
              */
@@ -1524,7 +1530,7 @@ export interface components {
         MonitorRequestInput: {
             /** @description A name of your choice (1-200 characters) */
             name: string;
-            /** @description A company-search request (the body of POST /companies/search, without page, size and sort): its companies are the members */
+            /** @description A company-search request (the body of POST /companies/search, without page, size, sort and asOf): its companies are the members */
             search?: {
                 /** @description Structured filter; every given field must hold (AND) */
                 filter?: {
@@ -1597,7 +1603,7 @@ export interface components {
         MonitorUpdateInput: {
             /** @description A name of your choice (1-200 characters) */
             name?: string;
-            /** @description A company-search request (the body of POST /companies/search, without page, size and sort): its companies are the members */
+            /** @description A company-search request (the body of POST /companies/search, without page, size, sort and asOf): its companies are the members */
             search?: {
                 /** @description Structured filter; every given field must hold (AND) */
                 filter?: {
@@ -3284,6 +3290,11 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /**
+                 * @description The products in use at the end of this UTC day, from the observation log: seen within the staleness window before it and not dropped since (an imported install: verified before it). Dates, hit count and intensity as of then (intensity: the strongest trace). Absent: now
+                 * @example 2026-11-01
+                 */
+                asOf?: string;
                 /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
                 include?: "evidence";
                 /**
@@ -3545,6 +3556,11 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /**
+                 * @description The products in use at the end of this UTC day, from the observation log: seen within the staleness window before it and not dropped since (an imported install: verified before it). Dates, hit count and intensity as of then (intensity: the strongest trace). Absent: now
+                 * @example 2026-11-01
+                 */
+                asOf?: string;
                 /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
                 include?: "evidence";
                 /**
@@ -3806,6 +3822,11 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /**
+                 * @description The products in use at the end of this UTC day, from the observation log: seen within the staleness window before it and not dropped since (an imported install: verified before it). Dates, hit count and intensity as of then (intensity: the strongest trace). Absent: now
+                 * @example 2026-11-01
+                 */
+                asOf?: string;
                 /** @description evidence: each record of the JSON page carries `evidence`, its newest 5 evidence items (the full list: .../products/{productId}/evidence). Not in the CSV */
                 include?: "evidence";
                 /**
@@ -4057,6 +4078,11 @@ export interface operations {
                 mainCategory?: string[];
                 /** @description Category id; repeatable. A parent category selects its whole subtree. Unknown id → 404 */
                 mainCategoryId?: string[];
+                /**
+                 * @description The products in use at the end of this UTC day, from the observation log: seen within the staleness window before it and not dropped since (an imported install: verified before it). Dates, hit count and intensity as of then (intensity: the strongest trace). Absent: now
+                 * @example 2026-11-01
+                 */
+                asOf?: string;
                 /**
                  * @description true: an attributed export (export permission and X-On-Behalf-Of-User required, audited under that user); false: a plain read of every record, audited under the client alone
                  * @example false

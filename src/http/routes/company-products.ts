@@ -15,8 +15,9 @@ export function companyProductRoutes(app: FastifyInstance) {
   const productsPage: RestHandler<typeof companyProductsPagedOp | typeof companyProductsOp> = async (request, reply) => {
     const { companyDomain } = request.params;
     const { export: isExport, include, ...query } = request.query;
-    if (!isExport) return companyProducts(app.db, { companyDomain, ...query }, { evidence: include === 'evidence' });
-    const rows = await streamAllCompanyProducts(app.db, { companyDomain, ...query }, { actor: actorOf(request), format: 'csv' });
+    const stale = app.config.detect.staleAfterDays;
+    if (!isExport) return companyProducts(app.db, { companyDomain, ...query }, { evidence: include === 'evidence', staleAfterDays: stale });
+    const rows = await streamAllCompanyProducts(app.db, { companyDomain, ...query }, { actor: actorOf(request), format: 'csv' }, stale);
     return sendCsv(reply, `${companyDomain}-products.csv`, rows, COMPANY_PRODUCT_COLUMNS);
   };
 
@@ -28,7 +29,8 @@ export function companyProductRoutes(app: FastifyInstance) {
       // The plain stream is an export too (every record), audited without an on-behalf user.
       const actor = isExport ? actorOf(request) : { clientId: principalOf(request).clientId, onBehalfOf: null };
       const exportedBy = { actor, format: 'jsonl' as const };
-      return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy));
+      const stale = app.config.detect.staleAfterDays;
+      return sendJsonLines(reply, await streamAllCompanyProducts(app.db, { companyDomain: request.params.companyDomain, ...query }, exportedBy, stale));
     }),
     route(companyProductEvidenceOp, (request) => companyProductEvidence(app.db, { ...request.params, ...request.query })),
   ];

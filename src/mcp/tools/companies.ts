@@ -66,7 +66,9 @@ export const companyTools = [
     args: { detail: detailArgument },
     output: pageOutput(product.schema),
     run: async ({ detail, ...input }, ctx) => {
-      const page = toolPage(await companyProducts(ctx.db, input), withDetail(input, detail), (p) => product.pick(p, detail));
+      const page = toolPage(await companyProducts(ctx.db, input, { staleAfterDays: ctx.config.detect.staleAfterDays }), withDetail(input, detail), (p) =>
+        product.pick(p, detail),
+      );
       const more = page.totalPages > 1 ? [links.companyProducts(input.companyDomain)] : undefined;
       return pageAnswer(page, `products used by ${input.companyDomain}`, (p) => `${p.product} (${p.mainCategory})`, {}, more);
     },
