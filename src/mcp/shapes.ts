@@ -32,6 +32,12 @@ export function compactOf<S extends z.ZodObject, K extends keyof S['shape'] & st
   return { schema, pick };
 }
 
+/** The same object schema with no description on its fields (one level): a smaller outputSchema. */
+export function stripDescriptions<S extends z.ZodObject>(schema: S): S {
+  const shape = Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, (v as z.ZodType).meta({ description: undefined })]));
+  return z.object(shape) as unknown as S;
+}
+
 export const nextPageSchema = z
   .record(z.string(), z.unknown())
   .nullable()

@@ -57,7 +57,9 @@ export const productAdoptionOp = defineOperation({
   summary: "A product's adoption trend",
   description: description('the product'),
   tag: 'Events',
-  input: productParams.extend(adoptionQuery.shape),
+  // The MCP tool's arguments: the range and countries (the other filters stay REST-only, to
+  // keep tools/list within its budget).
+  input: productParams.extend(adoptionQuery.pick({ from: true, to: true, countries: true }).shape),
   output: adoptionSchema,
   readOnly: true,
   attributed: false,

@@ -156,9 +156,11 @@ export const searchCompaniesOp = defineOperation({
   // The MCP arguments are flat: the search payload's fields (the structured filter carries
   // the lists the payload also accepts at the top level), plus export.
   // `sort` is REST and console only: tools/list stays within its 25 KB budget.
-  input: companySearchBodySchema.omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true, sort: true }).extend({
-    export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
-  }),
+  input: companySearchBodySchema
+    .omit({ countries: true, industries: true, employeeRange: true, revenueRange: true, domains: true, sort: true, asOf: true })
+    .extend({
+      export: z.boolean().default(false).describe('true: CSV of every match instead of one page'),
+    }),
   output: companySearchPageSchema,
   stream: { media: 'text/csv', when: 'export', description: `CSV with a header row: ${COMPANY_SUMMARY_COLUMNS.map((c) => c.header).join(', ')}` },
   permission: { when: 'export', then: 'export' },

@@ -70,7 +70,7 @@ export const eventSchema = z
   });
 export type EventRecord = z.output<typeof eventSchema>;
 
-const typesParam = repeatableParam(eventTypeParam, `Only these event types (repeat the parameter for several): ${EVENT_TYPES.join(', ')}`);
+const typesParam = repeatableParam(eventTypeParam, 'Only these event types (repeat the parameter for several)');
 
 const eventsQuerySchema = z.object({
   cursor: textInput(1000).optional().describe('The cursor of the previous answer: the events after it. Absent: from the oldest event'),
@@ -123,12 +123,6 @@ export const listEventsOp = defineOperation({
   readOnly: true,
   attributed: false,
   http: { method: 'GET', path: '/events', query: eventsQuerySchema },
-  mcp: {
-    name: 'list_events',
-    title: 'Change events',
-    description:
-      'Technology adoptions, drops and version changes, firmographic changes, news and monitor entries, oldest first. Pass the returned cursor to continue; filter by types, companyDomain or monitorId.',
-  },
 });
 
 export const streamEventsOp = defineOperation({

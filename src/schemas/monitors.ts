@@ -3,7 +3,7 @@
 // GET /events?monitorId=… (and the live stream).
 import { z } from 'zod';
 import { companySearchBodySchema } from './companies.ts';
-import { errorBodySchema, pageQuery, pageSchema } from './common.ts';
+import { errorBodySchema, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { EVENT_TYPES } from './events.ts';
 import { domainSchema } from './params.ts';
 import { idInput, textInput } from './text.ts';
@@ -39,13 +39,11 @@ const monitorFields = {
 const createMonitorBody = z.strictObject(monitorFields).meta({
   id: 'MonitorRequest',
   description: 'Exactly one of `search` and `domains`',
-  examples: [
-    {
-      name: 'CRM buyers in Norway',
-      search: { filter: { countryIn: ['NO'], mainCategoryIdIn: ['cat_crm'] } },
-      eventTypes: ['technology.adopted', 'technology.dropped'],
-    },
-  ],
+  ...requestExamples({
+    name: 'Companies in Norway',
+    search: { countries: ['NO'] },
+    eventTypes: ['technology.adopted', 'technology.dropped', 'monitor.entered'],
+  }),
 });
 const updateMonitorBody = z
   .strictObject({ ...monitorFields, name: monitorFields.name.optional() })

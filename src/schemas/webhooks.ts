@@ -1,7 +1,7 @@
 // Webhooks: endpoints that receive events (signed per Standard Webhooks), their signing
 // secrets, their deliveries (delivered, pending, dead) and replay.
 import { z } from 'zod';
-import { errorBodySchema, pageQuery, pageSchema } from './common.ts';
+import { errorBodySchema, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { EVENT_TYPES } from './events.ts';
 import { instantParam } from './params.ts';
 import { idInput, textInput } from './text.ts';
@@ -32,7 +32,9 @@ const webhookFields = {
     .optional()
     .describe(`The event types sent (default: all): ${EVENT_TYPES.join(', ')}`),
 };
-const createWebhookBody = z.strictObject(webhookFields).meta({ id: 'WebhookRequest' });
+const createWebhookBody = z
+  .strictObject(webhookFields)
+  .meta({ id: 'WebhookRequest', ...requestExamples({ url: 'https://hooks.example.com/stacklens', eventTypes: ['technology.adopted', 'monitor.entered'] }) });
 const updateWebhookBody = z
   .strictObject({
     ...webhookFields,
@@ -89,7 +91,7 @@ const replayBody = z
     from: instantParam('Or: every event detected at or after this instant…'),
     to: instantParam('…and before this one'),
   })
-  .meta({ id: 'WebhookReplay', description: 'eventIds, or from and to' });
+  .meta({ id: 'WebhookReplay', description: 'eventIds, or from and to', ...requestExamples({ eventIds: ['evt_1f0c2b9a7d3e4c5b6a798812'] }) });
 export type ReplayInput = z.output<typeof replayBody>;
 
 const deliveriesQuery = z.object({

@@ -1526,7 +1526,22 @@ export interface components {
             };
             jobs?: string[];
         };
-        /** @description Exactly one of `search` and `domains` */
+        /**
+         * @description Exactly one of `search` and `domains`
+         * @example {
+         *       "name": "Companies in Norway",
+         *       "search": {
+         *         "countries": [
+         *           "NO"
+         *         ]
+         *       },
+         *       "eventTypes": [
+         *         "technology.adopted",
+         *         "technology.dropped",
+         *         "monitor.entered"
+         *       ]
+         *     }
+         */
         MonitorRequestInput: {
             /** @description A name of your choice (1-200 characters) */
             name: string;
@@ -1672,6 +1687,15 @@ export interface components {
             /** @description The event types wanted (default: all): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
             eventTypes?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
         };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/stacklens",
+         *       "eventTypes": [
+         *         "technology.adopted",
+         *         "monitor.entered"
+         *       ]
+         *     }
+         */
         WebhookRequestInput: {
             /** @description Where events are POSTed: an http(s) URL on a public address */
             url: string;
@@ -1695,7 +1719,14 @@ export interface components {
             /** @description true: enable again (after it was disabled for failing); false: pause deliveries */
             enabled?: boolean;
         };
-        /** @description eventIds, or from and to */
+        /**
+         * @description eventIds, or from and to
+         * @example {
+         *       "eventIds": [
+         *         "evt_1f0c2b9a7d3e4c5b6a798812"
+         *       ]
+         *     }
+         */
         WebhookReplayInput: {
             /** @description Events to send again (1-1000) */
             eventIds?: string[];
@@ -4855,7 +4886,7 @@ export interface operations {
             query?: {
                 /** @description The cursor of the previous answer: the events after it. Absent: from the oldest event */
                 cursor?: string;
-                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                /** @description Only these event types (repeat the parameter for several) */
                 types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
                 /**
                  * @description Only the events of this company; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
@@ -5052,7 +5083,7 @@ export interface operations {
             query?: {
                 /** @description The cursor of the previous answer: the events after it. Absent: from the oldest event */
                 cursor?: string;
-                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                /** @description Only these event types (repeat the parameter for several) */
                 types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
                 /**
                  * @description Only the events of this company; blank means not given. A DNS name (at least two labels, 253 characters at most once normalized). Case, a scheme, credentials, "www.", a port, a path and a trailing dot are accepted and stripped; an internationalized name is converted to punycode
@@ -5225,7 +5256,7 @@ export interface operations {
                  * @example 2026-11-01
                  */
                 to?: string;
-                /** @description Only these event types (repeat the parameter for several): technology.adopted, technology.dropped, technology.version_changed, technology.hiring, company.changed, feed.item, monitor.entered, monitor.left */
+                /** @description Only these event types (repeat the parameter for several) */
                 types?: ("technology.adopted" | "technology.dropped" | "technology.version_changed" | "technology.hiring" | "company.changed" | "feed.item" | "monitor.entered" | "monitor.left")[];
                 /**
                  * @description 0-based page number
@@ -5612,7 +5643,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string"
+                 *       "name": "Companies in Norway",
+                 *       "search": {
+                 *         "countries": [
+                 *           "NO"
+                 *         ]
+                 *       },
+                 *       "eventTypes": [
+                 *         "technology.adopted",
+                 *         "technology.dropped",
+                 *         "monitor.entered"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["MonitorRequestInput"];
@@ -6509,7 +6550,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string"
+                 *       "url": "https://hooks.example.com/stacklens",
+                 *       "eventTypes": [
+                 *         "technology.adopted",
+                 *         "monitor.entered"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookRequestInput"];
@@ -7604,7 +7649,13 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "eventIds": [
+                 *         "evt_1f0c2b9a7d3e4c5b6a798812"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookReplayInput"];
             };
         };

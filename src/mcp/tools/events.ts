@@ -1,10 +1,10 @@
-// Event tools: what changed at a company (its history), and the change feed after a cursor.
+// Event tools: what changed at a company (its history), and a product's adoption trend.
 import { z } from 'zod';
-import { defineTool, type ToolAnswer } from '../registry.ts';
-import { pageAnswer, toolPage } from '../shapes.ts';
-import { companyHistoryOp, eventSchema, listEventsOp, type EventRecord } from '../../schemas/events.ts';
-import { companyHistory, listEvents } from '../../services/events.ts';
-import { adoptionSchema, productAdoptionOp } from '../../schemas/adoption.ts';
+import { defineTool } from '../registry.ts';
+import { compactOf, detailArgument, pageAnswer, stripDescriptions, toolPage } from '../shapes.ts';
+import { companyHistoryOp, eventSchema, type EventRecord } from '../../schemas/events.ts';
+import { companyHistory } from '../../services/events.ts';
+import { productAdoptionOp } from '../../schemas/adoption.ts';
 import { adoptionTrend } from '../../services/adoption.ts';
 
 /** One line of a summary: "2026-09-15 adopted HubSpot CRM at acme.com (0.93)". */
@@ -31,36 +31,36 @@ function eventLine(e: EventRecord): string {
   }
 }
 
-export const eventTools = [
-  defineTool(listEventsOp, {
-    output: z.object({ events: z.array(eventSchema), cursor: z.string(), hasMore: z.boolean() }),
-    run: async (input, ctx): Promise<ToolAnswer> => {
-      const page = await listEvents(ctx.db, ctx.principal.clientId, input, ctx.config.cursorSecret);
-      const lines = page.events.slice(0, 5).map((e) => `${eventLine(e)} (${e.company.domain})`);
-      const summary =
-        page.events.length === 0
-          ? 'No new events. Call again later with the same cursor.'
-          : `${page.events.length} events: ${lines.join('; ')}${page.events.length > 5 ? '; …' : ''}. ${page.hasMore ? 'More are waiting: call again with cursor.' : 'Call again later with cursor for new ones.'}`;
-      return { structured: page, summary };
-    },
-  }),
-  defineTool(companyHistoryOp, {
-    output: z.object({ total: z.number().int(), items: z.array(eventSchema), nextPage: z.record(z.string(), z.unknown()).nullable() }),
-    run: async (input, ctx) => {
-      const page = await companyHistory(ctx.db, ctx.principal.clientId, input);
-      const answer = pageAnswer(
-        toolPage(page, input, (e) => e),
-        `changes at ${input.companyDomain}`,
-        eventLine,
-      );
-      return answer;
-    },
-  }),
+// Sized for a model: the fields most questions need (detail="full" for the whole record), without
+// the REST record's field descriptions (the tool's description says what they are).
+const event = compactOf(stripDescriptions(eventSchema), ['id', 'type', 'company', 'product', 'field', 'to', 'feedItem', 'occurredAt', 'confidence']);
+// The trend without the REST record's field descriptions (the tool's description says what they are).
+const trendOutput = z.object({
+  subject: z.object({ kind: z.string(), id: z.string(), name: z.string() }),
+  interval: z.string(),
+  points: z.array(z.object({ period: z.string(), companies: z.number(), adoptions: z.number(), drops: z.number(), netChange: z.number() })),
+});
 
+export const eventTools = [
+  defineTool(companyHistoryOp, {
+    args: { detail: detailArgument },
+    output: z.object({ total: z.number().int(), items: z.array(event.schema), nextPage: z.record(z.string(), z.unknown()).nullable() }),
+    run: async ({ detail, ...input }, ctx) => {
+      const page = await companyHistory(ctx.db, ctx.principal.clientId, input);
+      const lines = new Map(page.content.map((e) => [e.id, eventLine(e)]));
+      const args = detail === 'full' ? { ...input, detail } : input;
+      return pageAnswer(
+        toolPage(page, args, (e) => event.pick(e, detail)),
+        `changes at ${input.companyDomain}`,
+        (e) => lines.get(String(e.id)) ?? '',
+      );
+    },
+  }),
   defineTool(productAdoptionOp, {
-    output: adoptionSchema,
+    output: trendOutput,
     run: async ({ productId, ...query }, ctx) => {
-      const trend = await adoptionTrend(ctx.db, { kind: 'product', productId }, query, ctx.config.detect.staleAfterDays);
+      const filters = { interval: 'month' as const, industries: [], employeeRange: [], ...query };
+      const trend = await adoptionTrend(ctx.db, { kind: 'product', productId }, filters, ctx.config.detect.staleAfterDays);
       const first = trend.points[0];
       const last = trend.points.at(-1);
       const adoptions = trend.points.reduce((n, p) => n + p.adoptions, 0);
