@@ -27,19 +27,20 @@ import type { EventRecord } from '../schemas/events.ts';
 import type { CreateWebhookInput, ReplayInput, UpdateWebhookInput, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhooks.ts';
 import { DEFAULT_MONITOR_EVENT_TYPES } from '../schemas/monitors.ts';
 import { BlockedAddressError, FetchError, makeResolver, requestOnce } from '../detect/collect/index.ts';
-import { eventById } from '../store/events.ts';
+import { eventsByIds, type EventRow } from '../store/events.ts';
 import { findMonitor } from '../store/monitors.ts';
 import {
   countEndpoints,
   deleteEndpointRow,
-  deliveryTarget,
+  deliveryEndpoints,
   disableIfFailingSince,
   fanOut,
   findEndpoint,
   insertEndpoint,
   listDeliveryRows,
   listEndpointRows,
-  recordAttempt,
+  recordDelivered,
+  recordFailure,
   replayDeliveries,
   setSecrets,
   skipDelivery,
@@ -50,6 +51,8 @@ import {
 import { toEventRecord } from './events.ts';
 
 const QUEUE = 'webhook-delivery';
+/** Jobs one worker takes at a time; their requests go out together. */
+const BATCH = 100;
 /** How long a previous secret keeps signing after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const USER_AGENT = 'Stacklens-Webhooks/1';
@@ -219,6 +222,7 @@ type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number
 export class WebhookDelivery {
   private readonly boss: PgBoss;
   private started: Promise<void> | undefined;
+  private workerId: string | undefined;
   private readonly resolver = makeResolver();
 
   constructor(
@@ -245,11 +249,13 @@ export class WebhookDelivery {
       const queue = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: this.expireInSeconds(timeoutMs) };
       await this.boss.createQueue(QUEUE, { name: QUEUE, ...queue });
       await this.boss.updateQueue(QUEUE, { name: QUEUE, ...queue });
-      await this.boss.work<DeliveryJob>(
+      this.workerId = await this.boss.work<DeliveryJob>(
         QUEUE,
-        { batchSize: 50, pollingIntervalSeconds: this.tuning.pollingIntervalSeconds ?? 1, includeMetadata: true },
+        { batchSize: BATCH, pollingIntervalSeconds: this.tuning.pollingIntervalSeconds ?? 1, includeMetadata: true },
         async (jobs) => {
-          await Promise.all(jobs.map((job) => this.attempt(job)));
+          await this.attempt(jobs);
+          // A full batch: more are likely waiting, so the worker fetches again at once instead of after its polling interval.
+          if (jobs.length === BATCH && this.workerId) this.boss.notifyWorker(this.workerId);
         },
       );
     })();
@@ -308,26 +314,69 @@ export class WebhookDelivery {
     );
   }
 
-  private async attempt(job: PgBoss.JobWithMetadata<DeliveryJob>): Promise<void> {
-    const { endpointId, eventId } = job.data;
+  /**
+   * One batch of jobs: their endpoints and events read at once, the requests sent together,
+   * the successes recorded in one statement; each failure is recorded and handed back to the
+   * queue (retried with backoff, or dead after the last retry). The jobs the handler does not
+   * fail are completed by the queue when it returns.
+   */
+  private async attempt(jobs: readonly PgBoss.JobWithMetadata<DeliveryJob>[]): Promise<void> {
+    let endpoints: Map<string, EndpointRow>;
+    let events: Map<string, EventRow>;
     try {
-      const target = await deliveryTarget(this.db, endpointId, eventId);
-      const event = target ? await eventById(this.db, eventId) : undefined;
-      if (!target || !event || !target.endpoint.enabled) {
-        if (target) await skipDelivery(this.db, endpointId, eventId);
-        return; // nothing to send any more: the job completes
-      }
-      const outcome = await this.send(target.endpoint, toEventRecord(event));
-      const final = job.retryCount >= job.retryLimit;
-      await recordAttempt(this.db, endpointId, eventId, outcome.ok ? outcome : { ...outcome, final });
-      if (outcome.ok) return;
-      const disableBefore = new Date(nowDate().getTime() - this.config.webhooks.disableAfterHours * 3600_000);
-      await disableIfFailingSince(this.db, endpointId, disableBefore, `every delivery failed for ${this.config.webhooks.disableAfterHours} hours`);
-      await this.boss.fail(QUEUE, job.id, { error: outcome.error });
+      endpoints = await deliveryEndpoints(
+        this.db,
+        jobs.map((j) => j.data),
+      );
+      events = await eventsByIds(this.db, [...new Set(jobs.map((j) => j.data.eventId))]);
     } catch (err) {
-      // The database was out of reach: the job is retried by the queue.
+      // The database was out of reach: the jobs are retried by the queue.
       this.onError(err);
-      await this.boss.fail(QUEUE, job.id, { error: String(err) }).catch(() => {});
+      await this.boss
+        .fail(
+          QUEUE,
+          jobs.map((j) => j.id),
+        )
+        .catch(() => {});
+      return;
+    }
+    const delivered: { endpointId: string; eventId: string; status: number }[] = [];
+    await Promise.all(
+      jobs.map(async (job) => {
+        const { endpointId, eventId } = job.data;
+        const endpoint = endpoints.get(endpointId);
+        const event = events.get(eventId);
+        try {
+          if (!endpoint || !event || !endpoint.enabled) {
+            if (endpoint) await skipDelivery(this.db, endpointId, eventId);
+            return; // nothing to send any more: the job completes
+          }
+          const outcome = await this.send(endpoint, toEventRecord(event));
+          if (outcome.ok) {
+            delivered.push({ endpointId, eventId, status: outcome.status });
+            return;
+          }
+          await recordFailure(this.db, endpointId, eventId, { ...outcome, final: job.retryCount >= job.retryLimit });
+          const disableBefore = new Date(nowDate().getTime() - this.config.webhooks.disableAfterHours * 3600_000);
+          await disableIfFailingSince(this.db, endpointId, disableBefore, `every delivery failed for ${this.config.webhooks.disableAfterHours} hours`);
+          await this.boss.fail(QUEUE, job.id, { error: outcome.error });
+        } catch (err) {
+          this.onError(err);
+          await this.boss.fail(QUEUE, job.id, { error: String(err) }).catch(() => {});
+        }
+      }),
+    );
+    try {
+      await recordDelivered(this.db, delivered);
+    } catch (err) {
+      // Delivered, but not recorded: the queue sends them again (at least once).
+      this.onError(err);
+      await this.boss
+        .fail(
+          QUEUE,
+          jobs.filter((j) => delivered.some((d) => d.eventId === j.data.eventId && d.endpointId === j.data.endpointId)).map((j) => j.id),
+        )
+        .catch(() => {});
     }
   }
 

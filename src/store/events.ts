@@ -208,8 +208,8 @@ export async function companyEvents(db: Queryable, filter: HistoryFilter, offset
   return { total: count?.n ?? 0, rows: rows.map(toEventRow) };
 }
 
-/** One published event the reader may see (the world's, or its client's own). */
-export async function eventById(db: Queryable, id: string): Promise<EventRow | undefined> {
-  const [row] = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE e.id = $1 AND e.seq IS NOT NULL`, [id]);
-  return row ? toEventRow(row) : undefined;
+/** Published events by id (those still there), by id. */
+export async function eventsByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, EventRow>> {
+  const rows = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE e.id = ANY($1::text[]) AND e.seq IS NOT NULL`, [ids]);
+  return new Map(rows.map((r) => [r.id, toEventRow(r)]));
 }

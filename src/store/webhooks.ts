@@ -157,41 +157,43 @@ export async function replayDeliveries(
 }
 
 /** What one delivery sends: the endpoint's target and secrets, and the event. */
-interface DeliveryTarget {
-  endpoint: EndpointRow;
-  status: string;
-}
-
-export async function deliveryTarget(db: Queryable, endpointId: string, eventId: string): Promise<DeliveryTarget | undefined> {
-  const [row] = await db.query<RawEndpoint & { delivery_status: string }>(
-    `SELECT w.*, d.status AS delivery_status FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-      WHERE d.endpoint_id = $1 AND d.event_id = $2`,
-    [endpointId, eventId],
+/** The endpoints of a batch of deliveries (those still there), by endpoint id. */
+export async function deliveryEndpoints(db: Queryable, deliveries: readonly { endpointId: string; eventId: string }[]): Promise<Map<string, EndpointRow>> {
+  const rows = await db.query<RawEndpoint>(
+    `SELECT DISTINCT w.* FROM unnest($1::text[], $2::text[]) AS j(endpoint_id, event_id)
+       JOIN webhook_deliveries d ON d.endpoint_id = j.endpoint_id AND d.event_id = j.event_id
+       JOIN webhook_endpoints w ON w.id = d.endpoint_id`,
+    [deliveries.map((d) => d.endpointId), deliveries.map((d) => d.eventId)],
   );
-  return row ? { endpoint: toEndpoint(row), status: row.delivery_status } : undefined;
+  return new Map(rows.map((r) => [r.id, toEndpoint(r)]));
 }
 
-/** Records a delivery's attempt; a success resets the endpoint's failure count, a failure adds to it. */
-export async function recordAttempt(
+/** Records the successful attempts of a batch at once; each endpoint's failure count starts again. */
+export async function recordDelivered(db: Queryable, delivered: readonly { endpointId: string; eventId: string; status: number }[]): Promise<void> {
+  if (delivered.length === 0) return;
+  await db.query(
+    `WITH j AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[]) AS j(endpoint_id, event_id, status)),
+          d AS (UPDATE webhook_deliveries w SET status = 'delivered', attempts = attempts + 1, last_attempt_at = now(), last_status = j.status,
+                       last_error = NULL, delivered_at = now()
+                  FROM j WHERE w.endpoint_id = j.endpoint_id AND w.event_id = j.event_id)
+     UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL
+      WHERE id IN (SELECT endpoint_id FROM j) AND (consecutive_failures <> 0 OR failing_since IS NOT NULL)`,
+    [delivered.map((d) => d.endpointId), delivered.map((d) => d.eventId), delivered.map((d) => d.status)],
+  );
+}
+
+/** Records a failed attempt; the endpoint's failure count grows. `final`: retries are exhausted, the delivery is dead. */
+export async function recordFailure(
   db: Queryable,
   endpointId: string,
   eventId: string,
-  outcome: { ok: true; status: number } | { ok: false; status: number | null; error: string; final: boolean },
+  failure: { status: number | null; error: string; final: boolean },
 ): Promise<void> {
-  if (outcome.ok) {
-    await db.query(
-      `WITH d AS (UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_attempt_at = now(), last_status = $3,
-                    last_error = NULL, delivered_at = now() WHERE endpoint_id = $1 AND event_id = $2)
-       UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL WHERE id = $1`,
-      [endpointId, eventId, outcome.status],
-    );
-    return;
-  }
   await db.query(
     `WITH d AS (UPDATE webhook_deliveries SET status = CASE WHEN $5 THEN 'dead' ELSE 'pending' END, attempts = attempts + 1,
                   last_attempt_at = now(), last_status = $3, last_error = $4 WHERE endpoint_id = $1 AND event_id = $2)
      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, now()) WHERE id = $1`,
-    [endpointId, eventId, outcome.status, outcome.error.slice(0, 500), outcome.final],
+    [endpointId, eventId, failure.status, failure.error.slice(0, 500), failure.final],
   );
 }
 
