@@ -19,7 +19,7 @@ import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
 import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
-import { companyVisits, insertVisits, type VisitRow } from '../store/visits.ts';
+import { companiesVisits, insertVisits, type VisitRow } from '../store/visits.ts';
 import { insertEvents } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
@@ -212,20 +212,16 @@ function seenProductOf(
   };
 }
 
-/** Folds each company's visits into technology events and writes the new ones (unpublished). */
+/** Folds each company's visits into technology events and writes the new ones (unpublished): one read, one write. */
 async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Promise<number> {
-  let added = 0;
-  for (const companyId of companyIds) {
-    const changes = technologyChanges(companyId, await companyVisits(tx, companyId));
-    added += await insertEvents(
-      tx,
-      changes.map(({ productId, fromVersion, toVersion, ...e }) => ({
-        ...e,
-        subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
-      })),
-    );
-  }
-  return added;
+  const visits = await companiesVisits(tx, companyIds);
+  const events = companyIds.flatMap((companyId) =>
+    technologyChanges(companyId, visits.get(companyId) ?? []).map(({ productId, fromVersion, toVersion, ...e }) => ({
+      ...e,
+      subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
+    })),
+  );
+  return insertEvents(tx, events);
 }
 
 const techKey = (name: string, vendorDomain: string) => `${vendorDomain.toLowerCase()}\u0000${name}`;

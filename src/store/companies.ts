@@ -204,7 +204,7 @@ function buildWhere(c: CompanySearchCriteria, p: Params): string {
   if (c.nameContains) where.push(`c.name ILIKE ${p.add(containsPattern(c.nameContains))}`);
   for (const term of c.terms) {
     const t = p.add(containsPattern(term));
-    where.push(`(c.name ILIKE ${t} OR c.domain ILIKE ${t} OR ind.name ILIKE ${t})`);
+    where.push(`(c.name ILIKE ${t} OR lower(c.domain) ILIKE ${t} OR ind.name ILIKE ${t})`);
   }
   // Compared as the column's own type (char(2)), so the planner sees its statistics and can
   // use companies_country_covering_idx; the page query below keeps a LIMIT from turning that

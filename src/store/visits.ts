@@ -33,23 +33,43 @@ export async function insertVisits(tx: Tx, rows: readonly VisitRow[]): Promise<n
   return added[0]?.n ?? 0;
 }
 
+type RawVisit = {
+  company_id: string;
+  visited_at: Date;
+  run_key: string;
+  outcome: VisitOutcome;
+  kinds: PageKind[];
+  reason: string | null;
+  seen: Record<string, SeenProduct>;
+};
+
+const toVisit = (r: RawVisit): VisitRow => ({
+  companyId: r.company_id,
+  at: new Date(r.visited_at),
+  runId: r.run_key || null,
+  outcome: r.outcome,
+  kinds: r.kinds,
+  reason: r.reason,
+  seen: new Map(Object.entries(r.seen)),
+});
+
 /** A company's visits, oldest first. */
 export async function companyVisits(db: Queryable, companyId: string): Promise<VisitRow[]> {
-  const rows = await db.query<{
-    visited_at: Date;
-    run_key: string;
-    outcome: VisitOutcome;
-    kinds: PageKind[];
-    reason: string | null;
-    seen: Record<string, SeenProduct>;
-  }>(`SELECT visited_at, run_key, outcome, kinds, reason, seen FROM site_visits WHERE company_id = $1 ORDER BY visited_at, run_key`, [companyId]);
-  return rows.map((r) => ({
-    companyId,
-    at: new Date(r.visited_at),
-    runId: r.run_key || null,
-    outcome: r.outcome,
-    kinds: r.kinds,
-    reason: r.reason,
-    seen: new Map(Object.entries(r.seen)),
-  }));
+  return (await companiesVisits(db, [companyId])).get(companyId) ?? [];
+}
+
+/** The visits of several companies in one statement, each company's oldest first. */
+export async function companiesVisits(db: Queryable, companyIds: readonly string[]): Promise<Map<string, VisitRow[]>> {
+  const rows = await db.query<RawVisit>(
+    `SELECT company_id, visited_at, run_key, outcome, kinds, reason, seen FROM site_visits WHERE company_id = ANY($1::text[])
+      ORDER BY company_id, visited_at, run_key`,
+    [companyIds],
+  );
+  const byCompany = new Map<string, VisitRow[]>();
+  for (const r of rows) {
+    const list = byCompany.get(r.company_id);
+    if (list) list.push(toVisit(r));
+    else byCompany.set(r.company_id, [toVisit(r)]);
+  }
+  return byCompany;
 }
