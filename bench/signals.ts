@@ -27,7 +27,11 @@ import type { SiteResult } from '../src/schemas/detect.ts';
 const { values } = parseArgs({ options: { companies: { type: 'string', default: '10000' }, deliveries: { type: 'string', default: '2000' } } });
 const N = Number(values.companies);
 const D = Number(values.deliveries);
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const db = await openDb({ databaseUrl: process.env.BENCH_DATABASE_URL, poolSize: 8 });
 await migrate(db);
@@ -38,7 +42,9 @@ console.log(`engine ${engine}, ${N} companies, ${D} deliveries; load ${load()}`)
 await db.query(`INSERT INTO industries (id, name) VALUES ('ind_bench', 'Bench') ON CONFLICT DO NOTHING`);
 await db.query(`INSERT INTO categories (id, name) VALUES ('cat_web_analytics', 'Web Analytics') ON CONFLICT DO NOTHING`);
 await db.query(`INSERT INTO vendors (id, domain, name) VALUES ('ven_google', 'google.com', 'Google') ON CONFLICT DO NOTHING`);
-await db.query(`INSERT INTO products (id, vendor_id, category_id, name) VALUES ('prd_ga', 'ven_google', 'cat_web_analytics', 'Google Analytics') ON CONFLICT DO NOTHING`);
+await db.query(
+  `INSERT INTO products (id, vendor_id, category_id, name) VALUES ('prd_ga', 'ven_google', 'cat_web_analytics', 'Google Analytics') ON CONFLICT DO NOTHING`,
+);
 const ga = {
   name: 'Google Analytics',
   vendorDomain: 'google.com',
