@@ -9,28 +9,18 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { deriveInstalls, recordDetections } from '../../src/services/observations.ts';
 import type { AdoptionTrend } from '../../src/schemas/adoption.ts';
-import { intelligenceWorld } from '../intelligence/world.ts';
+import { FAILED_VISIT, googleAnalytics, OK_VISIT, worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 
 let t: TestApp;
 let client: TestClient;
-const ok = { outcome: 'ok' as const, kinds: ['web' as const], reason: null };
-const failed = { outcome: 'failed' as const, kinds: [], reason: 'timeout' };
-const ga = {
-  name: 'Google Analytics',
-  vendorDomain: 'google.com',
-  category: 'Web Analytics',
-  confidence: 0.9,
-  evidence: [{ source: 'script' as const, url: 'https://x.example/', ruleId: 'Google Analytics/scriptSrc/0', excerpt: '<script src="ga.js">', weight: 0.9 }],
-};
+const ok = OK_VISIT;
+const failed = FAILED_VISIT;
+const ga = googleAnalytics();
 const mid = (month: number) => new Date(Date.UTC(2026, month - 1, 15)).toISOString();
 
 before(async () => {
   t = await createTestApp();
-  const world = intelligenceWorld();
-  world.categories!.push({ id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' });
-  world.vendors!.push({ id: 'ven_google', domain: 'google.com', name: 'Google' });
-  world.products!.push({ id: 'prd_ga', vendor_id: 'ven_google', category_id: 'cat_web_analytics', name: 'Google Analytics' });
-  await insertWorld(t.db, world);
+  await insertWorld(t.db, worldWithGoogleAnalytics());
   client = await createTestClient(t.db, 'full');
   // January to June, one visit a month in its middle.
   const history: Record<string, ('ga' | 'none' | 'failed')[]> = {

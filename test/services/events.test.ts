@@ -11,42 +11,24 @@ import { recordDetections } from '../../src/services/observations.ts';
 import type { SiteResult } from '../../src/schemas/detect.ts';
 import type { EventRecord, EventsPage } from '../../src/schemas/events.ts';
 import { publishEvents } from '../../src/store/events.ts';
-import { AS_OF, intelligenceWorld } from '../intelligence/world.ts';
+import { AS_OF } from '../intelligence/world.ts';
+import { FAILED_VISIT, googleAnalytics, OK_VISIT, worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 
 let t: TestApp;
 let client: TestClient;
 let other: TestClient;
 before(async () => {
   t = await createTestApp();
-  const world = intelligenceWorld();
-  world.categories!.push({ id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' });
-  world.vendors!.push({ id: 'ven_google', domain: 'google.com' });
-  world.products!.push({ id: 'prd_ga', vendor_id: 'ven_google', category_id: 'cat_web_analytics', name: 'Google Analytics' });
-  await insertWorld(t.db, world);
+  await insertWorld(t.db, worldWithGoogleAnalytics());
   client = await createTestClient(t.db, 'full');
   other = await createTestClient(t.db, 'full');
 });
 after(() => t.close());
 
 const day = (n: number) => new Date(Date.parse(AS_OF) + n * 86_400_000);
-const ok = { outcome: 'ok' as const, kinds: ['web' as const], reason: null };
-const failed = { outcome: 'failed' as const, kinds: [], reason: 'HTTP 503' };
-const ga = (version?: string) => ({
-  name: 'Google Analytics',
-  vendorDomain: 'google.com',
-  category: 'Web Analytics',
-  confidence: 0.9,
-  ...(version ? { version } : {}),
-  evidence: [
-    {
-      source: 'script' as const,
-      url: 'https://x.example/',
-      ruleId: `Google Analytics/scriptSrc/${version ?? 0}`,
-      excerpt: '<script src="ga.js">',
-      weight: 0.9,
-    },
-  ],
-});
+const ok = OK_VISIT;
+const failed = { ...FAILED_VISIT, reason: 'HTTP 503' };
+const ga = googleAnalytics;
 const visit = (domain: string, n: number, v: typeof ok | typeof failed, techs: SiteResult['technologies'] = []) =>
   recordDetections(t.db, [{ domain, technologies: techs, seenAt: day(n).toISOString(), visit: v }], { runId: `run-${n}` });
 

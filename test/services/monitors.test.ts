@@ -9,7 +9,8 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import { deriveInstalls, recordDetections } from '../../src/services/observations.ts';
 import type { EventRecord, EventsPage } from '../../src/schemas/events.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
-import { AS_OF, intelligenceWorld } from '../intelligence/world.ts';
+import { AS_OF } from '../intelligence/world.ts';
+import { googleAnalytics, worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 import { importFile } from '../../src/ingest/import/index.ts';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,11 +21,7 @@ let client: TestClient;
 let other: TestClient;
 before(async () => {
   t = await createTestApp({ env: { MAX_MONITORS_PER_CLIENT: '4' } });
-  const world = intelligenceWorld();
-  world.categories!.push({ id: 'cat_web_analytics', name: 'Web Analytics', parent_id: 'cat_analytics' });
-  world.vendors!.push({ id: 'ven_google', domain: 'google.com' });
-  world.products!.push({ id: 'prd_ga', vendor_id: 'ven_google', category_id: 'cat_web_analytics', name: 'Google Analytics' });
-  await insertWorld(t.db, world);
+  await insertWorld(t.db, worldWithGoogleAnalytics());
   client = await createTestClient(t.db, 'full');
   other = await createTestClient(t.db, 'full');
 });
@@ -83,13 +80,7 @@ test('a product monitor gains a company when a detection run finds the product t
     seenAt: day(n).toISOString(),
     visit: { outcome: 'ok', kinds: ['web'], reason: null },
   });
-  const gaTech = {
-    name: 'Google Analytics',
-    vendorDomain: 'google.com',
-    category: 'Web Analytics',
-    confidence: 0.9,
-    evidence: [{ source: 'script', url: 'https://new-ga.example/', ruleId: 'Google Analytics/scriptSrc/0', excerpt: '<script src="ga.js">', weight: 0.9 }],
-  };
+  const gaTech = googleAnalytics();
   await recordDetections(t.db, [site(-20, [])] as never);
   const run = await recordDetections(t.db, [site(-10, [gaTech])] as never);
   await deriveInstalls(t.db, { companyIds: run.companyIds, asOf: day(0) });
