@@ -77,7 +77,17 @@ test('every operation is documented with its parameters, responses and errors', 
   }
   const paged = doc.paths['/api/companies/{companyDomain}/products/paged'].get;
   const params = Object.fromEntries(paged.parameters.map((p: { name: string }) => [p.name, p]));
-  assert.deepEqual(Object.keys(params).sort(), ['companyDomain', 'export', 'include', 'mainCategory', 'mainCategoryId', 'page', 'size', 'x-on-behalf-of-user']);
+  assert.deepEqual(Object.keys(params).sort(), [
+    'asOf',
+    'companyDomain',
+    'export',
+    'include',
+    'mainCategory',
+    'mainCategoryId',
+    'page',
+    'size',
+    'x-on-behalf-of-user',
+  ]);
   assert.deepEqual(params.size.schema, { type: 'integer', minimum: 1, maximum: 200, default: 20 });
   assert.equal(params.mainCategory.schema.type, 'array');
   assert.ok(paged.responses['200'].content['text/csv']);

@@ -14,7 +14,10 @@ import { allTools } from '../../src/mcp/tools/index.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await createTestApp();
+  // This file sends a bad key to every REST address and every tool from one address: more
+  // failures than the per-address limit allows (its 429 is tested in test/auth). Raised here
+  // so each refusal shows what authentication answers.
+  t = await createTestApp({ env: { AUTH_MAX_FAILURES_PER_ADDRESS: '100000' } });
 });
 after(() => t.close());
 
