@@ -3,7 +3,7 @@ import type { Db } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { BadRequestError } from '../errors.ts';
 import { DEFAULT_ADOPTION_MONTHS, MAX_ADOPTION_PERIODS, type AdoptionQuery, type AdoptionTrend } from '../schemas/adoption.ts';
-import { adoptionByMonth } from '../store/adoption.ts';
+import { adoptionByMonth, productName, trendProductIds } from '../store/adoption.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { toCriteria } from './companies.ts';
 import { requireCategories, requireProducts, requireVendor } from './resolve.ts';
@@ -46,19 +46,16 @@ async function resolveSubject(db: Db, subject: Subject): Promise<{ id: string; n
   switch (subject.kind) {
     case 'product': {
       const [product] = await requireProducts(db, [subject.productId]);
-      const [row] = await db.query<{ name: string }>('SELECT name FROM products WHERE id = $1', [product!.id]);
-      return { id: product!.id, name: row?.name ?? product!.id, productIds: [product!.id] };
+      return { id: product!.id, name: (await productName(db, product!.id)) ?? product!.id, productIds: [product!.id] };
     }
     case 'category': {
       const [category] = await requireCategories(db, [subject.categoryId], 'categoryId');
       const ids = (await categorySubtrees(db, [category!.id])).map((r) => r.id);
-      const products = await db.query<{ id: string }>('SELECT id FROM products WHERE category_id = ANY($1::text[])', [ids]);
-      return { id: category!.id, name: category!.name, productIds: products.map((p) => p.id) };
+      return { id: category!.id, name: category!.name, productIds: await trendProductIds(db, { categoryIds: ids }) };
     }
     case 'vendor': {
       const vendor = await requireVendor(db, subject.vendorDomain);
-      const products = await db.query<{ id: string }>('SELECT id FROM products WHERE vendor_id = $1', [vendor.id]);
-      return { id: vendor.domain, name: vendor.name, productIds: products.map((p) => p.id) };
+      return { id: vendor.domain, name: vendor.name, productIds: await trendProductIds(db, { vendorId: vendor.id }) };
     }
   }
 }

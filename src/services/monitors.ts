@@ -25,6 +25,7 @@ import {
   type MonitorRow,
 } from '../store/monitors.ts';
 import { toCriteria } from './companies.ts';
+import { lockClient } from '../store/access.ts';
 import type { CompanySearchCriteria } from '../store/companies.ts';
 import { requireCompanies } from './resolve.ts';
 
@@ -64,7 +65,7 @@ export async function createMonitor(db: Db, clientId: string, input: CreateMonit
   };
   await db.transaction(async (tx) => {
     // Counted under a lock on the client's row: two creations at once cannot both pass the limit.
-    await tx.query('SELECT 1 FROM api_clients WHERE id = $1 FOR UPDATE', [clientId]);
+    await lockClient(tx, clientId);
     const held = await countMonitors(tx, clientId);
     if (held >= maxPerClient)
       throw new ConflictError(`This client has ${held} monitors, the most it may hold (MAX_MONITORS_PER_CLIENT = ${maxPerClient}); delete one first`);

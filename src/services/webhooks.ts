@@ -29,6 +29,7 @@ import { DEFAULT_MONITOR_EVENT_TYPES } from '../schemas/monitors.ts';
 import { BlockedAddressError, FetchError, makeResolver, requestOnce } from '../detect/collect/index.ts';
 import { eventsByIds, type EventRow } from '../store/events.ts';
 import { findMonitor } from '../store/monitors.ts';
+import { lockClient } from '../store/access.ts';
 import {
   countEndpoints,
   deleteEndpointRow,
@@ -112,7 +113,7 @@ export async function createWebhook(db: Db, clientId: string, input: CreateWebho
   const id = `whk_${randomBytes(8).toString('hex')}`;
   const secret = newSecret();
   await db.transaction(async (tx) => {
-    await tx.query('SELECT 1 FROM api_clients WHERE id = $1 FOR UPDATE', [clientId]);
+    await lockClient(tx, clientId);
     const held = await countEndpoints(tx, clientId);
     if (held >= config.webhooks.maxPerClient)
       throw new ConflictError(

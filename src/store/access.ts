@@ -1,5 +1,5 @@
 // SQL for clients, plans and API keys (credits: store/purchases.ts).
-import type { Db } from '../db/db.ts';
+import type { Db, Tx } from '../db/db.ts';
 import type { Row } from '../db/schema.ts';
 import type { Plan } from '../schemas/plans.ts';
 import type { Role } from '../schemas/roles.ts';
@@ -265,4 +265,9 @@ function toApiKey(r: ApiKeysRow): ApiKeyRow {
     revokedAt: r.revoked_at,
     lastUsedAt: r.last_used_at,
   };
+}
+
+/** Locks a client's row until the transaction ends: counts of what it holds (monitors, webhooks) checked under it cannot both pass a limit. */
+export async function lockClient(tx: Tx, clientId: string): Promise<void> {
+  await tx.query('SELECT 1 FROM api_clients WHERE id = $1 FOR UPDATE', [clientId]);
 }

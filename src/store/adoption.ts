@@ -62,3 +62,18 @@ export async function adoptionByMonth(
   );
   return rows.map((r) => ({ start: new Date(r.start), companies: r.companies, adoptions: r.adoptions, drops: r.drops }));
 }
+
+/** The ids of the products a trend counts: one product, the products of categories, or a vendor's. */
+export async function trendProductIds(db: Queryable, of: { categoryIds: readonly string[] } | { vendorId: string }): Promise<string[]> {
+  const rows =
+    'vendorId' in of
+      ? await db.query<{ id: string }>('SELECT id FROM products WHERE vendor_id = $1', [of.vendorId])
+      : await db.query<{ id: string }>('SELECT id FROM products WHERE category_id = ANY($1::text[])', [of.categoryIds]);
+  return rows.map((r) => r.id);
+}
+
+/** A product's name. */
+export async function productName(db: Queryable, id: string): Promise<string | undefined> {
+  const [row] = await db.query<{ name: string }>('SELECT name FROM products WHERE id = $1', [id]);
+  return row?.name;
+}
