@@ -27,6 +27,7 @@ export function toEventRecord(r: EventRow): EventRecord {
     record.product = { id: s.productId, name: r.productName };
     record.evidence.url = `/api/companies/${encodeURIComponent(r.companyDomain)}/products/${encodeURIComponent(s.productId)}/evidence`;
   }
+  if (typeof s.jobPosts30d === 'number' && typeof s.jobPosts180d === 'number') record.jobPosts = { last30Days: s.jobPosts30d, last180Days: s.jobPosts180d };
   if (typeof s.fromVersion === 'string') record.fromVersion = s.fromVersion;
   if (typeof s.toVersion === 'string') record.toVersion = s.toVersion;
   if (typeof s.field === 'string') {

@@ -19,6 +19,7 @@ import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
 import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
+import { hiringChanges } from '../technographics/hiring.ts';
 import { companiesVisits, insertVisits, type VisitRow } from '../store/visits.ts';
 import { insertEvents } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
@@ -203,24 +204,30 @@ function seenProductOf(
 ): SeenProduct {
   const kinds = [...new Set([...(before?.kinds ?? []), ...t.evidence.map((e) => pageKindOf(e.source))])].sort();
   const evidence = [...new Set([...(before?.evidence ?? []), ...hashes])];
+  const jobPosts = [...new Set([...(before?.jobPosts ?? []), ...hashes.filter((_, i) => t.evidence[i]!.source === 'job')])];
   const stronger = !before || t.confidence > before.confidence;
   return {
     confidence: stronger ? t.confidence : before.confidence,
     version: (stronger ? t.version : before.version) ?? before?.version ?? t.version ?? null,
     kinds,
     evidence,
+    ...(jobPosts.length > 0 ? { jobPosts } : {}),
   };
 }
 
-/** Folds each company's visits into technology events and writes the new ones (unpublished): one read, one write. */
+/** Folds each company's visits into technology events (changes and hiring) and writes the new ones (unpublished): one read, one write. */
 async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Promise<number> {
   const visits = await companiesVisits(tx, companyIds);
-  const events = companyIds.flatMap((companyId) =>
-    technologyChanges(companyId, visits.get(companyId) ?? []).map(({ productId, fromVersion, toVersion, ...e }) => ({
-      ...e,
-      subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
-    })),
-  );
+  const events = companyIds.flatMap((companyId) => {
+    const log = visits.get(companyId) ?? [];
+    return [
+      ...technologyChanges(companyId, log).map(({ productId, fromVersion, toVersion, ...e }) => ({
+        ...e,
+        subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
+      })),
+      ...hiringChanges(companyId, log).map(({ productId, jobPosts30d, jobPosts180d, ...e }) => ({ ...e, subject: { productId, jobPosts30d, jobPosts180d } })),
+    ];
+  });
   return insertEvents(tx, events);
 }
 

@@ -37,6 +37,8 @@ export interface SeenProduct {
   kinds: readonly string[];
   /** The evidence hashes behind it (the log's identity of each item). */
   evidence: readonly string[];
+  /** Of those, the job posts naming it (one hash per post excerpt): the hiring signal's input. */
+  jobPosts?: readonly string[];
 }
 
 /** One collection of a company's artifacts: when, how it went, which page kinds it covered, what it found. */

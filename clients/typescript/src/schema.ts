@@ -2099,6 +2099,13 @@ export interface components {
             from?: string | null;
             /** @description company.changed: the new value (null: no longer known) */
             to?: string | null;
+            /** @description technology.hiring: how many job posts named the product (each post counted once, when first seen) */
+            jobPosts?: {
+                /** @description Distinct job posts naming the product first seen in the 30 days up to detectedAt */
+                last30Days: number;
+                /** @description The same over 180 days */
+                last180Days: number;
+            };
             /** @description feed.item: the news item */
             feedItem?: {
                 id: string;
