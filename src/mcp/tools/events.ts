@@ -34,6 +34,8 @@ function eventLine(e: EventRecord): string {
 // Sized for a model: the fields most questions need (detail="full" for the whole record), without
 // the REST record's field descriptions (the tool's description says what they are).
 const event = compactOf(stripDescriptions(eventSchema), ['id', 'type', 'company', 'product', 'field', 'to', 'feedItem', 'occurredAt', 'confidence']);
+/** An event in its compact form (what a monitor's events resource carries). */
+export const compactEvent = (e: EventRecord) => event.pick(e, 'compact');
 // The trend without the REST record's field descriptions (the tool's description says what they are).
 const trendOutput = z.object({
   subject: z.object({ kind: z.string(), id: z.string(), name: z.string() }),
