@@ -5,6 +5,7 @@
 // subscriptions are bounded per session; without a channel (HTTP) subscribing is refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
@@ -13,7 +14,8 @@ import { connectMcp } from '../helpers/mcp.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { createMonitor } from '../../src/services/monitors.ts';
 import { PublishWatcher, type PublishedEvents } from '../../src/services/monitor-updates.ts';
-import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/mcp/subscriptions.ts';
+import { MAX_SUBSCRIPTIONS_PER_SESSION, MonitorSubscriptions } from '../../src/mcp/subscriptions.ts';
+import type { Published } from '../../src/store/events.ts';
 import type { EventsPage } from '../../src/schemas/events.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
 
@@ -161,4 +163,40 @@ test('a process that publishes nothing (stdio) learns of new events by watching 
   assert.deepEqual(s.updated, [uriOf(monitor.id)]);
   await s.client.close();
   await moveTo(companies[0]!.id, 'US');
+});
+
+test('a publish costs a subscribed session a statement only when it may concern the session', async () => {
+  const statements: string[] = [];
+  const db = {
+    query: async (sql: string) => {
+      statements.push(sql.includes('max(seq)') ? 'seq' : 'monitors');
+      return sql.includes('max(seq)') ? [{ seq: '10' }] : [];
+    },
+  };
+  const events = new EventEmitter<{ published: [Published] }>();
+  const subscriptions = new MonitorSubscriptions(
+    db as never,
+    'cli_me',
+    events,
+    async () => {},
+    (err) => assert.fail(err as Error),
+  );
+  const published = async (p: Published) => {
+    events.emit('published', p);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  await published({ count: 1, lastSeq: 11, companyIds: ['cmp_a'], clientIds: [] });
+  assert.deepEqual(statements, [], 'no subscription, no listener');
+  await subscriptions.add(uriOf('mon_a'), 'mon_a');
+  assert.deepEqual(statements, ['seq']);
+  await published({ count: 2, lastSeq: 12, companyIds: [], clientIds: ['cli_other'] });
+  assert.deepEqual(statements, ['seq'], "only another client's monitor entries: nothing to check");
+  await published({ count: 1, lastSeq: 13, companyIds: [], clientIds: ['cli_me'] });
+  await published({ count: 1, lastSeq: 14, companyIds: ['cmp_a'], clientIds: [] });
+  await published({ count: 1, lastSeq: 20, companyIds: [], clientIds: [] });
+  assert.deepEqual(statements, ['seq', 'monitors', 'monitors', 'monitors'], 'its own entries, world events, and a gap (seq 15-19 unseen) are checked');
+  subscriptions.remove('mon_a');
+  await published({ count: 1, lastSeq: 21, companyIds: ['cmp_a'], clientIds: ['cli_me'] });
+  assert.equal(statements.length, 4, 'unsubscribed: no listener');
+  assert.equal(events.listenerCount('published'), 0);
 });
