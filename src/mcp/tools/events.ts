@@ -45,6 +45,8 @@ const event = compactOf(stripDescriptions(eventSchema), [
   'occurredAt',
   'confidence',
 ]);
+/** An event in its compact form (what a monitor's events resource carries). */
+export const compactEvent = (e: EventRecord) => event.pick(e, 'compact');
 // The trend without the REST record's field descriptions (the tool's description says what they are).
 const trendOutput = z.object({
   subject: z.object({ kind: z.string(), id: z.string(), name: z.string() }),
