@@ -44,7 +44,7 @@ function AdoptionChart({ points, title }) {
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.companies).toFixed(1)}`).join(' ');
   return html`<svg class="trend-chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-labelledby="trend-chart-title">
     <title id="trend-chart-title">${title}</title>
-    ${[0, top / 2, top].map(
+    ${(Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map(
       (v) =>
         html`<g class="grid">
           <line x1=${LEFT} x2=${W - RIGHT} y1=${y(v)} y2=${y(v)} />

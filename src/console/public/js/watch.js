@@ -193,10 +193,10 @@ function MonitorDetail({ monitor, onDeleted }) {
         <dd>
           ${
             monitor.domains
-              ? html`${monitor.domains.length} listed:
-                ${monitor.domains.slice(0, 20).map((d, i) => html`${i ? ', ' : ''}<a href=${href(['companies', d, 'history'])}>${d}</a>`)}${
-                  monitor.domains.length > 20 ? ', …' : ''
-                }`
+              ? html`<span>${monitor.domains.length} listed:</span>
+                  <span>${monitor.domains.slice(0, 20).map((d, i) => html`${i ? ', ' : ''}<a href=${href(['companies', d, 'history'])}>${d}</a>`)}</span>${
+                    monitor.domains.length > 20 ? ', …' : ''
+                  }`
               : html`those matching <code class="params">${JSON.stringify(filter ?? monitor.search)}</code>`
           }
         </dd>
