@@ -339,6 +339,23 @@ test('watch: create a monitor, read its events, a company timeline with its evid
   await checkA11y(page, 'watch monitors');
   await shot(page, 'watch-monitors', { top: true });
 
+  // A monitor of a search: the companies using the product in a country.
+  await page.getByLabel('Name', { exact: true }).fill('Users of the product');
+  await page.getByLabel('Those matching a search').check();
+  await page.locator('#m-tech').fill(adopted.product);
+  await page.locator('#m-tech').press('Enter');
+  await page.locator('.chip', { hasText: adopted.product }).waitFor();
+  await page.getByLabel('Countries').fill('US');
+  await page.getByRole('button', { name: 'Create monitor' }).click();
+  await page.locator('#monitor-title', { hasText: 'Users of the product' }).waitFor();
+  const users = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', {
+    filter: { productIdIn: [adopted.productId], countryIn: ['US'] },
+  });
+  assert.match(await page.locator('#monitor-title .count').innerText(), new RegExp(`^${users.body.totalElements} compan`, 'u'));
+  assert.equal(await page.locator('.monitors li').count(), 2);
+  await page.locator('.monitors a', { hasText: 'Watched in the console' }).click();
+  await event.waitFor();
+
   // The company's timeline, from the event: the window, the confidence and the evidence.
   await event.locator('a[href*="/history"]').click();
   await page.waitForURL(/#\/companies\/.*\/history/u);
@@ -375,10 +392,12 @@ test('watch: create a monitor, read its events, a company timeline with its evid
   await page.getByLabel('From').fill(daysAgo(62).slice(0, 7));
   await page.locator('svg.trend-chart circle.trend-point').nth(3).waitFor({ state: 'detached' });
   await page.goto(`${base}/console#/watch`);
-  await page.locator('.monitors a', { hasText: 'Watched in the console' }).click();
-  await page.getByRole('button', { name: 'Delete monitor' }).click();
-  await page.getByRole('button', { name: 'Yes, delete' }).click();
-  await page.waitForURL(/#\/watch$/u);
+  for (const name of ['Watched in the console', 'Users of the product']) {
+    await page.locator('.monitors a', { hasText: name }).click();
+    await page.getByRole('button', { name: 'Delete monitor' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.waitForURL(/#\/watch$/u);
+  }
   await page.getByText('No monitor yet').waitFor();
   await page.context().close();
 });

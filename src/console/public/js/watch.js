@@ -185,6 +185,7 @@ function MonitorDetail({ monitor, onDeleted }) {
     }
   };
   const filter = /** @type {{ filter?: unknown } | null} */ (monitor.search)?.filter;
+  const listed = (monitor.domains ?? []).slice(0, 20).map((d, i) => html`${i ? ', ' : ''}<a href=${href(['companies', d, 'history'])}>${d}</a>`);
   return html`<section class="card" aria-labelledby="monitor-title">
     <h2 id="monitor-title">${monitor.name} <span class="count">${monitor.members} ${monitor.members === 1 ? 'company' : 'companies'}</span></h2>
     <dl class="facts">
@@ -193,10 +194,7 @@ function MonitorDetail({ monitor, onDeleted }) {
         <dd>
           ${
             monitor.domains
-              ? html`<span>${monitor.domains.length} listed:</span>
-                  <span>${monitor.domains.slice(0, 20).map((d, i) => html`${i ? ', ' : ''}<a href=${href(['companies', d, 'history'])}>${d}</a>`)}</span>${
-                    monitor.domains.length > 20 ? ', …' : ''
-                  }`
+              ? html`${monitor.domains.length} listed: ${listed}${monitor.domains.length > 20 ? ', …' : ''}`
               : html`those matching <code class="params">${JSON.stringify(filter ?? monitor.search)}</code>`
           }
         </dd>
