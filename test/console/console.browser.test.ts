@@ -391,6 +391,12 @@ test('watch: create a monitor, read its events, a company timeline with its evid
   // A narrower range, and the monitor deleted.
   await page.getByLabel('From').fill(daysAgo(62).slice(0, 7));
   await page.locator('svg.trend-chart circle.trend-point').nth(3).waitFor({ state: 'detached' });
+  // A vendor's page links to its trend.
+  await page.goto(`${base}/console#/vendors/${adopted.vendorDomain}`);
+  await page.getByRole('link', { name: 'Adoption trend' }).click();
+  await page.waitForURL(/#\/watch\/trends\?subject=v%3A/u);
+  await page.locator('svg.trend-chart circle.trend-point').first().waitFor();
+
   await page.goto(`${base}/console#/watch`);
   for (const name of ['Watched in the console', 'Users of the product']) {
     await page.locator('.monitors a', { hasText: name }).click();

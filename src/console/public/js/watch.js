@@ -5,7 +5,7 @@
 // view has its URL: #/watch, #/watch/monitors/{id}, #/watch/timeline?domain=…,
 // #/watch/trends?subject=…&from=…&to=…. Monitors belong to the console's API client, so
 // everyone signed in to the console shares them.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Tabs, fmtDate, useTitle } from './ui.js';
 import { get, post, del } from './api.js';
 import { EVENT_LABELS, EventList, Timeline } from './events.js';
@@ -271,6 +271,7 @@ function Monitors({ selected }) {
 function CompanyTimeline({ route }) {
   const domain = route.query.get('domain') ?? '';
   const [text, setText] = useState(domain);
+  useEffect(() => setText(domain), [domain]);
   const go = (/** @type {Record<string, string | undefined>} */ changes) =>
     navigate(href(['watch', 'timeline'], { ...Object.fromEntries(route.query), ...changes }), { replace: true });
   return html`<div>
@@ -327,6 +328,7 @@ function Trends({ route }) {
   const from = q.get('from') ?? monthAgo(11);
   const to = q.get('to') ?? monthAgo(0);
   const [text, setText] = useState(token ? parseTech(token).label : '');
+  useEffect(() => setText(token ? parseTech(token).label : ''), [token]);
   const [options, setOptions] = useState(/** @type {{ token: string, label: string }[]} */ ([]));
   const [error, setError] = useState(/** @type {Problem | null} */ (null));
   const go = (/** @type {Record<string, string>} */ changes) => navigate(href(['watch', 'trends'], { subject: token, from, to, ...changes }));
