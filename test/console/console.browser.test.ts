@@ -372,6 +372,12 @@ test('watch: create a monitor, read its events, a company timeline with its evid
   await checkA11y(page, 'company history');
   await shot(page, 'company-history');
 
+  // The same timeline on the Watch screen, by domain.
+  await page.goto(`${base}/console#/watch/timeline`);
+  await page.getByLabel('Company domain').fill(watched!);
+  await page.getByRole('button', { name: 'Show timeline' }).click();
+  await page.locator('li.event-adopted', { hasText: adopted.product }).waitFor();
+
   // The adoption trend of the product: an inline SVG, a point and two bars per month.
   await page.goto(`${base}/console#/watch/trends`);
   await page.getByLabel('Product, vendor or category').fill(adopted.product);
