@@ -1,11 +1,13 @@
 // @ts-check
-// Adoption trends: a product's, category's or vendor's monthly trend (GET
-// /products/{productId}/adoption and its siblings) drawn as an inline SVG by this small module
-// (no chart library: two panels, a line of the companies using it and bars of adoptions and
-// drops), with the same figures as a table. Colours come from console.css (the page's CSP
-// allows no inline style).
-import { html, useAsync, Loading, ErrorBox } from './ui.js';
+// The Watch screen's adoption trends: a product's, category's or vendor's monthly trend (GET
+// /products/{productId}/adoption and its siblings) over a range of months, drawn as an inline
+// SVG by this small module (no chart library: a line of the companies using it, bars of
+// adoptions and drops), with the same figures as a table. Colours come from console.css (the
+// page's CSP allows no inline style).
+import { useEffect, useState } from 'preact/hooks';
+import { html, href, navigate, useAsync, Loading, ErrorBox } from './ui.js';
 import { get } from './api.js';
+import { parseTech } from './search.js';
 
 /**
  * @typedef {import('./contract.js').Schemas['AdoptionTrend']} Trend
@@ -76,7 +78,7 @@ function AdoptionChart({ points, title }) {
  * and its figures as a table.
  * @param {{ subject: Subject, from: string, to: string }} props
  */
-export function AdoptionTrend({ subject, from, to }) {
+function AdoptionTrend({ subject, from, to }) {
   const query = { from: `${from}-01`, to: `${to}-01` };
   const data = useAsync(() => {
     if (subject.kind === 'p') return get('/products/{productId}/adoption', { path: { productId: subject.id }, query });
@@ -127,4 +129,102 @@ export function AdoptionTrend({ subject, from, to }) {
             </details>`
     }
   </section>`;
+}
+
+/** YYYY-MM of a date `back` months before now. */
+function monthAgo(/** @type {number} */ back) {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - back);
+  return d.toISOString().slice(0, 7);
+}
+
+/**
+ * Suggestions for a trend's subject: products and vendors named like the text, and categories.
+ * @param {string} text
+ * @returns {Promise<{ token: string, label: string }[]>}
+ */
+async function suggestSubjects(text) {
+  const [products, vendors, categories] = await Promise.all([
+    get('/products', { query: { productName: text, size: 8 } }),
+    get('/vendors', { query: { vendor: text, fuzzy: true, size: 3 } }),
+    get('/categories'),
+  ]);
+  const lower = text.toLowerCase();
+  return [
+    ...products.content.map((p) => ({ token: `p:${p.id}:${p.name}`, label: `${p.name} (product)` })),
+    ...vendors.content.map((v) => ({ token: `v:${v.domain}:${v.name}`, label: `${v.name} (vendor)` })),
+    ...categories
+      .filter((c) => c.name.toLowerCase().includes(lower))
+      .slice(0, 5)
+      .map((c) => ({ token: `c:${c.id}:${c.name}`, label: `${c.name} (category)` })),
+  ];
+}
+
+/**
+ * The trends tab: a subject chosen by name (suggestions of products, vendors, categories) and a
+ * range of months, both in the URL: #/watch/trends?subject=p:<id>:<name>&from=YYYY-MM&to=YYYY-MM.
+ * @param {{ route: import('./ui.js').Route }} props
+ */
+export function Trends({ route }) {
+  const q = route.query;
+  const token = q.get('subject') ?? '';
+  const from = q.get('from') ?? monthAgo(11);
+  const to = q.get('to') ?? monthAgo(0);
+  const [text, setText] = useState(token ? parseTech(token).label : '');
+  useEffect(() => setText(token ? parseTech(token).label : ''), [token]);
+  const [options, setOptions] = useState(/** @type {{ token: string, label: string }[]} */ ([]));
+  const [error, setError] = useState(/** @type {import('./ui.js').Problem | null} */ (null));
+  const go = (/** @type {Record<string, string>} */ changes) => navigate(href(['watch', 'trends'], { subject: token, from, to, ...changes }));
+  const choose = async (/** @type {import('./ui.js').FormEvent} */ e) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return;
+    let opts = options;
+    if (!opts.some((o) => o.label === t)) opts = await suggestSubjects(t).catch((err) => (setError(err), []));
+    const hit = opts.find((o) => o.label === t) ?? opts[0];
+    if (!hit) return setError({ message: `No product, vendor or category matches "${t}"` });
+    setError(null);
+    setText(parseTech(hit.token).label);
+    go({ subject: hit.token });
+  };
+  const subject = token ? parseTech(token) : null;
+  return html`<div>
+    <form class="card row-form" onSubmit=${choose} aria-label="Trend subject and months">
+      <label class="inline" for="tr-subject">Product, vendor or category</label>
+      <input
+        id="tr-subject"
+        list="tr-subject-list"
+        value=${text}
+        autocomplete="off"
+        onInput=${(/** @type {import('./ui.js').FieldEvent} */ e) => {
+          const v = e.currentTarget.value;
+          setText(v);
+          if (v.trim().length >= 2) suggestSubjects(v.trim()).then(setOptions, () => {});
+        }}
+      />
+      <datalist id="tr-subject-list">${options.map((o) => html`<option value=${o.label}></option>`)}</datalist>
+      <button type="submit" class="primary">Show trend</button>
+      <label class="inline"
+        >From
+        <input
+          type="month"
+          value=${from}
+          onChange=${(/** @type {import('./ui.js').FieldEvent} */ e) => e.currentTarget.value && go({ from: e.currentTarget.value })}
+      /></label>
+      <label class="inline"
+        >To
+        <input
+          type="month"
+          value=${to}
+          onChange=${(/** @type {import('./ui.js').FieldEvent} */ e) => e.currentTarget.value && go({ to: e.currentTarget.value })}
+      /></label>
+    </form>
+    <${ErrorBox} error=${error} />
+    ${
+      subject && (subject.kind === 'p' || subject.kind === 'v' || subject.kind === 'c')
+        ? html`<${AdoptionTrend} subject=${/** @type {Subject} */ (subject)} from=${from} to=${to} />`
+        : html`<p class="hint">Choose a product, vendor or category: its companies using it month by month, with adoptions and drops.</p>`
+    }
+  </div>`;
 }

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Tabs, fmtDate, useTitle } from './ui.js';
 import { get, post, del } from './api.js';
 import { EVENT_LABELS, EventList, Timeline } from './events.js';
-import { AdoptionTrend } from './trend.js';
+import { Trends } from './trend.js';
 import { TechPicker, parseTech } from './search.js';
 
 /**
@@ -18,12 +18,10 @@ import { TechPicker, parseTech } from './search.js';
  * @typedef {Monitor['eventTypes'][number]} EventType
  * @typedef {import('./contract.js').PostBody<'/monitors'>} MonitorBody
  * @typedef {NonNullable<NonNullable<MonitorBody['search']>['filter']>} Filter
- * @typedef {import('./trend.js').Subject} Subject
  * @typedef {import('./ui.js').Route} Route
  * @typedef {import('./ui.js').Problem} Problem
  * @typedef {import('./ui.js').FieldEvent} FieldEvent
  * @typedef {import('./ui.js').FormEvent} FormEvent
- * @typedef {import('./ui.js').SelectEvent} SelectEvent
  */
 
 const ALL_TYPES = /** @type {EventType[]} */ (Object.keys(EVENT_LABELS));
@@ -288,92 +286,6 @@ function CompanyTimeline({ route }) {
       ${domain && html`<a href=${href(['companies', domain])}>Company page</a>`}
     </form>
     ${domain && html`<${Timeline} key=${domain} domain=${domain} query=${route.query} go=${go} />`}
-  </div>`;
-}
-
-/** YYYY-MM of a date `back` months before now. */
-function monthAgo(/** @type {number} */ back) {
-  const d = new Date();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - back);
-  return d.toISOString().slice(0, 7);
-}
-
-/**
- * Suggestions for a trend's subject: products and vendors named like the text, and categories.
- * @param {string} text
- * @returns {Promise<{ token: string, label: string }[]>}
- */
-async function suggestSubjects(text) {
-  const [products, vendors, categories] = await Promise.all([
-    get('/products', { query: { productName: text, size: 8 } }),
-    get('/vendors', { query: { vendor: text, fuzzy: true, size: 3 } }),
-    get('/categories'),
-  ]);
-  const lower = text.toLowerCase();
-  return [
-    ...products.content.map((p) => ({ token: `p:${p.id}:${p.name}`, label: `${p.name} (product)` })),
-    ...vendors.content.map((v) => ({ token: `v:${v.domain}:${v.name}`, label: `${v.name} (vendor)` })),
-    ...categories
-      .filter((c) => c.name.toLowerCase().includes(lower))
-      .slice(0, 5)
-      .map((c) => ({ token: `c:${c.id}:${c.name}`, label: `${c.name} (category)` })),
-  ];
-}
-
-/** @param {{ route: Route }} props */
-function Trends({ route }) {
-  const q = route.query;
-  const token = q.get('subject') ?? '';
-  const from = q.get('from') ?? monthAgo(11);
-  const to = q.get('to') ?? monthAgo(0);
-  const [text, setText] = useState(token ? parseTech(token).label : '');
-  useEffect(() => setText(token ? parseTech(token).label : ''), [token]);
-  const [options, setOptions] = useState(/** @type {{ token: string, label: string }[]} */ ([]));
-  const [error, setError] = useState(/** @type {Problem | null} */ (null));
-  const go = (/** @type {Record<string, string>} */ changes) => navigate(href(['watch', 'trends'], { subject: token, from, to, ...changes }));
-  const choose = async (/** @type {FormEvent} */ e) => {
-    e.preventDefault();
-    const t = text.trim();
-    if (!t) return;
-    let opts = options;
-    if (!opts.some((o) => o.label === t)) opts = await suggestSubjects(t).catch((err) => (setError(err), []));
-    const hit = opts.find((o) => o.label === t) ?? opts[0];
-    if (!hit) return setError({ message: `No product, vendor or category matches "${t}"` });
-    setError(null);
-    setText(parseTech(hit.token).label);
-    go({ subject: hit.token });
-  };
-  const subject = token ? parseTech(token) : null;
-  return html`<div>
-    <form class="card row-form" onSubmit=${choose} aria-label="Trend subject and months">
-      <label class="inline" for="tr-subject">Product, vendor or category</label>
-      <input
-        id="tr-subject"
-        list="tr-subject-list"
-        value=${text}
-        autocomplete="off"
-        onInput=${(/** @type {FieldEvent} */ e) => {
-          const v = e.currentTarget.value;
-          setText(v);
-          if (v.trim().length >= 2) suggestSubjects(v.trim()).then(setOptions, () => {});
-        }}
-      />
-      <datalist id="tr-subject-list">${options.map((o) => html`<option value=${o.label}></option>`)}</datalist>
-      <button type="submit" class="primary">Show trend</button>
-      <label class="inline"
-        >From <input type="month" value=${from} onChange=${(/** @type {FieldEvent} */ e) => e.currentTarget.value && go({ from: e.currentTarget.value })}
-      /></label>
-      <label class="inline"
-        >To <input type="month" value=${to} onChange=${(/** @type {FieldEvent} */ e) => e.currentTarget.value && go({ to: e.currentTarget.value })}
-      /></label>
-    </form>
-    <${ErrorBox} error=${error} />
-    ${
-      subject && (subject.kind === 'p' || subject.kind === 'v' || subject.kind === 'c')
-        ? html`<${AdoptionTrend} subject=${/** @type {Subject} */ (subject)} from=${from} to=${to} />`
-        : html`<p class="hint">Choose a product, vendor or category: its companies using it month by month, with adoptions and drops.</p>`
-    }
   </div>`;
 }
 
