@@ -5,7 +5,7 @@
 // view has its URL: #/watch, #/watch/monitors/{id}, #/watch/timeline?domain=…,
 // #/watch/trends?subject=…&from=…&to=…. Monitors belong to the console's API client, so
 // everyone signed in to the console shares them.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Tabs, fmtDate, useTitle } from './ui.js';
 import { get, post, del } from './api.js';
 import { EVENT_LABELS, EventList, Timeline } from './events.js';
@@ -268,8 +268,9 @@ function Monitors({ selected }) {
 /** @param {{ route: Route }} props */
 function CompanyTimeline({ route }) {
   const domain = route.query.get('domain') ?? '';
+  // The field starts from the URL; the parent mounts a new timeline when the domain in the URL
+  // changes (its key), so no effect resets what the user is typing.
   const [text, setText] = useState(domain);
-  useEffect(() => setText(domain), [domain]);
   const go = (/** @type {Record<string, string | undefined>} */ changes) =>
     navigate(href(['watch', 'timeline'], { ...Object.fromEntries(route.query), ...changes }), { replace: true });
   return html`<div>
@@ -305,7 +306,8 @@ function Watch({ route }) {
     </header>
     <${Tabs} tabs=${tabs} current=${section} label="Watch sections" />
     ${section === 'monitors' && html`<${Monitors} selected=${route.parts[1] === 'monitors' ? route.parts[2] : undefined} />`}
-    ${section === 'timeline' && html`<${CompanyTimeline} route=${route} />`} ${section === 'trends' && html`<${Trends} route=${route} />`}
+    ${section === 'timeline' && html`<${CompanyTimeline} key=${route.query.get('domain') ?? ''} route=${route} />`}
+    ${section === 'trends' && html`<${Trends} route=${route} />`}
   </div>`;
 }
 
