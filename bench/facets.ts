@@ -1,0 +1,57 @@
+// Market sizing benchmark: POST /companies/facets as the service answers it, on a seeded world.
+//
+//   BENCH_DATABASE_URL=postgres://… node --import tsx bench/facets.ts [--runs 20]
+//   (default: DATABASE_URL's database; it must hold a world, e.g. `stacklens seed --companies 50000`)
+//
+// For each request shape (one or two dimensions, with and without a filter, the install
+// dimensions technology and category), `runs` calls in turn: p50 and p95 wall time in the
+// process, and the figures of the answer (matches, cells). The load average is printed with
+// them: compare figures of one run, not across runs.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { openDb } from '../src/db/db.ts';
+import { companyFacets } from '../src/services/companies.ts';
+import { facetsBodySchema, type FacetsInput } from '../src/schemas/facets.ts';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
+const RUNS = Number(values.runs);
+const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+if (!url) throw new Error('set BENCH_DATABASE_URL (or DATABASE_URL) to a database holding a world');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+const db = await openDb({ databaseUrl: url, poolSize: 2 });
+const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies')) as [{ n: number }];
+const [popular] = await db.query<{ vendor: string }>(
+  `SELECT v.domain AS vendor FROM installs i JOIN products p ON p.id = i.product_id JOIN vendors v ON v.id = p.vendor_id
+    GROUP BY v.domain ORDER BY count(*) DESC OFFSET 10 LIMIT 1`,
+);
+console.log(`${n} companies; popular vendor ${popular?.vendor}; ${RUNS} runs per shape; load ${load()}`);
+
+const shapes: Array<[string, unknown]> = [
+  ['country', { dimensions: ['country'] }],
+  ['country × employeeBand', { dimensions: ['country', 'employeeBand'] }],
+  ['vendor filter: country × employeeBand', { filter: { vendorDomainIn: [popular?.vendor] }, dimensions: ['country', 'employeeBand'] }],
+  ['technology', { dimensions: ['technology'] }],
+  ['country × technology', { dimensions: ['country', 'technology'] }],
+  ['US: category × industry', { countries: ['US'], dimensions: ['category', 'industry'] }],
+];
+console.log('| request | p50 ms | p95 ms | matches | cells |\n| --- | ---: | ---: | ---: | ---: |');
+for (const [name, body] of shapes) {
+  const input: FacetsInput = facetsBodySchema.parse(body);
+  const times: number[] = [];
+  let last = { total: 0, cellCount: 0 };
+  for (let r = 0; r < RUNS; r++) {
+    const started = performance.now();
+    last = await companyFacets(db, input);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(0);
+  console.log(`| ${name} | ${at(0.5)} | ${at(0.95)} | ${last.total} | ${last.cellCount} |`);
+}
+console.log(`load ${load()}`);
+await db.close();
