@@ -1164,7 +1164,7 @@ export interface paths {
         };
         /**
          * List plans
-         * @description Every plan with its permissions, starting credits and rate limits.
+         * @description Every plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).
          */
         get: operations["listAdminPlans"];
         put?: never;
@@ -1184,7 +1184,7 @@ export interface paths {
         };
         /**
          * One plan
-         * @description The plan with its permissions, starting credits and rate limits.
+         * @description The plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).
          */
         get: operations["getAdminPlan"];
         put?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
         };
         /**
          * A client's usage per day and operation
-         * @description Authenticated /api requests of the client per UTC day and operation, with errors, over at most 366 days (default the last 30).
+         * @description Authenticated /api requests of the client per UTC day and operation, with errors, and the events it received per day (its plan's eventsPerDay), over at most 366 days (default the last 30).
          */
         get: operations["getAdminClientUsage"];
         put?: never;
@@ -1757,6 +1757,15 @@ export interface components {
                 requestsPerMinute: number;
                 aiRequestsPerMinute: number;
                 exportRequestsPerMinute: number;
+            };
+            /** @description The plan's limits of the watch features */
+            watchLimits: {
+                /** @description Monitors the client may hold (the deployment may cap it lower: the 409 names the limit) */
+                maxMonitors: number;
+                /** @description Webhook endpoints the client may hold (the deployment may cap it lower: the 409 names the limit) */
+                maxWebhooks: number;
+                /** @description Events the client may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
+                eventsPerDay: number;
             };
             /** @description What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client */
             role: ("viewer" | "analyst" | "admin") | null;
@@ -2420,6 +2429,12 @@ export interface components {
             requestsPerMinute: number;
             aiRequestsPerMinute: number;
             exportRequestsPerMinute: number;
+            /** @description Monitors a client on the plan may hold (MAX_MONITORS_PER_CLIENT is a ceiling over every plan) */
+            maxMonitors: number;
+            /** @description Webhook endpoints a client on the plan may hold (MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan) */
+            maxWebhooks: number;
+            /** @description Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
+            eventsPerDay: number;
         };
         AdminPlanPage: {
             totalPages: number;
@@ -2461,7 +2476,7 @@ export interface components {
             /** @description The balance after the grant */
             balance: number;
         };
-        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds) */
+        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds), and the events it received per day */
         AdminUsage: {
             clientId: string;
             from: string;
@@ -2483,6 +2498,14 @@ export interface components {
                 requests: number;
                 /** @description Requests answered with a 4xx or 5xx */
                 errors: number;
+            }[];
+            /** @description Events handed to the client in the window: pull pages, live streams and first webhook attempts */
+            totalEvents: number;
+            /** @description Events per UTC day, oldest first (days without any are absent): what the plan's eventsPerDay is spent on, counted as they are handed out */
+            events: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                events: number;
             }[];
         };
         AuditPage: {
@@ -2944,6 +2967,11 @@ export interface operations {
                      *         "requestsPerMinute": 1,
                      *         "aiRequestsPerMinute": 1,
                      *         "exportRequestsPerMinute": 1
+                     *       },
+                     *       "watchLimits": {
+                     *         "maxMonitors": 1,
+                     *         "maxWebhooks": 1,
+                     *         "eventsPerDay": 1
                      *       },
                      *       "role": "viewer",
                      *       "authenticatedWith": "api_key",
@@ -15533,7 +15561,10 @@ export interface operations {
                      *           "initialCredits": 1,
                      *           "requestsPerMinute": 1,
                      *           "aiRequestsPerMinute": 1,
-                     *           "exportRequestsPerMinute": 1
+                     *           "exportRequestsPerMinute": 1,
+                     *           "maxMonitors": 1,
+                     *           "maxWebhooks": 1,
+                     *           "eventsPerDay": 1
                      *         }
                      *       ]
                      *     }
@@ -15722,7 +15753,10 @@ export interface operations {
                      *       "initialCredits": 1,
                      *       "requestsPerMinute": 1,
                      *       "aiRequestsPerMinute": 1,
-                     *       "exportRequestsPerMinute": 1
+                     *       "exportRequestsPerMinute": 1,
+                     *       "maxMonitors": 1,
+                     *       "maxWebhooks": 1,
+                     *       "eventsPerDay": 1
                      *     }
                      */
                     "application/json": components["schemas"]["AdminPlan"];
@@ -15888,7 +15922,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off */
+        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks and daily events to basic's */
         requestBody: {
             content: {
                 /**
@@ -15896,7 +15930,10 @@ export interface operations {
                  *       "canExport": true,
                  *       "requestsPerMinute": 600,
                  *       "aiRequestsPerMinute": 30,
-                 *       "exportRequestsPerMinute": 10
+                 *       "exportRequestsPerMinute": 10,
+                 *       "maxMonitors": 50,
+                 *       "maxWebhooks": 10,
+                 *       "eventsPerDay": 100000
                  *     }
                  */
                 "application/json": {
@@ -15913,6 +15950,12 @@ export interface operations {
                     aiRequestsPerMinute?: number;
                     /** @description Exports per minute (required for a new plan) */
                     exportRequestsPerMinute?: number;
+                    /** @description Monitors a client may hold (new plan: 10) */
+                    maxMonitors?: number;
+                    /** @description Webhook endpoints a client may hold (new plan: 2) */
+                    maxWebhooks?: number;
+                    /** @description Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000) */
+                    eventsPerDay?: number;
                 };
             };
         };
@@ -15937,7 +15980,10 @@ export interface operations {
                      *         "initialCredits": 1,
                      *         "requestsPerMinute": 1,
                      *         "aiRequestsPerMinute": 1,
-                     *         "exportRequestsPerMinute": 1
+                     *         "exportRequestsPerMinute": 1,
+                     *         "maxMonitors": 1,
+                     *         "maxWebhooks": 1,
+                     *         "eventsPerDay": 1
                      *       },
                      *       "created": false
                      *     }
@@ -16597,6 +16643,13 @@ export interface operations {
                      *           "operation": "string",
                      *           "requests": 1,
                      *           "errors": 1
+                     *         }
+                     *       ],
+                     *       "totalEvents": 1,
+                     *       "events": [
+                     *         {
+                     *           "day": "string",
+                     *           "events": 1
                      *         }
                      *       ]
                      *     }
