@@ -37,7 +37,7 @@ export function checkHolding(what: 'monitors' | 'webhooks', held: number, h: Hol
 }
 
 /** The UTC day of a time, as the allowance counts it (YYYY-MM-DD). */
-export function utcDay(at: Date): string {
+function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 

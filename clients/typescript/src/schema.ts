@@ -258,6 +258,8 @@ export interface paths {
          *
          *     Poll with the `cursor` of the previous answer; every answer has one, and following them yields every event exactly once, in order, even while new events arrive. The cursor is opaque and signed: an edited or foreign cursor is 400. Filters apply per call. For a live feed, use GET /events/stream.
          *
+         *     The events count against the plan's `eventsPerDay` (per UTC day, with live streams and webhook deliveries): a page is cut to what is left (`hasMore` true), then the answer is 429 with Retry-After until the next UTC day.
+         *
          *     A drop is only declared after the product is absent from two consecutive successful visits of the page kind it was seen on; a failed or partial fetch never counts as absence. An adoption needs a claim at the detector's threshold.
          */
         get: operations["listEvents"];
@@ -281,6 +283,8 @@ export interface paths {
          * @description The events of GET /events as `text/event-stream`: each message has `id:` (a cursor), `event:` (the type) and `data:` (the event as JSON). Reconnect with the `Last-Event-ID` header (or `cursor`) to resume after the last event received; without either the stream starts with new events only.
          *
          *     A comment line is sent every 15 seconds to keep proxies from closing an idle stream. A client holds at most a few streams at once (429 beyond).
+         *
+         *     The events count against the plan's `eventsPerDay`: when the day's allowance is spent the stream sends one `event: error` message (`data: {status: 429, error, message}`, no id) and ends; opening a stream then is a 429 with Retry-After until the next UTC day.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -328,7 +332,7 @@ export interface paths {
          * Create a monitor (a saved search)
          * @description A monitor watches a company search (`search`, the body of POST /companies/search) or a list of `domains`. Its members are the companies that match now; from then on, a company that starts or stops matching is a `monitor.entered` / `monitor.left` event, and the events of the wanted types about its members are read with GET /events?monitorId=… or the live stream.
          *
-         *     Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most MAX_MONITORS_PER_CLIENT monitors (409 beyond).
+         *     Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most the maxMonitors of its plan, capped by MAX_MONITORS_PER_CLIENT of the deployment (409 beyond, naming the limit).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -383,6 +387,8 @@ export interface paths {
          * @description Events are POSTed to `url` as `{ type, timestamp, data: Event }`, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the secret returned here once. Answer with any 2xx within WEBHOOK_TIMEOUT_MS (10 s); anything else is retried with exponential backoff for more than a day, then the delivery is dead (GET …/deliveries?status=dead; replay it).
          *
          *     Delivery is at least once: a receiver drops duplicates by `webhook-id` (the event id). An endpoint failing every delivery for WEBHOOK_DISABLE_AFTER_HOURS is disabled until you enable it again. The URL must resolve to a public address.
+         *
+         *     A client holds at most its plan's maxWebhooks endpoints, capped by the deployment's MAX_WEBHOOKS_PER_CLIENT (409 beyond, naming the limit). Each delivery's first attempt counts against the plan's eventsPerDay; past it deliveries are held (pending) and sent when the allowance allows, not lost.
          */
         post: operations["createWebhook"];
         delete?: never;
