@@ -46,6 +46,9 @@ await definePlan(t.db, {
   requestsPerMinute: 10_000_000,
   aiRequestsPerMinute: 10_000_000,
   exportRequestsPerMinute: 10_000_000,
+  maxMonitors: 1_000_000,
+  maxWebhooks: 1_000_000,
+  eventsPerDay: 1_000_000_000,
 });
 const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });

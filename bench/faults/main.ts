@@ -63,6 +63,9 @@ async function prepare(options: OpenDbOptions): Promise<Credentials> {
       requestsPerMinute: 1e9,
       aiRequestsPerMinute: 1e9,
       exportRequestsPerMinute: 1e9,
+      maxMonitors: 1e6,
+      maxWebhooks: 1e6,
+      eventsPerDay: 1e9,
     });
     const client = await createClient(db, { name: 'faults', plan: 'faults-unlimited' });
     const key = await createApiKey(db, client.clientId, 'faults');

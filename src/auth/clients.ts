@@ -18,6 +18,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { hashSecret, randomToken } from './secrets.ts';
 import { forgetCachedClients } from './client-cache.ts';
 import type { Role } from '../schemas/roles.ts';
+import { NEW_PLAN_SIGNAL_LIMITS } from '../schemas/plans.ts';
 
 interface CreatedClient {
   clientId: string;
@@ -93,7 +94,8 @@ export type PlanChanges = Partial<Omit<PlanRow, 'id'>>;
 /**
  * Creates a plan, or changes only the given fields of an existing one (the others keep their
  * values: a plan's description survives a change of its rate limits). A new plan needs its
- * three rate limits; permissions default to off, credits to 0, the description to none.
+ * three rate limits; permissions default to off, credits to 0, the description to none, and
+ * its monitors, webhooks and daily events to basic's (NEW_PLAN_SIGNAL_LIMITS).
  */
 export async function setPlan(db: Db, id: string, changes: PlanChanges): Promise<{ plan: PlanRow; created: boolean }> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PlanChanges;
@@ -108,10 +110,14 @@ export async function setPlan(db: Db, id: string, changes: PlanChanges): Promise
     canAi: false,
     canPurchase: false,
     initialCredits: 0,
+    ...NEW_PLAN_SIGNAL_LIMITS,
   };
   const plan = await definePlan(db, { ...base, ...given, id } as PlanRow);
   return { plan, created: !existing };
 }
+
+/** The largest value a plan's integer column holds. */
+const MAX_INT = 2_147_483_647;
 
 export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
   if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(plan.id)) throw new BadRequestError('id: lowercase letters, digits, - and _ (up to 63)');
@@ -122,7 +128,14 @@ export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
   ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new BadRequestError(`${field}: must be a whole number ≥ 1`);
   }
-  if (!Number.isInteger(plan.initialCredits) || plan.initialCredits < 0) throw new BadRequestError('credits: must be a whole number ≥ 0');
+  for (const [field, v] of [
+    ['credits', plan.initialCredits],
+    ['max-monitors', plan.maxMonitors],
+    ['max-webhooks', plan.maxWebhooks],
+    ['events-per-day', plan.eventsPerDay],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > MAX_INT) throw new BadRequestError(`${field}: must be a whole number ≥ 0 (at most ${MAX_INT})`);
+  }
   await upsertPlan(db, plan);
   forgetCachedClients(db);
   return plan;

@@ -135,7 +135,7 @@ export function registerClientCommands(program: Command): void {
       });
     });
 
-  const plans = program.command('plans').description('Plans: permissions, starting credits and rate limits (data, not code)');
+  const plans = program.command('plans').description('Plans: permissions, starting credits, rate limits and watch limits (data, not code)');
 
   plans
     .command('list')
@@ -147,7 +147,7 @@ export function registerClientCommands(program: Command): void {
         output(opts.json, rows, () =>
           rows.map((p) => {
             const perms = [p.canExport && 'export', p.canAi && 'ai', p.canPurchase && 'purchase'].filter(Boolean).join(',') || 'read-only';
-            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  ${p.description ?? ''}`;
+            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay}  ${p.description ?? ''}`;
           }),
         );
       });
@@ -167,10 +167,25 @@ export function registerClientCommands(program: Command): void {
     .option('--rpm <n>', 'requests per minute (all calls; required for a new plan)', wholeNumber(1))
     .option('--ai-rpm <n>', 'AI helper calls per minute (required for a new plan)', wholeNumber(1))
     .option('--export-rpm <n>', 'exports per minute (required for a new plan)', wholeNumber(1))
+    .option('--max-monitors <n>', 'monitors a client may hold (new plan: 10)', wholeNumber(0))
+    .option('--max-webhooks <n>', 'webhook endpoints a client may hold (new plan: 2)', wholeNumber(0))
+    .option('--events-per-day <n>', 'events a client may receive per UTC day: pull, streams and webhooks together (new plan: 10000)', wholeNumber(0))
     .action(
       async (
         id: string,
-        o: { description?: string; export?: boolean; ai?: boolean; purchase?: boolean; credits?: number; rpm?: number; aiRpm?: number; exportRpm?: number },
+        o: {
+          description?: string;
+          export?: boolean;
+          ai?: boolean;
+          purchase?: boolean;
+          credits?: number;
+          rpm?: number;
+          aiRpm?: number;
+          exportRpm?: number;
+          maxMonitors?: number;
+          maxWebhooks?: number;
+          eventsPerDay?: number;
+        },
       ) => {
         await withContext(async ({ db }) => {
           const { created } = await setAdminPlan(db, CLI_ACTOR, id, {
@@ -182,6 +197,9 @@ export function registerClientCommands(program: Command): void {
             requestsPerMinute: o.rpm,
             aiRequestsPerMinute: o.aiRpm,
             exportRequestsPerMinute: o.exportRpm,
+            maxMonitors: o.maxMonitors,
+            maxWebhooks: o.maxWebhooks,
+            eventsPerDay: o.eventsPerDay,
           });
           console.log(
             `Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`,

@@ -98,6 +98,9 @@ export const TABLES = {
     requests_per_minute: 'int4',
     ai_requests_per_minute: 'int4',
     export_requests_per_minute: 'int4',
+    max_monitors: 'int4 default',
+    max_webhooks: 'int4 default',
+    events_per_day: 'int4 default',
   },
   api_clients: {
     id: 'text',
@@ -146,6 +149,7 @@ export const TABLES = {
     outcome: 'text default',
   },
   usage_daily: { client_id: 'text', day: 'date', operation: 'text', requests: 'int8 default', errors: 'int8 default' },
+  event_volume_daily: { client_id: 'text', day: 'date', events: 'int8 default' },
   jobs: {
     id: 'int8 default',
     kind: 'text',
@@ -254,6 +258,7 @@ export const TABLES = {
     last_error: 'text null',
     delivered_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    counted: 'bool default',
   },
   console_users: {
     id: 'text',

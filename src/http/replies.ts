@@ -32,7 +32,10 @@ export function sendJsonLines<T>(reply: FastifyReply, rows: AsyncIterable<T>) {
  * type) and `data:` (the JSON on one line); a heartbeat is a comment line. Nothing is
  * buffered on the way (proxies are asked not to either).
  */
-export function sendEventStream(reply: FastifyReply, messages: AsyncIterable<{ cursor: string; event: { type: string } } | { heartbeat: true }>) {
+export function sendEventStream(
+  reply: FastifyReply,
+  messages: AsyncIterable<{ cursor: string; event: { type: string } } | { heartbeat: true } | { error: { status: number; error: string; message: string } }>,
+) {
   reply
     .header('content-type', 'text/event-stream; charset=utf-8')
     .header('cache-control', 'no-store')
@@ -45,7 +48,9 @@ export function sendEventStream(reply: FastifyReply, messages: AsyncIterable<{ c
         // The first bytes at once: the client knows the stream is open before any event.
         yield ': stream open\n\n';
         for await (const m of messages) {
-          yield 'heartbeat' in m ? ': heartbeat\n\n' : `id: ${m.cursor}\nevent: ${m.event.type}\ndata: ${JSON.stringify(m.event)}\n\n`;
+          // An error ends the stream; it has no id, so a client resumes after the last event it got.
+          if ('error' in m) yield `event: error\ndata: ${JSON.stringify(m.error)}\n\n`;
+          else yield 'heartbeat' in m ? ': heartbeat\n\n' : `id: ${m.cursor}\nevent: ${m.event.type}\ndata: ${JSON.stringify(m.event)}\n\n`;
         }
       })(),
     ),

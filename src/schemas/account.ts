@@ -10,6 +10,16 @@ const meSchema = z
     plan: z.string(),
     permissions: z.object({ export: z.boolean(), ai: z.boolean(), purchase: z.boolean() }),
     rateLimits: z.object({ requestsPerMinute: z.number().int(), aiRequestsPerMinute: z.number().int(), exportRequestsPerMinute: z.number().int() }),
+    watchLimits: z
+      .object({
+        maxMonitors: z.number().int().describe('Monitors the client may hold (the deployment may cap it lower: the 409 names the limit)'),
+        maxWebhooks: z.number().int().describe('Webhook endpoints the client may hold (the deployment may cap it lower: the 409 names the limit)'),
+        eventsPerDay: z
+          .number()
+          .int()
+          .describe('Events the client may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together'),
+      })
+      .describe("The plan's limits of the watch features"),
     role: z.enum(ROLES).nullable().describe("What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client"),
     authenticatedWith: z.enum(['api_key', 'access_token', 'console_session']),
     user: z

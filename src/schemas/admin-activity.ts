@@ -38,8 +38,16 @@ export const usageSchema = z
       .array(z.object({ operation: z.string(), requests: z.number().int(), errors: z.number().int() }))
       .describe('Totals per operation, most requested first'),
     rows: z.array(usageRowSchema).describe('Per day and operation, oldest day first'),
+    totalEvents: z.number().int().describe('Events handed to the client in the window: pull pages, live streams and first webhook attempts'),
+    events: z
+      .array(z.object({ day: z.string().describe('UTC day, YYYY-MM-DD'), events: z.number().int() }))
+      .describe("Events per UTC day, oldest first (days without any are absent): what the plan's eventsPerDay is spent on, counted as they are handed out"),
   })
-  .meta({ id: 'AdminUsage', description: "A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds)" });
+  .meta({
+    id: 'AdminUsage',
+    description:
+      "A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds), and the events it received per day",
+  });
 export type Usage = z.output<typeof usageSchema>;
 
 export const auditQuery = z.object({
@@ -118,7 +126,7 @@ export const getAdminClientUsageOp = defineOperation({
   ...admin,
   id: 'getAdminClientUsage',
   summary: "A client's usage per day and operation",
-  description: `Authenticated /api requests of the client per UTC day and operation, with errors, over at most ${MAX_USAGE_DAYS} days (default the last ${DEFAULT_USAGE_DAYS}).`,
+  description: `Authenticated /api requests of the client per UTC day and operation, with errors, and the events it received per day (its plan's eventsPerDay), over at most ${MAX_USAGE_DAYS} days (default the last ${DEFAULT_USAGE_DAYS}).`,
   input: clientIdParams.extend(usageQuery.shape),
   output: usageSchema,
   readOnly: true,

@@ -13,6 +13,7 @@ const MAX_NAME_LENGTH = 200;
 const MAX_DESCRIPTION_LENGTH = 500;
 const MAX_CREDITS = 1_000_000_000;
 const MAX_RATE = 1_000_000_000;
+const MAX_LIMIT = 2_147_483_647;
 
 const conflict = errorBodySchema.describe('Conflict: the change clashes with the current state (e.g. an admin removing its own role)');
 
@@ -113,12 +114,21 @@ const adminPlanSchema = z
     requestsPerMinute: z.number().int(),
     aiRequestsPerMinute: z.number().int(),
     exportRequestsPerMinute: z.number().int(),
+    maxMonitors: z.number().int().describe('Monitors a client on the plan may hold (MAX_MONITORS_PER_CLIENT is a ceiling over every plan)'),
+    maxWebhooks: z.number().int().describe('Webhook endpoints a client on the plan may hold (MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan)'),
+    eventsPerDay: z
+      .number()
+      .int()
+      .describe('Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together'),
   })
   .meta({ id: 'AdminPlan' });
 
 const adminPlanPageSchema = pageSchema(adminPlanSchema).meta({ id: 'AdminPlanPage' });
 
 const rate = (what: string) => z.number().int().min(1).max(MAX_RATE).optional().describe(`${what} per minute (required for a new plan)`);
+
+/** A count a plan allows (0: none); the largest an integer column holds. */
+const limit = (what: string) => z.number().int().min(0).max(MAX_LIMIT).optional().describe(what);
 
 const setPlanBody = z
   .strictObject({
@@ -130,9 +140,18 @@ const setPlanBody = z
     requestsPerMinute: rate('Requests (all calls)'),
     aiRequestsPerMinute: rate('AI helper calls'),
     exportRequestsPerMinute: rate('Exports'),
+    maxMonitors: limit('Monitors a client may hold (new plan: 10)'),
+    maxWebhooks: limit('Webhook endpoints a client may hold (new plan: 2)'),
+    eventsPerDay: limit('Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000)'),
   })
-  .meta({ examples: [{ canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10 }] })
-  .describe('The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off');
+  .meta({
+    examples: [
+      { canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10, maxMonitors: 50, maxWebhooks: 10, eventsPerDay: 100000 },
+    ],
+  })
+  .describe(
+    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks and daily events to basic's",
+  );
 
 const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });
 
@@ -291,7 +310,7 @@ export const listAdminPlansOp = defineOperation({
   ...admin,
   id: 'listAdminPlans',
   summary: 'List plans',
-  description: 'Every plan with its permissions, starting credits and rate limits.',
+  description: 'Every plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).',
   input: pagedQuery,
   output: adminPlanPageSchema,
   readOnly: true,
@@ -302,7 +321,7 @@ export const getAdminPlanOp = defineOperation({
   ...admin,
   id: 'getAdminPlan',
   summary: 'One plan',
-  description: 'The plan with its permissions, starting credits and rate limits.',
+  description: 'The plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).',
   input: planIdParams,
   output: adminPlanSchema,
   readOnly: true,

@@ -122,6 +122,7 @@ export const listEventsOp = defineOperation({
   description: [
     "What changed at companies, oldest first in the order the service published it: technology adopted, dropped or changed in version, firmographic changes, news items, and your monitors' companies entering and leaving. Each event has a stable id, when it happened (a best estimate with bounds), when it was detected, a confidence and its evidence.",
     'Poll with the `cursor` of the previous answer; every answer has one, and following them yields every event exactly once, in order, even while new events arrive. The cursor is opaque and signed: an edited or foreign cursor is 400. Filters apply per call. For a live feed, use GET /events/stream.',
+    "The events count against the plan's `eventsPerDay` (per UTC day, with live streams and webhook deliveries): a page is cut to what is left (`hasMore` true), then the answer is 429 with Retry-After until the next UTC day.",
     "A drop is only declared after the product is absent from two consecutive successful visits of the page kind it was seen on; a failed or partial fetch never counts as absence. An adoption needs a claim at the detector's threshold.",
   ].join('\n\n'),
   tag: 'Events',
@@ -138,6 +139,7 @@ export const streamEventsOp = defineOperation({
   description: [
     'The events of GET /events as `text/event-stream`: each message has `id:` (a cursor), `event:` (the type) and `data:` (the event as JSON). Reconnect with the `Last-Event-ID` header (or `cursor`) to resume after the last event received; without either the stream starts with new events only.',
     'A comment line is sent every 15 seconds to keep proxies from closing an idle stream. A client holds at most a few streams at once (429 beyond).',
+    "The events count against the plan's `eventsPerDay`: when the day's allowance is spent the stream sends one `event: error` message (`data: {status: 429, error, message}`, no id) and ends; opening a stream then is a 429 with Retry-After until the next UTC day.",
   ].join('\n\n'),
   tag: 'Events',
   input: streamInputSchema,

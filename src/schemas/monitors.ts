@@ -75,7 +75,7 @@ export const createMonitorOp = defineOperation({
   summary: 'Create a monitor (a saved search)',
   description: [
     'A monitor watches a company search (`search`, the body of POST /companies/search) or a list of `domains`. Its members are the companies that match now; from then on, a company that starts or stops matching is a `monitor.entered` / `monitor.left` event, and the events of the wanted types about its members are read with GET /events?monitorId=… or the live stream.',
-    'Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most MAX_MONITORS_PER_CLIENT monitors (409 beyond).',
+    'Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most the maxMonitors of its plan, capped by MAX_MONITORS_PER_CLIENT of the deployment (409 beyond, naming the limit).',
   ].join('\n\n'),
   tag,
   input: createMonitorBody,

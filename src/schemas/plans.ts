@@ -17,7 +17,16 @@ export interface Plan {
   requestsPerMinute: number;
   aiRequestsPerMinute: number;
   exportRequestsPerMinute: number;
+  /** Monitors (saved searches) a client may hold; MAX_MONITORS_PER_CLIENT is a ceiling over every plan. */
+  maxMonitors: number;
+  /** Webhook endpoints a client may hold; MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan. */
+  maxWebhooks: number;
+  /** Events a client may receive per UTC day: pull pages, live streams and first webhook attempts together. */
+  eventsPerDay: number;
 }
+
+/** What a new plan allows of the watch features unless it names its own (the column defaults of `plans`: basic's). */
+export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000 } as const;
 
 export function hasPermission(plan: Plan, permission: Permission): boolean {
   switch (permission) {

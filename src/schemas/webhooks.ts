@@ -109,6 +109,7 @@ export const createWebhookOp = defineOperation({
   description: [
     'Events are POSTed to `url` as `{ type, timestamp, data: Event }`, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the secret returned here once. Answer with any 2xx within WEBHOOK_TIMEOUT_MS (10 s); anything else is retried with exponential backoff for more than a day, then the delivery is dead (GET …/deliveries?status=dead; replay it).',
     'Delivery is at least once: a receiver drops duplicates by `webhook-id` (the event id). An endpoint failing every delivery for WEBHOOK_DISABLE_AFTER_HOURS is disabled until you enable it again. The URL must resolve to a public address.',
+    "A client holds at most its plan's maxWebhooks endpoints, capped by the deployment's MAX_WEBHOOKS_PER_CLIENT (409 beyond, naming the limit). Each delivery's first attempt counts against the plan's eventsPerDay; past it deliveries are held (pending) and sent when the allowance allows, not lost.",
   ].join('\n\n'),
   tag,
   input: createWebhookBody,

@@ -65,6 +65,9 @@ const toAdminPlan = (p: PlanRow) => ({
   requestsPerMinute: p.requestsPerMinute,
   aiRequestsPerMinute: p.aiRequestsPerMinute,
   exportRequestsPerMinute: p.exportRequestsPerMinute,
+  maxMonitors: p.maxMonitors,
+  maxWebhooks: p.maxWebhooks,
+  eventsPerDay: p.eventsPerDay,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {

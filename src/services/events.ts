@@ -9,6 +9,7 @@ import { findMonitor } from '../store/monitors.ts';
 import { companyEvents, eventsAfter, highestSeq, latestEvents, publishEvents, type EventFilter, type EventRow, type Published } from '../store/events.ts';
 import { serviceCursorKey, signEventCursor, verifyEventCursor } from './cursors.ts';
 import { requireCompany } from './resolve.ts';
+import { spendEvents, takeEvents } from './plan-limits.ts';
 
 /** The API record of a stored event. */
 export function toEventRecord(r: EventRow): EventRecord {
@@ -54,9 +55,11 @@ export async function listEvents(db: Db, clientId: string, input: EventsInput, c
   const filter = await filterOf(db, clientId, input);
   // One extra row says whether more are waiting.
   const rows = await eventsAfter(db, filter, after, input.limit + 1);
-  const page = rows.slice(0, input.limit);
+  // The page is what the day's allowance grants (429 when none is left); the cursor stops at its last event.
+  const granted = await takeEvents(db, clientId, Math.min(rows.length, input.limit));
+  const page = rows.slice(0, granted);
   const last = page.length > 0 ? page[page.length - 1]!.seq : after;
-  return { events: page.map(toEventRecord), cursor: signEventCursor(key, clientId, last), hasMore: rows.length > input.limit };
+  return { events: page.map(toEventRecord), cursor: signEventCursor(key, clientId, last), hasMore: rows.length > granted };
 }
 
 /**
@@ -91,8 +94,8 @@ const MAX_STREAMS_PER_CLIENT = 5;
 
 const streamsByClient = new Map<string, number>();
 
-/** A message of a live stream: an event with its cursor, or a heartbeat while nothing happens. */
-type StreamMessage = { cursor: string; event: EventRecord } | { heartbeat: true };
+/** A message of a live stream: an event with its cursor, a heartbeat while nothing happens, or the error that ends it. */
+type StreamMessage = { cursor: string; event: EventRecord } | { heartbeat: true } | { error: { status: number; error: string; message: string } };
 
 /**
  * Opens a client's live stream: checks the input (a 400/404 here, before anything is sent) and
@@ -111,6 +114,8 @@ export async function openEventStream(
   const resumeFrom = input.lastEventId ?? input.cursor;
   let after = resumeFrom ? verifyEventCursor(key, clientId, resumeFrom, input.lastEventId ? 'Last-Event-ID' : 'cursor') : await highestSeq(db);
   const filter = await filterOf(db, clientId, input);
+  // A client with no events left today is refused here (429), before the stream opens.
+  await takeEvents(db, clientId, 0);
   const held = streamsByClient.get(clientId) ?? 0;
   if (held >= MAX_STREAMS_PER_CLIENT)
     throw new RateLimitedError(`Too many event streams: this client holds ${held}, the most at once; close one or poll GET /api/events`, 30);
@@ -126,9 +131,16 @@ export async function openEventStream(
         // Everything up to the publisher's last seq is committed: a short read may skip to it.
         const known = publisher.lastSeq;
         const rows = await eventsAfter(db, filter, after, STREAM_BATCH);
-        for (const r of rows) {
+        // Each batch spends the day's allowance first; past it the stream ends with an error
+        // message after the last event granted (resume from its id the next UTC day).
+        const { granted, spent } = rows.length > 0 ? await spendEvents(db, clientId, rows.length) : { granted: 0, spent: undefined };
+        for (const r of rows.slice(0, granted)) {
           after = r.seq;
           yield { cursor: signEventCursor(key, clientId, r.seq), event: toEventRecord(r) };
+        }
+        if (granted < rows.length) {
+          yield { error: { status: 429, error: 'Too Many Requests', message: spent?.message ?? 'Daily event allowance spent' } };
+          return;
         }
         if (rows.length === STREAM_BATCH) continue;
         after = Math.max(after, known);

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput } from '../schemas/companies.ts';
 import type { EventType } from '../schemas/events.ts';
@@ -28,6 +28,7 @@ import { toCriteria } from './companies.ts';
 import { lockClient } from '../store/access.ts';
 import type { CompanySearchCriteria } from '../store/companies.ts';
 import { requireCompanies } from './resolve.ts';
+import { checkHolding } from './plan-limits.ts';
 
 function toRecord(m: MonitorRow): MonitorRecord {
   return {
@@ -54,7 +55,8 @@ async function membersOf(db: Db, what: { search?: CompanySearchInput | undefined
   return { search: null, companyIds, members: { companyIds } };
 }
 
-export async function createMonitor(db: Db, clientId: string, input: CreateMonitorInput, maxPerClient: number): Promise<MonitorRecord> {
+/** Creates a monitor; the client holds at most its plan's `maxMonitors`, and never more than `ceiling` (MAX_MONITORS_PER_CLIENT). */
+export async function createMonitor(db: Db, clientId: string, input: CreateMonitorInput, ceiling: number): Promise<MonitorRecord> {
   const watched = await membersOf(db, input);
   const id = `mon_${randomBytes(8).toString('hex')}`;
   const fields: MonitorFields = {
@@ -65,10 +67,10 @@ export async function createMonitor(db: Db, clientId: string, input: CreateMonit
   };
   await db.transaction(async (tx) => {
     // Counted under a lock on the client's row: two creations at once cannot both pass the limit.
-    await lockClient(tx, clientId);
+    const plan = await lockClient(tx, clientId);
+    if (!plan) throw new NotFoundError(`no client '${clientId}'`);
     const held = await countMonitors(tx, clientId);
-    if (held >= maxPerClient)
-      throw new ConflictError(`This client has ${held} monitors, the most it may hold (MAX_MONITORS_PER_CLIENT = ${maxPerClient}); delete one first`);
+    checkHolding('monitors', held, { planId: plan.planId, planMax: plan.maxMonitors, ceiling, ceilingName: 'MAX_MONITORS_PER_CLIENT' });
     await insertMonitor(tx, id, clientId, fields);
     await resetMembers(tx, id, watched.members);
   });

@@ -4,6 +4,7 @@
 // the same rows. Read by the Admin API (after writing this process's pending counts).
 import type { Db } from '../db/db.ts';
 import { addUsage, findUsage, type UsageCount } from '../store/usage.ts';
+import { findEventVolume } from '../store/event-volume.ts';
 import { outsideRequest } from '../db/query-limits.ts';
 import { now } from '../clock.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
@@ -73,6 +74,7 @@ export async function getUsage(db: Db, clientId: string, range: { from?: string 
   if (days > MAX_USAGE_DAYS) throw new BadRequestError(`from: the window is at most ${MAX_USAGE_DAYS} days (${days} asked)`);
   if (!(await findClient(db, clientId))) throw new NotFoundError(`clientId: no client '${clientId}'`);
   const rows = await findUsage(db, clientId, from, to);
+  const events = await findEventVolume(db, clientId, from, to);
   const byOp = new Map<string, { operation: string; requests: number; errors: number }>();
   for (const r of rows) {
     const o = byOp.get(r.operation) ?? { operation: r.operation, requests: 0, errors: 0 };
@@ -88,5 +90,7 @@ export async function getUsage(db: Db, clientId: string, range: { from?: string 
     totalErrors: rows.reduce((n, r) => n + r.errors, 0),
     byOperation: [...byOp.values()].sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation)),
     rows: rows.map(({ day, operation, requests, errors }) => ({ day, operation, requests, errors })),
+    totalEvents: events.reduce((n, e) => n + e.events, 0),
+    events,
   };
 }

@@ -12,6 +12,10 @@
 //   exponential backoff (WEBHOOK_RETRY_DELAY_SECONDS doubling, WEBHOOK_RETRY_LIMIT times: over
 //   a day by default); after the last, the delivery is dead (listed, replayable). A job whose
 //   worker died (kill -9) expires and is retried.
+// - Each delivery counts once against its client's daily event allowance (the plan's
+//   eventsPerDay), when it is first let through; retries and replays do not count again. Past
+//   the allowance a delivery is held, not lost: it stays pending and its job starts again
+//   later (services/plan-limits.ts, `hold` below).
 // - An endpoint that has failed every delivery for WEBHOOK_DISABLE_AFTER_HOURS is disabled
 //   until its client enables it again; its pending deliveries are then skipped.
 // - Targets are checked as the fetcher's (public addresses only, resolved once and pinned):
@@ -40,16 +44,19 @@ import {
   insertEndpoint,
   listDeliveryRows,
   listEndpointRows,
+  lockUncounted,
   recordDelivered,
   recordFailure,
   replayDeliveries,
   setSecrets,
+  settleAllowance,
   skipDelivery,
   updateEndpointRow,
   type EndpointRow,
   type SigningSecret,
 } from '../store/webhooks.ts';
 import { toEventRecord } from './events.ts';
+import { checkHolding, secondsToNextUtcDay, takeEventsIn } from './plan-limits.ts';
 
 const QUEUE = 'webhook-delivery';
 /** Jobs one worker takes at a time; their requests go out together. */
@@ -57,6 +64,8 @@ const BATCH = 100;
 /** How long a previous secret keeps signing after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
 const USER_AGENT = 'Stacklens-Webhooks/1';
+/** The longest a delivery held by a spent daily allowance waits before it is looked at again. */
+const HOLD_RECHECK_SECONDS = 600;
 
 // Signing -------------------------------------------------------------------------------------
 
@@ -113,12 +122,15 @@ export async function createWebhook(db: Db, clientId: string, input: CreateWebho
   const id = `whk_${randomBytes(8).toString('hex')}`;
   const secret = newSecret();
   await db.transaction(async (tx) => {
-    await lockClient(tx, clientId);
+    const plan = await lockClient(tx, clientId);
+    if (!plan) throw new NotFoundError(`no client '${clientId}'`);
     const held = await countEndpoints(tx, clientId);
-    if (held >= config.webhooks.maxPerClient)
-      throw new ConflictError(
-        `This client has ${held} webhooks, the most it may hold (MAX_WEBHOOKS_PER_CLIENT = ${config.webhooks.maxPerClient}); delete one first`,
-      );
+    checkHolding('webhooks', held, {
+      planId: plan.planId,
+      planMax: plan.maxWebhooks,
+      ceiling: config.webhooks.maxPerClient,
+      ceilingName: 'MAX_WEBHOOKS_PER_CLIENT',
+    });
     await insertEndpoint(
       tx,
       id,
@@ -230,8 +242,8 @@ export class WebhookDelivery {
     private readonly db: Db,
     private readonly config: Config,
     private readonly onError: (err: unknown) => void,
-    /** Tests: a shorter expiry of a job whose worker died, and faster polling. */
-    private readonly tuning: { expireInSeconds?: number; pollingIntervalSeconds?: number; maintenanceIntervalSeconds?: number } = {},
+    /** Tests: a shorter expiry of a job whose worker died, faster polling, a shorter hold of deliveries past the allowance. */
+    private readonly tuning: { expireInSeconds?: number; pollingIntervalSeconds?: number; maintenanceIntervalSeconds?: number; holdSeconds?: number } = {},
   ) {
     this.boss = new PgBoss({
       db: bossDb(db),
@@ -324,12 +336,17 @@ export class WebhookDelivery {
   private async attempt(jobs: readonly PgBoss.JobWithMetadata<DeliveryJob>[]): Promise<void> {
     let endpoints: Map<string, EndpointRow>;
     let events: Map<string, EventRow>;
+    let held: Set<PgBoss.JobWithMetadata<DeliveryJob>>;
     try {
       endpoints = await deliveryEndpoints(
         this.db,
         jobs.map((j) => j.data),
       );
       events = await eventsByIds(this.db, [...new Set(jobs.map((j) => j.data.eventId))]);
+      held = await this.admit(
+        jobs.filter((j) => endpoints.get(j.data.endpointId)?.enabled && events.has(j.data.eventId)),
+        endpoints,
+      );
     } catch (err) {
       // The database was out of reach: the jobs are retried by the queue.
       this.onError(err);
@@ -341,31 +358,34 @@ export class WebhookDelivery {
         .catch(() => {});
       return;
     }
+    if (held.size > 0) await this.hold([...held]);
     const delivered: { endpointId: string; eventId: string; status: number }[] = [];
     await Promise.all(
-      jobs.map(async (job) => {
-        const { endpointId, eventId } = job.data;
-        const endpoint = endpoints.get(endpointId);
-        const event = events.get(eventId);
-        try {
-          if (!endpoint || !event || !endpoint.enabled) {
-            if (endpoint) await skipDelivery(this.db, endpointId, eventId);
-            return; // nothing to send any more: the job completes
+      jobs
+        .filter((job) => !held.has(job))
+        .map(async (job) => {
+          const { endpointId, eventId } = job.data;
+          const endpoint = endpoints.get(endpointId);
+          const event = events.get(eventId);
+          try {
+            if (!endpoint || !event || !endpoint.enabled) {
+              if (endpoint) await skipDelivery(this.db, endpointId, eventId);
+              return; // nothing to send any more: the job completes
+            }
+            const outcome = await this.send(endpoint, toEventRecord(event));
+            if (outcome.ok) {
+              delivered.push({ endpointId, eventId, status: outcome.status });
+              return;
+            }
+            await recordFailure(this.db, endpointId, eventId, { ...outcome, final: job.retryCount >= job.retryLimit });
+            const disableBefore = new Date(nowDate().getTime() - this.config.webhooks.disableAfterHours * 3600_000);
+            await disableIfFailingSince(this.db, endpointId, disableBefore, `every delivery failed for ${this.config.webhooks.disableAfterHours} hours`);
+            await this.boss.fail(QUEUE, job.id, { error: outcome.error });
+          } catch (err) {
+            this.onError(err);
+            await this.boss.fail(QUEUE, job.id, { error: String(err) }).catch(() => {});
           }
-          const outcome = await this.send(endpoint, toEventRecord(event));
-          if (outcome.ok) {
-            delivered.push({ endpointId, eventId, status: outcome.status });
-            return;
-          }
-          await recordFailure(this.db, endpointId, eventId, { ...outcome, final: job.retryCount >= job.retryLimit });
-          const disableBefore = new Date(nowDate().getTime() - this.config.webhooks.disableAfterHours * 3600_000);
-          await disableIfFailingSince(this.db, endpointId, disableBefore, `every delivery failed for ${this.config.webhooks.disableAfterHours} hours`);
-          await this.boss.fail(QUEUE, job.id, { error: outcome.error });
-        } catch (err) {
-          this.onError(err);
-          await this.boss.fail(QUEUE, job.id, { error: String(err) }).catch(() => {});
-        }
-      }),
+        }),
     );
     try {
       await recordDelivered(this.db, delivered);
@@ -376,6 +396,63 @@ export class WebhookDelivery {
         .fail(
           QUEUE,
           jobs.filter((j) => delivered.some((d) => d.eventId === j.data.eventId && d.endpointId === j.data.endpointId)).map((j) => j.id),
+        )
+        .catch(() => {});
+    }
+  }
+
+  /**
+   * Counts the batch's first attempts against their clients' daily event allowances (retries
+   * and replays were counted when first let through) and returns the jobs that must wait: each
+   * client's spend and the marks on its deliveries are one transaction, so a delivery counts
+   * once however many workers hold it.
+   */
+  private async admit(
+    jobs: readonly PgBoss.JobWithMetadata<DeliveryJob>[],
+    endpoints: Map<string, EndpointRow>,
+  ): Promise<Set<PgBoss.JobWithMetadata<DeliveryJob>>> {
+    const byClient = new Map<string, PgBoss.JobWithMetadata<DeliveryJob>[]>();
+    for (const job of jobs) {
+      const clientId = endpoints.get(job.data.endpointId)!.clientId;
+      byClient.set(clientId, [...(byClient.get(clientId) ?? []), job]);
+    }
+    const held = new Set<PgBoss.JobWithMetadata<DeliveryJob>>();
+    for (const [clientId, own] of byClient) {
+      const waiting = await this.db.transaction(async (tx) => {
+        const uncounted = await lockUncounted(
+          tx,
+          own.map((j) => j.data),
+        );
+        if (uncounted.length === 0) return [];
+        const a = await takeEventsIn(tx, clientId, uncounted.length);
+        const wait = uncounted.slice(a.granted);
+        const reason = `held: the client's daily event allowance is spent (${a.used} of ${a.limit}, plan '${a.planId ?? '?'}'); sent when it allows more`;
+        await settleAllowance(tx, uncounted.slice(0, a.granted), wait, reason);
+        return wait;
+      });
+      const key = (d: DeliveryJob) => `${d.endpointId}\u0000${d.eventId}`;
+      const waitingKeys = new Set(waiting.map(key));
+      for (const j of own) if (waitingKeys.has(key(j.data))) held.add(j);
+    }
+    return held;
+  }
+
+  /**
+   * Holds deliveries whose client has no events left today: each job completes and a new one
+   * for the same delivery starts after the next UTC day begins, or sooner (HOLD_RECHECK_SECONDS)
+   * so that a plan given more events applies within minutes. Never lost: the delivery stays
+   * pending, and a failure here hands the jobs back to the queue's retries.
+   */
+  private async hold(jobs: readonly PgBoss.JobWithMetadata<DeliveryJob>[]): Promise<void> {
+    const seconds = this.tuning.holdSeconds ?? Math.min(secondsToNextUtcDay(nowDate()), HOLD_RECHECK_SECONDS);
+    try {
+      await this.boss.insert(jobs.map((j) => ({ name: QUEUE, data: j.data, startAfter: String(seconds) })));
+    } catch (err) {
+      this.onError(err);
+      await this.boss
+        .fail(
+          QUEUE,
+          jobs.map((j) => j.id),
         )
         .catch(() => {});
     }

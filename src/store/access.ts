@@ -24,7 +24,8 @@ export interface ClientWithPlan extends ClientRow {
 
 const CLIENT_WITH_PLAN = `
   SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at, c.external_id, c.role,
-         p.can_export, p.can_ai, p.can_purchase, p.requests_per_minute, p.ai_requests_per_minute, p.export_requests_per_minute
+         p.can_export, p.can_ai, p.can_purchase, p.requests_per_minute, p.ai_requests_per_minute, p.export_requests_per_minute,
+         p.max_monitors, p.max_webhooks, p.events_per_day
   FROM api_clients c JOIN plans p ON p.id = c.plan_id`;
 
 function toClient(r: Record<string, any>): ClientWithPlan {
@@ -47,6 +48,9 @@ function toClient(r: Record<string, any>): ClientWithPlan {
       requestsPerMinute: r.requests_per_minute,
       aiRequestsPerMinute: r.ai_requests_per_minute,
       exportRequestsPerMinute: r.export_requests_per_minute,
+      maxMonitors: r.max_monitors,
+      maxWebhooks: r.max_webhooks,
+      eventsPerDay: r.events_per_day,
     },
   };
 }
@@ -83,12 +87,27 @@ export async function listPlans(db: Db): Promise<PlanRow[]> {
 /** Creates or replaces a plan (plans are data: operators define their own). */
 export async function upsertPlan(db: Db, p: PlanRow): Promise<void> {
   await db.query(
-    `INSERT INTO plans (id, description, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute)
-     VALUES ($1::text, $2::text, $3::boolean, $4::boolean, $5::boolean, $6::int, $7::int, $8::int, $9::int)
+    `INSERT INTO plans (id, description, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute,
+                        max_monitors, max_webhooks, events_per_day)
+     VALUES ($1::text, $2::text, $3::boolean, $4::boolean, $5::boolean, $6::int, $7::int, $8::int, $9::int, $10::int, $11::int, $12::int)
      ON CONFLICT (id) DO UPDATE SET description = EXCLUDED.description, can_export = EXCLUDED.can_export, can_ai = EXCLUDED.can_ai,
        can_purchase = EXCLUDED.can_purchase, initial_credits = EXCLUDED.initial_credits, requests_per_minute = EXCLUDED.requests_per_minute,
-       ai_requests_per_minute = EXCLUDED.ai_requests_per_minute, export_requests_per_minute = EXCLUDED.export_requests_per_minute`,
-    [p.id, p.description, p.canExport, p.canAi, p.canPurchase, p.initialCredits, p.requestsPerMinute, p.aiRequestsPerMinute, p.exportRequestsPerMinute],
+       ai_requests_per_minute = EXCLUDED.ai_requests_per_minute, export_requests_per_minute = EXCLUDED.export_requests_per_minute,
+       max_monitors = EXCLUDED.max_monitors, max_webhooks = EXCLUDED.max_webhooks, events_per_day = EXCLUDED.events_per_day`,
+    [
+      p.id,
+      p.description,
+      p.canExport,
+      p.canAi,
+      p.canPurchase,
+      p.initialCredits,
+      p.requestsPerMinute,
+      p.aiRequestsPerMinute,
+      p.exportRequestsPerMinute,
+      p.maxMonitors,
+      p.maxWebhooks,
+      p.eventsPerDay,
+    ],
   );
 }
 
@@ -101,6 +120,9 @@ function toPlan(r: Record<string, any>): PlanRow {
     requestsPerMinute: r.requests_per_minute,
     aiRequestsPerMinute: r.ai_requests_per_minute,
     exportRequestsPerMinute: r.export_requests_per_minute,
+    maxMonitors: r.max_monitors,
+    maxWebhooks: r.max_webhooks,
+    eventsPerDay: r.events_per_day,
     description: r.description ?? null,
     initialCredits: r.initial_credits,
   };
@@ -267,7 +289,15 @@ function toApiKey(r: ApiKeysRow): ApiKeyRow {
   };
 }
 
-/** Locks a client's row until the transaction ends: counts of what it holds (monitors, webhooks) checked under it cannot both pass a limit. */
-export async function lockClient(tx: Tx, clientId: string): Promise<void> {
-  await tx.query('SELECT 1 FROM api_clients WHERE id = $1 FOR UPDATE', [clientId]);
+/**
+ * Locks a client's row until the transaction ends, and reads its plan's holding limits: counts
+ * of what it holds (monitors, webhooks) checked under it cannot both pass a limit, and a plan
+ * changed a moment ago applies at once. Undefined when there is no such client.
+ */
+export async function lockClient(tx: Tx, clientId: string): Promise<{ planId: string; maxMonitors: number; maxWebhooks: number } | undefined> {
+  const [r] = await tx.query<{ plan_id: string; max_monitors: number; max_webhooks: number }>(
+    'SELECT c.plan_id, p.max_monitors, p.max_webhooks FROM api_clients c JOIN plans p ON p.id = c.plan_id WHERE c.id = $1::text FOR UPDATE OF c',
+    [clientId],
+  );
+  return r && { planId: r.plan_id, maxMonitors: r.max_monitors, maxWebhooks: r.max_webhooks };
 }

@@ -265,3 +265,41 @@ export async function listDeliveryRows(
     })),
   };
 }
+
+/**
+ * Of a client's deliveries, those not yet counted against its daily event allowance, locked
+ * until the transaction ends (two workers holding the same delivery cannot both count it),
+ * oldest event first.
+ */
+export async function lockUncounted(
+  tx: Tx,
+  deliveries: readonly { endpointId: string; eventId: string }[],
+): Promise<{ endpointId: string; eventId: string }[]> {
+  const rows = await tx.query<{ endpoint_id: string; event_id: string }>(
+    `SELECT d.endpoint_id, d.event_id FROM unnest($1::text[], $2::text[]) AS j(endpoint_id, event_id)
+       JOIN webhook_deliveries d ON d.endpoint_id = j.endpoint_id AND d.event_id = j.event_id
+       JOIN events e ON e.id = d.event_id
+      WHERE NOT d.counted
+      ORDER BY e.seq, d.endpoint_id
+        FOR UPDATE OF d`,
+    [deliveries.map((d) => d.endpointId), deliveries.map((d) => d.eventId)],
+  );
+  return rows.map((r) => ({ endpointId: r.endpoint_id, eventId: r.event_id }));
+}
+
+/** Marks deliveries counted (let through), or notes why the others wait (`heldReason`, shown as the delivery's last error until it goes out). */
+export async function settleAllowance(
+  tx: Tx,
+  counted: readonly { endpointId: string; eventId: string }[],
+  held: readonly { endpointId: string; eventId: string }[],
+  heldReason: string,
+): Promise<void> {
+  const all = [...counted.map((d) => ({ ...d, counted: true })), ...held.map((d) => ({ ...d, counted: false }))];
+  if (all.length === 0) return;
+  await tx.query(
+    `UPDATE webhook_deliveries d SET counted = j.counted, last_error = CASE WHEN j.counted THEN NULL ELSE $4::text END
+       FROM unnest($1::text[], $2::text[], $3::boolean[]) AS j(endpoint_id, event_id, counted)
+      WHERE d.endpoint_id = j.endpoint_id AND d.event_id = j.event_id`,
+    [all.map((d) => d.endpointId), all.map((d) => d.eventId), all.map((d) => d.counted), heldReason],
+  );
+}

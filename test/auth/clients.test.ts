@@ -50,6 +50,9 @@ test('plans basic and full exist out of the box, as data; operators add their ow
     requestsPerMinute: 100,
     aiRequestsPerMinute: 1,
     exportRequestsPerMinute: 10,
+    maxMonitors: 3,
+    maxWebhooks: 1,
+    eventsPerDay: 500,
   });
   const c = await createClient(t.db, { name: 'analyst-co', plan: 'analyst' });
   assert.equal(c.credits, 5);

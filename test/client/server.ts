@@ -83,5 +83,8 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     requestsPerMinute: 4,
     aiRequestsPerMinute: 1,
     exportRequestsPerMinute: 1,
+    maxMonitors: 10,
+    maxWebhooks: 2,
+    eventsPerDay: 10_000,
   });
 }

@@ -14,6 +14,9 @@ export async function defineUnlimitedPlan(db: Db): Promise<string> {
     requestsPerMinute: 1_000_000,
     aiRequestsPerMinute: 1_000_000,
     exportRequestsPerMinute: 1_000_000,
+    maxMonitors: 1_000_000,
+    maxWebhooks: 1_000_000,
+    eventsPerDay: 1_000_000_000,
   });
   return 'unlimited';
 }
@@ -30,5 +33,8 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     requestsPerMinute: 4,
     aiRequestsPerMinute: 2,
     exportRequestsPerMinute: 1,
+    maxMonitors: 10,
+    maxWebhooks: 2,
+    eventsPerDay: 10_000,
   });
 }

@@ -63,7 +63,18 @@ test('defineTool refuses an operation that needs a role; a registry holding one 
   const principal = {
     clientId: admin.clientId,
     clientName: 'a',
-    plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+    plan: {
+      id: 'full',
+      canExport: true,
+      canAi: true,
+      canPurchase: true,
+      requestsPerMinute: 1,
+      aiRequestsPerMinute: 1,
+      exportRequestsPerMinute: 1,
+      maxMonitors: 1,
+      maxWebhooks: 1,
+      eventsPerDay: 1,
+    },
     role: 'admin' as const,
     via: 'api_key' as const,
   };

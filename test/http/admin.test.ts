@@ -249,6 +249,23 @@ test('plans: list, get, create needs the rate limits, partial change keeps the r
   );
   assert.equal((await asAdmin('POST', '/api/admin/plans/team', { requestsPerMinute: 0 })).statusCode, 400);
   assert.equal((await asAdmin('POST', '/api/admin/plans/team', { canExport: 'yes' })).statusCode, 400);
+
+  // The watch limits: a new plan got basic's; each may be set alone, 0 included; a bad one is a 400 naming it.
+  assert.deepEqual([made.json().plan.maxMonitors, made.json().plan.maxWebhooks, made.json().plan.eventsPerDay], [10, 2, 10_000]);
+  const watch = await asAdmin('POST', '/api/admin/plans/team', { maxMonitors: 0, maxWebhooks: 7, eventsPerDay: 123 });
+  assert.equal(watch.statusCode, 200, watch.body);
+  assert.deepEqual(watch.json().plan, { ...changed.json().plan, maxMonitors: 0, maxWebhooks: 7, eventsPerDay: 123 });
+  assert.deepEqual((await asAdmin('GET', '/api/admin/plans/team')).json(), watch.json().plan);
+  for (const [field, value] of [
+    ['maxMonitors', -1],
+    ['maxWebhooks', 1.5],
+    ['eventsPerDay', 2 ** 31],
+    ['eventsPerDay', '100'],
+  ] as const) {
+    const bad = await asAdmin('POST', '/api/admin/plans/team', { [field]: value });
+    assert.equal(bad.statusCode, 400, `${field}: ${value}`);
+    assert.match(bad.json().message, new RegExp(field), bad.body);
+  }
   const sets = await auditEntries('action=admin.plans.set&outcome=success');
   assert.ok(sets.filter((e) => e.params.planId === 'team').length >= 2);
 });

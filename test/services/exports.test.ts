@@ -18,7 +18,18 @@ const principal: Principal = {
   clientId: 'cli_x',
   clientName: 'x',
   via: 'api_key',
-  plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+  plan: {
+    id: 'full',
+    canExport: true,
+    canAi: true,
+    canPurchase: true,
+    requestsPerMinute: 1,
+    aiRequestsPerMinute: 1,
+    exportRequestsPerMinute: 1,
+    maxMonitors: 1,
+    maxWebhooks: 1,
+    eventsPerDay: 1,
+  },
 };
 
 before(async () => {

@@ -44,7 +44,18 @@ test('an export stopped half-way is audited with the rows delivered and complete
     clientId: 'cli_x',
     clientName: 'x',
     via: 'api_key' as const,
-    plan: { id: 'full', canExport: true, canAi: true, canPurchase: true, requestsPerMinute: 1, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 },
+    plan: {
+      id: 'full',
+      canExport: true,
+      canAi: true,
+      canPurchase: true,
+      requestsPerMinute: 1,
+      aiRequestsPerMinute: 1,
+      exportRequestsPerMinute: 1,
+      maxMonitors: 1,
+      maxWebhooks: 1,
+      eventsPerDay: 1,
+    },
   };
   const file = await exportProfiles(db, principal, 'a@example.com', { functions: ['ops'] });
   let n = 0;

@@ -280,6 +280,8 @@ export interface paths {
          *
          *     Poll with the `cursor` of the previous answer; every answer has one, and following them yields every event exactly once, in order, even while new events arrive. The cursor is opaque and signed: an edited or foreign cursor is 400. Filters apply per call. For a live feed, use GET /events/stream.
          *
+         *     The events count against the plan's `eventsPerDay` (per UTC day, with live streams and webhook deliveries): a page is cut to what is left (`hasMore` true), then the answer is 429 with Retry-After until the next UTC day.
+         *
          *     A drop is only declared after the product is absent from two consecutive successful visits of the page kind it was seen on; a failed or partial fetch never counts as absence. An adoption needs a claim at the detector's threshold.
          */
         get: operations["listEvents"];
@@ -303,6 +305,8 @@ export interface paths {
          * @description The events of GET /events as `text/event-stream`: each message has `id:` (a cursor), `event:` (the type) and `data:` (the event as JSON). Reconnect with the `Last-Event-ID` header (or `cursor`) to resume after the last event received; without either the stream starts with new events only.
          *
          *     A comment line is sent every 15 seconds to keep proxies from closing an idle stream. A client holds at most a few streams at once (429 beyond).
+         *
+         *     The events count against the plan's `eventsPerDay`: when the day's allowance is spent the stream sends one `event: error` message (`data: {status: 429, error, message}`, no id) and ends; opening a stream then is a 429 with Retry-After until the next UTC day.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -350,7 +354,7 @@ export interface paths {
          * Create a monitor (a saved search)
          * @description A monitor watches a company search (`search`, the body of POST /companies/search) or a list of `domains`. Its members are the companies that match now; from then on, a company that starts or stops matching is a `monitor.entered` / `monitor.left` event, and the events of the wanted types about its members are read with GET /events?monitorId=… or the live stream.
          *
-         *     Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most MAX_MONITORS_PER_CLIENT monitors (409 beyond).
+         *     Membership is re-evaluated after every import, detection run and refresh, for the changed companies only. Creating a monitor sets its members without events. Exactly one of `search` and `domains` → else 400. A client holds at most the maxMonitors of its plan, capped by MAX_MONITORS_PER_CLIENT of the deployment (409 beyond, naming the limit).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -405,6 +409,8 @@ export interface paths {
          * @description Events are POSTed to `url` as `{ type, timestamp, data: Event }`, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the secret returned here once. Answer with any 2xx within WEBHOOK_TIMEOUT_MS (10 s); anything else is retried with exponential backoff for more than a day, then the delivery is dead (GET …/deliveries?status=dead; replay it).
          *
          *     Delivery is at least once: a receiver drops duplicates by `webhook-id` (the event id). An endpoint failing every delivery for WEBHOOK_DISABLE_AFTER_HOURS is disabled until you enable it again. The URL must resolve to a public address.
+         *
+         *     A client holds at most its plan's maxWebhooks endpoints, capped by the deployment's MAX_WEBHOOKS_PER_CLIENT (409 beyond, naming the limit). Each delivery's first attempt counts against the plan's eventsPerDay; past it deliveries are held (pending) and sent when the allowance allows, not lost.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1186,7 +1192,7 @@ export interface paths {
         };
         /**
          * List plans
-         * @description Every plan with its permissions, starting credits and rate limits.
+         * @description Every plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).
          */
         get: operations["listAdminPlans"];
         put?: never;
@@ -1206,7 +1212,7 @@ export interface paths {
         };
         /**
          * One plan
-         * @description The plan with its permissions, starting credits and rate limits.
+         * @description The plan with its permissions, starting credits, rate limits and watch limits (monitors, webhooks, events per day).
          */
         get: operations["getAdminPlan"];
         put?: never;
@@ -1254,7 +1260,7 @@ export interface paths {
         };
         /**
          * A client's usage per day and operation
-         * @description Authenticated /api requests of the client per UTC day and operation, with errors, over at most 366 days (default the last 30).
+         * @description Authenticated /api requests of the client per UTC day and operation, with errors, and the events it received per day (its plan's eventsPerDay), over at most 366 days (default the last 30).
          */
         get: operations["getAdminClientUsage"];
         put?: never;
@@ -1861,6 +1867,15 @@ export interface components {
                 requestsPerMinute: number;
                 aiRequestsPerMinute: number;
                 exportRequestsPerMinute: number;
+            };
+            /** @description The plan's limits of the watch features */
+            watchLimits: {
+                /** @description Monitors the client may hold (the deployment may cap it lower: the 409 names the limit) */
+                maxMonitors: number;
+                /** @description Webhook endpoints the client may hold (the deployment may cap it lower: the 409 names the limit) */
+                maxWebhooks: number;
+                /** @description Events the client may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
+                eventsPerDay: number;
             };
             /** @description What the client may administer: 'admin' may call the Admin API (/api/admin/…); null: a plain API client */
             role: ("viewer" | "analyst" | "admin") | null;
@@ -2606,6 +2621,12 @@ export interface components {
             requestsPerMinute: number;
             aiRequestsPerMinute: number;
             exportRequestsPerMinute: number;
+            /** @description Monitors a client on the plan may hold (MAX_MONITORS_PER_CLIENT is a ceiling over every plan) */
+            maxMonitors: number;
+            /** @description Webhook endpoints a client on the plan may hold (MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan) */
+            maxWebhooks: number;
+            /** @description Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
+            eventsPerDay: number;
         };
         AdminPlanPage: {
             totalPages: number;
@@ -2647,7 +2668,7 @@ export interface components {
             /** @description The balance after the grant */
             balance: number;
         };
-        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds) */
+        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds), and the events it received per day */
         AdminUsage: {
             clientId: string;
             from: string;
@@ -2669,6 +2690,14 @@ export interface components {
                 requests: number;
                 /** @description Requests answered with a 4xx or 5xx */
                 errors: number;
+            }[];
+            /** @description Events handed to the client in the window: pull pages, live streams and first webhook attempts */
+            totalEvents: number;
+            /** @description Events per UTC day, oldest first (days without any are absent): what the plan's eventsPerDay is spent on, counted as they are handed out */
+            events: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                events: number;
             }[];
         };
         AuditPage: {
@@ -3130,6 +3159,11 @@ export interface operations {
                      *         "requestsPerMinute": 1,
                      *         "aiRequestsPerMinute": 1,
                      *         "exportRequestsPerMinute": 1
+                     *       },
+                     *       "watchLimits": {
+                     *         "maxMonitors": 1,
+                     *         "maxWebhooks": 1,
+                     *         "eventsPerDay": 1
                      *       },
                      *       "role": "viewer",
                      *       "authenticatedWith": "api_key",
@@ -15916,7 +15950,10 @@ export interface operations {
                      *           "initialCredits": 1,
                      *           "requestsPerMinute": 1,
                      *           "aiRequestsPerMinute": 1,
-                     *           "exportRequestsPerMinute": 1
+                     *           "exportRequestsPerMinute": 1,
+                     *           "maxMonitors": 1,
+                     *           "maxWebhooks": 1,
+                     *           "eventsPerDay": 1
                      *         }
                      *       ]
                      *     }
@@ -16105,7 +16142,10 @@ export interface operations {
                      *       "initialCredits": 1,
                      *       "requestsPerMinute": 1,
                      *       "aiRequestsPerMinute": 1,
-                     *       "exportRequestsPerMinute": 1
+                     *       "exportRequestsPerMinute": 1,
+                     *       "maxMonitors": 1,
+                     *       "maxWebhooks": 1,
+                     *       "eventsPerDay": 1
                      *     }
                      */
                     "application/json": components["schemas"]["AdminPlan"];
@@ -16271,7 +16311,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off */
+        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks and daily events to basic's */
         requestBody: {
             content: {
                 /**
@@ -16279,7 +16319,10 @@ export interface operations {
                  *       "canExport": true,
                  *       "requestsPerMinute": 600,
                  *       "aiRequestsPerMinute": 30,
-                 *       "exportRequestsPerMinute": 10
+                 *       "exportRequestsPerMinute": 10,
+                 *       "maxMonitors": 50,
+                 *       "maxWebhooks": 10,
+                 *       "eventsPerDay": 100000
                  *     }
                  */
                 "application/json": {
@@ -16296,6 +16339,12 @@ export interface operations {
                     aiRequestsPerMinute?: number;
                     /** @description Exports per minute (required for a new plan) */
                     exportRequestsPerMinute?: number;
+                    /** @description Monitors a client may hold (new plan: 10) */
+                    maxMonitors?: number;
+                    /** @description Webhook endpoints a client may hold (new plan: 2) */
+                    maxWebhooks?: number;
+                    /** @description Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000) */
+                    eventsPerDay?: number;
                 };
             };
         };
@@ -16320,7 +16369,10 @@ export interface operations {
                      *         "initialCredits": 1,
                      *         "requestsPerMinute": 1,
                      *         "aiRequestsPerMinute": 1,
-                     *         "exportRequestsPerMinute": 1
+                     *         "exportRequestsPerMinute": 1,
+                     *         "maxMonitors": 1,
+                     *         "maxWebhooks": 1,
+                     *         "eventsPerDay": 1
                      *       },
                      *       "created": false
                      *     }
@@ -16980,6 +17032,13 @@ export interface operations {
                      *           "operation": "string",
                      *           "requests": 1,
                      *           "errors": 1
+                     *         }
+                     *       ],
+                     *       "totalEvents": 1,
+                     *       "events": [
+                     *         {
+                     *           "day": "string",
+                     *           "events": 1
                      *         }
                      *       ]
                      *     }

@@ -86,6 +86,7 @@ function accountRoutes() {
           aiRequestsPerMinute: plan.aiRequestsPerMinute,
           exportRequestsPerMinute: plan.exportRequestsPerMinute,
         },
+        watchLimits: { maxMonitors: plan.maxMonitors, maxWebhooks: plan.maxWebhooks, eventsPerDay: plan.eventsPerDay },
         role: role ?? null,
         authenticatedWith: via,
         ...(person ? { user: { id: person.userId, email: person.email, name: person.name, role: person.role } } : {}),

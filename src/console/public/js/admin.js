@@ -389,6 +389,9 @@ function Plans() {
                 { key: 'requestsPerMinute', label: 'Requests / min', numeric: true },
                 { key: 'aiRequestsPerMinute', label: 'AI / min', numeric: true },
                 { key: 'exportRequestsPerMinute', label: 'Exports / min', numeric: true },
+                { key: 'maxMonitors', label: 'Monitors', numeric: true },
+                { key: 'maxWebhooks', label: 'Webhooks', numeric: true },
+                { key: 'eventsPerDay', label: 'Events / day', numeric: true },
               ])
             }
           />`
