@@ -36,7 +36,9 @@ const shapes: Array<[string, unknown]> = [
   ['country × employeeBand', { dimensions: ['country', 'employeeBand'] }],
   ['vendor filter: country × employeeBand', { filter: { vendorDomainIn: [popular?.vendor] }, dimensions: ['country', 'employeeBand'] }],
   ['technology', { dimensions: ['technology'] }],
+  ['technology, no samples', { dimensions: ['technology'], sample: 0 }],
   ['country × technology', { dimensions: ['country', 'technology'] }],
+  ['country × technology, no samples', { dimensions: ['country', 'technology'], sample: 0 }],
   ['US: category × industry', { countries: ['US'], dimensions: ['category', 'industry'] }],
 ];
 console.log('| request | p50 ms | p95 ms | matches | cells |\n| --- | ---: | ---: | ---: | ---: |');
