@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { defineUnlimitedPlan } from '../helpers/plans.ts';
+import { updateClient } from '../../src/store/access.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 import { connectMcp } from '../helpers/mcp.ts';
@@ -136,6 +138,8 @@ test("another client's monitor is not found, to read or to subscribe; only monit
 
 test(`a session holds at most ${MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions`, async () => {
   const s = await subscriber();
+  // More monitors than the full plan holds: the cap under test is the session's, not the plan's.
+  await updateClient(t.db, s.clientId, { planId: await defineUnlimitedPlan(t.db) });
   const ids: string[] = [];
   for (let i = 0; i <= MAX_SUBSCRIPTIONS_PER_SESSION; i++)
     ids.push((await createMonitor(t.db, s.clientId, { name: `m${i}`, domains: [companies[3]!.domain] } as never, 1_000)).id);
