@@ -163,6 +163,7 @@ export const TABLES = {
   },
   truth_segments: { company_id: 'text', segment_id: 'text', industry_id: 'text null', size_tier: 'text null', region: 'text null', maturity: 'text null' },
   truth_installs: { company_id: 'text', product_id: 'text', in_use: 'bool', kind: 'text null' },
+  truth_history: { company_id: 'text', product_id: 'text', in_use_from: 'timestamptz null', in_use_until: 'timestamptz null', detectable: 'bool' },
   service_secrets: { name: 'text', value: 'text', created_at: 'timestamptz default' },
   service_settings: { name: 'text', value: 'jsonb', updated_at: 'timestamptz default' },
   product_usage_stats: { product_id: 'text', companies: 'int4' },

@@ -20,7 +20,7 @@ import { observationOf, type Observation } from '../technographics/observations.
 import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
 import { companiesVisits, insertVisits, type VisitRow } from '../store/visits.ts';
-import { insertEvents } from '../store/events.ts';
+import { insertEvents, technologyEventRows } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
@@ -215,12 +215,7 @@ function seenProductOf(
 /** Folds each company's visits into technology events and writes the new ones (unpublished): one read, one write. */
 async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Promise<number> {
   const visits = await companiesVisits(tx, companyIds);
-  const events = companyIds.flatMap((companyId) =>
-    technologyChanges(companyId, visits.get(companyId) ?? []).map(({ productId, fromVersion, toVersion, ...e }) => ({
-      ...e,
-      subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
-    })),
-  );
+  const events = companyIds.flatMap((companyId) => technologyEventRows(technologyChanges(companyId, visits.get(companyId) ?? [])));
   return insertEvents(tx, events);
 }
 

@@ -266,7 +266,7 @@ test('a refresh that fails inside the bulk load leaves no world behind', async (
 });
 
 test('the generator matches its own pages with JavaScript RegExp and finds exactly what the linear engine finds', () => {
-  const plan = { companies: 400, seed: 'engines', scale: 'M' as const, asOfMs: Date.parse(`${AS_OF}T00:00:00Z`), recordObservations: true };
+  const plan = { companies: 400, seed: 'engines', scale: 'M' as const, asOfMs: Date.parse(`${AS_OF}T00:00:00Z`), recordObservations: true, historyShare: 0.1 };
   const ownText = new WorldOutline(plan);
   // Not vacuous: nearly every pattern of the generator's catalog runs on the backtracking engine.
   const patterns = [...ownText.detector.html.patterns, ...ownText.detector.resourceUrls.patterns, ...ownText.detector.inlineScripts.patterns];

@@ -28,6 +28,12 @@ interface SeedOptions {
    * (observe.ts), which equals deriving them from the log (a test checks it).
    */
   recordObservations?: boolean;
+  /**
+   * The share of companies (0-1) whose two-year past is visited monthly (seed/history.ts: site
+   * visits, the technology events derived from them, the hidden truth of changes); default
+   * DEFAULT_HISTORY_SHARE. Needs recordObservations (the visits name the log's evidence).
+   */
+  historyShare?: number;
   /** Companies per write batch (memory bound); default 250. */
   batchSize?: number;
   /**
@@ -60,11 +66,20 @@ interface SeedSummary {
   people: number;
   contacts: number;
   feedItems: number;
+  /** Site visits and technology events of the world's past. */
+  visits: number;
+  events: number;
   definedCohorts: number;
   purchasesRemoved: number;
 }
 
 export class WorldExistsError extends Error {}
+
+/**
+ * The share of companies with a visited past by default: a tenth of the world keeps the first
+ * start within its budget (docs/demo-world.md, "The world's past", has the measurements).
+ */
+export const DEFAULT_HISTORY_SHARE = 0.1;
 
 /** Companies whose defined cohorts go in one statement. */
 const DEFINED_COHORTS_PER_WRITE = 5_000;
@@ -95,6 +110,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     scale: options.scale ?? 'M',
     asOfMs: parseAsOf(asOf),
     recordObservations: options.recordObservations ?? true,
+    historyShare: (options.recordObservations ?? true) ? (options.historyShare ?? DEFAULT_HISTORY_SHARE) : 0,
   });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
@@ -110,6 +126,8 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     people: 0,
     contacts: 0,
     feedItems: 0,
+    visits: 0,
+    events: 0,
     definedCohorts: 0,
     purchasesRemoved: 0,
   };
@@ -174,6 +192,8 @@ async function writeCompanies(tx: Tx, companies: CompanySource, summary: SeedSum
     summary.people += batch.people;
     summary.contacts += batch.contacts;
     summary.feedItems += batch.feedItems;
+    summary.visits += batch.visits;
+    summary.events += batch.events;
   }
   await writing;
 }
