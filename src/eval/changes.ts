@@ -169,7 +169,7 @@ async function trendErrors(
   const usedAt = (t: TrueUseRow, end: number) => (t.from === null || t.from < end) && (t.until === null || t.until >= end);
   const lastEnd = months.length ? Date.UTC(months.at(-1)!.getUTCFullYear(), months.at(-1)!.getUTCMonth() + 1, 1) : 0;
   const counts = new Map<string, number>();
-  for (const t of truth) if (t.detectable && usedAt(t, lastEnd)) counts.set(t.productId, (counts.get(t.productId) ?? 0) + 1);
+  for (const t of truth) if (t.visible && usedAt(t, lastEnd)) counts.set(t.productId, (counts.get(t.productId) ?? 0) + 1);
   const products = [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, topProducts)
@@ -197,7 +197,7 @@ async function trendErrors(
     const uses = truth.filter((t) => t.productId === productId);
     rows.forEach((r, k) => {
       const end = Date.UTC(r.start.getUTCFullYear(), r.start.getUTCMonth() + 1, 1);
-      const detectableCount = uses.filter((t) => t.detectable && usedAt(t, end)).length;
+      const detectableCount = uses.filter((t) => t.visible && usedAt(t, end)).length;
       measured[k]! += r.companies;
       expected[k]! += detectableCount;
       expectedAll[k]! += uses.filter((t) => usedAt(t, end)).length;

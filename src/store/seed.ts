@@ -302,6 +302,7 @@ export function emptyCompanyBatch() {
       ['in_use_from', 'timestamptz'],
       ['in_use_until', 'timestamptz'],
       ['detectable', 'bool'],
+      ['visible', 'bool'],
     ]),
   };
 }

@@ -96,14 +96,15 @@ export interface TrueUseRow {
   from: number | null;
   until: number | null;
   detectable: boolean;
+  visible: boolean;
 }
 
 export async function truthHistory(db: Db): Promise<TrueUseRow[]> {
-  const rows = await db.queryArrays<[string, string, number | null, number | null, boolean]>(
-    `SELECT company_id, product_id, extract(epoch FROM in_use_from)::float8 * 1000, extract(epoch FROM in_use_until)::float8 * 1000, detectable
+  const rows = await db.queryArrays<[string, string, number | null, number | null, boolean, boolean]>(
+    `SELECT company_id, product_id, extract(epoch FROM in_use_from)::float8 * 1000, extract(epoch FROM in_use_until)::float8 * 1000, detectable, visible
        FROM truth_history ORDER BY company_id, product_id`,
   );
-  return rows.map(([companyId, productId, from, until, detectable]) => ({ companyId, productId, from, until, detectable }));
+  return rows.map(([companyId, productId, from, until, detectable, visible]) => ({ companyId, productId, from, until, detectable, visible }));
 }
 
 /** The companies with a visited past: their domain and the times of their first and last visit (ms). */

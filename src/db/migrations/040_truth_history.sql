@@ -9,6 +9,7 @@ CREATE TABLE truth_history (
   product_id  text NOT NULL REFERENCES products (id) ON DELETE CASCADE,
   in_use_from  timestamptz,
   in_use_until timestamptz,
-  detectable      boolean NOT NULL,
+  detectable  boolean NOT NULL,
+  visible     boolean NOT NULL,
   PRIMARY KEY (company_id, product_id)
 );

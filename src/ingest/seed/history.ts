@@ -56,6 +56,8 @@ export interface TrueUse {
    * only is in use all the same, but no visit can tell when it came or went.
    */
   detectable: boolean;
+  /** Whether the detector saw it at all while in use (a weak trace too): the log, and so the trends, count it. */
+  visible: boolean;
 }
 
 export interface CompanyHistory {
@@ -142,6 +144,17 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function companyHistory(w: HistoryWorld, company: Company, companyId: string, installs: readonly Install[]): CompanyHistory {
   const rng = rngFor(w.seed, 'history-visits', company.index);
   const lives = installs.map((i) => tracesOf(w, company, i)).filter((l): l is LiveInstall => l !== null);
+  // A technology in use brings what it implies (a WordPress plugin runs on WordPress), while it is in use: the truth at each date is closed under implies.
+  for (let k = 0; k < lives.length; k++) {
+    const l = lives[k]!;
+    for (const implied of w.catalog.implies[l.product] ?? []) {
+      const other = lives.find((x) => x.product === implied);
+      if (!other) lives.push({ product: implied, from: l.from, until: l.until, web: [], records: [], job: null });
+      else if (other.web.length + other.records.length === 0 && other.job === null)
+        ((other.from = Math.min(other.from, l.from)), (other.until = Math.max(other.until, l.until)));
+    }
+  }
+  lives.sort((a, b) => a.product - b.product);
   // A response header has one value: the first install to use a header name keeps it for good, so
   // a later install never takes it over (its other traces still show it).
   const headers = new Set<string>();
@@ -151,6 +164,8 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
   }
   /** Products the detector claimed on a visit while they were in use: the changes a crawler can see. */
   const claimed = new Set<string>();
+  /** Products the detector saw at all (a claim or a weak trace) while in use: what the log, and so the adoption trends, can count. */
+  const sighted = new Set<string>();
   const offset = rng.int(0, HISTORY_INTERVAL_DAYS - 1) * DAY + rng.int(0, 86_399) * 1000;
   const times = Array.from({ length: HISTORY_VISITS }, (_, k) => w.asOfMs - offset - (HISTORY_VISITS - 1 - k) * HISTORY_INTERVAL_DAYS * DAY);
   const failRate = rng.chance(0.1) ? 0.2 : 0.04; // a few flaky sites
@@ -198,7 +213,11 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
     }
     const kinds: PageKind[] = partial ? ['dns'] : jobs ? ['dns', 'jobs', 'web'] : ['dns', 'web'];
     visits.push({ at: new Date(at), outcome, kinds, seen: found.seen, reason: partial ? 'challenge page' : null });
-    for (const l of live) if ((found.seen.get(w.productIds[l.product]!)?.confidence ?? 0) >= CLAIM_CONFIDENCE) claimed.add(w.productIds[l.product]!);
+    for (const l of live) {
+      const seen = found.seen.get(w.productIds[l.product]!);
+      if (seen) sighted.add(w.productIds[l.product]!);
+      if (seen && seen.confidence >= CLAIM_CONFIDENCE) claimed.add(w.productIds[l.product]!);
+    }
     // The observation log: every item on its first sighting; afterwards a product's strongest item every RELOG_AFTER_DAYS.
     for (const [productId, list] of found.items) {
       const relog = (lastLogged.get(productId) ?? -Infinity) <= at - RELOG_AFTER_DAYS * DAY;
@@ -225,6 +244,7 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
       from: l.from > firstVisit ? new Date(l.from) : null,
       until: l.until <= w.asOfMs ? new Date(l.until) : null,
       detectable: claimed.has(w.productIds[l.product]!),
+      visible: sighted.has(w.productIds[l.product]!),
     });
   }
   return { visits, observations, events: technologyChanges(companyId, visits), truth };
