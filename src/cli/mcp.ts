@@ -10,6 +10,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { allTools } from '../mcp/tools/index.ts';
 import { UsageRecorder } from '../services/usage.ts';
+import { PublishWatcher } from '../services/monitor-updates.ts';
 
 export function registerMcpCommand(program: Command): void {
   program
@@ -28,9 +29,15 @@ export function registerMcpCommand(program: Command): void {
       let server: Server;
       // Calls count in the usage records as over HTTP; the last counts are written on the way out.
       const usage = new UsageRecorder(db);
+      // This process publishes no events (the server, or a CLI writer, does): it watches the
+      // published seq, while a resource subscription listens, to tell its client of new ones.
+      const watcher = new PublishWatcher(db, (err) => console.error(`Watching for new events failed: ${(err as Error).message}`));
       try {
         const principal = await authenticate(db, config, { apiKey });
-        server = createMcpServer(allTools, { db, config, principal, usage });
+        server = createMcpServer(allTools, { db, config, principal, usage }, undefined, {
+          events: watcher,
+          onError: (err) => console.error(`Resource update: ${(err as Error).message}`),
+        });
       } catch (err) {
         await db.close();
         throw new Error(`MCP stdio: ${(err as Error).message}`);
@@ -40,12 +47,17 @@ export function registerMcpCommand(program: Command): void {
       const shutdown = async () => {
         if (closing) return; // server.close() closes the transport, which reports back here
         closing = true;
+        watcher.stop();
         await server.close();
         await usage.flush();
         await db.close();
         process.exit(0);
       };
-      server.onclose = () => void shutdown();
+      const onclose = server.onclose; // the subscriptions' end
+      server.onclose = () => {
+        onclose?.();
+        void shutdown();
+      };
       process.on('SIGINT', () => void shutdown());
       process.on('SIGTERM', () => void shutdown());
       // The client closed our stdin (a desktop client quit or restarted): no request can come
@@ -53,6 +65,7 @@ export function registerMcpCommand(program: Command): void {
       process.stdin.once('end', () => void shutdown());
       process.stdin.once('close', () => void shutdown());
       await server.connect(transport);
+      watcher.start();
       console.error(`Stacklens MCP server on stdio (${db.engine}); ${allTools.length} tools.`);
     });
 }

@@ -1,6 +1,7 @@
-// MCP resources: reference data (the category tree, the industries) and the full tables a
+// MCP resources: reference data (the category tree, the industries), the full tables a
 // tool answer links to instead of carrying them inline (a cohort's whole usage table, a
-// whole comparison, every product of a company, an export), read through resources/read.
+// whole comparison, every product of a company, an export), and each monitor's events (the
+// one kind a client may subscribe to: subscriptions.ts), read through resources/read.
 // Each read runs as a call of the operation that produces it: same permission, rate class,
 // bulkhead and services as REST and the tools.
 import { z } from 'zod';
@@ -22,6 +23,10 @@ import { csvStream, type CsvColumn } from '../csv.ts';
 import type { CallContext, ResourceLink, ToolContext } from './registry.ts';
 import { EXPORT_LINK_TTL_MS, EXPORT_URI_PREFIX, exportOfLink, type ExportLink } from './exports.ts';
 import type { McpExportRow } from '../store/mcp-exports.ts';
+import { eventsInputSchema, listEventsOp } from '../schemas/events.ts';
+import { recentEvents } from '../services/events.ts';
+import { listMonitors } from '../services/monitors.ts';
+import { compactEvent } from './tools/events.ts';
 
 const SCHEME = 'stacklens://';
 
@@ -83,6 +88,24 @@ async function csvText<T>(rows: AsyncIterable<T> | Iterable<T>, columns: CsvColu
 }
 
 const SEARCH_EXPORT = 'companies.search.export';
+
+/** Events one read of a monitor's events resource carries (the newest; `next` reads on from them). */
+const RECENT_EVENTS = 50;
+const MONITOR_EVENTS = /^stacklens:\/\/monitors\/(?<monitorId>[^/?]+)\/events(?:\?cursor=(?<cursor>[^&]*))?$/;
+
+/** The feed's input for a monitor's events resource, checked as GET /api/events checks it (a bad part is -32602). */
+function monitorEventsInput(vars: Record<string, string>) {
+  const result = eventsInputSchema.safeParse({
+    monitorId: decodeURIComponent(vars.monitorId!),
+    cursor: vars.cursor === undefined ? undefined : decodeURIComponent(vars.cursor),
+    limit: RECENT_EVENTS,
+  });
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new BadRequestError(`${String(issue?.path[0] ?? 'uri')}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data;
+}
 
 interface CategoryNode {
   id: string;
@@ -215,14 +238,47 @@ const KINDS: ResourceKind[] = [
       return csvText(rows, COMPANY_SUMMARY_COLUMNS, 'narrow the search, or use the REST export (POST /api/companies/search?export=true) for the whole file');
     },
   },
+  {
+    operation: listEventsOp,
+    uriTemplate: `${SCHEME}monitors/{monitorId}/events{?cursor}`,
+    name: 'monitor-events',
+    title: "A monitor's events",
+    description: `Your monitor's newest events (at most ${RECENT_EVENTS}, oldest first) as JSON { events, cursor, hasMore, next }: companies entering and leaving it, and the events of its wanted types about its companies. Read \`next\` for the events after these; resources/subscribe to its URI (without cursor) tells you when there are new ones.`,
+    mimeType: 'application/json',
+    match: pattern(MONITOR_EVENTS),
+    read: async (v, ctx) => {
+      const input = monitorEventsInput(v);
+      const page = await recentEvents(ctx.db, ctx.principal.clientId, input, ctx.config.cursorSecret);
+      const next = `${links.monitorEvents(input.monitorId!).uri}?cursor=${enc(page.cursor)}`;
+      return JSON.stringify({ events: page.events.map(compactEvent), cursor: page.cursor, hasMore: page.hasMore, next });
+    },
+  },
 ];
+
+/**
+ * The monitor a subscribable URI names: only a monitor's events resource, without a cursor
+ * (a BadRequestError for any other URI). Whose monitor it is, is checked by the caller.
+ */
+export function subscribableMonitor(uri: string): string {
+  const vars = MONITOR_EVENTS.exec(uri)?.groups;
+  if (!vars || vars.cursor !== undefined)
+    throw new BadRequestError(`uri: only a monitor's events resource, ${SCHEME}monitors/{monitorId}/events (without cursor), can be subscribed to`);
+  return monitorEventsInput(vars).monitorId!;
+}
 
 /** The audited action of an export link made by companies_search. */
 export const companySearchExport = SEARCH_EXPORT;
 
-export const listedResources = {
-  resources: KINDS.filter((k) => k.uri).map((k) => ({ uri: k.uri!, name: k.name, title: k.title, description: k.description, mimeType: k.mimeType })),
-};
+const fixedResources = KINDS.filter((k) => k.uri).map((k) => ({ uri: k.uri!, name: k.name, title: k.title, description: k.description, mimeType: k.mimeType }));
+
+/** Monitors listed by resources/list (the template names any other). */
+const LISTED_MONITORS = 200;
+
+/** resources/list: the reference data, then the caller's monitors' events. */
+export async function listedResources(ctx: ToolContext) {
+  const monitors = await listMonitors(ctx.db, ctx.principal.clientId, { page: 0, size: LISTED_MONITORS });
+  return { resources: [...fixedResources, ...monitors.content.map((m) => links.monitorEvents(m.id, m.name))] };
+}
 
 export const listedResourceTemplates = {
   resourceTemplates: KINDS.filter((k) => k.uriTemplate).map((k) => ({
@@ -282,6 +338,13 @@ export const links = {
     title: `Export of ${rows} companies`,
     mimeType: 'text/csv',
     description: `The companies as CSV (header row, then one row per company), readable until ${link.expiresAt}`,
+  }),
+  monitorEvents: (monitorId: string, name?: string): ResourceLink => ({
+    uri: `${SCHEME}monitors/${enc(monitorId)}/events`,
+    name: 'monitor-events',
+    title: name === undefined ? `Events of monitor ${monitorId}` : `Events of monitor "${name}"`,
+    mimeType: 'application/json',
+    description: `The monitor's newest events as JSON; subscribe to be told of new ones`,
   }),
   companyProducts: (companyDomain: string): ResourceLink => ({
     uri: `${SCHEME}companies/${enc(companyDomain)}/products`,

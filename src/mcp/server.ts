@@ -16,6 +16,8 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
   type InitializeRequest,
   type InitializeResult,
@@ -27,7 +29,11 @@ import { AppError } from '../errors.ts';
 import { DOMAIN_RULE } from '../schemas/params.ts';
 import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } from './registry.ts';
 import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
-import { listedResources, listedResourceTemplates, prepareRead, readResource, resolveResource } from './resources.ts';
+import { listedResources, listedResourceTemplates, prepareRead, readResource, resolveResource, subscribableMonitor } from './resources.ts';
+import { MAX_SUBSCRIPTIONS_PER_SESSION, MonitorSubscriptions } from './subscriptions.ts';
+import type { PublishedEvents } from '../services/monitor-updates.ts';
+import { getMonitor } from '../services/monitors.ts';
+import { listEventsOp } from '../schemas/events.ts';
 import { listedPrompts, PromptArgumentError, renderPrompt } from './prompts.ts';
 import { VERSION } from '../version.ts';
 
@@ -178,10 +184,20 @@ function callerIn(tools: readonly ToolDef[], ctx: ToolContext, { admitted, count
   };
 }
 
-export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall): Server {
+/**
+ * Where a server with a live notification channel (stdio, a long-lived in-process transport)
+ * learns of published events, for resources/subscribe. Absent (HTTP, where each request has a
+ * server of its own and GET /mcp offers no stream), subscriptions are not offered.
+ */
+export interface ResourceUpdates {
+  events: PublishedEvents;
+  onError: (err: unknown) => void;
+}
+
+export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall, updates?: ResourceUpdates): Server {
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {} },
+    capabilities: { tools: { listChanged: false }, resources: updates ? { subscribe: true } : {}, prompts: {} },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: validator,
   });
@@ -209,7 +225,7 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => callTool(request.params, revisionOf(extra.requestInfo?.headers)));
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => listedResources);
+  server.setRequestHandler(ListResourcesRequestSchema, async () => listedResources(ctx));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => listedResourceTemplates);
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
@@ -228,6 +244,8 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     }
   });
 
+  handleSubscriptions(server, ctx, admitted, updates);
+
   server.setRequestHandler(ListPromptsRequestSchema, async () => listedPrompts);
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
@@ -238,6 +256,56 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     }
   });
   return server;
+}
+
+/**
+ * resources/subscribe and resources/unsubscribe of a monitor's events resource. Subscribing
+ * checks the monitor as a read of its events would (the caller's own, else -32002; the read's
+ * rate class); the subscriptions end with the server (its session).
+ */
+function handleSubscriptions(server: Server, ctx: ToolContext, admitted: ReturnType<typeof callScope>['admitted'], updates: ResourceUpdates | undefined): void {
+  const subscriptions = updates
+    ? new MonitorSubscriptions(ctx.db, ctx.principal.clientId, updates.events, (uri) => server.sendResourceUpdated({ uri }), updates.onError)
+    : undefined;
+  if (subscriptions) {
+    // Chained: the stdio command sets its own onclose after this.
+    const onclose = server.onclose;
+    server.onclose = () => {
+      subscriptions.close();
+      onclose?.();
+    };
+  }
+  const unavailable = () =>
+    new ProtocolError(
+      ErrorCode.MethodNotFound,
+      'resources/subscribe needs a server-to-client stream, which this HTTP endpoint does not offer (GET /mcp is 405): read the resource again with its cursor, or use stdio (stacklens mcp)',
+    );
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (!subscriptions) throw unavailable();
+    const { uri } = request.params;
+    try {
+      const monitorId = subscribableMonitor(uri);
+      const rated = { rateClass: () => rateClassFor(listEventsOp, {}) };
+      await admitted(listEventsOp, rated, {}, undefined, (c) => getMonitor(c.db, c.principal.clientId, monitorId));
+      if (!(await subscriptions.add(uri, monitorId)))
+        throw new ProtocolError(
+          -32000,
+          `This session holds ${MAX_SUBSCRIPTIONS_PER_SESSION} resource subscriptions, the most it may; resources/unsubscribe from one first`,
+        );
+      return {};
+    } catch (err) {
+      throw err instanceof ProtocolError ? err : resourceError(err);
+    }
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    if (!subscriptions) throw unavailable();
+    try {
+      subscriptions.remove(subscribableMonitor(request.params.uri));
+      return {};
+    } catch (err) {
+      throw resourceError(err);
+    }
+  });
 }
 
 /** A failed resource read as a JSON-RPC error: -32002 for an unknown resource (the specification's code), -32602 for a bad URI part. */

@@ -34,6 +34,13 @@ export const eventSchema = z
     field: z.enum(COMPANY_CHANGE_FIELDS).optional().describe('company.changed: the firmographic field that changed'),
     from: z.string().nullable().optional().describe('company.changed: the old value (null: unknown before)'),
     to: z.string().nullable().optional().describe('company.changed: the new value (null: no longer known)'),
+    jobPosts: z
+      .object({
+        last30Days: z.number().int().describe('Distinct job posts naming the product first seen in the 30 days up to detectedAt'),
+        last180Days: z.number().int().describe('The same over 180 days'),
+      })
+      .optional()
+      .describe('technology.hiring: how many job posts named the product (each post counted once, when first seen)'),
     feedItem: z.object({ id: z.string(), title: z.string(), category: z.string() }).optional().describe('feed.item: the news item'),
     monitor: z.object({ id: z.string(), name: z.string().nullable() }).optional().describe('monitor.entered / monitor.left: your monitor'),
     occurredAt: z.string().describe('Best estimate of when it happened (ISO 8601): the midpoint of occurredBetween'),

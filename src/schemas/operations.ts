@@ -5,6 +5,7 @@
 import type { McpBinding, Operation } from './operation.ts';
 import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
+import { facetOperations } from './facets.ts';
 import { companyProductOperations } from './company-products.ts';
 import { evidenceOperations } from './evidence.ts';
 import { detectOperations } from './detect.ts';
@@ -27,6 +28,7 @@ import { adminUserOperations } from './console.ts';
 const LISTED = [
   ...accountOperations,
   ...companyOperations,
+  ...facetOperations,
   ...companyProductOperations,
   ...evidenceOperations,
   ...firmographicsOperations,

@@ -1,4 +1,4 @@
-// Company operations: search (page and CSV export).
+// Company operations: search (page and CSV export) and market sizing (facets).
 // Transport-free: REST routes and MCP tools call these with the parsed schema input.
 import type { Db } from '../db/db.ts';
 import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
@@ -13,6 +13,8 @@ import {
   type InstallSetFilter,
 } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
+import { facetCounts, type FacetRow } from '../store/facets.ts';
+import type { FacetDimension, Facets, FacetsInput } from '../schemas/facets.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
 import { DEFAULT_STALE_AFTER_DAYS } from './observations.ts';
@@ -124,4 +126,32 @@ export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): 
   ].some(Boolean);
   criteria.requireScopedInstall = !hasInstallFilter && Boolean(criteria.intensityScores || criteria.dateRanges);
   return criteria;
+}
+
+/** Market sizing: the matches of a search counted by one or two dimensions (store/facets.ts), with totals and samples. */
+export async function companyFacets(primary: Db, input: FacetsInput): Promise<Facets> {
+  const db = primary.read;
+  const criteria = await toCriteria(db, input, nowDate());
+  const { total, rows, cellCount } = await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);
+  const [d1, d2] = input.dimensions;
+  const value = (dimension: FacetDimension, v: string | null, name: string | null) => ({ dimension, value: v, name });
+  const totalsOf = (level: number, dimension: FacetDimension, pick: (r: FacetRow) => [string | null, string | null]) => ({
+    dimension,
+    values: rows.filter((r) => r.level === level).map((r) => ({ value: pick(r)[0], name: pick(r)[1], companies: r.companies })),
+  });
+  const cells = rows
+    .filter((r) => r.level === 0)
+    .map((r) => ({
+      values: d2 ? [value(d1!, r.v1, r.n1), value(d2, r.v2, r.n2)] : [value(d1!, r.v1, r.n1)],
+      companies: r.companies,
+      sample: r.sample ?? [],
+    }));
+  return {
+    total,
+    dimensions: input.dimensions,
+    cells,
+    cellCount,
+    // One dimension: its totals are the cells.
+    totals: d2 ? [totalsOf(1, d1!, (r) => [r.v1, r.n1]), totalsOf(2, d2, (r) => [r.v2, r.n2])] : [totalsOf(0, d1!, (r) => [r.v1, r.n1])],
+  };
 }

@@ -6,7 +6,7 @@ import { toPage, type Page } from '../schemas/common.ts';
 import type { EventRecord, EventsInput, EventsPage, HistoryInput, StreamInput } from '../schemas/events.ts';
 import { NotFoundError, RateLimitedError } from '../errors.ts';
 import { findMonitor } from '../store/monitors.ts';
-import { companyEvents, eventsAfter, highestSeq, publishEvents, type EventFilter, type EventRow, type Published } from '../store/events.ts';
+import { companyEvents, eventsAfter, highestSeq, latestEvents, publishEvents, type EventFilter, type EventRow, type Published } from '../store/events.ts';
 import { serviceCursorKey, signEventCursor, verifyEventCursor } from './cursors.ts';
 import { requireCompany } from './resolve.ts';
 
@@ -27,6 +27,7 @@ export function toEventRecord(r: EventRow): EventRecord {
     record.product = { id: s.productId, name: r.productName };
     record.evidence.url = `/api/companies/${encodeURIComponent(r.companyDomain)}/products/${encodeURIComponent(s.productId)}/evidence`;
   }
+  if (typeof s.jobPosts30d === 'number' && typeof s.jobPosts180d === 'number') record.jobPosts = { last30Days: s.jobPosts30d, last180Days: s.jobPosts180d };
   if (typeof s.fromVersion === 'string') record.fromVersion = s.fromVersion;
   if (typeof s.toVersion === 'string') record.toVersion = s.toVersion;
   if (typeof s.field === 'string') {
@@ -56,6 +57,17 @@ export async function listEvents(db: Db, clientId: string, input: EventsInput, c
   const page = rows.slice(0, input.limit);
   const last = page.length > 0 ? page[page.length - 1]!.seq : after;
   return { events: page.map(toEventRecord), cursor: signEventCursor(key, clientId, last), hasMore: rows.length > input.limit };
+}
+
+/**
+ * The newest events of the feed (oldest first), with the cursor after them; with a cursor,
+ * the events after it, as listEvents gives them. What an MCP resource of a monitor reads.
+ */
+export async function recentEvents(db: Db, clientId: string, input: EventsInput, cursorSecret: string | undefined): Promise<EventsPage> {
+  if (input.cursor) return listEvents(db, clientId, input, cursorSecret);
+  const key = await serviceCursorKey(db, cursorSecret);
+  const rows = await latestEvents(db, await filterOf(db, clientId, input), input.limit);
+  return { events: rows.map(toEventRecord), cursor: signEventCursor(key, clientId, rows.at(-1)?.seq ?? 0), hasMore: false };
 }
 
 export async function companyHistory(db: Db, clientId: string, input: HistoryInput): Promise<Page<EventRecord>> {

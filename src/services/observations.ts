@@ -19,8 +19,9 @@ import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
 import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
+import { hiringChanges } from '../technographics/hiring.ts';
 import { companiesVisits, insertVisits, type VisitRow } from '../store/visits.ts';
-import { insertEvents, technologyEventRows } from '../store/events.ts';
+import { hiringEventRows, insertEvents, technologyEventRows } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
@@ -203,19 +204,24 @@ function seenProductOf(
 ): SeenProduct {
   const kinds = [...new Set([...(before?.kinds ?? []), ...t.evidence.map((e) => pageKindOf(e.source))])].sort();
   const evidence = [...new Set([...(before?.evidence ?? []), ...hashes])];
+  const jobPosts = [...new Set([...(before?.jobPosts ?? []), ...hashes.filter((_, i) => t.evidence[i]!.source === 'job')])];
   const stronger = !before || t.confidence > before.confidence;
   return {
     confidence: stronger ? t.confidence : before.confidence,
     version: (stronger ? t.version : before.version) ?? before?.version ?? t.version ?? null,
     kinds,
     evidence,
+    ...(jobPosts.length > 0 ? { jobPosts } : {}),
   };
 }
 
-/** Folds each company's visits into technology events and writes the new ones (unpublished): one read, one write. */
+/** Folds each company's visits into technology events (changes and hiring) and writes the new ones (unpublished): one read, one write. */
 async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Promise<number> {
   const visits = await companiesVisits(tx, companyIds);
-  const events = companyIds.flatMap((companyId) => technologyEventRows(technologyChanges(companyId, visits.get(companyId) ?? [])));
+  const events = companyIds.flatMap((companyId) => {
+    const log = visits.get(companyId) ?? [];
+    return [...technologyEventRows(technologyChanges(companyId, log)), ...hiringEventRows(hiringChanges(companyId, log))];
+  });
   return insertEvents(tx, events);
 }
 

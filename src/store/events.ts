@@ -3,6 +3,7 @@
 import type { Queryable, Transactional, Tx } from '../db/db.ts';
 import type { EventType } from '../schemas/events.ts';
 import type { technologyChanges } from '../technographics/changes.ts';
+import type { hiringChanges } from '../technographics/hiring.ts';
 
 /** An event as its deriver writes it (technology events from the visit log, monitor events). */
 interface NewEvent {
@@ -44,6 +45,11 @@ export function technologyEventRows(events: ReturnType<typeof technologyChanges>
     ...e,
     subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
   }));
+}
+
+/** The rows of a company's hiring events (technographics/hiring.ts): the product and the post counts go in the subject. */
+export function hiringEventRows(events: ReturnType<typeof hiringChanges>): NewEvent[] {
+  return events.map(({ productId, jobPosts30d, jobPosts180d, ...e }) => ({ ...e, subject: { productId, jobPosts30d, jobPosts180d } }));
 }
 
 /** Writes events unpublished; one derived again (same id) is kept once. Returns how many were new. */
@@ -88,6 +94,8 @@ export interface Published {
   lastSeq: number;
   /** The companies of the numbered events about the world (not monitor entries), each once. */
   companyIds: string[];
+  /** The clients of the numbered monitor entries and exits, each once. */
+  clientIds: string[];
 }
 
 /**
@@ -109,14 +117,16 @@ export async function publishEvents(db: Transactional, onNumbered?: (tx: Tx, fro
     );
     let lastSeq = 0;
     const companies = new Set<string>();
+    const clients = new Set<string>();
     for (const r of rows) {
       if (r.client_id === null) companies.add(r.company_id);
+      else clients.add(r.client_id);
       lastSeq = Math.max(lastSeq, Number(r.seq));
     }
     if (rows.length === 0) lastSeq = await highestSeq(tx);
     // In the same transaction: what follows from the numbered events (webhook deliveries) commits with them.
     else if (onNumbered) await onNumbered(tx, lastSeq - rows.length, lastSeq);
-    return { count: rows.length, lastSeq, companyIds: [...companies].sort() };
+    return { count: rows.length, lastSeq, companyIds: [...companies].sort(), clientIds: [...clients].sort() };
   });
 }
 
@@ -175,22 +185,53 @@ export interface EventFilter {
   monitorId?: string | undefined;
 }
 
+/**
+ * A monitor's events, as SQL over `events e` (the reader's client is `$2`, the monitor the
+ * expression `monitor`): its own entries and exits, and the world's events of the types it
+ * wants about the companies in it now.
+ */
+const monitorEventsRule = (monitor: string) => `((e.client_id = $2 AND e.subject->>'monitorId' = ${monitor})
+      OR (e.client_id IS NULL AND EXISTS (SELECT 1 FROM monitors mo JOIN monitor_members mm ON mm.monitor_id = mo.id
+            WHERE mo.id = ${monitor} AND mo.client_id = $2 AND mm.company_id = e.company_id AND e.type = ANY(mo.event_types))))`;
+
+/** The conditions of a filter on published events; `$1` is the seq bound, `$2` the client. */
+function filterWhere(filter: EventFilter, params: unknown[], seq: string): string {
+  const where = [seq, `(e.client_id IS NULL OR e.client_id = $2)`];
+  if (filter.types?.length) where.push(`e.type = ANY($${params.push(filter.types)}::text[])`);
+  if (filter.companyId) where.push(`e.company_id = $${params.push(filter.companyId)}`);
+  if (filter.monitorId) where.push(monitorEventsRule(`$${params.push(filter.monitorId)}`));
+  return where.join(' AND ');
+}
+
 /** Published events after `afterSeq`, in seq order, that the filter lets through. */
 export async function eventsAfter(db: Queryable, filter: EventFilter, afterSeq: number, limit: number): Promise<EventRow[]> {
   const params: unknown[] = [afterSeq, filter.clientId, limit];
-  const where = [`e.seq > $1`, `(e.client_id IS NULL OR e.client_id = $2)`];
-  if (filter.types?.length) where.push(`e.type = ANY($${params.push(filter.types)}::text[])`);
-  if (filter.companyId) where.push(`e.company_id = $${params.push(filter.companyId)}`);
-  if (filter.monitorId) {
-    // A monitor's events: its own entries and exits, and the world's events of the types it
-    // wants about the companies in it now.
-    const m = `$${params.push(filter.monitorId)}`;
-    where.push(`((e.client_id = $2 AND e.subject->>'monitorId' = ${m})
-      OR (e.client_id IS NULL AND EXISTS (SELECT 1 FROM monitors mo JOIN monitor_members mm ON mm.monitor_id = mo.id
-            WHERE mo.id = ${m} AND mo.client_id = $2 AND mm.company_id = e.company_id AND e.type = ANY(mo.event_types))))`);
-  }
-  const rows = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT $3`, params);
+  const where = filterWhere(filter, params, `e.seq > $1`);
+  const rows = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE ${where} ORDER BY e.seq LIMIT $3`, params);
   return rows.map(toEventRow);
+}
+
+/** The newest `limit` published events that the filter lets through, in seq order (oldest first). */
+export async function latestEvents(db: Queryable, filter: EventFilter, limit: number): Promise<EventRow[]> {
+  const params: unknown[] = [0, filter.clientId, limit];
+  const where = filterWhere(filter, params, `e.seq > $1`);
+  const rows = await db.query<RawEvent>(`SELECT ${EVENT_COLUMNS} FROM ${EVENT_JOINS} WHERE ${where} ORDER BY e.seq DESC LIMIT $3`, params);
+  return rows.map(toEventRow).reverse();
+}
+
+/**
+ * Which of a client's monitors have a published event in (afterSeq, uptoSeq], by the rule of
+ * eventsAfter's monitor filter: one statement for all of them.
+ */
+export async function monitorsWithEvents(db: Queryable, clientId: string, monitorIds: readonly string[], afterSeq: number, uptoSeq: number): Promise<string[]> {
+  if (monitorIds.length === 0 || uptoSeq <= afterSeq) return [];
+  const rows = await db.query<{ id: string }>(
+    `SELECT w.id FROM unnest($3::text[]) AS w(id)
+      WHERE EXISTS (SELECT 1 FROM events e WHERE e.seq > $1 AND e.seq <= $4 AND (e.client_id IS NULL OR e.client_id = $2) AND ${monitorEventsRule('w.id')})
+      ORDER BY w.id`,
+    [afterSeq, clientId, monitorIds, uptoSeq],
+  );
+  return rows.map((r) => r.id);
 }
 
 interface HistoryFilter {

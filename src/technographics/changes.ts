@@ -5,6 +5,9 @@
 //   (timeout, 5xx, challenge page, truncated body) never counts as a product's absence;
 // - a product is absent from a visit only if that visit succeeded on a page kind the product
 //   was evidenced on (a product seen on the careers page is not absent from a home-page visit);
+// - job posts never show absence: they name a sample of a company's tools, and come and go with
+//   its hiring, so a product seen only in job posts is never dropped by a job-board visit, and
+//   one first claimed in a job post is no adoption (nothing showed it absent before);
 // - a drop is declared after `dropAfter` consecutive such absences (default 2), never one;
 // - an adoption needs a claim (the detector's threshold), not one weak trace, and a successful
 //   visit before it on which the product was absent: what the first visits find is the baseline,
@@ -37,6 +40,8 @@ export interface SeenProduct {
   kinds: readonly string[];
   /** The evidence hashes behind it (the log's identity of each item). */
   evidence: readonly string[];
+  /** Of those, the job posts naming it (one hash per post excerpt): the hiring signal's input. */
+  jobPosts?: readonly string[];
 }
 
 /** One collection of a company's artifacts: when, how it went, which page kinds it covered, what it found. */
@@ -48,6 +53,9 @@ export interface Visit {
   /** By product id. */
   seen: ReadonlyMap<string, SeenProduct>;
 }
+
+/** Page kinds that name a sample of the tools, never all: they show presence, never absence. */
+const SAMPLE_KINDS: ReadonlySet<string> = new Set<PageKind>(['jobs']);
 
 export const TECHNOLOGY_EVENT_TYPES = ['technology.adopted', 'technology.dropped', 'technology.version_changed'] as const;
 type TechnologyEventType = (typeof TECHNOLOGY_EVENT_TYPES)[number];
@@ -169,7 +177,7 @@ export function technologyChanges(companyId: string, visits: Iterable<Visit>, ru
     }
 
     if (visit.outcome !== 'ok') continue;
-    const covered = new Set(visit.kinds);
+    const covered = new Set(visit.kinds.filter((kind) => !SAMPLE_KINDS.has(kind)));
     for (const [productId, state] of states) {
       if (visit.seen.has(productId)) continue;
       if (!state.present) {

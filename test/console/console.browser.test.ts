@@ -1,7 +1,8 @@
 // The web console in a real browser: headless Debian Chromium driven by playwright-core
 // against a real `stacklens serve` on PGlite with a small demo world. The journeys of issue
 // 18 (sign in, search with two technology filters, company, evidence, benchmark chart, CSV
-// export, purchase as analyst and refusal as viewer, API key create/revoke as admin), axe-core
+// export, purchase as analyst and refusal as viewer, API key create/revoke as admin; the Watch
+// screen: a monitor and its events, a company's timeline, an adoption chart), axe-core
 // on every screen (no serious or critical violations), screenshots of the main screens to
 // SCREENSHOTS_DIR (a temp folder; `SCREENSHOTS_DIR=docs/screenshots` refreshes the README's).
 // Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
@@ -18,6 +19,7 @@ import { listenInRange } from '../helpers/ports.ts';
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
 import { createUser } from '../../src/services/console-users.ts';
 import { recordDetections } from '../../src/services/observations.ts';
+import { OK_VISIT } from '../helpers/change-history.ts';
 import { EMPLOYEE_BAND_LABELS } from '../../src/bands.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -290,6 +292,125 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   await page.locator('#users-title').waitFor();
   await page.locator('#related-title').waitFor();
   await checkA11y(page, 'product');
+  await page.context().close();
+});
+
+test('watch: create a monitor, read its events, a company timeline with its evidence, an adoption chart', async () => {
+  const page = await signIn('analyst');
+  // A company of the demo world adopts a product it did not use: a successful visit without
+  // it 60 days ago, then one that saw it on the home page 30 days ago (an adoption event).
+  type StackRow = { product: string; productId: string; vendorDomain: string; mainCategory: string };
+  const found = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 2, sort: '-name' });
+  const [other, watched] = found.body.content.map((c) => c.domain);
+  const stackOf = async (d: string) => (await api<{ content: StackRow[] }>(page, 'GET', `/api/companies/${d}/products/paged?size=200`)).body.content;
+  const has = new Set((await stackOf(watched!)).map((p) => p.productId));
+  const adopted = (await stackOf(other!)).find((p) => !has.has(p.productId));
+  assert.ok(adopted, `${other} uses a product ${watched} does not`);
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  const evidenceUrl = `https://www.${watched}/`;
+  const claim = {
+    name: adopted.product,
+    vendorDomain: adopted.vendorDomain,
+    category: adopted.mainCategory,
+    confidence: 0.9,
+    evidence: [{ source: 'script' as const, url: evidenceUrl, ruleId: `${adopted.product}/scriptSrc/0`, excerpt: `watch-trace-${watched}`, weight: 0.9 }],
+  };
+  await recordDetections(t.db, [{ domain: watched!, technologies: [], seenAt: daysAgo(60), visit: OK_VISIT }], { runId: 'watch-1', createCompanies: false });
+  const seen = await recordDetections(t.db, [{ domain: watched!, technologies: [claim], seenAt: daysAgo(30), visit: OK_VISIT }], {
+    runId: 'watch-2',
+    createCompanies: false,
+  });
+  assert.equal(seen.eventsAdded, 1, 'the second visit reveals an adoption');
+  await t.app.events.nudge();
+
+  // A monitor of a domain list, made on the Watch screen.
+  await page.getByRole('link', { name: 'Watch', exact: true }).click();
+  await page.locator('#new-monitor-title').waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Watched in the console');
+  await page.getByLabel('Domains', { exact: true }).fill(`${watched}, ${other}`);
+  await page.getByRole('button', { name: 'Create monitor' }).click();
+  await page.waitForURL(/#\/watch\/monitors\/mon_/u);
+  await page.locator('.monitors a', { hasText: 'Watched in the console' }).waitFor();
+  assert.match(await page.locator('#monitor-title').innerText(), /Watched in the console\s+2 companies/u);
+  // Its events: the adoption, with the company and the product.
+  const event = page.locator('ol.events li.event-adopted', { hasText: adopted.product }).filter({ hasText: watched! });
+  await event.waitFor();
+  assert.match(await event.locator('.tag').innerText(), /^Adopted$/u);
+  await checkA11y(page, 'watch monitors');
+  await shot(page, 'watch-monitors', { top: true });
+
+  // A monitor of a search: the companies using the product in a country.
+  await page.getByLabel('Name', { exact: true }).fill('Users of the product');
+  await page.getByLabel('Those matching a search').check();
+  await page.locator('#m-tech').fill(adopted.product);
+  await page.locator('#m-tech').press('Enter');
+  await page.locator('.chip', { hasText: adopted.product }).waitFor();
+  await page.getByLabel('Countries').fill('US');
+  await page.getByRole('button', { name: 'Create monitor' }).click();
+  await page.locator('#monitor-title', { hasText: 'Users of the product' }).waitFor();
+  const users = await api<{ totalElements: number }>(page, 'POST', '/api/companies/search', {
+    filter: { productIdIn: [adopted.productId], countryIn: ['US'] },
+  });
+  assert.match(await page.locator('#monitor-title .count').innerText(), new RegExp(`^${users.body.totalElements} compan`, 'u'));
+  assert.equal(await page.locator('.monitors li').count(), 2);
+  await page.locator('.monitors a', { hasText: 'Watched in the console' }).click();
+  await event.waitFor();
+
+  // The company's timeline, from the event: the window, the confidence and the evidence.
+  await event.locator('a[href*="/history"]').click();
+  await page.waitForURL(/#\/companies\/.*\/history/u);
+  const item = page.locator('#timeline-title ~ ol.events li.event-adopted', { hasText: adopted.product });
+  await item.waitFor();
+  const meta = await item.locator('.event-meta').innerText();
+  assert.match(meta, new RegExp(`Happened between ${daysAgo(60).slice(0, 10)} and ${daysAgo(30).slice(0, 10)}`, 'u'));
+  assert.match(meta, /confidence\s+90%/u);
+  await item.locator('summary', { hasText: 'Evidence: 1 trace' }).click();
+  const trace = item.locator('.traces li', { hasText: `watch-trace-${watched}` });
+  await trace.waitFor();
+  assert.equal(await trace.getByRole('link', { name: evidenceUrl }).getAttribute('href'), evidenceUrl);
+  assert.match((await item.getByRole('link', { name: 'The evidence record' }).getAttribute('href'))!, new RegExp(`^/api/companies/${watched}/products/`, 'u'));
+  await checkA11y(page, 'company history');
+  await shot(page, 'company-history');
+
+  // The same timeline on the Watch screen, by domain.
+  await page.goto(`${base}/console#/watch/timeline`);
+  await page.getByLabel('Company domain').fill(watched!);
+  await page.getByRole('button', { name: 'Show timeline' }).click();
+  await page.locator('li.event-adopted', { hasText: adopted.product }).waitFor();
+
+  // The adoption trend of the product: an inline SVG, a point and two bars per month.
+  await page.goto(`${base}/console#/watch/trends`);
+  await page.getByLabel('Product, vendor or category').fill(adopted.product);
+  await page.getByRole('button', { name: 'Show trend' }).click();
+  await page.waitForURL(/#\/watch\/trends\?subject=p%3A/u);
+  await page.locator('svg.trend-chart circle.trend-point').first().waitFor();
+  assert.equal(await page.locator('svg.trend-chart circle.trend-point').count(), 12, 'twelve months by default');
+  assert.equal(await page.locator('svg.trend-chart rect.bar-adopted').count(), 12);
+  const heights = await page.locator('svg.trend-chart rect.bar-adopted').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+  assert.ok(
+    heights.some((h) => h > 0),
+    `the adoption shows as a bar: ${heights.join(',')}`,
+  );
+  await checkA11y(page, 'watch trends');
+  await shot(page, 'watch-trends');
+
+  // A narrower range, and the monitor deleted.
+  await page.getByLabel('From').fill(daysAgo(62).slice(0, 7));
+  await page.locator('svg.trend-chart circle.trend-point').nth(3).waitFor({ state: 'detached' });
+  // A vendor's page links to its trend.
+  await page.goto(`${base}/console#/vendors/${adopted.vendorDomain}`);
+  await page.getByRole('link', { name: 'Adoption trend' }).click();
+  await page.waitForURL(/#\/watch\/trends\?subject=v%3A/u);
+  await page.locator('svg.trend-chart circle.trend-point').first().waitFor();
+
+  await page.goto(`${base}/console#/watch`);
+  for (const name of ['Watched in the console', 'Users of the product']) {
+    await page.locator('.monitors a', { hasText: name }).click();
+    await page.getByRole('button', { name: 'Delete monitor' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.waitForURL(/#\/watch$/u);
+  }
+  await page.getByText('No monitor yet').waitFor();
   await page.context().close();
 });
 

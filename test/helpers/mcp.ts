@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../../src/mcp/server.ts';
+import { createMcpServer, type ResourceUpdates } from '../../src/mcp/server.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
 import { defineRawTool, type CallContext, type ToolDef } from '../../src/mcp/registry.ts';
 import { defineOperation, type OperationPermission, type OperationRateClass } from '../../src/schemas/operation.ts';
@@ -38,11 +38,12 @@ export function answerOf(res: RawResult): ToolAnswer {
   };
 }
 
-export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: number, onBehalfOfHeader?: string) {
+/** `updates`: the server has a live channel (as over stdio) and offers resources/subscribe. */
+export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: number, onBehalfOfHeader?: string, updates?: ResourceUpdates) {
   const tc = await createTestClient(t.db, plan, credits);
   const c = (await findClient(t.db, tc.clientId))!;
   const principal: Principal = { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' };
-  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal, onBehalfOfHeader });
+  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal, onBehalfOfHeader }, undefined, updates);
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'test', version: '1' });

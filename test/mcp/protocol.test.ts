@@ -246,7 +246,7 @@ test('resources: the category tree and the industries; unknown and malformed URI
   const { resourceTemplates } = await client.listResourceTemplates();
   assert.deepEqual(
     resourceTemplates.map((r) => r.name),
-    ['cohort-usage', 'comparison', 'company-products', 'company-export'],
+    ['cohort-usage', 'comparison', 'company-products', 'company-export', 'monitor-events'],
   );
   const tree = JSON.parse(((await client.readResource({ uri: 'stacklens://reference/categories' })).contents[0] as { text: string }).text);
   const count = (nodes: any[]): number => nodes.reduce((n, c) => n + 1 + count(c.children ?? []), 0);

@@ -62,6 +62,8 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
     await client.connect(transport);
     try {
       assert.equal(client.getServerVersion()?.name, 'stacklens');
+      // A live channel: monitors' events resources can be subscribed to (test/mcp/monitor-resources.test.ts).
+      assert.deepEqual(client.getServerCapabilities()?.resources, { subscribe: true });
       assert.deepEqual(await client.listTools(), expected.tools);
       assert.deepEqual(await client.listPrompts(), expected.prompts);
       assert.deepEqual(await client.getPrompt({ name: 'account_brief', arguments: { companyDomain: world.company } }), expected.prompt);

@@ -102,6 +102,42 @@ test('a version change is an event; a weak trace is no adoption (the claim after
   );
 });
 
+/** A job post naming Google Analytics (a job-board visit's detection): its excerpt is the post. */
+const gaJobPost = (post: string) => ({
+  ...ga(),
+  confidence: 0.6,
+  evidence: [{ source: 'job' as const, url: null, ruleId: 'Google Analytics/job/0', excerpt: `${post}: experience with Google Analytics`, weight: 0.6 }],
+});
+const jobsVisit = { outcome: 'ok' as const, kinds: ['jobs' as const], reason: null };
+
+test('job posts naming a technology are hiring events with the counts of 30 and 180 days; a post seen again is not counted twice', async () => {
+  const domain = 'hiring.example';
+  const post = (n: number, techs: SiteResult['technologies']) =>
+    recordDetections(t.db, [{ domain, technologies: techs, seenAt: day(n).toISOString(), visit: jobsVisit }], { runId: `jobs-${n}` });
+  await post(-210, [gaJobPost('Data Analyst')]);
+  await post(-25, [gaJobPost('Data Analyst'), gaJobPost('Growth Marketer')]); // the analyst post is still listed
+  await post(-10, [gaJobPost('Marketing Ops')]);
+  await t.app.events.nudge();
+  const events = await allEvents(`&companyDomain=${domain}&types=technology.hiring`);
+  assert.deepEqual(
+    events.map((e) => [e.product?.id, e.detectedAt, e.jobPosts, e.evidence.hashes.length]),
+    [
+      ['prd_ga', day(-210).toISOString(), { last30Days: 1, last180Days: 1 }, 1],
+      ['prd_ga', day(-25).toISOString(), { last30Days: 1, last180Days: 1 }, 1], // the -210 post is neither new nor within 180 days
+      ['prd_ga', day(-10).toISOString(), { last30Days: 2, last180Days: 2 }, 1],
+    ],
+  );
+  assert.equal(events[2]!.occurredBetween.earliest, day(-25).toISOString(), 'posted since the previous job-board visit');
+  assert.equal(events[2]!.evidence.url, `/api/companies/${domain}/products/prd_ga/evidence`);
+  const history = await get<{ content: EventRecord[] }>(`/api/companies/${domain}/history?types=technology.hiring`);
+  assert.equal(history.body.content.length, 3);
+  assert.deepEqual(
+    (await allEvents(`&companyDomain=${domain}&types=technology.adopted`)).map((e) => e.type),
+    [],
+    'a job post alone after no baseline is no adoption',
+  );
+});
+
 test('firmographic changes and news by any writer are events; the types filter picks them', async () => {
   const [company] = await t.db.query<{ id: string; domain: string; employee_band: string | null }>(
     'SELECT id, domain, employee_band FROM companies WHERE id NOT IN (SELECT company_id FROM site_visits) ORDER BY id LIMIT 1',

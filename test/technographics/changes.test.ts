@@ -176,3 +176,14 @@ test('every evidence source belongs to one page kind a visit can cover: DNS reco
   assert.deepEqual(kinds, { html: 'web', script: 'web', meta: 'web', header: 'web', cookie: 'web', dns: 'dns', job: 'jobs' });
   for (const kind of Object.values(kinds)) assert.ok((PAGE_KINDS as readonly string[]).includes(kind));
 });
+
+test('job posts never show absence: a product seen only in job posts is not dropped when the posts end, nor adopted from them', () => {
+  const jobs = (n: number, seen: Record<string, number> = {}) => visit(n, seen, 'ok', ['jobs']);
+  assert.deepEqual(summary([jobs(0), jobs(10, { looker: 0.8 }), jobs(20), jobs(30), jobs(40)]), [], 'no adoption from a post, no drop when the posts end');
+  // Seen on the home page too: the home page still judges it.
+  const both = [visit(0), visit(10, { looker: 0.9 }), jobs(15, { looker: 0.8 }), visit(20), visit(30)];
+  assert.deepEqual(
+    summary(both).map((e) => e.type),
+    ['technology.adopted', 'technology.dropped'],
+  );
+});

@@ -105,6 +105,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count companies by up to two dimensions (market sizing)
+         * @description Takes the company-search filter (every field of POST /companies/search except paging and sort) and counts the matching companies by one or two dimensions in one call: every cell, each dimension alone, and the total, with a few sample companies per cell.
+         *
+         *     A cell of `technology` or `category` counts the companies with an install of that product (in that category) — the same rule as the search filter `productIdIn`, so a cell equals the total of that search. Unknown names in the filter → 404/400 as in search.
+         */
+        post: operations["companyFacets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyDomain}/products/paged": {
         parameters: {
             query?: never;
@@ -1500,6 +1522,88 @@ export interface components {
              */
             sort?: "name" | "-name" | "employees" | "-employees" | "revenue" | "-revenue" | "country" | "-country";
         };
+        /** @description The company-search filter (both body shapes, as POST /companies/search) and the dimensions to count by */
+        CompanyFacetsRequestInput: {
+            /** @description Structured filter; every given field must hold (AND) */
+            filter?: {
+                /** @description Case-insensitive substring of the company name */
+                companyNameContains?: string;
+                /** @description Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404 */
+                vendorDomainIn?: string[];
+                /** @description true: the company must use every listed vendor; false (default): any */
+                vendorDomainInAnd?: boolean;
+                /** @description Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd) */
+                vendorDomainNotIn?: string[];
+                /** @description true: excluded only if it uses every listed vendor; false (default): any */
+                vendorDomainNotInAnd?: boolean;
+                /** @description Companies using these products (any; all when productIdInAnd). Unknown product → 404 */
+                productIdIn?: string[];
+                /** @description true: the company must use every listed product; false (default): any */
+                productIdInAnd?: boolean;
+                /** @description Exclude companies using these products */
+                productIdNotIn?: string[];
+                /** @description true: excluded only if it uses every listed product; false (default): any */
+                productIdNotInAnd?: boolean;
+                /** @description Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404 */
+                mainCategoryIdIn?: string[];
+                /** @description true: a product in every listed category; false (default): any */
+                mainCategoryIdInAnd?: boolean;
+                /** @description Exclude companies using a product in these categories (subtrees included) */
+                mainCategoryIdNotIn?: string[];
+                /** @description true: excluded only if it has products in every listed category; false (default): any */
+                mainCategoryIdNotInAnd?: boolean;
+                /** @description Only installs of these intensity buckets count for the vendor/product/category filters (LOW 0-33, MEDIUM 34-66, HIGH 67-100, on the 0-100 intensity score). Alone, it keeps companies with at least one such install */
+                intensityBucketIn?: ("LOW" | "MEDIUM" | "HIGH")[];
+                /** @description Only installs last verified in these buckets count for the vendor/product/category filters (RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago). Alone, it keeps companies with at least one such install */
+                dateLastVerifiedBucketIn?: ("RECENT" | "NEW" | "OLD" | "ANCIENT")[];
+                /** @description Only these company domains (unknown → 404) */
+                companyDomainIn?: string[];
+                /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                industryIn?: string[];
+                /** @description Country names or ISO-2 codes */
+                countryIn?: string[];
+                /** @description States or regions (case-insensitive exact) */
+                stateIn?: string[];
+                /** @description Cities (case-insensitive exact) */
+                cityIn?: string[];
+                /** @description Postal codes (exact) */
+                postalCodeIn?: string[];
+                /** @description Employee band labels */
+                employeeRangeIn?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                /** @description Revenue band labels */
+                revenueRangeIn?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+            };
+            /** @description Free text: every word must appear in the name, domain or industry */
+            query?: string;
+            /** @description ISO-2 country codes (country names accepted) */
+            countries?: string[];
+            /** @description Industry names or ids (see GET /industries); unknown → 400 */
+            industries?: string[];
+            /** @description Employee bands: Less than 10 | 10 - 49 | 50 - 199 | 200 - 499 | 500 - 999 | 1,000 - 4,999 | 5,000 - 9,999 | Above 10,000 */
+            employeeRange?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+            /** @description Revenue bands: Less than 1M | 1M - 2M | 2M - 5M | 5M - 10M | 10M - 50M | 50M - 100M | 100M - 500M | 500M - 1B | More than 1B */
+            revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+            /** @description Only these company domains (normalized; unknown → 404) */
+            domains?: string[];
+            /**
+             * Format: date
+             * @description The technology filters (products, vendors, categories, buckets) read the stacks at the end of this UTC day, from the observation log: companies that used X on that date. Absent: today
+             * @example 2026-11-01
+             */
+            asOf?: string;
+            /** @description One or two of country, industry, employeeBand, revenueBand, technology, category. technology and category count a company in the cell of every product (category) it uses; the total counts it once */
+            dimensions: ("country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category")[];
+            /**
+             * @description The largest cells (and values per dimension) returned, 1-200, default 50; cellCount says how many there are
+             * @default 50
+             */
+            limit?: number;
+            /**
+             * @description Sample companies per cell, by name, 0-10, default 3
+             * @default 3
+             */
+            sample?: number;
+        };
         /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
         SiteArtifactsInput: {
             domain: string;
@@ -1813,6 +1917,81 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["CompanySummary"][];
         };
+        /**
+         * @example {
+         *       "total": 412,
+         *       "dimensions": [
+         *         "country"
+         *       ],
+         *       "cells": [
+         *         {
+         *           "values": [
+         *             {
+         *               "dimension": "country",
+         *               "value": "US",
+         *               "name": null
+         *             }
+         *           ],
+         *           "companies": 180,
+         *           "sample": [
+         *             {
+         *               "domain": "acme.com",
+         *               "name": "Acme"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "cellCount": 14,
+         *       "totals": [
+         *         {
+         *           "dimension": "country",
+         *           "values": [
+         *             {
+         *               "value": "US",
+         *               "name": null,
+         *               "companies": 180
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CompanyFacets: {
+            /** @description Companies the filter matches (each once) */
+            total: number;
+            dimensions: ("country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category")[];
+            /** @description The largest cells first (ties by value) */
+            cells: {
+                /** @description One per dimension, in the order asked */
+                values: {
+                    /** @enum {string} */
+                    dimension: "country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category";
+                    /** @description ISO-2 country, industry id, band label, product id or category id; null: unknown (technology: no known product) */
+                    value: string | null;
+                    /** @description The industry, product or category name (null for countries and bands) */
+                    name: string | null;
+                }[];
+                /** @description Matching companies in the cell */
+                companies: number;
+                /** @description A few of them, by name */
+                sample: {
+                    domain: string;
+                    name: string | null;
+                }[];
+            }[];
+            /** @description Non-empty cells in all (cells holds the `limit` largest) */
+            cellCount: number;
+            /** @description Per dimension, its values alone (the other summed out), largest first, at most `limit` */
+            totals: {
+                /** @enum {string} */
+                dimension: "country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category";
+                values: {
+                    value: string | null;
+                    name: string | null;
+                    companies: number;
+                }[];
+            }[];
+        };
         /** @description One trace the detector found: where it was, the rule, an excerpt, the version and the weight */
         EvidenceItem: {
             /**
@@ -2099,6 +2278,13 @@ export interface components {
             from?: string | null;
             /** @description company.changed: the new value (null: no longer known) */
             to?: string | null;
+            /** @description technology.hiring: how many job posts named the product (each post counted once, when first seen) */
+            jobPosts?: {
+                /** @description Distinct job posts naming the product first seen in the 30 days up to detectedAt */
+                last30Days: number;
+                /** @description The same over 180 days */
+                last180Days: number;
+            };
             /** @description feed.item: the news item */
             feedItem?: {
                 id: string;
@@ -3296,6 +3482,203 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/search",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companyFacets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dimensions": [
+                 *         "country"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CompanyFacetsRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 412,
+                     *       "dimensions": [
+                     *         "country"
+                     *       ],
+                     *       "cells": [
+                     *         {
+                     *           "values": [
+                     *             {
+                     *               "dimension": "country",
+                     *               "value": "US",
+                     *               "name": null
+                     *             }
+                     *           ],
+                     *           "companies": 180,
+                     *           "sample": [
+                     *             {
+                     *               "domain": "acme.com",
+                     *               "name": "Acme"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "cellCount": 14,
+                     *       "totals": [
+                     *         {
+                     *           "dimension": "country",
+                     *           "values": [
+                     *             {
+                     *               "value": "US",
+                     *               "name": null,
+                     *               "companies": 180
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyFacets"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/facets",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -1,7 +1,9 @@
-// POST /companies/search: a page of Company summaries, or (export=true) the CSV of all matches.
+// POST /companies/search: a page of Company summaries, or (export=true) the CSV of all matches;
+// POST /companies/facets: the matches counted by one or two dimensions.
 import type { FastifyInstance } from 'fastify';
 import { COMPANY_SUMMARY_COLUMNS, searchCompaniesOp } from '../../schemas/companies.ts';
-import { exportCompanySearch, searchCompanies } from '../../services/companies.ts';
+import { companyFacets, exportCompanySearch, searchCompanies } from '../../services/companies.ts';
+import { companyFacetsOp } from '../../schemas/facets.ts';
 import { onBehalfOf, principalOf } from '../plugins/auth.ts';
 import { mergePaging } from '../paging.ts';
 import { sendCsv } from '../replies.ts';
@@ -16,5 +18,6 @@ export function companyRoutes(app: FastifyInstance) {
       const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
       return sendCsv(reply, 'companies.csv', await exportCompanySearch(app.db, input, actor), COMPANY_SUMMARY_COLUMNS);
     }),
+    route(companyFacetsOp, (request) => companyFacets(app.db, request.body)),
   ];
 }

@@ -13,7 +13,7 @@ import { renderSite, type ArtifactWorld } from './artifacts.ts';
 import { buildTraceKits } from './traces.ts';
 import { observationRows, observe } from './observe.ts';
 import { companyHistory, inHistoryPanel, type HistoryWorld } from './history.ts';
-import { technologyEventRows } from '../../store/events.ts';
+import { hiringEventRows, technologyEventRows } from '../../store/events.ts';
 import { foldInstalls } from '../../technographics/installs.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
@@ -106,7 +106,7 @@ export class CompanyGenerator {
   /** A panel company's visits, the events the change rules derive from them, and its true changes. */
   private past(b: CompanyBatch, companyId: string, history: ReturnType<typeof companyHistory>): void {
     for (const v of history.visits) b.siteVisits.add([companyId, v.at, 'demo-history', v.outcome, v.kinds, v.reason, Object.fromEntries(v.seen)]);
-    for (const e of technologyEventRows(history.events))
+    for (const e of [...technologyEventRows(history.events), ...hiringEventRows(history.hiring)])
       b.events.add([e.id, e.type, e.companyId, e.subject, e.occurredAt, e.earliest, e.latest, e.detectedAt, e.confidence, e.evidence]);
     for (const t of history.truth) b.truthHistory.add([companyId, t.productId, t.from, t.until, t.detectable, t.visible]);
   }

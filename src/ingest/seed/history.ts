@@ -2,7 +2,7 @@
 // installs the hidden truth has live at that date (an install is live from its firstVerified
 // on; a churned one until its lastVerified), run through the real detector, and folded into
 // technology events by the change rules (technographics/changes.ts technologyChanges, the fold
-// recordDetections derives events with). Alongside: the observation-log rows of the visits and
+// recordDetections derives events with) and hiring events (technographics/hiring.ts). Alongside: the observation-log rows of the visits and
 // the true changes (adoptions and drops inside the window) the eval compares events with.
 //
 // Why a visit can be detected once per distinct state: an install's public traces are drawn
@@ -15,6 +15,7 @@
 // only in hiring waves; only then does a visit cover the `jobs` kind.
 import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
+import { hiringChanges } from '../../technographics/hiring.ts';
 import type { SiteArtifacts } from '../../detect/types.ts';
 import { CLAIM_CONFIDENCE, evidenceHash } from '../../technographics/evidence.ts';
 import { observationOf, type Observation } from '../../technographics/observations.ts';
@@ -64,6 +65,8 @@ export interface CompanyHistory {
   visits: Array<Visit & { reason: string | null }>;
   observations: Observation[];
   events: ReturnType<typeof technologyChanges>;
+  /** The hiring events (technographics/hiring.ts) the same visits give. */
+  hiring: ReturnType<typeof hiringChanges>;
   truth: TrueUse[];
 }
 
@@ -110,7 +113,7 @@ function tracesOf(w: HistoryWorld, company: Company, inst: Install): LiveInstall
 }
 
 /** The site as a visit sees it: its pages (unless a challenge page stood in the way), its DNS, its open job posts. */
-function siteOf(company: Company, live: LiveInstall[], hiring: boolean, partial: boolean): SiteArtifacts {
+function siteOf(company: Company, live: LiveInstall[], wave: number | null, partial: boolean): SiteArtifacts {
   const head: string[] = [],
     body: string[] = [],
     cookies: string[] = [],
@@ -123,7 +126,7 @@ function siteOf(company: Company, live: LiveInstall[], hiring: boolean, partial:
     for (const t of l.records) placeTrace(t, company.domain, head, body, headers, cookies, dns, spf, jobs);
   }
   if (spf.length) dns.TXT.push(`v=spf1 ${[...new Set(spf)].map((s) => `include:${s}`).join(' ')} ~all`);
-  const phrases = hiring ? live.flatMap((l) => (l.job ? [l.job] : [])) : [];
+  const phrases = wave !== null ? live.flatMap((l) => (l.job ? [l.job] : [])) : [];
   const html = [
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(company.name)}</title>`,
     ...head,
@@ -135,7 +138,10 @@ function siteOf(company: Company, live: LiveInstall[], hiring: boolean, partial:
     domain: company.domain,
     pages: partial ? [] : [{ url: `https://${company.domain}/`, status: 200, headers, cookies, html }],
     dns,
-    ...(hiring ? { jobs: [`We are hiring at ${company.name} (${company.city}). ${phrases.map((p) => `Experience with ${p}.`).join(' ')} Join us.`] } : {}),
+    // One post per tool a wave hires for, its opening numbered by the wave: a post stays listed through its wave, a later wave posts anew.
+    ...(wave !== null
+      ? { jobs: [...new Set(phrases)].map((p, n) => `Opening ${wave + 1}.${n + 1} at ${company.name} (${company.city}). Experience with ${p}. Join us.`) }
+      : {}),
   };
 }
 
@@ -169,10 +175,11 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
   const offset = rng.int(0, HISTORY_INTERVAL_DAYS - 1) * DAY + rng.int(0, 86_399) * 1000;
   const times = Array.from({ length: HISTORY_VISITS }, (_, k) => w.asOfMs - offset - (HISTORY_VISITS - 1 - k) * HISTORY_INTERVAL_DAYS * DAY);
   const failRate = rng.chance(0.1) ? 0.2 : 0.04; // a few flaky sites
-  const hiring = new Array<boolean>(HISTORY_VISITS).fill(false);
-  for (let waves = Math.min(4, rng.poisson(1 + 2 * company.scale01)); waves > 0; waves--) {
+  /** Per visit: the hiring wave whose posts are open (null: none); a later wave overlapping an earlier one takes over its months. */
+  const hiring = new Array<number | null>(HISTORY_VISITS).fill(null);
+  for (let waves = Math.min(4, rng.poisson(1 + 2 * company.scale01)), n = 0; n < waves; n++) {
     const start = rng.int(0, HISTORY_VISITS - 1);
-    for (let k = start; k < Math.min(HISTORY_VISITS, start + rng.int(1, 3)); k++) hiring[k] = true;
+    for (let k = start; k < Math.min(HISTORY_VISITS, start + rng.int(1, 3)); k++) hiring[k] = n;
   }
 
   type Item = { hash: string; item: Parameters<typeof observationOf>[0] };
@@ -191,27 +198,29 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
     }
     const live = lives.filter((l) => l.from <= at && at <= l.until);
     const partial = outcome === 'partial';
-    const jobs = hiring[k]! && !partial;
-    const key = `${live.map((l) => l.product).join(',')}|${jobs ? 'j' : ''}|${partial ? 'p' : ''}`;
+    const wave = partial ? null : hiring[k]!;
+    const key = `${live.map((l) => l.product).join(',')}|${wave ?? ''}|${partial ? 'p' : ''}`;
     let found = cache.get(key);
     if (!found) {
       found = { seen: new Map(), items: new Map() };
-      for (const d of detect(siteOf(company, live, jobs, partial), w.detector)) {
+      for (const d of detect(siteOf(company, live, wave, partial), w.detector)) {
         const tech = w.detector.byName.get(d.name);
         if (tech === undefined || w.catalog.productOfTechnology[tech]! < 0) continue;
         const productId = w.productIds[w.catalog.productOfTechnology[tech]!]!;
         const hashed = d.evidence.map((e) => ({ hash: evidenceHash(e), item: e }));
         found.items.set(productId, hashed);
+        const jobPosts = hashed.filter((h) => h.item.source === 'job').map((h) => h.hash);
         found.seen.set(productId, {
           confidence: d.confidence,
           version: d.version ?? null,
           kinds: [...new Set(d.evidence.map((e) => pageKindOf(e.source)))].sort(),
           evidence: hashed.map((h) => h.hash),
+          ...(jobPosts.length > 0 ? { jobPosts } : {}),
         });
       }
       cache.set(key, found);
     }
-    const kinds: PageKind[] = partial ? ['dns'] : jobs ? ['dns', 'jobs', 'web'] : ['dns', 'web'];
+    const kinds: PageKind[] = partial ? ['dns'] : wave !== null ? ['dns', 'jobs', 'web'] : ['dns', 'web'];
     visits.push({ at: new Date(at), outcome, kinds, seen: found.seen, reason: partial ? 'challenge page' : null });
     for (const l of live) {
       const seen = found.seen.get(w.productIds[l.product]!);
@@ -247,5 +256,5 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
       visible: sighted.has(w.productIds[l.product]!),
     });
   }
-  return { visits, observations, events: technologyChanges(companyId, visits), truth };
+  return { visits, observations, events: technologyChanges(companyId, visits), hiring: hiringChanges(companyId, visits), truth };
 }

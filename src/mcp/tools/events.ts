@@ -19,7 +19,7 @@ function eventLine(e: EventRecord): string {
     case 'technology.version_changed':
       return `${day} ${what} ${e.fromVersion} → ${e.toVersion}`;
     case 'technology.hiring':
-      return `${day} hiring for ${what}`;
+      return `${day} hiring for ${what} (${e.jobPosts?.last30Days ?? 0} posts in 30 days, ${e.jobPosts?.last180Days ?? 0} in 180)`;
     case 'company.changed':
       return `${day} ${e.field} ${e.from ?? '?'} → ${e.to ?? '?'}`;
     case 'feed.item':
@@ -33,7 +33,20 @@ function eventLine(e: EventRecord): string {
 
 // Sized for a model: the fields most questions need (detail="full" for the whole record), without
 // the REST record's field descriptions (the tool's description says what they are).
-const event = compactOf(stripDescriptions(eventSchema), ['id', 'type', 'company', 'product', 'field', 'to', 'feedItem', 'occurredAt', 'confidence']);
+const event = compactOf(stripDescriptions(eventSchema), [
+  'id',
+  'type',
+  'company',
+  'product',
+  'jobPosts',
+  'field',
+  'to',
+  'feedItem',
+  'occurredAt',
+  'confidence',
+]);
+/** An event in its compact form (what a monitor's events resource carries). */
+export const compactEvent = (e: EventRecord) => event.pick(e, 'compact');
 // The trend without the REST record's field descriptions (the tool's description says what they are).
 const trendOutput = z.object({
   subject: z.object({ kind: z.string(), id: z.string(), name: z.string() }),

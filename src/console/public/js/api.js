@@ -1,7 +1,7 @@
 // @ts-check
 // The console's API client: same-origin fetch with the session cookie, the CSRF token on
 // every non-GET request, and the API's error message ({status, error, message}) thrown as
-// an ApiError the screens show as it is. `get` and `post` take a path as the API contract
+// an ApiError the screens show as it is. `get`, `post` and `del` take a path as the API contract
 // names it ('/companies/{companyDomain}/feed'), so the type-check (tsconfig.console.json)
 // holds every call's parameters, body and answer to the contract (./contract.js).
 
@@ -121,6 +121,8 @@ function call(method, path, { path: values, query: params, ...options } = {}) {
 export const get = (path, ...[init]) => call('GET', path, /** @type {AnyInit} */ (init));
 /** @type {import('./contract.js').Post} */
 export const post = (path, ...[init]) => call('POST', path, /** @type {AnyInit} */ (init));
+/** @type {import('./contract.js').Del} */
+export const del = (path, ...[init]) => call('DELETE', path, /** @type {AnyInit} */ (init));
 
 export const session = {
   /** @returns {Promise<Session>} */

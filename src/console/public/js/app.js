@@ -23,6 +23,7 @@ const screens = {
   vendors: () => import('./catalog.js'),
   admin: () => import('./admin.js'),
   ai: () => import('./ai.js'),
+  watch: () => import('./watch.js'),
 };
 
 // The first screen's module loads while the session is checked, not after.
@@ -107,6 +108,7 @@ function Frame({ user, route, onSignOut }) {
   const top = route.parts[0] || 'search';
   const links = [
     { id: 'search', label: 'Companies', to: '#/search' },
+    { id: 'watch', label: 'Watch', to: '#/watch' },
     { id: 'ai', label: 'Ask AI', to: '#/ai' },
     ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/users' }] : []),
   ];

@@ -1,6 +1,7 @@
 // @ts-check
 // Product and vendor pages: the catalog record, who uses it (company search by product or
-// vendor), related products in a company's cohort, and the category path.
+// vendor), related products in a company's cohort, and the category path; each links to its
+// adoption trend on the Watch screen.
 import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, useTitle } from './ui.js';
 import { ApiError, get, post } from './api.js';
@@ -112,7 +113,10 @@ function ProductPage({ route }) {
   return html`<div>
     <header class="page-head">
       <h1>${p?.name ?? productId}</h1>
-      <div class="sub">by <a href=${href(['vendors', vendor])}>${p?.vendor.name ?? vendor}</a></div>
+      <div class="sub">
+        by <a href=${href(['vendors', vendor])}>${p?.vendor.name ?? vendor}</a> ·
+        <a href=${href(['watch', 'trends'], { subject: `p:${productId}:${p?.name ?? productId}` })}>Adoption trend</a>
+      </div>
     </header>
     <${ErrorBox} error=${product.error} onRetry=${product.reload} />
     <div class="grid2">
@@ -165,7 +169,7 @@ function VendorPage({ route }) {
   return html`<div>
     <header class="page-head">
       <h1>${name}</h1>
-      <div class="sub">${vendor}</div>
+      <div class="sub">${vendor} · <a href=${href(['watch', 'trends'], { subject: `v:${vendor}:${name}` })}>Adoption trend</a></div>
     </header>
     <div class="grid2">
       <section class="card" aria-labelledby="vprod-title" aria-busy=${products.loading}>

@@ -1,11 +1,13 @@
 // @ts-check
 // The company page: firmographics and the stack by category (expand a product for its
 // evidence), peers (cohorts, competitors), the benchmark charts, the news feed and people
-// with masked contacts and a purchase that shows its credit cost first.
+// with masked contacts and a purchase that shows its credit cost first, and the timeline of
+// its changes (./events.js).
 import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDate, useTitle } from './ui.js';
 import { get, post } from './api.js';
 import { Benchmark } from './benchmark.js';
+import { Timeline } from './events.js';
 import { COHORTS } from './choices.js';
 
 /**
@@ -449,6 +451,7 @@ function Company({ route }) {
     ['peers', 'Peers'],
     ['benchmark', 'Benchmark'],
     ['news', 'News'],
+    ['history', 'History'],
     ['people', 'People'],
   ].map(([id, label]) => ({
     id,
@@ -467,6 +470,15 @@ function Company({ route }) {
     ${tab === 'stack' && html`<div class="grid-aside"><${Firmographics} domain=${domain} /><${Stack} domain=${domain} /></div>`}
     ${tab === 'peers' && html`<${Peers} domain=${domain} route=${route} />`} ${tab === 'benchmark' && html`<${Benchmark} domain=${domain} route=${route} />`}
     ${tab === 'news' && html`<${News} domain=${domain} />`} ${tab === 'people' && html`<${People} domain=${domain} />`}
+    ${
+      tab === 'history' &&
+      html`<${Timeline}
+        domain=${domain}
+        query=${route.query}
+        go=${(/** @type {Record<string, string | undefined>} */ changes) =>
+          navigate(href(['companies', domain, 'history'], { ...Object.fromEntries(route.query), ...changes }), { replace: true })}
+      />`
+    }
   </div>`;
 }
 

@@ -5,7 +5,7 @@
 /**
  * @typedef {import('../../../../clients/typescript/src/schema.ts').paths} Paths
  * @typedef {import('../../../../clients/typescript/src/schema.ts').components['schemas']} Schemas
- * @typedef {'get' | 'post'} Method
+ * @typedef {'get' | 'post' | 'delete'} Method
  */
 /**
  * The API paths (without /api) that answer `M`.
@@ -55,9 +55,10 @@
  * @typedef {{} extends Init<O> ? [init?: Init<O>] : [init: Init<O>]} InitArgs
  */
 /**
- * `get` and `post` of api.js: the path as the contract names it, then what its operation needs.
+ * `get`, `post` and `del` of api.js: the path as the contract names it, then what its operation needs.
  * @typedef {<P extends ApiPath<'get'>>(path: P, ...init: InitArgs<Op<P, 'get'>>) => Promise<Answer<Op<P, 'get'>>>} Get
  * @typedef {<P extends ApiPath<'post'>>(path: P, ...init: InitArgs<Op<P, 'post'>>) => Promise<Answer<Op<P, 'post'>>>} Post
+ * @typedef {<P extends ApiPath<'delete'>>(path: P, ...init: InitArgs<Op<P, 'delete'>>) => Promise<Answer<Op<P, 'delete'>>>} Del
  */
 /**
  * The signed-in person's session. The session door (/console/api/session) is the console's,

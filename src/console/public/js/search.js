@@ -37,7 +37,7 @@ const RECENCY = [
  * A technology token: "p:<productId>:<label>" or "v:<vendorDomain>:<label>".
  * @param {string} t
  */
-function parseTech(t) {
+export function parseTech(t) {
   const [kind, id, ...rest] = t.split(':');
   return { kind, id, label: rest.join(':') || id };
 }
@@ -143,7 +143,7 @@ async function suggest(text) {
 }
 
 /** @param {{ id: string, label: string, tokens: string[], onChange: (tokens: string[]) => void }} props */
-function TechPicker({ id, label, tokens, onChange }) {
+export function TechPicker({ id, label, tokens, onChange }) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState(/** @type {Suggestion[]} */ ([]));
   const [busy, setBusy] = useState(false);

@@ -111,6 +111,18 @@ export function fmtDateTime(iso) {
 }
 
 /**
+ * A link target from API text: only http(s) addresses and same-origin paths, so a value such
+ * as `javascript:…` never becomes a link (Preact sets href as it is given).
+ * @param {string | null | undefined} url
+ * @returns {string | null}
+ */
+export function safeHref(url) {
+  if (!url) return null;
+  if (/^\/(?![/\\])/u.test(url)) return url;
+  return /^https?:\/\//iu.test(url) ? url : null;
+}
+
+/**
  * A column of a Table: `key` names the row field shown (or the sort), `render` and `sort`
  * override what is shown and compared.
  * @template R
