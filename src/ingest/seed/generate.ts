@@ -127,7 +127,7 @@ export class CompanyGenerator {
     const observations =
       history?.observations ??
       observationRows(c.id, observe(renderSite(this.artifactWorld, c, installs).captures, detector), detector, this.productIds, catalog.productOfTechnology);
-    if (history) this.past(b, c.id, history);
+    if (history && outline.plan.recordObservations) this.past(b, c.id, history);
     if (outline.plan.recordObservations) {
       for (const row of observations) {
         b.observations.add([

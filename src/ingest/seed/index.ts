@@ -31,7 +31,9 @@ interface SeedOptions {
   /**
    * The share of companies (0-1) whose two-year past is visited monthly (seed/history.ts: site
    * visits, the technology events derived from them, the hidden truth of changes); default
-   * DEFAULT_HISTORY_SHARE. Needs recordObservations (the visits name the log's evidence).
+   * DEFAULT_HISTORY_SHARE. A panel company's installs are the fold of its visits whether or not
+   * the log is recorded; without the log its past (visits, events, truth) is not written either,
+   * since the visits and events name the log's evidence items.
    */
   historyShare?: number;
   /** Companies per write batch (memory bound); default 250. */
@@ -110,7 +112,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     scale: options.scale ?? 'M',
     asOfMs: parseAsOf(asOf),
     recordObservations: options.recordObservations ?? true,
-    historyShare: (options.recordObservations ?? true) ? (options.historyShare ?? DEFAULT_HISTORY_SHARE) : 0,
+    historyShare: options.historyShare ?? DEFAULT_HISTORY_SHARE,
   });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
