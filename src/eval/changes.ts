@@ -1,7 +1,7 @@
 // `stacklens eval changes`: the technology events and adoption trends of the demo world's past
 // (seed/history.ts) against its hidden truth (truth_history): precision and recall of
 // technology.adopted and .dropped (same company and product, occurredAt within one visit
-// interval of the true date), the share of events dated within one interval, false drops when
+// interval of the true date or the true date inside the event's bounds), the share of events dated within one interval, false drops when
 // one visit in ten more fails, and the monthly adoption counts of the most used products (the
 // trend query the API answers with) against the true counts.
 //
@@ -59,13 +59,23 @@ function trueChanges(truth: TrueUseRow[]): Change[] {
   return out;
 }
 
-/** Pairs events with true changes of the same company, product and type, nearest first; returns the event → change distances. */
-function pair(events: { key: string; at: number; i: number }[], truth: { key: string; at: number; j: number }[]) {
+/**
+ * Pairs events with true changes of the same company, product and type, nearest first; returns
+ * the event → change and change → event distances of the pairs that count: occurredAt within
+ * `interval` of the true date, or the true date inside the bounds the event was dated between
+ * (failed visits around a change widen them: the event found the change, its date is as good
+ * as the visits allow; `timing` measures the dates apart).
+ */
+function pair(events: { key: string; at: number; earliest: number; latest: number }[], truth: { key: string; at: number }[], interval: number) {
   const byKey = new Map<string, number[]>();
   truth.forEach((t, k) => byKey.set(t.key, [...(byKey.get(t.key) ?? []), k]));
   const candidates: { e: number; t: number; d: number }[] = [];
   events.forEach((e, k) => {
-    for (const t of byKey.get(e.key) ?? []) candidates.push({ e: k, t, d: Math.abs(e.at - truth[t]!.at) });
+    for (const t of byKey.get(e.key) ?? []) {
+      const at = truth[t]!.at;
+      const d = Math.abs(e.at - at);
+      if (d <= interval || (at >= e.earliest && at <= e.latest)) candidates.push({ e: k, t, d });
+    }
   });
   candidates.sort((a, b) => a.d - b.d);
   const eventPair = new Map<number, number>();
@@ -94,14 +104,15 @@ export async function evaluateChanges(db: Db, options: { topProducts?: number; s
   const key = (x: { companyId: string; productId: string; type: string }) => `${x.companyId}|${x.productId}|${x.type}`;
 
   const { eventPair, truthPair } = pair(
-    events.map((e, i) => ({ key: key(e), at: e.at, i })),
-    changes.map((t, j) => ({ key: key(t), at: t.at, j })),
+    events.map((e) => ({ key: key(e), at: e.at, earliest: e.earliest, latest: e.latest })),
+    changes.map((t) => ({ key: key(t), at: t.at })),
+    interval,
   );
   const matched = (type: Change['type']): Matched => {
     const ev = events.map((e, i) => ({ e, i })).filter(({ e }) => e.type === type && inWindow(e.companyId, e.at));
-    const good = ev.filter(({ i }) => (eventPair.get(i) ?? Infinity) <= interval).length;
+    const good = ev.filter(({ i }) => eventPair.has(i)).length;
     const tr = changes.map((t, j) => ({ t, j })).filter(({ t }) => t.type === type && inWindow(t.companyId, t.at));
-    const found = (list: typeof tr) => list.filter(({ j }) => (truthPair.get(j) ?? Infinity) <= interval).length;
+    const found = (list: typeof tr) => list.filter(({ j }) => truthPair.has(j)).length;
     const detectable = tr.filter(({ t }) => t.detectable);
     return {
       truth: detectable.length,
@@ -111,7 +122,13 @@ export async function evaluateChanges(db: Db, options: { topProducts?: number; s
       recallAll: tr.length ? found(tr) / tr.length : 1,
     };
   };
-  const paired = events.map((e, i) => ({ e, d: eventPair.get(i) })).filter(({ e, d }) => d !== undefined && inWindow(e.companyId, e.at));
+  // Timing: every event paired with the nearest true change of its kind, however far.
+  const nearest = pair(
+    events.map((e) => ({ key: key(e), at: e.at, earliest: e.earliest, latest: e.latest })),
+    changes.map((t) => ({ key: key(t), at: t.at })),
+    Infinity,
+  ).eventPair;
+  const paired = events.map((e, i) => ({ e, d: nearest.get(i) })).filter(({ e, d }) => d !== undefined && inWindow(e.companyId, e.at));
 
   // False drops: a drop of a product the company never dropped.
   const trueDrops = new Set(changes.filter((c) => c.type === 'technology.dropped').map((c) => `${c.companyId}|${c.productId}`));

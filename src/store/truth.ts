@@ -117,11 +117,14 @@ export async function visitedCompanies(db: Db): Promise<{ companyId: string; dom
   return rows.map(([companyId, domain, first, last]) => ({ companyId, domain, first, last }));
 }
 
-/** Adoption and drop events about the world: company, product, type, occurredAt (ms). */
-export async function technologyChangeEvents(db: Db): Promise<{ companyId: string; productId: string; type: string; at: number }[]> {
-  const rows = await db.queryArrays<[string, string, string, number]>(
-    `SELECT company_id, subject->>'productId', type, extract(epoch FROM occurred_at)::float8 * 1000 FROM events
+/** Adoption and drop events about the world: company, product, type, occurredAt and the bounds it was dated between (ms). */
+export async function technologyChangeEvents(
+  db: Db,
+): Promise<{ companyId: string; productId: string; type: string; at: number; earliest: number; latest: number }[]> {
+  const rows = await db.queryArrays<[string, string, string, number, number, number]>(
+    `SELECT company_id, subject->>'productId', type, extract(epoch FROM occurred_at)::float8 * 1000,
+            extract(epoch FROM earliest)::float8 * 1000, extract(epoch FROM latest)::float8 * 1000 FROM events
       WHERE type IN ('technology.adopted', 'technology.dropped') AND client_id IS NULL ORDER BY company_id, occurred_at, id`,
   );
-  return rows.map(([companyId, productId, type, at]) => ({ companyId, productId, type, at }));
+  return rows.map(([companyId, productId, type, at, earliest, latest]) => ({ companyId, productId, type, at, earliest, latest }));
 }

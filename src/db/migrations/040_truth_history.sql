@@ -1,6 +1,7 @@
 -- The demo world's hidden truth of its past (evaluation only, never read by the API): for each
--- company whose past was visited (seed/history.ts), each product it used inside the visited
--- window, from when (NULL: since before the first visit: no adoption to see) until when (NULL:
+-- company whose past was visited (seed/history.ts), each period of a product's use inside the
+-- visited window (a product used twice, or implied by two products in turn, has a row per
+-- period): from when (NULL: since before the first visit: no adoption to see) until when (NULL:
 -- still in use: no drop), and whether the product left a public trace a crawler could see. The
 -- adoptions and drops events are measured against, and the true monthly adoption counts, come
 -- from it (`stacklens eval changes`).
@@ -10,6 +11,6 @@ CREATE TABLE truth_history (
   in_use_from  timestamptz,
   in_use_until timestamptz,
   detectable  boolean NOT NULL,
-  visible     boolean NOT NULL,
-  PRIMARY KEY (company_id, product_id)
+  visible     boolean NOT NULL
 );
+CREATE INDEX truth_history_company ON truth_history (company_id, product_id);

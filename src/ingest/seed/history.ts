@@ -19,7 +19,7 @@ import { hiringChanges } from '../../technographics/hiring.ts';
 import type { SiteArtifacts } from '../../detect/types.ts';
 import { CLAIM_CONFIDENCE, evidenceHash } from '../../technographics/evidence.ts';
 import { observationOf, type Observation } from '../../technographics/observations.ts';
-import { pageKindOf, technologyChanges, type PageKind, type SeenProduct, type Visit } from '../../technographics/changes.ts';
+import { evidenceKinds, technologyChanges, type PageKind, type SeenProduct, type Visit } from '../../technographics/changes.ts';
 import type { Catalog } from './catalog.ts';
 import type { Company } from './companies.ts';
 import type { Install } from './stacks.ts';
@@ -52,7 +52,8 @@ export interface TrueUse {
   from: Date | null;
   until: Date | null;
   /**
-   * Whether a crawler could see its use: the detector claimed it on a visit while it was in use.
+   * Whether a crawler could see its use: the detector claimed it on the site or in DNS (job posts
+   * aside: they show presence, never absence) on a visit while it was in use.
    * A tool without a public trace (an internal tool, a server-side tag) or with one weak trace
    * only is in use all the same, but no visit can tell when it came or went.
    */
@@ -84,6 +85,25 @@ interface LiveInstall {
   web: Trace[];
   records: Trace[];
   job: string | null;
+}
+
+/** A period of a product's use, and whether the detector claimed it (or saw it at all) on a visit inside it. */
+interface Period {
+  from: number;
+  until: number;
+  claimed: boolean;
+  sighted: boolean;
+}
+
+/** Overlapping or touching periods as one, in time order. */
+function mergePeriods(list: Period[]): Period[] {
+  const out: Period[] = [];
+  for (const p of [...list].sort((a, b) => a.from - b.from)) {
+    const last = out.at(-1);
+    if (last && p.from <= last.until) last.until = Math.max(last.until, p.until);
+    else out.push({ ...p });
+  }
+  return out;
 }
 
 /** The public traces one install shows while it is live: drawn once, from its own stream. */
@@ -150,16 +170,18 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function companyHistory(w: HistoryWorld, company: Company, companyId: string, installs: readonly Install[]): CompanyHistory {
   const rng = rngFor(w.seed, 'history-visits', company.index);
   const lives = installs.map((i) => tracesOf(w, company, i)).filter((l): l is LiveInstall => l !== null);
-  // A technology in use brings what it implies (a WordPress plugin runs on WordPress), while it is in use: the truth at each date is closed under implies.
-  for (let k = 0; k < lives.length; k++) {
-    const l = lives[k]!;
-    for (const implied of w.catalog.implies[l.product] ?? []) {
-      const other = lives.find((x) => x.product === implied);
-      if (!other) lives.push({ product: implied, from: l.from, until: l.until, web: [], records: [], job: null });
-      else if (other.web.length + other.records.length === 0 && other.job === null)
-        ((other.from = Math.min(other.from, l.from)), (other.until = Math.max(other.until, l.until)));
-    }
-  }
+  // The truth: a product is in use while its own install is live, and while a product that
+  // implies it is (a WordPress plugin runs on WordPress, WordPress on PHP): the periods of use,
+  // per product, are the union of those intervals, closed under implies.
+  const periods = new Map<number, Period[]>();
+  const use = (product: number, from: number, until: number, path: readonly number[]) => {
+    let list = periods.get(product);
+    if (!list) periods.set(product, (list = []));
+    list.push({ from, until, claimed: false, sighted: false });
+    for (const implied of w.catalog.implies[product] ?? []) if (!path.includes(implied)) use(implied, from, until, [...path, implied]);
+  };
+  for (const l of lives) use(l.product, l.from, l.until, [l.product]);
+  for (const [product, list] of periods) periods.set(product, mergePeriods(list));
   lives.sort((a, b) => a.product - b.product);
   // A response header has one value: the first install to use a header name keeps it for good, so
   // a later install never takes it over (its other traces still show it).
@@ -168,10 +190,6 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
     l.web = l.web.filter((t) => t.kind !== 'header' || !headers.has(t.name.toLowerCase()));
     for (const t of l.web) if (t.kind === 'header') headers.add(t.name.toLowerCase());
   }
-  /** Products the detector claimed on a visit while they were in use: the changes a crawler can see. */
-  const claimed = new Set<string>();
-  /** Products the detector saw at all (a claim or a weak trace) while in use: what the log, and so the adoption trends, can count. */
-  const sighted = new Set<string>();
   const offset = rng.int(0, HISTORY_INTERVAL_DAYS - 1) * DAY + rng.int(0, 86_399) * 1000;
   const times = Array.from({ length: HISTORY_VISITS }, (_, k) => w.asOfMs - offset - (HISTORY_VISITS - 1 - k) * HISTORY_INTERVAL_DAYS * DAY);
   const failRate = rng.chance(0.1) ? 0.2 : 0.04; // a few flaky sites
@@ -213,7 +231,7 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
         found.seen.set(productId, {
           confidence: d.confidence,
           version: d.version ?? null,
-          kinds: [...new Set(d.evidence.map((e) => pageKindOf(e.source)))].sort(),
+          kinds: evidenceKinds(d.evidence),
           evidence: hashed.map((h) => h.hash),
           ...(jobPosts.length > 0 ? { jobPosts } : {}),
         });
@@ -222,10 +240,14 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
     }
     const kinds: PageKind[] = partial ? ['dns'] : wave !== null ? ['dns', 'jobs', 'web'] : ['dns', 'web'];
     visits.push({ at: new Date(at), outcome, kinds, seen: found.seen, reason: partial ? 'challenge page' : null });
-    for (const l of live) {
-      const seen = found.seen.get(w.productIds[l.product]!);
-      if (seen) sighted.add(w.productIds[l.product]!);
-      if (seen && seen.confidence >= CLAIM_CONFIDENCE) claimed.add(w.productIds[l.product]!);
+    // Whether the detector saw each product in use on this visit (a claim, or a weak trace only).
+    for (const [product, list] of periods) {
+      const seen = found.seen.get(w.productIds[product]!);
+      const period = seen && list.find((p) => p.from <= at && at <= p.until);
+      if (!period) continue;
+      period.sighted = true;
+      // A claim on the site or in DNS: job posts name a sample of the tools and show no absence (changes.ts), so a tool claimed only in posts has no change a crawler can date.
+      if (seen.confidence >= CLAIM_CONFIDENCE && seen.kinds.some((kind) => kind !== 'jobs')) period.claimed = true;
     }
     // The observation log: every item on its first sighting; afterwards a product's strongest item every RELOG_AFTER_DAYS.
     for (const [productId, list] of found.items) {
@@ -246,15 +268,16 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
 
   const truth: TrueUse[] = [];
   const firstVisit = times[0]!;
-  for (const l of lives) {
-    if (l.until < firstVisit || l.from > w.asOfMs) continue; // not in use in the window
-    truth.push({
-      productId: w.productIds[l.product]!,
-      from: l.from > firstVisit ? new Date(l.from) : null,
-      until: l.until <= w.asOfMs ? new Date(l.until) : null,
-      detectable: claimed.has(w.productIds[l.product]!),
-      visible: sighted.has(w.productIds[l.product]!),
-    });
-  }
+  for (const [product, list] of [...periods].sort((x, y) => x[0] - y[0]))
+    for (const p of list) {
+      if (p.until < firstVisit || p.from > w.asOfMs) continue; // not in use in the window
+      truth.push({
+        productId: w.productIds[product]!,
+        from: p.from > firstVisit ? new Date(p.from) : null,
+        until: p.until <= w.asOfMs ? new Date(p.until) : null,
+        detectable: p.claimed,
+        visible: p.sighted,
+      });
+    }
   return { visits, observations, events: technologyChanges(companyId, visits), hiring: hiringChanges(companyId, visits), truth };
 }
