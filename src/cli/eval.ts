@@ -251,6 +251,6 @@ export function formatChangesEval(r: ChangesEvalReport): string {
     kind('technology.dropped', r.dropped),
     `  occurredAt within ${r.intervalDays} days of the true date: ${pct(r.timing.share)} of ${r.timing.paired} paired events (goal ≥ ${pct(g.timing)}: ${mark(r.timing.share >= g.timing)})`,
     `  false drops: ${r.falseDrops.seeded} in the world; ${r.falseDrops.injected} of ${r.falseDrops.injectedDrops} drops with ${pct(r.falseDrops.injectedShare)} more visits failed (goal ${g.falseDrops}: ${mark(r.falseDrops.injected === g.falseDrops && r.falseDrops.seeded === 0)})`,
-    `  monthly adoption counts of the ${r.trends.products} most used products over ${r.trends.months} months: error mean ${pct(r.trends.meanError)}, max ${pct(r.trends.maxError)} (goal ≤ ${pct(g.trendError)}: ${mark(r.trends.maxError <= g.trendError)}); per product and month ${pct(r.trends.meanProductMonthError)}; max against every true use (undetectable tools too) ${pct(r.trends.maxErrorAllInUse)}`,
+    `  monthly adoption counts of the ${r.trends.products} most used products over ${r.trends.months} months: error mean ${pct(r.trends.meanError)}, max ${pct(r.trends.maxError)} (goal ≤ ${pct(g.trendError)}: ${mark(r.trends.maxError <= g.trendError)}) against the true uses at each company's last successful visit before the month's end; max ${pct(r.trends.maxErrorAtMonthEnd)} against those at the month's end; per product and month ${pct(r.trends.meanProductMonthError)}; max against every true use (undetectable tools too) ${pct(r.trends.maxErrorAllInUse)}`,
   ].join('\n');
 }

@@ -45,7 +45,23 @@ export interface ChangesEvalReport {
   /** Drops of products that were never dropped: in the world as seeded, and with 10 % more visits failed. */
   falseDrops: { seeded: number; injected: number; injectedDrops: number; injectedShare: number };
   /** Monthly adoption counts of the most used products (their sum per month) against the true counts. */
-  trends: { products: number; months: number; meanError: number; maxError: number; maxErrorAllInUse: number; meanProductMonthError: number };
+  /**
+   * Monthly adoption counts of the most used products (their sum per month) against the true
+   * counts. The trend counts a company at a month's end from what its visits saw (a sighting
+   * within the staleness window, no drop since), so the like-with-like true count is of the uses
+   * live at each company's last successful visit before the month's end (`maxError`); against
+   * the uses live at the month's end itself the lag of up to one visit interval shows
+   * (`maxErrorAtMonthEnd`). Both over uses the detector saw (`visible`).
+   */
+  trends: {
+    products: number;
+    months: number;
+    meanError: number;
+    maxError: number;
+    maxErrorAtMonthEnd: number;
+    maxErrorAllInUse: number;
+    meanProductMonthError: number;
+  };
 }
 
 type Change = { companyId: string; productId: string; type: 'technology.adopted' | 'technology.dropped'; at: number; detectable: boolean };
@@ -141,7 +157,16 @@ export async function evaluateChanges(db: Db, options: { topProducts?: number; s
     notOk = 0,
     injectedDrops = 0,
     injectedFalse = 0;
+  /** Per company, the times of its successful visits, oldest first. */
+  const okVisits = new Map<string, number[]>();
   for (const [companyId, list] of visits) {
+    okVisits.set(
+      companyId,
+      list
+        .filter((v) => v.outcome === 'ok')
+        .map((v) => v.at.getTime())
+        .sort((a, b) => a - b),
+    );
     const rng = rngFor('eval-changes', 'fail', companyId);
     visitCount += list.length;
     notOk += list.filter((v) => v.outcome !== 'ok').length;
@@ -162,7 +187,7 @@ export async function evaluateChanges(db: Db, options: { topProducts?: number; s
     dropped: matched('technology.dropped'),
     timing: { paired: paired.length, share: paired.length ? paired.filter(({ d }) => d! <= interval).length / paired.length : 1 },
     falseDrops: { seeded: seededFalse, injected: injectedFalse, injectedDrops, injectedShare: 0.1 },
-    trends: await trendErrors(db, truth, companies, options.topProducts ?? 15, options.staleAfterDays ?? 90),
+    trends: await trendErrors(db, truth, companies, okVisits, options.topProducts ?? 15, options.staleAfterDays ?? 90),
   };
 }
 
@@ -171,6 +196,7 @@ async function trendErrors(
   db: Db,
   truth: TrueUseRow[],
   companies: { domain: string; first: number; last: number }[],
+  okVisits: ReadonlyMap<string, readonly number[]>,
   topProducts: number,
   staleAfterDays: number,
 ): Promise<ChangesEvalReport['trends']> {
@@ -191,7 +217,14 @@ async function trendErrors(
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, topProducts)
     .map(([p]) => p);
-  if (months.length === 0 || products.length === 0) return { products: 0, months: 0, meanError: 0, maxError: 0, maxErrorAllInUse: 0, meanProductMonthError: 0 };
+  if (months.length === 0 || products.length === 0)
+    return { products: 0, months: 0, meanError: 0, maxError: 0, maxErrorAtMonthEnd: 0, maxErrorAllInUse: 0, meanProductMonthError: 0 };
+  /** The instant a company's count at `end` reflects: its last successful visit before it. */
+  const seenAt = (companyId: string, end: number) => {
+    let at = -Infinity;
+    for (const t of okVisits.get(companyId) ?? []) if (t < end) at = t;
+    return at;
+  };
   const criteria: CompanySearchCriteria = {
     terms: [],
     countries: [],
@@ -206,6 +239,7 @@ async function trendErrors(
   };
   const measured = new Array<number>(months.length).fill(0);
   const expected = new Array<number>(months.length).fill(0);
+  const expectedAtEnd = new Array<number>(months.length).fill(0);
   const expectedAll = new Array<number>(months.length).fill(0);
   let productMonthError = 0,
     productMonths = 0;
@@ -214,21 +248,23 @@ async function trendErrors(
     const uses = truth.filter((t) => t.productId === productId);
     rows.forEach((r, k) => {
       const end = Date.UTC(r.start.getUTCFullYear(), r.start.getUTCMonth() + 1, 1);
-      const detectableCount = uses.filter((t) => t.visible && usedAt(t, end)).length;
+      const count = uses.filter((t) => t.visible && usedAt(t, seenAt(t.companyId, end) + 1)).length;
       measured[k]! += r.companies;
-      expected[k]! += detectableCount;
+      expected[k]! += count;
+      expectedAtEnd[k]! += uses.filter((t) => t.visible && usedAt(t, end)).length;
       expectedAll[k]! += uses.filter((t) => usedAt(t, end)).length;
-      if (detectableCount > 0) ((productMonthError += Math.abs(r.companies - detectableCount) / detectableCount), productMonths++);
+      if (count > 0) ((productMonthError += Math.abs(r.companies - count) / count), productMonths++);
     });
   }
-  const errors = measured.map((m, k) => Math.abs(m - expected[k]!) / Math.max(1, expected[k]!));
-  const errorsAll = measured.map((m, k) => Math.abs(m - expectedAll[k]!) / Math.max(1, expectedAll[k]!));
+  const error = (against: number[]) => measured.map((m, k) => Math.abs(m - against[k]!) / Math.max(1, against[k]!));
+  const errors = error(expected);
   return {
     products: products.length,
     months: months.length,
     meanError: errors.reduce((a, b) => a + b, 0) / errors.length,
     maxError: Math.max(...errors),
-    maxErrorAllInUse: Math.max(...errorsAll),
+    maxErrorAtMonthEnd: Math.max(...error(expectedAtEnd)),
+    maxErrorAllInUse: Math.max(...error(expectedAll)),
     meanProductMonthError: productMonths ? productMonthError / productMonths : 0,
   };
 }
