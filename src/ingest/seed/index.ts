@@ -78,10 +78,11 @@ interface SeedSummary {
 export class WorldExistsError extends Error {}
 
 /**
- * The share of companies with a visited past by default: a tenth of the world keeps the first
- * start within its budget (docs/demo-world.md, "The world's past", has the measurements).
+ * The share of companies with a visited past by default: a twentieth of the world (250 of the
+ * first start's 5,000) keeps the first start within its budget of about two CPU-seconds; a tenth
+ * cost 3.7 (bench/results/2026-11-28-demo-history.md).
  */
-export const DEFAULT_HISTORY_SHARE = 0.1;
+export const DEFAULT_HISTORY_SHARE = 0.05;
 
 /** Companies whose defined cohorts go in one statement. */
 const DEFINED_COHORTS_PER_WRITE = 5_000;
