@@ -47,7 +47,7 @@ export interface HistoryWorld {
  * trends against: in use from `from` (null: since before the first visit) until `until` (null:
  * still in use). An adoption is a non-null `from`, a drop a non-null `until`.
  */
-export interface TrueUse {
+interface TrueUse {
   productId: string;
   from: Date | null;
   until: Date | null;
@@ -62,7 +62,7 @@ export interface TrueUse {
   visible: boolean;
 }
 
-export interface CompanyHistory {
+interface CompanyHistory {
   visits: Array<Visit & { reason: string | null }>;
   observations: Observation[];
   events: ReturnType<typeof technologyChanges>;

@@ -82,7 +82,7 @@ export class WorldExistsError extends Error {}
  * first start's 5,000) keeps the first start within its budget of about two CPU-seconds; a tenth
  * cost 3.7 (bench/results/2026-11-28-demo-history.md).
  */
-export const DEFAULT_HISTORY_SHARE = 0.05;
+const DEFAULT_HISTORY_SHARE = 0.05;
 
 /** Companies whose defined cohorts go in one statement. */
 const DEFINED_COHORTS_PER_WRITE = 5_000;
