@@ -166,6 +166,7 @@ export const TABLES = {
   truth_history: {
     company_id: 'text',
     product_id: 'text',
+    period: 'int2',
     in_use_from: 'timestamptz null',
     in_use_until: 'timestamptz null',
     detectable: 'bool',

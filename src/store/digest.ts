@@ -62,9 +62,9 @@ const TABLES: TableSpec[] = [
   },
   {
     table: 'truth_history',
-    columns: 'company_id, product_id, in_use_from, in_use_until, detectable, visible',
+    columns: 'company_id, product_id, period, in_use_from, in_use_until, detectable, visible',
     group: 'company_id',
-    order: 'product_id, in_use_until::text',
+    order: 'product_id, period::text',
   },
 ];
 

@@ -299,6 +299,7 @@ export function emptyCompanyBatch() {
     truthHistory: new CopyRows('truth_history', [
       ['company_id', 'text'],
       ['product_id', 'text'],
+      ['period', 'int'],
       ['in_use_from', 'timestamptz'],
       ['in_use_until', 'timestamptz'],
       ['detectable', 'bool'],

@@ -8,9 +8,11 @@
 CREATE TABLE truth_history (
   company_id  text NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
   product_id  text NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+  -- The product's periods of use inside the window, numbered from 0 in time order.
+  period      smallint NOT NULL,
   in_use_from  timestamptz,
   in_use_until timestamptz,
   detectable  boolean NOT NULL,
-  visible     boolean NOT NULL
+  visible     boolean NOT NULL,
+  PRIMARY KEY (company_id, product_id, period)
 );
-CREATE INDEX truth_history_company ON truth_history (company_id, product_id);

@@ -108,7 +108,7 @@ export class CompanyGenerator {
     for (const v of history.visits) b.siteVisits.add([companyId, v.at, 'demo-history', v.outcome, v.kinds, v.reason, Object.fromEntries(v.seen)]);
     for (const e of [...technologyEventRows(history.events), ...hiringEventRows(history.hiring)])
       b.events.add([e.id, e.type, e.companyId, e.subject, e.occurredAt, e.earliest, e.latest, e.detectedAt, e.confidence, e.evidence]);
-    for (const t of history.truth) b.truthHistory.add([companyId, t.productId, t.from, t.until, t.detectable, t.visible]);
+    for (const t of history.truth) b.truthHistory.add([companyId, t.productId, t.period, t.from, t.until, t.detectable, t.visible]);
   }
 
   private company(b: CompanyBatch, i: number): void {

@@ -49,6 +49,8 @@ export interface HistoryWorld {
  */
 interface TrueUse {
   productId: string;
+  /** Its periods of use inside the window, numbered from 0 in time order. */
+  period: number;
   from: Date | null;
   until: Date | null;
   /**
@@ -268,16 +270,20 @@ export function companyHistory(w: HistoryWorld, company: Company, companyId: str
 
   const truth: TrueUse[] = [];
   const firstVisit = times[0]!;
-  for (const [product, list] of [...periods].sort((x, y) => x[0] - y[0]))
-    for (const p of list) {
-      if (p.until < firstVisit || p.from > w.asOfMs) continue; // not in use in the window
-      truth.push({
-        productId: w.productIds[product]!,
-        from: p.from > firstVisit ? new Date(p.from) : null,
-        until: p.until <= w.asOfMs ? new Date(p.until) : null,
-        detectable: p.claimed,
-        visible: p.sighted,
-      });
-    }
+  for (const [product, list] of [...periods].sort((x, y) => x[0] - y[0])) {
+    // The periods in use inside the window, numbered in time order.
+    list
+      .filter((p) => p.until >= firstVisit && p.from <= w.asOfMs)
+      .forEach((p, period) =>
+        truth.push({
+          productId: w.productIds[product]!,
+          period,
+          from: p.from > firstVisit ? new Date(p.from) : null,
+          until: p.until <= w.asOfMs ? new Date(p.until) : null,
+          detectable: p.claimed,
+          visible: p.sighted,
+        }),
+      );
+  }
   return { visits, observations, events: technologyChanges(companyId, visits), hiring: hiringChanges(companyId, visits), truth };
 }
