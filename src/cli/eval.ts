@@ -16,6 +16,7 @@ import { PEOPLE_FEATURE_NAMES } from '../intelligence/people-match.ts';
 import { evaluateDetector, formatDetectEval, GOALS as DETECT_GOALS, readFixtures, FIXTURES_FILE } from '../eval/detect.ts';
 import { builtInCatalog, loadCatalog } from '../detect/catalog.ts';
 import { evaluateWorld } from '../eval/detect-world.ts';
+import { CHANGE_GOALS, evaluateChanges, type ChangesEvalReport } from '../eval/changes.ts';
 
 export function registerEvalCommands(program: Command): void {
   const parent = program
@@ -29,6 +30,23 @@ export function registerEvalCommands(program: Command): void {
         try {
           const r = await evaluateIntelligence(db, { fit: opts.fit, relatedSample: Number(opts.sample), coAdoptionThreshold: Number(opts.threshold) });
           console.log(formatIntelligenceEval(r));
+        } catch (err) {
+          if (!(err instanceof NoTruthError)) throw err;
+          console.error(err.message);
+          process.exitCode = 1;
+        }
+      });
+    });
+
+  parent
+    .command('changes')
+    .description("Measure the technology events and adoption trends of the demo world's past against its hidden truth of changes")
+    .option('--products <n>', 'most used products whose monthly counts are compared', '15')
+    .action(async (opts: { products: string }) => {
+      await withContext(async ({ db, config }) => {
+        try {
+          const r = await evaluateChanges(db, { topProducts: Number(opts.products), staleAfterDays: config.detect.staleAfterDays });
+          console.log(formatChangesEval(r));
         } catch (err) {
           if (!(err instanceof NoTruthError)) throw err;
           console.error(err.message);
@@ -217,4 +235,22 @@ function bins(out: string[], table: ReliabilityBin[], width: number): void {
     if (b.count === 0) continue;
     out.push(`  ${b.from.toFixed(1)}-${b.to.toFixed(1)}: ${String(b.count).padStart(width)}  ${b.meanConfidence.toFixed(3)}  ${b.observedRate.toFixed(3)}`);
   }
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+/** The figures of `eval changes`, each with its goal. */
+export function formatChangesEval(r: ChangesEvalReport): string {
+  const g = CHANGE_GOALS;
+  const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+  const kind = (name: string, m: ChangesEvalReport['adopted']) =>
+    `  ${name}: ${m.events} events, ${m.truth} true changes of detectable tools; precision ${pct(m.precision)} (goal ≥ ${pct(g.precision)}: ${mark(m.precision >= g.precision)}), recall ${pct(m.recall)} (goal ≥ ${pct(g.recall)}: ${mark(m.recall >= g.recall)}); recall over every true change (undetectable tools too) ${pct(m.recallAll)}`;
+  return [
+    `The world's past: ${r.companies} companies, ${r.visits} visits every ${r.intervalDays} days, ${pct(r.failedShare)} failed or partial`,
+    kind('technology.adopted', r.adopted),
+    kind('technology.dropped', r.dropped),
+    `  occurredAt within ${r.intervalDays} days of the true date: ${pct(r.timing.share)} of ${r.timing.paired} paired events (goal ≥ ${pct(g.timing)}: ${mark(r.timing.share >= g.timing)})`,
+    `  false drops: ${r.falseDrops.seeded} in the world; ${r.falseDrops.injected} of ${r.falseDrops.injectedDrops} drops with ${pct(r.falseDrops.injectedShare)} more visits failed (goal ${g.falseDrops}: ${mark(r.falseDrops.injected === g.falseDrops && r.falseDrops.seeded === 0)})`,
+    `  monthly adoption counts of the ${r.trends.products} most used products over ${r.trends.months} months: error mean ${pct(r.trends.meanError)}, max ${pct(r.trends.maxError)} (goal ≤ ${pct(g.trendError)}: ${mark(r.trends.maxError <= g.trendError)}) against the true uses at each company's last successful visit before the month's end; max ${pct(r.trends.maxErrorAtMonthEnd)} against those at the month's end; per product and month ${pct(r.trends.meanProductMonthError)}; max against every true use (undetectable tools too) ${pct(r.trends.maxErrorAllInUse)}`,
+  ].join('\n');
 }

@@ -11,6 +11,7 @@ import { isScaleName, type ScaleName } from '../ingest/seed/scale.ts';
 import { worldDigest } from '../store/digest.ts';
 
 interface SeedCliOptions {
+  historyShare?: number;
   companies?: number;
   seed?: string;
   scale: ScaleName;
@@ -53,6 +54,7 @@ export function registerSeedCommands(program: Command): void {
     )
     .option('--as-of <YYYY-MM-DD>', 'the "today" every generated date is relative to (UTC)', dateArg, todayUtc())
     .option('--replace', 'empty the world tables first (also removes purchases of the old people)', false)
+    .option('--history-share <share>', 'share of companies (0-1) with a visited two-year past: site visits and technology events (default 0.05)', Number)
     .option('--digest', 'print the world digest when done', false)
     .option('--no-refresh', 'skip computing cohorts and co-usage afterwards (run `stacklens refresh --full` later)')
     .action(async (opts: SeedCliOptions) => {
@@ -77,6 +79,7 @@ export function registerSeedCommands(program: Command): void {
             scale: opts.scale,
             asOf: opts.asOf,
             replace: opts.replace,
+            historyShare: opts.historyShare,
             onProgress: reporter.update,
             ...(opts.refresh ? { afterLoad } : {}),
           });

@@ -17,11 +17,11 @@ import { normalizeDomain } from '../domain.ts';
 import { BadRequestError } from '../errors.ts';
 import { slugify } from '../slug.ts';
 import { observationOf, type Observation } from '../technographics/observations.ts';
-import { pageKindOf, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
+import { evidenceKinds, technologyChanges, type SeenProduct } from '../technographics/changes.ts';
 import type { EvidenceSource } from '../technographics/evidence.ts';
 import { hiringChanges } from '../technographics/hiring.ts';
 import { companiesVisits, insertVisits, type VisitRow } from '../store/visits.ts';
-import { insertEvents } from '../store/events.ts';
+import { hiringEventRows, insertEvents, technologyEventRows } from '../store/events.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { siteResultReadSchema, type SiteResult } from '../schemas/detect.ts';
 import {
@@ -199,10 +199,10 @@ export async function recordDetections(db: Db, siteResults: Iterable<SiteResult>
 /** What a visit saw of a product: two technologies of one product (a rename, an alias) merge, the stronger claim leading. */
 function seenProductOf(
   before: SeenProduct | undefined,
-  t: { confidence: number; version?: string | undefined; evidence: readonly { source: EvidenceSource }[] },
+  t: { confidence: number; version?: string | undefined; evidence: readonly { source: EvidenceSource; ruleId: string; weight: number }[] },
   hashes: string[],
 ): SeenProduct {
-  const kinds = [...new Set([...(before?.kinds ?? []), ...t.evidence.map((e) => pageKindOf(e.source))])].sort();
+  const kinds = [...new Set([...(before?.kinds ?? []), ...evidenceKinds(t.evidence)])].sort();
   const evidence = [...new Set([...(before?.evidence ?? []), ...hashes])];
   const jobPosts = [...new Set([...(before?.jobPosts ?? []), ...hashes.filter((_, i) => t.evidence[i]!.source === 'job')])];
   const stronger = !before || t.confidence > before.confidence;
@@ -220,13 +220,7 @@ async function deriveTechnologyEvents(tx: Tx, companyIds: readonly string[]): Pr
   const visits = await companiesVisits(tx, companyIds);
   const events = companyIds.flatMap((companyId) => {
     const log = visits.get(companyId) ?? [];
-    return [
-      ...technologyChanges(companyId, log).map(({ productId, fromVersion, toVersion, ...e }) => ({
-        ...e,
-        subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
-      })),
-      ...hiringChanges(companyId, log).map(({ productId, jobPosts30d, jobPosts180d, ...e }) => ({ ...e, subject: { productId, jobPosts30d, jobPosts180d } })),
-    ];
+    return [...technologyEventRows(technologyChanges(companyId, log)), ...hiringEventRows(hiringChanges(companyId, log))];
   });
   return insertEvents(tx, events);
 }

@@ -10,6 +10,8 @@ interface TableSpec {
   /** Rows hash per group first (bounded string sizes on large worlds), then groups. */
   group: string;
   order: string;
+  /** Only the rows the world holds (a condition on the table). */
+  where?: string;
 }
 
 const TABLES: TableSpec[] = [
@@ -48,6 +50,22 @@ const TABLES: TableSpec[] = [
   { table: 'contacts', columns: 'person_id, kind, value, type, verified', group: 'person_id', order: 'kind, value' },
   { table: 'truth_segments', columns: 'company_id, segment_id, industry_id, size_tier, region, maturity', group: 'left(company_id, 6)', order: 'company_id' },
   { table: 'truth_installs', columns: 'company_id, product_id, in_use, kind', group: 'company_id', order: 'product_id' },
+  // The past of the history panel (seed/history.ts): its visits, the events about the world derived from them (not a
+  // monitor's; seq is given when published, so left out), and the truth of its changes.
+  { table: 'site_visits', columns: 'company_id, visited_at, run_key, outcome, kinds, reason, seen', group: 'company_id', order: 'visited_at::text, run_key' },
+  {
+    table: 'events',
+    columns: 'id, type, company_id, subject, occurred_at, earliest, latest, detected_at, confidence, evidence',
+    where: 'client_id IS NULL',
+    group: 'company_id',
+    order: 'id',
+  },
+  {
+    table: 'truth_history',
+    columns: 'company_id, product_id, period, in_use_from, in_use_until, detectable, visible',
+    group: 'company_id',
+    order: 'product_id, period::text',
+  },
 ];
 
 interface WorldDigest {
@@ -71,7 +89,7 @@ export async function worldDigest(db: Db): Promise<WorldDigest> {
         const [r] = await tx.query<{ rows: number; md5: string }>(
           `SELECT coalesce(sum(n), 0)::bigint AS rows, md5(coalesce(string_agg(g || ':' || h, ',' ORDER BY g COLLATE "C"), '')) AS md5
          FROM (SELECT ${t.group}::text AS g, count(*) AS n, md5(string_agg(ROW(${t.columns})::text, E'\\n' ORDER BY ${collate(t.order)})) AS h
-               FROM ${t.table} GROUP BY 1) per_group`,
+               FROM ${t.table} ${t.where ? `WHERE ${t.where}` : ''} GROUP BY 1) per_group`,
         );
         tables[t.table] = { rows: Number(r!.rows), md5: r!.md5 };
         total.update(`${t.table}\t${r!.rows}\t${r!.md5}\n`);

@@ -2,6 +2,8 @@
 // them in commit order, and reading them back by cursor (seq) or by company.
 import type { Queryable, Transactional, Tx } from '../db/db.ts';
 import type { EventType } from '../schemas/events.ts';
+import type { technologyChanges } from '../technographics/changes.ts';
+import type { hiringChanges } from '../technographics/hiring.ts';
 
 /** An event as its deriver writes it (technology events from the visit log, monitor events). */
 interface NewEvent {
@@ -35,6 +37,19 @@ export interface EventRow {
   confidence: number;
   evidence: string[];
   productName: string | null;
+}
+
+/** The rows of a company's technology events (technographics/changes.ts): the product and versions go in the subject. */
+export function technologyEventRows(events: ReturnType<typeof technologyChanges>): NewEvent[] {
+  return events.map(({ productId, fromVersion, toVersion, ...e }) => ({
+    ...e,
+    subject: { productId, ...(fromVersion === undefined ? {} : { fromVersion }), ...(toVersion === undefined ? {} : { toVersion }) },
+  }));
+}
+
+/** The rows of a company's hiring events (technographics/hiring.ts): the product and the post counts go in the subject. */
+export function hiringEventRows(events: ReturnType<typeof hiringChanges>): NewEvent[] {
+  return events.map(({ productId, jobPosts30d, jobPosts180d, ...e }) => ({ ...e, subject: { productId, jobPosts30d, jobPosts180d } }));
 }
 
 /** Writes events unpublished; one derived again (same id) is kept once. Returns how many were new. */

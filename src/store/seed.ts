@@ -11,6 +11,7 @@ export const joinList = (xs: readonly string[]) => xs.join(SEP);
 
 /** Tables the generator writes, children first (the order TRUNCATE and digest use). */
 export const WORLD_TABLES = [
+  'truth_history',
   'observations',
   'truth_installs',
   'truth_segments',
@@ -273,6 +274,37 @@ export function emptyCompanyBatch() {
       ['weight', 'real'],
       ['run_id', 'text'],
     ]),
+    // The world's past (seed/history.ts): a panel's monthly visits, the events derived from them, the true changes.
+    siteVisits: new CopyRows('site_visits', [
+      ['company_id', 'text'],
+      ['visited_at', 'timestamptz'],
+      ['run_key', 'text'],
+      ['outcome', 'text'],
+      ['kinds', 'text[]'],
+      ['reason', 'text'],
+      ['seen', 'jsonb'],
+    ]),
+    events: new CopyRows('events', [
+      ['id', 'text'],
+      ['type', 'text'],
+      ['company_id', 'text'],
+      ['subject', 'jsonb'],
+      ['occurred_at', 'timestamptz'],
+      ['earliest', 'timestamptz'],
+      ['latest', 'timestamptz'],
+      ['detected_at', 'timestamptz'],
+      ['confidence', 'real'],
+      ['evidence', 'text[]'],
+    ]),
+    truthHistory: new CopyRows('truth_history', [
+      ['company_id', 'text'],
+      ['product_id', 'text'],
+      ['period', 'int'],
+      ['in_use_from', 'timestamptz'],
+      ['in_use_until', 'timestamptz'],
+      ['detectable', 'bool'],
+      ['visible', 'bool'],
+    ]),
   };
 }
 export type CompanyBatch = ReturnType<typeof emptyCompanyBatch>;
@@ -285,6 +317,8 @@ export interface EncodedCompanyBatch {
   people: number;
   contacts: number;
   feedItems: number;
+  visits: number;
+  events: number;
 }
 
 export function encodeCompanyBatch(b: CompanyBatch): EncodedCompanyBatch {
@@ -295,6 +329,8 @@ export function encodeCompanyBatch(b: CompanyBatch): EncodedCompanyBatch {
     people: b.people.rows,
     contacts: b.contacts.rows,
     feedItems: b.feed.rows,
+    visits: b.siteVisits.rows,
+    events: b.events.rows,
   };
 }
 

@@ -88,3 +88,43 @@ export async function peopleSample(
     [limit],
   );
 }
+
+/** One product's true use over a visited company's window (migration 040), dates in ms. */
+export interface TrueUseRow {
+  companyId: string;
+  productId: string;
+  from: number | null;
+  until: number | null;
+  detectable: boolean;
+  visible: boolean;
+}
+
+export async function truthHistory(db: Db): Promise<TrueUseRow[]> {
+  const rows = await db.queryArrays<[string, string, number | null, number | null, boolean, boolean]>(
+    `SELECT company_id, product_id, extract(epoch FROM in_use_from)::float8 * 1000, extract(epoch FROM in_use_until)::float8 * 1000, detectable, visible
+       FROM truth_history ORDER BY company_id, product_id`,
+  );
+  return rows.map(([companyId, productId, from, until, detectable, visible]) => ({ companyId, productId, from, until, detectable, visible }));
+}
+
+/** The companies with a visited past: their domain and the times of their first and last visit (ms). */
+export async function visitedCompanies(db: Db): Promise<{ companyId: string; domain: string; first: number; last: number }[]> {
+  const rows = await db.queryArrays<[string, string, number, number]>(
+    `SELECT v.company_id, c.domain, extract(epoch FROM min(v.visited_at))::float8 * 1000, extract(epoch FROM max(v.visited_at))::float8 * 1000
+       FROM site_visits v JOIN companies c ON c.id = v.company_id
+      WHERE v.company_id IN (SELECT company_id FROM truth_history) GROUP BY v.company_id, c.domain ORDER BY v.company_id`,
+  );
+  return rows.map(([companyId, domain, first, last]) => ({ companyId, domain, first, last }));
+}
+
+/** Adoption and drop events about the world: company, product, type, occurredAt and the bounds it was dated between (ms). */
+export async function technologyChangeEvents(
+  db: Db,
+): Promise<{ companyId: string; productId: string; type: string; at: number; earliest: number; latest: number }[]> {
+  const rows = await db.queryArrays<[string, string, string, number, number, number]>(
+    `SELECT company_id, subject->>'productId', type, extract(epoch FROM occurred_at)::float8 * 1000,
+            extract(epoch FROM earliest)::float8 * 1000, extract(epoch FROM latest)::float8 * 1000 FROM events
+      WHERE type IN ('technology.adopted', 'technology.dropped') AND client_id IS NULL ORDER BY company_id, occurred_at, id`,
+  );
+  return rows.map(([companyId, productId, type, at, earliest, latest]) => ({ companyId, productId, type, at, earliest, latest }));
+}

@@ -16,7 +16,7 @@
 // Each event has bounds: the last visit that saw the old state and the first that saw the new
 // one; `occurredAt` is their midpoint, `detectedAt` the visit that confirmed the change.
 import { createHash } from 'node:crypto';
-import { CLAIM_CONFIDENCE, type EvidenceSource } from './evidence.ts';
+import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem, type EvidenceSource } from './evidence.ts';
 
 /** What a visit can cover: the site's pages, its DNS records, its job posts. */
 export const PAGE_KINDS = ['web', 'dns', 'jobs'] as const;
@@ -26,6 +26,25 @@ export type PageKind = (typeof PAGE_KINDS)[number];
 export function pageKindOf(source: EvidenceSource): PageKind {
   return source === 'dns' ? 'dns' : source === 'job' ? 'jobs' : 'web';
 }
+
+/**
+ * The page kinds a detection is evidenced on, what its presence and absence are judged by: those
+ * of its own traces. Two kinds of item do not count:
+ * - an item carried by an implication (`X/implies/Y`: another product's trace) names Y's page
+ *   kind only when Y has no trace of its own;
+ * - beside a job post, traces too weak to make a claim without it: the claim stands on the post,
+ *   and job posts show presence, never absence. Else a product named in a post, with a weak
+ *   trace on the home page, would be "adopted" and "dropped" with each hiring wave.
+ */
+export function evidenceKinds(evidence: readonly Pick<EvidenceItem, 'source' | 'ruleId' | 'weight'>[]): PageKind[] {
+  const own = evidence.filter((e) => !e.ruleId.includes('/implies/'));
+  if (own.length === 0) return kindsOf(evidence);
+  const pages = own.filter((e) => e.source !== 'job');
+  if (pages.length < own.length && traceStrength(pages) < CLAIM_CONFIDENCE) return ['jobs'];
+  return kindsOf(own);
+}
+
+const kindsOf = (evidence: readonly { source: EvidenceSource }[]): PageKind[] => [...new Set(evidence.map((e) => pageKindOf(e.source)))].sort();
 
 /** How a visit went: only an `ok` visit can show that something is absent. */
 export const VISIT_OUTCOMES = ['ok', 'partial', 'failed'] as const;

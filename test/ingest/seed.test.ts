@@ -13,6 +13,7 @@ import { refreshAll, refreshInBulkLoad, type RefreshResult } from '../../src/ing
 import { CompanyGenerator, WorldOutline } from '../../src/ingest/seed/generate.ts';
 import { encodeCompanyBatch, WORLD_TABLES } from '../../src/store/seed.ts';
 import { BacktrackingPattern } from '../../src/detect/pattern.ts';
+import { HISTORY_INTERVAL_DAYS, HISTORY_VISITS } from '../../src/ingest/seed/history.ts';
 
 const AS_OF = '2026-01-01';
 let db: Db;
@@ -45,6 +46,37 @@ test('same seed, size and as-of give the same digest; batching and the generator
   assert.notEqual(other.tables.companies.md5, first.tables.companies.md5);
   await seedWorld(db, { companies: 200, seed: 'alpha', asOf: AS_OF, replace: true });
   assert.equal((await worldDigest(db)).digest, first.digest);
+});
+
+test('the history panel has a past: monthly visits and technology events (hiring too) inside its two years; a drop stands on successful visits only', async () => {
+  const asOf = Date.parse(`${AS_OF}T00:00:00Z`);
+  const windowStart = asOf - HISTORY_VISITS * HISTORY_INTERVAL_DAYS * 86_400_000;
+  const visits = await one<{ n: number; companies: number; first: Date; last: Date; notOk: number }>(
+    `SELECT count(*)::int AS n, count(DISTINCT company_id)::int AS companies, min(visited_at) AS first, max(visited_at) AS last,
+            count(*) FILTER (WHERE outcome <> 'ok')::int AS "notOk" FROM site_visits`,
+  );
+  // The default panel share of 200 companies, each visited every month.
+  assert.ok(visits.companies >= 5 && visits.companies <= 40, `panel: ${visits.companies} companies`);
+  assert.equal(visits.n, visits.companies * HISTORY_VISITS);
+  assert.ok(visits.first.getTime() >= windowStart && visits.last.getTime() <= asOf, JSON.stringify(visits));
+  assert.ok(visits.notOk > 0 && visits.notOk < visits.n * 0.2, `visits failed or partial: ${visits.notOk} of ${visits.n}`);
+  const events = await db.query<{ type: string; n: number; first: Date; last: Date }>(
+    `SELECT type, count(*)::int AS n, min(earliest) AS first, max(latest) AS last FROM events WHERE client_id IS NULL GROUP BY type ORDER BY type`,
+  );
+  const byType = Object.fromEntries(events.map((e) => [e.type, e]));
+  for (const type of ['technology.adopted', 'technology.dropped', 'technology.hiring'])
+    assert.ok((byType[type]?.n ?? 0) > 0, `${type}: ${JSON.stringify(events)}`);
+  for (const e of events) assert.ok(e.first.getTime() >= visits.first.getTime() && e.last.getTime() <= visits.last.getTime(), JSON.stringify(e));
+  // Every event belongs to a visited company; a drop is confirmed by two successful visits: its first absence (latest) and the one that declared it.
+  assert.equal(await count('SELECT count(*)::int AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM site_visits v WHERE v.company_id = e.company_id)'), 0);
+  const unconfirmed = await count(
+    `SELECT count(*)::int AS n FROM events e WHERE e.type = 'technology.dropped' AND e.client_id IS NULL
+        AND (NOT EXISTS (SELECT 1 FROM site_visits v WHERE v.company_id = e.company_id AND v.visited_at = e.latest AND v.outcome = 'ok')
+          OR NOT EXISTS (SELECT 1 FROM site_visits v WHERE v.company_id = e.company_id AND v.visited_at = e.detected_at AND v.outcome = 'ok'))`,
+  );
+  assert.equal(unconfirmed, 0);
+  // The truth of the panel's changes is there for the eval.
+  assert.ok((await count('SELECT count(DISTINCT company_id)::int AS n FROM truth_history')) === visits.companies);
 });
 
 test('a database that already holds a world is refused without replace', async () => {
@@ -266,7 +298,7 @@ test('a refresh that fails inside the bulk load leaves no world behind', async (
 });
 
 test('the generator matches its own pages with JavaScript RegExp and finds exactly what the linear engine finds', () => {
-  const plan = { companies: 400, seed: 'engines', scale: 'M' as const, asOfMs: Date.parse(`${AS_OF}T00:00:00Z`), recordObservations: true };
+  const plan = { companies: 400, seed: 'engines', scale: 'M' as const, asOfMs: Date.parse(`${AS_OF}T00:00:00Z`), recordObservations: true, historyShare: 0.1 };
   const ownText = new WorldOutline(plan);
   // Not vacuous: nearly every pattern of the generator's catalog runs on the backtracking engine.
   const patterns = [...ownText.detector.html.patterns, ...ownText.detector.resourceUrls.patterns, ...ownText.detector.inlineScripts.patterns];

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { EVIDENCE_SOURCES } from '../../src/technographics/evidence.ts';
 import {
   DEFAULT_CHANGE_RULES,
+  evidenceKinds,
   PAGE_KINDS,
   pageKindOf,
   technologyChanges,
@@ -186,4 +187,17 @@ test('job posts never show absence: a product seen only in job posts is not drop
     summary(both).map((e) => e.type),
     ['technology.adopted', 'technology.dropped'],
   );
+});
+
+test('the page kinds of a detection are those of its own traces: not an implication carried from another product, not traces too weak to claim beside a job post', () => {
+  const item = (source: 'script' | 'dns' | 'job' | 'cookie', weight: number, ruleId = `MySQL/${source}/0`) => ({ source, weight, ruleId });
+  assert.deepEqual(evidenceKinds([item('script', 0.9), item('dns', 0.6)]), ['dns', 'web']);
+  // A product named in a job post, a weak implication from the home page beside it: the claim stands on the post.
+  assert.deepEqual(evidenceKinds([item('job', 0.6), item('script', 0.5, 'WordPress/implies/MySQL')]), ['jobs']);
+  // Implied only: the implying product's page judges it.
+  assert.deepEqual(evidenceKinds([item('script', 0.75, 'WordPress/implies/PHP')]), ['web']);
+  // Its own weak cookie beside a post: no claim without the post, so the home page cannot show it absent.
+  assert.deepEqual(evidenceKinds([item('job', 0.6), item('cookie', 0.3)]), ['jobs']);
+  // A home-page trace that claims on its own: the home page judges it, the post too.
+  assert.deepEqual(evidenceKinds([item('job', 0.6), item('script', 0.8)]), ['jobs', 'web']);
 });

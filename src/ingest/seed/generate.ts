@@ -12,6 +12,8 @@ import { buildStackContext, generateStack, type StackContext } from './stacks.ts
 import { renderSite, type ArtifactWorld } from './artifacts.ts';
 import { buildTraceKits } from './traces.ts';
 import { observationRows, observe } from './observe.ts';
+import { companyHistory, inHistoryPanel, type HistoryWorld } from './history.ts';
+import { hiringEventRows, technologyEventRows } from '../../store/events.ts';
 import { foldInstalls } from '../../technographics/installs.ts';
 import { generatePeople } from './people.ts';
 import { generateFeed } from './news.ts';
@@ -31,6 +33,8 @@ export interface WorldPlan {
   asOfMs: number;
   /** Whether each company's observations (the evidence log rows) are generated too. */
   recordObservations: boolean;
+  /** The share of companies (0-1) whose past is visited monthly (history.ts); the rest have today's artifacts only. */
+  historyShare: number;
 }
 
 /** The parts of a world every company draws from: catalog, hidden segments, ids. */
@@ -74,6 +78,7 @@ export class CompanyGenerator {
   private readonly ctx: CompanyContext;
   private readonly stackCtx: StackContext;
   private readonly artifactWorld: ArtifactWorld;
+  private readonly historyWorld: HistoryWorld;
   private readonly productIds: string[];
   private next = 0;
   /** When the world's rows were last updated: its as-of day. */
@@ -86,6 +91,7 @@ export class CompanyGenerator {
     this.stackCtx = buildStackContext(seed, asOfMs, outline.catalog);
     this.productIds = outline.catalog.products.map((p) => p.id);
     this.artifactWorld = { seed, asOfMs, catalog: outline.catalog, detector: outline.detector, kits: buildTraceKits(seed, outline.detector) };
+    this.historyWorld = { ...this.artifactWorld, productIds: this.productIds };
     this.updatedAt = new Date(asOfMs);
   }
 
@@ -97,6 +103,14 @@ export class CompanyGenerator {
     return into;
   }
 
+  /** A panel company's visits, the events the change rules derive from them, and its true changes. */
+  private past(b: CompanyBatch, companyId: string, history: ReturnType<typeof companyHistory>): void {
+    for (const v of history.visits) b.siteVisits.add([companyId, v.at, 'demo-history', v.outcome, v.kinds, v.reason, Object.fromEntries(v.seen)]);
+    for (const e of [...technologyEventRows(history.events), ...hiringEventRows(history.hiring)])
+      b.events.add([e.id, e.type, e.companyId, e.subject, e.occurredAt, e.earliest, e.latest, e.detectedAt, e.confidence, e.evidence]);
+    for (const t of history.truth) b.truthHistory.add([companyId, t.productId, t.period, t.from, t.until, t.detectable, t.visible]);
+  }
+
   private company(b: CompanyBatch, i: number): void {
     const { outline } = this;
     const { seed, asOfMs } = outline.plan;
@@ -106,9 +120,14 @@ export class CompanyGenerator {
     const c = generateCompany(this.ctx, i, segment);
     const people = generatePeople(seed, c, scale.peopleDensity, outline.ids.person);
     const installs = generateStack(this.stackCtx, c);
-    // The installs the API serves are what the detector finds in the company's artifacts.
-    const captures = observe(renderSite(this.artifactWorld, c, installs).captures, detector);
-    const observations = observationRows(c.id, captures, detector, this.productIds, catalog.productOfTechnology);
+    // The installs the API serves are what the detector finds in the company's artifacts: for a
+    // company of the history panel, its monthly visits of two years (history.ts), else today's
+    // crawl, an archived copy and its job posts.
+    const history = inHistoryPanel(seed, i, outline.plan.historyShare) ? companyHistory(this.historyWorld, c, c.id, installs) : undefined;
+    const observations =
+      history?.observations ??
+      observationRows(c.id, observe(renderSite(this.artifactWorld, c, installs).captures, detector), detector, this.productIds, catalog.productOfTechnology);
+    if (history && outline.plan.recordObservations) this.past(b, c.id, history);
     if (outline.plan.recordObservations) {
       for (const row of observations) {
         b.observations.add([

@@ -28,6 +28,14 @@ interface SeedOptions {
    * (observe.ts), which equals deriving them from the log (a test checks it).
    */
   recordObservations?: boolean;
+  /**
+   * The share of companies (0-1) whose two-year past is visited monthly (seed/history.ts: site
+   * visits, the technology events derived from them, the hidden truth of changes); default
+   * DEFAULT_HISTORY_SHARE. A panel company's installs are the fold of its visits whether or not
+   * the log is recorded; without the log its past (visits, events, truth) is not written either,
+   * since the visits and events name the log's evidence items.
+   */
+  historyShare?: number;
   /** Companies per write batch (memory bound); default 250. */
   batchSize?: number;
   /**
@@ -60,11 +68,21 @@ interface SeedSummary {
   people: number;
   contacts: number;
   feedItems: number;
+  /** Site visits and technology events of the world's past. */
+  visits: number;
+  events: number;
   definedCohorts: number;
   purchasesRemoved: number;
 }
 
 export class WorldExistsError extends Error {}
+
+/**
+ * The share of companies with a visited past by default: a twentieth of the world (250 of the
+ * first start's 5,000) keeps the first start within its budget of about two CPU-seconds; a tenth
+ * cost 3.7 (bench/results/2026-11-28-demo-history.md).
+ */
+const DEFAULT_HISTORY_SHARE = 0.05;
 
 /** Companies whose defined cohorts go in one statement. */
 const DEFINED_COHORTS_PER_WRITE = 5_000;
@@ -95,6 +113,7 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     scale: options.scale ?? 'M',
     asOfMs: parseAsOf(asOf),
     recordObservations: options.recordObservations ?? true,
+    historyShare: options.historyShare ?? DEFAULT_HISTORY_SHARE,
   });
   const { catalog, segments, segmentOf, bySegment, ids } = outline;
   const summary: SeedSummary = {
@@ -110,6 +129,8 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     people: 0,
     contacts: 0,
     feedItems: 0,
+    visits: 0,
+    events: 0,
     definedCohorts: 0,
     purchasesRemoved: 0,
   };
@@ -174,6 +195,8 @@ async function writeCompanies(tx: Tx, companies: CompanySource, summary: SeedSum
     summary.people += batch.people;
     summary.contacts += batch.contacts;
     summary.feedItems += batch.feedItems;
+    summary.visits += batch.visits;
+    summary.events += batch.events;
   }
   await writing;
 }

@@ -256,8 +256,13 @@ function resourceUrl(sample: string, vendorDomain: string, rng: Rng): string | n
 function closeMarkup(sample: string): string {
   const lt = sample.lastIndexOf('<');
   if (lt < 0 || sample.lastIndexOf('>') > lt) return sample;
-  const quotes = (sample.slice(lt).match(/"/g) ?? []).length;
-  return `${sample}${quotes % 2 ? '"' : ''}>`;
+  // An attribute left open (either quote) would swallow the rest of the page, and every trace after it.
+  let open: string | null = null;
+  for (const ch of sample.slice(lt)) {
+    if (ch === open) open = null;
+    else if (open === null && (ch === '"' || ch === "'")) open = ch;
+  }
+  return `${sample}${open ?? ''}>`;
 }
 
 function hostExample(sample: string, rng: Rng): string | null {
