@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { createTestDb } from '../test/helpers/db.ts';
 import { searchProfiles, exportProfiles } from '../src/services/profiles.ts';
 import type { Principal } from '../src/auth/principal.ts';
+import { PERMISSIVE_PLAN } from '../test/helpers/plans.ts';
 
 const { values } = parseArgs({ options: { people: { type: 'string', default: '300000' }, runs: { type: 'string', default: '20' } } });
 const people = Number(values.people);
@@ -66,18 +67,7 @@ const principal: Principal = {
   clientId: 'bench',
   clientName: 'bench',
   via: 'api_key',
-  plan: {
-    id: 'full',
-    canExport: true,
-    canAi: true,
-    canPurchase: true,
-    requestsPerMinute: 1,
-    aiRequestsPerMinute: 1,
-    exportRequestsPerMinute: 1,
-    maxMonitors: 1,
-    maxWebhooks: 1,
-    eventsPerDay: 1,
-  },
+  plan: PERMISSIVE_PLAN,
 };
 const heap0 = process.memoryUsage().heapUsed;
 const s = performance.now();

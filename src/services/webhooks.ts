@@ -349,13 +349,7 @@ export class WebhookDelivery {
       );
     } catch (err) {
       // The database was out of reach: the jobs are retried by the queue.
-      this.onError(err);
-      await this.boss
-        .fail(
-          QUEUE,
-          jobs.map((j) => j.id),
-        )
-        .catch(() => {});
+      await this.failBack(jobs, err);
       return;
     }
     if (held.size > 0) await this.hold([...held]);
@@ -448,14 +442,19 @@ export class WebhookDelivery {
     try {
       await this.boss.insert(jobs.map((j) => ({ name: QUEUE, data: j.data, startAfter: String(seconds) })));
     } catch (err) {
-      this.onError(err);
-      await this.boss
-        .fail(
-          QUEUE,
-          jobs.map((j) => j.id),
-        )
-        .catch(() => {});
+      await this.failBack(jobs, err);
     }
+  }
+
+  /** Reports the error and gives the jobs back to the queue, which retries them (at-least-once holds). */
+  private async failBack(jobs: readonly PgBoss.JobWithMetadata<DeliveryJob>[], err: unknown): Promise<void> {
+    this.onError(err);
+    await this.boss
+      .fail(
+        QUEUE,
+        jobs.map((j) => j.id),
+      )
+      .catch(() => {});
   }
 
   /** One signed POST; never throws: the outcome says how it went. */

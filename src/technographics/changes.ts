@@ -79,10 +79,10 @@ const SAMPLE_KINDS: ReadonlySet<string> = new Set<PageKind>(['jobs']);
 export const TECHNOLOGY_EVENT_TYPES = ['technology.adopted', 'technology.dropped', 'technology.version_changed'] as const;
 type TechnologyEventType = (typeof TECHNOLOGY_EVENT_TYPES)[number];
 
-interface TechnologyEvent {
+/** What every event about a company's product says: when (with bounds), how sure, on what evidence. */
+export interface ProductEvent {
   /** Stable: the same log gives the same id (company, type, product, detectedAt). */
   id: string;
-  type: TechnologyEventType;
   companyId: string;
   productId: string;
   /** Best estimate: the midpoint of the bounds. */
@@ -93,13 +93,18 @@ interface TechnologyEvent {
   latest: Date;
   /** The visit that confirmed it (for a drop, the last of its consecutive absences). */
   detectedAt: Date;
-  /** How sure the change is: the claim's confidence; for a drop, 1 − missRate^absences. */
+  /** How sure it is, 0-1. */
   confidence: number;
+  /** Evidence hashes of the observation log behind it. */
+  evidence: readonly string[];
+}
+
+/** Confidence: the claim's; for a drop, 1 − missRate^absences. Evidence: of the claim, or of a drop's last presence. */
+interface TechnologyEvent extends ProductEvent {
+  type: TechnologyEventType;
   /** Version changes: the old and new version. */
   fromVersion?: string;
   toVersion?: string;
-  /** Evidence hashes: of the claim (adoption, version change) or of the last presence (drop). */
-  evidence: readonly string[];
 }
 
 interface ChangeRules {

@@ -5,31 +5,19 @@
 // `technology.hiring` event with how many posts named it in the last 30 and 180 days (as of
 // that visit). Any outcome counts: a post seen on a partial visit was still seen.
 // Hiring is a sighting, not a state: there is no baseline and no "stopped hiring" event.
-import { eventId, type Visit } from './changes.ts';
+import { eventId, type ProductEvent, type Visit } from './changes.ts';
 
 const DAY_MS = 86_400_000;
 
 /** The two windows of a hiring event's counts. */
 const HIRING_WINDOWS_DAYS = [30, 180] as const;
 
-interface HiringEvent {
-  id: string;
+/** Bounds: since the previous visit that covered job posts (the posts appeared in between), else the visit itself; confidence: the detection's in that visit; evidence: the new posts. */
+interface HiringEvent extends ProductEvent {
   type: 'technology.hiring';
-  companyId: string;
-  productId: string;
-  /** The visit that saw the new posts. */
-  occurredAt: Date;
-  /** Since the previous visit that covered job posts (the posts appeared in between), else the visit itself. */
-  earliest: Date;
-  latest: Date;
-  detectedAt: Date;
-  /** The detection's confidence in that visit. */
-  confidence: number;
   /** Distinct posts naming the product first seen in the 30 and 180 days up to the visit. */
   jobPosts30d: number;
   jobPosts180d: number;
-  /** The evidence hashes of the new posts. */
-  evidence: readonly string[];
 }
 
 /** Folds one company's visits (any order) into its hiring events, oldest first. */

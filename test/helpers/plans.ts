@@ -1,6 +1,7 @@
 // Test plans: a small one so quotas run out in a few requests.
 import { definePlan } from '../../src/auth/clients.ts';
 import type { Db } from '../../src/db/db.ts';
+import type { Plan } from '../../src/schemas/plans.ts';
 
 /** Every permission and quotas no test run reaches: for walks over every operation (the fuzzing pass). */
 export async function defineUnlimitedPlan(db: Db): Promise<string> {
@@ -38,3 +39,17 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     eventsPerDay: 10_000,
   });
 }
+
+/** The plan of a hand-made principal: every permission, quotas of 1 (what reads a principal's plan needs no more). */
+export const PERMISSIVE_PLAN: Plan = {
+  id: 'full',
+  canExport: true,
+  canAi: true,
+  canPurchase: true,
+  requestsPerMinute: 1,
+  aiRequestsPerMinute: 1,
+  exportRequestsPerMinute: 1,
+  maxMonitors: 1,
+  maxWebhooks: 1,
+  eventsPerDay: 1,
+};

@@ -13,6 +13,7 @@ import { listAdminClientsOp } from '../../src/schemas/admin.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
 import { annotationsOf, defineTool, type ToolDef } from '../../src/mcp/registry.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
+import { PERMISSIVE_PLAN } from '../helpers/plans.ts';
 
 let t: TestApp;
 let url: string;
@@ -63,18 +64,7 @@ test('defineTool refuses an operation that needs a role; a registry holding one 
   const principal = {
     clientId: admin.clientId,
     clientName: 'a',
-    plan: {
-      id: 'full',
-      canExport: true,
-      canAi: true,
-      canPurchase: true,
-      requestsPerMinute: 1,
-      aiRequestsPerMinute: 1,
-      exportRequestsPerMinute: 1,
-      maxMonitors: 1,
-      maxWebhooks: 1,
-      eventsPerDay: 1,
-    },
+    plan: PERMISSIVE_PLAN,
     role: 'admin' as const,
     via: 'api_key' as const,
   };

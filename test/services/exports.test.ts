@@ -11,6 +11,7 @@ import { exportCompanySearch } from '../../src/services/companies.ts';
 import { streamAllCompanyProducts } from '../../src/services/company-products.ts';
 import { exportCategories } from '../../src/services/categories.ts';
 import { exportProfiles } from '../../src/services/profiles.ts';
+import { PERMISSIVE_PLAN } from '../helpers/plans.ts';
 
 let db: Db;
 const actor = { clientId: 'cli_x', onBehalfOf: 'a@example.com' };
@@ -18,18 +19,7 @@ const principal: Principal = {
   clientId: 'cli_x',
   clientName: 'x',
   via: 'api_key',
-  plan: {
-    id: 'full',
-    canExport: true,
-    canAi: true,
-    canPurchase: true,
-    requestsPerMinute: 1,
-    aiRequestsPerMinute: 1,
-    exportRequestsPerMinute: 1,
-    maxMonitors: 1,
-    maxWebhooks: 1,
-    eventsPerDay: 1,
-  },
+  plan: PERMISSIVE_PLAN,
 };
 
 before(async () => {

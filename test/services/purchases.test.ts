@@ -5,6 +5,7 @@ import { createTestDb } from '../helpers/db.ts';
 import { createTestClient } from '../helpers/auth.ts';
 import type { Db } from '../../src/db/db.ts';
 import { getCredits, grantCredits } from '../../src/services/purchases.ts';
+import { PERMISSIVE_PLAN } from '../helpers/plans.ts';
 
 let db: Db;
 before(async () => {
@@ -44,18 +45,7 @@ test('an export stopped half-way is audited with the rows delivered and complete
     clientId: 'cli_x',
     clientName: 'x',
     via: 'api_key' as const,
-    plan: {
-      id: 'full',
-      canExport: true,
-      canAi: true,
-      canPurchase: true,
-      requestsPerMinute: 1,
-      aiRequestsPerMinute: 1,
-      exportRequestsPerMinute: 1,
-      maxMonitors: 1,
-      maxWebhooks: 1,
-      eventsPerDay: 1,
-    },
+    plan: PERMISSIVE_PLAN,
   };
   const file = await exportProfiles(db, principal, 'a@example.com', { functions: ['ops'] });
   let n = 0;
