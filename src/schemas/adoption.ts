@@ -26,7 +26,9 @@ const pointSchema = z.object({
   companies: z
     .number()
     .int()
-    .describe('Companies using it at the end of the period (seen within the staleness window before it, or an imported install since before it)'),
+    .describe(
+      'Companies using it at the end of the period: between two sightings, or within the staleness window after the last, and not dropped in between; or an imported install since before it',
+    ),
   adoptions: z.number().int().describe('technology.adopted events that happened (occurredAt) in the period'),
   drops: z.number().int().describe('technology.dropped events that happened in the period'),
   netChange: z.number().int().describe('adoptions − drops'),

@@ -1,8 +1,13 @@
-// SQL of adoption trends: per month, the companies using a set of products at the month's end
-// (by the rule installs are derived with: an observation within the staleness window before
-// it and no drop since; or an imported install, which has no observations, verified before
-// it), and the
-// adoptions and drops of those products that happened in the month.
+// SQL of adoption trends: per month, the companies using a set of products at the month's end,
+// and the adoptions and drops of those products that happened in the month.
+//
+// "Using at the month's end" reads the observation log as a sequence of sightings: a product
+// is in use from a sighting to the next one (however far apart: seen in an archived page two
+// years ago and on today's page, it was there between), and for the staleness window after
+// the last one, unless a drop event falls in between, which ends the use where it happened.
+// Without the bridging, a company seen today and two years ago would count only in the months
+// just after each sighting, and a world observed mostly today would show a jump near today.
+// An imported install (no observations) counts from its first verification.
 import type { Queryable } from '../db/db.ts';
 import { Params } from '../db/sql.ts';
 import { matchingCompaniesSql, type CompanySearchCriteria } from './companies.ts';
@@ -33,14 +38,20 @@ export async function adoptionByMonth(
     `WITH periods AS (
        SELECT g AS start, g + interval '1 month' AS finish FROM generate_series(${from}, ${to}, interval '1 month') AS g),
      matched AS MATERIALIZED (${companies}),
+     sightings AS (
+       SELECT o.company_id, o.product_id, o.seen_at,
+              lead(o.seen_at) OVER (PARTITION BY o.company_id, o.product_id ORDER BY o.seen_at) AS next_seen
+         FROM observations o WHERE o.product_id = ANY(${products})),
+     spans AS (
+       SELECT s.company_id, s.seen_at AS from_at,
+              least(coalesce(s.next_seen, s.seen_at + make_interval(days => ${stale})),
+                    coalesce((SELECT min(d.occurred_at) FROM events d
+                               WHERE d.type = 'technology.dropped' AND d.client_id IS NULL AND d.company_id = s.company_id
+                                 AND d.subject->>'productId' = s.product_id AND d.occurred_at > s.seen_at
+                                 AND d.occurred_at < coalesce(s.next_seen, s.seen_at + make_interval(days => ${stale}))), 'infinity')) AS to_at
+         FROM sightings s WHERE s.next_seen IS DISTINCT FROM s.seen_at),
      in_use AS (
-       SELECT pe.start, o.company_id
-         FROM periods pe JOIN observations o ON o.product_id = ANY(${products})
-              AND o.seen_at >= pe.finish - make_interval(days => ${stale}) AND o.seen_at < pe.finish
-        -- A drop that happened after the sighting and before the period's end ends the use there,
-        -- without waiting for the staleness window.
-        WHERE NOT EXISTS (SELECT 1 FROM events d WHERE d.type = 'technology.dropped' AND d.client_id IS NULL AND d.company_id = o.company_id
-                            AND d.subject->>'productId' = o.product_id AND d.occurred_at > o.seen_at AND d.occurred_at < pe.finish)
+       SELECT pe.start, sp.company_id FROM periods pe JOIN spans sp ON sp.from_at < pe.finish AND sp.to_at >= pe.finish
        UNION
        SELECT pe.start, i.company_id
          FROM periods pe JOIN installs i ON i.product_id = ANY(${products}) AND i.first_verified < pe.finish

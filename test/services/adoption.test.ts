@@ -1,5 +1,5 @@
 // Adoption trends on a hand-built history: monthly visits of three companies (one adopts, one
-// drops, one is unreachable once), read back per month as companies using the product,
+// drops, one is unreachable once; one seen months apart), read back per month as companies using the product,
 // adoptions, drops and net change; for the product, its category and its vendor; filtered by
 // country. Both engines.
 import { test, before, after } from 'node:test';
@@ -69,6 +69,30 @@ test('per month: companies using the product at its end, adoptions and drops whe
     [1, 0, 0, 0, 0, 0],
   );
   assert.deepEqual(rows(await trend('/api/vendors/google.com/adoption?from=2026-01-01&to=2026-06-30')), rows(product));
+});
+
+test('a product seen months apart was in use between the sightings; the staleness window follows the last', async () => {
+  // Seen in July and in December 2024 (as an archive and a crawl are), nothing recorded between.
+  for (const seenAt of ['2024-07-15T00:00:00Z', '2024-12-15T00:00:00Z'])
+    await recordDetections(t.db, [{ domain: 'bridged.example', seenAt, technologies: [ga] }], { runId: `bridged-${seenAt.slice(0, 7)}` });
+  await t.db.query(`UPDATE companies SET country = 'SE' WHERE domain = 'bridged.example'`);
+  const sweden = await trend('/api/products/prd_ga/adoption?from=2024-06-01&to=2025-04-30&countries=SE');
+  assert.deepEqual(
+    sweden.points.map((p) => [p.period, p.companies]),
+    [
+      ['2024-06', 0],
+      ['2024-07', 1],
+      ['2024-08', 1], // between the sightings: in use, not stale
+      ['2024-09', 1],
+      ['2024-10', 1],
+      ['2024-11', 1],
+      ['2024-12', 1],
+      ['2025-01', 1], // within the staleness window (90 days) after the last sighting
+      ['2025-02', 1],
+      ['2025-03', 0], // the window ended on March 15
+      ['2025-04', 0],
+    ],
+  );
 });
 
 test('filtered like company search: only the companies in the country count', async () => {

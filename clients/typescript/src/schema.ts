@@ -2458,7 +2458,7 @@ export interface components {
             points: {
                 /** @description YYYY-MM */
                 period: string;
-                /** @description Companies using it at the end of the period (seen within the staleness window before it, or an imported install since before it) */
+                /** @description Companies using it at the end of the period: between two sightings, or within the staleness window after the last, and not dropped in between; or an imported install since before it */
                 companies: number;
                 /** @description technology.adopted events that happened (occurredAt) in the period */
                 adoptions: number;
