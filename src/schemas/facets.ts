@@ -14,18 +14,18 @@ const DEFAULT_FACET_VALUES = 50;
 const MAX_SAMPLE = 10;
 const DEFAULT_SAMPLE = 3;
 
-const dimensionSchema = z.enum(FACET_DIMENSIONS);
+export const facetDimensionSchema = z.enum(FACET_DIMENSIONS);
 
 export const facetsBodySchema = companySearchBodySchema
   .omit({ page: true, size: true, sort: true })
   .extend({
     dimensions: z
-      .array(dimensionSchema)
-      .min(1)
+      .array(facetDimensionSchema)
       .max(2)
       .refine((d) => new Set(d).size === d.length, 'dimensions: give two different dimensions')
+      .default([])
       .describe(
-        `One or two of ${FACET_DIMENSIONS.join(', ')}. technology and category count a company in the cell of every product (category) it uses; the total counts it once`,
+        `None (count mode: the total alone), one or two of ${FACET_DIMENSIONS.join(', ')}. technology and category count a company in the cell of every product (category) it uses; the total counts it once`,
       ),
     limit: z
       .number()
@@ -52,7 +52,7 @@ export const facetsBodySchema = companySearchBodySchema
 export type FacetsInput = z.output<typeof facetsBodySchema>;
 
 const facetValueSchema = z.object({
-  dimension: dimensionSchema,
+  dimension: facetDimensionSchema,
   value: z.string().nullable().describe('ISO-2 country, industry id, band label, product id or category id; null: unknown (technology: no known product)'),
   name: z.string().nullable().describe('The industry, product or category name (null for countries and bands)'),
 });
@@ -60,7 +60,7 @@ const facetValueSchema = z.object({
 export const facetsSchema = z
   .object({
     total: z.number().int().describe('Companies the filter matches (each once)'),
-    dimensions: z.array(dimensionSchema),
+    dimensions: z.array(facetDimensionSchema),
     cells: z
       .array(
         z.object({
@@ -74,7 +74,7 @@ export const facetsSchema = z
     totals: z
       .array(
         z.object({
-          dimension: dimensionSchema,
+          dimension: facetDimensionSchema,
           values: z.array(z.object({ value: z.string().nullable(), name: z.string().nullable(), companies: z.number().int() })),
         }),
       )
@@ -98,7 +98,7 @@ export const companyFacetsOp = defineOperation({
   id: 'companyFacets',
   summary: 'Count companies by up to two dimensions (market sizing)',
   description: [
-    'Takes the company-search filter (every field of POST /companies/search except paging and sort) and counts the matching companies by one or two dimensions in one call: every cell, each dimension alone, and the total, with a few sample companies per cell.',
+    'Takes the company-search filter (every field of POST /companies/search except paging and sort) and counts the matching companies by one or two dimensions in one call: every cell, each dimension alone, and the total, with a few sample companies per cell. Without dimensions it is the count mode: the total alone (cells and totals empty).',
     'A cell of `technology` or `category` counts the companies with an install of that product (in that category) — the same rule as the search filter `productIdIn`, so a cell equals the total of that search. Unknown names in the filter → 404/400 as in search.',
   ].join('\n\n'),
   tag: 'Companies',
@@ -108,6 +108,7 @@ export const companyFacetsOp = defineOperation({
   attributed: false,
   bulkhead: 'search',
   http: { method: 'POST', path: '/companies/facets', body: facetsBodySchema },
+
 });
 
 export const facetOperations = [companyFacetsOp];

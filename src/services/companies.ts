@@ -5,6 +5,7 @@ import { checkResultWindow, toPage, type Page } from '../schemas/common.ts';
 import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts';
 import {
   BY_NAME,
+  countCompanies,
   searchCompaniesCounted,
   streamCompanies,
   type CompanySort,
@@ -132,8 +133,10 @@ export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): 
 export async function companyFacets(primary: Db, input: FacetsInput): Promise<Facets> {
   const db = primary.read;
   const criteria = await toCriteria(db, input, nowDate());
-  const { total, rows, cellCount } = await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);
   const [d1, d2] = input.dimensions;
+  // Count mode: the total alone.
+  if (!d1) return { total: await countCompanies(db, criteria), dimensions: [], cells: [], cellCount: 0, totals: [] };
+  const { total, rows, cellCount } = await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);
   const value = (dimension: FacetDimension, v: string | null, name: string | null) => ({ dimension, value: v, name });
   const totalsOf = (level: number, dimension: FacetDimension, pick: (r: FacetRow) => [string | null, string | null]) => ({
     dimension,
@@ -142,7 +145,7 @@ export async function companyFacets(primary: Db, input: FacetsInput): Promise<Fa
   const cells = rows
     .filter((r) => r.level === 0)
     .map((r) => ({
-      values: d2 ? [value(d1!, r.v1, r.n1), value(d2, r.v2, r.n2)] : [value(d1!, r.v1, r.n1)],
+      values: d2 ? [value(d1, r.v1, r.n1), value(d2, r.v2, r.n2)] : [value(d1, r.v1, r.n1)],
       companies: r.companies,
       sample: r.sample ?? [],
     }));
@@ -152,6 +155,6 @@ export async function companyFacets(primary: Db, input: FacetsInput): Promise<Fa
     cells,
     cellCount,
     // One dimension: its totals are the cells.
-    totals: d2 ? [totalsOf(1, d1!, (r) => [r.v1, r.n1]), totalsOf(2, d2, (r) => [r.v2, r.n2])] : [totalsOf(0, d1!, (r) => [r.v1, r.n1])],
+    totals: d2 ? [totalsOf(1, d1, (r) => [r.v1, r.n1]), totalsOf(2, d2, (r) => [r.v2, r.n2])] : [totalsOf(0, d1, (r) => [r.v1, r.n1])],
   };
 }

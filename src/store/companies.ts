@@ -295,7 +295,8 @@ export function matchingCompaniesSql(criteria: CompanySearchCriteria, p: Params,
   return `SELECT c.id ${matchesFrom(criteria)} ${clause}`;
 }
 
-async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
+/** The number of companies a search matches (also the count mode of market sizing). */
+export async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
   const p = new Params();
   const [row] = await db.query<{ n: number }>(`SELECT count(*)::int8 AS n ${matchesFrom(criteria)} ${buildWhere(criteria, p)}`, p.values);
   return row!.n;

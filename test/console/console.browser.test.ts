@@ -414,6 +414,39 @@ test('watch: create a monitor, read its events, a company timeline with its evid
   await page.context().close();
 });
 
+test('market size: the search counted by country and employees, as bars and a table equal to the API', async () => {
+  const page = await signIn('analyst');
+  await page.goto(`${base}/console#/search?view=market&by=country&by2=employeeBand`);
+  const table = page.locator('table.market-table');
+  await table.locator('tbody tr').first().waitFor();
+  const facets = await api<{ total: number; cells: { values: { value: string | null }[]; companies: number; sample: { domain: string }[] }[] }>(
+    page,
+    'POST',
+    '/api/companies/facets',
+    { dimensions: ['country', 'employeeBand'], limit: 25, sample: 3 },
+  );
+  assert.equal(facets.status, 200);
+  assert.match(await page.locator('.market-total').innerText(), new RegExp(`^${facets.body.total} companies match`, 'u'));
+  const rows = await table.locator('tbody tr').all();
+  assert.equal(rows.length, facets.body.cells.length);
+  const first = facets.body.cells[0]!;
+  const cells = await rows[0]!.locator('td').allInnerTexts();
+  assert.equal(cells[2], String(first.companies));
+  assert.equal(await page.locator('svg.facet-chart rect.facet-bar').count(), facets.body.cells.length);
+  // A sample company opens its page.
+  await rows[0]!.getByRole('link').first().click();
+  await page.waitForURL(new RegExp(`#/companies/${first.sample[0]!.domain.replace(/\./g, '\\.')}`, 'u'));
+  await page.goBack();
+  await table.waitFor();
+  await checkA11y(page, 'market size');
+  await shot(page, 'market-size');
+  // The dimension picker rewrites the URL; the list tab keeps the filters.
+  await page.getByLabel('and by').selectOption('');
+  await page.waitForURL(/view=market(?!.*by2)/u);
+  await page.getByRole('link', { name: 'List' }).click();
+  await page.locator('table tbody tr a').first().waitFor();
+});
+
 test('viewer: the purchase is refused with the API message', async () => {
   const page = await signIn('viewer');
   const first = await api<{ content: { domain: string }[] }>(page, 'POST', '/api/companies/search', { size: 1 });

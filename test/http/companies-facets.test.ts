@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
+import { connectMcp } from '../helpers/mcp.ts';
 import { intelligenceWorld } from '../intelligence/world.ts';
 import type { Facets } from '../../src/schemas/facets.ts';
 
@@ -107,10 +108,32 @@ test('limit keeps the largest cells and says how many there are; a filter withou
   assert.deepEqual(none, { total: 0, dimensions: ['country'], cells: [], cellCount: 0, totals: [{ dimension: 'country', values: [] }] });
 });
 
+test('count mode: without dimensions the answer is the total alone, the search total', async () => {
+  const filter = { industryIn: ['ind_soft'] };
+  for (const payload of [{ filter }, { filter, dimensions: [] }]) {
+    const f = await facets(payload);
+    assert.deepEqual(f, { total: await searchTotal({ filter }), dimensions: [], cells: [], cellCount: 0, totals: [] });
+    assert.ok(f.total > 0);
+  }
+});
+
+test('MCP companies_search count mode: the same counts as REST, the summary names the largest cells with samples', async () => {
+  const mcp = await connectMcp(t, 'basic');
+  const filter = { industryIn: ['ind_soft'] };
+  const answer = await mcp.call('companies_search', { filter, count: ['country'] });
+  assert.equal(answer.isError, false, answer.text);
+  const rest = await facets({ filter, dimensions: ['country'] });
+  assert.deepEqual(answer.json(), rest);
+  const top = rest.cells[0]!;
+  const first = `${top.values[0]!.value}: ${top.companies} (${top.sample.map((x) => x.domain).join(', ')})`;
+  assert.ok(answer.text.startsWith(`${rest.total} companies match. By country: ${first}`), answer.text);
+  const count = await mcp.call('companies_search', { filter, count: true });
+  assert.equal(count.text, `${rest.total} companies match.`);
+  await mcp.client.close();
+});
+
 test('bad input is a 400 naming the field; unknown names in the filter are 404 as in search', async () => {
   const cases: Array<[unknown, number, RegExp]> = [
-    [{}, 400, /dimensions/],
-    [{ dimensions: [] }, 400, /dimensions/],
     [{ dimensions: ['country', 'country'] }, 400, /dimensions/],
     [{ dimensions: ['country', 'industry', 'technology'] }, 400, /dimensions/],
     [{ dimensions: ['planet'] }, 400, /dimensions/],

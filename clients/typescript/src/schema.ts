@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Count companies by up to two dimensions (market sizing)
-         * @description Takes the company-search filter (every field of POST /companies/search except paging and sort) and counts the matching companies by one or two dimensions in one call: every cell, each dimension alone, and the total, with a few sample companies per cell.
+         * @description Takes the company-search filter (every field of POST /companies/search except paging and sort) and counts the matching companies by one or two dimensions in one call: every cell, each dimension alone, and the total, with a few sample companies per cell. Without dimensions it is the count mode: the total alone (cells and totals empty).
          *
          *     A cell of `technology` or `category` counts the companies with an install of that product (in that category) — the same rule as the search filter `productIdIn`, so a cell equals the total of that search. Unknown names in the filter → 404/400 as in search.
          */
@@ -1597,8 +1597,11 @@ export interface components {
              * @example 2026-11-01
              */
             asOf?: string;
-            /** @description One or two of country, industry, employeeBand, revenueBand, technology, category. technology and category count a company in the cell of every product (category) it uses; the total counts it once */
-            dimensions: ("country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category")[];
+            /**
+             * @description None (count mode: the total alone), one or two of country, industry, employeeBand, revenueBand, technology, category. technology and category count a company in the cell of every product (category) it uses; the total counts it once
+             * @default []
+             */
+            dimensions?: ("country" | "industry" | "employeeBand" | "revenueBand" | "technology" | "category")[];
             /**
              * @description The largest cells (and values per dimension) returned, 1-200, default 50; cellCount says how many there are
              * @default 50
@@ -3533,13 +3536,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "dimensions": [
-                 *         "country"
-                 *       ]
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": components["schemas"]["CompanyFacetsRequestInput"];
             };
         };

@@ -10,7 +10,8 @@ import { companySummarySchema, searchCompaniesOp } from '../../schemas/companies
 import { companyProductSchema, companyProductsPagedOp } from '../../schemas/company-products.ts';
 import { companyFeedOp, feedItemSchema } from '../../schemas/feed.ts';
 import { companyFirmographicsOp, firmographicsSchema } from '../../schemas/firmographics.ts';
-import { searchCompanies } from '../../services/companies.ts';
+import { companyFacets, searchCompanies } from '../../services/companies.ts';
+import { facetDimensionSchema, facetsBodySchema, facetsSchema, type Facets } from '../../schemas/facets.ts';
 import { companyProducts } from '../../services/company-products.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
 import { companyFeed } from '../../services/feed.ts';
@@ -22,6 +23,12 @@ const csvExport = z.object({
   uri: z.string().describe('The CSV: read it with resources/read'),
   expiresAt: z.string(),
 });
+
+// Count mode (market sizing, POST /companies/facets): the matches counted, no rows and no credits.
+const countArgument = z
+  .union([z.literal(true), z.array(facetDimensionSchema).min(1).max(2)])
+  .optional()
+  .describe('true: count the matches instead (no rows); or 1-2 of country, industry, employeeBand, revenueBand, technology, category: counts per cell with 3 samples');
 
 const product = compactOf(companyProductSchema, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']);
 
@@ -44,9 +51,14 @@ const feedItem = compactOf(feedItemSchema, ['date', 'category', 'title', 'source
 
 export const companyTools = [
   defineTool(searchCompaniesOp, {
-    args: { detail: detailArgument },
-    output: z.union([pageOutput(company.schema), csvExport]),
-    run: async ({ export: asCsv, detail, ...search }, ctx) => {
+    args: { detail: detailArgument, count: countArgument },
+    output: z.union([pageOutput(company.schema), csvExport, facetsSchema]),
+    run: async ({ export: asCsv, detail, count, ...search }, ctx) => {
+      if (count) {
+        const { page: _page, size: _size, ...filter } = search;
+        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }));
+        return { structured: facets, summary: facetsSummary(facets) };
+      }
       if (!asCsv) {
         const page = toolPage(await searchCompanies(ctx.db, search), { ...search, ...(detail === 'full' ? { detail } : {}) }, (c) => company.pick(c, detail));
         return pageAnswer(page, 'companies', (c) => named(c.name as string, c.domain as string));
@@ -111,6 +123,19 @@ export const companyTools = [
     },
   }),
 ];
+
+/** "412 companies. By country × employeeBand (14 cells): US, 51-200 180 (acme.com, …); …" */
+function facetsSummary(f: Facets): string {
+  const head = `${f.total} companies match.`;
+  if (f.dimensions.length === 0) return head;
+  const label = (v: Facets['cells'][number]['values'][number]) => v.name ?? v.value ?? 'unknown';
+  const shown = f.cells.slice(0, 10).map((c) => {
+    const sample = c.sample.length ? ` (${c.sample.map((s) => s.domain).join(', ')})` : '';
+    return `${c.values.map(label).join(', ')}: ${c.companies}${sample}`;
+  });
+  const more = f.cellCount > shown.length ? `; … (${f.cellCount} cells in all, the largest first in the structured answer)` : '';
+  return `${head} By ${f.dimensions.join(' × ')}: ${shown.join('; ')}${more}.`;
+}
 
 /** The arguments of the next page keep detail only when it is not the default. */
 function withDetail<T extends object>(args: T, detail: string): T & { detail?: string } {

@@ -3,7 +3,8 @@
 // back button), a results table with paging and sorting (server-side: the order holds across
 // pages and in the export), and the CSV export.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { html, href, navigate, useAsync, Loading, ErrorBox, Table, Pager, useTitle } from './ui.js';
+import { html, href, navigate, useAsync, Loading, ErrorBox, Table, Pager, Tabs, useTitle } from './ui.js';
+import { MarketSize } from './market.js';
 import { get, post, request } from './api.js';
 import { EMPLOYEE_BANDS, REVENUE_BANDS } from './choices.js';
 
@@ -16,7 +17,8 @@ import { EMPLOYEE_BANDS, REVENUE_BANDS } from './choices.js';
  * @typedef {{ query: string, name: string, use: string[], useAll: boolean, not: string[],
  *   intensity: NonNullable<Filter['intensityBucketIn']>, recency: NonNullable<Filter['dateLastVerifiedBucketIn']>,
  *   industry: string[], employees: NonNullable<Filter['employeeRangeIn']>, revenue: NonNullable<Filter['revenueRangeIn']>,
- *   country: string, page: number, size: number, sort: NonNullable<SearchBody['sort']> | '' }} SearchState
+ *   country: string, page: number, size: number, sort: NonNullable<SearchBody['sort']> | '',
+ *   view: 'list' | 'market', by: string, by2: string }} SearchState  view: the results as a list or counted (market size, by up to two dimensions)
  */
 
 /** @type {[NonNullable<Filter['intensityBucketIn']>[number], string][]} */
@@ -64,6 +66,9 @@ function stateOf(q) {
     page: Number(q.get('page') ?? 0) || 0,
     size: Number(q.get('size') ?? 20) || 20,
     sort: q.get('sort') ?? '',
+    view: q.get('view') === 'market' ? 'market' : 'list',
+    by: q.get('by') ?? 'country',
+    by2: q.get('by2') ?? '',
   });
 }
 /** @param {SearchState} s */
@@ -78,6 +83,11 @@ function urlOf(s) {
   if (s.country) q.set('country', s.country);
   if (s.page) q.set('page', String(s.page));
   if (s.size !== 20) q.set('size', String(s.size));
+  if (s.view === 'market') {
+    q.set('view', 'market');
+    if (s.by !== 'country') q.set('by', s.by);
+    if (s.by2) q.set('by2', s.by2);
+  }
   if (s.sort) q.set('sort', s.sort);
   const str = q.toString();
   return `#/search${str ? `?${str}` : ''}`;
@@ -123,6 +133,15 @@ export function bodyOf(s) {
   if (s.query) body.query = s.query;
   if (s.sort) body.sort = s.sort;
   return body;
+}
+
+/**
+ * The search of a state without paging and sort: what market sizing counts.
+ * @param {SearchState} s
+ */
+function searchOf(s) {
+  const { page: _page, size: _size, sort: _sort, ...search } = bodyOf(s);
+  return search;
 }
 
 /** @typedef {{ token: string, label: string }} Suggestion */
@@ -255,7 +274,9 @@ function Search({ route, user }) {
   const [filtersOpen] = useState(() => !matchMedia('(max-width: 900px)').matches || route.query.toString() !== '');
   // Each answer carries the URL it answers: until the one for this URL is in, the rows shown
   // are the previous query's and the section says it is busy.
-  const results = useAsync(() => post('/companies/search', { body: bodyOf(s) }).then((data) => ({ key, data })), [key]);
+  // The search behind both views: its key leaves out how the results are viewed.
+  const searchKey = urlOf({ ...s, view: 'list' });
+  const results = useAsync(() => post('/companies/search', { body: bodyOf(s) }).then((data) => ({ key: searchKey, data })), [searchKey]);
   const [exporting, setExporting] = useState(/** @type {{ busy: boolean, error: import('./ui.js').Problem | null }} */ ({ busy: false, error: null }));
   /** @type {<K extends keyof SearchState>(k: K) => (v: SearchState[K]) => void} */
   const set = (k) => (v) => setDraft((d) => ({ ...d, [k]: v }));
@@ -273,7 +294,7 @@ function Search({ route, user }) {
     }
   };
   const page = results.data?.data;
-  const busy = results.loading || (results.data !== undefined && results.data.key !== key);
+  const busy = results.loading || (results.data !== undefined && results.data.key !== searchKey);
   // Column keys are the API's sort values: the server orders every page (and the export).
   /** @type {import('./ui.js').Column<Company>[]} */
   const columns = [
@@ -369,28 +390,45 @@ function Search({ route, user }) {
           ${user.role !== 'viewer' && html`<button type="button" onClick=${doExport} disabled=${exporting.busy}>${exporting.busy ? 'Exporting…' : 'Export CSV'}</button>`}
         </div>
       </div>
-      <${ErrorBox} error=${exporting.error} />
-      <${ErrorBox} error=${results.error} onRetry=${results.reload} />
+      <${Tabs}
+        tabs=${[
+          { id: 'list', label: 'List', href: urlOf({ ...s, view: 'list' }) },
+          { id: 'market', label: 'Market size', href: urlOf({ ...s, view: 'market', page: 0 }) },
+        ]}
+        current=${s.view}
+        label="Results as"
+      />
       ${
-        results.loading && !page
-          ? html`<${Loading} rows=${8} label="Searching…" />`
-          : page &&
-            html` <${Table}
-                columns=${columns}
-                rows=${page.content}
-                rowKey=${(/** @type {Company} */ c) => c.domain}
-                caption="Sort by a column header (all results, and the export)"
-                sort=${sorted}
-                onSort=${onSort}
-                empty="No company matches these filters. Remove a filter to widen the search."
-              />
-              <${Pager}
-                page=${s.page}
-                totalPages=${page.totalPages}
-                totalElements=${page.totalElements}
-                label="companies"
-                onPage=${(/** @type {number} */ p) => navigate(urlOf({ ...s, page: p }))}
-              />`
+        s.view === 'market'
+          ? html`<${MarketSize}
+              search=${searchOf(s)}
+              by=${s.by}
+              by2=${s.by2 === s.by ? '' : s.by2}
+              onDimensions=${(/** @type {string} */ by, /** @type {string} */ by2) => navigate(urlOf({ ...s, by, by2: by2 === by ? '' : by2 }), { replace: true })}
+            />`
+          : html` <${ErrorBox} error=${exporting.error} />
+              <${ErrorBox} error=${results.error} onRetry=${results.reload} />
+              ${
+                results.loading && !page
+                  ? html`<${Loading} rows=${8} label="Searching…" />`
+                  : page &&
+                    html` <${Table}
+                        columns=${columns}
+                        rows=${page.content}
+                        rowKey=${(/** @type {Company} */ c) => c.domain}
+                        caption="Sort by a column header (all results, and the export)"
+                        sort=${sorted}
+                        onSort=${onSort}
+                        empty="No company matches these filters. Remove a filter to widen the search."
+                      />
+                      <${Pager}
+                        page=${s.page}
+                        totalPages=${page.totalPages}
+                        totalElements=${page.totalElements}
+                        label="companies"
+                        onPage=${(/** @type {number} */ p) => navigate(urlOf({ ...s, page: p }))}
+                      />`
+              }`
       }
     </section>
   </div>`;
