@@ -14,7 +14,7 @@ import { post } from './api.js';
  */
 
 /** @type {[Dimension, string][]} */
-export const DIMENSIONS = [
+const DIMENSIONS = [
   ['country', 'Country'],
   ['industry', 'Industry'],
   ['employeeBand', 'Employees'],

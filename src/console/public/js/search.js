@@ -4,7 +4,6 @@
 // pages and in the export), and the CSV export.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Table, Pager, Tabs, useTitle } from './ui.js';
-import { MarketSize } from './market.js';
 import { get, post, request } from './api.js';
 import { EMPLOYEE_BANDS, REVENUE_BANDS } from './choices.js';
 
@@ -142,6 +141,18 @@ export function bodyOf(s) {
 function searchOf(s) {
   const { page: _page, size: _size, sort: _sort, ...search } = bodyOf(s);
   return search;
+}
+
+/**
+ * The Market size view, its module loaded when first shown (the first load stays small).
+ * @param {Parameters<import('./market.js').MarketSize>[0]} props
+ */
+function MarketView(props) {
+  const mod = useAsync(() => import('./market.js'), []);
+  if (mod.error) return html`<${ErrorBox} error=${mod.error} />`;
+  if (!mod.data) return html`<${Loading} rows=${6} label="Counting…" />`;
+  const { MarketSize } = mod.data;
+  return html`<${MarketSize} ...${props} />`;
 }
 
 /** @typedef {{ token: string, label: string }} Suggestion */
@@ -400,7 +411,7 @@ function Search({ route, user }) {
       />
       ${
         s.view === 'market'
-          ? html`<${MarketSize}
+          ? html`<${MarketView}
               search=${searchOf(s)}
               by=${s.by}
               by2=${s.by2 === s.by ? '' : s.by2}
