@@ -3,14 +3,18 @@
 //   BENCH_DATABASE_URL=postgres://… node --import tsx bench/facets.ts [--runs 20]
 //   (default: DATABASE_URL's database; it must hold a world, e.g. `stacklens seed --companies 50000`)
 //
-// For each request shape (one or two dimensions, with and without a filter, the install
-// dimensions technology and category), `runs` calls in turn: p50 and p95 wall time in the
+// First the market-sizing index is read (services/facet-index.ts: its build time and memory).
+// Then for each request shape (one or two dimensions, with and without a filter, the install
+// dimensions technology and category), `runs` calls in turn, through the service (answered by
+// the index) and through the SQL path alone (store/facets.ts): p50 and p95 wall time in the
 // process, and the figures of the answer (matches, cells). The load average is printed with
 // them: compare figures of one run, not across runs.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { openDb } from '../src/db/db.ts';
-import { companyFacets } from '../src/services/companies.ts';
+import { companyFacets, facetCriteria } from '../src/services/companies.ts';
+import { currentFacetIndex } from '../src/services/facet-index.ts';
+import { facetCounts } from '../src/store/facets.ts';
 import { facetsBodySchema, type FacetsInput } from '../src/schemas/facets.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
@@ -41,19 +45,30 @@ const shapes: Array<[string, unknown]> = [
   ['country × technology, no samples', { dimensions: ['country', 'technology'], sample: 0 }],
   ['US: category × industry', { countries: ['US'], dimensions: ['category', 'industry'] }],
 ];
-console.log('| request | p50 ms | p95 ms | matches | cells |\n| --- | ---: | ---: | ---: | ---: |');
+const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+const buildStarted = performance.now();
+if (!(await currentFacetIndex(db))) throw new Error('the market-sizing index was not built');
+const heapAfter = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+console.log(
+  `market-sizing index read in ${(performance.now() - buildStarted).toFixed(0)} ms, about ${((heapAfter - heapBefore) / 1048576).toFixed(0)} MB; load ${load()}`,
+);
+console.log('| request | index p50 ms | index p95 ms | SQL p50 ms | SQL p95 ms | matches | cells |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const [name, body] of shapes) {
   const input: FacetsInput = facetsBodySchema.parse(body);
-  const times: number[] = [];
+  const index: number[] = [];
+  const sql: number[] = [];
   let last = { total: 0, cellCount: 0 };
+  const criteria = await facetCriteria(db, input);
   for (let r = 0; r < RUNS; r++) {
-    const started = performance.now();
+    let started = performance.now();
     last = await companyFacets(db, input);
-    times.push(performance.now() - started);
+    index.push(performance.now() - started);
+    started = performance.now();
+    await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);
+    sql.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(0);
-  console.log(`| ${name} | ${at(0.5)} | ${at(0.95)} | ${last.total} | ${last.cellCount} |`);
+  const at = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(0);
+  console.log(`| ${name} | ${at(index, 0.5)} | ${at(index, 0.95)} | ${at(sql, 0.5)} | ${at(sql, 0.95)} | ${last.total} | ${last.cellCount} |`);
 }
 console.log(`load ${load()}`);
 await db.close();

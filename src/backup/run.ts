@@ -184,8 +184,10 @@ export async function restoreDatabase(db: Db, file: string, options: RestoreOpti
   let rows = 0;
   await db.transaction(async (tx) => {
     await setDumpSettings(tx);
-    await truncateTables(tx, tables);
+    // Triggers off first: the truncation's own triggers would write change rows (world_changes)
+    // that the backup's rows then collide with.
     await setUserTriggers(tx, tables, false);
+    await truncateTables(tx, tables);
     let table: TableInfo | undefined;
     let tableRows = 0;
     let done = 0;

@@ -150,6 +150,7 @@ export const TABLES = {
   },
   usage_daily: { client_id: 'text', day: 'date', operation: 'text', requests: 'int8 default', errors: 'int8 default' },
   event_volume_daily: { client_id: 'text', day: 'date', events: 'int8 default' },
+  world_changes: { id: 'int8 default', weight: 'int8 default' },
   jobs: {
     id: 'int8 default',
     kind: 'text',

@@ -6,6 +6,8 @@ import type { CompanySearchInput, CompanySummary } from '../schemas/companies.ts
 import {
   BY_NAME,
   countCompanies,
+  matchingCompanyIds,
+  narrowsCompanies,
   searchCompaniesCounted,
   streamCompanies,
   type CompanySort,
@@ -15,6 +17,8 @@ import {
 } from '../store/companies.ts';
 import { categorySubtrees } from '../store/categories.ts';
 import { facetCounts, type FacetRow } from '../store/facets.ts';
+import { companyNamesById } from '../store/facet-world.ts';
+import { currentFacetIndex } from './facet-index.ts';
 import type { FacetDimension, Facets, FacetsInput } from '../schemas/facets.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
@@ -129,6 +133,25 @@ export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): 
   return criteria;
 }
 
+/**
+ * Market sizing from the in-memory index (services/facet-index.ts) when it holds the current
+ * world; undefined when the SQL path must answer (no index yet, a write since, a past `asOf`,
+ * or a matching company the index does not know: written after the version was read).
+ */
+async function countInIndex(db: Db, criteria: CompanySearchCriteria, input: FacetsInput) {
+  if (criteria.asOf) return undefined;
+  const index = await currentFacetIndex(db);
+  if (!index) return undefined;
+  const matched = narrowsCompanies(criteria) ? index.positionsOf(await matchingCompanyIds(db, criteria)) : null;
+  if (matched === undefined) return undefined;
+  return index.count(matched, input.dimensions, input.limit, input.sample, (ids) => companyNamesById(db, ids));
+}
+
+/** The search criteria of a market-sizing request (for the benchmark's SQL-only figures). */
+export function facetCriteria(db: Db, input: FacetsInput): Promise<CompanySearchCriteria> {
+  return toCriteria(db, input, nowDate());
+}
+
 /** Market sizing: the matches of a search counted by one or two dimensions (store/facets.ts), with totals and samples. */
 export async function companyFacets(primary: Db, input: FacetsInput): Promise<Facets> {
   const db = primary.read;
@@ -136,7 +159,8 @@ export async function companyFacets(primary: Db, input: FacetsInput): Promise<Fa
   const [d1, d2] = input.dimensions;
   // Count mode: the total alone.
   if (!d1) return { total: await countCompanies(db, criteria), dimensions: [], cells: [], cellCount: 0, totals: [] };
-  const { total, rows, cellCount } = await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);
+  const { total, rows, cellCount } =
+    (await countInIndex(db, criteria, input)) ?? (await facetCounts(db, criteria, input.dimensions, input.limit, input.sample));
   const value = (dimension: FacetDimension, v: string | null, name: string | null) => ({ dimension, value: v, name });
   const totalsOf = (level: number, dimension: FacetDimension, pick: (r: FacetRow) => [string | null, string | null]) => ({
     dimension,

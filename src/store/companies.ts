@@ -295,6 +295,17 @@ export function matchingCompaniesSql(criteria: CompanySearchCriteria, p: Params,
   return `SELECT c.id ${matchesFrom(criteria)} ${clause}`;
 }
 
+/** Whether a search narrows the companies at all (else it matches every company). */
+export function narrowsCompanies(criteria: CompanySearchCriteria): boolean {
+  return criteria.terms.length > 0 || buildWhere(criteria, new Params()) !== '';
+}
+
+/** The ids of the companies a search matches, in no order. */
+export async function matchingCompanyIds(db: Db, criteria: CompanySearchCriteria): Promise<string[]> {
+  const p = new Params();
+  return (await db.queryArrays<[string]>(matchingCompaniesSql(criteria, p), p.values)).map((r) => r[0]);
+}
+
 /** The number of companies a search matches (also the count mode of market sizing). */
 export async function countCompanies(db: Db, criteria: CompanySearchCriteria): Promise<number> {
   const p = new Params();

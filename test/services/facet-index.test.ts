@@ -1,0 +1,112 @@
+// The market-sizing index answers exactly as the SQL path does, and never from a stale world.
+// On a small demo world (companies with several products of one category, companies without
+// installs, unknown bands): every dimension alone and every ordered pair, with and without a
+// filter, with samples and a small limit, the index's cells, totals, ties and samples equal
+// store/facets.ts's. After a write the index is not used until it is read again. Both engines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestDb } from '../helpers/db.ts';
+import type { Db } from '../../src/db/db.ts';
+import { seedWorld } from '../../src/ingest/seed/index.ts';
+import { FACET_DIMENSIONS, facetsBodySchema } from '../../src/schemas/facets.ts';
+import { companyFacets } from '../../src/services/companies.ts';
+import { currentFacetIndex, FacetIndex } from '../../src/services/facet-index.ts';
+import { facetCounts } from '../../src/store/facets.ts';
+import { companyNamesById, facetWorldVersion, foldWorldChanges } from '../../src/store/facet-world.ts';
+import { matchingCompanyIds, narrowsCompanies, type CompanySearchCriteria } from '../../src/store/companies.ts';
+
+let db: Db;
+before(async () => {
+  db = await createTestDb();
+  await seedWorld(db, { companies: 240, seed: 'facet-index', asOf: '2026-01-01' });
+});
+after(() => db.close());
+
+const everyone: CompanySearchCriteria = {
+  terms: [],
+  countries: [],
+  industryIds: [],
+  employeeBands: [],
+  revenueBands: [],
+  domains: [],
+  states: [],
+  cities: [],
+  postalCodes: [],
+  requireScopedInstall: false,
+};
+
+test('the index counts every dimension and pair as the SQL path does: cells, totals, order of ties, samples', async () => {
+  const index = await FacetIndex.load(db);
+  assert.ok(index);
+  const [{ country }] = (await db.query<{ country: string }>('SELECT country::text FROM companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')) as [
+    { country: string },
+  ];
+  const filters: CompanySearchCriteria[] = [everyone, { ...everyone, countries: [country] }, { ...everyone, terms: ['a'] }];
+  const shapes: Array<[string[], number, number]> = FACET_DIMENSIONS.flatMap((d1) => [
+    [[d1], 200, 3] as [string[], number, number],
+    ...FACET_DIMENSIONS.filter((d2) => d2 !== d1).map((d2) => [[d1, d2], 7, 2] as [string[], number, number]),
+  ]);
+  let compared = 0;
+  for (const criteria of filters) {
+    const matched = narrowsCompanies(criteria) ? index.positionsOf(await matchingCompanyIds(db, criteria)) : null;
+    assert.notEqual(matched, undefined);
+    for (const [dimensions, limit, sample] of shapes) {
+      const dims = dimensions as typeof FACET_DIMENSIONS extends readonly (infer D)[] ? D[] : never;
+      const fromSql = await facetCounts(db, criteria, dims, limit, sample);
+      const fromIndex = await index.count(matched!, dims, limit, sample, (ids) => companyNamesById(db, ids));
+      // The fields the service reads (the SQL rows carry their rank and the totals too).
+      const plain = (r: typeof fromSql) => ({
+        ...r,
+        rows: r.rows.map(({ level, v1, n1, v2, n2, companies, sample }) => ({ level, v1, n1, v2, n2, companies, sample })),
+      });
+      assert.deepEqual(plain(fromIndex), plain(fromSql), `${JSON.stringify(criteria.countries)} ${criteria.terms} ${dimensions.join(' × ')}`);
+      compared++;
+    }
+  }
+  assert.equal(compared, 3 * 36);
+});
+
+test('a write makes the index stale: answers come from SQL (and stay right) until it is read again', async () => {
+  const input = facetsBodySchema.parse({ dimensions: ['technology'], limit: 200, sample: 0 });
+  const built = await currentFacetIndex(db);
+  assert.ok(built, 'the first request builds the index');
+  const before = await companyFacets(db, input);
+  // One company adopts a product it did not use: one technology cell grows by one.
+  const [pick] = (await db.query<{ company_id: string; product_id: string }>(
+    `SELECT c.id AS company_id, p.id AS product_id FROM companies c CROSS JOIN LATERAL
+       (SELECT id FROM products p WHERE NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.product_id = p.id) ORDER BY id LIMIT 1) p
+      ORDER BY c.id LIMIT 1`,
+  )) as [{ company_id: string; product_id: string }];
+  await db.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, $2, now(), now())`, [
+    pick.company_id,
+    pick.product_id,
+  ]);
+  assert.equal(await currentFacetIndex(db), undefined, 'the index of the old world is not used');
+  const afterWrite = await companyFacets(db, input);
+  const cell = (f: typeof before) => f.cells.find((c) => c.values[0]!.value === pick.product_id)?.companies ?? 0;
+  assert.equal(cell(afterWrite), cell(before) + 1);
+  // Read again (the rebuild waits out its minimum interval), it serves the new world.
+  const rebuilt = await FacetIndex.load(db);
+  assert.ok(rebuilt);
+  assert.notEqual(rebuilt.version, built.version);
+  const fromIndex = await rebuilt.count(null, ['technology'], 200, 0, (ids) => companyNamesById(db, ids));
+  assert.equal(fromIndex.rows.find((r) => r.v1 === pick.product_id)?.companies, cell(afterWrite));
+});
+
+test('folding the change rows keeps their sum: the version stays what it was', async () => {
+  const [{ rows }] = (await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM world_changes')) as [{ rows: number }];
+  assert.ok(rows > 1, `${rows} change rows after the seed and the writes above`);
+  const version = await facetWorldVersion(db);
+  await foldWorldChanges(db);
+  assert.equal(await facetWorldVersion(db), version);
+  assert.equal((await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM world_changes'))[0]!.rows, 1);
+});
+
+test('an update of last_verified alone leaves the world version as it was', async () => {
+  const index = await FacetIndex.load(db);
+  await db.query(`UPDATE installs SET last_verified = last_verified + interval '1 day' WHERE company_id = (SELECT min(company_id) FROM installs)`);
+  const again = await FacetIndex.load(db);
+  assert.equal(again!.version, index!.version);
+  await db.query(`UPDATE companies SET country = 'NZ' WHERE id = (SELECT min(id) FROM companies)`);
+  assert.notEqual((await FacetIndex.load(db))!.version, index!.version);
+});
