@@ -108,7 +108,6 @@ export const companyFacetsOp = defineOperation({
   attributed: false,
   bulkhead: 'search',
   http: { method: 'POST', path: '/companies/facets', body: facetsBodySchema },
-
 });
 
 export const facetOperations = [companyFacetsOp];

@@ -28,7 +28,9 @@ const csvExport = z.object({
 const countArgument = z
   .union([z.literal(true), z.array(facetDimensionSchema).min(1).max(2)])
   .optional()
-  .describe('true: count the matches instead (no rows); or 1-2 of country, industry, employeeBand, revenueBand, technology, category: counts per cell with 3 samples');
+  .describe(
+    'true: count the matches instead (no rows); or 1-2 of country, industry, employeeBand, revenueBand, technology, category: counts per cell with 3 samples',
+  );
 
 const product = compactOf(companyProductSchema, ['productId', 'product', 'vendorDomain', 'mainCategory', 'dateLastVerified', 'intensity']);
 
