@@ -112,7 +112,7 @@ export const CONFIDENCE_CALIBRATION: readonly (readonly [number, number])[] = [
 ];
 
 /** Fewest installs behind one step of the calibration map (smaller steps are noise). */
-export const MIN_CALIBRATION_STEP = 400;
+const MIN_CALIBRATION_STEP = 400;
 
 /** In use when the calibrated probability reaches one half. */
 export const IN_USE_THRESHOLD = 0.5;
@@ -122,7 +122,7 @@ export function sigmoid(z: number): number {
 }
 
 /** The logistic score of one install (before calibration). */
-export function evidenceScore(e: InstallSignal, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
+function evidenceScore(e: InstallSignal, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
   const x = evidenceFeatures(e, asOf);
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (coefficients[i] ?? 0) * x[i]!;

@@ -4,12 +4,14 @@ import { employeeBandIndex, regionOf, revenueBandIndex } from '../../src/intelli
 import { buildPopulation, descriptionTerms, type CompanyInput } from '../../src/intelligence/features.ts';
 import {
   bandSimilarity,
+  categoryIdfSimilarity,
   combinedSimilarity,
   combineParts,
   emptyParts,
   industrySimilarity,
   productSimilarity,
   SimilarityProbe,
+  stackSizeSimilarity,
   termSimilarity,
   WEIGHTS,
 } from '../../src/intelligence/similarity.ts';
@@ -165,9 +167,12 @@ test('similarity probe: every score bit-for-bit the pairwise one; cohorts the sa
     probe.from(a);
     for (let b = 0; b < pop.size; b++) {
       probe.parts(b, parts);
-      for (const kind of ['default', 'competitors', 'aspirational'] as const) {
+      for (const kind of ['default', 'competitors', 'aspirational', 'lookalikes'] as const) {
         assert.equal(combineParts(parts, WEIGHTS[kind]), combinedSimilarity(pop, a, b, WEIGHTS[kind]), `${kind} ${a}-${b}`);
       }
+      // The parts no kind weighs yet are the pairwise functions' too.
+      assert.equal(parts.categoriesIdf, categoryIdfSimilarity(pop, a, b), `categoriesIdf ${a}-${b}`);
+      assert.equal(parts.stackSize, stackSizeSimilarity(pop, a, b), `stackSize ${a}-${b}`);
     }
   }
   // One probe reused across companies (as the refresh does) gives what a fresh one gives.
@@ -310,7 +315,12 @@ test('confidence: monotone in evidence, fit recovers a known model, ECE of a cal
   assert.ok(map.every(([, p]) => p > 0 && p < 1));
   const counts = map.map(([from], i) => scores.filter((z) => z >= from && (i + 1 === map.length || z < map[i + 1]![0])).length);
   assert.ok(Math.min(...counts) >= 500, `smallest step ${Math.min(...counts)}`);
-  assert.ok(expectedCalibrationError(scores.map((z) => calibrate(z, map)), labels) < 0.01);
+  assert.ok(
+    expectedCalibrationError(
+      scores.map((z) => calibrate(z, map)),
+      labels,
+    ) < 0.01,
+  );
   assert.equal(calibrate(map[0]![0] - 100, map), map[0]![1]);
   assert.equal(calibrate(map.at(-1)![0] + 100, map), map.at(-1)![1]);
   assert.equal(calibrate(0, []), 0.5);
