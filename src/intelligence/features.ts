@@ -50,9 +50,6 @@ export interface Population {
   catIdx: Int32Array[];
   catVal: Float64Array[];
   catNorm: Float64Array;
-  /** Per category: IDF over companies running any product of it; per company: L2 norm of its categories' IDF. */
-  catIdf: Float64Array;
-  catIdfNorm: Float64Array;
   /** Per company: sorted term indices and the L2 norm of their IDF weights. */
   terms: Int32Array[];
   termIdf: Float64Array;
@@ -131,8 +128,6 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
     catIdx: new Array(n),
     catVal: new Array(n),
     catNorm: new Float64Array(n),
-    catIdf: new Float64Array(cats.map.size),
-    catIdfNorm: new Float64Array(n),
     terms: new Array(n),
     termIdf: new Float64Array(0),
     termNorm: new Float64Array(n),
@@ -160,14 +155,6 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
   // Terms seen once cannot match anyone; terms in over a third of descriptions (of a
   // population big enough to say so) are boilerplate.
   pop.termIdf = Float64Array.from(termDf, (df) => (df < 2 || df > Math.max(n / 3, 10) ? 0 : Math.log((n + 1) / (df + 1))));
-  const catDf = new Int32Array(cats.map.size);
-  for (let i = 0; i < n; i++) {
-    const seen = new Set<number>();
-    for (const p of pop.stacks[i]!) seen.add(productCategory[p]!);
-    for (const c of seen) catDf[c]!++;
-  }
-  // The same IDF for categories: running a CMS says little, running a rare kind of tool says much.
-  for (let c = 0; c < catDf.length; c++) pop.catIdf[c] = Math.log((n + 1) / (catDf[c]! + 1));
   for (let i = 0; i < n; i++) {
     const stack = pop.stacks[i]!;
     let w = 0,
@@ -185,7 +172,6 @@ export function buildPopulation(companies: CompanyInput[], products: ProductInpu
     pop.catIdx[i] = Int32Array.from(ci);
     pop.catVal[i] = Float64Array.from(ci, (c) => catCount.get(c)!);
     pop.catNorm[i] = Math.sqrt(ci.reduce((s, c) => s + catCount.get(c)! ** 2, 0));
-    pop.catIdfNorm[i] = Math.sqrt(ci.reduce((s, c) => s + pop.catIdf[c]! ** 2, 0));
     const ts = termLists[i]!.filter((t) => pop.termIdf[t]! > 0).sort((a, b) => a - b);
     pop.terms[i] = Int32Array.from(ts);
     pop.termNorm[i] = Math.sqrt(ts.reduce((s, t) => s + pop.termIdf[t]! ** 2, 0));

@@ -95,43 +95,6 @@ function categorySimilarity(pop: Population, a: number, b: number): number {
   return dot / norm;
 }
 
-/**
- * Cosine of the IDF-weighted sets of categories the two companies run anything in: alike
- * needs, weighted by how rare the need is (a CMS says little, a clinical records system much).
- */
-export function categoryIdfSimilarity(pop: Population, a: number, b: number): number {
-  const ia = pop.catIdx[a]!,
-    ib = pop.catIdx[b]!;
-  const norm = pop.catIdfNorm[a]! * pop.catIdfNorm[b]!;
-  if (norm === 0) return 0;
-  let i = 0,
-    j = 0,
-    dot = 0;
-  while (i < ia.length && j < ib.length) {
-    const x = ia[i]!,
-      y = ib[j]!;
-    if (x === y) {
-      const w = pop.catIdf[x]!;
-      dot += w * w;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return dot / norm;
-}
-
-/**
- * How alike the two stacks' sizes are (sum of IDF weights, smaller over larger): tech
- * maturity shows as much in how much a company runs as in what. Both empty 1, one empty 0.
- */
-export function stackSizeSimilarity(pop: Population, a: number, b: number): number {
-  const wa = pop.stackWeight[a]!,
-    wb = pop.stackWeight[b]!;
-  if (wa === 0 || wb === 0) return wa === wb ? 1 : 0;
-  return Math.min(wa, wb) / Math.max(wa, wb);
-}
-
 /** Cosine of IDF-weighted binary description-term vectors: what the company does. */
 export function termSimilarity(pop: Population, a: number, b: number): number {
   const ta = pop.terms[a]!,
@@ -164,75 +127,25 @@ export interface Weights {
   products: number;
   productsCosine: number;
   categories: number;
-  /** Cosine of IDF-weighted category sets (categoryIdfSimilarity). */
-  categoriesIdf: number;
-  /** Stack sizes alike (stackSizeSimilarity). */
-  stackSize: number;
   terms: number;
 }
 
 /**
  * Every consumer of "alike" in one table (each row sums to 1), over the one set of parts
- * above: Default balances who a company is with what it runs; competitors lean on what it
- * does (industry, description, size); aspirational peers are scored on market and stack
- * here, their larger size and more mature stack being enforced by the candidate rules in
- * cohorts.ts. Lookalikes rank the whole population (no firmographic blocking in front), so
+ * above, so cohorts, competitors and lookalikes never grow notions of their own: Default
+ * balances who a company is with what it runs; competitors lean on what it does (industry,
+ * description, size); aspirational peers are scored on market and stack here, their larger
+ * size and more mature stack being enforced by the candidate rules in cohorts.ts.
+ * Lookalikes rank the whole population (no firmographic blocking in front), so
  * firmographics weigh more than in Default; that row is the starting point the lookalikes
  * evaluation is to measure. docs/intelligence.md holds the same table.
  */
+// prettier-ignore
 export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes', Weights> = {
-  default: {
-    industry: 0.15,
-    employees: 0.075,
-    revenue: 0,
-    region: 0.075,
-    country: 0,
-    products: 0.7,
-    productsCosine: 0,
-    categories: 0,
-    categoriesIdf: 0,
-    stackSize: 0,
-    terms: 0,
-  },
-  competitors: {
-    industry: 0.4,
-    employees: 0.25,
-    revenue: 0,
-    region: 0.05,
-    country: 0,
-    products: 0.1,
-    productsCosine: 0,
-    categories: 0.05,
-    categoriesIdf: 0,
-    stackSize: 0,
-    terms: 0.15,
-  },
-  aspirational: {
-    industry: 0.3,
-    employees: 0,
-    revenue: 0,
-    region: 0.15,
-    country: 0,
-    products: 0.35,
-    productsCosine: 0,
-    categories: 0.2,
-    categoriesIdf: 0,
-    stackSize: 0,
-    terms: 0,
-  },
-  lookalikes: {
-    industry: 0.25,
-    employees: 0.1,
-    revenue: 0,
-    region: 0.1,
-    country: 0,
-    products: 0.55,
-    productsCosine: 0,
-    categories: 0,
-    categoriesIdf: 0,
-    stackSize: 0,
-    terms: 0,
-  },
+  default:      { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
+  competitors:  { industry: 0.4,  employees: 0.25,  revenue: 0, region: 0.05,  country: 0, products: 0.1,  productsCosine: 0, categories: 0.05, terms: 0.15 },
+  aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0 },
+  lookalikes:   { industry: 0.25, employees: 0.1,   revenue: 0, region: 0.1,   country: 0, products: 0.55, productsCosine: 0, categories: 0,    terms: 0 },
 };
 
 export function combinedSimilarity(pop: Population, a: number, b: number, w: Weights): number {
@@ -245,8 +158,6 @@ export function combinedSimilarity(pop: Population, a: number, b: number, w: Wei
   if (w.products) s += w.products * productSimilarity(pop, a, b);
   if (w.productsCosine) s += w.productsCosine * productCosine(pop, a, b);
   if (w.categories) s += w.categories * categorySimilarity(pop, a, b);
-  if (w.categoriesIdf) s += w.categoriesIdf * categoryIdfSimilarity(pop, a, b);
-  if (w.stackSize) s += w.stackSize * stackSizeSimilarity(pop, a, b);
   if (w.terms) s += w.terms * termSimilarity(pop, a, b);
   return s;
 }
@@ -322,14 +233,6 @@ export class SimilarityProbe {
     let catDot = 0;
     for (let j = 0; j < ib.length; j++) catDot += this.categoryCount[ib[j]!]! * vb[j]!;
     out.categories = catNorm === 0 ? 0 : catDot / catNorm;
-    const catIdfNorm = pop.catIdfNorm[a]! * pop.catIdfNorm[b]!;
-    let catIdfDot = 0;
-    for (let j = 0; j < ib.length; j++) {
-      const w = this.categoryCount[ib[j]!]! > 0 ? pop.catIdf[ib[j]!]! : 0;
-      catIdfDot += w * w;
-    }
-    out.categoriesIdf = catIdfNorm === 0 ? 0 : catIdfDot / catIdfNorm;
-    out.stackSize = stackSizeSimilarity(pop, a, b);
 
     const tb = pop.terms[b]!;
     const termNorm = pop.termNorm[a]! * pop.termNorm[b]!;
@@ -344,19 +247,7 @@ export class SimilarityProbe {
 }
 
 export function emptyParts(): SimilarityParts {
-  return {
-    industry: 0,
-    employees: 0,
-    revenue: 0,
-    region: 0,
-    country: 0,
-    products: 0,
-    productsCosine: 0,
-    categories: 0,
-    categoriesIdf: 0,
-    stackSize: 0,
-    terms: 0,
-  };
+  return { industry: 0, employees: 0, revenue: 0, region: 0, country: 0, products: 0, productsCosine: 0, categories: 0, terms: 0 };
 }
 
 /** The weighted sum of parts, added in combinedSimilarity's order (so the same double). */
@@ -370,8 +261,6 @@ export function combineParts(p: SimilarityParts, w: Weights): number {
   if (w.products) s += w.products * p.products;
   if (w.productsCosine) s += w.productsCosine * p.productsCosine;
   if (w.categories) s += w.categories * p.categories;
-  if (w.categoriesIdf) s += w.categoriesIdf * p.categoriesIdf;
-  if (w.stackSize) s += w.stackSize * p.stackSize;
   if (w.terms) s += w.terms * p.terms;
   return s;
 }

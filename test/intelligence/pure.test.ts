@@ -4,14 +4,12 @@ import { employeeBandIndex, regionOf, revenueBandIndex } from '../../src/intelli
 import { buildPopulation, descriptionTerms, type CompanyInput } from '../../src/intelligence/features.ts';
 import {
   bandSimilarity,
-  categoryIdfSimilarity,
   combinedSimilarity,
   combineParts,
   emptyParts,
   industrySimilarity,
   productSimilarity,
   SimilarityProbe,
-  stackSizeSimilarity,
   termSimilarity,
   WEIGHTS,
 } from '../../src/intelligence/similarity.ts';
@@ -170,9 +168,6 @@ test('similarity probe: every score bit-for-bit the pairwise one; cohorts the sa
       for (const kind of ['default', 'competitors', 'aspirational', 'lookalikes'] as const) {
         assert.equal(combineParts(parts, WEIGHTS[kind]), combinedSimilarity(pop, a, b, WEIGHTS[kind]), `${kind} ${a}-${b}`);
       }
-      // The parts no kind weighs yet are the pairwise functions' too.
-      assert.equal(parts.categoriesIdf, categoryIdfSimilarity(pop, a, b), `categoriesIdf ${a}-${b}`);
-      assert.equal(parts.stackSize, stackSizeSimilarity(pop, a, b), `stackSize ${a}-${b}`);
     }
   }
   // One probe reused across companies (as the refresh does) gives what a fresh one gives.
