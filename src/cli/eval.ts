@@ -172,8 +172,9 @@ export function formatIntelligenceEval(r: IntelligenceEvalReport): string {
   bins(out, r.calibration.table, 8);
   if (r.fitted) {
     out.push('', `Fitted coefficients (${FEATURE_NAMES.join(', ')}):`, `  [${r.fitted.coefficients.join(', ')}]`);
+    out.push(`Fitted calibration map ([lowest score, probability] per step):`, `  ${JSON.stringify(r.fitted.calibrationMap)}`);
     out.push(
-      `  on this world: ECE ${f(r.fitted.calibration.ece)}, accuracy ${f(r.fitted.calibration.accuracy)}; paste into CONFIDENCE_COEFFICIENTS and check on another seed.`,
+      `  on this world: ECE ${f(r.fitted.calibration.ece)}, accuracy ${f(r.fitted.calibration.accuracy)}; paste into CONFIDENCE_COEFFICIENTS and CONFIDENCE_CALIBRATION and check on another seed.`,
     );
   }
   return out.join('\n');

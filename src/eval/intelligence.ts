@@ -4,7 +4,7 @@
 // table, ECE, accuracy), and related-product co-adoption precision in the top 5.
 import type { Db } from '../db/db.ts';
 import { labelledEvidence, peersOfKind, truthInUse, truthSegments } from '../store/truth.ts';
-import { CONFIDENCE_COEFFICIENTS, evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../intelligence/confidence.ts';
+import { calibrate, evidenceFeatures, fitIsotonic, fitLogistic, inUseConfidence } from '../intelligence/confidence.ts';
 import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type ReliabilityBin } from './metrics.ts';
 import { relatedScores } from '../services/related.ts';
 import { currentAsOf } from '../services/stacks.ts';
@@ -31,7 +31,7 @@ export interface IntelligenceEvalReport {
   purity: { mean: number; companies: number; randomBaseline: number };
   competitorPrecision: { mean: number; companies: number };
   calibration: CalibrationReport;
-  fitted?: { coefficients: number[]; calibration: CalibrationReport };
+  fitted?: { coefficients: number[]; calibrationMap: [number, number][]; calibration: CalibrationReport };
   related: { precisionAt5: number; meanCoAdoption: number; anchors: number; threshold: number };
 }
 
@@ -63,14 +63,17 @@ export async function evaluateIntelligence(db: Db, options: IntelligenceEvalOpti
     intensity,
     sourceCount,
   }));
-  const probs = rows.map((e) => inUseConfidence(e, asOf.getTime(), CONFIDENCE_COEFFICIENTS));
+  const probs = rows.map((e) => inUseConfidence(e, asOf.getTime()));
   const calibration = calibrationReport(probs, labels);
   let fitted: IntelligenceEvalReport['fitted'];
   if (options.fit) {
     const features = rows.map((e) => evidenceFeatures(e, asOf.getTime()));
     const coefficients = fitLogistic(features, labels);
-    const p = features.map((x) => sigmoid(x.reduce((s, v, j) => s + v * coefficients[j]!, 0)));
-    fitted = { coefficients, calibration: calibrationReport(p, labels) };
+    // The logistic score ranks; the isotonic map on the same world turns it into a probability.
+    const scores = features.map((x) => x.reduce((s, v, j) => s + v * coefficients[j]!, 0));
+    const calibrationMap = fitIsotonic(scores, labels);
+    const p = scores.map((z) => Math.round(calibrate(z, calibrationMap) * 1000) / 1000);
+    fitted = { coefficients, calibrationMap, calibration: calibrationReport(p, labels) };
   }
 
   const related = await relatedPrecision(db, segments, options.relatedSample ?? 300, options.coAdoptionThreshold ?? 0.3);

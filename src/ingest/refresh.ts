@@ -8,7 +8,7 @@ import { withinTransaction, type Transactional, type Tx } from '../db/db.ts';
 import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';
-import { CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
+import { CONFIDENCE_CALIBRATION, CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
 import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
 import { evidenceAsOf } from '../technographics/installs.ts';
 import { nowDate } from '../clock.ts';
@@ -176,7 +176,13 @@ async function runObserved(
   const progress = options.onProgress ?? (() => {});
   const timings: Record<RefreshPhase, number> = { load: 0, cohorts: 0, cousage: 0 };
   const asOf = options.asOf ?? evidenceAsOf(await newestVerification(db), nowDate());
-  const runParams: Record<string, unknown> = { asOf: asOf.toISOString(), cohorts: params, weights: WEIGHTS, confidence: CONFIDENCE_COEFFICIENTS };
+  const runParams: Record<string, unknown> = {
+    asOf: asOf.toISOString(),
+    cohorts: params,
+    weights: WEIGHTS,
+    confidence: CONFIDENCE_COEFFICIENTS,
+    calibration: CONFIDENCE_CALIBRATION,
+  };
   const runId = await startRefreshRun(db, kind, runParams);
 
   let t = Date.now();

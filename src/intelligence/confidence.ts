@@ -17,13 +17,27 @@ export const FEATURE_NAMES = [
   'intensity^2',
   'sources',
   'logSpanMonths',
+  'age>=12m',
+  'age>=24m',
+  'age>=50m',
+  'logMonthsSinceVerified*strongTrace',
 ] as const;
+
+/** Evidence ages (days) past which verdicts fall in steps rather than smoothly (see evidenceFeatures). */
+const AGE_STEPS_DAYS = [360, 720, 1500] as const;
+/** A trace heavier than a single weak one (intensity above 60): its absence says more as it ages. */
+const STRONG_TRACE_INTENSITY = 60;
 
 /**
  * The feature vector of one install, relative to `asOf` (ms). Logs tame the long tails
  * of age and hit counts; the squares let the model bend (evidence a few weeks old is as
  * good as fresh, then it decays fast); a single sighting is its own signal (a passing
  * mention); sources are capped at 5 because a sixth source adds nothing.
+ * Evidence is collected on a cycle (monthly visits over a two-year window, yearly
+ * re-checks), so the chance that an unconfirmed install is still in use falls in steps at
+ * 12, 24 and 50 months, which a smooth curve in age cannot follow: one indicator per step.
+ * A strong trace (a product that shows heavily) that has not been seen again ages faster
+ * than a single weak one: the interaction of age with a strong trace.
  */
 export function evidenceFeatures(e: InstallSignal, asOf: number): number[] {
   const ageDays = Math.max(0, (asOf - e.lastVerified) / DAY_MS);
@@ -40,18 +54,65 @@ export function evidenceFeatures(e: InstallSignal, asOf: number): number[] {
     intensity * intensity,
     Math.min(5, Math.max(0, e.sourceCount)),
     Math.log1p(spanDays / 30),
+    ...AGE_STEPS_DAYS.map((d) => (ageDays >= d ? 1 : 0)),
+    e.intensity > STRONG_TRACE_INTENSITY ? age : 0,
   ];
 }
 
 /**
  * Coefficients in FEATURE_NAMES order. Fitted with `stacklens eval --fit` on a 5,000-company
- * demo world of seed 'calibration-fit' (ECE 0.011 there) and checked on the default seed
- * 'stacklens' (docs/intelligence.md); refit when the evidence model changes. Refitted on
- * 2026-11-25 when installs began to come from the detector's observations (intensity is
- * now the noisy-OR of the traces' weights, so one strong trace already reads high: the
- * intensity terms turned negative against hits and age, which carry the signal).
+ * demo world of seed 'calibration-fit' and checked on the default seed 'stacklens'
+ * (docs/intelligence.md); refit when the evidence model changes. The logistic score ranks
+ * installs; CONFIDENCE_CALIBRATION turns the score into the probability.
  */
-export const CONFIDENCE_COEFFICIENTS: readonly number[] = [5.3839, -0.2316, -0.4799, 1.0709, -0.2192, -0.7663, -1.3976, 0.004, -0.457];
+export const CONFIDENCE_COEFFICIENTS: readonly number[] = [
+  5.3306, -0.4491, -0.3026, 0.8676, -0.6316, -0.3982, -0.8521, 0.0089, -0.5213, -0.6226, -0.7209, -0.2579, -0.7106,
+];
+
+/**
+ * Isotonic calibration of the logistic score, fitted with the coefficients on the same
+ * world (`stacklens eval --fit`): [lowest score of a step, probability of the step], in
+ * ascending order. The logistic fit is calibrated on the whole but not bin by bin (the
+ * low bins were over-confident: 0.246 promised where 9.9% were in use); the isotonic map
+ * (pool-adjacent-violators, every step holding at least MIN_CALIBRATION_STEP installs)
+ * is the observed in-use rate of each score range (with half a pseudo-install each way,
+ * and at most 0.999: no step promises certainty), and keeps the ranking.
+ */
+export const CONFIDENCE_CALIBRATION: readonly (readonly [number, number])[] = [
+  [-7.4759, 0.014],
+  [-3.177, 0.097],
+  [-1.2536, 0.263],
+  [-0.3799, 0.477],
+  [0.3697, 0.575],
+  [0.4909, 0.664],
+  [0.7468, 0.685],
+  [0.8974, 0.75],
+  [1.626, 0.887],
+  [1.8818, 0.898],
+  [1.9918, 0.923],
+  [2.9452, 0.924],
+  [3.01, 0.936],
+  [3.0723, 0.938],
+  [3.189, 0.939],
+  [3.2099, 0.948],
+  [3.238, 0.949],
+  [3.5138, 0.954],
+  [3.5538, 0.976],
+  [3.5955, 0.979],
+  [3.6982, 0.981],
+  [3.7284, 0.983],
+  [3.7495, 0.984],
+  [3.9825, 0.985],
+  [4.0497, 0.99],
+  [4.7489, 0.991],
+  [4.7635, 0.991],
+  [4.8072, 0.995],
+  [4.8837, 0.999],
+  [4.9378, 0.999],
+];
+
+/** Fewest installs behind one step of the calibration map (smaller steps are noise). */
+const MIN_CALIBRATION_STEP = 400;
 
 /** In use when the calibrated probability reaches one half. */
 export const IN_USE_THRESHOLD = 0.5;
@@ -60,12 +121,65 @@ export function sigmoid(z: number): number {
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
-/** Probability (0-1, 3 decimals) that the evidenced product is still in use at `asOf`. */
-export function inUseConfidence(e: InstallSignal, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
+/** The logistic score of one install (before calibration). */
+function evidenceScore(e: InstallSignal, asOf: number, coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS): number {
   const x = evidenceFeatures(e, asOf);
   let z = 0;
   for (let i = 0; i < x.length; i++) z += (coefficients[i] ?? 0) * x[i]!;
-  return Math.round(sigmoid(z) * 1000) / 1000;
+  return z;
+}
+
+/** The probability of a score under a calibration map (the sigmoid when the map is empty). */
+export function calibrate(z: number, calibration: readonly (readonly [number, number])[] = CONFIDENCE_CALIBRATION): number {
+  if (calibration.length === 0) return sigmoid(z);
+  let lo = 0,
+    hi = calibration.length - 1;
+  // The last step whose lowest score is at most z (the first step below its range).
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (calibration[mid]![0] <= z) lo = mid;
+    else hi = mid - 1;
+  }
+  return calibration[lo]![1];
+}
+
+/** Probability (0-1, 3 decimals) that the evidenced product is still in use at `asOf`. */
+export function inUseConfidence(
+  e: InstallSignal,
+  asOf: number,
+  coefficients: readonly number[] = CONFIDENCE_COEFFICIENTS,
+  calibration: readonly (readonly [number, number])[] = coefficients === CONFIDENCE_COEFFICIENTS ? CONFIDENCE_CALIBRATION : [],
+): number {
+  return Math.round(calibrate(evidenceScore(e, asOf, coefficients), calibration) * 1000) / 1000;
+}
+
+/**
+ * Isotonic regression of labels on scores (pool adjacent violators), then steps with
+ * fewer than `minStep` rows merged into their neighbour: the calibration map of
+ * CONFIDENCE_CALIBRATION, [lowest score of the step, in-use rate of the step].
+ */
+export function fitIsotonic(scores: number[], labels: boolean[], minStep = MIN_CALIBRATION_STEP): [number, number][] {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
+  const steps: { from: number; sum: number; n: number }[] = [];
+  for (const i of order) {
+    steps.push({ from: scores[i]!, sum: labels[i] ? 1 : 0, n: 1 });
+    while (steps.length > 1 && steps.at(-2)!.sum / steps.at(-2)!.n >= steps.at(-1)!.sum / steps.at(-1)!.n) {
+      const last = steps.pop()!;
+      steps.at(-1)!.sum += last.sum;
+      steps.at(-1)!.n += last.n;
+    }
+  }
+  for (let i = 0; i < steps.length && steps.length > 1;) {
+    if (steps[i]!.n >= minStep) {
+      i++;
+      continue;
+    }
+    const a = i + 1 < steps.length ? i : i - 1;
+    const [x, y] = [steps[a]!, steps[a + 1]!];
+    steps.splice(a, 2, { from: x.from, sum: x.sum + y.sum, n: x.n + y.n });
+    i = a;
+  }
+  return steps.map((s) => [Math.floor(s.from * 10_000) / 10_000, Math.min(0.999, Math.round(((s.sum + 0.5) / (s.n + 1)) * 1000) / 1000)]);
 }
 
 export function isInUse(e: InstallSignal, asOf: number): boolean {

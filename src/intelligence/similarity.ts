@@ -131,15 +131,21 @@ export interface Weights {
 }
 
 /**
- * Weights per cohort kind (each set sums to 1). Default balances who a company is with
- * what it runs; competitors lean on what it does (industry, description, size);
- * aspirational peers are scored on market and stack here, their larger size and more
- * mature stack being enforced by the candidate rules in cohorts.ts.
+ * Every consumer of "alike" in one table (each row sums to 1), over the one set of parts
+ * above, so cohorts, competitors and lookalikes never grow notions of their own: Default
+ * balances who a company is with what it runs; competitors lean on what it does (industry,
+ * description, size); aspirational peers are scored on market and stack here, their larger
+ * size and more mature stack being enforced by the candidate rules in cohorts.ts.
+ * Lookalikes rank the whole population (no firmographic blocking in front), so
+ * firmographics weigh more than in Default; that row is the starting point the lookalikes
+ * evaluation is to measure. docs/intelligence.md holds the same table.
  */
-export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational', Weights> = {
-  default: { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7, productsCosine: 0, categories: 0, terms: 0 },
-  competitors: { industry: 0.4, employees: 0.25, revenue: 0, region: 0.05, country: 0, products: 0.1, productsCosine: 0, categories: 0.05, terms: 0.15 },
-  aspirational: { industry: 0.3, employees: 0, revenue: 0, region: 0.15, country: 0, products: 0.35, productsCosine: 0, categories: 0.2, terms: 0 },
+// prettier-ignore
+export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes', Weights> = {
+  default:      { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
+  competitors:  { industry: 0.4,  employees: 0.25,  revenue: 0, region: 0.05,  country: 0, products: 0.1,  productsCosine: 0, categories: 0.05, terms: 0.15 },
+  aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0 },
+  lookalikes:   { industry: 0.25, employees: 0.1,   revenue: 0, region: 0.1,   country: 0, products: 0.55, productsCosine: 0, categories: 0,    terms: 0 },
 };
 
 export function combinedSimilarity(pop: Population, a: number, b: number, w: Weights): number {

@@ -18,7 +18,7 @@ import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
 import { compareStacks } from '../../src/intelligence/comparison.ts';
 import { rankRelated } from '../../src/intelligence/related.ts';
 import { computeCoUsage } from '../../src/intelligence/cousage.ts';
-import { evidenceFeatures, fitLogistic, inUseConfidence, sigmoid } from '../../src/intelligence/confidence.ts';
+import { calibrate, evidenceFeatures, fitIsotonic, fitLogistic, inUseConfidence, sigmoid } from '../../src/intelligence/confidence.ts';
 import { expectedCalibrationError, reliabilityTable } from '../../src/eval/metrics.ts';
 
 const company = (id: string, over: Partial<CompanyInput> = {}): CompanyInput => ({
@@ -165,7 +165,7 @@ test('similarity probe: every score bit-for-bit the pairwise one; cohorts the sa
     probe.from(a);
     for (let b = 0; b < pop.size; b++) {
       probe.parts(b, parts);
-      for (const kind of ['default', 'competitors', 'aspirational'] as const) {
+      for (const kind of ['default', 'competitors', 'aspirational', 'lookalikes'] as const) {
         assert.equal(combineParts(parts, WEIGHTS[kind]), combinedSimilarity(pop, a, b, WEIGHTS[kind]), `${kind} ${a}-${b}`);
       }
     }
@@ -267,7 +267,7 @@ test('confidence: monotone in evidence, fit recovers a known model, ECE of a cal
   // (checked on a second seed, docs/intelligence.md) gives it a negative weight once hits and age are known.
 
   // Labels drawn from a known logistic model: the fit reproduces its probabilities.
-  const truth = [0.5, -1.2, -0.1, 0.4, -0.5, 2, 0.5, 0.3, 0.1];
+  const truth = [0.5, -1.2, -0.1, 0.4, -0.5, 2, 0.5, 0.3, 0.1, -0.6, -0.8, -0.3, -0.4];
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const rows: number[][] = [];
@@ -297,4 +297,26 @@ test('confidence: monotone in evidence, fit recovers a known model, ECE of a cal
     rows.length,
   );
   assert.ok(expectedCalibrationError([0.9, 0.9, 0.9, 0.9], [false, false, false, false]) > 0.8);
+
+  // The isotonic map over the fitted scores: ascending steps of at least the minimum size,
+  // non-decreasing probabilities never 0 or 1, and calibrated on the rows it was fitted on.
+  const scores = rows.map((x) => x.reduce((s, v, j) => s + v * w[j]!, 0));
+  const map = fitIsotonic(scores, labels, 500);
+  assert.ok(map.length >= 3, `${map.length} steps`);
+  for (let i = 1; i < map.length; i++) {
+    assert.ok(map[i]![0] > map[i - 1]![0]);
+    assert.ok(map[i]![1] >= map[i - 1]![1]);
+  }
+  assert.ok(map.every(([, p]) => p > 0 && p < 1));
+  const counts = map.map(([from], i) => scores.filter((z) => z >= from && (i + 1 === map.length || z < map[i + 1]![0])).length);
+  assert.ok(Math.min(...counts) >= 500, `smallest step ${Math.min(...counts)}`);
+  assert.ok(
+    expectedCalibrationError(
+      scores.map((z) => calibrate(z, map)),
+      labels,
+    ) < 0.01,
+  );
+  assert.equal(calibrate(map[0]![0] - 100, map), map[0]![1]);
+  assert.equal(calibrate(map.at(-1)![0] + 100, map), map.at(-1)![1]);
+  assert.equal(calibrate(0, []), 0.5);
 });
