@@ -7,9 +7,9 @@ import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
 
 /** Domains one REST call may enrich (inline in the body). */
-export const MAX_ENRICH_DOMAINS = 10_000;
+const MAX_ENRICH_DOMAINS = 10_000;
 /** Domains one MCP call may enrich (its rows come back inline, as structured content). */
-export const MAX_ENRICH_TOOL_DOMAINS = 1_000;
+const MAX_ENRICH_TOOL_DOMAINS = 1_000;
 
 /**
  * The columns a caller may add to the fixed ones, with what each holds. Contact details
@@ -34,7 +34,7 @@ const OPTIONAL_COLUMNS = {
 } as const;
 
 export type OptionalColumn = keyof typeof OPTIONAL_COLUMNS;
-export const ENRICH_OPTIONAL_COLUMNS = Object.keys(OPTIONAL_COLUMNS) as [OptionalColumn, ...OptionalColumn[]];
+const ENRICH_OPTIONAL_COLUMNS = Object.keys(OPTIONAL_COLUMNS) as [OptionalColumn, ...OptionalColumn[]];
 
 const technologySchema = z.object({
   productId: z.string(),
@@ -122,15 +122,13 @@ const domainsSchema = (max: number) =>
     .max(max)
     .describe(`1-${max} company domains (normalized; repeats are enriched once; unknown ones come back as rows with found=false)`);
 
-export const enrichBodySchema = z
+const enrichBodySchema = z
   .strictObject({
     domains: domainsSchema(MAX_ENRICH_DOMAINS),
     columns: columnsSchema,
     format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl (default): one EnrichedCompany per line; csv: one row per company'),
   })
   .meta({ id: 'EnrichRequest', examples: [{ domains: ['acme.com', 'unknown.example'], columns: ['city', 'website'], format: 'csv' }] });
-
-export type EnrichBody = z.output<typeof enrichBodySchema>;
 
 const confidenceText = (n: number) => n.toFixed(2);
 
@@ -172,7 +170,7 @@ export function enrichCsvColumns(columns: readonly OptionalColumn[]): CsvColumn<
   return [...fixed, ...picked];
 }
 
-export const ENRICH_CSV_FIXED_HEADERS = enrichCsvColumns([]).map((c) => c.header);
+const ENRICH_CSV_FIXED_HEADERS = enrichCsvColumns([]).map((c) => c.header);
 
 export const enrichCompaniesOp = defineOperation({
   id: 'enrichCompanies',

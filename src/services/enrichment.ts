@@ -21,16 +21,16 @@ const BATCH = 500;
 const LOOKUP_BATCH = 2_000;
 
 /** What to enrich: normalized domains, or company ids (a list's matched accounts). */
-export type EnrichTargets = { domains: readonly string[] } | { companyIds: readonly string[] };
+type EnrichTargets = { domains: readonly string[] } | { companyIds: readonly string[] };
 
-export interface EnrichRequest {
+interface EnrichRequest {
   targets: EnrichTargets;
   columns: readonly OptionalColumn[];
   /** Names the set for its snapshots (e.g. a list and its version); default: a hash of the targets (in order) and columns. */
   setKey?: string;
 }
 
-export interface EnrichedBy {
+interface EnrichedBy {
   actor: Actor;
   /** What is streamed: csv, jsonl (REST) or mcp (rows inline in a tool result). */
   format: 'csv' | 'jsonl' | 'mcp';

@@ -34,7 +34,7 @@ export async function enrichCompanyRows(db: Queryable, ids: string[]): Promise<M
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export interface EnrichAllowance {
+interface EnrichAllowance {
   /** Whether the rows asked for were granted (all of them, or none). */
   granted: boolean;
   /** Rows enriched on the day before this call. */
