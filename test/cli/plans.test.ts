@@ -68,7 +68,10 @@ test('the command: `plans set` with one option leaves the description and the re
       /Plan team created/,
     );
     assert.match(run('set', 'team', '--rpm', '300', '--no-export'), /Plan team updated/);
-    assert.match(run('set', 'team', '--max-monitors', '3', '--max-webhooks', '0', '--events-per-day', '500', '--enrich-rows-per-day', '40'), /Plan team updated/);
+    assert.match(
+      run('set', 'team', '--max-monitors', '3', '--max-webhooks', '0', '--events-per-day', '500', '--enrich-rows-per-day', '40'),
+      /Plan team updated/,
+    );
     assert.match(run('list'), /team .* monitors=3 webhooks=0 events\/day=500 enrich-rows\/day=40/);
     const plan = (JSON.parse(run('list', '--json')) as { id: string }[]).find((p) => p.id === 'team');
     assert.deepEqual(plan, {
