@@ -182,9 +182,10 @@ export const enrichCompaniesOp = defineOperation({
     'A run whose rows differ from the last run over the same domains and columns records a new enrichment snapshot (its content hash); an identical re-run records none.',
   ].join('\n\n'),
   tag: 'Companies',
+  // The MCP arguments: short descriptions (tools/list has a byte budget).
   input: z.object({
-    domains: domainsSchema(MAX_ENRICH_TOOL_DOMAINS),
-    columns: columnsSchema,
+    domains: z.array(domainSchema()).min(1).max(MAX_ENRICH_TOOL_DOMAINS),
+    columns: z.array(z.enum(ENRICH_OPTIONAL_COLUMNS)).max(ENRICH_OPTIONAL_COLUMNS.length).default([]),
   }),
   output: enrichedRowSchema,
   stream: { media: 'application/jsonl', alsoMedia: ['text/csv'], description: 'JSON Lines of EnrichedCompany (format=jsonl) or CSV (format=csv)' },
@@ -196,7 +197,7 @@ export const enrichCompaniesOp = defineOperation({
   mcp: {
     name: 'enrich_companies',
     title: 'Enrich companies',
-    description: `Firmographics and the stack in use (confidence, evidence count, by category) of up to ${MAX_ENRICH_TOOL_DOMAINS} domains; unknown ones come back found=false. Export permission, onBehalfOfUser; counts against enrichRowsPerDay.`,
+    description: `Firmographics and stack in use (confidence, evidence count) of ≤${MAX_ENRICH_TOOL_DOMAINS} domains; unknown → found=false. Export permission, onBehalfOfUser.`,
   },
 });
 

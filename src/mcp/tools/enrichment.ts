@@ -2,14 +2,16 @@
 // (the same service and audit as POST /companies/enrich; rows count against enrichRowsPerDay).
 import { z } from 'zod';
 import { defineTool, onBehalfOf } from '../registry.ts';
-import { enrichCompaniesOp, enrichedRowSchema } from '../../schemas/enrichment.ts';
+import { enrichCompaniesOp } from '../../schemas/enrichment.ts';
 import { enrichCompanies } from '../../services/enrichment.ts';
 import type { EnrichedRow } from '../../schemas/enrichment.ts';
 
+// Kept small: tools/list has a byte budget. The rows are EnrichedCompany records (the REST
+// JSON Lines record, documented in the API reference).
 const enrichAnswer = z.object({
   found: z.number().int(),
-  notFound: z.array(z.string()).describe('Domains with no company'),
-  rows: z.array(enrichedRowSchema),
+  notFound: z.array(z.string()),
+  rows: z.array(z.looseObject({ input: z.string(), found: z.boolean() })),
 });
 
 export const enrichmentTools = [
