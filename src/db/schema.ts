@@ -101,6 +101,7 @@ export const TABLES = {
     max_monitors: 'int4 default',
     max_webhooks: 'int4 default',
     events_per_day: 'int4 default',
+    enrich_rows_per_day: 'int4 default',
   },
   api_clients: {
     id: 'text',
@@ -150,6 +151,16 @@ export const TABLES = {
   },
   usage_daily: { client_id: 'text', day: 'date', operation: 'text', requests: 'int8 default', errors: 'int8 default' },
   event_volume_daily: { client_id: 'text', day: 'date', events: 'int8 default' },
+  enrich_volume_daily: { client_id: 'text', day: 'date', rows: 'int8 default' },
+  enrichment_snapshots: {
+    id: 'int8 default',
+    client_id: 'text',
+    set_key: 'text',
+    content_hash: 'text',
+    rows: 'int4',
+    found: 'int4',
+    created_at: 'timestamptz default',
+  },
   world_changes: { id: 'int8 default', weight: 'int8 default' },
   jobs: {
     id: 'int8 default',

@@ -75,7 +75,7 @@ function responsesOf(op: Operation): Record<number, unknown> {
     ...http.errors,
   };
   if (!stream) return { 200: op.output, ...errors };
-  const streamed = { [stream.media]: { schema: z.string().describe(stream.description) } };
+  const streamed = Object.fromEntries([stream.media, ...(stream.alsoMedia ?? [])].map((media) => [media, { schema: z.string().describe(stream.description) }]));
   const ok = stream.when
     ? {
         description: `The answer as application/json; with ${stream.when}=true, the ${stream.media} file instead`,

@@ -120,6 +120,7 @@ const adminPlanSchema = z
       .number()
       .int()
       .describe('Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together'),
+    enrichRowsPerDay: z.number().int().describe('Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free)'),
   })
   .meta({ id: 'AdminPlan' });
 
@@ -143,6 +144,7 @@ const setPlanBody = z
     maxMonitors: limit('Monitors a client may hold (new plan: 10)'),
     maxWebhooks: limit('Webhook endpoints a client may hold (new plan: 2)'),
     eventsPerDay: limit('Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000)'),
+    enrichRowsPerDay: limit('Companies a client may enrich per UTC day (new plan: 10000)'),
   })
   .meta({
     examples: [
@@ -150,7 +152,7 @@ const setPlanBody = z
     ],
   })
   .describe(
-    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks and daily events to basic's",
+    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events and enriched rows to basic's",
   );
 
 const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });

@@ -89,6 +89,8 @@ export interface StreamedAnswer {
   /** The boolean argument that asks for it (export=true); absent: the operation always streams. */
   readonly when?: string;
   readonly description: string;
+  /** Other media the same stream may be asked for in (e.g. a `format` argument): documented alike. */
+  readonly alsoMedia?: readonly ('text/csv' | 'application/jsonl')[];
 }
 
 export interface Operation {

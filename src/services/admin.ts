@@ -68,6 +68,7 @@ const toAdminPlan = (p: PlanRow) => ({
   maxMonitors: p.maxMonitors,
   maxWebhooks: p.maxWebhooks,
   eventsPerDay: p.eventsPerDay,
+  enrichRowsPerDay: p.enrichRowsPerDay,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {

@@ -1,11 +1,13 @@
 // What a client's plan allows of the watch features: how many monitors and webhook endpoints it
 // may hold (the smaller of the plan's number and the deployment's ceiling), and how many events
 // it may receive per UTC day through the pull feed, live streams and webhooks together (spent
-// in the database: store/event-volume.ts).
+// in the database: store/event-volume.ts), and how many companies it may enrich per UTC day
+// (store/enrichment.ts).
 import type { Db, Tx } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { ConflictError, RateLimitedError } from '../errors.ts';
 import { peekAllowance, spendAllowance, type Allowance } from '../store/event-volume.ts';
+import { spendEnrichRows } from '../store/enrichment.ts';
 
 /** A client's holding limits as its plan reads under the client's lock (store/access.ts `lockClient`). */
 interface Holding {
@@ -77,4 +79,27 @@ export async function takeEvents(db: Db, clientId: string, want: number): Promis
 /** Spends up to `want` events of today's allowance inside the caller's transaction (webhook deliveries); never refuses. */
 export async function takeEventsIn(tx: Tx, clientId: string, want: number): Promise<Allowance> {
   return spendAllowance(tx, clientId, utcDay(nowDate()), want);
+}
+
+/**
+ * Spends `rows` of today's enrichment allowance (the plan's enrichRowsPerDay), all or nothing,
+ * in its own transaction: more than the whole allowance in one call is a 409 (it can never
+ * pass), more than what is left today a 429 with Retry-After at the next UTC day.
+ */
+export async function takeEnrichRows(db: Db, clientId: string, rows: number): Promise<void> {
+  if (rows === 0) return;
+  const at = nowDate();
+  const a = await db.transaction((tx) => spendEnrichRows(tx, clientId, utcDay(at), rows));
+  if (a.granted) return;
+  const plan = `plan '${a.planId ?? '?'}'`;
+  if (rows > a.limit)
+    throw new ConflictError(
+      `This call would enrich ${rows} companies, more than the ${a.limit} its ${plan} allows per UTC day (enrichRowsPerDay); send fewer domains per call or move the client to a plan that allows more`,
+    );
+  const next = new Date(Date.parse(`${utcDay(at)}T00:00:00Z`) + 86_400_000).toISOString();
+  throw new RateLimitedError(
+    `Daily enrichment allowance: this client has enriched ${a.before} of the ${a.limit} companies its ${plan} allows per UTC day (enrichRowsPerDay); ` +
+      `this call would enrich ${rows} more (${a.limit - a.before} left); more from ${next}`,
+    secondsToNextUtcDay(at),
+  );
 }

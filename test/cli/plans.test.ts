@@ -40,6 +40,7 @@ test('setPlan: a new plan needs its rate limits; an existing one keeps every fie
     maxMonitors: 10,
     maxWebhooks: 2,
     eventsPerDay: 10_000,
+    enrichRowsPerDay: 10_000,
   });
   await assert.rejects(setPlan(db, 'team', { requestsPerMinute: 0 }), /rpm: must be a whole number/);
   // The watch limits: 0 is allowed (none), a negative or fractional number is a 400 naming the field.
@@ -47,6 +48,7 @@ test('setPlan: a new plan needs its rate limits; an existing one keeps every fie
   assert.deepEqual([watch.plan.maxMonitors, watch.plan.maxWebhooks, watch.plan.eventsPerDay, watch.plan.requestsPerMinute], [0, 5, 250, 300]);
   await assert.rejects(setPlan(db, 'team', { maxMonitors: -1 }), /max-monitors: must be a whole number ≥ 0/);
   await assert.rejects(setPlan(db, 'team', { eventsPerDay: 1.5 }), /events-per-day: must be a whole number ≥ 0/);
+  await assert.rejects(setPlan(db, 'team', { enrichRowsPerDay: -1 }), /enrich-rows-per-day: must be a whole number ≥ 0/);
   await assert.rejects(setPlan(db, 'team', { maxWebhooks: 2 ** 31 }), /max-webhooks: must be a whole number ≥ 0 \(at most 2147483647\)/);
 });
 
@@ -66,8 +68,11 @@ test('the command: `plans set` with one option leaves the description and the re
       /Plan team created/,
     );
     assert.match(run('set', 'team', '--rpm', '300', '--no-export'), /Plan team updated/);
-    assert.match(run('set', 'team', '--max-monitors', '3', '--max-webhooks', '0', '--events-per-day', '500'), /Plan team updated/);
-    assert.match(run('list'), /team .* monitors=3 webhooks=0 events\/day=500/);
+    assert.match(
+      run('set', 'team', '--max-monitors', '3', '--max-webhooks', '0', '--events-per-day', '500', '--enrich-rows-per-day', '40'),
+      /Plan team updated/,
+    );
+    assert.match(run('list'), /team .* monitors=3 webhooks=0 events\/day=500 enrich-rows\/day=40/);
     const plan = (JSON.parse(run('list', '--json')) as { id: string }[]).find((p) => p.id === 'team');
     assert.deepEqual(plan, {
       id: 'team',
@@ -82,6 +87,7 @@ test('the command: `plans set` with one option leaves the description and the re
       maxMonitors: 3,
       maxWebhooks: 0,
       eventsPerDay: 500,
+      enrichRowsPerDay: 40,
     });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
     calls: [
       ['companies_search', { filter: { vendorDomainIn: [vendor.domain] } }],
       ['companies_search', { query: 'a', export: true, onBehalfOfUser: USER }],
+      ['enrich_companies', { domains: [c, 'nobody.example'], columns: ['city', 'vendors'], onBehalfOfUser: USER }],
       ['company_products_paged', { companyDomain: c }],
       ['company_firmographics', { companyDomain: c }],
       ['company_feed', { companyDomain: c }],

@@ -127,6 +127,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/enrich": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrich up to 10,000 companies by domain: firmographics and stack summary, streamed
+         * @description Streams one row per distinct domain, in the order given: firmographics, `observed` (any technology evidence at all), and the stack summary — technologies in use with their confidence and evidence count, by category — plus the optional `columns` picked (city, state, postalCode, street, website, logo, linkedinUrl, crunchbaseUrl, description, industryId, foundedYear, employeeCount, revenueUsd, lastVerified, vendors). A domain with no company is a row with found=false, not an error.
+         *
+         *     format=jsonl (default): one EnrichedCompany per line. format=csv: a header row, then input, found, observed, companyId, domain, name, country, industry, employeeRange, revenueRange, technologyCount, technologies, categories and the picked columns; `technologies` reads `name (confidence, evidence count)` joined by '; '.
+         *
+         *     An export: it needs the export permission and X-On-Behalf-Of-User and is audited (rows delivered, completed or not). The companies found count against the plan's enrichRowsPerDay (per UTC day, spent when the call starts; rows not found are free): more than the whole allowance in one call → 409, past what is left today → 429 with Retry-After.
+         *
+         *     A run whose rows differ from the last run over the same domains and columns records a new enrichment snapshot (its content hash); an identical re-run records none.
+         */
+        post: operations["enrichCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyDomain}/products/paged": {
         parameters: {
             query?: never;
@@ -1613,6 +1639,21 @@ export interface components {
              */
             sample?: number;
         };
+        EnrichRequestInput: {
+            /** @description 1-10000 company domains (normalized; repeats are enriched once; unknown ones come back as rows with found=false) */
+            domains: string[];
+            /**
+             * @description Columns to add: city, state, postalCode, street, website, logo, linkedinUrl, crunchbaseUrl, description, industryId, foundedYear, employeeCount, revenueUsd, lastVerified, vendors (unknown → 400)
+             * @default []
+             */
+            columns?: ("city" | "state" | "postalCode" | "street" | "website" | "logo" | "linkedinUrl" | "crunchbaseUrl" | "description" | "industryId" | "foundedYear" | "employeeCount" | "revenueUsd" | "lastVerified" | "vendors")[];
+            /**
+             * @description jsonl (default): one EnrichedCompany per line; csv: one row per company
+             * @default jsonl
+             * @enum {string}
+             */
+            format?: "jsonl" | "csv";
+        };
         /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
         SiteArtifactsInput: {
             domain: string;
@@ -2630,6 +2671,8 @@ export interface components {
             maxWebhooks: number;
             /** @description Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
             eventsPerDay: number;
+            /** @description Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free) */
+            enrichRowsPerDay: number;
         };
         AdminPlanPage: {
             totalPages: number;
@@ -3710,6 +3753,193 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/facets",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enrichCompanies: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Email of the user the call is made for; the call is audited under it. Missing → 403, not an email → 400
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["EnrichRequestInput"];
+            };
+        };
+        responses: {
+            /** @description JSON Lines of EnrichedCompany (format=jsonl) or CSV (format=csv) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan lacks a permission, or X-On-Behalf-Of-User is missing where required */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The plan lacks a permission, or X-On-Behalf-Of-User is missing where required",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/enrich",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -15950,7 +16180,8 @@ export interface operations {
                      *           "exportRequestsPerMinute": 1,
                      *           "maxMonitors": 1,
                      *           "maxWebhooks": 1,
-                     *           "eventsPerDay": 1
+                     *           "eventsPerDay": 1,
+                     *           "enrichRowsPerDay": 1
                      *         }
                      *       ]
                      *     }
@@ -16142,7 +16373,8 @@ export interface operations {
                      *       "exportRequestsPerMinute": 1,
                      *       "maxMonitors": 1,
                      *       "maxWebhooks": 1,
-                     *       "eventsPerDay": 1
+                     *       "eventsPerDay": 1,
+                     *       "enrichRowsPerDay": 1
                      *     }
                      */
                     "application/json": components["schemas"]["AdminPlan"];
@@ -16308,7 +16540,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks and daily events to basic's */
+        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events and enriched rows to basic's */
         requestBody: {
             content: {
                 /**
@@ -16342,6 +16574,8 @@ export interface operations {
                     maxWebhooks?: number;
                     /** @description Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000) */
                     eventsPerDay?: number;
+                    /** @description Companies a client may enrich per UTC day (new plan: 10000) */
+                    enrichRowsPerDay?: number;
                 };
             };
         };
@@ -16369,7 +16603,8 @@ export interface operations {
                      *         "exportRequestsPerMinute": 1,
                      *         "maxMonitors": 1,
                      *         "maxWebhooks": 1,
-                     *         "eventsPerDay": 1
+                     *         "eventsPerDay": 1,
+                     *         "enrichRowsPerDay": 1
                      *       },
                      *       "created": false
                      *     }

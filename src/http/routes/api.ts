@@ -11,6 +11,7 @@ import { roleAtLeast } from '../../schemas/roles.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
 import { companyProductRoutes } from './company-products.ts';
+import { enrichmentRoutes } from './enrichment.ts';
 import { vendorRoutes } from './vendors.ts';
 import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
@@ -48,6 +49,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   const routes = [
     ...accountRoutes(),
     ...companyRoutes(app),
+    ...enrichmentRoutes(app),
     ...companyProductRoutes(app),
     ...firmographicsRoutes(app),
     ...feedRoutes(app),

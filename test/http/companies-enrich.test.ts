@@ -1,0 +1,237 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestClient, type TestClient } from '../helpers/auth.ts';
+import { FORMULA_CITY, insertCatalogWorld } from '../helpers/catalog-world.ts';
+import { connectMcp } from '../helpers/mcp.ts';
+import { setPlan } from '../../src/auth/clients.ts';
+
+let t: TestApp;
+let full: TestClient;
+let basic: TestClient;
+before(async () => {
+  t = await createTestApp();
+  await setPlan(t.db, 'enricher', { canExport: true, requestsPerMinute: 10_000, aiRequestsPerMinute: 1, exportRequestsPerMinute: 10_000 });
+  full = await createTestClient(t.db, 'enricher');
+  basic = await createTestClient(t.db, 'basic');
+  await insertCatalogWorld(t.db);
+});
+after(() => t.close());
+
+const ON_BEHALF = { 'x-on-behalf-of-user': 'Ana@Example.com' };
+const enrich = (payload: unknown, client: TestClient = full, headers: Record<string, string> = ON_BEHALF) =>
+  t.app.inject({ method: 'POST', url: '/api/companies/enrich', headers: { ...client.headers, ...headers }, payload: payload as object });
+const jsonl = (body: string) =>
+  body
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const lastAudit = async (action: string) =>
+  (await t.db.query<Record<string, any>>('SELECT * FROM audit_log WHERE action = $1 ORDER BY id DESC LIMIT 1', [action]))[0]!;
+
+test('JSON Lines: one row per distinct domain in order, firmographics and the in-use stack by category; unknown domains are rows marked not found', async () => {
+  const res = await enrich({ domains: ['https://www.ACME.com/', 'nobody.example', 'acme.com', 'delta.org', 'beta.io'] });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.headers['content-type'], 'application/jsonl; charset=utf-8');
+  const rows = jsonl(res.body);
+  assert.deepEqual(
+    rows.map((r) => [r.input, r.found, r.observed]),
+    [
+      ['acme.com', true, true],
+      ['nobody.example', false, false],
+      ['delta.org', true, false],
+      ['beta.io', true, true],
+    ],
+  );
+  const acme = rows[0];
+  assert.deepEqual(Object.keys(acme), [
+    'input',
+    'found',
+    'observed',
+    'companyId',
+    'domain',
+    'name',
+    'country',
+    'industry',
+    'employeeRange',
+    'revenueRange',
+    'technologyCount',
+    'stack',
+  ]);
+  assert.deepEqual(
+    [acme.companyId, acme.name, acme.country, acme.industry, acme.employeeRange, acme.revenueRange],
+    ['cmp_acme', 'Acme Corp', 'US', 'Software', '200 - 499', '10M - 50M'],
+  );
+  assert.ok(!('phone' in acme), 'no contact details');
+  // EC2, last seen 1000 days ago, is no longer in use; Sales Cloud (42 observations) is.
+  const products = acme.stack.flatMap((c: any) => c.technologies.map((x: any) => x.productId));
+  assert.ok(products.includes('prd_sf_crm'), JSON.stringify(acme.stack));
+  assert.ok(!products.includes('prd_ec2'), JSON.stringify(acme.stack));
+  assert.equal(acme.technologyCount, products.length);
+  const crm = acme.stack.find((c: any) => c.categoryId === 'cat_crm');
+  assert.equal(crm.category, 'CRM');
+  const sf = crm.technologies.find((x: any) => x.productId === 'prd_sf_crm');
+  assert.deepEqual([sf.product, sf.vendorDomain, sf.evidenceCount], ['Sales Cloud', 'salesforce.com', 42]);
+  assert.ok(sf.confidence >= 0.5 && sf.confidence <= 1, String(sf.confidence));
+  const names = acme.stack.map((c: any) => c.category);
+  assert.deepEqual(names, [...names].sort(), 'categories by name');
+  assert.deepEqual(rows[1], {
+    input: 'nobody.example',
+    found: false,
+    observed: false,
+    companyId: null,
+    domain: null,
+    name: null,
+    country: null,
+    industry: null,
+    employeeRange: null,
+    revenueRange: null,
+    technologyCount: 0,
+    stack: [],
+  });
+  assert.deepEqual([rows[2].technologyCount, rows[2].stack], [0, []], 'never observed: an empty stack');
+});
+
+test('CSV: fixed columns, technologies as name (confidence, evidence), the picked columns in order, formulas neutralized', async () => {
+  const res = await enrich({ domains: ['acme.com', 'epsilon.com', 'nobody.example'], columns: ['vendors', 'city'], format: 'csv' });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+  assert.equal(res.headers['content-disposition'], 'attachment; filename="enriched-companies.csv"');
+  const lines = res.body.trimEnd().split('\r\n');
+  assert.equal(
+    lines[0],
+    'input,found,observed,companyId,domain,name,country,industry,employeeRange,revenueRange,technologyCount,technologies,categories,vendors,city',
+  );
+  assert.equal(lines.length, 4);
+  assert.match(lines[1]!, /^acme\.com,true,true,cmp_acme,acme\.com,Acme Corp,US,Software,200 - 499,10M - 50M,\d+,/);
+  assert.match(lines[1]!, /Sales Cloud \([01]\.\d\d, 42\)/);
+  assert.match(lines[1]!, /CRM \(1\)/);
+  assert.match(lines[1]!, /salesforce\.com/);
+  assert.ok(lines[1]!.endsWith(',Austin'), lines[1]);
+  assert.ok(lines[2]!.includes(`'${FORMULA_CITY}`) || lines[2]!.includes(`"'${FORMULA_CITY.replace(/"/g, '""')}"`), lines[2]);
+  assert.equal(lines[3], 'nobody.example,false,false,,,,,,,,0,,,,');
+});
+
+test('optional columns appear in JSON Lines only when picked; an unknown column is a 400 naming it', async () => {
+  const res = await enrich({ domains: ['acme.com', 'nobody.example'], columns: ['city', 'employeeCount', 'lastVerified'] });
+  assert.equal(res.statusCode, 200, res.body);
+  const [acme, none] = jsonl(res.body);
+  assert.equal(acme.city, 'Austin');
+  assert.ok('employeeCount' in acme);
+  assert.match(acme.lastVerified, /^\d{4}-\d\d-\d\dT/);
+  assert.deepEqual([none.city, none.employeeCount, none.lastVerified], [null, null, null]);
+  const bad = await enrich({ domains: ['acme.com'], columns: ['city', 'phone'] });
+  assert.equal(bad.statusCode, 400);
+  assert.match(bad.json().message, /columns\.1|columns\[1\]/);
+  assert.match(bad.json().message, /city/, 'names the columns allowed');
+  const noDomains = await enrich({ domains: [] });
+  assert.equal(noDomains.statusCode, 400);
+  const badDomain = await enrich({ domains: ['acme.com', 'not a domain'] });
+  assert.equal(badDomain.statusCode, 400);
+  assert.match(badDomain.json().message, /domains\.1|domains\[1\]/);
+  const badFormat = await enrich({ domains: ['acme.com'], format: 'xlsx' });
+  assert.equal(badFormat.statusCode, 400);
+});
+
+test('an export: attributed and audited (rows delivered, found, completed), and refused without the permission or the on-behalf user', async () => {
+  const res = await enrich({ domains: ['acme.com', 'beta.io', 'nobody.example'], format: 'csv' });
+  assert.equal(res.statusCode, 200);
+  const entry = await lastAudit('companies.enrich.csv');
+  assert.equal(entry.client_id, full.clientId);
+  assert.equal(entry.on_behalf_of, 'ana@example.com');
+  assert.equal(entry.result_count, 3);
+  assert.equal(entry.params.completed, true);
+  assert.equal(entry.params.found, 2);
+  assert.match(entry.params.contentHash, /^[0-9a-f]{64}$/);
+  assert.ok(!JSON.stringify(entry.params).includes('beta.io'), 'the domains themselves are not copied into the audit log');
+
+  const noHeader = await enrich({ domains: ['acme.com'] }, full, {});
+  assert.equal(noHeader.statusCode, 403);
+  assert.match(noHeader.json().message, /X-On-Behalf-Of-User/);
+  const basicPlan = await enrich({ domains: ['acme.com'] }, basic);
+  assert.equal(basicPlan.statusCode, 403);
+  assert.match(basicPlan.json().message, /export/);
+  const anonymous = await t.app.inject({ method: 'POST', url: '/api/companies/enrich', payload: { domains: ['acme.com'] } });
+  assert.equal(anonymous.statusCode, 401);
+});
+
+test("rows enriched count against the plan's enrichRowsPerDay: over the whole allowance 409, past what is left 429; rows not found are free", async () => {
+  await setPlan(t.db, 'enrich-small', {
+    canExport: true,
+    requestsPerMinute: 10_000,
+    aiRequestsPerMinute: 1,
+    exportRequestsPerMinute: 10_000,
+    enrichRowsPerDay: 3,
+  });
+  const small = await createTestClient(t.db, 'enrich-small');
+  const four = await enrich({ domains: ['acme.com', 'beta.io', 'gamma.co', 'delta.org'] }, small);
+  assert.equal(four.statusCode, 409, four.body);
+  assert.match(four.json().message, /would enrich 4 companies, more than the 3 its plan 'enrich-small' allows per UTC day \(enrichRowsPerDay\)/);
+  const two = await enrich({ domains: ['acme.com', 'beta.io', 'nobody.example', 'nobody2.example'] }, small);
+  assert.equal(two.statusCode, 200, 'two found, two not found (free)');
+  const more = await enrich({ domains: ['gamma.co', 'delta.org'] }, small);
+  assert.equal(more.statusCode, 429, more.body);
+  assert.match(more.json().message, /enriched 2 of the 3 companies .* this call would enrich 2 more \(1 left\); more from \d{4}-\d\d-\d\dT00:00:00\.000Z/);
+  assert.ok(Number(more.headers['retry-after']) >= 1);
+  const last = await enrich({ domains: ['gamma.co', 'unknown.example'] }, small);
+  assert.equal(last.statusCode, 200, 'the one row left');
+  const spent = await t.db.query<{ rows: string }>('SELECT rows FROM enrich_volume_daily WHERE client_id = $1', [small.clientId]);
+  assert.deepEqual(
+    spent.map((r) => Number(r.rows)),
+    [3],
+  );
+});
+
+test('a re-run writes nothing new when nothing changed; a changed stack records a new snapshot', async () => {
+  const snapshots = async () =>
+    Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM enrichment_snapshots WHERE client_id = $1', [full.clientId]))[0]!.n);
+  const body = { domains: ['gamma.co', 'beta.io', 'unknown.example'], columns: ['vendors'] };
+  const before = await snapshots();
+  const first = await enrich(body);
+  assert.equal(first.statusCode, 200);
+  assert.equal(await snapshots(), before + 1);
+  assert.equal((await lastAudit('companies.enrich.jsonl')).params.snapshot, 'written');
+  // The same domains in another order are a set of their own; the same set as CSV has the same content.
+  const again = await enrich({ ...body, domains: ['beta.io', 'unknown.example', 'gamma.co'] });
+  const csv = await enrich({ ...body, format: 'csv' });
+  const third = await enrich(body);
+  assert.equal(third.body, first.body);
+  assert.equal(again.statusCode, 200);
+  assert.equal(csv.statusCode, 200);
+  assert.equal(await snapshots(), before + 2, 'the reordered set is a set of its own (its rows come in another order), written once');
+  assert.equal((await lastAudit('companies.enrich.jsonl')).params.snapshot, 'unchanged');
+  assert.equal((await lastAudit('companies.enrich.csv')).params.snapshot, 'unchanged');
+  const n = await snapshots();
+  await enrich(body);
+  assert.equal(await snapshots(), n, 'an identical re-run writes no snapshot');
+  // New evidence for gamma.co: the content changes, one new snapshot.
+  await t.db.query("UPDATE installs SET hit_count = hit_count + 5 WHERE company_id = 'cmp_gamma' AND product_id = 'prd_hs_crm'");
+  await enrich(body);
+  assert.equal(await snapshots(), n + 1);
+  assert.equal((await lastAudit('companies.enrich.jsonl')).params.snapshot, 'written');
+});
+
+test('MCP enrich_companies: rows as structured content, not-found domains listed, audited under the on-behalf user', async () => {
+  const { call } = await connectMcp(t, 'full', undefined, 'ana@example.com');
+  const res = await call('enrich_companies', { domains: ['acme.com', 'nobody.example'], columns: ['city'] });
+  assert.equal(res.isError, false, res.text);
+  const out = res.json();
+  assert.equal(out.found, 1);
+  assert.deepEqual(out.notFound, ['nobody.example']);
+  assert.deepEqual(
+    out.rows.map((r: any) => [r.input, r.found, r.city]),
+    [
+      ['acme.com', true, 'Austin'],
+      ['nobody.example', false, null],
+    ],
+  );
+  assert.match(res.text, /1 of 2 domains found/);
+  const entry = await lastAudit('companies.enrich.mcp');
+  assert.equal(entry.on_behalf_of, 'ana@example.com');
+  assert.equal(entry.result_count, 2);
+  const bad = await call('enrich_companies', { domains: ['acme.com'], columns: ['phone'] });
+  assert.equal(bad.isError, true);
+  assert.match(bad.text, /columns/);
+  const tooMany = await call('enrich_companies', { domains: Array.from({ length: 1001 }, (_, i) => `c${i}.example`) });
+  assert.equal(tooMany.isError, true);
+});
