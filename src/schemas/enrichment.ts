@@ -50,7 +50,7 @@ const stackCategorySchema = z.object({
   technologies: z.array(technologySchema).describe('By confidence, highest first, then name'),
 });
 
-export const enrichedRowSchema = z
+const enrichedRowSchema = z
   .object({
     input: z.string().describe('The domain (normalized) or company id asked for'),
     found: z.boolean().describe('false: no such company; every other field is null or empty'),
