@@ -4,7 +4,7 @@ import type { Queryable } from '../db/db.ts';
 
 export type CrmKind = 'hubspot' | 'salesforce';
 
-export interface CrmConnectionRow {
+interface CrmConnectionRow {
   clientId: string;
   crm: CrmKind;
   baseUrl: string;
@@ -31,11 +31,6 @@ export async function findConnection(db: Queryable, clientId: string, crm: CrmKi
   return row && { clientId, crm, baseUrl: row.base_url, token: row.token, externalIdField: row.external_id_field, updatedAt: row.updated_at };
 }
 
-export async function deleteConnection(db: Queryable, clientId: string, crm: CrmKind): Promise<boolean> {
-  const rows = await db.query(`DELETE FROM crm_connections WHERE client_id = $1 AND crm = $2 RETURNING 1`, [clientId, crm]);
-  return rows.length > 0;
-}
-
 /** What we last wrote, by company id then field. */
 export async function lastWritten(db: Queryable, clientId: string, crm: CrmKind, companyIds: string[]): Promise<Map<string, Map<string, string>>> {
   const rows = await db.query<{ company_id: string; field: string; value: string }>(
@@ -52,7 +47,12 @@ export async function lastWritten(db: Queryable, clientId: string, crm: CrmKind,
 }
 
 /** Records the values written, one row per (company, field), set-based. */
-export async function recordWritten(db: Queryable, clientId: string, crm: CrmKind, written: Array<{ companyId: string; field: string; value: string }>): Promise<void> {
+export async function recordWritten(
+  db: Queryable,
+  clientId: string,
+  crm: CrmKind,
+  written: Array<{ companyId: string; field: string; value: string }>,
+): Promise<void> {
   if (written.length === 0) return;
   await db.query(
     `INSERT INTO crm_field_state (client_id, crm, company_id, field, value)

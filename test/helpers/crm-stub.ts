@@ -90,7 +90,8 @@ export class OpenApiChecker {
         if (p.required) throw `${where}: ${p.in} parameter '${p.name}' is required`;
         continue;
       }
-      const typed = p.schema?.type === 'boolean' ? (value === 'true' ? true : value === 'false' ? false : value) : p.schema?.type === 'integer' ? Number(value) : value;
+      const typed =
+        p.schema?.type === 'boolean' ? (value === 'true' ? true : value === 'false' ? false : value) : p.schema?.type === 'integer' ? Number(value) : value;
       const v = this.validator(p.schema ?? {});
       if (!v(typed)) throw `${where}: ${p.in} parameter '${p.name}': ${this.errors(v)}`;
     }
@@ -99,7 +100,9 @@ export class OpenApiChecker {
     const requestBody = op.op.requestBody;
     if (requestBody) {
       if (!body && requestBody.required) throw `${where}: a body is required`;
-      const type = String(headers['content-type'] ?? '').split(';')[0]!.trim();
+      const type = String(headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       const media = requestBody.content[type];
       if (!media) throw `${where}: content type '${type}' is not one of ${Object.keys(requestBody.content).join(', ')}`;
       let data: unknown = body;

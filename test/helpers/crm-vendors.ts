@@ -45,7 +45,10 @@ export async function startHubSpotStub(): Promise<HubSpotStub> {
         for (const p of [...(body.properties as string[]), 'domain', 'hs_object_id']) if (c[p] !== undefined) props[p] = c[p];
         results.push(obj(id, props));
       }
-      return { status: errors.length ? 207 : 200, json: { status: 'COMPLETE', results, startedAt, completedAt: now(), ...(errors.length ? { errors, numErrors: errors.length } : {}) } };
+      return {
+        status: errors.length ? 207 : 200,
+        json: { status: 'COMPLETE', results, startedAt, completedAt: now(), ...(errors.length ? { errors, numErrors: errors.length } : {}) },
+      };
     }
     // companies-batch-upsert
     upsertBatchSizes.push(body.inputs.length);
@@ -64,7 +67,10 @@ export async function startHubSpotStub(): Promise<HubSpotStub> {
       companies.set(domain, props);
       results.push(obj(domain, props, { new: created, ...(input.objectWriteTraceId ? { objectWriteTraceId: input.objectWriteTraceId } : {}) }));
     }
-    return { status: errors.length ? 207 : 200, json: { status: 'COMPLETE', results, startedAt, completedAt: now(), ...(errors.length ? { errors, numErrors: errors.length } : {}) } };
+    return {
+      status: errors.length ? 207 : 200,
+      json: { status: 'COMPLETE', results, startedAt, completedAt: now(), ...(errors.length ? { errors, numErrors: errors.length } : {}) },
+    };
   };
   const stub = await startSpecStub(loadSpec('hubspot-companies.openapi.json'), handle);
   return Object.assign(stub, { companies, failing, upsertBatchSizes });
@@ -89,15 +95,15 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c === ',') (row.push(field), (field = ''));
+    else if (c === '\n') (row.push(field), rows.push(row), (row = []), (field = ''));
     else field += c;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) (row.push(field), rows.push(row));
   return rows;
 }
 
@@ -147,7 +153,7 @@ export async function startSalesforceStub(keyField = 'Stacklens_Id__c'): Promise
           const [header, ...rows] = parseCsv(job.csv);
           job.header = header!;
           const keyAt = header!.indexOf(keyField);
-          if (keyAt < 0) (job.state = 'Failed');
+          if (keyAt < 0) job.state = 'Failed';
           for (const row of rows) {
             const key = row[keyAt]!;
             const fail = failing.get(key);

@@ -20,7 +20,17 @@ const acme: CrmAccountRow = {
     { name: 'Stripe', confidence: null },
   ],
 };
-const blank: CrmAccountRow = { ...acme, id: 'co_2', domain: 'blank.example', name: null, country: null, industry: 'Nonexistent', employeeCount: null, revenueUsd: null, technologies: [] };
+const blank: CrmAccountRow = {
+  ...acme,
+  id: 'co_2',
+  domain: 'blank.example',
+  name: null,
+  country: null,
+  industry: 'Nonexistent',
+  employeeCount: null,
+  revenueUsd: null,
+  technologies: [],
+};
 
 test('HubSpot company import: property names, mapped industry, one row per company', async () => {
   const csv = await text(crmExportCsv('hubspot', [acme, blank]));

@@ -8,7 +8,7 @@ import { createClient } from '../../src/auth/clients.ts';
 import { crmAccountsByDomains, findSyncRun, listSyncRuns, upsertConnection, type CrmAccountRow } from '../../src/store/crm.ts';
 import { HubSpotConnector } from '../../src/services/crm/hubspot.ts';
 import { SalesforceConnector } from '../../src/services/crm/salesforce.ts';
-import { syncAccounts, type RecordPlan } from '../../src/services/crm/sync.ts';
+import { connectorFor, syncAccounts, type RecordPlan } from '../../src/services/crm/sync.ts';
 import type { CrmHttpOptions } from '../../src/services/crm/http.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
@@ -53,7 +53,8 @@ before(async () => {
 const clients: string[] = [];
 async function newClient(): Promise<string> {
   const id = (await createClient(db, { name: 'crm test', plan: 'full' })).clientId;
-  for (const crm of ['hubspot', 'salesforce'] as const) await upsertConnection(db, { clientId: id, crm, baseUrl: 'http://127.0.0.1:1', token: 'x', externalIdField: null });
+  for (const crm of ['hubspot', 'salesforce'] as const)
+    await upsertConnection(db, { clientId: id, crm, baseUrl: 'http://127.0.0.1:1', token: 'x', externalIdField: null });
   clients.push(id);
   return id;
 }
@@ -92,8 +93,14 @@ describe('HubSpot', () => {
     assert.ok(hs.requests.every((r) => r.operationId === 'companies-batch-read'));
     const first = byKey(run.records, 'acme0.example');
     assert.equal(first.action, 'create');
-    assert.deepEqual(first.changes.find((c) => c.field === 'industry'), { field: 'industry', old: '', new: 'COMPUTER_SOFTWARE' });
-    assert.deepEqual(first.changes.find((c) => c.field === 'stacklens_technologies'), { field: 'stacklens_technologies', old: '', new: 'HubSpot' });
+    assert.deepEqual(
+      first.changes.find((c) => c.field === 'industry'),
+      { field: 'industry', old: '', new: 'COMPUTER_SOFTWARE' },
+    );
+    assert.deepEqual(
+      first.changes.find((c) => c.field === 'stacklens_technologies'),
+      { field: 'stacklens_technologies', old: '', new: 'HubSpot' },
+    );
     await done();
   });
 
@@ -122,8 +129,14 @@ describe('HubSpot', () => {
     const changed = mine.map((a) => ({ ...a, name: `${a.name} GmbH`, employeeCount: 999 }));
     const dry = await syncAccounts(db, clientId, connector, changed, { dryRun: true, overwrite: false });
     const plan = byKey(dry.records, 'acme0.example');
-    assert.deepEqual(plan.changes.find((c) => c.field === 'name'), { field: 'name', old: 'ACME Corporation (edited by sales)', new: 'Acme 0 GmbH', skipped: 'edited_in_crm' });
-    assert.deepEqual(plan.changes.find((c) => c.field === 'numberofemployees'), { field: 'numberofemployees', old: '120', new: '999' });
+    assert.deepEqual(
+      plan.changes.find((c) => c.field === 'name'),
+      { field: 'name', old: 'ACME Corporation (edited by sales)', new: 'Acme 0 GmbH', skipped: 'edited_in_crm' },
+    );
+    assert.deepEqual(
+      plan.changes.find((c) => c.field === 'numberofemployees'),
+      { field: 'numberofemployees', old: '120', new: '999' },
+    );
     assert.equal(hs.companies.get('acme0.example')!.numberofemployees, '120', 'the dry run wrote nothing');
 
     const run = await syncAccounts(db, clientId, connector, changed, { dryRun: false, overwrite: false });
@@ -202,7 +215,14 @@ describe('Salesforce Bulk API 2.0', () => {
     );
     const a = sf.accounts.get('co_000')!;
     assert.deepEqual(
-      { Name: a.Name, Website: a.Website, BillingCountry: a.BillingCountry, Industry: a.Industry, NumberOfEmployees: a.NumberOfEmployees, AnnualRevenue: a.AnnualRevenue },
+      {
+        Name: a.Name,
+        Website: a.Website,
+        BillingCountry: a.BillingCountry,
+        Industry: a.Industry,
+        NumberOfEmployees: a.NumberOfEmployees,
+        AnnualRevenue: a.AnnualRevenue,
+      },
       { Name: 'Acme 0', Website: 'acme0.example', BillingCountry: 'Germany', Industry: 'Technology', NumberOfEmployees: '120', AnnualRevenue: '5000000' },
     );
     await done();
@@ -228,11 +248,17 @@ describe('the sync log', () => {
   test("lists a client's runs newest first, with counts; one run holds its records", async () => {
     const hs = await startHubSpotStub();
     clientId = await newClient();
-    for (let i = 0; i < 3; i++) await syncAccounts(db, clientId, new HubSpotConnector(hs.url, LOCAL), accounts.slice(i, i + 2), { dryRun: i === 0, overwrite: false });
+    await upsertConnection(db, { clientId, crm: 'hubspot', baseUrl: hs.url, token: 'tok', externalIdField: null });
+    const stored = (await connectorFor(db, clientId, 'hubspot', LOCAL.network))!;
+    assert.equal(await connectorFor(db, 'cli_nobody', 'hubspot', LOCAL.network), undefined);
+    for (let i = 0; i < 3; i++) await syncAccounts(db, clientId, stored, accounts.slice(i, i + 2), { dryRun: i === 0, overwrite: false });
     await hs.close();
     const { total, rows } = await listSyncRuns(db, clientId, 0, 100);
     assert.equal(total, 3);
-    assert.deepEqual(rows.map((r) => r.dryRun), [false, false, true]);
+    assert.deepEqual(
+      rows.map((r) => r.dryRun),
+      [false, false, true],
+    );
     assert.ok(rows.every((r, i) => i === 0 || rows[i - 1]!.startedAt >= r.startedAt));
     assert.deepEqual(rows[0]!.records, [], 'the list leaves out per-record detail');
     const full = await findSyncRun(db, clientId, rows[0]!.id);
@@ -245,10 +271,19 @@ describe('the validating stub', () => {
   test('a request that does not match the description is refused and recorded', async () => {
     const checker = loadSpec('hubspot-companies.openapi.json');
     const headers = { authorization: 'Bearer x', 'content-type': 'application/json' };
-    assert.throws(() => checker.check('POST', '/crm/v3/objects/companies/batch/read', headers, JSON.stringify({ inputs: [{ id: 'a.com' }], properties: [] })), /propertiesWithHistory/);
-    assert.throws(() => checker.check('POST', '/crm/v3/objects/companies/batch/upsert', headers, JSON.stringify({ inputs: Array(101).fill({ id: 'a', properties: {} }) })), /100/);
+    assert.throws(
+      () => checker.check('POST', '/crm/v3/objects/companies/batch/read', headers, JSON.stringify({ inputs: [{ id: 'a.com' }], properties: [] })),
+      /propertiesWithHistory/,
+    );
+    assert.throws(
+      () => checker.check('POST', '/crm/v3/objects/companies/batch/upsert', headers, JSON.stringify({ inputs: Array(101).fill({ id: 'a', properties: {} }) })),
+      /100/,
+    );
     assert.throws(() => checker.check('POST', '/crm/v3/objects/companies/batch/upsert', { 'content-type': 'application/json' }, '{"inputs":[]}'), /bearer/);
-    assert.throws(() => checker.check('POST', '/crm/v3/objects/companies/batch/upsert', headers, JSON.stringify({ inputs: [{ id: 'a', properties: { n: 5 } }] })), /string/);
+    assert.throws(
+      () => checker.check('POST', '/crm/v3/objects/companies/batch/upsert', headers, JSON.stringify({ inputs: [{ id: 'a', properties: { n: 5 } }] })),
+      /string/,
+    );
     assert.throws(() => checker.check('POST', '/crm/v3/objects/companies', headers, '{}'), /no such operation/);
     const sf = loadSpec('salesforce-bulk2.openapi.json');
     assert.throws(

@@ -8,7 +8,7 @@ import type { CrmAccountRow, CrmKind } from '../../store/crm.ts';
 import { CRM_FIELDS, crmRecord } from './fields.ts';
 
 /** The export's columns: the external id first, then the record's fields in CRM_FIELDS order. */
-export function crmExportColumns(crm: CrmKind): string[] {
+function crmExportColumns(crm: CrmKind): string[] {
   const fields = CRM_FIELDS[crm];
   const externalId = crm === 'hubspot' ? 'stacklens_id' : 'Stacklens_Id__c';
   return [externalId, ...fields.filter((f) => f !== externalId)];

@@ -117,7 +117,7 @@ const countryName = (code: string | null) => {
 const num = (n: number | null) => (n === null ? '' : String(n));
 
 /** "HubSpot (0.93); Stripe (0.88)": technologies in use, with confidence when known. */
-export function technologiesText(techs: CrmAccountRow['technologies']): string {
+function technologiesText(techs: CrmAccountRow['technologies']): string {
   return techs.map((t) => (t.confidence === null ? t.name : `${t.name} (${t.confidence.toFixed(2)})`)).join('; ');
 }
 
@@ -150,9 +150,6 @@ export const CRM_FIELDS: Readonly<Record<CrmKind, readonly string[]>> = {
     'Stacklens_Technologies__c',
   ],
 };
-
-/** The key field of each CRM's record: HubSpot upserts by `domain`, Salesforce by our external id. */
-export const KEY_FIELD: Readonly<Record<CrmKind, string>> = { hubspot: 'domain', salesforce: 'Stacklens_Id__c' };
 
 /** The CRM record of one company: every field of CRM_FIELDS, '' for unknown. */
 export function crmRecord(crm: CrmKind, a: CrmAccountRow): Record<string, string> {

@@ -11,7 +11,7 @@ export interface CrmHttpOptions {
   timeoutMs: number;
 }
 
-export interface CrmResponse {
+interface CrmResponse {
   status: number;
   text: string;
   headers: Record<string, string | string[]>;
@@ -61,7 +61,7 @@ export function jsonOf<T>(res: CrmResponse, what: string): T {
 }
 
 /** The CRM's own error message, when its body carries one (HubSpot: `message`; Salesforce: `[{ message, errorCode }]`). */
-export function vendorMessage(text: string): string {
+function vendorMessage(text: string): string {
   try {
     const body = JSON.parse(text) as unknown;
     const first = Array.isArray(body) ? body[0] : body;

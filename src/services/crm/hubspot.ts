@@ -8,7 +8,7 @@ import type { CrmConnector, WriteOutcome } from './connector.ts';
 import { CrmError } from './connector.ts';
 import { crmRequest, jsonOf, type CrmHttpOptions } from './http.ts';
 
-export const HUBSPOT_BATCH_SIZE = 100;
+const HUBSPOT_BATCH_SIZE = 100;
 
 interface HubSpotObject {
   id: string;
@@ -48,14 +48,10 @@ export class HubSpotConnector implements CrmConnector {
   async read(keys: readonly string[], fields: readonly string[]): Promise<Map<string, Record<string, string>>> {
     const out = new Map<string, Record<string, string>>();
     for (const batch of chunks(keys, HUBSPOT_BATCH_SIZE)) {
-      const res = await crmRequest(
-        this.url('/crm/v3/objects/companies/batch/read'),
-        this.http,
-        {
-          method: 'POST',
-          body: JSON.stringify({ idProperty: 'domain', inputs: batch.map((id) => ({ id })), properties: [...fields], propertiesWithHistory: [] }),
-        },
-      );
+      const res = await crmRequest(this.url('/crm/v3/objects/companies/batch/read'), this.http, {
+        method: 'POST',
+        body: JSON.stringify({ idProperty: 'domain', inputs: batch.map((id) => ({ id })), properties: [...fields], propertiesWithHistory: [] }),
+      });
       // 207: some domains have no company (their errors say so); the results are the ones that do.
       const body = jsonOf<HubSpotBatch>(res, 'HubSpot batch read');
       for (const r of body.results ?? []) {

@@ -9,7 +9,7 @@ import type { CrmConnector, WriteOutcome } from './connector.ts';
 import { CrmError } from './connector.ts';
 import { crmRequest, jsonOf, type CrmHttpOptions } from './http.ts';
 
-export const SALESFORCE_API_VERSION = 'v60.0';
+const SALESFORCE_API_VERSION = 'v60.0';
 const QUERY_CHUNK = 100;
 
 interface JobInfo {
@@ -66,10 +66,7 @@ export class SalesforceConnector implements CrmConnector {
     if (records.length === 0) return out;
     const columns = [this.keyField, ...new Set(records.flatMap((r) => Object.keys(r)).filter((f) => f !== this.keyField))];
     // A field a record does not set stays empty (left as it is); a field set to '' is cleared.
-    const csv = [
-      columns.join(','),
-      ...records.map((r) => columns.map((c) => (c in r ? cell(r[c] === '' ? '#N/A' : r[c]!) : '')).join(',')),
-    ].join('\n');
+    const csv = [columns.join(','), ...records.map((r) => columns.map((c) => (c in r ? cell(r[c] === '' ? '#N/A' : r[c]!) : '')).join(','))].join('\n');
     try {
       const job = jsonOf<JobInfo>(
         await crmRequest(this.url('/jobs/ingest'), this.http, {

@@ -10,15 +10,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.ts';
 import {
+  findConnection,
   findSyncRun,
   finishSyncRun,
   insertSyncRun,
   lastWritten,
   recordWritten,
   type CrmAccountRow,
+  type CrmKind,
   type SyncRunRow,
 } from '../../store/crm.ts';
+import type { NetworkPolicy } from '../../detect/collect/index.ts';
 import type { CrmConnector } from './connector.ts';
+import { HubSpotConnector } from './hubspot.ts';
+import { SalesforceConnector } from './salesforce.ts';
 import { CRM_FIELDS, crmRecord } from './fields.ts';
 
 export interface FieldChange {
@@ -39,14 +44,14 @@ export interface RecordPlan {
   error?: string;
 }
 
-export interface SyncOptions {
+interface SyncOptions {
   dryRun: boolean;
   /** Write fields a person owns in the CRM too. */
   overwrite: boolean;
 }
 
 /** The plan for one company, given the CRM's current record (undefined: none) and what we last wrote. */
-export function planRecord(
+function planRecord(
   fields: readonly string[],
   keyField: string,
   desired: Record<string, string>,
@@ -128,7 +133,8 @@ export async function syncAccounts(
         if (p.outcome === 'failed' || p.action === 'create') continue;
         const rec = recordOf.get(p.companyId)!;
         const cur = current.get(p.key);
-        for (const f of fields) if (cur && (cur[f] ?? '') === rec[f] && !last.get(p.companyId)?.has(f)) written.push({ companyId: p.companyId, field: f, value: rec[f]! });
+        for (const f of fields)
+          if (cur && (cur[f] ?? '') === rec[f] && !last.get(p.companyId)?.has(f)) written.push({ companyId: p.companyId, field: f, value: rec[f]! });
       }
       await recordWritten(db, clientId, connector.kind, written);
     }
@@ -145,4 +151,12 @@ export async function syncAccounts(
     await finishSyncRun(db, id, { status: 'failed', counts, records: plans, error: message });
   }
   return (await findSyncRun(db, clientId, id))!;
+}
+
+/** The connector of a client's stored connection to `crm`, or undefined when it has none. */
+export async function connectorFor(db: Db, clientId: string, crm: CrmKind, network: NetworkPolicy, timeoutMs = 30_000): Promise<CrmConnector | undefined> {
+  const c = await findConnection(db, clientId, crm);
+  if (!c) return undefined;
+  const http = { token: c.token, network, timeoutMs };
+  return crm === 'hubspot' ? new HubSpotConnector(c.baseUrl, http) : new SalesforceConnector(c.baseUrl, http, c.externalIdField ?? 'Stacklens_Id__c');
 }
