@@ -25,8 +25,10 @@ interface HopOptions {
   ca?: string | Buffer;
   /** Awaited after the address is resolved and checked, right before connecting (the politeness wait). */
   beforeConnect?: () => Promise<void>;
-  /** A POST with this body (webhook deliveries); default a GET. */
-  post?: { body: Buffer; headers: Readonly<Record<string, string>> };
+  /** A POST with this body (webhook deliveries; `method` PUT or PATCH for the CRM connectors); default a GET. */
+  post?: { body: Buffer; headers: Readonly<Record<string, string>>; method?: 'POST' | 'PUT' | 'PATCH' };
+  /** Extra request headers on any method (an API token for a GET). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface HopResponse {
@@ -138,7 +140,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
     const req = mod.request(
       url,
       {
-        method: opts.post ? 'POST' : 'GET',
+        method: opts.post ? (opts.post.method ?? 'POST') : 'GET',
         lookup: lookup as never,
         agent: false,
         servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
@@ -148,6 +150,7 @@ export async function requestOnce(url: URL, opts: HopOptions): Promise<HopRespon
           accept: opts.accept ?? 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
           'accept-language': 'en',
+          ...opts.headers,
           ...(opts.post ? { ...opts.post.headers, 'content-length': String(opts.post.body.length) } : {}),
         },
       },
