@@ -6,6 +6,7 @@ import type { McpBinding, Operation } from './operation.ts';
 import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
 import { facetOperations } from './facets.ts';
+import { lookalikeOperations } from './lookalikes.ts';
 import { companyProductOperations } from './company-products.ts';
 import { evidenceOperations } from './evidence.ts';
 import { detectOperations } from './detect.ts';
@@ -29,6 +30,7 @@ const LISTED = [
   ...accountOperations,
   ...companyOperations,
   ...facetOperations,
+  ...lookalikeOperations,
   ...companyProductOperations,
   ...evidenceOperations,
   ...firmographicsOperations,

@@ -10,6 +10,7 @@ import { OPERATIONS, type Covers, type OperationId } from '../../schemas/operati
 import { roleAtLeast } from '../../schemas/roles.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
+import { lookalikeRoutes } from './lookalikes.ts';
 import { companyProductRoutes } from './company-products.ts';
 import { vendorRoutes } from './vendors.ts';
 import { categoryRoutes } from './categories.ts';
@@ -48,6 +49,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   const routes = [
     ...accountRoutes(),
     ...companyRoutes(app),
+    ...lookalikeRoutes(app),
     ...companyProductRoutes(app),
     ...firmographicsRoutes(app),
     ...feedRoutes(app),

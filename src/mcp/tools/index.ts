@@ -7,11 +7,12 @@ import { profileTools } from './profiles.ts';
 import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
+import { lookalikeTools } from './lookalikes.ts';
 import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
 import { eventTools } from './events.ts';
 
-const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools];
+const defined = [...companyTools, ...lookalikeTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;
 
