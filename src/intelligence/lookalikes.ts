@@ -123,7 +123,12 @@ export function seedProfile(pop: Population, seeds: number[], minSupport: number
  * cost at one pass over its stack, categories and terms whatever the number of seeds.
  */
 export class LookalikeScorer {
-  private readonly memo = { industry: new Map<number, number>(), employees: new Map<number, number>(), revenue: new Map<number, number>(), region: new Map<number, number>() };
+  private readonly memo = {
+    industry: new Map<number, number>(),
+    employees: new Map<number, number>(),
+    revenue: new Map<number, number>(),
+    region: new Map<number, number>(),
+  };
 
   constructor(
     private readonly pop: Population,
@@ -210,7 +215,9 @@ export class LookalikeScorer {
     let inter = 0;
     for (const p of stack) inter += this.profile.productWeight[p]!;
     const products = [];
-    if (inter > 0) for (const p of stack) if (this.profile.productWeight[p]! > 0) products.push({ product: p, contribution: (weighted.products * this.profile.productWeight[p]!) / inter });
+    if (inter > 0)
+      for (const p of stack)
+        if (this.profile.productWeight[p]! > 0) products.push({ product: p, contribution: (weighted.products * this.profile.productWeight[p]!) / inter });
     products.sort((a, b) => b.contribution - a.contribution || a.product - b.product);
     const score = Object.values(weighted).reduce((s, v) => s + v, 0);
     return { parts: weighted, products, score };

@@ -78,7 +78,9 @@ export async function findLookalikes(primary: Db, input: LookalikesInput): Promi
   const pop = await currentPopulation(primary.read);
   const missing = seeds.filter((id) => !pop.indexOf.has(id));
   if (missing.length > 0) {
-    throw new ConflictError(`seeds: ${missing.length} of the seeds are newer than the latest intelligence refresh (${missing.slice(0, 5).join(', ')}); run the refresh first`);
+    throw new ConflictError(
+      `seeds: ${missing.length} of the seeds are newer than the latest intelligence refresh (${missing.slice(0, 5).join(', ')}); run the refresh first`,
+    );
   }
   const seedIdx = seeds.map((id) => pop.indexOf.get(id)!);
 
@@ -156,7 +158,9 @@ async function explainPage(db: Db, pop: Population, scorer: LookalikeScorer, pag
     shared.sort((a, b) => productSupport[b]! - productSupport[a]! || a - b);
     return { c, contributions: scorer.contributions(c), shared: shared.slice(0, 10) };
   });
-  const names = await productNames(db, [...new Set(explained.flatMap((e) => [...e.shared, ...e.contributions.products.map((p) => p.product)]).map((p) => pop.productIds[p]!))]);
+  const names = await productNames(db, [
+    ...new Set(explained.flatMap((e) => [...e.shared, ...e.contributions.products.map((p) => p.product)]).map((p) => pop.productIds[p]!)),
+  ]);
   const nameOf = (p: number) => names.get(pop.productIds[p]!) ?? pop.productIds[p]!;
   return explained.flatMap(({ c, contributions, shared }) => {
     const row = rows.get(pop.ids[c]!);

@@ -45,3 +45,10 @@ export async function productNames(db: Queryable, ids: string[]): Promise<Map<st
   const rows = await db.queryArrays<[string, string]>('SELECT id, name FROM products WHERE id = ANY($1::text[])', [ids]);
   return new Map(rows);
 }
+
+/** Company id → domain. */
+export async function findCompanyDomains(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.queryArrays<[string, string]>('SELECT id, domain FROM companies WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows);
+}
