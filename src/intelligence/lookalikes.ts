@@ -24,22 +24,24 @@ export interface LookalikeWeights {
   terms: number;
 }
 
-export type LookalikeParts = Record<keyof LookalikeWeights, number>;
+type LookalikeParts = Record<keyof LookalikeWeights, number>;
 export type LookalikePart = keyof LookalikeWeights;
 
 /**
- * The weights of lookalike scoring (sum 1). A seed set is usually a market segment — who the
- * buyers are (industry, size, region) and what they run — so firmographics weigh more than in
- * the Default cohort, whose peers are found within a block of alike companies first.
+ * The weights of lookalike scoring (sum 1), chosen on the demo world's hidden segments
+ * (`stacklens eval lookalikes`; the weights tried and their figures: docs/intelligence.md).
+ * The in-use stack says most about which segment a company is in; industry, size and region
+ * keep a company of another market from ranking on a shared suite alone. Categories and
+ * description terms measured no gain there; their parts stay, at weight 0, for other worlds.
  */
 export const LOOKALIKE_WEIGHTS: LookalikeWeights = {
-  industry: 0.25,
-  employees: 0.15,
+  industry: 0.15,
+  employees: 0.075,
   revenue: 0,
-  region: 0.15,
-  products: 0.35,
-  categories: 0.05,
-  terms: 0.05,
+  region: 0.075,
+  products: 0.7,
+  categories: 0,
+  terms: 0,
 };
 
 /** A value of a firmographic field held by some seeds: one of them stands for all in the pairwise function. */
@@ -48,7 +50,7 @@ interface SeedGroup {
   seeds: number;
 }
 
-export interface SeedProfile {
+interface SeedProfile {
   /** Population indices of the seeds. */
   seeds: number[];
   minSupport: number;
