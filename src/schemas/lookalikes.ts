@@ -14,59 +14,74 @@ const MAX_SIZE = 100;
 
 const searchFields = companySearchBodySchema.omit({ page: true, size: true, sort: true, asOf: true });
 
-export const lookalikesBodySchema = searchFields
-  .extend({
-    seedDomains: z
-      .array(domainSchema('Company domain'))
-      .min(MIN_SEEDS)
-      .max(MAX_SEEDS)
-      .optional()
-      .describe(`The seed companies (${MIN_SEEDS}-${MAX_SEEDS} domains, e.g. customers that bought); unknown → 404 naming them`),
-    seedSearch: searchFields
-      .optional()
-      .describe(
-        `Or the seeds as the companies a company search matches (the body of POST /companies/search without paging, sort and asOf; a monitor's \`search\` as it is): ${MIN_SEEDS}-${MAX_SEEDS} matches`,
-      ),
-    excludeDomains: z
-      .array(domainSchema('Company domain'))
-      .max(MAX_EXCLUDED)
-      .optional()
-      .describe(`Companies never returned (e.g. existing customers), up to ${MAX_EXCLUDED}; domains not on record are ignored (counted in excludedUnknown)`),
-    minSeedSupport: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_SEEDS)
-      .default(2)
-      .describe('A signal (product, industry, band, region, description term) held by fewer seeds does not drive the ranking; default 2'),
-    page: z.number().int().min(0).default(0).describe('0-based page of the ranking'),
-    size: z.number().int().min(1).max(MAX_SIZE).default(20).describe(`Results per page, 1-${MAX_SIZE}, default 20`),
-  })
-  .meta({
-    id: 'LookalikesRequest',
-    description:
-      'The seeds (exactly one of `seedDomains` and `seedSearch`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)',
-    ...requestExamples({ seedDomains: ['acme.com', 'globex.com', 'initech.com'], excludeDomains: ['umbrella.com'], filter: { countryIn: ['US'] }, size: 10 }),
-  });
+const seedSearch = searchFields
+  .optional()
+  .describe(
+    `Or the seeds as the companies a company search matches (the body of POST /companies/search without paging, sort and asOf; a monitor's \`search\` as it is): ${MIN_SEEDS}-${MAX_SEEDS} matches`,
+  );
+
+const seedAndPageFields = {
+  seedDomains: z
+    .array(domainSchema('Company domain'))
+    .min(MIN_SEEDS)
+    .max(MAX_SEEDS)
+    .optional()
+    .describe(`The seed companies (${MIN_SEEDS}-${MAX_SEEDS} domains, e.g. customers that bought); unknown → 404 naming them`),
+  excludeDomains: z
+    .array(domainSchema('Company domain'))
+    .max(MAX_EXCLUDED)
+    .optional()
+    .describe(`Companies never returned (e.g. existing customers), up to ${MAX_EXCLUDED}; domains not on record are ignored (counted in excludedUnknown)`),
+  minSeedSupport: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEEDS)
+    .default(2)
+    .describe('A signal (product, industry, band, region, description term) held by fewer seeds does not drive the ranking; default 2'),
+  page: z.number().int().min(0).default(0).describe('0-based page of the ranking'),
+  size: z.number().int().min(1).max(MAX_SIZE).default(20).describe(`Results per page, 1-${MAX_SIZE}, default 20`),
+};
+
+export const lookalikesBodySchema = searchFields.extend({ ...seedAndPageFields, seedSearch }).meta({
+  id: 'LookalikesRequest',
+  description:
+    'The seeds (exactly one of `seedDomains` and `seedSearch`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)',
+  ...requestExamples({ seedDomains: ['acme.com', 'globex.com', 'initech.com'], excludeDomains: ['umbrella.com'], filter: { countryIn: ['US'] }, size: 10 }),
+});
 export type LookalikesInput = z.output<typeof lookalikesBodySchema>;
+
+/**
+ * The MCP arguments: the seeds by domain, paging, and four fields of the search filter (country,
+ * industry, employee band, products). seedSearch and the rest of the filter are REST only: tools/list has a byte budget
+ * (test/mcp/protocol.test.ts), and a model can run companies_search and pass the domains instead.
+ */
+const lookalikesToolInput = z.strictObject({
+  ...seedAndPageFields,
+  filter: searchFields.shape.filter
+    .unwrap()
+    .pick({ countryIn: true, industryIn: true, employeeRangeIn: true, productIdIn: true })
+    .optional()
+    .describe('What results must match (fields of the companies_search filter)'),
+});
 
 const sharedSignalSchema = z.object({
   productId: z.string(),
-  product: z.string().describe('Product name'),
-  seeds: z.number().int().describe('Seeds using it'),
-  of: z.number().int().describe('Seeds in all'),
+  product: z.string(),
+  seeds: z.number().int().describe('Seeds using it, of `of` seeds'),
+  of: z.number().int(),
 });
 
 const matchSchema = z.object({
   field: z.enum(['industry', 'employeeRange', 'revenueRange', 'region']),
-  value: z.string().nullable().describe("The result's value (industry name, band label, region code)"),
-  seeds: z.number().int().describe('Seeds with the same value'),
+  value: z.string().nullable(),
+  seeds: z.number().int(),
   of: z.number().int(),
 });
 
 const featureSchema = z.object({
-  feature: z.string().describe('e.g. "uses HubSpot CRM", "industry Software", "region EU", "description", "category mix"'),
-  share: z.number().describe('Its share of the score, 0-1'),
+  feature: z.string().describe('e.g. "uses HubSpot CRM", "industry Software"'),
+  share: z.number(),
 });
 
 export const lookalikeSchema = z.object({
@@ -77,9 +92,9 @@ export const lookalikeSchema = z.object({
   revenueRange: z.string().nullable(),
   country: z.string().nullable(),
   score: z.number().describe('Similarity to the seed set, 0-1'),
-  sharedSignals: z.array(sharedSignalSchema).describe('Products it uses that at least minSeedSupport seeds use, most shared first (at most 10)'),
-  matches: z.array(matchSchema).describe('Its industry, bands and region, with how many seeds share each'),
-  topFeatures: z.array(featureSchema).describe('What made the score, largest share first (at most 5)'),
+  sharedSignals: z.array(sharedSignalSchema).describe('Products it shares with ≥ minSeedSupport seeds (≤ 10)'),
+  matches: z.array(matchSchema),
+  topFeatures: z.array(featureSchema).describe('Largest shares of the score (≤ 5)'),
 });
 export type Lookalike = z.output<typeof lookalikeSchema>;
 
@@ -88,12 +103,12 @@ export const lookalikesSchema = z
     seeds: z.object({
       count: z.number().int(),
       minSeedSupport: z.number().int(),
-      signals: z.array(sharedSignalSchema).describe('The products at least minSeedSupport seeds use, most shared first (at most 20)'),
+      signals: z.array(sharedSignalSchema).describe('Products ≥ minSeedSupport seeds use (≤ 20)'),
     }),
-    excluded: z.number().int().describe('Companies left out: the seeds and the excluded domains on record'),
+    excluded: z.number().int().describe('Seeds and excluded companies left out'),
     excludedUnknown: z.number().int().describe('excludeDomains not on record'),
     totalPages: z.number().int(),
-    totalElements: z.number().int().describe('Candidates ranked: the filter’s matches, minus the excluded'),
+    totalElements: z.number().int(),
     content: z.array(lookalikeSchema),
   })
   .meta({
@@ -136,7 +151,7 @@ export const findLookalikesOp = defineOperation({
     'Stacks are those of the latest intelligence refresh (as cohorts). Unknown seed domains → 404 naming them; fewer than 2 or more than 1000 seeds → 400.',
   ].join('\n\n'),
   tag: 'Companies',
-  input: lookalikesBodySchema,
+  input: lookalikesToolInput,
   output: lookalikesSchema,
   readOnly: true,
   attributed: true,
@@ -146,7 +161,7 @@ export const findLookalikesOp = defineOperation({
     name: 'find_lookalikes',
     title: 'Find lookalike companies',
     description:
-      'Companies most like a seed set (seedDomains, or seedSearch: a company search), seeds and excludeDomains left out, narrowed by a companies_search filter. Each result lists shared products ("4 of 5 seeds"), firmographic matches and top features.',
+      'Companies most like a seed set (seedDomains), seeds and excludeDomains left out. Each result lists shared products ("4 of 5 seeds"), firmographic matches and top features.',
   },
 });
 

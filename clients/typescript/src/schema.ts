@@ -1720,6 +1720,23 @@ export interface components {
             domains?: string[];
             /** @description The seed companies (2-1000 domains, e.g. customers that bought); unknown → 404 naming them */
             seedDomains?: string[];
+            /** @description Companies never returned (e.g. existing customers), up to 10000; domains not on record are ignored (counted in excludedUnknown) */
+            excludeDomains?: string[];
+            /**
+             * @description A signal (product, industry, band, region, description term) held by fewer seeds does not drive the ranking; default 2
+             * @default 2
+             */
+            minSeedSupport?: number;
+            /**
+             * @description 0-based page of the ranking
+             * @default 0
+             */
+            page?: number;
+            /**
+             * @description Results per page, 1-100, default 20
+             * @default 20
+             */
+            size?: number;
             /** @description Or the seeds as the companies a company search matches (the body of POST /companies/search without paging, sort and asOf; a monitor's `search` as it is): 2-1000 matches */
             seedSearch?: {
                 /** @description Structured filter; every given field must hold (AND) */
@@ -1784,23 +1801,6 @@ export interface components {
                 /** @description Only these company domains (normalized; unknown → 404) */
                 domains?: string[];
             };
-            /** @description Companies never returned (e.g. existing customers), up to 10000; domains not on record are ignored (counted in excludedUnknown) */
-            excludeDomains?: string[];
-            /**
-             * @description A signal (product, industry, band, region, description term) held by fewer seeds does not drive the ranking; default 2
-             * @default 2
-             */
-            minSeedSupport?: number;
-            /**
-             * @description 0-based page of the ranking
-             * @default 0
-             */
-            page?: number;
-            /**
-             * @description Results per page, 1-100, default 20
-             * @default 20
-             */
-            size?: number;
         };
         /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
         SiteArtifactsInput: {
@@ -2260,23 +2260,20 @@ export interface components {
             seeds: {
                 count: number;
                 minSeedSupport: number;
-                /** @description The products at least minSeedSupport seeds use, most shared first (at most 20) */
+                /** @description Products ≥ minSeedSupport seeds use (≤ 20) */
                 signals: {
                     productId: string;
-                    /** @description Product name */
                     product: string;
-                    /** @description Seeds using it */
+                    /** @description Seeds using it, of `of` seeds */
                     seeds: number;
-                    /** @description Seeds in all */
                     of: number;
                 }[];
             };
-            /** @description Companies left out: the seeds and the excluded domains on record */
+            /** @description Seeds and excluded companies left out */
             excluded: number;
             /** @description excludeDomains not on record */
             excludedUnknown: number;
             totalPages: number;
-            /** @description Candidates ranked: the filter’s matches, minus the excluded */
             totalElements: number;
             content: {
                 domain: string;
@@ -2287,31 +2284,25 @@ export interface components {
                 country: string | null;
                 /** @description Similarity to the seed set, 0-1 */
                 score: number;
-                /** @description Products it uses that at least minSeedSupport seeds use, most shared first (at most 10) */
+                /** @description Products it shares with ≥ minSeedSupport seeds (≤ 10) */
                 sharedSignals: {
                     productId: string;
-                    /** @description Product name */
                     product: string;
-                    /** @description Seeds using it */
+                    /** @description Seeds using it, of `of` seeds */
                     seeds: number;
-                    /** @description Seeds in all */
                     of: number;
                 }[];
-                /** @description Its industry, bands and region, with how many seeds share each */
                 matches: {
                     /** @enum {string} */
                     field: "industry" | "employeeRange" | "revenueRange" | "region";
-                    /** @description The result's value (industry name, band label, region code) */
                     value: string | null;
-                    /** @description Seeds with the same value */
                     seeds: number;
                     of: number;
                 }[];
-                /** @description What made the score, largest share first (at most 5) */
+                /** @description Largest shares of the score (≤ 5) */
                 topFeatures: {
-                    /** @description e.g. "uses HubSpot CRM", "industry Software", "region EU", "description", "category mix" */
+                    /** @description e.g. "uses HubSpot CRM", "industry Software" */
                     feature: string;
-                    /** @description Its share of the score, 0-1 */
                     share: number;
                 }[];
             }[];
