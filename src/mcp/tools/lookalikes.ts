@@ -16,7 +16,7 @@ export const lookalikeTools = [
 ];
 
 function why(l: Lookalike): string {
-  const signals = l.sharedSignals.slice(0, 3).map((s) => `uses ${s.product}: ${s.seeds} of ${s.of} seeds`);
+  const signals = l.sharedSignals.slice(0, 1).map((s) => `uses ${s.product}: ${s.seeds} of ${s.of} seeds`);
   const industry = l.matches.find((m) => m.field === 'industry' && m.seeds > 0);
   if (industry) signals.unshift(`industry ${industry.value}: ${industry.seeds} of ${industry.of} seeds`);
   return signals.join('; ');
@@ -25,7 +25,7 @@ function why(l: Lookalike): string {
 function lookalikesSummary(a: Lookalikes, page: number): string {
   const head = `${a.totalElements} candidates ranked against ${a.seeds.count} seeds (${a.excluded} left out).`;
   if (a.content.length === 0) return `${head} No results on this page.`;
-  const shown = a.content.slice(0, 10).map((l) => `${named(l.name, l.domain)} ${l.score.toFixed(2)} (${why(l)})`);
+  const shown = a.content.slice(0, 5).map((l) => `${named(l.name, l.domain)} ${l.score.toFixed(2)} (${why(l)})`);
   const more = a.totalPages > page + 1 ? ` Next: page ${page + 1}.` : '';
   return `${head} Most alike: ${shown.join('; ')}.${more}`;
 }
