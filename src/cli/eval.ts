@@ -9,6 +9,7 @@ import { openDb } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { evaluateIntelligence, NoTruthError, type IntelligenceEvalReport } from '../eval/intelligence.ts';
 import { evaluateAi, type AiEvalReport } from '../eval/ai.ts';
+import { evaluateLookalikes, formatLookalikesEval, LOOKALIKE_GOALS } from '../eval/lookalikes.ts';
 import type { Calibration, ReliabilityBin } from '../eval/metrics.ts';
 import { FEATURE_NAMES } from '../intelligence/confidence.ts';
 import { INFERENCE_FEATURE_NAMES } from '../intelligence/peer-inference.ts';
@@ -30,6 +31,26 @@ export function registerEvalCommands(program: Command): void {
         try {
           const r = await evaluateIntelligence(db, { fit: opts.fit, relatedSample: Number(opts.sample), coAdoptionThreshold: Number(opts.threshold) });
           console.log(formatIntelligenceEval(r));
+        } catch (err) {
+          if (!(err instanceof NoTruthError)) throw err;
+          console.error(err.message);
+          process.exitCode = 1;
+        }
+      });
+    });
+
+  parent
+    .command('lookalikes')
+    .description("Measure lookalikes against the demo world's hidden segments: from 5 seeds of a segment, precision@50 and recall@200 of its other members")
+    .option('--seeds <n>', 'seeds per trial', '5')
+    .option('--trials <n>', 'trials per segment', '2')
+    .option('--segments <n>', 'the largest segments measured', '30')
+    .action(async (opts: { seeds: string; trials: string; segments: string }) => {
+      await withContext(async ({ db }) => {
+        try {
+          const r = await evaluateLookalikes(db, { seeds: Number(opts.seeds), trialsPerSegment: Number(opts.trials), maxSegments: Number(opts.segments) });
+          console.log(formatLookalikesEval(r));
+          if (r.precisionAt50 < LOOKALIKE_GOALS.precisionAt50 || r.recallAt200 < LOOKALIKE_GOALS.recallAt200) process.exitCode = 1;
         } catch (err) {
           if (!(err instanceof NoTruthError)) throw err;
           console.error(err.message);

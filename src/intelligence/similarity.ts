@@ -21,7 +21,7 @@ export function bandSimilarity(x: number, y: number): number {
 }
 
 /** Same region 1, unknown 0.3. Markets are regional; the country is a separate, small term. */
-function regionSimilarity(pop: Population, a: number, b: number): number {
+export function regionSimilarity(pop: Population, a: number, b: number): number {
   if (pop.region[a]! < 0 || pop.region[b]! < 0) return 0.3;
   return pop.region[a] === pop.region[b] ? 1 : 0;
 }

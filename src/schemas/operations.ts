@@ -7,6 +7,7 @@ import { accountOperations } from './account.ts';
 import { companyOperations } from './companies.ts';
 import { facetOperations } from './facets.ts';
 import { enrichmentOperations } from './enrichment.ts';
+import { lookalikeOperations } from './lookalikes.ts';
 import { companyProductOperations } from './company-products.ts';
 import { evidenceOperations } from './evidence.ts';
 import { detectOperations } from './detect.ts';
@@ -31,6 +32,7 @@ const LISTED = [
   ...companyOperations,
   ...facetOperations,
   ...enrichmentOperations,
+  ...lookalikeOperations,
   ...companyProductOperations,
   ...evidenceOperations,
   ...firmographicsOperations,

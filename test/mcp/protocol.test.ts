@@ -162,13 +162,14 @@ test('annotations and titles come from the operation records', async () => {
 });
 
 // The budget was 25 KB until the change tools (company_changes, product_adoption) and asOf
-// joined; their arguments are already the few a model needs (docs/mcp.md). 31 KB since
-// enrich_companies (≈ 1 KB: two arguments, a compact output schema).
-test('tools/list stays within 31 KB', async () => {
+// joined; their arguments are already the few a model needs (docs/mcp.md). enrich_companies
+// (≈ 1 KB) and find_lookalikes (≈ 3.1 KB: seeds, four filter fields, an explained result) took
+// it from 29.9 KB to 34 KB.
+test('tools/list stays within 34.5 KB', async () => {
   const { client } = await connectMcp(t, 'basic');
   const listed = await client.listTools();
   const size = Buffer.byteLength(JSON.stringify(listed));
-  assert.ok(size <= 31_000, `tools/list is ${size} bytes`);
+  assert.ok(size <= 34_500, `tools/list is ${size} bytes`);
 });
 
 test('bad, unknown and missing arguments and unknown records are isError results naming the problem', async () => {

@@ -153,6 +153,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/lookalikes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rank companies by similarity to a seed set (lookalikes)
+         * @description Scores every company against the seed set in the feature space of cohorts and competitors (industry, size and revenue bands, region, the in-use stack weighted by rarity, category mix, description terms; weights in docs/intelligence.md) and returns the most alike first. The seeds and `excludeDomains` are never returned; the company-search filter narrows the candidates.
+         *
+         *     A product, industry, band, region or description term held by fewer than `minSeedSupport` seeds does not count. Every result explains itself: the shared products with their support among the seeds, its industry, bands and region with the seeds that share them, and the features with the largest share of its score.
+         *
+         *     Stacks are those of the latest intelligence refresh (as cohorts). Unknown seed domains → 404 naming them; fewer than 2 or more than 1000 seeds → 400.
+         */
+        post: operations["findLookalikes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{companyDomain}/products/paged": {
         parameters: {
             query?: never;
@@ -1654,6 +1678,171 @@ export interface components {
              */
             format?: "jsonl" | "csv";
         };
+        /**
+         * @description The seeds (exactly one of `seedDomains` and `seedSearch`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)
+         * @example {
+         *       "seedDomains": [
+         *         "acme.com",
+         *         "globex.com",
+         *         "initech.com"
+         *       ],
+         *       "excludeDomains": [
+         *         "umbrella.com"
+         *       ],
+         *       "filter": {
+         *         "countryIn": [
+         *           "US"
+         *         ]
+         *       },
+         *       "size": 10
+         *     }
+         */
+        LookalikesRequestInput: {
+            /** @description Structured filter; every given field must hold (AND) */
+            filter?: {
+                /** @description Case-insensitive substring of the company name */
+                companyNameContains?: string;
+                /** @description Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404 */
+                vendorDomainIn?: string[];
+                /** @description true: the company must use every listed vendor; false (default): any */
+                vendorDomainInAnd?: boolean;
+                /** @description Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd) */
+                vendorDomainNotIn?: string[];
+                /** @description true: excluded only if it uses every listed vendor; false (default): any */
+                vendorDomainNotInAnd?: boolean;
+                /** @description Companies using these products (any; all when productIdInAnd). Unknown product → 404 */
+                productIdIn?: string[];
+                /** @description true: the company must use every listed product; false (default): any */
+                productIdInAnd?: boolean;
+                /** @description Exclude companies using these products */
+                productIdNotIn?: string[];
+                /** @description true: excluded only if it uses every listed product; false (default): any */
+                productIdNotInAnd?: boolean;
+                /** @description Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404 */
+                mainCategoryIdIn?: string[];
+                /** @description true: a product in every listed category; false (default): any */
+                mainCategoryIdInAnd?: boolean;
+                /** @description Exclude companies using a product in these categories (subtrees included) */
+                mainCategoryIdNotIn?: string[];
+                /** @description true: excluded only if it has products in every listed category; false (default): any */
+                mainCategoryIdNotInAnd?: boolean;
+                /** @description Only installs of these intensity buckets count for the vendor/product/category filters (LOW 0-33, MEDIUM 34-66, HIGH 67-100, on the 0-100 intensity score). Alone, it keeps companies with at least one such install */
+                intensityBucketIn?: ("LOW" | "MEDIUM" | "HIGH")[];
+                /** @description Only installs last verified in these buckets count for the vendor/product/category filters (RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago). Alone, it keeps companies with at least one such install */
+                dateLastVerifiedBucketIn?: ("RECENT" | "NEW" | "OLD" | "ANCIENT")[];
+                /** @description Only these company domains (unknown → 404) */
+                companyDomainIn?: string[];
+                /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                industryIn?: string[];
+                /** @description Country names or ISO-2 codes */
+                countryIn?: string[];
+                /** @description States or regions (case-insensitive exact) */
+                stateIn?: string[];
+                /** @description Cities (case-insensitive exact) */
+                cityIn?: string[];
+                /** @description Postal codes (exact) */
+                postalCodeIn?: string[];
+                /** @description Employee band labels */
+                employeeRangeIn?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                /** @description Revenue band labels */
+                revenueRangeIn?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+            };
+            /** @description Free text: every word must appear in the name, domain or industry */
+            query?: string;
+            /** @description ISO-2 country codes (country names accepted) */
+            countries?: string[];
+            /** @description Industry names or ids (see GET /industries); unknown → 400 */
+            industries?: string[];
+            /** @description Employee bands: Less than 10 | 10 - 49 | 50 - 199 | 200 - 499 | 500 - 999 | 1,000 - 4,999 | 5,000 - 9,999 | Above 10,000 */
+            employeeRange?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+            /** @description Revenue bands: Less than 1M | 1M - 2M | 2M - 5M | 5M - 10M | 10M - 50M | 50M - 100M | 100M - 500M | 500M - 1B | More than 1B */
+            revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+            /** @description Only these company domains (normalized; unknown → 404) */
+            domains?: string[];
+            /** @description The seed companies (2-1000 domains, e.g. customers that bought); unknown → 404 naming them */
+            seedDomains?: string[];
+            /** @description Companies never returned (e.g. existing customers), up to 10000; domains not on record are ignored (counted in excludedUnknown) */
+            excludeDomains?: string[];
+            /**
+             * @description A signal (product, industry, band, region, description term) held by fewer seeds does not drive the ranking; default 2
+             * @default 2
+             */
+            minSeedSupport?: number;
+            /**
+             * @description 0-based page of the ranking
+             * @default 0
+             */
+            page?: number;
+            /**
+             * @description Results per page, 1-100, default 20
+             * @default 20
+             */
+            size?: number;
+            /** @description Or the seeds as the companies a company search matches (the body of POST /companies/search without paging, sort and asOf; a monitor's `search` as it is): 2-1000 matches */
+            seedSearch?: {
+                /** @description Structured filter; every given field must hold (AND) */
+                filter?: {
+                    /** @description Case-insensitive substring of the company name */
+                    companyNameContains?: string;
+                    /** @description Companies using a product of these vendors (any; all when vendorDomainInAnd). Unknown vendor → 404 */
+                    vendorDomainIn?: string[];
+                    /** @description true: the company must use every listed vendor; false (default): any */
+                    vendorDomainInAnd?: boolean;
+                    /** @description Exclude companies using these vendors (any; only those using all when vendorDomainNotInAnd) */
+                    vendorDomainNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed vendor; false (default): any */
+                    vendorDomainNotInAnd?: boolean;
+                    /** @description Companies using these products (any; all when productIdInAnd). Unknown product → 404 */
+                    productIdIn?: string[];
+                    /** @description true: the company must use every listed product; false (default): any */
+                    productIdInAnd?: boolean;
+                    /** @description Exclude companies using these products */
+                    productIdNotIn?: string[];
+                    /** @description true: excluded only if it uses every listed product; false (default): any */
+                    productIdNotInAnd?: boolean;
+                    /** @description Companies using a product in these categories; a parent category covers its whole subtree. Unknown category → 404 */
+                    mainCategoryIdIn?: string[];
+                    /** @description true: a product in every listed category; false (default): any */
+                    mainCategoryIdInAnd?: boolean;
+                    /** @description Exclude companies using a product in these categories (subtrees included) */
+                    mainCategoryIdNotIn?: string[];
+                    /** @description true: excluded only if it has products in every listed category; false (default): any */
+                    mainCategoryIdNotInAnd?: boolean;
+                    /** @description Only installs of these intensity buckets count for the vendor/product/category filters (LOW 0-33, MEDIUM 34-66, HIGH 67-100, on the 0-100 intensity score). Alone, it keeps companies with at least one such install */
+                    intensityBucketIn?: ("LOW" | "MEDIUM" | "HIGH")[];
+                    /** @description Only installs last verified in these buckets count for the vendor/product/category filters (RECENT within 90 days, NEW 90-365 days ago, OLD 365-730 days ago, ANCIENT more than 730 days ago). Alone, it keeps companies with at least one such install */
+                    dateLastVerifiedBucketIn?: ("RECENT" | "NEW" | "OLD" | "ANCIENT")[];
+                    /** @description Only these company domains (unknown → 404) */
+                    companyDomainIn?: string[];
+                    /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                    industryIn?: string[];
+                    /** @description Country names or ISO-2 codes */
+                    countryIn?: string[];
+                    /** @description States or regions (case-insensitive exact) */
+                    stateIn?: string[];
+                    /** @description Cities (case-insensitive exact) */
+                    cityIn?: string[];
+                    /** @description Postal codes (exact) */
+                    postalCodeIn?: string[];
+                    /** @description Employee band labels */
+                    employeeRangeIn?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                    /** @description Revenue band labels */
+                    revenueRangeIn?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                };
+                /** @description Free text: every word must appear in the name, domain or industry */
+                query?: string;
+                /** @description ISO-2 country codes (country names accepted) */
+                countries?: string[];
+                /** @description Industry names or ids (see GET /industries); unknown → 400 */
+                industries?: string[];
+                /** @description Employee bands: Less than 10 | 10 - 49 | 50 - 199 | 200 - 499 | 500 - 999 | 1,000 - 4,999 | 5,000 - 9,999 | Above 10,000 */
+                employeeRange?: ("Less than 10" | "10 - 49" | "50 - 199" | "200 - 499" | "500 - 999" | "1,000 - 4,999" | "5,000 - 9,999" | "Above 10,000")[];
+                /** @description Revenue bands: Less than 1M | 1M - 2M | 2M - 5M | 5M - 10M | 10M - 50M | 50M - 100M | 100M - 500M | 500M - 1B | More than 1B */
+                revenueRange?: ("Less than 1M" | "1M - 2M" | "2M - 5M" | "5M - 10M" | "10M - 50M" | "50M - 100M" | "100M - 500M" | "500M - 1B" | "More than 1B")[];
+                /** @description Only these company domains (normalized; unknown → 404) */
+                domains?: string[];
+            };
+        };
         /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
         SiteArtifactsInput: {
             domain: string;
@@ -2048,6 +2237,114 @@ export interface components {
                     value: string | null;
                     name: string | null;
                     companies: number;
+                }[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "seeds": {
+         *         "count": 3,
+         *         "minSeedSupport": 2,
+         *         "signals": [
+         *           {
+         *             "productId": "prd_hubspot_crm",
+         *             "product": "HubSpot CRM",
+         *             "seeds": 3,
+         *             "of": 3
+         *           }
+         *         ]
+         *       },
+         *       "excluded": 4,
+         *       "excludedUnknown": 0,
+         *       "totalPages": 40,
+         *       "totalElements": 400,
+         *       "content": [
+         *         {
+         *           "domain": "hooli.com",
+         *           "name": "Hooli",
+         *           "industry": "Software",
+         *           "employeeRange": "50 - 199",
+         *           "revenueRange": null,
+         *           "country": "US",
+         *           "score": 0.71,
+         *           "sharedSignals": [
+         *             {
+         *               "productId": "prd_hubspot_crm",
+         *               "product": "HubSpot CRM",
+         *               "seeds": 3,
+         *               "of": 3
+         *             }
+         *           ],
+         *           "matches": [
+         *             {
+         *               "field": "industry",
+         *               "value": "Software",
+         *               "seeds": 3,
+         *               "of": 3
+         *             }
+         *           ],
+         *           "topFeatures": [
+         *             {
+         *               "feature": "industry Software",
+         *               "share": 0.35
+         *             },
+         *             {
+         *               "feature": "uses HubSpot CRM",
+         *               "share": 0.3
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        Lookalikes: {
+            seeds: {
+                count: number;
+                minSeedSupport: number;
+                /** @description Products ≥ minSeedSupport seeds use (≤ 20) */
+                signals: {
+                    productId: string;
+                    product: string;
+                    /** @description Seeds using it, of `of` seeds */
+                    seeds: number;
+                    of: number;
+                }[];
+            };
+            /** @description Seeds and excluded companies left out */
+            excluded: number;
+            /** @description excludeDomains not on record */
+            excludedUnknown: number;
+            totalPages: number;
+            totalElements: number;
+            content: {
+                domain: string;
+                name: string | null;
+                industry: string | null;
+                employeeRange: string | null;
+                revenueRange: string | null;
+                country: string | null;
+                /** @description Similarity to the seed set, 0-1 */
+                score: number;
+                /** @description Products it shares with ≥ minSeedSupport seeds (≤ 10) */
+                sharedSignals: {
+                    productId: string;
+                    product: string;
+                    /** @description Seeds using it, of `of` seeds */
+                    seeds: number;
+                    of: number;
+                }[];
+                matches: {
+                    /** @enum {string} */
+                    field: "industry" | "employeeRange" | "revenueRange" | "region";
+                    value: string | null;
+                    seeds: number;
+                    of: number;
+                }[];
+                /** @description Largest shares of the score (≤ 5) */
+                topFeatures: {
+                    /** @description e.g. "uses HubSpot CRM", "industry Software" */
+                    feature: string;
+                    share: number;
                 }[];
             }[];
         };
@@ -3940,6 +4237,238 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/companies/enrich",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findLookalikes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Email of the user the call is made for; required when export=true (missing → 403, not an email → 400), and the call is then audited under it
+                 * @example analyst@example.com
+                 */
+                "x-on-behalf-of-user"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seedDomains": [
+                 *         "acme.com",
+                 *         "globex.com",
+                 *         "initech.com"
+                 *       ],
+                 *       "excludeDomains": [
+                 *         "umbrella.com"
+                 *       ],
+                 *       "filter": {
+                 *         "countryIn": [
+                 *           "US"
+                 *         ]
+                 *       },
+                 *       "size": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["LookalikesRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seeds": {
+                     *         "count": 3,
+                     *         "minSeedSupport": 2,
+                     *         "signals": [
+                     *           {
+                     *             "productId": "prd_hubspot_crm",
+                     *             "product": "HubSpot CRM",
+                     *             "seeds": 3,
+                     *             "of": 3
+                     *           }
+                     *         ]
+                     *       },
+                     *       "excluded": 4,
+                     *       "excludedUnknown": 0,
+                     *       "totalPages": 40,
+                     *       "totalElements": 400,
+                     *       "content": [
+                     *         {
+                     *           "domain": "hooli.com",
+                     *           "name": "Hooli",
+                     *           "industry": "Software",
+                     *           "employeeRange": "50 - 199",
+                     *           "revenueRange": null,
+                     *           "country": "US",
+                     *           "score": 0.71,
+                     *           "sharedSignals": [
+                     *             {
+                     *               "productId": "prd_hubspot_crm",
+                     *               "product": "HubSpot CRM",
+                     *               "seeds": 3,
+                     *               "of": 3
+                     *             }
+                     *           ],
+                     *           "matches": [
+                     *             {
+                     *               "field": "industry",
+                     *               "value": "Software",
+                     *               "seeds": 3,
+                     *               "of": 3
+                     *             }
+                     *           ],
+                     *           "topFeatures": [
+                     *             {
+                     *               "feature": "industry Software",
+                     *               "share": 0.35
+                     *             },
+                     *             {
+                     *               "feature": "uses HubSpot CRM",
+                     *               "share": 0.3
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Lookalikes"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/companies/lookalikes",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/companies/lookalikes",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/companies/lookalikes",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Payload Too Large: the body is larger than the limit (BODY_LIMIT_BYTES)",
+                     *       "path": "/api/companies/lookalikes",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/companies/lookalikes",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/companies/lookalikes",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -10,6 +10,7 @@ import { OPERATIONS, type Covers, type OperationId } from '../../schemas/operati
 import { roleAtLeast } from '../../schemas/roles.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { companyRoutes } from './companies.ts';
+import { lookalikeRoutes } from './lookalikes.ts';
 import { companyProductRoutes } from './company-products.ts';
 import { enrichmentRoutes } from './enrichment.ts';
 import { vendorRoutes } from './vendors.ts';
@@ -50,6 +51,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...accountRoutes(),
     ...companyRoutes(app),
     ...enrichmentRoutes(app),
+    ...lookalikeRoutes(app),
     ...companyProductRoutes(app),
     ...firmographicsRoutes(app),
     ...feedRoutes(app),

@@ -7,12 +7,13 @@ import { profileTools } from './profiles.ts';
 import { intelligenceTools } from './intelligence.ts';
 import { catalogTools } from './catalog.ts';
 import { companyTools } from './companies.ts';
+import { lookalikeTools } from './lookalikes.ts';
 import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
 import { eventTools } from './events.ts';
 import { enrichmentTools } from './enrichment.ts';
 
-const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools, ...enrichmentTools];
+const defined = [...companyTools, ...lookalikeTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools, ...enrichmentTools];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;
 

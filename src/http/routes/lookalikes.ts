@@ -1,0 +1,9 @@
+// POST /companies/lookalikes: companies ranked by similarity to a seed set, each explained.
+import type { FastifyInstance } from 'fastify';
+import { findLookalikesOp } from '../../schemas/lookalikes.ts';
+import { findLookalikes } from '../../services/lookalikes.ts';
+import { route } from '../route-config.ts';
+
+export function lookalikeRoutes(app: FastifyInstance) {
+  return [route(findLookalikesOp, (request) => findLookalikes(app.db, request.body))];
+}
