@@ -10,39 +10,31 @@
 // A value (product, term, category, industry, band, region) held by fewer than `minSupport`
 // seeds is left out of the seed profile: one seed's quirk never drives the ranking. With one
 // seed and minSupport 1 every part equals its pairwise function (held by a test).
-// The weights of the parts are LOOKALIKE_WEIGHTS, stated here once.
+// The weights of the parts are the lookalikes row of WEIGHTS (similarity.ts), the one table of
+// every consumer of "alike".
 import type { Population } from './features.ts';
-import { bandSimilarity, industrySimilarity, regionSimilarity } from './similarity.ts';
+import { bandSimilarity, industrySimilarity, regionSimilarity, WEIGHTS, type Weights } from './similarity.ts';
 
-export interface LookalikeWeights {
-  industry: number;
-  employees: number;
-  revenue: number;
-  region: number;
-  products: number;
-  categories: number;
-  terms: number;
-}
-
+/** The parts a seed set is compared by: the columns of WEIGHTS (similarity.ts) but country and productsCosine, which lookalikes leave at 0. */
+type LookalikeWeights = Omit<Weights, 'country' | 'productsCosine'>;
 type LookalikeParts = Record<keyof LookalikeWeights, number>;
 export type LookalikePart = keyof LookalikeWeights;
 
 /**
- * The weights of lookalike scoring (sum 1), chosen on the demo world's hidden segments
- * (`stacklens eval lookalikes`; the weights tried and their figures: docs/intelligence.md).
- * The in-use stack says most about which segment a company is in; industry, size and region
- * keep a company of another market from ranking on a shared suite alone. Categories and
- * description terms measured no gain there; their parts stay, at weight 0, for other worlds.
+ * The lookalikes row of the one weights table (similarity.ts WEIGHTS), chosen on the demo
+ * world's hidden segments (`stacklens eval lookalikes`; the weights tried and their figures:
+ * docs/intelligence.md). The in-use stack says most about which segment a company is in;
+ * industry, size and region keep a company of another market from ranking on a shared suite
+ * alone. Categories and description terms measured no gain there; their parts stay, at weight
+ * 0, for other worlds.
  */
-export const LOOKALIKE_WEIGHTS: LookalikeWeights = {
-  industry: 0.15,
-  employees: 0.075,
-  revenue: 0,
-  region: 0.075,
-  products: 0.7,
-  categories: 0,
-  terms: 0,
-};
+export const LOOKALIKE_WEIGHTS: LookalikeWeights = lookalikeRow(WEIGHTS.lookalikes);
+
+function lookalikeRow(w: Weights): LookalikeWeights {
+  if (w.country !== 0 || w.productsCosine !== 0) throw new Error('lookalikes compare no country or productsCosine part: their weights must be 0');
+  const { country: _country, productsCosine: _cosine, ...parts } = w;
+  return parts;
+}
 
 /** A value of a firmographic field held by some seeds: one of them stands for all in the pairwise function. */
 interface SeedGroup {

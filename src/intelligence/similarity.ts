@@ -136,16 +136,16 @@ export interface Weights {
  * balances who a company is with what it runs; competitors lean on what it does (industry,
  * description, size); aspirational peers are scored on market and stack here, their larger
  * size and more mature stack being enforced by the candidate rules in cohorts.ts.
- * Lookalikes rank the whole population (no firmographic blocking in front), so
- * firmographics weigh more than in Default; that row is the starting point the lookalikes
- * evaluation is to measure. docs/intelligence.md holds the same table.
+ * Lookalikes compare each company with a seed set's shared values (lookalikes.ts); measured
+ * on the demo world's hidden segments, the best row was Default's own. docs/intelligence.md
+ * holds the same table.
  */
 // prettier-ignore
 export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes', Weights> = {
   default:      { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
   competitors:  { industry: 0.4,  employees: 0.25,  revenue: 0, region: 0.05,  country: 0, products: 0.1,  productsCosine: 0, categories: 0.05, terms: 0.15 },
   aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0 },
-  lookalikes:   { industry: 0.25, employees: 0.1,   revenue: 0, region: 0.1,   country: 0, products: 0.55, productsCosine: 0, categories: 0,    terms: 0 },
+  lookalikes:   { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
 };
 
 export function combinedSimilarity(pop: Population, a: number, b: number, w: Weights): number {
