@@ -147,7 +147,7 @@ export function registerClientCommands(program: Command): void {
         output(opts.json, rows, () =>
           rows.map((p) => {
             const perms = [p.canExport && 'export', p.canAi && 'ai', p.canPurchase && 'purchase'].filter(Boolean).join(',') || 'read-only';
-            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay}  ${p.description ?? ''}`;
+            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay} list-rows=${p.maxListRows}  ${p.description ?? ''}`;
           }),
         );
       });
@@ -170,6 +170,7 @@ export function registerClientCommands(program: Command): void {
     .option('--max-monitors <n>', 'monitors a client may hold (new plan: 10)', wholeNumber(0))
     .option('--max-webhooks <n>', 'webhook endpoints a client may hold (new plan: 2)', wholeNumber(0))
     .option('--events-per-day <n>', 'events a client may receive per UTC day: pull, streams and webhooks together (new plan: 10000)', wholeNumber(0))
+    .option('--max-list-rows <n>', 'rows one account list may hold (new plan: 10000)', wholeNumber(0))
     .action(
       async (
         id: string,
@@ -185,6 +186,7 @@ export function registerClientCommands(program: Command): void {
           maxMonitors?: number;
           maxWebhooks?: number;
           eventsPerDay?: number;
+          maxListRows?: number;
         },
       ) => {
         await withContext(async ({ db }) => {
@@ -200,6 +202,7 @@ export function registerClientCommands(program: Command): void {
             maxMonitors: o.maxMonitors,
             maxWebhooks: o.maxWebhooks,
             eventsPerDay: o.eventsPerDay,
+            maxListRows: o.maxListRows,
           });
           console.log(
             `Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`,

@@ -23,10 +23,12 @@ export interface Plan {
   maxWebhooks: number;
   /** Events a client may receive per UTC day: pull pages, live streams and first webhook attempts together. */
   eventsPerDay: number;
+  /** Rows one account list may hold (each version). */
+  maxListRows: number;
 }
 
 /** What a new plan allows of the watch features unless it names its own (the column defaults of `plans`: basic's). */
-export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000 } as const;
+export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000, maxListRows: 10_000 } as const;
 
 export function hasPermission(plan: Plan, permission: Permission): boolean {
   switch (permission) {

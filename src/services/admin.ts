@@ -68,6 +68,7 @@ const toAdminPlan = (p: PlanRow) => ({
   maxMonitors: p.maxMonitors,
   maxWebhooks: p.maxWebhooks,
   eventsPerDay: p.eventsPerDay,
+  maxListRows: p.maxListRows,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {

@@ -86,5 +86,6 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     maxMonitors: 10,
     maxWebhooks: 2,
     eventsPerDay: 10_000,
+    maxListRows: 10_000,
   });
 }

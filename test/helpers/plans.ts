@@ -18,6 +18,7 @@ export async function defineUnlimitedPlan(db: Db): Promise<string> {
     maxMonitors: 1_000_000,
     maxWebhooks: 1_000_000,
     eventsPerDay: 1_000_000_000,
+    maxListRows: 1_000_000,
   });
   return 'unlimited';
 }
@@ -37,6 +38,7 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     maxMonitors: 10,
     maxWebhooks: 2,
     eventsPerDay: 10_000,
+    maxListRows: 10_000,
   });
 }
 
@@ -52,4 +54,5 @@ export const PERMISSIVE_PLAN: Plan = {
   maxMonitors: 1,
   maxWebhooks: 1,
   eventsPerDay: 1,
+  maxListRows: 10_000,
 };
