@@ -10,8 +10,9 @@ import { companyTools } from './companies.ts';
 import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
 import { eventTools } from './events.ts';
+import { listTools } from './lists.ts';
 
-const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools];
+const defined = [...companyTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools, ...listTools];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;
 
