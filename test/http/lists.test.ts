@@ -165,7 +165,7 @@ test('the review queue: accept, reject and pick; a row not in review is a 409', 
   const l = (
     await call<AccountList>(a, 'POST', '/api/lists', {
       name: 'Review',
-      rows: [{ name: 'Umbrella Pharma' }, { name: 'Umbrella Pharma Group' }, { name: 'Umbrella Pharma SA' }, { domain: 'acme.com' }],
+      rows: [{ name: 'Umbrella Pharma' }, { name: 'Umbrela Pharma' }, { name: 'Umbrella Pharmas' }, { domain: 'acme.com' }],
     })
   ).body;
   const queue = await call<{ totalElements: number; content: ListRow[] }>(a, 'GET', `/api/lists/${l.id}/review`);
