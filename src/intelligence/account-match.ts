@@ -67,7 +67,7 @@ export function comparableName(name: string): string {
 }
 
 /** Trigram similarity as pg_trgm computes it (words padded with two spaces before, one after). */
-export function trigramSimilarity(a: string, b: string): number {
+function trigramSimilarity(a: string, b: string): number {
   const ta = trigrams(a);
   const tb = trigrams(b);
   if (ta.size === 0 || tb.size === 0) return 0;
@@ -94,11 +94,11 @@ export interface Candidate {
 }
 
 /** A name similarity at or above this with a clear lead is a match. */
-export const CONFIDENT_SCORE = 0.75;
+const CONFIDENT_SCORE = 0.75;
 /** The lead over the second candidate a confident match needs. */
-export const CONFIDENT_MARGIN = 0.15;
+const CONFIDENT_MARGIN = 0.15;
 /** Below this, a candidate is not worth a person's review. */
-export const REVIEW_SCORE = 0.45;
+const REVIEW_SCORE = 0.45;
 
 export type Decision = { status: 'matched'; companyId: string; score: number } | { status: 'review'; candidates: Candidate[] } | { status: 'none' };
 

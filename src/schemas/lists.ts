@@ -10,12 +10,12 @@ import { defineOperation } from './operation.ts';
 /** Bytes of one upload (the REST body limit of the upload routes). */
 export const MAX_LIST_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** Rows an upload may give inline as JSON (`rows`): the MCP tool's small lists. */
-export const MAX_INLINE_LIST_ROWS = 1000;
+const MAX_INLINE_LIST_ROWS = 1000;
 
-export const LIST_ROW_STATUSES = ['matched', 'review', 'unmatched'] as const;
+const LIST_ROW_STATUSES = ['matched', 'review', 'unmatched'] as const;
 /** Why a row is not matched (or waits for review). */
-export const LIST_MISS_REASONS = ['no_domain_or_name', 'domain_unknown', 'name_unknown', 'name_unknown_in_country', 'ambiguous', 'rejected'] as const;
-export const LIST_MATCH_METHODS = ['domain', 'domain_variant', 'name', 'review'] as const;
+const LIST_MISS_REASONS = ['no_domain_or_name', 'domain_unknown', 'name_unknown', 'name_unknown_in_country', 'ambiguous', 'rejected'] as const;
+const LIST_MATCH_METHODS = ['domain', 'domain_variant', 'name', 'review'] as const;
 
 const rowValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
 const inlineRow = z

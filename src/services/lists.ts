@@ -148,7 +148,7 @@ async function parseUpload(input: ListUploadInput, maxRows: number, planId: stri
 const NAME_BATCH = 500;
 
 /** Matches every row: exact domain, then a country-code variant of it, then name + country. */
-export async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Promise<StoredRow[]> {
+async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Promise<StoredRow[]> {
   const byDomain = new Map(
     (
       await companiesByDomains(

@@ -106,7 +106,7 @@ export async function insertVersion(tx: Tx, listId: string, version: number, for
   await tx.query('UPDATE account_lists SET current_version = $2::int, name = $3::text, updated_at = now() WHERE id = $1::text', [listId, version, name]);
 }
 
-export interface VersionStats {
+interface VersionStats {
   rows: number;
   byStatus: Record<string, number>;
   byReason: Record<string, number>;
@@ -245,7 +245,7 @@ export async function matchedCompanyIds(db: Queryable, listId: string, version: 
   return rows.map((r) => r.company_id);
 }
 
-export interface CompanyHit {
+interface CompanyHit {
   id: string;
   domain: string;
   name: string | null;
