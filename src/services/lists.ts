@@ -44,7 +44,7 @@ const COUNTRY_COLUMNS = ['country', 'country_code'];
 /** Bad rows named in one 400. */
 const MAX_REPORTED = 10;
 
-interface ParsedRow {
+export interface ParsedRow {
   line: number;
   key: string;
   domain: string | null;
@@ -148,7 +148,7 @@ async function parseUpload(input: ListUploadInput, maxRows: number, planId: stri
 const NAME_BATCH = 500;
 
 /** Matches every row: exact domain, then a country-code variant of it, then name + country. */
-async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Promise<StoredRow[]> {
+export async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Promise<StoredRow[]> {
   const byDomain = new Map(
     (
       await companiesByDomains(

@@ -281,3 +281,8 @@ export async function companiesByNames(db: Queryable, names: readonly { name: st
     [names.map((n) => n.name), names.map((n) => n.country), per],
   );
 }
+
+/** A deterministic sample of companies with a name (the matching evaluation's accounts). */
+export async function sampleNamedCompanies(db: Queryable, n: number): Promise<CompanyHit[]> {
+  return db.query<CompanyHit>('SELECT id, domain, name, country FROM companies WHERE name IS NOT NULL ORDER BY md5(id) LIMIT $1::int', [n]);
+}

@@ -38,7 +38,8 @@ CREATE TABLE account_list_rows (
   country     char(2),
   data        jsonb NOT NULL,
   status      text NOT NULL CHECK (status IN ('matched', 'review', 'unmatched')),
-  company_id  text REFERENCES companies (id) ON DELETE SET NULL,
+  -- A value, not a foreign key: a re-seeded world truncates companies without touching clients' lists.
+  company_id  text,
   method      text,
   score       real,
   reason      text,
