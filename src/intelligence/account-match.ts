@@ -97,6 +97,9 @@ export interface Candidate {
 const CONFIDENT_SCORE = 0.75;
 /** The lead over the second candidate a confident match needs. */
 const CONFIDENT_MARGIN = 0.15;
+/** A best score this high that leads every other by FAIR_MARGIN is a match too (a typo in a one-word name scores about 0.5). */
+const FAIR_SCORE = 0.5;
+const FAIR_MARGIN = 0.3;
 /** Below this, a candidate is not worth a person's review. */
 const REVIEW_SCORE = 0.45;
 
@@ -105,7 +108,7 @@ export type Decision = { status: 'matched'; companyId: string; score: number } |
 /**
  * Scores candidates by the names compared without legal forms (the better of that and the
  * database's score) and decides: one exact comparable name, or a best score ≥ CONFIDENT_SCORE
- * leading the next by CONFIDENT_MARGIN → matched; a best score ≥ REVIEW_SCORE → review with the
+ * leading the next by CONFIDENT_MARGIN, or ≥ FAIR_SCORE leading by FAIR_MARGIN → matched; a best score ≥ REVIEW_SCORE → review with the
  * candidates (best first, up to 5); else none.
  */
 export function decideByName(name: string, found: readonly Candidate[]): Decision {
@@ -118,7 +121,9 @@ export function decideByName(name: string, found: readonly Candidate[]): Decisio
   if (exact.length > 1) return { status: 'review', candidates: exact.slice(0, 5) };
   const [best, next] = scored;
   if (!best || best.score < REVIEW_SCORE) return { status: 'none' };
-  if (best.score >= CONFIDENT_SCORE && (!next || best.score - next.score >= CONFIDENT_MARGIN))
+  const lead = next ? best.score - next.score : best.score;
+  // A clear best (≥ 0.75, 0.15 ahead), or a fair one (a typo's score) far ahead of any other.
+  if ((best.score >= CONFIDENT_SCORE && lead >= CONFIDENT_MARGIN) || (best.score >= FAIR_SCORE && lead >= FAIR_MARGIN))
     return { status: 'matched', companyId: best.companyId, score: best.score };
   return { status: 'review', candidates: scored.filter((c) => c.score >= REVIEW_SCORE).slice(0, 5) };
 }
