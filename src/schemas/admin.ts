@@ -148,7 +148,16 @@ const setPlanBody = z
   })
   .meta({
     examples: [
-      { canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10, maxMonitors: 50, maxWebhooks: 10, eventsPerDay: 100000, maxListRows: 100000 },
+      {
+        canExport: true,
+        requestsPerMinute: 600,
+        aiRequestsPerMinute: 30,
+        exportRequestsPerMinute: 10,
+        maxMonitors: 50,
+        maxWebhooks: 10,
+        eventsPerDay: 100000,
+        maxListRows: 100000,
+      },
     ],
   })
   .describe(
