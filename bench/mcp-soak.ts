@@ -50,6 +50,7 @@ await definePlan(t.db, {
   maxWebhooks: 1_000_000,
   eventsPerDay: 1_000_000_000,
   enrichRowsPerDay: 1_000_000_000,
+  maxListRows: 1_000_000,
 });
 const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });

@@ -67,6 +67,7 @@ async function prepare(options: OpenDbOptions): Promise<Credentials> {
       maxWebhooks: 1e6,
       eventsPerDay: 1e9,
       enrichRowsPerDay: 1e9,
+      maxListRows: 1_000_000,
     });
     const client = await createClient(db, { name: 'faults', plan: 'faults-unlimited' });
     const key = await createApiKey(db, client.clientId, 'faults');

@@ -147,7 +147,7 @@ export function registerClientCommands(program: Command): void {
         output(opts.json, rows, () =>
           rows.map((p) => {
             const perms = [p.canExport && 'export', p.canAi && 'ai', p.canPurchase && 'purchase'].filter(Boolean).join(',') || 'read-only';
-            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay} enrich-rows/day=${p.enrichRowsPerDay}  ${p.description ?? ''}`;
+            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay} enrich-rows/day=${p.enrichRowsPerDay} list-rows=${p.maxListRows}  ${p.description ?? ''}`;
           }),
         );
       });
@@ -171,6 +171,7 @@ export function registerClientCommands(program: Command): void {
     .option('--max-webhooks <n>', 'webhook endpoints a client may hold (new plan: 2)', wholeNumber(0))
     .option('--events-per-day <n>', 'events a client may receive per UTC day: pull, streams and webhooks together (new plan: 10000)', wholeNumber(0))
     .option('--enrich-rows-per-day <n>', 'companies a client may enrich per UTC day (new plan: 10000)', wholeNumber(0))
+    .option('--max-list-rows <n>', 'rows one account list may hold (new plan: 10000)', wholeNumber(0))
     .action(
       async (
         id: string,
@@ -187,6 +188,7 @@ export function registerClientCommands(program: Command): void {
           maxWebhooks?: number;
           eventsPerDay?: number;
           enrichRowsPerDay?: number;
+          maxListRows?: number;
         },
       ) => {
         await withContext(async ({ db }) => {
@@ -203,6 +205,7 @@ export function registerClientCommands(program: Command): void {
             maxWebhooks: o.maxWebhooks,
             eventsPerDay: o.eventsPerDay,
             enrichRowsPerDay: o.enrichRowsPerDay,
+            maxListRows: o.maxListRows,
           });
           console.log(
             `Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`,

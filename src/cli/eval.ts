@@ -3,6 +3,7 @@
 // hidden truth); `eval ai` builds a fresh world in memory, never the configured database,
 // because it deletes evidence to hold it out. `eval detect` runs the technology detector on the
 // labelled fixture set (no database) and exits 1 when a goal is missed. Each prints its figures with their goals.
+import { evaluateListMatching, formatListsEval } from '../eval/lists.ts';
 import type { Command } from 'commander';
 import { withContext } from './context.ts';
 import { openDb } from '../db/db.ts';
@@ -73,6 +74,18 @@ export function registerEvalCommands(program: Command): void {
           console.error(err.message);
           process.exitCode = 1;
         }
+      });
+    });
+
+  parent
+    .command('lists')
+    .description(
+      "Measure account-list matching on a noisy list made from the world's companies (www, country-code variants, typos, legal forms, made-up accounts)",
+    )
+    .option('--companies <n>', 'companies sampled into the list', '2000')
+    .action(async (opts: { companies: string }) => {
+      await withContext(async ({ db }) => {
+        console.log(formatListsEval(await evaluateListMatching(db, { companies: Number(opts.companies) })));
       });
     });
 

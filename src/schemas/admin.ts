@@ -121,6 +121,7 @@ const adminPlanSchema = z
       .int()
       .describe('Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together'),
     enrichRowsPerDay: z.number().int().describe('Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free)'),
+    maxListRows: z.number().int().describe('Rows one account list of a client on the plan may hold (each version)'),
   })
   .meta({ id: 'AdminPlan' });
 
@@ -145,14 +146,24 @@ const setPlanBody = z
     maxWebhooks: limit('Webhook endpoints a client may hold (new plan: 2)'),
     eventsPerDay: limit('Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000)'),
     enrichRowsPerDay: limit('Companies a client may enrich per UTC day (new plan: 10000)'),
+    maxListRows: limit('Rows one account list may hold (new plan: 10000)'),
   })
   .meta({
     examples: [
-      { canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 30, exportRequestsPerMinute: 10, maxMonitors: 50, maxWebhooks: 10, eventsPerDay: 100000 },
+      {
+        canExport: true,
+        requestsPerMinute: 600,
+        aiRequestsPerMinute: 30,
+        exportRequestsPerMinute: 10,
+        maxMonitors: 50,
+        maxWebhooks: 10,
+        eventsPerDay: 100000,
+        maxListRows: 100000,
+      },
     ],
   })
   .describe(
-    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events and enriched rows to basic's",
+    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events, enriched rows and list rows to basic's",
   );
 
 const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });

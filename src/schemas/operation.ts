@@ -25,6 +25,7 @@ export const OPERATION_TAGS = [
   { name: 'Company products', description: "A company's installed products: paged JSON, CSV, JSON Lines" },
   { name: 'Firmographics', description: 'Company profiles' },
   { name: 'Feed', description: 'Company news feed' },
+  { name: 'Lists', description: 'Account lists: uploads, versions and diffs, matching to companies, the review queue' },
   { name: 'Events', description: 'Change events (adoptions, drops, firmographic changes, news), a live stream, company history, monitors and webhooks' },
   { name: 'Intelligence', description: 'Cohorts, competitors, usage benchmarks, related products, products in use' },
   { name: 'Vendors', description: 'Vendors and their product catalogs' },

@@ -15,6 +15,7 @@ import { firmographicsOperations } from './firmographics.ts';
 import { feedOperations } from './feed.ts';
 import { eventOperations } from './events.ts';
 import { monitorOperations } from './monitors.ts';
+import { listOperations } from './lists.ts';
 import { webhookOperations } from './webhooks.ts';
 import { adoptionOperations } from './adoption.ts';
 import { intelligenceOperations } from './intelligence.ts';
@@ -39,6 +40,7 @@ const LISTED = [
   ...feedOperations,
   ...eventOperations,
   ...monitorOperations,
+  ...listOperations,
   ...webhookOperations,
   ...adoptionOperations,
   ...intelligenceOperations,

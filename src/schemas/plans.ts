@@ -25,10 +25,12 @@ export interface Plan {
   eventsPerDay: number;
   /** Rows a client may enrich per UTC day (POST /companies/enrich and the enrich_companies tool; found companies only). */
   enrichRowsPerDay: number;
+  /** Rows one account list may hold (each version). */
+  maxListRows: number;
 }
 
 /** What a new plan allows of the watch features unless it names its own (the column defaults of `plans`: basic's). */
-export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000, enrichRowsPerDay: 10_000 } as const;
+export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000, enrichRowsPerDay: 10_000, maxListRows: 10_000 } as const;
 
 export function hasPermission(plan: Plan, permission: Permission): boolean {
   switch (permission) {

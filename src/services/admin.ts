@@ -69,6 +69,7 @@ const toAdminPlan = (p: PlanRow) => ({
   maxWebhooks: p.maxWebhooks,
   eventsPerDay: p.eventsPerDay,
   enrichRowsPerDay: p.enrichRowsPerDay,
+  maxListRows: p.maxListRows,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {

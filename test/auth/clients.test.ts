@@ -54,6 +54,7 @@ test('plans basic and full exist out of the box, as data; operators add their ow
     maxWebhooks: 1,
     eventsPerDay: 500,
     enrichRowsPerDay: 500,
+    maxListRows: 10_000,
   });
   const c = await createClient(t.db, { name: 'analyst-co', plan: 'analyst' });
   assert.equal(c.credits, 5);

@@ -87,5 +87,6 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     maxWebhooks: 2,
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
+    maxListRows: 10_000,
   });
 }

@@ -19,6 +19,7 @@ export async function defineUnlimitedPlan(db: Db): Promise<string> {
     maxWebhooks: 1_000_000,
     eventsPerDay: 1_000_000_000,
     enrichRowsPerDay: 1_000_000_000,
+    maxListRows: 1_000_000,
   });
   return 'unlimited';
 }
@@ -39,6 +40,7 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     maxWebhooks: 2,
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
+    maxListRows: 10_000,
   });
 }
 
@@ -55,4 +57,5 @@ export const PERMISSIVE_PLAN: Plan = {
   maxWebhooks: 1,
   eventsPerDay: 1,
   enrichRowsPerDay: 1,
+  maxListRows: 10_000,
 };

@@ -20,6 +20,7 @@ import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
 import { monitorRoutes } from './monitors.ts';
+import { listRoutes } from './lists.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { adoptionRoutes } from './adoption.ts';
 import { profileRoutes } from './profiles.ts';
@@ -57,6 +58,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...feedRoutes(app),
     ...eventRoutes(app),
     ...monitorRoutes(app),
+    ...listRoutes(app),
     ...webhookRoutes(app),
     ...adoptionRoutes(app),
     ...intelligenceRoutes(app),

@@ -12,8 +12,20 @@ import { aiTools } from './ai.ts';
 import { detectTools } from './detect.ts';
 import { eventTools } from './events.ts';
 import { enrichmentTools } from './enrichment.ts';
+import { listTools } from './lists.ts';
 
-const defined = [...companyTools, ...lookalikeTools, ...catalogTools, ...profileTools, ...intelligenceTools, ...aiTools, ...detectTools, ...eventTools, ...enrichmentTools];
+const defined = [
+  ...companyTools,
+  ...lookalikeTools,
+  ...catalogTools,
+  ...profileTools,
+  ...intelligenceTools,
+  ...aiTools,
+  ...detectTools,
+  ...eventTools,
+  ...enrichmentTools,
+  ...listTools,
+];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;
 

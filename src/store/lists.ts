@@ -1,0 +1,288 @@
+// SQL of account lists (migration 041): a client's lists, their versions and rows with each
+// row's match, the diff between two versions, and the company lookups matching needs
+// (domains, domain stems for country-code variants, names by trigram similarity).
+import type { Queryable, Tx } from '../db/db.ts';
+
+export interface ListHead {
+  id: string;
+  clientId: string;
+  name: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const head = (r: Record<string, any>): ListHead => ({
+  id: r.id,
+  clientId: r.client_id,
+  name: r.name,
+  version: r.current_version,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export async function findList(db: Queryable, clientId: string, id: string): Promise<ListHead | undefined> {
+  const [r] = await db.query('SELECT * FROM account_lists WHERE id = $1::text AND client_id = $2::text', [id, clientId]);
+  return r && head(r);
+}
+
+/** The list under a row lock (two uploads of one list take turns: versions never collide). */
+export async function lockList(tx: Tx, clientId: string, id: string): Promise<ListHead | undefined> {
+  const [r] = await tx.query('SELECT * FROM account_lists WHERE id = $1::text AND client_id = $2::text FOR UPDATE', [id, clientId]);
+  return r && head(r);
+}
+
+export async function insertList(tx: Tx, id: string, clientId: string, name: string): Promise<void> {
+  await tx.query('INSERT INTO account_lists (id, client_id, name) VALUES ($1::text, $2::text, $3::text)', [id, clientId, name]);
+}
+
+export async function listListRows(db: Queryable, clientId: string, offset: number, limit: number): Promise<{ total: number; rows: ListHead[] }> {
+  const [c] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM account_lists WHERE client_id = $1::text', [clientId]);
+  const rows = await db.query('SELECT * FROM account_lists WHERE client_id = $1::text ORDER BY created_at, id OFFSET $2::int LIMIT $3::int', [
+    clientId,
+    offset,
+    limit,
+  ]);
+  return { total: c?.n ?? 0, rows: rows.map(head) };
+}
+
+export async function deleteListRow(db: Queryable, clientId: string, id: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM account_lists WHERE id = $1::text AND client_id = $2::text RETURNING id', [id, clientId]);
+  return rows.length > 0;
+}
+
+/** A row as stored, before it is written (company by id). */
+export interface StoredRow {
+  line: number;
+  key: string;
+  domain: string | null;
+  name: string | null;
+  country: string | null;
+  data: Record<string, unknown>;
+  status: 'matched' | 'review' | 'unmatched';
+  companyId: string | null;
+  method: string | null;
+  score: number | null;
+  reason: string | null;
+  candidates: { companyId: string; score: number }[];
+}
+
+/** Rows written per statement. */
+const INSERT_BATCH = 5000;
+
+/** Writes a new version with all its rows and makes it current (inside the caller's transaction). */
+export async function insertVersion(tx: Tx, listId: string, version: number, format: string, name: string, rows: readonly StoredRow[]): Promise<void> {
+  await tx.query('INSERT INTO account_list_versions (list_id, version, format, row_count) VALUES ($1::text, $2::int, $3::text, $4::int)', [
+    listId,
+    version,
+    format,
+    rows.length,
+  ]);
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    const b = rows.slice(i, i + INSERT_BATCH);
+    await tx.query(
+      `INSERT INTO account_list_rows (list_id, version, line, row_key, domain, name, country, data, status, company_id, method, score, reason, candidates)
+       SELECT $1::text, $2::int, r.line, r.k, r.d, r.n, r.c, r.data::jsonb, r.s, r.cid, r.m, r.score, r.reason, r.cand::jsonb
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::real[], $13::text[], $14::text[])
+         AS r(line, k, d, n, c, data, s, cid, m, score, reason, cand)`,
+      [
+        listId,
+        version,
+        b.map((r) => r.line),
+        b.map((r) => r.key),
+        b.map((r) => r.domain),
+        b.map((r) => r.name),
+        b.map((r) => r.country),
+        b.map((r) => JSON.stringify(r.data)),
+        b.map((r) => r.status),
+        b.map((r) => r.companyId),
+        b.map((r) => r.method),
+        b.map((r) => r.score),
+        b.map((r) => r.reason),
+        b.map((r) => JSON.stringify(r.candidates)),
+      ],
+    );
+  }
+  await tx.query('UPDATE account_lists SET current_version = $2::int, name = $3::text, updated_at = now() WHERE id = $1::text', [listId, version, name]);
+}
+
+interface VersionStats {
+  rows: number;
+  byStatus: Record<string, number>;
+  byReason: Record<string, number>;
+}
+
+export async function versionStats(db: Queryable, listId: string, version: number): Promise<VersionStats> {
+  const rows = await db.query<{ status: string; reason: string | null; n: number }>(
+    'SELECT status, reason, count(*)::int AS n FROM account_list_rows WHERE list_id = $1::text AND version = $2::int GROUP BY status, reason',
+    [listId, version],
+  );
+  const byStatus: Record<string, number> = {};
+  const byReason: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    total += r.n;
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + r.n;
+    if (r.status !== 'matched' && r.reason) byReason[r.reason] = (byReason[r.reason] ?? 0) + r.n;
+  }
+  return { rows: total, byStatus, byReason };
+}
+
+/** A row as read, with the companies' domains. */
+export interface ReadRow {
+  line: number;
+  key: string;
+  domain: string | null;
+  name: string | null;
+  country: string | null;
+  data: Record<string, unknown>;
+  status: 'matched' | 'review' | 'unmatched';
+  companyDomain: string | null;
+  method: string | null;
+  score: number | null;
+  reason: string | null;
+  candidates: { companyDomain: string; name: string | null; country: string | null; score: number }[];
+}
+
+const READ_COLUMNS = `r.line, r.row_key, r.domain, r.name, r.country, r.data, r.status, co.domain AS company_domain, r.method, r.score, r.reason,
+  COALESCE((SELECT json_agg(json_build_object('companyDomain', cc.domain, 'name', cc.name, 'country', cc.country, 'score', (x.e->>'score')::real) ORDER BY x.i)
+            FROM jsonb_array_elements(r.candidates) WITH ORDINALITY AS x(e, i) JOIN companies cc ON cc.id = x.e->>'companyId'), '[]'::json) AS cands`;
+
+const toReadRow = (r: Record<string, any>): ReadRow => ({
+  line: r.line,
+  key: r.row_key,
+  domain: r.domain,
+  name: r.name,
+  country: r.country,
+  data: r.data,
+  status: r.status,
+  companyDomain: r.company_domain ?? null,
+  method: r.method,
+  score: r.score,
+  reason: r.reason,
+  candidates: r.cands,
+});
+
+export async function readRows(
+  db: Queryable,
+  listId: string,
+  version: number,
+  status: string | undefined,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: ReadRow[] }> {
+  const where = 'r.list_id = $1::text AND r.version = $2::int AND ($3::text IS NULL OR r.status = $3::text)';
+  const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM account_list_rows r WHERE ${where}`, [listId, version, status ?? null]);
+  const rows = await db.query(
+    `SELECT ${READ_COLUMNS} FROM account_list_rows r LEFT JOIN companies co ON co.id = r.company_id WHERE ${where} ORDER BY r.line OFFSET $4::int LIMIT $5::int`,
+    [listId, version, status ?? null, offset, limit],
+  );
+  return { total: c?.n ?? 0, rows: rows.map(toReadRow) };
+}
+
+export async function readRow(db: Queryable, listId: string, version: number, line: number): Promise<ReadRow | undefined> {
+  const [r] = await db.query(
+    `SELECT ${READ_COLUMNS} FROM account_list_rows r LEFT JOIN companies co ON co.id = r.company_id WHERE r.list_id = $1::text AND r.version = $2::int AND r.line = $3::int`,
+    [listId, version, line],
+  );
+  return r && toReadRow(r);
+}
+
+/** The row's stored candidates (company ids), under a row lock. */
+export async function lockRow(tx: Tx, listId: string, version: number, line: number) {
+  const [r] = await tx.query<{ status: string; candidates: { companyId: string; score: number }[] }>(
+    'SELECT status, candidates FROM account_list_rows WHERE list_id = $1::text AND version = $2::int AND line = $3::int FOR UPDATE',
+    [listId, version, line],
+  );
+  return r;
+}
+
+export async function setRowMatch(
+  tx: Tx,
+  listId: string,
+  version: number,
+  line: number,
+  m: { status: string; companyId: string | null; method: string | null; score: number | null; reason: string | null },
+): Promise<void> {
+  await tx.query(
+    `UPDATE account_list_rows SET status = $4::text, company_id = $5::text, method = $6::text, score = $7::real, reason = $8::text
+     WHERE list_id = $1::text AND version = $2::int AND line = $3::int`,
+    [listId, version, line, m.status, m.companyId, m.method, m.score, m.reason],
+  );
+}
+
+type DiffChange = 'added' | 'removed' | 'changed';
+
+/** Added (key only in `version`), removed (only in `previous`) and changed (same key, other content) rows: counts, and one page. */
+export async function diffVersions(db: Queryable, listId: string, version: number, previous: number, offset: number, limit: number) {
+  const diff = `WITH a AS (SELECT * FROM account_list_rows WHERE list_id = $1::text AND version = $2::int),
+         b AS (SELECT * FROM account_list_rows WHERE list_id = $1::text AND version = $3::int),
+         d AS (
+           SELECT CASE WHEN b.line IS NULL THEN 'added' WHEN a.line IS NULL THEN 'removed' ELSE 'changed' END AS change,
+                  COALESCE(a.row_key, b.row_key) AS key, b.line AS before_line, a.line AS after_line
+           FROM a FULL JOIN b ON a.row_key = b.row_key
+           WHERE a.line IS NULL OR b.line IS NULL
+              OR a.domain IS DISTINCT FROM b.domain OR a.name IS DISTINCT FROM b.name OR a.country IS DISTINCT FROM b.country OR a.data <> b.data)`;
+  const counts = await db.query<{ change: DiffChange; n: number }>(`${diff} SELECT change, count(*)::int AS n FROM d GROUP BY change`, [
+    listId,
+    version,
+    previous,
+  ]);
+  const page = await db.query<{ change: DiffChange; key: string; before_line: number | null; after_line: number | null }>(
+    `${diff} SELECT * FROM d ORDER BY COALESCE(after_line, before_line), change OFFSET $4::int LIMIT $5::int`,
+    [listId, version, previous, offset, limit],
+  );
+  const n = (c: DiffChange) => counts.find((x) => x.change === c)?.n ?? 0;
+  return { added: n('added'), removed: n('removed'), changed: n('changed'), page };
+}
+
+/** The matched company ids of a version, each once. */
+export async function matchedCompanyIds(db: Queryable, listId: string, version: number): Promise<string[]> {
+  const rows = await db.query<{ company_id: string }>(
+    `SELECT DISTINCT company_id FROM account_list_rows WHERE list_id = $1::text AND version = $2::int AND status = 'matched' AND company_id IS NOT NULL ORDER BY company_id`,
+    [listId, version],
+  );
+  return rows.map((r) => r.company_id);
+}
+
+interface CompanyHit {
+  id: string;
+  domain: string;
+  name: string | null;
+  country: string | null;
+}
+
+/** The companies of these exact domains. */
+export async function companiesByDomains(db: Queryable, domains: readonly string[]): Promise<CompanyHit[]> {
+  if (domains.length === 0) return [];
+  return db.query<CompanyHit>('SELECT c.id, c.domain, c.name, c.country FROM companies c WHERE c.domain = ANY($1::text[])', [[...new Set(domains)]]);
+}
+
+/** The companies whose domain starts with one of these labels followed by a dot (candidates of country-code variants). */
+export async function companiesByDomainLabels(db: Queryable, labels: readonly string[]): Promise<CompanyHit[]> {
+  if (labels.length === 0) return [];
+  return db.query<CompanyHit>(
+    `SELECT c.id, c.domain, c.name, c.country FROM unnest($1::text[]) AS l(label)
+     JOIN companies c ON lower(c.domain) LIKE l.label || '.%'`,
+    [[...new Set(labels)]],
+  );
+}
+
+/** Up to `per` companies per name by trigram similarity (pg_trgm's `%`, threshold 0.3), within the country when one is given. */
+export async function companiesByNames(db: Queryable, names: readonly { name: string; country: string | null }[], per: number) {
+  if (names.length === 0) return [];
+  return db.query<CompanyHit & { i: number; score: number }>(
+    `SELECT q.i::int AS i, h.id, h.domain, h.name, h.country, h.score
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(name, country, i)
+     CROSS JOIN LATERAL (
+       SELECT c.id, c.domain, c.name, c.country, similarity(c.name, q.name) AS score FROM companies c
+       WHERE c.name % q.name AND (q.country IS NULL OR c.country = q.country)
+       ORDER BY similarity(c.name, q.name) DESC, c.id LIMIT $3::int) h`,
+    [names.map((n) => n.name), names.map((n) => n.country), per],
+  );
+}
+
+/** A deterministic sample of companies with a name (the matching evaluation's accounts). */
+export async function sampleNamedCompanies(db: Queryable, n: number): Promise<CompanyHit[]> {
+  return db.query<CompanyHit>('SELECT id, domain, name, country FROM companies WHERE name IS NOT NULL ORDER BY md5(id) LIMIT $1::int', [n]);
+}
