@@ -124,7 +124,12 @@ const domainsSchema = (max: number) =>
 
 const enrichBodySchema = z
   .strictObject({
-    domains: domainsSchema(MAX_ENRICH_DOMAINS),
+    domains: domainsSchema(MAX_ENRICH_DOMAINS).optional(),
+    listId: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId'),
     columns: columnsSchema,
     format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl (default): one EnrichedCompany per line; csv: one row per company'),
   })

@@ -27,6 +27,12 @@ const seedAndPageFields = {
     .max(MAX_SEEDS)
     .optional()
     .describe(`The seed companies (${MIN_SEEDS}-${MAX_SEEDS} domains, e.g. customers that bought); unknown → 404 naming them`),
+  seedListId: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(`Or the seeds as the matched companies of one of your account lists (its current version; POST /lists): ${MIN_SEEDS}-${MAX_SEEDS} of them`),
+  excludeListId: z.string().max(64).optional().describe('Leave out the matched companies of one of your account lists too (e.g. your customers)'),
   excludeDomains: z
     .array(domainSchema('Company domain'))
     .max(MAX_EXCLUDED)
@@ -46,7 +52,7 @@ const seedAndPageFields = {
 export const lookalikesBodySchema = searchFields.extend({ ...seedAndPageFields, seedSearch }).meta({
   id: 'LookalikesRequest',
   description:
-    'The seeds (exactly one of `seedDomains` and `seedSearch`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)',
+    'The seeds (exactly one of `seedDomains`, `seedSearch` and `seedListId`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)',
   ...requestExamples({ seedDomains: ['acme.com', 'globex.com', 'initech.com'], excludeDomains: ['umbrella.com'], filter: { countryIn: ['US'] }, size: 10 }),
 });
 export type LookalikesInput = z.output<typeof lookalikesBodySchema>;

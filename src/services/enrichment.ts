@@ -7,6 +7,8 @@
 // unchanged re-run writes nothing new.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { listCompanyIds } from './lists.ts';
+import { BadRequestError } from '../errors.ts';
 import type { EnrichedRow, OptionalColumn } from '../schemas/enrichment.ts';
 import { companyIdsByDomains, enrichCompanyRows, existingCompanyIds, recordSnapshot, type EnrichCompanyRow } from '../store/enrichment.ts';
 import { installSignals, type InstallSignalRow } from '../store/evidence.ts';
@@ -61,6 +63,21 @@ function defaultSetKey(targets: EnrichTargets, columns: readonly OptionalColumn[
   const items = uniq('domains' in targets ? targets.domains : targets.companyIds); // in order: rows come in this order
   const h = createHash('sha256').update(kind).update('\n').update(items.join('\n')).update('\n').update(columns.join(','));
   return `${kind}:${h.digest('hex')}`;
+}
+
+/**
+ * What a request enriches: its domains, or the matched companies of one of the client's
+ * account lists (one snapshot key per list: a new version with the same matches writes none).
+ */
+export async function enrichTargets(
+  db: Db,
+  clientId: string,
+  input: { domains?: string[]; listId?: string; columns: OptionalColumn[] },
+): Promise<EnrichRequest> {
+  if ((input.domains === undefined) === (input.listId === undefined)) throw new BadRequestError('domains: give exactly one of domains and listId');
+  if (input.domains) return { targets: { domains: input.domains }, columns: input.columns };
+  const companyIds = await listCompanyIds(db, clientId, input.listId!);
+  return { targets: { companyIds }, columns: input.columns, setKey: `list:${input.listId}` };
 }
 
 /**

@@ -6,6 +6,7 @@
 // slices of candidates.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/db.ts';
+import { listCompanyIds } from './lists.ts';
 import type { CompanySearchInput } from '../schemas/companies.ts';
 import { MAX_SEEDS, MIN_SEEDS, type Lookalike, type Lookalikes, type LookalikesInput } from '../schemas/lookalikes.ts';
 import { checkResultWindow } from '../schemas/common.ts';
@@ -50,15 +51,23 @@ async function currentPopulation(db: Db): Promise<Population> {
 }
 
 /** The company-search part of the input (what narrows the candidates, or picks seeds). */
-type SearchFields = Omit<LookalikesInput, 'seedDomains' | 'seedSearch' | 'excludeDomains' | 'minSeedSupport' | 'page' | 'size'>;
+type SearchFields = Omit<
+  LookalikesInput,
+  'seedDomains' | 'seedSearch' | 'seedListId' | 'excludeListId' | 'excludeDomains' | 'minSeedSupport' | 'page' | 'size'
+>;
 
 const hasSearch = (s: SearchFields): boolean => Object.values(s).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 
-async function seedIds(db: Db, input: LookalikesInput): Promise<string[]> {
-  if ((input.seedDomains === undefined) === (input.seedSearch === undefined)) {
-    throw new BadRequestError('seedDomains: give exactly one of seedDomains and seedSearch');
-  }
+async function seedIds(db: Db, input: LookalikesInput, clientId: string): Promise<string[]> {
+  const given = [input.seedDomains, input.seedSearch, input.seedListId].filter((v) => v !== undefined).length;
+  if (given !== 1) throw new BadRequestError('seedDomains: give exactly one of seedDomains, seedSearch and seedListId');
   if (input.seedDomains) return (await requireCompanies(db, input.seedDomains, 'seedDomains')).map((c) => c.id);
+  if (input.seedListId) {
+    const ids = await listCompanyIds(db, clientId, input.seedListId);
+    if (ids.length < MIN_SEEDS || ids.length > MAX_SEEDS)
+      throw new BadRequestError(`seedListId: the list has ${ids.length} matched companies; seeds must be ${MIN_SEEDS}-${MAX_SEEDS} companies`);
+    return ids;
+  }
   const criteria = await toCriteria(db, input.seedSearch as CompanySearchInput, nowDate());
   const ids = await matchingCompanyIds(db, criteria, MAX_SEEDS + 1);
   if (ids.length < MIN_SEEDS || ids.length > MAX_SEEDS) {
@@ -69,11 +78,12 @@ async function seedIds(db: Db, input: LookalikesInput): Promise<string[]> {
   return ids;
 }
 
-export async function findLookalikes(primary: Db, input: LookalikesInput): Promise<Lookalikes> {
+/** `clientId`: whose account lists `seedListId` and `excludeListId` name (another client's are 404; none: every list is). */
+export async function findLookalikes(primary: Db, input: LookalikesInput, clientId = ''): Promise<Lookalikes> {
   const db = primary.read; // a replica when configured (Db.read in db/db.ts)
   checkResultWindow(input.page, input.size);
-  const { seedDomains: _d, seedSearch: _s, excludeDomains, minSeedSupport, page, size, ...search } = input;
-  const seeds = [...new Set(await seedIds(db, input))];
+  const { seedDomains: _d, seedSearch: _s, seedListId: _l, excludeListId, excludeDomains, minSeedSupport, page, size, ...search } = input;
+  const seeds = [...new Set(await seedIds(db, input, clientId))];
   if (seeds.length < MIN_SEEDS) throw new BadRequestError(`seedDomains: give at least ${MIN_SEEDS} different companies`);
   const pop = await currentPopulation(primary.read);
   const missing = seeds.filter((id) => !pop.indexOf.has(id));
@@ -89,8 +99,9 @@ export async function findLookalikes(primary: Db, input: LookalikesInput): Promi
   const excludedRows = excludedDomains.length > 0 ? await findCompaniesByDomains(db, excludedDomains) : [];
   const excluded = new Uint8Array(pop.size);
   for (const i of seedIdx) excluded[i] = 1;
-  for (const r of excludedRows) {
-    const i = pop.indexOf.get(r.id);
+  const excludedIds = [...excludedRows.map((r) => r.id), ...(excludeListId ? await listCompanyIds(db, clientId, excludeListId) : [])];
+  for (const id of excludedIds) {
+    const i = pop.indexOf.get(id);
     if (i !== undefined) excluded[i] = 1;
   }
   let candidates: number[];

@@ -41,6 +41,7 @@ test('setPlan: a new plan needs its rate limits; an existing one keeps every fie
     maxWebhooks: 2,
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
+    maxListRows: 10_000,
   });
   await assert.rejects(setPlan(db, 'team', { requestsPerMinute: 0 }), /rpm: must be a whole number/);
   // The watch limits: 0 is allowed (none), a negative or fractional number is a 400 naming the field.
@@ -88,6 +89,7 @@ test('the command: `plans set` with one option leaves the description and the re
       maxWebhooks: 0,
       eventsPerDay: 500,
       enrichRowsPerDay: 40,
+      maxListRows: 10_000,
     });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

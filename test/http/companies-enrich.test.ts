@@ -211,6 +211,35 @@ test('a re-run writes nothing new when nothing changed; a changed stack records 
   assert.equal((await lastAudit('companies.enrich.jsonl')).params.snapshot, 'written');
 });
 
+test("an account list enriches its matched companies; another client's list is a 404; domains and listId together are a 400", async () => {
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: '/api/lists?name=Accounts',
+    headers: { ...full.headers, 'content-type': 'text/csv' },
+    payload: 'domain\nacme.com\nbeta.io\nnobody.example\n',
+  });
+  assert.equal(upload.statusCode, 200, upload.body);
+  const listId = (upload.json() as { id: string }).id;
+  const res = await enrich({ listId });
+  assert.equal(res.statusCode, 200, res.body);
+  const byList = jsonl(res.body)
+    .map((r) => r.domain)
+    .sort();
+  assert.deepEqual(byList, ['acme.com', 'beta.io'], 'the matched companies; an unmatched row is not enriched');
+  const again = await enrich({ listId });
+  assert.equal(again.body, res.body, 'the same rows again');
+  const [{ n }] = (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM enrichment_snapshots WHERE set_key = $1`, [`list:${listId}`])) as [
+    { n: number },
+  ];
+  assert.equal(n, 1, 'a re-run of an unchanged list writes no new snapshot');
+  assert.equal((await enrich({ listId }, basic)).statusCode, 403);
+  const other = await createTestClient(t.db, 'enricher');
+  assert.equal((await enrich({ listId }, other)).statusCode, 404);
+  const both = await enrich({ listId, domains: ['acme.com'] });
+  assert.equal(both.statusCode, 400);
+  assert.match((both.json() as { message: string }).message, /domains: give exactly one of domains and listId/);
+});
+
 test('MCP enrich_companies: rows as structured content, not-found domains listed, audited under the on-behalf user', async () => {
   const { call } = await connectMcp(t, 'full', undefined, 'ana@example.com');
   const res = await call('enrich_companies', { domains: ['acme.com', 'nobody.example'], columns: ['city'] });

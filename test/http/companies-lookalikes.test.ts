@@ -197,6 +197,32 @@ test('seeds from a company search are the companies it matches', async () => {
   assert.match(res.body.message, /seedSearch: it matches 0 companies/);
 });
 
+test("seeds and exclusions from account lists: the matched companies of your list; another client's list is a 404", async () => {
+  const upload = async (who: TestClient, domains: string[]) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/lists?name=Seeds',
+      headers: { ...who.headers, 'content-type': 'text/csv' },
+      payload: ['domain', ...domains].join('\n'),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { id: string }).id;
+  };
+  const seeds = await upload(client, SEEDS);
+  const customers = await upload(client, ['best.example']);
+  const fromList = await lookalikes({ seedListId: seeds, excludeListId: customers });
+  const fromDomains = await lookalikes({ seedDomains: SEEDS, excludeDomains: ['best.example'] });
+  assert.deepEqual(fromList, fromDomains);
+  assert.ok(!fromList.content.some((r) => r.domain === 'best.example'));
+  const other = await createTestClient(t.db, 'basic');
+  const theirs = await upload(other, SEEDS);
+  const res = await post({ seedListId: theirs });
+  assert.equal(res.status, 404, JSON.stringify(res.body));
+  const both = await post({ seedListId: seeds, seedDomains: SEEDS });
+  assert.equal(both.status, 400);
+  assert.match(both.body.message, /seedDomains: give exactly one of seedDomains, seedSearch and seedListId/);
+});
+
 test('bad input is a 4xx naming the field', async () => {
   const cases: Array<[object, number, RegExp]> = [
     [{ seedDomains: ['s0.example', 'unknown-one.example', 'unknown-two.example'] }, 404, /seedDomains.*unknown-one\.example.*unknown-two\.example/s],

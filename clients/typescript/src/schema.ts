@@ -1815,7 +1815,9 @@ export interface components {
         };
         EnrichRequestInput: {
             /** @description 1-10000 company domains (normalized; repeats are enriched once; unknown ones come back as rows with found=false) */
-            domains: string[];
+            domains?: string[];
+            /** @description Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId */
+            listId?: string;
             /**
              * @description Columns to add: city, state, postalCode, street, website, logo, linkedinUrl, crunchbaseUrl, description, industryId, foundedYear, employeeCount, revenueUsd, lastVerified, vendors (unknown → 400)
              * @default []
@@ -1829,7 +1831,7 @@ export interface components {
             format?: "jsonl" | "csv";
         };
         /**
-         * @description The seeds (exactly one of `seedDomains` and `seedSearch`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)
+         * @description The seeds (exactly one of `seedDomains`, `seedSearch` and `seedListId`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)
          * @example {
          *       "seedDomains": [
          *         "acme.com",
@@ -1911,6 +1913,10 @@ export interface components {
             domains?: string[];
             /** @description The seed companies (2-1000 domains, e.g. customers that bought); unknown → 404 naming them */
             seedDomains?: string[];
+            /** @description Or the seeds as the matched companies of one of your account lists (its current version; POST /lists): 2-1000 of them */
+            seedListId?: string;
+            /** @description Leave out the matched companies of one of your account lists too (e.g. your customers) */
+            excludeListId?: string;
             /** @description Companies never returned (e.g. existing customers), up to 10000; domains not on record are ignored (counted in excludedUnknown) */
             excludeDomains?: string[];
             /**
@@ -4361,13 +4367,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domains": [
-                 *         "example.com"
-                 *       ]
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": components["schemas"]["EnrichRequestInput"];
             };
         };

@@ -17,7 +17,9 @@ CREATE TABLE crm_connections (
 CREATE TABLE crm_field_state (
   client_id   text NOT NULL,
   crm         text NOT NULL,
-  company_id  text NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
+  -- A value, not a key (as account_list_rows): the demo world's re-seed truncates companies,
+  -- which a foreign key would refuse; a CRM record outlives our copy of the company.
+  company_id  text NOT NULL,
   field       text NOT NULL,
   -- The value we last wrote ('' for empty), as the CRM stores it.
   value       text NOT NULL,

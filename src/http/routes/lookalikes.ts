@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { findLookalikesOp } from '../../schemas/lookalikes.ts';
 import { findLookalikes } from '../../services/lookalikes.ts';
 import { route } from '../route-config.ts';
+import { principalOf } from '../plugins/auth.ts';
 
 export function lookalikeRoutes(app: FastifyInstance) {
-  return [route(findLookalikesOp, (request) => findLookalikes(app.db, request.body))];
+  return [route(findLookalikesOp, (request) => findLookalikes(app.db, request.body, principalOf(request).clientId))];
 }

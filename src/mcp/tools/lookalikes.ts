@@ -9,7 +9,7 @@ export const lookalikeTools = [
   defineTool(findLookalikesOp, {
     output: lookalikesSchema,
     run: async (input, ctx) => {
-      const answer = await findLookalikes(ctx.db, input);
+      const answer = await findLookalikes(ctx.db, input, ctx.principal.clientId);
       return { structured: answer, summary: lookalikesSummary(answer, input.page) };
     },
   }),
