@@ -7,7 +7,7 @@
 // standard value (left empty when none is close) and always kept as it is in a custom field
 // (`stacklens_industry`, `Stacklens_Industry__c`). Our own fields are custom properties with a
 // `stacklens_` prefix (HubSpot) or `Stacklens_…__c` fields (Salesforce), which the CRM's
-// administrator creates once (docs/lists-crm.md lists them).
+// administrator creates once (docs/lists.md, "Into the CRM", lists them).
 import type { CrmAccountRow, CrmKind } from '../../store/crm.ts';
 
 /** Our industry names → HubSpot's `industry` enumeration values. */
