@@ -37,6 +37,8 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
       ['companies_search', { query: 'a', export: true, onBehalfOfUser: USER }],
       ['enrich_companies', { domains: [c, 'nobody.example'], columns: ['city', 'vendors'], onBehalfOfUser: USER }],
       ['find_lookalikes', { seedDomains: [c, ...peers.slice(0, 2)], size: 5 }],
+      ['lists_upload', { name: 'Targets', rows: [{ domain: c }, { name: 'Nobody Anywhere', country: 'US' }] }],
+      ['lists_get', { listId: '$lists_upload.id' }],
       ['company_products_paged', { companyDomain: c }],
       ['company_firmographics', { companyDomain: c }],
       ['company_feed', { companyDomain: c }],

@@ -131,7 +131,17 @@ test('every tool declares an outputSchema, and its structuredContent validates a
     }),
   );
   const called = new Set<string>();
-  for (const [name, args] of world.calls) {
+  // An argument "$tool.field" is that field of an earlier call's answer (lists_get reads the id lists_upload made).
+  const answers = new Map<string, Record<string, unknown>>();
+  const resolved = (args: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(args).map(([k, v]) => {
+        const ref = typeof v === 'string' ? /^\$(\w+)\.(\w+)$/u.exec(v) : null;
+        return [k, ref ? answers.get(ref[1]!)?.[ref[2]!] : v];
+      }),
+    );
+  for (const [name, given] of world.calls) {
+    const args = resolved(given);
     const takesDetail = 'detail' in ((tools.find((x) => x.name === name)!.inputSchema.properties ?? {}) as object);
     for (const extra of takesDetail ? [{}, { detail: 'full' }] : [{}]) {
       // The SDK client checks structuredContent against the outputSchema itself: a mismatch would reject.
@@ -140,6 +150,7 @@ test('every tool declares an outputSchema, and its structuredContent validates a
       const validate = validators.get(name)!;
       assert.ok(validate(res.json()), `${name}: ${ajv.errorsText(validate.errors)}`);
       assert.ok(res.text.length < 1000, `${name}: the text is a summary (${res.text.length} chars)`);
+      answers.set(name, res.json());
       called.add(name);
     }
   }
@@ -162,14 +173,15 @@ test('annotations and titles come from the operation records', async () => {
 });
 
 // The budget was 25 KB until the change tools (company_changes, product_adoption) and asOf
-// joined; their arguments are already the few a model needs (docs/mcp.md). enrich_companies
-// (≈ 1 KB) and find_lookalikes (≈ 3.1 KB: seeds, four filter fields, an explained result) took
-// it from 29.9 KB to 34 KB.
-test('tools/list stays within 34.5 KB', async () => {
+// joined; their arguments are already the few a model needs (docs/mcp.md). The account-list
+// tools (enrich_companies ≈ 1 KB, find_lookalikes ≈ 3.1 KB, lists_upload and lists_get
+// ≈ 2.5 KB) took it from 29.9 KB to 36.5 KB: a ceiling that only holds the line until the
+// server offers a short list and describes the rest on request (progressive disclosure).
+test('tools/list stays within 37 KB', async () => {
   const { client } = await connectMcp(t, 'basic');
   const listed = await client.listTools();
   const size = Buffer.byteLength(JSON.stringify(listed));
-  assert.ok(size <= 34_500, `tools/list is ${size} bytes`);
+  assert.ok(size <= 37_000, `tools/list is ${size} bytes`);
 });
 
 test('bad, unknown and missing arguments and unknown records are isError results naming the problem', async () => {
