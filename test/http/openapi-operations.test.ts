@@ -61,8 +61,9 @@ test('exports: each media type has its own schema (JSON page, or the file as a s
         `${op.id}: the ${op.stream!.when} parameter`,
       );
     } else {
-      assert.deepEqual(media, [op.stream!.media], op.id);
+      // alsoMedia: one stream in another format too (enrichment: JSON Lines or CSV).
+      assert.deepEqual(media, [op.stream!.media, ...(op.stream!.alsoMedia ?? [])].sort(), op.id);
     }
-    assert.equal(ok.content[op.stream!.media].schema.type, 'string', op.id);
+    for (const m of [op.stream!.media, ...(op.stream!.alsoMedia ?? [])]) assert.equal(ok.content[m].schema.type, 'string', `${op.id} ${m}`);
   }
 });
