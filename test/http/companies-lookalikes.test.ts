@@ -228,7 +228,7 @@ test('bad input is a 4xx naming the field', async () => {
     [{ seedDomains: ['s0.example', 'unknown-one.example', 'unknown-two.example'] }, 404, /seedDomains.*unknown-one\.example.*unknown-two\.example/s],
     [{ seedDomains: ['s0.example'] }, 400, /seedDomains/],
     [{ seedDomains: ['s0.example', 's0.example'] }, 400, /seedDomains: give at least 2 different companies/],
-    [{}, 400, /seedDomains: give exactly one of seedDomains and seedSearch/],
+    [{}, 400, /seedDomains: give exactly one of seedDomains, seedSearch and seedListId/],
     [{ seedDomains: SEEDS, seedSearch: { countries: ['US'] } }, 400, /exactly one/],
     [{ seedDomains: SEEDS, minSeedSupport: 0 }, 400, /minSeedSupport/],
     [{ seedDomains: SEEDS, size: 101 }, 400, /size/],
