@@ -300,10 +300,12 @@ export function narrowsCompanies(criteria: CompanySearchCriteria): boolean {
   return criteria.terms.length > 0 || buildWhere(criteria, new Params()) !== '';
 }
 
-/** The ids of the companies a search matches, in no order. */
-export async function matchingCompanyIds(db: Db, criteria: CompanySearchCriteria): Promise<string[]> {
+/** The ids of the companies a search matches: all of them in no order, or at most `limit` by id. */
+export async function matchingCompanyIds(db: Db, criteria: CompanySearchCriteria, limit?: number): Promise<string[]> {
   const p = new Params();
-  return (await db.queryArrays<[string]>(matchingCompaniesSql(criteria, p), p.values)).map((r) => r[0]);
+  const sql = matchingCompaniesSql(criteria, p);
+  const bounded = limit === undefined ? sql : `SELECT id FROM (${sql}) m ORDER BY id LIMIT ${p.add(limit, 'int')}`;
+  return (await db.queryArrays<[string]>(bounded, p.values)).map((r) => r[0]);
 }
 
 /** The number of companies a search matches (also the count mode of market sizing). */

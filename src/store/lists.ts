@@ -51,8 +51,8 @@ export async function deleteListRow(db: Queryable, clientId: string, id: string)
   return rows.length > 0;
 }
 
-/** A row as stored, before it is written (company by id). */
-export interface StoredRow {
+/** What a list row holds, as written and as read. */
+interface ListRowFields {
   line: number;
   key: string;
   domain: string | null;
@@ -60,10 +60,14 @@ export interface StoredRow {
   country: string | null;
   data: Record<string, unknown>;
   status: 'matched' | 'review' | 'unmatched';
-  companyId: string | null;
   method: string | null;
   score: number | null;
   reason: string | null;
+}
+
+/** A row as stored, before it is written (company by id). */
+export interface StoredRow extends ListRowFields {
+  companyId: string | null;
   candidates: { companyId: string; score: number }[];
 }
 
@@ -129,18 +133,8 @@ export async function versionStats(db: Queryable, listId: string, version: numbe
 }
 
 /** A row as read, with the companies' domains. */
-export interface ReadRow {
-  line: number;
-  key: string;
-  domain: string | null;
-  name: string | null;
-  country: string | null;
-  data: Record<string, unknown>;
-  status: 'matched' | 'review' | 'unmatched';
+export interface ReadRow extends ListRowFields {
   companyDomain: string | null;
-  method: string | null;
-  score: number | null;
-  reason: string | null;
   candidates: { companyDomain: string; name: string | null; country: string | null; score: number }[];
 }
 

@@ -1,23 +1,13 @@
 // SQL for lookalikes: the whole population's in-use stacks as the latest refresh materialized
-// them (with the company features of store/intelligence.ts they make the Population), the ids a
-// company search matches, and the few rows a page of results shows.
-import type { Db, Queryable } from '../db/db.ts';
-import { matchingCompaniesSql, type CompanySearchCriteria } from './companies.ts';
-import { Params } from '../db/sql.ts';
+// them (with the company features of store/intelligence.ts they make the Population) and the
+// few rows a page of results shows (the ids a search matches: store/companies.ts).
+import type { Queryable } from '../db/db.ts';
 
 /** Every materialized in-use stack: company id → product ids (companies the refresh has not reached are absent). */
 export async function allMaterializedStacks(db: Queryable): Promise<Map<string, string[]>> {
   // Space-joined text rather than arrays: the split is far cheaper than the array parser (store/evidence.ts).
   const rows = await db.queryArrays<[string, string]>(`SELECT company_id, array_to_string(product_ids, ' ') FROM company_stacks`);
   return new Map(rows.map(([id, joined]) => [id, joined === '' ? [] : joined.split(' ')]));
-}
-
-/** The ids of the companies a search matches, at most `limit` of them (by id). */
-export async function matchingCompanyIds(db: Db, criteria: CompanySearchCriteria, limit: number): Promise<string[]> {
-  const p = new Params();
-  const sql = matchingCompaniesSql(criteria, p);
-  const rows = await db.queryArrays<[string]>(`SELECT id FROM (${sql}) m ORDER BY id LIMIT ${p.add(limit, 'int')}`, p.values);
-  return rows.map((r) => r[0]);
 }
 
 export interface LookalikeRow {

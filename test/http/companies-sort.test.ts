@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import { streamCompanies, type CompanySearchCriteria, type CompanySort } from '../../src/store/companies.ts';
+import { streamCompanies, type CompanySort } from '../../src/store/companies.ts';
 import { COMPANY_SORTS } from '../../src/schemas/companies.ts';
+import { everyCompany } from '../helpers/criteria.ts';
 
 let t: TestApp;
 let full: TestClient;
@@ -88,18 +89,7 @@ test('the CSV export follows the sort', async () => {
 });
 
 test('export batches continue where the last one ended, in every order (keyset with mixed directions)', async () => {
-  const all: CompanySearchCriteria = {
-    terms: [],
-    countries: [],
-    industryIds: [],
-    employeeBands: [],
-    revenueBands: [],
-    domains: [],
-    states: [],
-    cities: [],
-    postalCodes: [],
-    requireScopedInstall: false,
-  };
+  const all = everyCompany();
   for (const sort of COMPANY_SORTS) {
     const by: CompanySort = { by: sort.replace('-', '') as CompanySort['by'], descending: sort.startsWith('-') };
     for (const batch of [1, 2, 3]) {

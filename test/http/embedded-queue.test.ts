@@ -9,8 +9,9 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { streamCompanies, type CompanySearchCriteria } from '../../src/store/companies.ts';
+import { streamCompanies } from '../../src/store/companies.ts';
 import { loadConfig } from '../../src/config.ts';
+import { everyCompany } from '../helpers/criteria.ts';
 
 const COMPANIES = 60;
 
@@ -75,18 +76,7 @@ test('the standard bulkhead defaults to twice the pool on PostgreSQL and 8 calls
 });
 
 test('an export reads in keyset batches and holds no connection between them: short reads complete between every two batches', async () => {
-  const all: CompanySearchCriteria = {
-    terms: [],
-    countries: [],
-    industryIds: [],
-    employeeBands: [],
-    revenueBands: [],
-    domains: [],
-    states: [],
-    cities: [],
-    postalCodes: [],
-    requireScopedInstall: false,
-  };
+  const all = everyCompany();
   const batch = 5; // 12 batches here; the API's exports read 1,000 rows per batch
   const rows = streamCompanies(t.db, all, undefined, batch)[Symbol.asyncIterator]();
   let seen = 0;

@@ -14,6 +14,7 @@ import { currentFacetIndex, FacetIndex } from '../../src/services/facet-index.ts
 import { facetCounts } from '../../src/store/facets.ts';
 import { companyNamesById, facetWorldVersion, foldWorldChanges } from '../../src/store/facet-world.ts';
 import { matchingCompanyIds, narrowsCompanies, type CompanySearchCriteria } from '../../src/store/companies.ts';
+import { everyCompany } from '../helpers/criteria.ts';
 
 let db: Db;
 before(async () => {
@@ -22,18 +23,7 @@ before(async () => {
 });
 after(() => db.close());
 
-const everyone: CompanySearchCriteria = {
-  terms: [],
-  countries: [],
-  industryIds: [],
-  employeeBands: [],
-  revenueBands: [],
-  domains: [],
-  states: [],
-  cities: [],
-  postalCodes: [],
-  requireScopedInstall: false,
-};
+const everyone = everyCompany();
 
 test('the index counts every dimension and pair as the SQL path does: cells, totals, order of ties, samples', async () => {
   const index = await FacetIndex.load(db);
