@@ -67,7 +67,7 @@ export const AREAS: readonly Area[] = [
   },
   {
     name: 'services',
-    holds: `one module per resource; the only callers of \`store/\`; \`admin.ts\` (the Admin API's clients, keys, plans, credits, over the same \`auth/\` functions as the CLI), \`audit.ts\` (\`adminAction\`: every admin change audited with its actor), \`usage.ts\` (per-client usage counted in memory, written in batches), \`jobs.ts\` (background refresh and import jobs), \`observations.ts\` (the detection log: record runs, derive installs), \`evidence.ts\`, \`detect.ts\` (\`POST /api/detect\`; \`detect-pool.ts\`, the worker threads that run detection off the event loop under a deadline that terminates them), \`console-users.ts\` (the console's people)`,
+    holds: `one module per resource; the only callers of \`store/\`; \`admin.ts\` (the Admin API's clients, keys, plans, credits, over the same \`auth/\` functions as the CLI), \`audit.ts\` (\`adminAction\`: every admin change audited with its actor), \`usage.ts\` (per-client usage counted in memory, written in batches), \`jobs.ts\` (background refresh and import jobs), \`observations.ts\` (the detection log: record runs, derive installs), \`evidence.ts\`, \`detect.ts\` (\`POST /api/detect\`; \`detect-pool.ts\`, the worker threads that run detection off the event loop under a deadline that terminates them), \`population-pool.ts\` (the lookalikes' population, built on a worker thread), \`console-users.ts\` (the console's people)`,
     mayImport: ['ingest', 'llm', 'auth', 'store', 'db', 'schemas', 'detect', 'intelligence', 'technographics', 'kernel'],
   },
   {

@@ -7,10 +7,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/db.ts';
 import { listCompanyIds } from './lists.ts';
+import { buildPopulationOffThread } from './population-pool.ts';
 import type { CompanySearchInput } from '../schemas/companies.ts';
 import { MAX_SEEDS, MIN_SEEDS, type Lookalike, type Lookalikes, type LookalikesInput } from '../schemas/lookalikes.ts';
 import { checkResultWindow } from '../schemas/common.ts';
-import { buildPopulation, type Population } from '../intelligence/features.ts';
+import type { Population } from '../intelligence/features.ts';
 import { emptyLookalikeParts, LookalikeScorer, seedProfile, seedsAlike, type LookalikePart } from '../intelligence/lookalikes.ts';
 import { regionOf } from '../intelligence/bands.ts';
 import { latestRefreshRun, loadCompanyFeatures, loadProductCategories } from '../store/intelligence.ts';
@@ -40,10 +41,8 @@ async function currentPopulation(db: Db): Promise<Population> {
   if (cached && cached.runId === runId) return cached.pop;
   const pop = (async () => {
     const [companies, products, stacks] = await Promise.all([loadCompanyFeatures(db), loadProductCategories(db), allMaterializedStacks(db)]);
-    return buildPopulation(
-      companies.map((c) => ({ ...c, products: stacks.get(c.id) ?? [] })),
-      products,
-    );
+    // Seconds of CPU at 50,000 companies: built on a thread of its own (population-pool.ts).
+    return buildPopulationOffThread({ companies: companies.map((c) => ({ ...c, products: stacks.get(c.id) ?? [] })), products });
   })();
   populations.set(db, { runId, pop });
   pop.catch(() => populations.get(db)?.pop === pop && populations.delete(db));
