@@ -2,6 +2,8 @@
 // the enriched row (firmographics, the stack summary by category, the columns picked) and its
 // CSV form. Reused by the MCP tool (enrich_companies).
 import { z } from 'zod';
+import { requestExamples } from './common.ts';
+import { idInput } from './text.ts';
 import { domainSchema, onBehalfOfHeaders } from './params.ts';
 import type { CsvColumn } from '../csv.ts';
 import { defineOperation } from './operation.ts';
@@ -125,15 +127,17 @@ const domainsSchema = (max: number) =>
 const enrichBodySchema = z
   .strictObject({
     domains: domainsSchema(MAX_ENRICH_DOMAINS).optional(),
-    listId: z
-      .string()
-      .max(64)
+    listId: idInput('lst_3fa1c2d4e5f60718')
       .optional()
       .describe('Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId'),
     columns: columnsSchema,
     format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl (default): one EnrichedCompany per line; csv: one row per company'),
   })
-  .meta({ id: 'EnrichRequest', examples: [{ domains: ['acme.com', 'unknown.example'], columns: ['city', 'website'], format: 'csv' }] });
+  .meta({
+    id: 'EnrichRequest',
+    description: 'Exactly one of `domains` and `listId`; the columns to add; the format',
+    ...requestExamples({ domains: ['acme.com', 'unknown.example'], columns: ['city', 'website'], format: 'csv' }),
+  });
 
 const confidenceText = (n: number) => n.toFixed(2);
 

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { companySearchBodySchema } from './companies.ts';
 import { requestExamples } from './common.ts';
+import { idInput } from './text.ts';
 import { domainSchema } from './params.ts';
 import { defineOperation } from './operation.ts';
 
@@ -27,12 +28,10 @@ const seedAndPageFields = {
     .max(MAX_SEEDS)
     .optional()
     .describe(`The seed companies (${MIN_SEEDS}-${MAX_SEEDS} domains, e.g. customers that bought); unknown → 404 naming them`),
-  seedListId: z
-    .string()
-    .max(64)
+  seedListId: idInput('lst_3fa1c2d4e5f60718')
     .optional()
     .describe(`Or the seeds as the matched companies of one of your account lists (its current version; POST /lists): ${MIN_SEEDS}-${MAX_SEEDS} of them`),
-  excludeListId: z.string().max(64).optional().describe('Leave out the matched companies of one of your account lists too (e.g. your customers)'),
+  excludeListId: idInput('lst_3fa1c2d4e5f60718').optional().describe('Leave out the matched companies of one of your account lists too (e.g. your customers)'),
   excludeDomains: z
     .array(domainSchema('Company domain'))
     .max(MAX_EXCLUDED)

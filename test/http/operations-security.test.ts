@@ -24,6 +24,7 @@ after(() => t.close());
 /** A valid value for each path parameter and each required argument the records use. */
 const SAMPLE: Record<string, unknown> = {
   companyDomain: 'example.com',
+  domains: ['example.com'],
   vendorDomain: 'example.com',
   cohort: 'Default',
   productId: 'prd_x',
@@ -135,7 +136,7 @@ test('MCP: 403 without the permission, and 403 without onBehalfOfUser where attr
     }
     checked++;
   }
-  assert.equal(checked, 6, 'companies_search (export), profiles_purchase, the three AI helpers and detect_technologies');
+  assert.equal(checked, 7, 'companies_search (export), profiles_purchase, the three AI helpers, detect_technologies and enrich_companies');
   await withoutPermission.client.close();
   await withPermission.client.close();
 });

@@ -1813,10 +1813,27 @@ export interface components {
              */
             sample?: number;
         };
+        /**
+         * @description Exactly one of `domains` and `listId`; the columns to add; the format
+         * @example {
+         *       "domains": [
+         *         "acme.com",
+         *         "unknown.example"
+         *       ],
+         *       "columns": [
+         *         "city",
+         *         "website"
+         *       ],
+         *       "format": "csv"
+         *     }
+         */
         EnrichRequestInput: {
             /** @description 1-10000 company domains (normalized; repeats are enriched once; unknown ones come back as rows with found=false) */
             domains?: string[];
-            /** @description Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId */
+            /**
+             * @description Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId
+             * @example lst_3fa1c2d4e5f60718
+             */
             listId?: string;
             /**
              * @description Columns to add: city, state, postalCode, street, website, logo, linkedinUrl, crunchbaseUrl, description, industryId, foundedYear, employeeCount, revenueUsd, lastVerified, vendors (unknown → 400)
@@ -1913,9 +1930,15 @@ export interface components {
             domains?: string[];
             /** @description The seed companies (2-1000 domains, e.g. customers that bought); unknown → 404 naming them */
             seedDomains?: string[];
-            /** @description Or the seeds as the matched companies of one of your account lists (its current version; POST /lists): 2-1000 of them */
+            /**
+             * @description Or the seeds as the matched companies of one of your account lists (its current version; POST /lists): 2-1000 of them
+             * @example lst_3fa1c2d4e5f60718
+             */
             seedListId?: string;
-            /** @description Leave out the matched companies of one of your account lists too (e.g. your customers) */
+            /**
+             * @description Leave out the matched companies of one of your account lists too (e.g. your customers)
+             * @example lst_3fa1c2d4e5f60718
+             */
             excludeListId?: string;
             /** @description Companies never returned (e.g. existing customers), up to 10000; domains not on record are ignored (counted in excludedUnknown) */
             excludeDomains?: string[];
@@ -4367,7 +4390,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "domains": [
+                 *         "acme.com",
+                 *         "unknown.example"
+                 *       ],
+                 *       "columns": [
+                 *         "city",
+                 *         "website"
+                 *       ],
+                 *       "format": "csv"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EnrichRequestInput"];
             };
         };
