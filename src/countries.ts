@@ -67,3 +67,10 @@ export function normalizeCountry(input: string): string | null {
   if (/^[A-Za-z]{2}$/.test(s)) return t.byCode.get(s.toUpperCase()) ?? null;
   return t.byName.get(fold(s)) ?? null;
 }
+
+/** Every country: its code and English name (the runtime's ICU names), for lookups by name. */
+export function countryList(): { code: string; name: string }[] {
+  const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+  const codes = new Set(tables().byCode.values());
+  return [...codes].sort().map((code) => ({ code, name: names.of(code) ?? code }));
+}

@@ -41,8 +41,8 @@ const SERVER_INFO = { name: 'stacklens', title: 'Stacklens', version: VERSION };
 
 const SERVER_INSTRUCTIONS =
   'Stacklens answers which companies use which software (with evidence), how a company compares with its peers, ' +
-  'who its competitors are, its firmographics and news, and who works there. Start with companies_search or ' +
-  'vendors_search to find domains and ids; every company tool takes a companyDomain (any case; a scheme, www. or path is ' +
+  'who its competitors are, its firmographics and news, and who works there. Start with lookup (names → the ids filters ' +
+  'take) or companies_search to find domains and ids; every company tool takes a companyDomain (any case; a scheme, www. or path is ' +
   'stripped). Arguments shared by many tools: page (0-based) and size (1-200, default 20) page a list, whose answer has ' +
   'total and nextPage, the arguments of the next page (null on the last); detail "compact" (default) gives the fields most ' +
   'questions need, "full" every field of the record; onBehalfOfUser, the email of the user the call is made for, is needed by ' +

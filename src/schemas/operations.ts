@@ -22,6 +22,7 @@ import { intelligenceOperations } from './intelligence.ts';
 import { vendorOperations } from './vendors.ts';
 import { categoryOperations } from './categories.ts';
 import { industryOperations } from './industries.ts';
+import { lookupOperations } from './lookup.ts';
 import { profileOperations } from './profiles.ts';
 import { aiOperations } from './ai.ts';
 import { adminAccessOperations } from './admin.ts';
@@ -47,6 +48,7 @@ const LISTED = [
   ...vendorOperations,
   ...categoryOperations,
   ...industryOperations,
+  ...lookupOperations,
   ...profileOperations,
   ...aiOperations,
   ...detectOperations,

@@ -46,6 +46,7 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
       ['vendors_search', { vendor: 'soft', fuzzy: true }],
       ['vendor_products', { vendorDomain: vendor.domain }],
       ['categories_list', {}],
+      ['lookup', { q: product.name.slice(0, -1) }],
       ['industries_list', {}],
       ['profiles_search', { companyDomains: [c] }],
       ['profile_get', { profileId: person.id }],

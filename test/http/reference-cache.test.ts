@@ -127,6 +127,7 @@ test('the OpenAPI document lists 304 on the reference operations only', async ()
     'listCategories',
     'listIndustries',
     'listProductCategories',
+    'lookup',
     'searchProducts',
     'searchVendors',
     'vendorProducts',

@@ -175,13 +175,14 @@ test('annotations and titles come from the operation records', async () => {
 // The budget was 25 KB until the change tools (company_changes, product_adoption) and asOf
 // joined; their arguments are already the few a model needs (docs/mcp.md). The account-list
 // tools (enrich_companies ≈ 1 KB, find_lookalikes ≈ 3.1 KB, lists_upload and lists_get
-// ≈ 2.5 KB) took it from 29.9 KB to 36.5 KB: a ceiling that only holds the line until the
-// server offers a short list and describes the rest on request (progressive disclosure).
-test('tools/list stays within 37 KB', async () => {
+// ≈ 2.5 KB) took it from 29.9 KB to 36.5 KB, and lookup (≈ 1.3 KB) to 37.8 KB: a ceiling that
+// only holds the line until the server offers a short list and describes the rest on request
+// (progressive disclosure).
+test('tools/list stays within 38 KB', async () => {
   const { client } = await connectMcp(t, 'basic');
   const listed = await client.listTools();
   const size = Buffer.byteLength(JSON.stringify(listed));
-  assert.ok(size <= 37_000, `tools/list is ${size} bytes`);
+  assert.ok(size <= 38_000, `tools/list is ${size} bytes`);
 });
 
 test('bad, unknown and missing arguments and unknown records are isError results naming the problem', async () => {

@@ -1067,6 +1067,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve names to the ids the filters take
+         * @description Technologies, vendors, categories, industries, countries and size bands whose name matches `q` (exact, prefix, or trigram-similar: typos match), best first, each with the id and the company-search filter field it goes into. No match is an empty list.
+         */
+        get: operations["lookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profiles/search": {
         parameters: {
             query?: never;
@@ -3204,6 +3224,46 @@ export interface components {
             sector: string | null;
         };
         IndustryList: components["schemas"]["Industry"][];
+        /**
+         * @example {
+         *       "q": "hubspt",
+         *       "matches": [
+         *         {
+         *           "kind": "vendor",
+         *           "id": "hubspot.com",
+         *           "name": "HubSpot",
+         *           "filter": "vendorDomainIn",
+         *           "score": 0.67,
+         *           "detail": null
+         *         },
+         *         {
+         *           "kind": "technology",
+         *           "id": "prd_hubspot_crm",
+         *           "name": "HubSpot CRM",
+         *           "filter": "productIdIn",
+         *           "score": 0.5,
+         *           "detail": "HubSpot · CRM"
+         *         }
+         *       ]
+         *     }
+         */
+        LookupResult: {
+            q: string;
+            /** @description Best first across kinds; at most `size` of each kind */
+            matches: {
+                /** @enum {string} */
+                kind: "technology" | "vendor" | "category" | "industry" | "country" | "employeeBand" | "revenueBand";
+                /** @description What the filter field takes: a product, category or industry id, a vendor domain, an ISO-2 code or a band label */
+                id: string;
+                name: string;
+                /** @description The company-search filter field the id goes into (e.g. productIdIn) */
+                filter: string;
+                /** @description 1 for an exact name; else the trigram similarity, 0.3-1 */
+                score: number;
+                /** @description A word of context: a technology's vendor and category, a category's parent, an industry's sector */
+                detail: string | null;
+            }[];
+        };
         /** @description An API client as an administrator sees it; never its secret */
         AdminClient: {
             clientId: string;
@@ -14747,6 +14807,203 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/industries/:industryId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lookup: {
+        parameters: {
+            query: {
+                /**
+                 * @description The name to look up, as a person would say it; typos and partial names match
+                 * @example string
+                 */
+                q: string;
+                /** @description Only these kinds (repeatable): technology | vendor | category | industry | country | employeeBand | revenueBand. Absent: every kind */
+                kind?: ("technology" | "vendor" | "category" | "industry" | "country" | "employeeBand" | "revenueBand")[];
+                /**
+                 * @description Matches per kind, 1-20
+                 * @example 5
+                 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "q": "hubspt",
+                     *       "matches": [
+                     *         {
+                     *           "kind": "vendor",
+                     *           "id": "hubspot.com",
+                     *           "name": "HubSpot",
+                     *           "filter": "vendorDomainIn",
+                     *           "score": 0.67,
+                     *           "detail": null
+                     *         },
+                     *         {
+                     *           "kind": "technology",
+                     *           "id": "prd_hubspot_crm",
+                     *           "name": "HubSpot CRM",
+                     *           "filter": "productIdIn",
+                     *           "score": 0.5,
+                     *           "detail": "HubSpot · CRM"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LookupResult"];
+                };
+            };
+            /** @description Not Modified: If-None-Match holds the current ETag of this answer; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/lookup",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/lookup",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/lookup",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/lookup",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/lookup",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/lookup",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

@@ -16,6 +16,7 @@ import { enrichmentRoutes } from './enrichment.ts';
 import { vendorRoutes } from './vendors.ts';
 import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
+import { lookupRoutes } from './lookup.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
@@ -65,6 +66,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...vendorRoutes(app),
     ...categoryRoutes(app),
     ...industryRoutes(app),
+    ...lookupRoutes(app),
     ...profileRoutes(app),
     ...aiRoutes(app),
     ...detectRoutes(app),

@@ -8,6 +8,8 @@ import { industrySchema, listIndustriesOp } from '../../schemas/industries.ts';
 import { searchVendors, vendorProducts } from '../../services/vendors.ts';
 import { listCategories } from '../../services/categories.ts';
 import { listIndustries } from '../../services/industries.ts';
+import { lookupOp, lookupResultSchema } from '../../schemas/lookup.ts';
+import { lookup } from '../../services/lookup.ts';
 
 // Vendors without their logo, the only field left out: no detail argument.
 const vendor = compactOf(vendorSchema, ['id', 'domain', 'name']);
@@ -55,5 +57,13 @@ export const catalogTools = [
         'industries',
         (i) => `${i.name} (${i.id})`,
       ),
+  }),
+  defineTool(lookupOp, {
+    output: lookupResultSchema,
+    run: async (input, ctx) => {
+      const result = await lookup(ctx.db, input);
+      const lines = result.matches.map((m) => `${m.kind} ${m.name} → ${m.filter}: ${m.id}${m.detail ? ` (${m.detail})` : ''}`);
+      return { structured: result, summary: lines.length ? `Matches for '${result.q}':\n${lines.join('\n')}` : `Nothing matches '${result.q}'.` };
+    },
   }),
 ];
