@@ -15,6 +15,8 @@ import { facetDimensionSchema, facetsBodySchema, facetsSchema, type Facets } fro
 import { companyProducts } from '../../services/company-products.ts';
 import { companyFirmographics } from '../../services/firmographics.ts';
 import { companyFeed } from '../../services/feed.ts';
+import { companyConsoleUrl, searchConsoleUrl } from '../console-links.ts';
+import type { ToolAnswer } from '../registry.ts';
 
 const company = compactOf(companySummarySchema, ['domain', 'name', 'industry', 'employeeRange', 'revenueRange', 'country']);
 const csvExport = z.object({
@@ -59,11 +61,14 @@ export const companyTools = [
       if (count) {
         const { page: _page, size: _size, ...filter } = search;
         const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }));
-        return { structured: facets, summary: facetsSummary(facets) };
+        return withLink({ structured: facets, summary: facetsSummary(facets) }, searchConsoleUrl(ctx.config.publicUrl, search, facets.dimensions));
       }
       if (!asCsv) {
         const page = toolPage(await searchCompanies(ctx.db, search), { ...search, ...(detail === 'full' ? { detail } : {}) }, (c) => company.pick(c, detail));
-        return pageAnswer(page, 'companies', (c) => named(c.name as string, c.domain as string));
+        return withLink(
+          pageAnswer(page, 'companies', (c) => named(c.name as string, c.domain as string)),
+          searchConsoleUrl(ctx.config.publicUrl, search),
+        );
       }
       // The search runs once here (its arguments checked, the matches counted); the CSV is made when the link is read.
       onBehalfOf(ctx);
@@ -84,7 +89,10 @@ export const companyTools = [
         product.pick(p, detail),
       );
       const more = page.totalPages > 1 ? [links.companyProducts(input.companyDomain)] : undefined;
-      return pageAnswer(page, `products used by ${input.companyDomain}`, (p) => `${p.product} (${p.mainCategory})`, {}, more);
+      return withLink(
+        pageAnswer(page, `products used by ${input.companyDomain}`, (p) => `${p.product} (${p.mainCategory})`, {}, more),
+        companyConsoleUrl(ctx.config.publicUrl, input.companyDomain),
+      );
     },
   }),
   defineTool(companyFirmographicsOp, {
@@ -100,10 +108,13 @@ export const companyTools = [
         [f.hqCity, f.hqCountry].filter(Boolean).join(', '),
         f.foundedYear && `founded ${f.foundedYear}`,
       ];
-      return {
-        structured: firmographics.pick(f, detail),
-        summary: `${named(f.name as string, input.companyDomain)}: ${facts.filter(Boolean).join('; ') || 'no firmographics on record'}.`,
-      };
+      return withLink(
+        {
+          structured: firmographics.pick(f, detail),
+          summary: `${named(f.name as string, input.companyDomain)}: ${facts.filter(Boolean).join('; ') || 'no firmographics on record'}.`,
+        },
+        companyConsoleUrl(ctx.config.publicUrl, input.companyDomain),
+      );
     },
   }),
   defineTool(companyFeedOp, {
@@ -125,6 +136,11 @@ export const companyTools = [
     },
   }),
 ];
+
+/** The answer with a last line a person can open: the same search or company in the console. */
+function withLink(answer: ToolAnswer, url: string | null): ToolAnswer {
+  return url ? { ...answer, summary: `${answer.summary}\nOpen in the console: ${url}` } : answer;
+}
 
 /** "412 companies. By country × employeeBand (14 cells): US, 51-200 180 (acme.com, …); …" */
 function facetsSummary(f: Facets): string {
