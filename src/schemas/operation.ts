@@ -32,6 +32,7 @@ export const OPERATION_TAGS = [
   { name: 'Taxonomy', description: 'Product categories and industries' },
   { name: 'People', description: 'People profiles, contact-detail purchases and credits' },
   { name: 'AI helpers', description: 'Grounded suggestions from plain-language prompts (ai permission, attributed, audited)' },
+  { name: 'Feedback', description: 'Reports of wrong or missing data, for the operators to review' },
   { name: 'Detection', description: 'The technologies of one site, detected from its URL or uploaded artifacts, with the evidence behind each' },
   { name: 'Authentication', description: 'OAuth 2.0 client credentials and token signing keys (no authentication)' },
   { name: 'Admin', description: 'Clients, API keys, plans, credits, console users, usage, the audit log and jobs (admin role; never MCP tools)' },

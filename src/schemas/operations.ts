@@ -23,6 +23,7 @@ import { vendorOperations } from './vendors.ts';
 import { categoryOperations } from './categories.ts';
 import { industryOperations } from './industries.ts';
 import { lookupOperations } from './lookup.ts';
+import { adminFeedbackOperations, feedbackOperations } from './feedback.ts';
 import { profileOperations } from './profiles.ts';
 import { aiOperations } from './ai.ts';
 import { adminAccessOperations } from './admin.ts';
@@ -49,12 +50,14 @@ const LISTED = [
   ...categoryOperations,
   ...industryOperations,
   ...lookupOperations,
+  ...feedbackOperations,
   ...profileOperations,
   ...aiOperations,
   ...detectOperations,
   ...adminAccessOperations,
   ...adminActivityOperations,
   ...adminUserOperations,
+  ...adminFeedbackOperations,
 ] as const satisfies readonly Operation[];
 
 /** The list as code that walks it reads it: every record with the whole Operation interface. */

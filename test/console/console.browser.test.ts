@@ -539,6 +539,41 @@ test('admin: create an API key (secret shown once) and revoke it; audit log and 
   await page.context().close();
 });
 
+test('admin: the feedback queue shows a report filed from the console and accepts it with a note', async () => {
+  const analyst = await signIn('analyst');
+  const [company] = await t.db.query<{ domain: string; product_id: string }>(
+    'SELECT c.domain, i.product_id FROM companies c JOIN installs i ON i.company_id = c.id ORDER BY c.domain, i.product_id LIMIT 1',
+  );
+  const filed = await api<{ id: string; status: string }>(analyst, 'POST', '/api/feedback', {
+    kind: 'wrong_technology',
+    companyDomain: company!.domain,
+    productId: company!.product_id,
+    message: 'Gone from their site',
+  });
+  assert.equal(filed.status, 200, JSON.stringify(filed.body));
+  await analyst.context().close();
+
+  const page = await signIn('admin');
+  await page.goto(`${base}/console#/admin/feedback`);
+  const row = page.getByRole('row').filter({ hasText: 'Gone from their site' });
+  await row.waitFor();
+  assert.match(await row.innerText(), new RegExp(company!.domain.replace(/\./g, '\\.')));
+  await checkA11y(page, 'admin feedback');
+  await page.getByLabel(`Note on report ${filed.body.id}`).fill('Confirmed: removed in March');
+  await page.getByRole('button', { name: `Accept report ${filed.body.id}` }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Report ${filed.body.id} accepted.` })
+    .waitFor();
+  await row.waitFor({ state: 'detached' });
+  const [stored] = await t.db.query<{ status: string; review_note: string; reviewed_by: string }>(
+    'SELECT status, review_note, reviewed_by FROM feedback_reports WHERE id = $1',
+    [filed.body.id],
+  );
+  assert.deepEqual(stored, { status: 'accepted', review_note: 'Confirmed: removed in March', reviewed_by: USERS.admin.email });
+  await page.context().close();
+});
+
 test('keyboard only: sign in, skip link, sort a column, expand evidence', async () => {
   const page = await newPage();
   await page.goto(`${base}/console`);

@@ -47,6 +47,7 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
       ['vendor_products', { vendorDomain: vendor.domain }],
       ['categories_list', {}],
       ['lookup', { q: product.name.slice(0, -1) }],
+      ['submit_feedback', { kind: 'wrong_technology', companyDomain: c, productId: product.id, message: 'Not on their site any more' }],
       ['industries_list', {}],
       ['profiles_search', { companyDomains: [c] }],
       ['profile_get', { profileId: person.id }],

@@ -1,5 +1,5 @@
-// The Admin API (/api/admin/…): clients, API keys, plans, credits, console users, usage, the audit log and
-// jobs. The admin role is checked for every route by the auth hook from the records' `role`
+// The Admin API (/api/admin/…): clients, API keys, plans, credits, console users, usage, the audit log,
+// jobs and the feedback review queue. The admin role is checked for every route by the auth hook from the records' `role`
 // (route-config.ts refuses to serve an /admin operation without it). Thin: transport → one
 // service call; the acting admin is the principal, and the services audit every change.
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,8 @@ import * as people from '../../schemas/console.ts';
 import * as users from '../../services/console-users.ts';
 import * as admin from '../../services/admin.ts';
 import { listAudit } from '../../services/audit.ts';
+import { listAdminFeedbackOp, reviewAdminFeedbackOp } from '../../schemas/feedback.ts';
+import { decideFeedback, listFeedbackQueue } from '../../services/feedback.ts';
 import { getJob, listAdminJobs, startRefreshJob } from '../../services/jobs.ts';
 import { getUsage, type UsageRecorder } from '../../services/usage.ts';
 import { principalOf } from '../plugins/auth.ts';
@@ -53,5 +55,8 @@ export function adminRoutes(app: FastifyInstance, usage: UsageRecorder) {
     route(activity.listAdminJobsOp, (r) => listAdminJobs(db, r.query.kind, r.query.page, r.query.size)),
     route(activity.getAdminJobOp, (r) => getJob(db, r.params.jobId)),
     route(activity.startAdminRefreshJobOp, (r) => startRefreshJob(db, actor(r), r.body ?? {})),
+
+    route(listAdminFeedbackOp, (r) => listFeedbackQueue(db, r.query)),
+    route(reviewAdminFeedbackOp, (r) => decideFeedback(db, actor(r), r.params.feedbackId, r.body)),
   ];
 }

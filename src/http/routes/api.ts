@@ -17,6 +17,7 @@ import { vendorRoutes } from './vendors.ts';
 import { categoryRoutes } from './categories.ts';
 import { industryRoutes } from './industries.ts';
 import { lookupRoutes } from './lookup.ts';
+import { feedbackRoutes } from './feedback.ts';
 import { firmographicsRoutes } from './firmographics.ts';
 import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
@@ -67,6 +68,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...categoryRoutes(app),
     ...industryRoutes(app),
     ...lookupRoutes(app),
+    ...feedbackRoutes(app),
     ...profileRoutes(app),
     ...aiRoutes(app),
     ...detectRoutes(app),

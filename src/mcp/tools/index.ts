@@ -13,6 +13,7 @@ import { detectTools } from './detect.ts';
 import { eventTools } from './events.ts';
 import { enrichmentTools } from './enrichment.ts';
 import { listTools } from './lists.ts';
+import { feedbackTools } from './feedback.ts';
 
 const defined = [
   ...companyTools,
@@ -25,6 +26,7 @@ const defined = [
   ...eventTools,
   ...enrichmentTools,
   ...listTools,
+  ...feedbackTools,
 ];
 const everyToolOperationHasATool: Covers<ToolOperationId, (typeof defined)[number]['operation']['id']> = true;
 void everyToolOperationHasATool;

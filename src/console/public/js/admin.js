@@ -1,6 +1,7 @@
 // @ts-check
 // Admin screens over /api/admin/*: console people (users), clients, API keys (the secret is shown once, on
-// creation; revoke), plans, credits, usage and the audit log with its filters.
+// creation; revoke), plans, credits, usage, the audit log with its filters, and the queue of data-quality
+// feedback reports (accept or reject each).
 import { useState } from 'preact/hooks';
 import { html, href, navigate, useAsync, Loading, ErrorBox, Empty, Table, Pager, Tabs, fmtDateTime, useTitle } from './ui.js';
 import { get, post } from './api.js';
@@ -30,7 +31,10 @@ const TABS = [
   ['credits', 'Credits'],
   ['usage', 'Usage'],
   ['audit', 'Audit log'],
+  ['feedback', 'Feedback'],
 ];
+/** @type {NonNullable<Schemas['AdminFeedbackReport']['status']>[]} */
+const FEEDBACK_STATUSES = ['open', 'accepted', 'rejected'];
 /** @type {NonNullable<Schemas['AuditPage']['entries'][number]['outcome']>[]} */
 const OUTCOMES = ['success', 'failure', 'denied'];
 
@@ -574,6 +578,92 @@ function Audit({ route }) {
   </section>`;
 }
 
+/**
+ * The feedback queue: reports of wrong or missing data, oldest first; an open one is accepted
+ * or rejected with a note, and leaves the open queue.
+ * @param {{ route: Route }} props
+ */
+function Feedback({ route }) {
+  const status = /** @type {Schemas['AdminFeedbackReport']['status']} */ (route.query.get('status') ?? 'open');
+  const [page, setPage] = useState(0);
+  const queue = useAsync(() => get('/admin/feedback', { query: { status, page, size: 20 } }), [status, page]);
+  /** @type {Action<Schemas['AdminFeedbackReport']>} */
+  const [review, runReview] = useAction();
+  const decide = async (/** @type {string} */ id, /** @type {'accepted' | 'rejected'} */ decision) => {
+    const note = /** @type {HTMLInputElement | null} */ (document.getElementById(`note-${id}`))?.value.trim();
+    const done = await runReview(() =>
+      post('/admin/feedback/{feedbackId}', { path: { feedbackId: id }, body: { status: decision, ...(note ? { note } : {}) } }),
+    );
+    if (done) queue.reload();
+  };
+  /** @param {Schemas['AdminFeedbackReport']} r */
+  const about = (r) => r.productId ?? r.field ?? '—';
+  return html`<section class="card" aria-labelledby="feedback-title" aria-busy=${queue.loading}>
+    <h2 id="feedback-title">Feedback</h2>
+    <p class="sub">Reports of wrong or missing data from clients and their agents (POST /api/feedback, MCP submit_feedback).</p>
+    <label class="inline"
+      >Status
+      <select
+        value=${status}
+        onChange=${(/** @type {SelectEvent} */ e) => (setPage(0), navigate(href(['admin', 'feedback'], { status: e.currentTarget.value })))}
+      >
+        ${FEEDBACK_STATUSES.map((s) => html`<option>${s}</option>`)}
+      </select></label
+    >
+    <${ErrorBox} error=${queue.error ?? review.error} onRetry=${queue.reload} />
+    ${review.result && html`<p role="status">Report ${review.result.id} ${review.result.status}.</p>`}
+    ${
+      !queue.data && !queue.error
+        ? html`<${Loading} rows=${5} />`
+        : queue.data &&
+          html`<${Table}
+              rows=${queue.data.content}
+              rowKey=${(/** @type {Schemas['AdminFeedbackReport']} */ r) => r.id}
+              empty=${`No ${status} reports.`}
+              columns=${
+                /** @satisfies {import('./ui.js').Column<Schemas['AdminFeedbackReport']>[]} */ ([
+                  { key: 'createdAt', label: 'Filed', render: (r) => fmtDateTime(r.createdAt) },
+                  {
+                    key: 'clientId',
+                    label: 'Client',
+                    render: (r) =>
+                      html`${r.clientId}
+                        <div class="sub">${r.onBehalfOf ?? ''}</div>`,
+                  },
+                  { key: 'kind', label: 'Kind' },
+                  { key: 'companyDomain', label: 'Company', render: (r) => html`<a href=${href(['companies', r.companyDomain])}>${r.companyDomain}</a>` },
+                  {
+                    key: 'productId',
+                    label: 'About',
+                    render: (r) => html`${about(r)}${r.suggestedValue ? html`<div class="sub">should be: ${r.suggestedValue}</div>` : ''}`,
+                  },
+                  { key: 'message', label: 'Message', sortable: false, render: (r) => r.message ?? '' },
+                  {
+                    key: 'status',
+                    label: status === 'open' ? 'Decide' : 'Decision',
+                    sortable: false,
+                    render: (r) =>
+                      r.status === 'open'
+                        ? html`<div class="row-form">
+                            <input id=${`note-${r.id}`} aria-label=${`Note on report ${r.id}`} placeholder="Note (optional)" maxlength="1000" />
+                            <button type="button" disabled=${review.busy} onClick=${() => decide(r.id, 'accepted')} aria-label=${`Accept report ${r.id}`}>
+                              Accept
+                            </button>
+                            <button type="button" disabled=${review.busy} onClick=${() => decide(r.id, 'rejected')} aria-label=${`Reject report ${r.id}`}>
+                              Reject
+                            </button>
+                          </div>`
+                        : html`<span class=${`tag ${r.status}`}>${r.status}</span>
+                            <div class="sub">${r.reviewNote ?? ''}</div>`,
+                  },
+                ])
+              }
+            />
+            <${Pager} page=${page} totalPages=${queue.data.totalPages} totalElements=${queue.data.totalElements} label="reports" onPage=${setPage} />`
+    }
+  </section>`;
+}
+
 /** @param {{ route: Route, user: User }} props */
 function Admin({ route, user }) {
   const tab = route.parts[1] ?? 'users';
@@ -595,7 +685,7 @@ function Admin({ route, user }) {
     ${perClient && html`<div class="toolbar"><${ClientPicker} tab=${tab} clientId=${clientId} /></div>`} ${tab === 'users' && html`<${Users} user=${user} />`}
     ${tab === 'clients' && html`<${Clients} />`} ${tab === 'keys' && html`<${Keys} clientId=${clientId} />`} ${tab === 'plans' && html`<${Plans} />`}
     ${tab === 'credits' && html`<${Credits} clientId=${clientId} />`} ${tab === 'usage' && html`<${Usage} clientId=${clientId} route=${route} />`}
-    ${tab === 'audit' && html`<${Audit} route=${route} />`}
+    ${tab === 'audit' && html`<${Audit} route=${route} />`} ${tab === 'feedback' && html`<${Feedback} route=${route} />`}
   </div>`;
 }
 
