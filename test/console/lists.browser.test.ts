@@ -94,24 +94,26 @@ const csvFile = (name: string, lines: string[]) => ({ name, mimeType: 'text/csv'
 
 let listId: string;
 
-test('upload a CSV: the match rate and miss reasons shown are the API\'s; rows by status; the review queue; a new version and its diff', async () => {
+test("upload a CSV: the match rate and miss reasons shown are the API's; rows by status; the review queue; a new version and its diff", async () => {
   const page = await signIn('analyst');
   await page.getByRole('link', { name: 'Lists', exact: true }).click();
   await page.locator('#upload-list-title').waitFor();
   await page.getByText('No list yet').waitFor();
   await checkA11y(page, 'lists');
-  await page.getByLabel('File').setInputFiles(
-    csvFile('won.csv', [
-      'domain,name,country,owner',
-      `www.${known[0]},,,kim`,
-      `https://${known[1]}/about,,,lee`,
-      `${known[2]},,,max`,
-      `${known[3]},,,ann`,
-      'no-such-company.example,,,zoe',
-      ',Umbrella Pharma,,sam',
-      ',,,nil',
-    ]),
-  );
+  await page
+    .getByLabel('File')
+    .setInputFiles(
+      csvFile('won.csv', [
+        'domain,name,country,owner',
+        `www.${known[0]},,,kim`,
+        `https://${known[1]}/about,,,lee`,
+        `${known[2]},,,max`,
+        `${known[3]},,,ann`,
+        'no-such-company.example,,,zoe',
+        ',Umbrella Pharma,,sam',
+        ',,,nil',
+      ]),
+    );
   await page.getByLabel('Name', { exact: true }).fill('Won customers');
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.waitForURL(/#\/lists\/lst_/u);
@@ -149,9 +151,18 @@ test('upload a CSV: the match rate and miss reasons shown are the API\'s; rows b
   // A new version: one row dropped, one added; the diff says so.
   await page.getByRole('link', { name: 'Versions (1)' }).click();
   await page.locator('.diff-summary', { hasText: 'Version 1, the first upload' }).waitFor();
-  await page.getByLabel('File').setInputFiles(
-    csvFile('won-v2.csv', ['domain,name,country,owner', `${known[0]},,,kim`, `${known[1]},,,lee`, `${known[2]},,,max`, `${known[3]},,,bob`, 'umbrella.fr,,,sam']),
-  );
+  await page
+    .getByLabel('File')
+    .setInputFiles(
+      csvFile('won-v2.csv', [
+        'domain,name,country,owner',
+        `${known[0]},,,kim`,
+        `${known[1]},,,lee`,
+        `${known[2]},,,max`,
+        `${known[3]},,,bob`,
+        'umbrella.fr,,,sam',
+      ]),
+    );
   await page.getByRole('button', { name: 'Upload version' }).click();
   await page.waitForURL(/versions\?v=2/u);
   const summary = page.locator('.diff-summary', { hasText: 'Version 2 against version 1' });
@@ -189,10 +200,15 @@ test('lookalikes of the list: ranked companies, each with the signals it shares 
   const first = page.locator('ol.lookalike-list > li').first();
   await first.waitFor();
   const answer = (
-    await api<{ seeds: { count: number }; content: { domain: string; matches: unknown[]; sharedSignals: unknown[] }[] }>(page, 'POST', '/api/companies/lookalikes', {
-      seedListId: listId,
-      size: 20,
-    })
+    await api<{ seeds: { count: number }; content: { domain: string; matches: unknown[]; sharedSignals: unknown[] }[] }>(
+      page,
+      'POST',
+      '/api/companies/lookalikes',
+      {
+        seedListId: listId,
+        size: 20,
+      },
+    )
   ).body;
   assert.equal(answer.seeds.count, 5);
   assert.match(await first.locator('h3').innerText(), new RegExp(answer.content[0]!.domain.replace(/\./gu, '\\.'), 'u'));

@@ -124,7 +124,13 @@ export function Enrich({ list, user }) {
       ].map(
         ([f, label]) =>
           html`<label class="check"
-            ><input type="radio" name="format" value=${f} checked=${format === f} onChange=${() => setFormat(/** @type {'csv' | 'jsonl'} */ (f))} />${label}</label
+            ><input
+              type="radio"
+              name="format"
+              value=${f}
+              checked=${format === f}
+              onChange=${() => setFormat(/** @type {'csv' | 'jsonl'} */ (f))}
+            />${label}</label
           >`,
       )}
     </fieldset>
@@ -169,7 +175,9 @@ function LookalikeItem({ item, rank }) {
       </h3>
       <span class="score" title="Similarity to the seed set, 0-1">score ${item.score.toFixed(2)}</span>
     </div>
-    <p class="sub">${[item.industry, item.employeeRange && `${item.employeeRange} employees`, item.revenueRange, item.country].filter(Boolean).join(' · ') || '—'}</p>
+    <p class="sub">
+      ${[item.industry, item.employeeRange && `${item.employeeRange} employees`, item.revenueRange, item.country].filter(Boolean).join(' · ') || '—'}
+    </p>
     <div class="why">
       <h4>Why it is alike</h4>
       <ul class="explanation">
@@ -179,9 +187,7 @@ function LookalikeItem({ item, rank }) {
       </ul>
       ${
         item.topFeatures.length > 0 &&
-        html`<p class="features">
-          Top features: ${item.topFeatures.map((f, i) => html`${i > 0 ? '; ' : ''}${f.feature} (${Math.round(f.share * 100)} %)`)}
-        </p>`
+        html`<p class="features">Top features: ${item.topFeatures.map((f, i) => html`${i > 0 ? '; ' : ''}${f.feature} (${Math.round(f.share * 100)} %)`)}</p>`
       }
     </div>
   </li>`;
@@ -229,7 +235,9 @@ function Lookalikes(/** @type {{ route: Route }} */ { route }) {
       <p class="hint">Companies ranked by how much they look like the seeds (customers that bought, say), each with the reasons.</p>
       <fieldset class="checks">
         <legend>Seeds</legend>
-        <label class="check"><input type="radio" name="source" value="list" checked=${source === 'list'} onChange=${() => setSource('list')} />One of your lists</label>
+        <label class="check"
+          ><input type="radio" name="source" value="list" checked=${source === 'list'} onChange=${() => setSource('list')} />One of your lists</label
+        >
         <label class="check"
           ><input type="radio" name="source" value="domains" checked=${source === 'domains'} onChange=${() => setSource('domains')} />Company domains</label
         >

@@ -72,7 +72,9 @@ export function Upload({ listId, onDone }) {
     try {
       const name = String(form.get('name') ?? '').trim() || undefined;
       const body = { ...(await contentOf(file)), ...(name ? { name } : {}) };
-      const list = listId ? await post('/lists/{listId}/versions', { path: { listId }, body }) : await post('/lists', { body: { ...body, name: name ?? file.name.replace(/\.[^.]+$/u, '') } });
+      const list = listId
+        ? await post('/lists/{listId}/versions', { path: { listId }, body })
+        : await post('/lists', { body: { ...body, name: name ?? file.name.replace(/\.[^.]+$/u, '') } });
       setBusy(false);
       onDone(list);
     } catch (err) {
@@ -104,10 +106,22 @@ function MatchSummary({ list }) {
       <meter min="0" max="1" value=${list.matchRate} aria-label="Match rate">${percent(list.matchRate)}</meter>
     </p>
     <dl class="counts">
-      <div><dt>Rows</dt><dd>${list.rows}</dd></div>
-      <div><dt>Matched</dt><dd>${list.matched}</dd></div>
-      <div><dt>In review</dt><dd>${list.review}</dd></div>
-      <div><dt>Unmatched</dt><dd>${list.unmatched}</dd></div>
+      <div>
+        <dt>Rows</dt>
+        <dd>${list.rows}</dd>
+      </div>
+      <div>
+        <dt>Matched</dt>
+        <dd>${list.matched}</dd>
+      </div>
+      <div>
+        <dt>In review</dt>
+        <dd>${list.review}</dd>
+      </div>
+      <div>
+        <dt>Unmatched</dt>
+        <dd>${list.unmatched}</dd>
+      </div>
     </dl>
     ${
       reasons.length > 0 &&
@@ -142,7 +156,13 @@ function ListIndex(/** @type {{ route: Route }} */ { route }) {
   const lists = useAsync(() => get('/lists', { query: { page, size: PAGE_SIZE } }), [page]);
   /** @type {import('./ui.js').Column<AccountList>[]} */
   const columns = [
-    { key: 'name', label: 'List', render: (l) => html`<a href=${href(['lists', l.id])}>${l.name}</a><div class="sub">${l.id}</div>` },
+    {
+      key: 'name',
+      label: 'List',
+      render: (l) =>
+        html`<a href=${href(['lists', l.id])}>${l.name}</a>
+          <div class="sub">${l.id}</div>`,
+    },
     { key: 'version', label: 'Version', numeric: true },
     { key: 'rows', label: 'Rows', numeric: true },
     { key: 'matchRate', label: 'Matched', numeric: true, render: (l) => percent(l.matchRate) },
@@ -160,7 +180,12 @@ function ListIndex(/** @type {{ route: Route }} */ { route }) {
         lists.loading && !lists.data
           ? html`<${Loading} rows=${4} />`
           : lists.data &&
-            html`<${Table} columns=${columns} rows=${lists.data.content} rowKey=${(/** @type {AccountList} */ l) => l.id} empty="No list yet: upload one above." />
+            html`<${Table}
+                columns=${columns}
+                rows=${lists.data.content}
+                rowKey=${(/** @type {AccountList} */ l) => l.id}
+                empty="No list yet: upload one above."
+              />
               <${Pager}
                 page=${page}
                 totalPages=${lists.data.totalPages}
@@ -179,7 +204,8 @@ const company = (/** @type {string | null} */ d) => (d ? html`<a href=${href(['c
 /** @param {ListRow} r */
 const matchText = (r) =>
   r.status === 'matched'
-    ? html`${company(r.companyDomain)}<div class="sub">by ${METHODS[r.method ?? ''] ?? r.method}${r.score !== null ? ` (${r.score.toFixed(2)})` : ''}</div>`
+    ? html`${company(r.companyDomain)}
+        <div class="sub">by ${METHODS[r.method ?? ''] ?? r.method}${r.score !== null ? ` (${r.score.toFixed(2)})` : ''}</div>`
     : r.status === 'review'
       ? html`<span class="tag">In review</span>`
       : html`<span class="tag tag-miss">${REASONS[r.reason ?? ''] ?? r.reason ?? 'Unmatched'}</span>`;
@@ -192,7 +218,10 @@ function Rows(/** @type {{ list: AccountList, route: Route }} */ { list, route }
   const view = `${list.id} ${list.updatedAt} ${status} ${page}`;
   const answer = useAsync(
     () =>
-      get('/lists/{listId}/rows', { path: { listId: list.id }, query: { page, size: PAGE_SIZE, ...(status ? { status } : {}) } }).then((data) => ({ view, data })),
+      get('/lists/{listId}/rows', { path: { listId: list.id }, query: { page, size: PAGE_SIZE, ...(status ? { status } : {}) } }).then((data) => ({
+        view,
+        data,
+      })),
     [view],
   );
   const rows = { ...answer, data: answer.data?.data };
@@ -274,7 +303,10 @@ function ReviewItem({ list, row, onDecided }) {
         ${row.candidates.map(
           (c) =>
             html`<tr>
-              <td>${c.name ?? c.companyDomain}<div class="sub">${company(c.companyDomain)}</div></td>
+              <td>
+                ${c.name ?? c.companyDomain}
+                <div class="sub">${company(c.companyDomain)}</div>
+              </td>
               <td>${c.country ?? '—'}</td>
               <td class="num">${c.score.toFixed(2)}</td>
               <td>
@@ -288,11 +320,9 @@ function ReviewItem({ list, row, onDecided }) {
     </table>
     <div class="actions">
       <button type="button" class="primary" disabled=${busy || !best} onClick=${() => decide({ action: 'accept' })}>
-        Accept ${best ? best.name ?? best.companyDomain : ''}<span class="visually-hidden"> for line ${row.line}</span>
+        Accept ${best ? (best.name ?? best.companyDomain) : ''}<span class="visually-hidden"> for line ${row.line}</span>
       </button>
-      <button type="button" disabled=${busy} onClick=${() => decide({ action: 'reject' })}>
-        Reject<span class="visually-hidden"> line ${row.line}</span>
-      </button>
+      <button type="button" disabled=${busy} onClick=${() => decide({ action: 'reject' })}>Reject<span class="visually-hidden"> line ${row.line}</span></button>
       <form
         class="inline-form"
         onSubmit=${(/** @type {Event} */ e) => {
@@ -370,12 +400,10 @@ const side = (/** @type {ListRow | null} */ r) =>
 function Versions(/** @type {{ list: AccountList, route: Route, onChange: () => void }} */ { list, route, onChange }) {
   const v = Math.min(list.version, Math.max(1, Number(route.query.get('v')) || list.version));
   const page = pageOf(route);
-  const diff = useAsync(() => get('/lists/{listId}/versions/{version}/diff', { path: { listId: list.id, version: v }, query: { page, size: PAGE_SIZE } }), [
-    list.id,
-    list.version,
-    v,
-    page,
-  ]);
+  const diff = useAsync(
+    () => get('/lists/{listId}/versions/{version}/diff', { path: { listId: list.id, version: v }, query: { page, size: PAGE_SIZE } }),
+    [list.id, list.version, v, page],
+  );
   const d = diff.data;
   /** @type {import('./ui.js').Column<DiffRow>[]} */
   const columns = [
@@ -433,7 +461,9 @@ function ListPage(/** @type {{ route: Route, user: import('./contract.js').User 
   const [deleting, setDeleting] = useState(/** @type {{ confirm: boolean, error: Problem | null }} */ ({ confirm: false, error: null }));
   const l = list.data;
   useTitle(l ? `${l.name} · Lists` : 'List');
-  if (list.error) return html`<${ErrorBox} error=${list.error} onRetry=${list.reload} /><p><a href="#/lists">All lists</a></p>`;
+  if (list.error)
+    return html`<${ErrorBox} error=${list.error} onRetry=${list.reload} />
+      <p><a href="#/lists">All lists</a></p>`;
   if (!l) return html`<${Loading} rows=${4} />`;
   const remove = async () => {
     try {
@@ -457,7 +487,8 @@ function ListPage(/** @type {{ route: Route, user: import('./contract.js').User 
           <a class="button" href=${href(['lookalikes'], { seedList: listId })}>Find lookalikes</a>
           ${
             deleting.confirm
-              ? html`<span role="group" aria-label="Confirm deletion">Delete every version?
+              ? html`<span role="group" aria-label="Confirm deletion"
+                  >Delete every version?
                   <button type="button" class="danger" onClick=${remove}>Yes, delete</button>
                   <button type="button" onClick=${() => setDeleting({ confirm: false, error: null })}>Keep it</button></span
                 >`
