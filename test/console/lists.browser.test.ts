@@ -7,7 +7,9 @@
 // enrichment refused in a sentence. axe-core on each screen. Without Chromium it fails loudly.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -21,6 +23,7 @@ import type { AccountList, ListRow } from '../../src/schemas/lists.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.SCREENSHOTS_DIR ? resolve(process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
 const PASSWORD = 'console-test-password-1';
 const USERS = {
   admin: { email: 'admin@lists.test', name: 'Ada Admin', role: 'admin' },
@@ -35,6 +38,7 @@ let known: string[];
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  mkdirSync(SHOTS, { recursive: true });
   t = await createTestApp({ env: { SEED_DEMO: 'true', DEMO_COMPANIES: '60' } });
   await ensureDemoWorld(t.db, t.app.config, () => {});
   // Two companies of one name in two countries: a row naming it without a country is ambiguous.
@@ -78,6 +82,8 @@ async function checkA11y(page: Page, screen: string): Promise<void> {
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
 }
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** A same-origin API call with the page's session (cookie) and CSRF token. */
 async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -124,6 +130,7 @@ test("upload a CSV: the match rate and miss reasons shown are the API's; rows by
   const reasons = await page.locator('table.miss-reasons tbody tr').allInnerTexts();
   assert.deepEqual(reasons.map((r) => r.replace(/\s+/gu, ' ').trim()).sort(), ['Ambiguous (in review) 1', 'Domain not on record 1', 'No domain or name 1']);
   await checkA11y(page, 'list');
+  await shot(page, 'list');
 
   // Rows by status.
   await page.getByRole('navigation', { name: 'Rows by status' }).getByRole('link', { name: 'Unmatched' }).click();
@@ -138,6 +145,7 @@ test("upload a CSV: the match rate and miss reasons shown are the API's; rows by
   await item.waitFor();
   assert.equal(await item.locator('tbody tr').count(), 2, 'both companies are candidates');
   await checkA11y(page, 'review queue');
+  await shot(page, 'list-review');
   const accept = item.getByRole('button', { name: /^Accept/u });
   await accept.focus();
   await page.keyboard.press('Enter');
@@ -221,6 +229,7 @@ test('lookalikes of the list: ranked companies, each with the signals it shares 
   assert.ok((await page.locator('ol.lookalike-list > li').count()) > 0);
   for (const seed of known) assert.equal(await page.locator('ol.lookalike-list h3', { hasText: seed }).count(), 0, `the seed ${seed} is left out`);
   await checkA11y(page, 'lookalikes');
+  await shot(page, 'lookalikes');
 
   // By domains instead, from the same form.
   await page.getByLabel('Company domains').check();
@@ -231,11 +240,11 @@ test('lookalikes of the list: ranked companies, each with the signals it shares 
   await page.context().close();
 });
 
-test('a console whose plan has no export permission sees the enrichment refused in words', async () => {
+test('a console whose plan has no export permission, or too few rows per day, sees the enrichment refused in words', async () => {
   const admin = await signIn('admin');
-  const set = await api(admin, 'POST', `/api/admin/clients/${CONSOLE_CLIENT_ID}`, { plan: 'basic' });
-  assert.equal(set.status, 200, JSON.stringify(set.body));
-  try {
+  const setPlan = async (plan: string) => assert.equal((await api(admin, 'POST', `/api/admin/clients/${CONSOLE_CLIENT_ID}`, { plan })).status, 200);
+  /** Enrich from the list's Enrich tab; the alert's text, and no file saved. */
+  const refusal = async () => {
     const page = await signIn('analyst');
     await page.goto(`${base}/console#/lists/${listId}/enrich`);
     let downloads = 0;
@@ -244,12 +253,24 @@ test('a console whose plan has no export permission sees the enrichment refused 
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = await alert.innerText();
-    assert.match(text, /Not allowed for this account: Permission 'export' is required: the 'basic' plan/u);
     assert.doesNotMatch(text, /\{|stack|Error:/u, 'a sentence, not a dump');
     assert.equal(downloads, 0, 'no file');
     await page.context().close();
+    return text;
+  };
+  try {
+    await setPlan('basic');
+    assert.match(await refusal(), /Not allowed for this account: Permission 'export' is required: the 'basic' plan/u);
+    // Exports allowed, but fewer rows a day than the list's 5 matched companies: 409. The
+    // earlier test spent 5 today, so an allowance of 6 leaves 1: 429.
+    const plan = { canExport: true, requestsPerMinute: 600, aiRequestsPerMinute: 10, exportRequestsPerMinute: 30, enrichRowsPerDay: 2 };
+    assert.equal((await api(admin, 'POST', '/api/admin/plans/few_rows', plan)).status, 200);
+    await setPlan('few_rows');
+    assert.match(await refusal(), /^Something went wrong\.\s+More rows than the plan's daily allowance: .*\b2\b/u);
+    assert.equal((await api(admin, 'POST', '/api/admin/plans/few_rows', { enrichRowsPerDay: 6 })).status, 200);
+    assert.match(await refusal(), /Today's allowance is used up: .*\b1\b/u);
   } finally {
-    await api(admin, 'POST', `/api/admin/clients/${CONSOLE_CLIENT_ID}`, { plan: 'full' });
+    await setPlan('full');
     await admin.context().close();
   }
 });
