@@ -443,7 +443,7 @@ test('market size: the search counted by country and employees, as bars and a ta
   // The dimension picker rewrites the URL; the list tab keeps the filters.
   await page.getByLabel('and by').selectOption('');
   await page.waitForURL(/view=market(?!.*by2)/u);
-  await page.getByRole('link', { name: 'List' }).click();
+  await page.getByRole('link', { name: 'List', exact: true }).click();
   await page.locator('table tbody tr a').first().waitFor();
 });
 

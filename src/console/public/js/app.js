@@ -24,6 +24,8 @@ const screens = {
   admin: () => import('./admin.js'),
   ai: () => import('./ai.js'),
   watch: () => import('./watch.js'),
+  lists: () => import('./lists.js'),
+  lookalikes: () => import('./lists-use.js'),
 };
 
 // The first screen's module loads while the session is checked, not after.
@@ -108,6 +110,8 @@ function Frame({ user, route, onSignOut }) {
   const top = route.parts[0] || 'search';
   const links = [
     { id: 'search', label: 'Companies', to: '#/search' },
+    { id: 'lists', label: 'Lists', to: '#/lists' },
+    { id: 'lookalikes', label: 'Lookalikes', to: '#/lookalikes' },
     { id: 'watch', label: 'Watch', to: '#/watch' },
     { id: 'ai', label: 'Ask AI', to: '#/ai' },
     ...(user.role === 'admin' ? [{ id: 'admin', label: 'Admin', to: '#/admin/users' }] : []),
