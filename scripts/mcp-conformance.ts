@@ -5,8 +5,8 @@
 //      scenarios, DNS-rebinding protection), through a proxy that adds the API key (the
 //      suite cannot send headers) and maps its own address to the server's in Host and
 //      Origin, as a reverse proxy does, leaving any other Host or Origin as sent;
-//   2. the MCP Inspector in CLI mode (@modelcontextprotocol/inspector): tools/list with
-//      --strict (tool-schema portability), then one call of each read-only tool.
+//   2. the MCP Inspector in CLI mode (@modelcontextprotocol/inspector): tools/list of every
+//      tool (?tools=all) with --strict (tool-schema portability), then one call of each read-only tool.
 // Any FAILURE, any WARNING not listed in ALLOWED_WARNINGS, a failed Inspector command or a
 // tool call answered with isError fails the run (exit 1).
 //
@@ -303,8 +303,12 @@ async function runInspector(
   const problems: string[] = [];
   // The Inspector keeps a catalog and secrets under HOME; a scratch HOME keeps CI's clean.
   const env = { ...process.env, HOME: path.join(work, 'inspector-home') };
+  // `?tools=all`: every tool listed (the default list is the short one, with more_tools), so every schema is checked.
   const cli = (...args: string[]) =>
-    runAsync(node22, [inspector, '--cli', mcpUrl, '--transport', 'http', '--header', `X-API-Key: ${apiKey}`, ...args], { env, timeoutMs: 60_000 });
+    runAsync(node22, [inspector, '--cli', `${mcpUrl}?tools=all`, '--transport', 'http', '--header', `X-API-Key: ${apiKey}`, ...args], {
+      env,
+      timeoutMs: 60_000,
+    });
 
   const list = await cli('--method', 'tools/list', '--strict');
   if (list.status !== 0) return [`inspector tools/list --strict: exit ${list.status}: ${list.stderr.slice(-3000)}`];

@@ -98,6 +98,8 @@ const envSchema = z.object({
   MCP_RESPONSE_MODE: z.enum(['sse', 'json']).default('sse'),
   /** The `retry` (ms) an SSE reply's priming event tells a client to wait before reconnecting. */
   MCP_SSE_RETRY_MS: int(0, 3_600_000).default(1000),
+  /** What tools/list answers: `core`, the short list plus more_tools, which describes and calls the rest; `all`, every tool. */
+  MCP_TOOL_LIST: z.enum(['core', 'all']).default('core'),
   /** API key `stacklens mcp` (stdio) acts with; default: the demo client's. */
   STACKLENS_API_KEY: optionalText,
   /** Optional OpenAI-compatible model endpoint used to parse AI prompts. */
@@ -250,6 +252,7 @@ export interface Config {
     maxSessionsPerClient: number;
     responseMode: 'sse' | 'json';
     sseRetryMs: number;
+    toolList: 'core' | 'all';
   };
   ai: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
   /** Concurrency, queue length and queue deadline of each bulkhead. */
@@ -397,6 +400,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSessionsPerClient: e.MCP_MAX_SESSIONS_PER_CLIENT,
       responseMode: e.MCP_RESPONSE_MODE,
       sseRetryMs: e.MCP_SSE_RETRY_MS,
+      toolList: e.MCP_TOOL_LIST,
     },
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: stripSlash(e.AI_BASE_URL), model: e.AI_MODEL, apiKey: e.AI_API_KEY, timeoutMs: e.AI_TIMEOUT_MS } : undefined,
     bulkheads: bulkheadLimits(e),

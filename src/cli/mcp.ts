@@ -2,7 +2,8 @@
 // clients. stdout carries the protocol, so everything else goes to stderr.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { ToolList } from '../mcp/toolsets.ts';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { openContext } from './context.ts';
@@ -19,7 +20,13 @@ export function registerMcpCommand(program: Command): void {
       'Serve the MCP tools over stdio (for desktop AI clients). Authenticates with an API key: --api-key, STACKLENS_API_KEY, or the demo client of DATA_DIR',
     )
     .option('--api-key <key>', 'API key of the client the tools act as')
-    .action(async (opts: { apiKey?: string }) => {
+    .addOption(
+      new Option(
+        '--tools <list>',
+        'What tools/list answers: core (the short list plus more_tools, which reaches the rest) or all; default MCP_TOOL_LIST',
+      ).choices(['core', 'all']),
+    )
+    .action(async (opts: { apiKey?: string; tools?: ToolList }) => {
       const { config, db } = await openContext();
       const apiKey = opts.apiKey ?? config.stdioApiKey ?? demoApiKey(config.dataDir);
       if (!apiKey) {
@@ -34,7 +41,7 @@ export function registerMcpCommand(program: Command): void {
       const watcher = new PublishWatcher(db, (err) => console.error(`Watching for new events failed: ${(err as Error).message}`));
       try {
         const principal = await authenticate(db, config, { apiKey });
-        server = createMcpServer(allTools, { db, config, principal, usage }, undefined, {
+        server = createMcpServer(allTools, { db, config, principal, usage, toolList: opts.tools }, undefined, {
           events: watcher,
           onError: (err) => console.error(`Resource update: ${(err as Error).message}`),
         });

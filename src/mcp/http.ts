@@ -104,7 +104,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
 /** What every tool call and SDK server of this request works with: the caller and its door's services. */
 function toolContext(app: FastifyInstance, options: McpHttpOptions, request: FastifyRequest, principal: Principal): ToolContext {
   const onBehalf = request.headers['x-on-behalf-of-user'];
+  // `?tools=all` on the server URL a client is configured with: the whole list for this client.
+  const tools = (request.query as Record<string, unknown> | undefined)?.tools;
   return {
+    toolList: tools === 'all' || tools === 'core' ? tools : undefined,
     db: app.db,
     config: app.config,
     principal,

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Bulkheads } from '../bulkhead.ts';
 import type { UsageRecorder } from '../services/usage.ts';
 import type { DetectorPool } from '../services/detect-pool.ts';
+import type { ToolList } from './toolsets.ts';
 import { ForbiddenError } from '../errors.ts';
 import { handlersById, rateClassFor, type McpBinding, type Operation, type OperationRateClass } from '../schemas/operation.ts';
 
@@ -25,6 +26,8 @@ export interface ToolContext {
   usage?: Pick<UsageRecorder, 'note'>;
   /** Where detections run (the app's worker pool, shared with REST); absent: on this thread (stdio, one local client). */
   detector?: DetectorPool;
+  /** What tools/list answers: the short list with more_tools (toolsets.ts) or every tool; absent: the MCP_TOOL_LIST setting. */
+  toolList?: ToolList;
 }
 
 /** What a tool handler gets: the context plus the checked on-behalf user of an attributed call. */

@@ -25,7 +25,8 @@ import {
 import { requireAttribution } from '../auth/attribution.ts';
 import { callerKey } from '../auth/caller-key.ts';
 import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
-import { AppError } from '../errors.ts';
+import { AppError, BadRequestError } from '../errors.ts';
+import { CORE_TOOLS, MORE_TOOLS, moreToolsListing } from './toolsets.ts';
 import { DOMAIN_RULE } from '../schemas/params.ts';
 import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } from './registry.ts';
 import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
@@ -66,7 +67,12 @@ export class ProtocolError extends Error {
 /** What every server over one tool registry shares: computed once, not per request. */
 interface Catalog {
   byName: Map<string, ToolDef>;
+  /** Every tool (MCP_TOOL_LIST=all). */
   listed: { tools: Array<Record<string, unknown>> };
+  /** The short list: the core tools and more_tools, which reaches the rest (toolsets.ts). */
+  core: { tools: Array<Record<string, unknown>> };
+  /** Each tool's listing by name, for more_tools' describe. */
+  listingOf: Map<string, Record<string, unknown>>;
 }
 
 const catalogs = new WeakMap<readonly ToolDef[], Catalog>();
@@ -91,7 +97,9 @@ function catalogOf(tools: readonly ToolDef[]): Catalog {
         annotations: tool.annotations,
       })),
     };
-    catalog = { byName, listed };
+    const listingOf = new Map(listed.tools.map((t) => [t.name, t as Record<string, unknown>]));
+    const core = { tools: [...listed.tools.filter((t) => CORE_TOOLS.has(t.name)), moreToolsListing as unknown as Record<string, unknown>] };
+    catalog = { byName, listed, core, listingOf };
     catalogs.set(tools, catalog);
   }
   return catalog;
@@ -161,8 +169,10 @@ export function toolCaller(tools: readonly ToolDef[], ctx: ToolContext, beforeCa
 }
 
 function callerIn(tools: readonly ToolDef[], ctx: ToolContext, { admitted, count, counted }: ReturnType<typeof callScope>) {
-  const { byName } = catalogOf(tools);
-  return async (params: ToolCallParams, revision: string): Promise<CallToolResult> => {
+  const catalog = catalogOf(tools);
+  const { byName } = catalog;
+  const callTool = async (params: ToolCallParams, revision: string): Promise<CallToolResult> => {
+    if (params.name === MORE_TOOLS) return moreTools(catalog, params.arguments ?? {}, revision, callTool);
     const tool = byName.get(params.name);
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${params.name}'. Call tools/list for the available tools.`);
     const schema = withOnBehalfOf(tool);
@@ -182,6 +192,43 @@ function callerIn(tools: readonly ToolDef[], ctx: ToolContext, { admitted, count
       return toolError(err);
     }
   };
+  return callTool;
+}
+
+/**
+ * more_tools: without arguments the tools beyond the short list (name, title, description);
+ * `describe` one tool's whole listing; `call` one with `arguments`, answered as that tool
+ * answers (its checks, counting and errors are the tool's own).
+ */
+async function moreTools(
+  catalog: Catalog,
+  args: Record<string, unknown>,
+  revision: string,
+  callTool: (params: ToolCallParams, revision: string) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const { describe, call, arguments: callArgs, ...rest } = args;
+  const refuse = (message: string) => toolError(new BadRequestError(message)) as CallToolResult;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) return refuse(`${unknown[0]}: unknown argument; more_tools takes describe, or call and arguments`);
+  if (describe !== undefined && call !== undefined) return refuse('describe: give describe or call, not both');
+  const known = (name: unknown): name is string => typeof name === 'string' && name !== MORE_TOOLS && catalog.byName.has(name);
+  if (call !== undefined) {
+    if (!known(call)) return refuse(`call: no tool '${String(call)}'; more_tools without arguments lists them`);
+    if (callArgs !== undefined && (typeof callArgs !== 'object' || callArgs === null || Array.isArray(callArgs))) return refuse('arguments: must be an object');
+    return callTool({ name: catalog.byName.get(call)!.name, arguments: callArgs as Record<string, unknown> | undefined }, revision);
+  }
+  if (callArgs !== undefined) return refuse('arguments: only with call');
+  if (describe !== undefined) {
+    const listing = known(describe) ? catalog.listingOf.get(catalog.byName.get(describe)!.name) : undefined;
+    if (!listing) return refuse(`describe: no tool '${String(describe)}'; more_tools without arguments lists them`);
+    const summary = `${String(listing.name)}: ${String(listing.description)}\nArguments (JSON Schema): ${JSON.stringify(listing.inputSchema)}\nCall it by its name, or with more_tools {"call": "${String(listing.name)}", "arguments": {…}}.`;
+    return renderAnswer({ structured: { tool: listing }, summary }, revision) as CallToolResult;
+  }
+  const others = catalog.listed.tools
+    .filter((t) => !CORE_TOOLS.has(t.name as string))
+    .map((t) => ({ name: t.name as string, title: t.title as string, description: t.description as string }));
+  const summary = `${others.length} more tools (describe one for its arguments; call it by name or through more_tools call):\n${others.map((t) => `${t.name}: ${t.description}`).join('\n')}`;
+  return renderAnswer({ structured: { tools: others }, summary }, revision) as CallToolResult;
 }
 
 /**
@@ -221,7 +268,9 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
   const { admitted, count, counted } = scope;
   const callTool = callerIn(tools, ctx, scope);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => listed);
+  const { core } = catalogOf(tools);
+  const toolList = ctx.toolList ?? ctx.config.mcp.toolList;
+  server.setRequestHandler(ListToolsRequestSchema, async () => (toolList === 'all' ? listed : core));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => callTool(request.params, revisionOf(extra.requestInfo?.headers)));
 

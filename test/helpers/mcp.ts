@@ -9,6 +9,7 @@ import { defineOperation, type OperationPermission, type OperationRateClass } fr
 import { findClient } from '../../src/store/access.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { TestApp } from './app.ts';
+import type { ToolList } from '../../src/mcp/toolsets.ts';
 import { createTestClient } from './auth.ts';
 
 export interface ToolAnswer {
@@ -39,11 +40,18 @@ export function answerOf(res: RawResult): ToolAnswer {
 }
 
 /** `updates`: the server has a live channel (as over stdio) and offers resources/subscribe. */
-export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: number, onBehalfOfHeader?: string, updates?: ResourceUpdates) {
+export async function connectMcp(
+  t: TestApp,
+  plan: 'full' | 'basic',
+  credits?: number,
+  onBehalfOfHeader?: string,
+  updates?: ResourceUpdates,
+  toolList?: ToolList,
+) {
   const tc = await createTestClient(t.db, plan, credits);
   const c = (await findClient(t.db, tc.clientId))!;
   const principal: Principal = { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' };
-  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal, onBehalfOfHeader }, undefined, updates);
+  const server = createMcpServer(allTools, { db: t.db, config: t.config, principal, onBehalfOfHeader, ...(toolList ? { toolList } : {}) }, undefined, updates);
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'test', version: '1' });
@@ -52,6 +60,12 @@ export async function connectMcp(t: TestApp, plan: 'full' | 'basic', credits?: n
     return answerOf((await client.callTool({ name, arguments: args })) as RawResult);
   };
   return { client, call, clientId: tc.clientId, headers: tc.headers };
+}
+
+/** tools/list of a server that lists every tool (MCP_TOOL_LIST=all), as a client of `plan`. */
+export async function listAllTools(t: TestApp, plan: 'full' | 'basic' = 'full') {
+  const { client } = await connectMcp(t, plan, undefined, undefined, undefined, 'all');
+  return client.listTools();
 }
 
 /** A test double of a tool (for the transport's contract): a minimal operation record plus its handler. */

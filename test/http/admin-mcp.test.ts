@@ -28,7 +28,7 @@ const ADMIN_IDS = OPERATIONS.filter((op) => op.role).map((op) => op.id);
 test('an admin client sees no admin tool in tools/list over HTTP, and cannot call one', async () => {
   const admin = await createTestClient(t.db, 'full', undefined, 'admin');
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: admin.headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp?tools=all`), { requestInit: { headers: admin.headers } }));
   try {
     const { tools } = await client.listTools();
     assert.ok(tools.length > 0);
@@ -68,7 +68,7 @@ test('defineTool refuses an operation that needs a role; a registry holding one 
     role: 'admin' as const,
     via: 'api_key' as const,
   };
-  const server = createMcpServer([...allTools, smuggled], { db: t.db, config: t.config, principal });
+  const server = createMcpServer([...allTools, smuggled], { db: t.db, config: t.config, principal, toolList: 'all' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'test', version: '1' });

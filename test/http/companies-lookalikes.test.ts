@@ -244,7 +244,7 @@ test('bad input is a 4xx naming the field', async () => {
 });
 
 test('MCP find_lookalikes: the same answer, valid against its output schema, with a summary that quotes the support', async () => {
-  const { client: mcp, call } = await connectMcp(t, 'basic');
+  const { client: mcp, call } = await connectMcp(t, 'basic', undefined, undefined, undefined, 'all');
   const tool = (await mcp.listTools()).tools.find((x) => x.name === 'find_lookalikes');
   assert.ok(tool?.outputSchema, 'an output schema');
   assert.equal(tool.annotations?.readOnlyHint, true);

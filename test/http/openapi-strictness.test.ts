@@ -149,7 +149,7 @@ test('one bad domain, one 400 wording, on every operation that takes a domain', 
 });
 
 test('the MCP door gives the same bad domain the same wording (the tools share the schemas)', async () => {
-  const { client } = await connectMcp(t, 'full', undefined, 'analyst@example.com');
+  const { client } = await connectMcp(t, 'full', undefined, 'analyst@example.com', undefined, 'all');
   const { tools } = await client.listTools();
   let checked = 0;
   for (const tool of tools) {

@@ -109,7 +109,7 @@ function objectOf(schema: Schema, depth: number): fc.Arbitrary<Record<string, un
 }
 
 test('every tool, called with random and hostile arguments from its inputSchema: a valid result or an isError result, never a crash', async () => {
-  const { client } = await connectMcp(t, 'full', 1_000);
+  const { client } = await connectMcp(t, 'full', 1_000, undefined, undefined, 'all');
   const { tools } = await client.listTools();
   const ajv = new Ajv({ strict: false, allErrors: false });
   let calls = 0;

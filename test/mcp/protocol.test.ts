@@ -15,7 +15,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient } from '../helpers/auth.ts';
-import { answerOf, connectMcp } from '../helpers/mcp.ts';
+import { answerOf, connectMcp, listAllTools } from '../helpers/mcp.ts';
+import { CORE_TOOLS } from '../../src/mcp/toolsets.ts';
 import { seedMcpWorld } from '../helpers/mcp-world.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { allTools } from '../../src/mcp/tools/index.ts';
@@ -120,7 +121,7 @@ describe('each supported revision is negotiated and served in its own dialect', 
 });
 
 test('every tool declares an outputSchema, and its structuredContent validates against it (compact and full)', async () => {
-  const { client } = await connectMcp(t, 'full', 100);
+  const { client } = await connectMcp(t, 'full', 100, undefined, undefined, 'all');
   const { tools } = await client.listTools();
   const ajv = new Ajv({ strict: false });
   const validators = new Map(
@@ -158,7 +159,7 @@ test('every tool declares an outputSchema, and its structuredContent validates a
 });
 
 test('annotations and titles come from the operation records', async () => {
-  const { client } = await connectMcp(t, 'basic');
+  const { client } = await connectMcp(t, 'basic', undefined, undefined, undefined, 'all');
   const { tools } = await client.listTools();
   for (const tool of tools) {
     const def = allTools.find((d) => d.name === tool.name)!;
@@ -172,17 +173,62 @@ test('annotations and titles come from the operation records', async () => {
   }
 });
 
-// The budget was 25 KB until the change tools (company_changes, product_adoption) and asOf
-// joined; their arguments are already the few a model needs (docs/mcp.md). The account-list
-// tools (enrich_companies ≈ 1 KB, find_lookalikes ≈ 3.1 KB, lists_upload and lists_get
-// ≈ 2.5 KB) took it from 29.9 KB to 36.5 KB, and lookup (≈ 1.3 KB) to 37.8 KB: a ceiling that
-// only holds the line until the server offers a short list and describes the rest on request
-// (progressive disclosure).
-test('tools/list stays within 38 KB', async () => {
-  const { client } = await connectMcp(t, 'basic');
+// The short list (the specification's tools, lookup, submit_feedback and more_tools) keeps a
+// model's context small; more_tools describes and calls the rest (progressive disclosure).
+test('tools/list answers the short list within 25 KB; more_tools lists, describes and calls the others', async () => {
+  const { client, call } = await connectMcp(t, 'basic');
   const listed = await client.listTools();
   const size = Buffer.byteLength(JSON.stringify(listed));
-  assert.ok(size <= 38_000, `tools/list is ${size} bytes`);
+  assert.ok(size <= 25_000, `tools/list is ${size} bytes`);
+  const names = listed.tools.map((x) => x.name);
+  assert.deepEqual(names.filter((n) => n !== 'more_tools').sort(), [...CORE_TOOLS].sort());
+  assert.ok(names.includes('more_tools'));
+  const all = (await listAllTools(t, 'basic')).tools;
+  assert.ok(all.length > names.length && !all.some((x) => x.name === 'more_tools'), 'the whole list has every tool and no more_tools');
+
+  const more = await call('more_tools', {});
+  assert.equal(more.isError, false, more.text);
+  const others = more
+    .json()
+    .tools.map((x: { name: string }) => x.name)
+    .sort();
+  assert.deepEqual(
+    others,
+    all
+      .map((x) => x.name)
+      .filter((n) => !CORE_TOOLS.has(n))
+      .sort(),
+    'more_tools lists exactly the tools not listed',
+  );
+  assert.match(more.text, /^\d+ more tools .*\nenrich_companies: /s);
+
+  const described = await call('more_tools', { describe: 'find_lookalikes' });
+  assert.deepEqual(
+    described.json().tool,
+    all.find((x) => x.name === 'find_lookalikes'),
+    'describe answers the tool as the whole list has it',
+  );
+
+  const direct = await call('company_competitors', { companyDomain: 'nobody.example' });
+  const through = await call('more_tools', { call: 'company_competitors', arguments: { companyDomain: 'nobody.example' } });
+  assert.equal(through.isError, true);
+  assert.equal(through.text, direct.text, 'a call through more_tools answers as the tool does');
+  const credits = await call('more_tools', { call: 'credits_balance', arguments: {} });
+  assert.equal(credits.isError, false, credits.text);
+  assert.deepEqual(credits.json(), (await call('credits_balance', {})).json());
+
+  for (const [args, rule] of [
+    [{ call: 'nope' }, /call: no tool 'nope'/],
+    [{ call: 'more_tools' }, /call: no tool 'more_tools'/],
+    [{ describe: 'x', call: 'credits_balance' }, /give describe or call, not both/],
+    [{ arguments: {} }, /arguments: only with call/],
+    [{ call: 'credits_balance', arguments: [1] }, /arguments: must be an object/],
+    [{ bogus: 1 }, /bogus: unknown argument/],
+  ] as const) {
+    const res = await call('more_tools', args);
+    assert.equal(res.isError, true, JSON.stringify(args));
+    assert.match(res.text, rule);
+  }
 });
 
 test('bad, unknown and missing arguments and unknown records are isError results naming the problem', async () => {

@@ -33,6 +33,7 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
       db,
       config: loadConfig({ LOG_LEVEL: 'silent' }),
       principal: { clientId: c.id, clientName: c.name, plan: c.plan, via: 'api_key' },
+      toolList: 'all',
     });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
@@ -60,7 +61,7 @@ test('stdio transport: the same tools, answers, errors, resources and prompts as
     const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } as Record<string, string>;
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', apiKey],
+      args: ['--import', 'tsx', 'src/main.ts', 'mcp', '--api-key', apiKey, '--tools', 'all'],
       env,
       stderr: 'pipe',
     });

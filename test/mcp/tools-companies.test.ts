@@ -44,7 +44,7 @@ async function rest(method: 'GET' | 'POST', url: string, headers: Record<string,
 }
 
 test('every documented tool is there, with required arguments marked', async () => {
-  const { client } = await connectMcp(t, 'basic');
+  const { client } = await connectMcp(t, 'basic', undefined, undefined, undefined, 'all');
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((x) => [x.name, x]));
   for (const name of [

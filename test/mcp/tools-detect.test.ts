@@ -28,7 +28,7 @@ after(async () => {
 });
 
 test('detect_technologies: the technologies of the fetched site, at most two evidence items each, and a one-line summary', async () => {
-  const { call, client } = await connectMcp(t, 'full');
+  const { call, client } = await connectMcp(t, 'full', undefined, undefined, undefined, 'all');
   const listed = (await client.listTools()).tools.find((x) => x.name === 'detect_technologies');
   assert.deepEqual(listed?.inputSchema.required, ['url']);
   const answer = await call('detect_technologies', { url: `http://127.0.0.1:${port}/` });

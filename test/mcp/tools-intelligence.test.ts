@@ -12,7 +12,7 @@ import { findClient } from '../../src/store/access.ts';
 import { refreshAll } from '../../src/ingest/refresh.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { intelligenceWorld } from '../intelligence/world.ts';
-import { answerOf, type ToolAnswer } from '../helpers/mcp.ts';
+import { answerOf, listAllTools, type ToolAnswer } from '../helpers/mcp.ts';
 
 let t: TestApp;
 let call: (name: string, args: Record<string, unknown>) => Promise<ToolAnswer>;
@@ -46,7 +46,7 @@ before(async () => {
 after(() => t.close());
 
 test('intelligence tools are listed with their required arguments', async () => {
-  const { tools } = await client.listTools();
+  const { tools } = await listAllTools(t);
   const required = (name: string) => (tools.find((x) => x.name === name)!.inputSchema.required as string[]).sort();
   assert.deepEqual(required('company_cohort'), ['cohort', 'companyDomain']);
   assert.deepEqual(required('usage_metrics'), ['cohort', 'companyDomain']);

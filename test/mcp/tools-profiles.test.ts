@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
-import { connectMcp } from '../helpers/mcp.ts';
+import { connectMcp, listAllTools } from '../helpers/mcp.ts';
 
 let t: TestApp;
 before(async () => {
@@ -23,8 +23,7 @@ after(() => t.close());
 const connect = (plan: 'full' | 'basic', credits?: number) => connectMcp(t, plan, credits);
 
 test('tools are listed with input schemas', async () => {
-  const { client } = await connect('basic');
-  const { tools } = await client.listTools();
+  const { tools } = await listAllTools(t, 'basic');
   const names = tools.map((x) => x.name);
   for (const n of ['profiles_search', 'profile_get', 'profiles_purchase', 'credits_balance']) assert.ok(names.includes(n), n);
   const purchase = tools.find((x) => x.name === 'profiles_purchase')!;

@@ -77,7 +77,7 @@ const initBody = {
 for (const mode of ['sse', 'json'] as const) {
   describe(`reply mode ${mode}`, () => {
     before(async () => {
-      t = await createTestApp({ mcpTools: tools, env: { MCP_RESPONSE_MODE: mode } });
+      t = await createTestApp({ mcpTools: tools, env: { MCP_RESPONSE_MODE: mode, MCP_TOOL_LIST: 'all' } });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
       full = await createTestClient(t.db, 'full');
       basic = await createTestClient(t.db, 'basic');
