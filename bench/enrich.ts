@@ -63,7 +63,7 @@ for (let run = 1; run <= RUNS; run++) {
     globalThis.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
-    const rows = await enrichCompanies(db, { targets: { domains }, columns }, { actor, format });
+    const { rows } = await enrichCompanies(db, { targets: { domains }, columns }, { actor, format });
     const bytes =
       format === 'csv'
         ? await drain(csvStream(rows, enrichCsvColumns(columns)))

@@ -24,7 +24,8 @@ const csvExport = z.object({
   expiresAt: z.string(),
 });
 
-// Count mode (market sizing, POST /companies/facets): the matches counted, no rows and no credits.
+// Count mode (market sizing, POST /companies/facets): the matches counted, no rows and no credits;
+// one of the plan's facetsPerDay like the REST call.
 const countArgument = z
   .union([z.literal(true), z.array(facetDimensionSchema).min(1).max(2)])
   .optional()
@@ -58,7 +59,9 @@ export const companyTools = [
     run: async ({ export: asCsv, detail, count, ...search }, ctx) => {
       if (count) {
         const { page: _page, size: _size, ...filter } = search;
-        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }));
+        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }), {
+          clientId: ctx.principal.clientId,
+        });
         return { structured: facets, summary: facetsSummary(facets) };
       }
       if (!asCsv) {
