@@ -10,7 +10,7 @@ const PLAN_COLUMN = {
   facets: 'facets_per_day',
   detections: 'detections_per_day',
 } as const;
-export type AllowanceKind = keyof typeof PLAN_COLUMN;
+type AllowanceKind = keyof typeof PLAN_COLUMN;
 
 export interface Allowance {
   /** Units granted by this call (0 when only looking, or refused). */
