@@ -206,7 +206,7 @@ export const enrichCompaniesOp = defineOperation({
   input: z.object({
     domains: z.array(domainSchema()).min(1).max(MAX_ENRICH_TOOL_DOMAINS),
     columns: z.array(z.enum(ENRICH_OPTIONAL_COLUMNS)).max(ENRICH_OPTIONAL_COLUMNS.length).default([]),
-    observeMissing: z.boolean().default(false).describe('Also queue detection of the never-observed (observeJob; detectionsPerDay)'),
+    observeMissing: z.boolean().default(false),
   }),
   output: enrichedRowSchema,
   stream: { media: 'application/jsonl', alsoMedia: ['text/csv'], description: 'JSON Lines of EnrichedCompany (format=jsonl) or CSV (format=csv)' },

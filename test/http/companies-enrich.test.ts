@@ -303,9 +303,9 @@ test('observeMissing queues one detection job of exactly the never-observed doma
   const mcp = await connectMcp(t, 'full', undefined, 'ana@example.com');
   const answer = await mcp.call('enrich_companies', { domains: ['acme.com', 'delta.org'], observeMissing: true });
   assert.equal(answer.isError, false, answer.text);
-  const observeJob = (answer.json() as { observeJob: { id: string; domains: number } | null }).observeJob;
-  assert.equal(observeJob?.domains, 1);
-  assert.deepEqual((await getJob(t.db, observeJob!.id)).params.domains, ['delta.org']);
+  const observeJob = (answer.json() as { observeJob: string | null }).observeJob;
+  assert.match(answer.text, new RegExp(`job ${observeJob} detects the 1 never observed`));
+  assert.deepEqual((await getJob(t.db, observeJob!)).params.domains, ['delta.org']);
   await mcp.client.close();
 });
 

@@ -10,7 +10,8 @@ import type { EnrichedRow } from '../../schemas/enrichment.ts';
 // Kept small: tools/list has a byte budget. The rows are EnrichedCompany records (the REST
 // JSON Lines record, documented in the API reference).
 const enrichAnswer = z.object({
-  observeJob: z.object({ id: z.string(), domains: z.number().int() }).nullable().optional(),
+  // The detection job (observeMissing): its id, or null when nothing is missing; the summary says how many domains.
+  observeJob: z.string().nullable().optional(),
   found: z.number().int(),
   notFound: z.array(z.string()),
   rows: z.array(z.looseObject({ input: z.string(), found: z.boolean() })),
@@ -34,7 +35,7 @@ export const enrichmentTools = [
       const found = rows.length - notFound.length;
       const observed = rows.filter((r) => r.observed).length;
       return {
-        structured: { found, notFound, rows, ...(observeMissing ? { observeJob } : {}) },
+        structured: { found, notFound, rows, ...(observeMissing ? { observeJob: observeJob?.id ?? null } : {}) },
         summary: `${found} of ${rows.length} domains found (${observed} observed, ${found - observed} never observed)${observeJob ? `; job ${observeJob.id} detects the ${observeJob.domains} never observed` : ''}${notFound.length ? `; not found: ${notFound.slice(0, 10).join(', ')}${notFound.length > 10 ? ', …' : ''}` : ''}.`,
       };
     },
