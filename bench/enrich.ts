@@ -10,9 +10,8 @@
 // (the stream holds one batch at a time). The first run also records the set's snapshot; the
 // later ones are identical re-runs, which write none. The load average is printed with the
 // figures: compare figures of one run, not across runs.
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { openDb } from '../src/db/db.ts';
+import { loadAverage as load, openBenchWorld } from './world-db.ts';
 import { createClient, setPlan } from '../src/auth/clients.ts';
 import { enrichCompanies } from '../src/services/enrichment.ts';
 import { enrichCsvColumns, type OptionalColumn } from '../src/schemas/enrichment.ts';
@@ -21,17 +20,9 @@ import { csvStream } from '../src/csv.ts';
 const { values } = parseArgs({ options: { accounts: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' } } });
 const ACCOUNTS = Number(values.accounts);
 const RUNS = Number(values.runs);
-const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-if (!url) throw new Error('set BENCH_DATABASE_URL (or DATABASE_URL) to a database holding a world');
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 
-const db = await openDb({ databaseUrl: url, poolSize: 2 });
-const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies')) as [{ n: number }];
+const { db, companies: n } = await openBenchWorld();
 const [{ installs }] = (await db.query<{ installs: number }>('SELECT count(*)::int AS installs FROM installs')) as [{ installs: number }];
 const domains = (
   await db.query<{ domain: string }>(
@@ -63,7 +54,7 @@ for (let run = 1; run <= RUNS; run++) {
     globalThis.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
-    const rows = await enrichCompanies(db, { targets: { domains }, columns }, { actor, format });
+    const { rows } = await enrichCompanies(db, { targets: { domains }, columns }, { actor, format });
     const bytes =
       format === 'csv'
         ? await drain(csvStream(rows, enrichCsvColumns(columns)))

@@ -9,9 +9,8 @@
 // the index) and through the SQL path alone (store/facets.ts): p50 and p95 wall time in the
 // process, and the figures of the answer (matches, cells). The load average is printed with
 // them: compare figures of one run, not across runs.
-import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { openDb } from '../src/db/db.ts';
+import { loadAverage as load, openBenchWorld } from './world-db.ts';
 import { companyFacets, facetCriteria } from '../src/services/companies.ts';
 import { currentFacetIndex } from '../src/services/facet-index.ts';
 import { facetCounts } from '../src/store/facets.ts';
@@ -19,16 +18,8 @@ import { facetsBodySchema, type FacetsInput } from '../src/schemas/facets.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
 const RUNS = Number(values.runs);
-const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-if (!url) throw new Error('set BENCH_DATABASE_URL (or DATABASE_URL) to a database holding a world');
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
-const db = await openDb({ databaseUrl: url, poolSize: 2 });
-const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies')) as [{ n: number }];
+const { db, companies: n } = await openBenchWorld();
 const [popular] = await db.query<{ vendor: string }>(
   `SELECT v.domain AS vendor FROM installs i JOIN products p ON p.id = i.product_id JOIN vendors v ON v.id = p.vendor_id
     GROUP BY v.domain ORDER BY count(*) DESC OFFSET 10 LIMIT 1`,
@@ -61,7 +52,7 @@ for (const [name, body] of shapes) {
   const criteria = await facetCriteria(db, input);
   for (let r = 0; r < RUNS; r++) {
     let started = performance.now();
-    last = await companyFacets(db, input);
+    last = await companyFacets(db, input, 'unmetered');
     index.push(performance.now() - started);
     started = performance.now();
     await facetCounts(db, criteria, input.dimensions, input.limit, input.sample);

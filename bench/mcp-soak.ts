@@ -51,6 +51,8 @@ await definePlan(t.db, {
   eventsPerDay: 1_000_000_000,
   enrichRowsPerDay: 1_000_000_000,
   maxListRows: 1_000_000,
+  facetsPerDay: 1000,
+  detectionsPerDay: 100,
 });
 const { apiKey } = await createTestClient(t.db, 'soak' as 'full');
 const base = await t.app.listen({ host: '127.0.0.1', port: 0 });

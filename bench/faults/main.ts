@@ -68,6 +68,8 @@ async function prepare(options: OpenDbOptions): Promise<Credentials> {
       eventsPerDay: 1e9,
       enrichRowsPerDay: 1e9,
       maxListRows: 1_000_000,
+      facetsPerDay: 1000,
+      detectionsPerDay: 100,
     });
     const client = await createClient(db, { name: 'faults', plan: 'faults-unlimited' });
     const key = await createApiKey(db, client.clientId, 'faults');

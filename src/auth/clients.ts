@@ -95,7 +95,7 @@ export type PlanChanges = Partial<Omit<PlanRow, 'id'>>;
  * Creates a plan, or changes only the given fields of an existing one (the others keep their
  * values: a plan's description survives a change of its rate limits). A new plan needs its
  * three rate limits; permissions default to off, credits to 0, the description to none, and
- * its monitors, webhooks, daily events, enriched rows and list rows to basic's (NEW_PLAN_SIGNAL_LIMITS).
+ * its monitors, webhooks, daily events, enriched rows, list rows, market-sizing calls and detections to basic's (NEW_PLAN_SIGNAL_LIMITS).
  */
 export async function setPlan(db: Db, id: string, changes: PlanChanges): Promise<{ plan: PlanRow; created: boolean }> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as PlanChanges;
@@ -135,6 +135,8 @@ export async function definePlan(db: Db, plan: PlanRow): Promise<PlanRow> {
     ['events-per-day', plan.eventsPerDay],
     ['enrich-rows-per-day', plan.enrichRowsPerDay],
     ['max-list-rows', plan.maxListRows],
+    ['facets-per-day', plan.facetsPerDay],
+    ['detections-per-day', plan.detectionsPerDay],
   ] as const) {
     if (!Number.isInteger(v) || v < 0 || v > MAX_INT) throw new BadRequestError(`${field}: must be a whole number ≥ 0 (at most ${MAX_INT})`);
   }

@@ -147,7 +147,7 @@ export function registerClientCommands(program: Command): void {
         output(opts.json, rows, () =>
           rows.map((p) => {
             const perms = [p.canExport && 'export', p.canAi && 'ai', p.canPurchase && 'purchase'].filter(Boolean).join(',') || 'read-only';
-            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay} enrich-rows/day=${p.enrichRowsPerDay} list-rows=${p.maxListRows}  ${p.description ?? ''}`;
+            return `${p.id}  ${perms}  credits=${p.initialCredits}  rpm=${p.requestsPerMinute} ai-rpm=${p.aiRequestsPerMinute} export-rpm=${p.exportRequestsPerMinute}  monitors=${p.maxMonitors} webhooks=${p.maxWebhooks} events/day=${p.eventsPerDay} enrich-rows/day=${p.enrichRowsPerDay} list-rows=${p.maxListRows} facets/day=${p.facetsPerDay} detections/day=${p.detectionsPerDay}  ${p.description ?? ''}`;
           }),
         );
       });
@@ -172,6 +172,8 @@ export function registerClientCommands(program: Command): void {
     .option('--events-per-day <n>', 'events a client may receive per UTC day: pull, streams and webhooks together (new plan: 10000)', wholeNumber(0))
     .option('--enrich-rows-per-day <n>', 'companies a client may enrich per UTC day (new plan: 10000)', wholeNumber(0))
     .option('--max-list-rows <n>', 'rows one account list may hold (new plan: 10000)', wholeNumber(0))
+    .option('--facets-per-day <n>', 'market-sizing calls a client may make per UTC day, count mode included (new plan: 1000)', wholeNumber(0))
+    .option('--detections-per-day <n>', 'never-observed accounts a client may send to detection per UTC day (new plan: 100)', wholeNumber(0))
     .action(
       async (
         id: string,
@@ -189,6 +191,8 @@ export function registerClientCommands(program: Command): void {
           eventsPerDay?: number;
           enrichRowsPerDay?: number;
           maxListRows?: number;
+          facetsPerDay?: number;
+          detectionsPerDay?: number;
         },
       ) => {
         await withContext(async ({ db }) => {
@@ -206,6 +210,8 @@ export function registerClientCommands(program: Command): void {
             eventsPerDay: o.eventsPerDay,
             enrichRowsPerDay: o.enrichRowsPerDay,
             maxListRows: o.maxListRows,
+            facetsPerDay: o.facetsPerDay,
+            detectionsPerDay: o.detectionsPerDay,
           });
           console.log(
             `Plan ${id} ${created ? 'created' : 'updated'}. Clients on it see the change from the next request (within 30 s for access tokens already issued).`,

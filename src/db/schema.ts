@@ -103,6 +103,8 @@ export const TABLES = {
     events_per_day: 'int4 default',
     enrich_rows_per_day: 'int4 default',
     max_list_rows: 'int4 default',
+    facets_per_day: 'int4 default',
+    detections_per_day: 'int4 default',
   },
   api_clients: {
     id: 'text',
@@ -151,8 +153,7 @@ export const TABLES = {
     outcome: 'text default',
   },
   usage_daily: { client_id: 'text', day: 'date', operation: 'text', requests: 'int8 default', errors: 'int8 default' },
-  event_volume_daily: { client_id: 'text', day: 'date', events: 'int8 default' },
-  enrich_volume_daily: { client_id: 'text', day: 'date', rows: 'int8 default' },
+  daily_allowance: { client_id: 'text', kind: 'text', day: 'date', used: 'int8 default' },
   enrichment_snapshots: {
     id: 'int8 default',
     client_id: 'text',

@@ -12,7 +12,7 @@ import { clientIdParams } from './admin.ts';
 export const MAX_USAGE_DAYS = 366;
 export const DEFAULT_USAGE_DAYS = 30;
 const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
-const JOB_KINDS = ['refresh', 'import'] as const;
+const JOB_KINDS = ['refresh', 'import', 'observe'] as const;
 const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
 
 const usageQuery = z.object({
@@ -95,7 +95,7 @@ export const jobSchema = z
       .string()
       .nullable()
       .describe(
-        'Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data)',
+        'Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data; observe: detecting (domains done of total), recording, refreshing)',
       ),
     done: z.number().int(),
     total: z.number().int().describe('Units of the current phase (0 when not known); an import reading a file counts KiB of the file'),

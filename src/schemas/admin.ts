@@ -122,6 +122,11 @@ const adminPlanSchema = z
       .describe('Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together'),
     enrichRowsPerDay: z.number().int().describe('Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free)'),
     maxListRows: z.number().int().describe('Rows one account list of a client on the plan may hold (each version)'),
+    facetsPerDay: z.number().int().describe('Market-sizing calls a client on the plan may make per UTC day (POST /api/companies/facets; count mode included)'),
+    detectionsPerDay: z
+      .number()
+      .int()
+      .describe('Never-observed accounts a client on the plan may send to detection per UTC day (POST /api/companies/enrich with observeMissing)'),
   })
   .meta({ id: 'AdminPlan' });
 
@@ -147,6 +152,8 @@ const setPlanBody = z
     eventsPerDay: limit('Events a client may receive per UTC day: pull pages, live streams and first webhook attempts (new plan: 10000)'),
     enrichRowsPerDay: limit('Companies a client may enrich per UTC day (new plan: 10000)'),
     maxListRows: limit('Rows one account list may hold (new plan: 10000)'),
+    facetsPerDay: limit('Market-sizing calls a client may make per UTC day (new plan: 1000)'),
+    detectionsPerDay: limit('Never-observed accounts a client may send to detection per UTC day (new plan: 100)'),
   })
   .meta({
     examples: [
@@ -163,7 +170,7 @@ const setPlanBody = z
     ],
   })
   .describe(
-    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events, enriched rows and list rows to basic's",
+    "The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events, enriched rows, list rows, market-sizing calls and detections to basic's",
   );
 
 const setPlanResultSchema = z.object({ plan: adminPlanSchema, created: z.boolean() }).meta({ id: 'SetPlanResult' });

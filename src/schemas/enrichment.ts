@@ -124,6 +124,10 @@ const domainsSchema = (max: number) =>
     .max(max)
     .describe(`1-${max} company domains (normalized; repeats are enriched once; unknown ones come back as rows with found=false)`);
 
+/** Response headers of an enrichment with observeMissing: the detection job's id, and how many domains it detects. */
+export const OBSERVE_JOB_HEADER = 'stacklens-observe-job';
+export const OBSERVE_DOMAINS_HEADER = 'stacklens-observe-domains';
+
 const enrichBodySchema = z
   .strictObject({
     domains: domainsSchema(MAX_ENRICH_DOMAINS).optional(),
@@ -132,6 +136,12 @@ const enrichBodySchema = z
       .describe('Or the matched companies of one of your account lists (its current version; POST /lists): give exactly one of domains and listId'),
     columns: columnsSchema,
     format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl (default): one EnrichedCompany per line; csv: one row per company'),
+    observeMissing: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Also send the accounts never observed (found without any technology evidence, or domains with no company) to detection as a background job, named in the Stacklens-Observe-Job response header; they count against the plan's detectionsPerDay",
+      ),
   })
   .meta({
     id: 'EnrichRequest',
@@ -189,12 +199,14 @@ export const enrichCompaniesOp = defineOperation({
     `format=jsonl (default): one EnrichedCompany per line. format=csv: a header row, then ${ENRICH_CSV_FIXED_HEADERS.join(', ')} and the picked columns; \`technologies\` reads \`name (confidence, evidence count)\` joined by '; '.`,
     "An export: it needs the export permission and X-On-Behalf-Of-User and is audited (rows delivered, completed or not). The companies found count against the plan's enrichRowsPerDay (per UTC day, spent when the call starts; rows not found are free): more than the whole allowance in one call → 409, past what is left today → 429 with Retry-After.",
     'A run whose rows differ from the last run over the same domains and columns records a new enrichment snapshot (its content hash); an identical re-run records none.',
+    "observeMissing=true also sends the accounts never observed — found without any technology evidence, and (with domains) the domains with no company — to detection as one background job: each site fetched and matched as POST /detect does (public addresses only, robots.txt obeyed), the detections recorded in the observation log. The response's Stacklens-Observe-Job header names the job (its progress: GET /api/admin/jobs/{jobId}, kind observe) and Stacklens-Observe-Domains how many domains it detects; no header when none is missing. The domains count against the plan's detectionsPerDay with the rows, all or nothing (409/429 naming the limit).",
   ].join('\n\n'),
   tag: 'Companies',
   // The MCP arguments: short descriptions (tools/list has a byte budget).
   input: z.object({
     domains: z.array(domainSchema()).min(1).max(MAX_ENRICH_TOOL_DOMAINS),
     columns: z.array(z.enum(ENRICH_OPTIONAL_COLUMNS)).max(ENRICH_OPTIONAL_COLUMNS.length).default([]),
+    observeMissing: z.boolean().default(false),
   }),
   output: enrichedRowSchema,
   stream: { media: 'application/jsonl', alsoMedia: ['text/csv'], description: 'JSON Lines of EnrichedCompany (format=jsonl) or CSV (format=csv)' },

@@ -27,10 +27,22 @@ export interface Plan {
   enrichRowsPerDay: number;
   /** Rows one account list may hold (each version). */
   maxListRows: number;
+  /** Market-sizing calls a client may make per UTC day (POST /companies/facets and the search tool's count mode). */
+  facetsPerDay: number;
+  /** Never-observed accounts a client may send to detection per UTC day (enrichment with observeMissing). */
+  detectionsPerDay: number;
 }
 
 /** What a new plan allows of the watch features unless it names its own (the column defaults of `plans`: basic's). */
-export const NEW_PLAN_SIGNAL_LIMITS = { maxMonitors: 10, maxWebhooks: 2, eventsPerDay: 10_000, enrichRowsPerDay: 10_000, maxListRows: 10_000 } as const;
+export const NEW_PLAN_SIGNAL_LIMITS = {
+  maxMonitors: 10,
+  maxWebhooks: 2,
+  eventsPerDay: 10_000,
+  enrichRowsPerDay: 10_000,
+  maxListRows: 10_000,
+  facetsPerDay: 1000,
+  detectionsPerDay: 100,
+} as const;
 
 export function hasPermission(plan: Plan, permission: Permission): boolean {
   switch (permission) {

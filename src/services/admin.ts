@@ -70,6 +70,8 @@ const toAdminPlan = (p: PlanRow) => ({
   eventsPerDay: p.eventsPerDay,
   enrichRowsPerDay: p.enrichRowsPerDay,
   maxListRows: p.maxListRows,
+  facetsPerDay: p.facetsPerDay,
+  detectionsPerDay: p.detectionsPerDay,
 });
 
 async function clientOrNotFound(db: Db, clientId: string): Promise<ClientWithPlan> {

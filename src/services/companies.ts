@@ -19,6 +19,7 @@ import { categorySubtrees } from '../store/categories.ts';
 import { facetCounts, type FacetRow } from '../store/facets.ts';
 import { companyNamesById } from '../store/facet-world.ts';
 import { currentFacetIndex } from './facet-index.ts';
+import { takeFacetsCall } from './plan-limits.ts';
 import type { FacetDimension, Facets, FacetsInput } from '../schemas/facets.ts';
 import { dateRanges, intensityScores } from '../intelligence/buckets.ts';
 import { audited, type Actor } from './exports.ts';
@@ -152,10 +153,15 @@ export function facetCriteria(db: Db, input: FacetsInput): Promise<CompanySearch
   return toCriteria(db, input, nowDate());
 }
 
-/** Market sizing: the matches of a search counted by one or two dimensions (store/facets.ts), with totals and samples. */
-export async function companyFacets(primary: Db, input: FacetsInput): Promise<Facets> {
+/**
+ * Market sizing: the matches of a search counted by one or two dimensions (store/facets.ts), with
+ * totals and samples. A client's call (count mode included) spends one of its plan's facetsPerDay
+ * once the request is known to be valid; 'unmetered' is for the operator's own tools (benchmarks).
+ */
+export async function companyFacets(primary: Db, input: FacetsInput, by: { clientId: string } | 'unmetered'): Promise<Facets> {
   const db = primary.read;
   const criteria = await toCriteria(db, input, nowDate());
+  if (by !== 'unmetered') await takeFacetsCall(primary, by.clientId);
   const [d1, d2] = input.dimensions;
   // Count mode: the total alone.
   if (!d1) return { total: await countCompanies(db, criteria), dimensions: [], cells: [], cellCount: 0, totals: [] };

@@ -13,7 +13,7 @@ import { isAbortError, type DetectorPool } from './detect-pool.ts';
 import type { Config } from '../config.ts';
 import { CLAIM_CONFIDENCE } from '../technographics/evidence.ts';
 
-interface DetectDeps {
+export interface DetectDeps {
   /** Where fetches may go (default: public addresses on ports 80 and 443). */
   network?: NetworkPolicy;
   /** The time limit of the whole call, fetch and matching: past it the detection's worker is terminated. */

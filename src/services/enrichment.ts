@@ -10,12 +10,22 @@ import type { Db } from '../db/db.ts';
 import { listCompanyIds } from './lists.ts';
 import { BadRequestError } from '../errors.ts';
 import type { EnrichedRow, OptionalColumn } from '../schemas/enrichment.ts';
-import { companyIdsByDomains, enrichCompanyRows, existingCompanyIds, recordSnapshot, type EnrichCompanyRow } from '../store/enrichment.ts';
+import {
+  companyIdsByDomains,
+  enrichCompanyRows,
+  existingCompanyIds,
+  neverObservedDomains,
+  recordSnapshot,
+  type EnrichCompanyRow,
+} from '../store/enrichment.ts';
 import { installSignals, type InstallSignalRow } from '../store/evidence.ts';
 import { inUseConfidence, IN_USE_THRESHOLD } from '../intelligence/confidence.ts';
 import { resolveAsOf, toInstallSignal } from './stacks.ts';
 import { audited, type Actor } from './exports.ts';
-import { takeEnrichRows } from './plan-limits.ts';
+import { takeEnrichment } from './plan-limits.ts';
+import { startObserveJob } from './jobs.ts';
+import type { DetectDeps } from './detect.ts';
+import type { Job } from '../schemas/admin-activity.ts';
 
 /** Companies read and enriched per round trip. */
 const BATCH = 500;
@@ -36,6 +46,14 @@ interface EnrichedBy {
   actor: Actor;
   /** What is streamed: csv, jsonl (REST) or mcp (rows inline in a tool result). */
   format: 'csv' | 'jsonl' | 'mcp';
+  /** Send the accounts never observed (found without any install, or domains with no company) to detection, as a job. */
+  observeMissing?: { deps: DetectDeps; staleAfterDays: number };
+}
+
+interface Enriched {
+  rows: AsyncIterable<EnrichedRow>;
+  /** The detection job of the never-observed accounts; null when none was asked or none is missing. */
+  observeJob: { id: string; domains: number } | null;
 }
 
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
@@ -81,15 +99,33 @@ export async function enrichTargets(
 }
 
 /**
- * The enriched rows of a set, streamed and audited. Unknown targets are rows with found=false.
- * Before anything streams, the companies found are spent from today's allowance (409/429 when
- * they do not fit). When the stream completes, a snapshot is recorded if the content changed
- * since the set's last one; the audit entry carries the content hash and whether it did.
+ * The domains of a resolved set never observed, in order: found companies without any install,
+ * then (domain targets) the domains with no company at all (detection adds the company).
  */
-export async function enrichCompanies(db: Db, request: EnrichRequest, by: EnrichedBy): Promise<AsyncIterable<EnrichedRow>> {
+async function missingDomains(db: Db, request: EnrichRequest, targets: { input: string; id: string | null }[]): Promise<string[]> {
+  const ids = targets.flatMap((t) => (t.id ? [t.id] : []));
+  const found: string[] = [];
+  for (let i = 0; i < ids.length; i += LOOKUP_BATCH) found.push(...(await neverObservedDomains(db, ids.slice(i, i + LOOKUP_BATCH))));
+  const unknown = 'domains' in request.targets ? targets.flatMap((t) => (t.id ? [] : [t.input])) : [];
+  return uniq([...found, ...unknown]);
+}
+
+/**
+ * The enriched rows of a set, streamed and audited. Unknown targets are rows with found=false.
+ * Before anything streams, the companies found are spent from today's allowance, and with
+ * observeMissing the never-observed domains from the detection allowance, all or nothing
+ * (409/429 when they do not fit); then the detection job starts. When the stream completes, a
+ * snapshot is recorded if the content changed since the set's last one; the audit entry carries
+ * the content hash and whether it did.
+ */
+export async function enrichCompanies(db: Db, request: EnrichRequest, by: EnrichedBy): Promise<Enriched> {
   const targets = await resolveTargets(db, request.targets);
   const found = targets.reduce((n, t) => n + (t.id ? 1 : 0), 0);
-  await takeEnrichRows(db, by.actor.clientId, found);
+  const missing = by.observeMissing ? await missingDomains(db, request, targets) : [];
+  await takeEnrichment(db, by.actor.clientId, found, missing.length);
+  let observeJob: Job | null = null;
+  if (by.observeMissing && missing.length > 0)
+    observeJob = await startObserveJob(db, by.observeMissing.deps, missing, by.actor.clientId, by.observeMissing.staleAfterDays);
   const asOf = (await resolveAsOf(db)).getTime();
   const setKey = request.setKey ?? defaultSetKey(request.targets, request.columns);
   const params: Record<string, unknown> = {
@@ -98,6 +134,7 @@ export async function enrichCompanies(db: Db, request: EnrichRequest, by: Enrich
     columns: request.columns,
     setKey,
     attributed: by.actor.onBehalfOf !== null,
+    ...(observeJob ? { observeJobId: observeJob.id, observeDomains: missing.length } : {}),
   };
   const rows = (async function* () {
     const hash = createHash('sha256');
@@ -123,7 +160,10 @@ export async function enrichCompanies(db: Db, request: EnrichRequest, by: Enrich
     params.contentHash = contentHash;
     params.snapshot = (await recordSnapshot(db, { clientId: by.actor.clientId, setKey, contentHash, rows: targets.length, found })) ? 'written' : 'unchanged';
   })();
-  return audited(db, rows, { actor: by.actor, action: `companies.enrich.${by.format}`, params });
+  return {
+    rows: audited(db, rows, { actor: by.actor, action: `companies.enrich.${by.format}`, params }),
+    observeJob: observeJob ? { id: observeJob.id, domains: missing.length } : null,
+  };
 }
 
 function notFoundRow(input: string, columns: readonly OptionalColumn[]): EnrichedRow {

@@ -4,17 +4,23 @@
 //   after the call has answered; one refresh runs at a time across processes (the
 //   table's partial unique index);
 // - every import (`stacklens import`, runImportJob) is recorded while it runs, with its
-//   summary or its failure at the end; several may run at once.
+//   summary or its failure at the end; several may run at once;
+// - a detection of never-observed accounts (enrichment with observeMissing) runs in this
+//   process after the call has answered: each domain fetched and matched as POST /detect
+//   does, the detections recorded and derived as `stacklens observe` does.
 // A job whose process died is marked failed by the next start of its kind once its
 // heartbeat is JOB_STALE_MS old.
 import type { Db } from '../db/db.ts';
 import type { Readable } from 'node:stream';
-import { findJob, finishJob, insertImportJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
+import { findJob, finishJob, insertConcurrentJob, insertRunningJob, listJobs, touchJob, updateJobProgress, type JobRow } from '../store/jobs.ts';
 import { refreshAll, refreshChanged, type RefreshProgress, type RefreshResult } from '../ingest/refresh.ts';
 import { importFile, type ImportKind, type ImportOptions, type ImportProgress, type ImportSummary } from '../ingest/import/index.ts';
 import { outsideRequest } from '../db/query-limits.ts';
 import { now } from '../clock.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { AppError, ConflictError, NotFoundError } from '../errors.ts';
+import { detectTechnologies, type DetectDeps } from './detect.ts';
+import { deriveInstalls, recordDetections } from './observations.ts';
+import type { SiteResult } from '../schemas/detect.ts';
 import { toPage, type Page } from '../schemas/common.ts';
 import type { Job } from '../schemas/admin-activity.ts';
 import { adminAction, type AdminActor } from './audit.ts';
@@ -147,7 +153,7 @@ const KIB = 1024;
 export async function runImportJob(db: Db, input: ImportJobInput): Promise<ImportJobOutcome> {
   const options = input.options ?? {};
   const params = { kind: input.kind, file: input.file, ...(options.format ? { format: options.format } : {}) };
-  const job = await insertImportJob(db, { params, startedBy: input.startedBy }, JOB_STALE_MS);
+  const job = await insertConcurrentJob(db, { kind: 'import', params, startedBy: input.startedBy }, JOB_STALE_MS);
   const id = Number(job.id);
   let importing = false;
   const progress = progressWriter(db, id, () => importing && db.engine === 'pglite');
@@ -228,4 +234,71 @@ export async function getJob(db: Db, jobId: string): Promise<Job> {
 export async function listAdminJobs(db: Db, kind: string | undefined, page: number, size: number): Promise<Page<Job>> {
   const { rows, total } = await listJobs(db, kind, page * size, size);
   return toPage(rows.map(toJob), total, size);
+}
+
+/** Sites recorded per transaction by a detection job. */
+const OBSERVE_SITES_PER_BATCH = 100;
+
+/**
+ * Starts the detection of domains never observed (enrichment with observeMissing) in the
+ * background and answers the running job at once. Each domain is fetched and matched as POST
+ * /detect does (detectTechnologies: the private-address guard, robots.txt, byte and time
+ * limits), one at a time; a domain that cannot be fetched is counted, not fatal. The sites are
+ * recorded in the observation log (a company is added for an unknown domain), their installs
+ * derived and the derived data refreshed, as `stacklens observe` does.
+ */
+export async function startObserveJob(db: Db, deps: DetectDeps, domains: readonly string[], startedBy: string, staleAfterDays: number): Promise<Job> {
+  const job = await insertConcurrentJob(db, { kind: 'observe', params: { domains: [...domains] }, startedBy }, JOB_STALE_MS);
+  const done = outsideRequest(() => runObserve(db, Number(job.id), deps, domains, staleAfterDays));
+  let set = running.get(db);
+  if (!set) running.set(db, (set = new Set()));
+  set.add(done);
+  void done.finally(() => set.delete(done));
+  return toJob(job);
+}
+
+async function runObserve(db: Db, id: number, deps: DetectDeps, domains: readonly string[], staleAfterDays: number): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const progress = progressWriter(db, id);
+  const runId = `observe_${id}`;
+  const failures: Record<string, string> = {};
+  const counts = { detected: 0, failed: 0, observations: 0, added: 0, companiesCreated: 0, installsChanged: 0, refreshed: 0 };
+  const companies = new Set<string>();
+  let pending: SiteResult[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const r = await recordDetections(db, pending, { source: 'crawl', runId });
+    pending = [];
+    counts.observations += r.observations;
+    counts.added += r.added;
+    counts.companiesCreated += r.companiesCreated;
+    for (const c of r.companyIds) companies.add(c);
+  };
+  try {
+    for (const [i, domain] of domains.entries()) {
+      progress.report({ phase: 'detecting', done: i, total: domains.length });
+      try {
+        pending.push(await detectTechnologies({ url: domain }, deps));
+        counts.detected++;
+      } catch (err) {
+        counts.failed++;
+        // The reason a person reads (a 4xx's message); anything else is said without its details.
+        failures[domain] = err instanceof AppError ? err.message.slice(0, 300) : 'detection failed';
+      }
+      if (pending.length >= OBSERVE_SITES_PER_BATCH) await flush();
+    }
+    progress.report({ phase: 'recording', done: domains.length, total: domains.length });
+    await flush();
+    const derived = await deriveInstalls(db, { companyIds: [...companies], staleAfterDays });
+    counts.installsChanged = derived.upserted;
+    if (companies.size > 0) {
+      progress.report({ phase: 'refreshing', done: 0, total: 1 });
+      counts.refreshed = (await refreshChanged(db)).refreshed;
+    }
+    await progress.flush();
+    await finishJob(db, id, { status: 'succeeded', result: { ...counts, failures } });
+  } catch (err) {
+    await progress.flush();
+    await finishJob(db, id, { status: 'failed', result: { ...counts, failures }, error: err instanceof Error ? err.message : String(err) }).catch(() => {});
+  }
 }

@@ -1,13 +1,12 @@
 // What a client's plan allows of the watch features: how many monitors and webhook endpoints it
 // may hold (the smaller of the plan's number and the deployment's ceiling), and how many events
 // it may receive per UTC day through the pull feed, live streams and webhooks together (spent
-// in the database: store/event-volume.ts), and how many companies it may enrich per UTC day
-// (store/enrichment.ts).
+// in the database), how many companies it may enrich, market-sizing calls it may make and
+// domains it may send to detection per UTC day (all in store/daily-allowance.ts).
 import type { Db, Tx } from '../db/db.ts';
 import { nowDate } from '../clock.ts';
 import { ConflictError, RateLimitedError } from '../errors.ts';
-import { peekAllowance, spendAllowance, type Allowance } from '../store/event-volume.ts';
-import { spendEnrichRows } from '../store/enrichment.ts';
+import { peekDaily, spendDaily, type Allowance } from '../store/daily-allowance.ts';
 
 /** A client's holding limits as its plan reads under the client's lock (store/access.ts `lockClient`). */
 interface Holding {
@@ -65,7 +64,8 @@ function allowanceSpent(a: Allowance, at: Date): RateLimitedError {
  */
 export async function spendEvents(db: Db, clientId: string, want: number): Promise<{ granted: number; spent: RateLimitedError | undefined }> {
   const at = nowDate();
-  const a = want > 0 ? await db.transaction((tx) => spendAllowance(tx, clientId, utcDay(at), want)) : await peekAllowance(db, clientId, utcDay(at));
+  const a =
+    want > 0 ? await db.transaction((tx) => spendDaily(tx, 'events', clientId, utcDay(at), want, true)) : await peekDaily(db, 'events', clientId, utcDay(at));
   return { granted: a.granted, spent: a.used >= a.limit ? allowanceSpent(a, at) : undefined };
 }
 
@@ -78,28 +78,83 @@ export async function takeEvents(db: Db, clientId: string, want: number): Promis
 
 /** Spends up to `want` events of today's allowance inside the caller's transaction (webhook deliveries); never refuses. */
 export async function takeEventsIn(tx: Tx, clientId: string, want: number): Promise<Allowance> {
-  return spendAllowance(tx, clientId, utcDay(nowDate()), want);
+  return spendDaily(tx, 'events', clientId, utcDay(nowDate()), want, true);
+}
+
+/** A daily allowance spent all or nothing, and how its refusals name it. */
+interface AllOrNothing {
+  kind: 'enrich_rows' | 'facets' | 'detections';
+  /** The plan field, named in refusals. */
+  field: string;
+  /** What a unit is, plural ("companies"); and what the call does with them ("enrich"). */
+  units: string;
+  verb: string;
+  done: string;
+  /** What a caller can do when one call alone asks for more than the whole allowance. */
+  smaller: string;
+}
+
+const ENRICH_ROWS: AllOrNothing = {
+  kind: 'enrich_rows',
+  field: 'enrichRowsPerDay',
+  units: 'companies',
+  verb: 'enrich',
+  done: 'enriched',
+  smaller: 'send fewer domains per call',
+};
+const FACETS: AllOrNothing = { kind: 'facets', field: 'facetsPerDay', units: 'market-sizing calls', verb: 'make', done: 'made', smaller: '' };
+const DETECTIONS: AllOrNothing = {
+  kind: 'detections',
+  field: 'detectionsPerDay',
+  units: 'domains to detection',
+  verb: 'send',
+  done: 'sent',
+  smaller: 'send fewer never-observed accounts per call',
+};
+
+/**
+ * Spends what each ask wants of today's allowance of its kind, all or nothing across the asks,
+ * in one transaction: more than a whole allowance in one call is a 409 (it can never pass), more
+ * than what is left today a 429 with Retry-After at the next UTC day. Both name the plan field.
+ */
+async function takeDaily(db: Db, clientId: string, asks: { what: AllOrNothing; want: number }[]): Promise<void> {
+  const wanted = asks.filter((a) => a.want > 0);
+  if (wanted.length === 0) return;
+  const at = nowDate();
+  await db.transaction(async (tx) => {
+    for (const { what, want } of wanted) {
+      const a = await spendDaily(tx, what.kind, clientId, utcDay(at), want, false);
+      if (a.granted !== want) throw refusal(what, want, a, at); // rolls back what the earlier asks spent
+    }
+  });
+}
+
+function refusal(what: AllOrNothing, want: number, a: Allowance, at: Date): ConflictError | RateLimitedError {
+  const plan = `plan '${a.planId ?? '?'}'`;
+  if (want > a.limit)
+    return new ConflictError(
+      `This call would ${what.verb} ${want} ${what.units}, more than the ${a.limit} its ${plan} allows per UTC day (${what.field}); ${what.smaller ? `${what.smaller} or ` : ''}move the client to a plan that allows more`,
+    );
+  const next = new Date(Date.parse(`${utcDay(at)}T00:00:00Z`) + 86_400_000).toISOString();
+  return new RateLimitedError(
+    `Daily allowance spent: this client has ${what.done} ${a.before} of the ${a.limit} ${what.units} its ${plan} allows per UTC day (${what.field}); ` +
+      `this call would ${what.verb} ${want} more (${Math.max(0, a.limit - a.before)} left); more from ${next}`,
+    secondsToNextUtcDay(at),
+  );
 }
 
 /**
- * Spends `rows` of today's enrichment allowance (the plan's enrichRowsPerDay), all or nothing,
- * in its own transaction: more than the whole allowance in one call is a 409 (it can never
- * pass), more than what is left today a 429 with Retry-After at the next UTC day.
+ * Spends `rows` of today's enrichment allowance (the plan's enrichRowsPerDay) and `detections`
+ * of its detection allowance (detectionsPerDay), all or nothing (takeDaily's refusals).
  */
-export async function takeEnrichRows(db: Db, clientId: string, rows: number): Promise<void> {
-  if (rows === 0) return;
-  const at = nowDate();
-  const a = await db.transaction((tx) => spendEnrichRows(tx, clientId, utcDay(at), rows));
-  if (a.granted) return;
-  const plan = `plan '${a.planId ?? '?'}'`;
-  if (rows > a.limit)
-    throw new ConflictError(
-      `This call would enrich ${rows} companies, more than the ${a.limit} its ${plan} allows per UTC day (enrichRowsPerDay); send fewer domains per call or move the client to a plan that allows more`,
-    );
-  const next = new Date(Date.parse(`${utcDay(at)}T00:00:00Z`) + 86_400_000).toISOString();
-  throw new RateLimitedError(
-    `Daily enrichment allowance: this client has enriched ${a.before} of the ${a.limit} companies its ${plan} allows per UTC day (enrichRowsPerDay); ` +
-      `this call would enrich ${rows} more (${a.limit - a.before} left); more from ${next}`,
-    secondsToNextUtcDay(at),
-  );
+export function takeEnrichment(db: Db, clientId: string, rows: number, detections: number): Promise<void> {
+  return takeDaily(db, clientId, [
+    { what: ENRICH_ROWS, want: rows },
+    { what: DETECTIONS, want: detections },
+  ]);
+}
+
+/** Spends one of today's market-sizing calls (the plan's facetsPerDay; count mode included). */
+export function takeFacetsCall(db: Db, clientId: string): Promise<void> {
+  return takeDaily(db, clientId, [{ what: FACETS, want: 1 }]);
 }

@@ -4,7 +4,7 @@
 // the same rows. Read by the Admin API (after writing this process's pending counts).
 import type { Db } from '../db/db.ts';
 import { addUsage, findUsage, type UsageCount } from '../store/usage.ts';
-import { findEventVolume } from '../store/event-volume.ts';
+import { findDailyUse } from '../store/daily-allowance.ts';
 import { outsideRequest } from '../db/query-limits.ts';
 import { now } from '../clock.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
@@ -74,7 +74,7 @@ export async function getUsage(db: Db, clientId: string, range: { from?: string 
   if (days > MAX_USAGE_DAYS) throw new BadRequestError(`from: the window is at most ${MAX_USAGE_DAYS} days (${days} asked)`);
   if (!(await findClient(db, clientId))) throw new NotFoundError(`clientId: no client '${clientId}'`);
   const rows = await findUsage(db, clientId, from, to);
-  const events = await findEventVolume(db, clientId, from, to);
+  const events = (await findDailyUse(db, 'events', clientId, from, to)).map((d) => ({ day: d.day, events: d.used }));
   const byOp = new Map<string, { operation: string; requests: number; errors: number }>();
   for (const r of rows) {
     const o = byOp.get(r.operation) ?? { operation: r.operation, requests: 0, errors: 0 };

@@ -25,7 +25,7 @@ export interface ClientWithPlan extends ClientRow {
 const CLIENT_WITH_PLAN = `
   SELECT c.id, c.name, c.plan_id, c.secret_hash, c.secret_rotated_at, c.credits, c.disabled_at, c.created_at, c.external_id, c.role,
          p.can_export, p.can_ai, p.can_purchase, p.requests_per_minute, p.ai_requests_per_minute, p.export_requests_per_minute,
-         p.max_monitors, p.max_webhooks, p.events_per_day, p.enrich_rows_per_day, p.max_list_rows
+         p.max_monitors, p.max_webhooks, p.events_per_day, p.enrich_rows_per_day, p.max_list_rows, p.facets_per_day, p.detections_per_day
   FROM api_clients c JOIN plans p ON p.id = c.plan_id`;
 
 function toClient(r: Record<string, any>): ClientWithPlan {
@@ -53,6 +53,8 @@ function toClient(r: Record<string, any>): ClientWithPlan {
       eventsPerDay: r.events_per_day,
       enrichRowsPerDay: r.enrich_rows_per_day,
       maxListRows: r.max_list_rows,
+      facetsPerDay: r.facets_per_day,
+      detectionsPerDay: r.detections_per_day,
     },
   };
 }
@@ -90,13 +92,14 @@ export async function listPlans(db: Db): Promise<PlanRow[]> {
 export async function upsertPlan(db: Db, p: PlanRow): Promise<void> {
   await db.query(
     `INSERT INTO plans (id, description, can_export, can_ai, can_purchase, initial_credits, requests_per_minute, ai_requests_per_minute, export_requests_per_minute,
-                        max_monitors, max_webhooks, events_per_day, enrich_rows_per_day, max_list_rows)
-     VALUES ($1::text, $2::text, $3::boolean, $4::boolean, $5::boolean, $6::int, $7::int, $8::int, $9::int, $10::int, $11::int, $12::int, $13::int, $14::int)
+                        max_monitors, max_webhooks, events_per_day, enrich_rows_per_day, max_list_rows, facets_per_day, detections_per_day)
+     VALUES ($1::text, $2::text, $3::boolean, $4::boolean, $5::boolean, $6::int, $7::int, $8::int, $9::int, $10::int, $11::int, $12::int, $13::int, $14::int, $15::int, $16::int)
      ON CONFLICT (id) DO UPDATE SET description = EXCLUDED.description, can_export = EXCLUDED.can_export, can_ai = EXCLUDED.can_ai,
        can_purchase = EXCLUDED.can_purchase, initial_credits = EXCLUDED.initial_credits, requests_per_minute = EXCLUDED.requests_per_minute,
        ai_requests_per_minute = EXCLUDED.ai_requests_per_minute, export_requests_per_minute = EXCLUDED.export_requests_per_minute,
        max_monitors = EXCLUDED.max_monitors, max_webhooks = EXCLUDED.max_webhooks, events_per_day = EXCLUDED.events_per_day,
-       enrich_rows_per_day = EXCLUDED.enrich_rows_per_day, max_list_rows = EXCLUDED.max_list_rows`,
+       enrich_rows_per_day = EXCLUDED.enrich_rows_per_day, max_list_rows = EXCLUDED.max_list_rows,
+       facets_per_day = EXCLUDED.facets_per_day, detections_per_day = EXCLUDED.detections_per_day`,
     [
       p.id,
       p.description,
@@ -112,6 +115,8 @@ export async function upsertPlan(db: Db, p: PlanRow): Promise<void> {
       p.eventsPerDay,
       p.enrichRowsPerDay,
       p.maxListRows,
+      p.facetsPerDay,
+      p.detectionsPerDay,
     ],
   );
 }
@@ -130,6 +135,8 @@ function toPlan(r: Record<string, any>): PlanRow {
     eventsPerDay: r.events_per_day,
     enrichRowsPerDay: r.enrich_rows_per_day,
     maxListRows: r.max_list_rows,
+    facetsPerDay: r.facets_per_day,
+    detectionsPerDay: r.detections_per_day,
     description: r.description ?? null,
     initialCredits: r.initial_credits,
   };

@@ -1,7 +1,6 @@
 // SQL of enrichment: the companies a set names (by domain or id), their firmographics a batch
-// at a time, the rows a client enriched per UTC day (enrich_volume_daily, spent all or nothing)
-// and the snapshots of enriched sets (enrichment_snapshots, written only when content changed).
-import type { Db, Queryable, Tx } from '../db/db.ts';
+// at a time, and the snapshots of enriched sets (enrichment_snapshots, written only when content changed).
+import type { Db, Queryable } from '../db/db.ts';
 import type { CompanyRow } from './companies.ts';
 
 /** Company ids of these normalized domains (those that exist), as domain → id. */
@@ -18,6 +17,16 @@ export async function existingCompanyIds(db: Queryable, ids: string[]): Promise<
   return new Set(rows.map(([id]) => id));
 }
 
+/** Of these company ids, those with no install at all (never observed), with their domains. */
+export async function neverObservedDomains(db: Queryable, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.queryArrays<[string]>(
+    `SELECT c.domain FROM companies c WHERE c.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id)`,
+    [ids],
+  );
+  return rows.map(([d]) => d);
+}
+
 export type EnrichCompanyRow = Omit<CompanyRow, 'phone'>;
 
 /** The firmographics of a batch of companies (no contact details), by id. */
@@ -32,38 +41,6 @@ export async function enrichCompanyRows(db: Queryable, ids: string[]): Promise<M
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-interface EnrichAllowance {
-  /** Whether the rows asked for were granted (all of them, or none). */
-  granted: boolean;
-  /** Rows enriched on the day before this call. */
-  before: number;
-  /** The plan's rows per day; 0 for a client that is not there. */
-  limit: number;
-  planId: string | null;
-}
-
-/**
- * Spends `want` rows of the client's enrichment allowance for `day` (YYYY-MM-DD, UTC), all or
- * nothing. The day's row is locked until the caller's transaction commits, so two instances
- * spending at once cannot both pass the limit; the plan's number is read here, not cached.
- */
-export async function spendEnrichRows(tx: Tx, clientId: string, day: string, want: number): Promise<EnrichAllowance> {
-  const [r] = await tx.query<{ rows: string; lim: number | null; plan_id: string | null }>(
-    `INSERT INTO enrich_volume_daily AS v (client_id, day, rows) VALUES ($1::text, $2::date, 0)
-     ON CONFLICT (client_id, day) DO UPDATE SET rows = v.rows
-     RETURNING v.rows,
-       (SELECT p.enrich_rows_per_day FROM api_clients c JOIN plans p ON p.id = c.plan_id WHERE c.id = $1::text) AS lim,
-       (SELECT plan_id FROM api_clients WHERE id = $1::text) AS plan_id`,
-    [clientId, day],
-  );
-  const before = Number(r!.rows);
-  const limit = r!.lim ?? 0;
-  const granted = before + want <= limit;
-  if (granted && want > 0)
-    await tx.query('UPDATE enrich_volume_daily SET rows = rows + $3::bigint WHERE client_id = $1::text AND day = $2::date', [clientId, day, want]);
-  return { granted, before, limit, planId: r!.plan_id };
 }
 
 /**

@@ -34,19 +34,24 @@ export async function insertRunningJob(
 }
 
 /**
- * Inserts a running import job (several may run at once). Import jobs whose heartbeat is
- * older than `staleMs` (their process died mid-way) are marked failed first.
+ * Inserts a running job of a kind several of which may run at once (an import, a detection of
+ * never-observed accounts). Jobs of the kind whose heartbeat is older than `staleMs` (their
+ * process died mid-way) are marked failed first.
  */
-export async function insertImportJob(db: Db, job: { params: Record<string, unknown>; startedBy: string | null }, staleMs: number): Promise<JobRow> {
+export async function insertConcurrentJob(
+  db: Db,
+  job: { kind: 'import' | 'observe'; params: Record<string, unknown>; startedBy: string | null },
+  staleMs: number,
+): Promise<JobRow> {
   return db.transaction(async (tx) => {
     await tx.query(
       `UPDATE jobs SET status = 'failed', error = 'abandoned: its process stopped reporting progress', finished_at = now()
-        WHERE kind = 'import' AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $1::int)`,
-      [Math.ceil(staleMs / 1000)],
+        WHERE kind = $2::text AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $1::int)`,
+      [Math.ceil(staleMs / 1000), job.kind],
     );
     const [row] = await tx.query<JobRow>(
-      `INSERT INTO jobs (kind, status, params, started_by) VALUES ('import', 'running', $1::jsonb, $2::text) RETURNING ${COLUMNS}`,
-      [JSON.stringify(job.params), job.startedBy],
+      `INSERT INTO jobs (kind, status, params, started_by) VALUES ($3::text, 'running', $1::jsonb, $2::text) RETURNING ${COLUMNS}`,
+      [JSON.stringify(job.params), job.startedBy, job.kind],
     );
     return row!;
   });

@@ -55,6 +55,8 @@ test('plans basic and full exist out of the box, as data; operators add their ow
     eventsPerDay: 500,
     enrichRowsPerDay: 500,
     maxListRows: 10_000,
+    facetsPerDay: 1000,
+    detectionsPerDay: 100,
   });
   const c = await createClient(t.db, { name: 'analyst-co', plan: 'analyst' });
   assert.equal(c.credits, 5);

@@ -42,6 +42,8 @@ test('setPlan: a new plan needs its rate limits; an existing one keeps every fie
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
     maxListRows: 10_000,
+    facetsPerDay: 1000,
+    detectionsPerDay: 100,
   });
   await assert.rejects(setPlan(db, 'team', { requestsPerMinute: 0 }), /rpm: must be a whole number/);
   // The watch limits: 0 is allowed (none), a negative or fractional number is a 400 naming the field.
@@ -70,10 +72,25 @@ test('the command: `plans set` with one option leaves the description and the re
     );
     assert.match(run('set', 'team', '--rpm', '300', '--no-export'), /Plan team updated/);
     assert.match(
-      run('set', 'team', '--max-monitors', '3', '--max-webhooks', '0', '--events-per-day', '500', '--enrich-rows-per-day', '40'),
+      run(
+        'set',
+        'team',
+        '--max-monitors',
+        '3',
+        '--max-webhooks',
+        '0',
+        '--events-per-day',
+        '500',
+        '--enrich-rows-per-day',
+        '40',
+        '--facets-per-day',
+        '7',
+        '--detections-per-day',
+        '3',
+      ),
       /Plan team updated/,
     );
-    assert.match(run('list'), /team .* monitors=3 webhooks=0 events\/day=500 enrich-rows\/day=40/);
+    assert.match(run('list'), /team .* monitors=3 webhooks=0 events\/day=500 enrich-rows\/day=40 .*facets\/day=7 detections\/day=3/);
     const plan = (JSON.parse(run('list', '--json')) as { id: string }[]).find((p) => p.id === 'team');
     assert.deepEqual(plan, {
       id: 'team',
@@ -90,6 +107,8 @@ test('the command: `plans set` with one option leaves the description and the re
       eventsPerDay: 500,
       enrichRowsPerDay: 40,
       maxListRows: 10_000,
+      facetsPerDay: 7,
+      detectionsPerDay: 3,
     });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

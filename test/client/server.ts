@@ -88,5 +88,7 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
     maxListRows: 10_000,
+    facetsPerDay: 1000,
+    detectionsPerDay: 100,
   });
 }

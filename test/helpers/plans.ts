@@ -20,6 +20,8 @@ export async function defineUnlimitedPlan(db: Db): Promise<string> {
     eventsPerDay: 1_000_000_000,
     enrichRowsPerDay: 1_000_000_000,
     maxListRows: 1_000_000,
+    facetsPerDay: 1_000_000_000,
+    detectionsPerDay: 1_000_000_000,
   });
   return 'unlimited';
 }
@@ -41,6 +43,8 @@ export async function defineTinyPlan(db: Db): Promise<void> {
     eventsPerDay: 10_000,
     enrichRowsPerDay: 10_000,
     maxListRows: 10_000,
+    facetsPerDay: 1000,
+    detectionsPerDay: 100,
   });
 }
 
@@ -58,4 +62,6 @@ export const PERMISSIVE_PLAN: Plan = {
   eventsPerDay: 1,
   enrichRowsPerDay: 1,
   maxListRows: 10_000,
+  facetsPerDay: 1,
+  detectionsPerDay: 1,
 };

@@ -5,12 +5,14 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { FORMULA_CITY, insertCatalogWorld } from '../helpers/catalog-world.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 import { setPlan } from '../../src/auth/clients.ts';
+import { getJob } from '../../src/services/jobs.ts';
 
 let t: TestApp;
 let full: TestClient;
 let basic: TestClient;
 before(async () => {
-  t = await createTestApp();
+  // Detection jobs fetch real domains: a short deadline keeps them quick whatever the network.
+  t = await createTestApp({ env: { DETECT_TIMEOUT_MS: '1000' } });
   await setPlan(t.db, 'enricher', { canExport: true, requestsPerMinute: 10_000, aiRequestsPerMinute: 1, exportRequestsPerMinute: 10_000 });
   full = await createTestClient(t.db, 'enricher');
   basic = await createTestClient(t.db, 'basic');
@@ -175,7 +177,7 @@ test("rows enriched count against the plan's enrichRowsPerDay: over the whole al
   assert.ok(Number(more.headers['retry-after']) >= 1);
   const last = await enrich({ domains: ['gamma.co', 'unknown.example'] }, small);
   assert.equal(last.statusCode, 200, 'the one row left');
-  const spent = await t.db.query<{ rows: string }>('SELECT rows FROM enrich_volume_daily WHERE client_id = $1', [small.clientId]);
+  const spent = await t.db.query<{ rows: string }>("SELECT used AS rows FROM daily_allowance WHERE client_id = $1 AND kind = 'enrich_rows'", [small.clientId]);
   assert.deepEqual(
     spent.map((r) => Number(r.rows)),
     [3],
@@ -263,4 +265,68 @@ test('MCP enrich_companies: rows as structured content, not-found domains listed
   assert.match(bad.text, /columns/);
   const tooMany = await call('enrich_companies', { domains: Array.from({ length: 1001 }, (_, i) => `c${i}.example`) });
   assert.equal(tooMany.isError, true);
+});
+
+test('observeMissing queues one detection job of exactly the never-observed domains (found without installs, and unknown); none when nothing is missing', async () => {
+  const before = Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE kind = 'observe'"))[0]!.n);
+  const res = await enrich({ domains: ['acme.com', 'delta.org', 'nobody.example', 'beta.io', 'delta.org'], observeMissing: true });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(jsonl(res.body).length, 4, 'the rows stream as without the option');
+  const jobId = res.headers['stacklens-observe-job'] as string;
+  assert.match(jobId, /^\d+$/);
+  assert.equal(res.headers['stacklens-observe-domains'], '2');
+  const job = await getJob(t.db, jobId);
+  assert.equal(job.kind, 'observe');
+  assert.equal(job.startedBy, full.clientId);
+  assert.deepEqual(job.params.domains, ['delta.org', 'nobody.example']);
+  const audit = await lastAudit('companies.enrich.jsonl');
+  assert.equal(audit.params.observeJobId, jobId);
+  // The job ends (each domain detected or counted as failed) and its progress reads through the job endpoint.
+  let done = job;
+  for (let i = 0; i < 100 && done.status === 'running'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    done = await getJob(t.db, jobId);
+  }
+  assert.equal(done.status, 'succeeded', JSON.stringify(done));
+  assert.equal(Number(done.result!.detected) + Number(done.result!.failed), 2, JSON.stringify(done));
+  for (const [domain, why] of Object.entries(done.result!.failures as Record<string, string>))
+    assert.match(why, new RegExp(`^url: ${domain.replace('.', '\\.')}`));
+
+  // Nothing missing: no job, no header.
+  const none = await enrich({ domains: ['acme.com', 'beta.io'], observeMissing: true });
+  assert.equal(none.statusCode, 200, none.body);
+  assert.equal(none.headers['stacklens-observe-job'], undefined);
+  const after = Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE kind = 'observe'"))[0]!.n);
+  assert.equal(after, before + 1);
+
+  // The MCP door answers the job too.
+  const mcp = await connectMcp(t, 'full', undefined, 'ana@example.com');
+  const answer = await mcp.call('enrich_companies', { domains: ['acme.com', 'delta.org'], observeMissing: true });
+  assert.equal(answer.isError, false, answer.text);
+  const observeJob = (answer.json() as { observeJob: string | null }).observeJob;
+  assert.match(answer.text, new RegExp(`job ${observeJob} detects the 1 never observed`));
+  assert.deepEqual((await getJob(t.db, observeJob!)).params.domains, ['delta.org']);
+  await mcp.client.close();
+});
+
+test("domains sent to detection count against the plan's detectionsPerDay with the rows, all or nothing: refused with 409 naming the limit, no job, no rows spent", async () => {
+  await setPlan(t.db, 'detect-one', {
+    canExport: true,
+    requestsPerMinute: 10_000,
+    aiRequestsPerMinute: 1,
+    exportRequestsPerMinute: 10_000,
+    enrichRowsPerDay: 100,
+    detectionsPerDay: 1,
+  });
+  const c = await createTestClient(t.db, 'detect-one');
+  const jobs = async () => Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE kind = 'observe'"))[0]!.n);
+  const before = await jobs();
+  const res = await enrich({ domains: ['acme.com', 'delta.org', 'nobody.example'], observeMissing: true }, c);
+  assert.equal(res.statusCode, 409, res.body);
+  assert.match(res.json().message, /would send 2 domains to detection, more than the 1 its plan 'detect-one' allows per UTC day \(detectionsPerDay\)/);
+  assert.equal(await jobs(), before, 'no job');
+  const spent = await t.db.query('SELECT kind, used FROM daily_allowance WHERE client_id = $1 AND used > 0', [c.clientId]);
+  assert.deepEqual(spent, [], 'the rows enriched were not spent either');
+  const without = await enrich({ domains: ['acme.com', 'delta.org', 'nobody.example'] }, c);
+  assert.equal(without.statusCode, 200, 'without the option the same call passes');
 });

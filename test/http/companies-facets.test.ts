@@ -11,6 +11,7 @@ import { insertWorld } from '../helpers/fixtures.ts';
 import { connectMcp } from '../helpers/mcp.ts';
 import { intelligenceWorld } from '../intelligence/world.ts';
 import type { Facets } from '../../src/schemas/facets.ts';
+import { setPlan } from '../../src/auth/clients.ts';
 
 let t: TestApp;
 let client: TestClient;
@@ -129,6 +130,39 @@ test('MCP companies_search count mode: the same counts as REST, the summary name
   assert.ok(answer.text.startsWith(`${rest.total} companies match. By country: ${first}`), answer.text);
   const count = await mcp.call('companies_search', { filter, count: true });
   assert.equal(count.text, `${rest.total} companies match.`);
+  await mcp.client.close();
+});
+
+test("market sizing counts against the plan's facetsPerDay on REST (count mode included) and MCP; a refused or invalid call spends nothing", async () => {
+  const plan = { requestsPerMinute: 10_000, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1 };
+  await setPlan(t.db, 'facets-two', { ...plan, facetsPerDay: 2 });
+  await setPlan(t.db, 'facets-none', { ...plan, facetsPerDay: 0 });
+  const small = await createTestClient(t.db, 'facets-two');
+  const call = (payload: object, c: TestClient = small) => t.app.inject({ method: 'POST', url: '/api/companies/facets', headers: c.headers, payload });
+  const invalid = await call({ dimensions: ['planet'] });
+  assert.equal(invalid.statusCode, 400, 'an invalid request is refused before it spends');
+  assert.equal((await call({ dimensions: ['country'] })).statusCode, 200);
+  assert.equal((await call({ dimensions: [] })).statusCode, 200, 'count mode');
+  const third = await call({ dimensions: [] });
+  assert.equal(third.statusCode, 429, third.body);
+  assert.match(third.json().message, /made 2 of the 2 market-sizing calls its plan 'facets-two' allows per UTC day \(facetsPerDay\)/);
+  assert.ok(Number(third.headers['retry-after']) >= 1);
+  const none = await call({ dimensions: ['country'] }, await createTestClient(t.db, 'facets-none'));
+  assert.equal(none.statusCode, 409, none.body);
+  assert.match(none.json().message, /more than the 0 its plan 'facets-none' allows per UTC day \(facetsPerDay\)/);
+  const [spent] = await t.db.query<{ used: string }>("SELECT used FROM daily_allowance WHERE client_id = $1 AND kind = 'facets'", [small.clientId]);
+  assert.equal(Number(spent!.used), 2);
+
+  // The MCP door: the same allowance (the plan is read from the database on each call).
+  const mcp = await connectMcp(t, 'basic');
+  await t.db.query("UPDATE api_clients SET plan_id = 'facets-two' WHERE id = $1", [mcp.clientId]);
+  assert.equal((await mcp.call('companies_search', { count: true })).isError, false);
+  assert.equal((await mcp.call('companies_search', { count: ['country'] })).isError, false);
+  const refused = await mcp.call('companies_search', { count: true });
+  assert.equal(refused.isError, true);
+  assert.match(refused.text, /facetsPerDay/);
+  const page = await mcp.call('companies_search', { size: 1 });
+  assert.equal(page.isError, false, 'a search page is not market sizing');
   await mcp.client.close();
 });
 

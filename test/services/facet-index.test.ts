@@ -60,7 +60,7 @@ test('a write makes the index stale: answers come from SQL (and stay right) unti
   const input = facetsBodySchema.parse({ dimensions: ['technology'], limit: 200, sample: 0 });
   const built = await currentFacetIndex(db);
   assert.ok(built, 'the first request builds the index');
-  const before = await companyFacets(db, input);
+  const before = await companyFacets(db, input, 'unmetered');
   // One company adopts a product it did not use: one technology cell grows by one.
   const [pick] = (await db.query<{ company_id: string; product_id: string }>(
     `SELECT c.id AS company_id, p.id AS product_id FROM companies c CROSS JOIN LATERAL
@@ -72,7 +72,7 @@ test('a write makes the index stale: answers come from SQL (and stay right) unti
     pick.product_id,
   ]);
   assert.equal(await currentFacetIndex(db), undefined, 'the index of the old world is not used');
-  const afterWrite = await companyFacets(db, input);
+  const afterWrite = await companyFacets(db, input, 'unmetered');
   const cell = (f: typeof before) => f.cells.find((c) => c.values[0]!.value === pick.product_id)?.companies ?? 0;
   assert.equal(cell(afterWrite), cell(before) + 1);
   // Read again (the rebuild waits out its minimum interval), it serves the new world.

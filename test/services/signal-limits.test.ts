@@ -285,7 +285,9 @@ test('webhooks: a delivery past the allowance is held, not lost, and goes out wh
     const replay = await call<{ queued: number }>('POST', `/api/webhooks/${hook.body.id}/replay`, c.headers, { eventIds: ids });
     assert.equal(replay.body.queued, 2);
     await until('the replays', () => receiver.got.length >= 4);
-    const [volume] = await t.db.query<{ events: string }>(`SELECT sum(events) AS events FROM event_volume_daily WHERE client_id = $1`, [c.clientId]);
+    const [volume] = await t.db.query<{ events: string }>(`SELECT sum(used) AS events FROM daily_allowance WHERE client_id = $1 AND kind = 'events'`, [
+      c.clientId,
+    ]);
     assert.equal(Number(volume!.events), 2, 'each delivery counted once');
   } finally {
     receiver.close();

@@ -145,6 +145,8 @@ export interface paths {
          *     An export: it needs the export permission and X-On-Behalf-Of-User and is audited (rows delivered, completed or not). The companies found count against the plan's enrichRowsPerDay (per UTC day, spent when the call starts; rows not found are free): more than the whole allowance in one call → 409, past what is left today → 429 with Retry-After.
          *
          *     A run whose rows differ from the last run over the same domains and columns records a new enrichment snapshot (its content hash); an identical re-run records none.
+         *
+         *     observeMissing=true also sends the accounts never observed — found without any technology evidence, and (with domains) the domains with no company — to detection as one background job: each site fetched and matched as POST /detect does (public addresses only, robots.txt obeyed), the detections recorded in the observation log. The response's Stacklens-Observe-Job header names the job (its progress: GET /api/admin/jobs/{jobId}, kind observe) and Stacklens-Observe-Domains how many domains it detects; no header when none is missing. The domains count against the plan's detectionsPerDay with the rows, all or nothing (409/429 naming the limit).
          */
         post: operations["enrichCompanies"];
         delete?: never;
@@ -1926,6 +1928,11 @@ export interface components {
              * @enum {string}
              */
             format?: "jsonl" | "csv";
+            /**
+             * @description Also send the accounts never observed (found without any technology evidence, or domains with no company) to detection as a background job, named in the Stacklens-Observe-Job response header; they count against the plan's detectionsPerDay
+             * @default false
+             */
+            observeMissing?: boolean;
         };
         /**
          * @description The seeds (exactly one of `seedDomains`, `seedSearch` and `seedListId`), what to leave out, and the company-search filter the results must match (every field of POST /companies/search except paging, sort and asOf)
@@ -3482,6 +3489,10 @@ export interface components {
             enrichRowsPerDay: number;
             /** @description Rows one account list of a client on the plan may hold (each version) */
             maxListRows: number;
+            /** @description Market-sizing calls a client on the plan may make per UTC day (POST /api/companies/facets; count mode included) */
+            facetsPerDay: number;
+            /** @description Never-observed accounts a client on the plan may send to detection per UTC day (POST /api/companies/enrich with observeMissing) */
+            detectionsPerDay: number;
         };
         AdminPlanPage: {
             totalPages: number;
@@ -3581,13 +3592,13 @@ export interface components {
             /** @description Job id */
             id: string;
             /** @enum {string} */
-            kind: "refresh" | "import";
+            kind: "refresh" | "import" | "observe";
             /** @enum {string} */
             status: "running" | "succeeded" | "failed";
             params: {
                 [key: string]: unknown;
             };
-            /** @description Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data) */
+            /** @description Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data; observe: detecting (domains done of total), recording, refreshing) */
             phase: string | null;
             done: number;
             /** @description Units of the current phase (0 when not known); an import reading a file counts KiB of the file */
@@ -19451,7 +19462,9 @@ export interface operations {
                      *           "maxWebhooks": 1,
                      *           "eventsPerDay": 1,
                      *           "enrichRowsPerDay": 1,
-                     *           "maxListRows": 1
+                     *           "maxListRows": 1,
+                     *           "facetsPerDay": 1,
+                     *           "detectionsPerDay": 1
                      *         }
                      *       ]
                      *     }
@@ -19645,7 +19658,9 @@ export interface operations {
                      *       "maxWebhooks": 1,
                      *       "eventsPerDay": 1,
                      *       "enrichRowsPerDay": 1,
-                     *       "maxListRows": 1
+                     *       "maxListRows": 1,
+                     *       "facetsPerDay": 1,
+                     *       "detectionsPerDay": 1
                      *     }
                      */
                     "application/json": components["schemas"]["AdminPlan"];
@@ -19811,7 +19826,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events, enriched rows and list rows to basic's */
+        /** @description The fields to set; absent ones keep their value. A new plan needs its three rate limits; permissions default to off, monitors, webhooks, daily events, enriched rows, list rows, market-sizing calls and detections to basic's */
         requestBody: {
             content: {
                 /**
@@ -19850,6 +19865,10 @@ export interface operations {
                     enrichRowsPerDay?: number;
                     /** @description Rows one account list may hold (new plan: 10000) */
                     maxListRows?: number;
+                    /** @description Market-sizing calls a client may make per UTC day (new plan: 1000) */
+                    facetsPerDay?: number;
+                    /** @description Never-observed accounts a client may send to detection per UTC day (new plan: 100) */
+                    detectionsPerDay?: number;
                 };
             };
         };
@@ -19879,7 +19898,9 @@ export interface operations {
                      *         "maxWebhooks": 1,
                      *         "eventsPerDay": 1,
                      *         "enrichRowsPerDay": 1,
-                     *         "maxListRows": 1
+                     *         "maxListRows": 1,
+                     *         "facetsPerDay": 1,
+                     *         "detectionsPerDay": 1
                      *       },
                      *       "created": false
                      *     }
@@ -20919,7 +20940,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only jobs of this kind */
-                kind?: "refresh" | "import";
+                kind?: "refresh" | "import" | "observe";
                 /**
                  * @description 0-based page number
                  * @example 0

@@ -26,7 +26,8 @@ const csvExport = z.object({
   expiresAt: z.string(),
 });
 
-// Count mode (market sizing, POST /companies/facets): the matches counted, no rows and no credits.
+// Count mode (market sizing, POST /companies/facets): the matches counted, no rows and no credits;
+// one of the plan's facetsPerDay like the REST call.
 const countArgument = z
   .union([z.literal(true), z.array(facetDimensionSchema).min(1).max(2)])
   .optional()
@@ -60,7 +61,9 @@ export const companyTools = [
     run: async ({ export: asCsv, detail, count, ...search }, ctx) => {
       if (count) {
         const { page: _page, size: _size, ...filter } = search;
-        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }));
+        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }), {
+          clientId: ctx.principal.clientId,
+        });
         return withLink({ structured: facets, summary: facetsSummary(facets) }, searchConsoleUrl(ctx.config.publicUrl, search, facets.dimensions));
       }
       if (!asCsv) {
