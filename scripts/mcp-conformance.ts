@@ -275,6 +275,9 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
   const vendorDomain = firstValue(await api('GET', '/vendors'), 'domain');
   const profileId = firstValue(await api('POST', '/profiles/search', { companyDomains: [companyDomain] }), 'id');
   if (!productId || !productName || !vendorDomain || !profileId) throw new Error(`the demo world lacks a product, vendor or profile of ${companyDomain}`);
+  // An account list of the two companies, for the tools that read one.
+  const listId = firstValue(await api('POST', '/lists', { name: 'CI accounts', rows: [{ domain: companyDomain }, { domain: peerDomain }] }), 'id');
+  if (!listId) throw new Error('POST /api/lists answered no list id');
   const values: Record<string, string> = {
     companyDomain,
     domain: companyDomain,
@@ -284,6 +287,11 @@ async function demoWorldValues(baseUrl: string, apiKey: string): Promise<Record<
     productIds: JSON.stringify([productId]),
     vendorDomain,
     profileId,
+    listId,
+    // Domains to enrich and lookalike seeds (find_lookalikes takes exactly one kind of seed: not the list).
+    domains: JSON.stringify([companyDomain]),
+    seedDomains: JSON.stringify([companyDomain, peerDomain]),
+    q: productName,
     // One prompt for the three AI tools: a title for the people helper (a product alone names
     // no people: 404), a product for the customers and tech-stack helpers.
     prompt: `Managers at companies using ${productName}`,
