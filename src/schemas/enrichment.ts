@@ -54,7 +54,7 @@ const stackCategorySchema = z.object({
 
 const enrichedRowSchema = z
   .object({
-    input: z.string().describe('The domain (normalized) or company id asked for'),
+    input: z.string().describe('The domain asked for (normalized); for a list, what the row gave: its domain, else its name'),
     found: z.boolean().describe('false: no such company; every other field is null or empty'),
     observed: z.boolean().describe('The company has evidence of any technology; false: never observed (send it to detection)'),
     companyId: z.string().nullable(),

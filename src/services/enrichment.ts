@@ -7,7 +7,7 @@
 // unchanged re-run writes nothing new.
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import { listCompanyIds } from './lists.ts';
+import { listMatchedAccounts } from './lists.ts';
 import { BadRequestError } from '../errors.ts';
 import type { EnrichedRow, OptionalColumn } from '../schemas/enrichment.ts';
 import {
@@ -32,8 +32,8 @@ const BATCH = 500;
 /** Domains looked up per statement when the set is resolved. */
 const LOOKUP_BATCH = 2_000;
 
-/** What to enrich: normalized domains, or company ids (a list's matched accounts). */
-type EnrichTargets = { domains: readonly string[] } | { companyIds: readonly string[] };
+/** What to enrich: normalized domains, or a list's matched accounts (company id, and the domain or name its row gave). */
+type EnrichTargets = { domains: readonly string[] } | { accounts: readonly { companyId: string; input: string }[] };
 
 interface EnrichRequest {
   targets: EnrichTargets;
@@ -58,27 +58,33 @@ interface Enriched {
 
 const uniq = (xs: readonly string[]): string[] => [...new Set(xs)];
 
-/** Each input (domain or id, once, in order) with its company id, or null when there is none. */
+/** Each input (a domain once, or a list's account, in order) with its company id, or null when there is none. */
 async function resolveTargets(db: Db, targets: EnrichTargets): Promise<{ input: string; id: string | null }[]> {
-  const byDomain = 'domains' in targets;
-  const inputs = uniq(byDomain ? targets.domains : targets.companyIds);
   const out: { input: string; id: string | null }[] = [];
-  for (let i = 0; i < inputs.length; i += LOOKUP_BATCH) {
-    const chunk = inputs.slice(i, i + LOOKUP_BATCH);
-    if (byDomain) {
+  if ('domains' in targets) {
+    const inputs = uniq(targets.domains);
+    for (let i = 0; i < inputs.length; i += LOOKUP_BATCH) {
+      const chunk = inputs.slice(i, i + LOOKUP_BATCH);
       const ids = await companyIdsByDomains(db, chunk);
       for (const d of chunk) out.push({ input: d, id: ids.get(d) ?? null });
-    } else {
-      const ids = await existingCompanyIds(db, chunk);
-      for (const id of chunk) out.push({ input: id, id: ids.has(id) ? id : null });
     }
+    return out;
+  }
+  // A list's company that has left the world since it was matched is a row with found=false.
+  for (let i = 0; i < targets.accounts.length; i += LOOKUP_BATCH) {
+    const chunk = targets.accounts.slice(i, i + LOOKUP_BATCH);
+    const ids = await existingCompanyIds(
+      db,
+      chunk.map((a) => a.companyId),
+    );
+    for (const a of chunk) out.push({ input: a.input, id: ids.has(a.companyId) ? a.companyId : null });
   }
   return out;
 }
 
 function defaultSetKey(targets: EnrichTargets, columns: readonly OptionalColumn[]): string {
   const kind = 'domains' in targets ? 'domains' : 'companyIds';
-  const items = uniq('domains' in targets ? targets.domains : targets.companyIds); // in order: rows come in this order
+  const items = 'domains' in targets ? uniq(targets.domains) : targets.accounts.map((a) => a.companyId); // in order: rows come in this order
   const h = createHash('sha256').update(kind).update('\n').update(items.join('\n')).update('\n').update(columns.join(','));
   return `${kind}:${h.digest('hex')}`;
 }
@@ -94,8 +100,8 @@ export async function enrichTargets(
 ): Promise<EnrichRequest> {
   if ((input.domains === undefined) === (input.listId === undefined)) throw new BadRequestError('domains: give exactly one of domains and listId');
   if (input.domains) return { targets: { domains: input.domains }, columns: input.columns };
-  const companyIds = await listCompanyIds(db, clientId, input.listId!);
-  return { targets: { companyIds }, columns: input.columns, setKey: `list:${input.listId}` };
+  const accounts = await listMatchedAccounts(db, clientId, input.listId!);
+  return { targets: { accounts }, columns: input.columns, setKey: `list:${input.listId}` };
 }
 
 /**

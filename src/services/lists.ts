@@ -25,6 +25,7 @@ import {
   listListRows,
   lockList,
   lockRow,
+  matchedAccounts,
   matchedCompanyIds,
   readRow,
   readRows,
@@ -362,4 +363,11 @@ export async function listCompanyIds(db: Queryable, clientId: string, listId: st
   const h = await findList(db, clientId, listId);
   if (!h) throw notFound(listId);
   return matchedCompanyIds(db, listId, h.version);
+}
+
+/** The matched companies of a list's current version in its order, each with the domain or name its row gave (enrichment's `input`). */
+export async function listMatchedAccounts(db: Queryable, clientId: string, listId: string): Promise<{ companyId: string; input: string }[]> {
+  const h = await findList(db, clientId, listId);
+  if (!h) throw notFound(listId);
+  return matchedAccounts(db, listId, h.version);
 }

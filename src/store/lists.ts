@@ -239,6 +239,22 @@ export async function matchedCompanyIds(db: Queryable, listId: string, version: 
   return rows.map((r) => r.company_id);
 }
 
+/**
+ * The matched companies of a version in the list's order, each once (its first row), with what
+ * that row gave: its domain, else its name — what a person joins an enriched file back on.
+ */
+export async function matchedAccounts(db: Queryable, listId: string, version: number): Promise<{ companyId: string; input: string }[]> {
+  const rows = await db.query<{ company_id: string; input: string }>(
+    `SELECT company_id, input FROM (
+       SELECT DISTINCT ON (company_id) company_id, coalesce(domain, name, company_id) AS input, line
+       FROM account_list_rows WHERE list_id = $1::text AND version = $2::int AND status = 'matched' AND company_id IS NOT NULL
+       ORDER BY company_id, line) first_rows
+     ORDER BY line`,
+    [listId, version],
+  );
+  return rows.map((r) => ({ companyId: r.company_id, input: r.input }));
+}
+
 interface CompanyHit {
   id: string;
   domain: string;

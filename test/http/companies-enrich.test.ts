@@ -218,7 +218,7 @@ test("an account list enriches its matched companies; another client's list is a
     method: 'POST',
     url: '/api/lists?name=Accounts',
     headers: { ...full.headers, 'content-type': 'text/csv' },
-    payload: 'domain\nacme.com\nbeta.io\nnobody.example\n',
+    payload: 'domain,name\nacme.com,\n,Beta Labs\nnobody.example,\n',
   });
   assert.equal(upload.statusCode, 200, upload.body);
   const listId = (upload.json() as { id: string }).id;
@@ -228,6 +228,11 @@ test("an account list enriches its matched companies; another client's list is a
     .map((r) => r.domain)
     .sort();
   assert.deepEqual(byList, ['acme.com', 'beta.io'], 'the matched companies; an unmatched row is not enriched');
+  assert.deepEqual(
+    jsonl(res.body).map((r) => r.input),
+    ['acme.com', 'Beta Labs'],
+    'in list order, each with what its row gave (its domain, else its name): what a file is joined back on',
+  );
   const again = await enrich({ listId });
   assert.equal(again.body, res.body, 'the same rows again');
   const [{ n }] = (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM enrichment_snapshots WHERE set_key = $1`, [`list:${listId}`])) as [
