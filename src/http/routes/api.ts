@@ -29,6 +29,7 @@ import { aiRoutes } from './ai.ts';
 import { detectRoutes } from './detect.ts';
 import { adminRoutes } from './admin.ts';
 import { settleJobs } from '../../services/jobs.ts';
+import { resumeListUploads } from '../../services/list-uploads.ts';
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
@@ -42,6 +43,10 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onResponse', async (request, reply) => {
     const op = request.routeOptions.config?.operation;
     if (op && request.principal) usage.note(request.principal.clientId, op.id, reply.statusCode);
+  });
+  // Large list uploads left by a process that stopped continue here, after their last committed batch.
+  app.addHook('onReady', async () => {
+    void resumeListUploads(app.db, app.config.listJobs).catch((err: unknown) => app.log.error({ err }, 'resuming list uploads failed'));
   });
   app.addHook('onClose', async () => {
     await settleJobs(app.db);
