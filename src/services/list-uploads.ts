@@ -10,12 +10,12 @@ import { Readable } from 'node:stream';
 import type { Db } from '../db/db.ts';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import { readRecords, type RecordError } from '../records.ts';
-import type { AccountList, ListUploadJob } from '../schemas/lists.ts';
+import type { AccountList, ListUploadInput, ListUploadJob } from '../schemas/lists.ts';
 import { findClient } from '../store/access.ts';
 import { claimListUploads, findJob, finishJob, insertListUploadJob, releaseJob, type JobRow } from '../store/jobs.ts';
 import { deleteUpload, findList, findUpload, insertList, insertUpload, lockList, publishStaged, stageBatch, uploadDone, type UploadRow } from '../store/lists.ts';
 import { progressWriter, runInBackground } from './jobs.ts';
-import { checkRecord, getList, matchRows, rowsError, type ParsedRow } from './lists.ts';
+import { checkRecord, getList, matchRows, rowsError, uploadList, uploadTarget, type ParsedRow } from './lists.ts';
 
 /** How large uploads are run: the row count from which an upload becomes a job, and the rows matched per committed batch. */
 export interface ListJobSettings {
@@ -262,3 +262,19 @@ export function runsAsJob(input: { content?: string | undefined; format?: 'csv' 
   return input.async === true || estimateRows(input.format, input.content) > settings.asyncRows;
 }
 
+/**
+ * An upload through REST or the CLI: matched at once (the list), or — asked for, or more rows than the
+ * deployment's threshold — kept and run as a background job (the job).
+ */
+export async function uploadListOrStart(
+  db: Db,
+  clientId: string,
+  listId: string | undefined,
+  input: ListUploadInput & { queryName?: string | undefined; async?: boolean | undefined },
+  settings: ListJobSettings,
+): Promise<{ list: AccountList } | { job: ListUploadJob }> {
+  if (!runsAsJob(input, settings)) return { list: await uploadList(db, clientId, listId, input) };
+  const { existing, name } = await uploadTarget(db, clientId, listId, input);
+  if (input.rows !== undefined) throw new BadRequestError('body: give exactly one of content (with format) and rows');
+  return { job: await startListUpload(db, clientId, existing, name, { format: input.format!, content: input.content! }, settings) };
+}

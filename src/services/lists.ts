@@ -10,8 +10,7 @@ import { normalizeCountry } from '../countries.ts';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
 import { readRecords, type RecordError } from '../records.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import type { AccountList, ListRow, ListUploadInput, ListUploadJob } from '../schemas/lists.ts';
-import { runsAsJob, startListUpload, type ListJobSettings } from './list-uploads.ts';
+import type { AccountList, ListRow, ListUploadInput } from '../schemas/lists.ts';
 import { isSafeText } from '../schemas/text.ts';
 import { findClient } from '../store/access.ts';
 import {
@@ -265,7 +264,7 @@ async function summary(db: Queryable, h: ListHead): Promise<AccountList> {
 }
 
 /** Checks who uploads what into which list: the client, the list (when a re-upload) and the name. */
-async function uploadTarget(db: Db, clientId: string, listId: string | undefined, input: ListUploadInput & { queryName?: string | undefined }) {
+export async function uploadTarget(db: Db, clientId: string, listId: string | undefined, input: ListUploadInput & { queryName?: string | undefined }) {
   const client = await findClient(db, clientId);
   if (!client) throw new NotFoundError(`no client '${clientId}'`);
   const existing = listId === undefined ? undefined : await findList(db, clientId, listId);
@@ -298,23 +297,6 @@ export async function uploadList(
     await insertVersion(tx, id, h.version + 1, format, name, matched);
   });
   return getList(db, clientId, id);
-}
-
-/**
- * An upload through REST: matched at once (the list), or — asked for, or more rows than the
- * deployment's threshold — kept and run as a background job (the job).
- */
-export async function uploadListOrStart(
-  db: Db,
-  clientId: string,
-  listId: string | undefined,
-  input: ListUploadInput & { queryName?: string | undefined; async?: boolean | undefined },
-  settings: ListJobSettings,
-): Promise<{ list: AccountList } | { job: ListUploadJob }> {
-  if (!runsAsJob(input, settings)) return { list: await uploadList(db, clientId, listId, input) };
-  const { existing, name } = await uploadTarget(db, clientId, listId, input);
-  if (input.rows !== undefined) throw new BadRequestError('body: give exactly one of content (with format) and rows');
-  return { job: await startListUpload(db, clientId, existing, name, { format: input.format!, content: input.content! }, settings) };
 }
 
 export async function getList(db: Queryable, clientId: string, id: string): Promise<AccountList> {

@@ -15,8 +15,8 @@ import {
   reviewListRowOp,
   uploadListVersionOp,
 } from '../../schemas/lists.ts';
-import { deleteList, getList, getListDiff, listLists, listRows, reviewListRow, uploadListOrStart } from '../../services/lists.ts';
-import { cancelListUpload, getListUpload } from '../../services/list-uploads.ts';
+import { deleteList, getList, getListDiff, listLists, listRows, reviewListRow } from '../../services/lists.ts';
+import { cancelListUpload, getListUpload, uploadListOrStart } from '../../services/list-uploads.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { route } from '../route-config.ts';
 
