@@ -43,7 +43,7 @@ export type ListUploadInput = z.output<typeof uploadBody>;
 const nameQuery = z.object({ name: textInput(200).trim().min(1).optional().describe('The list name (with a raw CSV/JSONL body)') });
 const uploadQuery = nameQuery.extend({
   async: boolParam('async', false).describe(
-    'true: run the upload as a background job (202 with the job; poll its Location). An upload of more rows than the deployment\'s LIST_ASYNC_ROWS (default 20,000) always does',
+    "true: run the upload as a background job (202 with the job; poll its Location). An upload of more rows than the deployment's LIST_ASYNC_ROWS (default 20,000) always does",
   ),
 });
 const listIdParams = z.object({ listId: idInput('lst_3fa1c2d4e5f60718').describe('List id') });
@@ -74,7 +74,9 @@ export type AccountList = z.output<typeof accountListSchema>;
 export const listUploadJobSchema = z
   .object({
     id: z.string().describe('Job id'),
-    status: z.enum(['running', 'succeeded', 'failed']).describe('failed: the error says why (a bad row names its line and field; cancelled); nothing of the upload is stored'),
+    status: z
+      .enum(['running', 'succeeded', 'failed'])
+      .describe('failed: the error says why (a bad row names its line and field; cancelled); nothing of the upload is stored'),
     listId: z.string().describe('The list the upload becomes a version of (a new list exists once the job succeeds)'),
     version: z.number().int().nullable().describe('The version written, once succeeded'),
     phase: z.string().nullable().describe('queued, matching, publishing'),
@@ -137,8 +139,14 @@ const reviewBody = z
   .meta({ id: 'ListReviewDecision', ...requestExamples({ action: 'accept' }) });
 
 const tag = 'Lists' as const;
-const jobIdParams = z.object({ jobId: z.string().regex(/^\d{1,18}$/).describe('Upload job id (from the 202 of an upload)') });
-const accepted = { 202: listUploadJobSchema.describe('Accepted: the upload runs as a job; Location is the job to poll (GET /api/lists/jobs/{jobId})') };
+const jobIdParams = z.object({
+  jobId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a job id (digits)')
+    .describe('Upload job id (from the 202 of an upload)')
+    .meta({ maxLength: 18, examples: ['1'] }),
+});
+const accepted = { 202: listUploadJobSchema.describe('Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId})') };
 const tooMany = {
   409: errorBodySchema.describe('Too many rows for the plan'),
   413: errorBodySchema.describe('The upload is larger than the plan or the deployment allows'),
@@ -274,13 +282,13 @@ export const deleteListOp = defineOperation({
 export const getListUploadOp = defineOperation({
   id: 'getListUpload',
   summary: 'A list upload running as a job',
-  description: 'Progress of a large upload (rows matched of rows), then the list it became or why it failed. Another client\'s job → 404.',
+  description: "Progress of a large upload (rows matched of rows), then the list it became or why it failed. Another client's job → 404.",
   tag,
   input: jobIdParams,
   output: listUploadJobSchema,
   readOnly: true,
   attributed: false,
-  http: { method: 'GET', path: '/lists/jobs/:jobId', params: jobIdParams },
+  http: { method: 'GET', path: '/list-uploads/:jobId', params: jobIdParams },
 });
 
 export const cancelListUploadOp = defineOperation({
@@ -293,7 +301,7 @@ export const cancelListUploadOp = defineOperation({
   readOnly: false,
   attributed: false,
   idempotent: true,
-  http: { method: 'DELETE', path: '/lists/jobs/:jobId', params: jobIdParams, errors: { 409: errorBodySchema.describe('The job has already ended') } },
+  http: { method: 'DELETE', path: '/list-uploads/:jobId', params: jobIdParams, errors: { 409: errorBodySchema.describe('The job has already ended') } },
 });
 
 export const listOperations = [

@@ -13,12 +13,23 @@ import { readRecords, type RecordError } from '../records.ts';
 import type { AccountList, ListUploadInput, ListUploadJob } from '../schemas/lists.ts';
 import { findClient } from '../store/access.ts';
 import { claimListUploads, findJob, finishJob, insertListUploadJob, releaseJob, type JobRow } from '../store/jobs.ts';
-import { deleteUpload, findList, findUpload, insertList, insertUpload, lockList, publishStaged, stageBatch, uploadDone, type UploadRow } from '../store/lists.ts';
+import {
+  deleteUpload,
+  findList,
+  findUpload,
+  insertList,
+  insertUpload,
+  lockList,
+  publishStaged,
+  stageBatch,
+  uploadDone,
+  type UploadRow,
+} from '../store/lists.ts';
 import { progressWriter, runInBackground } from './jobs.ts';
 import { checkRecord, getList, matchRows, rowsError, uploadList, uploadTarget, type ParsedRow } from './lists.ts';
 
 /** How large uploads are run: the row count from which an upload becomes a job, and the rows matched per committed batch. */
-export interface ListJobSettings {
+interface ListJobSettings {
   asyncRows: number;
   batchRows: number;
 }
@@ -31,7 +42,7 @@ const CHUNK_CHARS = 64 * 1024;
 const UPLOAD_STALE_MS = 5 * 60_000;
 
 /** Rows of an upload, estimated from its lines (the job's progress total before the rows are read). */
-export function estimateRows(format: 'csv' | 'jsonl', content: string): number {
+function estimateRows(format: 'csv' | 'jsonl', content: string): number {
   let n = 0;
   for (let i = content.indexOf('\n'); i !== -1; i = content.indexOf('\n', i + 1)) n++;
   if (content.length > 0 && !content.endsWith('\n')) n++;
@@ -92,7 +103,7 @@ export async function queueListUpload(
  * Keeps the upload and starts its job: the answer (202) names the job; the list (a new one's
  * id is given now) gets its next version when the job succeeds.
  */
-export async function startListUpload(
+async function startListUpload(
   db: Db,
   clientId: string,
   existing: { id: string; name: string } | undefined,
@@ -254,7 +265,10 @@ export async function resumeListUploads(db: Db, settings: ListJobSettings & { st
 }
 
 /** Whether an upload runs as a job: asked for (async), or more rows than the deployment's threshold. */
-export function runsAsJob(input: { content?: string | undefined; format?: 'csv' | 'jsonl' | undefined; async?: boolean | undefined }, settings: ListJobSettings): boolean {
+function runsAsJob(
+  input: { content?: string | undefined; format?: 'csv' | 'jsonl' | undefined; async?: boolean | undefined },
+  settings: ListJobSettings,
+): boolean {
   if (input.content === undefined || input.format === undefined) {
     if (input.async) throw new BadRequestError('async: only an upload of content (CSV or JSON Lines) runs as a job; inline rows are matched at once');
     return false;

@@ -195,7 +195,11 @@ export async function stageBatch(tx: Tx, jobId: number, rows: readonly StoredRow
        SELECT $1::bigint, r.line, r.k, r.d, r.n, r.c, r.data::jsonb, r.s, r.cid, r.m, r.score, r.reason, r.cand::jsonb ${unnestRows(2)}`,
       [jobId, ...rowColumns(rows)],
     );
-  await tx.query('UPDATE account_list_uploads SET rows_done = rows_done + $2::int, last_line = $3::int WHERE job_id = $1::bigint', [jobId, rows.length, lastLine]);
+  await tx.query('UPDATE account_list_uploads SET rows_done = rows_done + $2::int, last_line = $3::int WHERE job_id = $1::bigint', [
+    jobId,
+    rows.length,
+    lastLine,
+  ]);
   return true;
 }
 

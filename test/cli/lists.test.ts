@@ -77,7 +77,10 @@ test('lists upload, show and rows work through a running server for the named cl
 
     // More rows than LIST_ASYNC_ROWS: a job, its progress on stderr, then the new version.
     const big = path.join(dataDir, 'big.jsonl');
-    fs.writeFileSync(big, ['acme.com', 'a1.example', 'a2.example', 'a3.example', 'a4.example', 'a5.example'].map((d) => JSON.stringify({ domain: d })).join('\n'));
+    fs.writeFileSync(
+      big,
+      ['acme.com', 'a1.example', 'a2.example', 'a3.example', 'a4.example', 'a5.example'].map((d) => JSON.stringify({ domain: d })).join('\n'),
+    );
     const job = await cli(dataDir, ['lists', 'upload', big, '--list', list.id, '--client', client]);
     assert.equal(job.code, 0, job.stderr);
     assert.match(job.stderr, /upload job \d+ for list lst_/);

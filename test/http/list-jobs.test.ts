@@ -68,7 +68,7 @@ const allRows = async (client: TestClient, id: string) => {
 };
 const until = async (client: TestClient, jobId: string): Promise<ListUploadJob> => {
   for (let i = 0; i < 600; i++) {
-    const j = (await call<ListUploadJob>(client, 'GET', `/api/lists/jobs/${jobId}`)).body;
+    const j = (await call<ListUploadJob>(client, 'GET', `/api/list-uploads/${jobId}`)).body;
     if (j.status !== 'running') return j;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -92,7 +92,7 @@ test('an upload above the threshold is a job: 202, Location, progress by batch, 
   const csv = bigCsv(3000);
   const res = await call<ListUploadJob>(a, 'POST', '/api/lists?name=Big', csv, 'text/csv');
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  assert.equal(res.headers.location, `/api/lists/jobs/${res.body.id}`);
+  assert.equal(res.headers.location, `/api/list-uploads/${res.body.id}`);
   assert.equal(res.body.status, 'running');
   assert.equal(res.body.total, 3001);
   const job = await until(a, res.body.id);
@@ -104,7 +104,7 @@ test('an upload above the threshold is a job: 202, Location, progress by batch, 
   assert.deepEqual([last.status, last.companyDomain, last.method], ['matched', 'oldco.com', 'domain_redirect']);
   assert.equal(await count('account_list_staging_rows'), 0);
   assert.equal(await count('account_list_uploads'), 0);
-  assert.equal((await call(b, 'GET', `/api/lists/jobs/${res.body.id}`)).status, 404, "another client's job");
+  assert.equal((await call(b, 'GET', `/api/list-uploads/${res.body.id}`)).status, 404, "another client's job");
   const small = await call<AccountList>(a, 'POST', '/api/lists?name=Small&async=true', 'domain\nacme.com', 'text/csv');
   assert.equal(small.status, 202, 'async=true makes even a small upload a job');
   assert.equal((await until(a, (small.body as unknown as ListUploadJob).id)).list?.matched, 1);
@@ -133,7 +133,7 @@ test('a run stopped mid-way resumes after its last batch to the same rows as an 
     },
   });
   assert.deepEqual(seen, [BATCH, 2 * BATCH], 'progress moves batch by batch, and the run stops after the second');
-  const mid = (await call<ListUploadJob>(a, 'GET', `/api/lists/jobs/${queued.id}`)).body;
+  const mid = (await call<ListUploadJob>(a, 'GET', `/api/list-uploads/${queued.id}`)).body;
   assert.equal(mid.status, 'running');
   assert.equal(mid.done, 2 * BATCH);
   assert.equal(await count('account_list_staging_rows'), 2 * BATCH);
@@ -160,11 +160,11 @@ test('a bad row late in the file fails the job naming its line and field; nothin
   assert.equal(await count('account_list_uploads'), 0);
 
   const queued = await queueListUpload(t.db, a.clientId, undefined, 'Cancelled', { format: 'csv', content: bigCsv(1500) });
-  const cancelled = await call<ListUploadJob>(a, 'DELETE', `/api/lists/jobs/${queued.id}`);
+  const cancelled = await call<ListUploadJob>(a, 'DELETE', `/api/list-uploads/${queued.id}`);
   assert.equal(cancelled.status, 200);
   assert.deepEqual([cancelled.body.status, cancelled.body.error], ['failed', 'cancelled: nothing was stored']);
   await runListUpload(t.db, Number(queued.id), { asyncRows: 1000, batchRows: BATCH });
-  assert.equal((await call(a, 'DELETE', `/api/lists/jobs/${queued.id}`)).status, 409);
+  assert.equal((await call(a, 'DELETE', `/api/list-uploads/${queued.id}`)).status, 409);
   assert.deepEqual([await count('account_lists'), await count('account_list_versions'), await count('account_list_rows')], [lists, versions, rows]);
   assert.equal(await count('account_list_uploads'), 0);
 });

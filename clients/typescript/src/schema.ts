@@ -591,7 +591,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/lists/jobs/{jobId}": {
+    "/api/list-uploads/{jobId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -8212,7 +8212,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/lists/jobs/{jobId}) */
+            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId}) */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8496,7 +8496,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
-            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/lists/jobs/{jobId}) */
+            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId}) */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9897,7 +9897,7 @@ export interface operations {
             path: {
                 /**
                  * @description Upload job id (from the 202 of an upload)
-                 * @example string
+                 * @example 1
                  */
                 jobId: string;
             };
@@ -9963,7 +9963,7 @@ export interface operations {
                      *       "status": 400,
                      *       "error": "Bad Request",
                      *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -9982,7 +9982,7 @@ export interface operations {
                      *       "status": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10003,7 +10003,7 @@ export interface operations {
                      *       "status": 404,
                      *       "error": "Not Found",
                      *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10024,7 +10024,7 @@ export interface operations {
                      *       "status": 414,
                      *       "error": "URI Too Long",
                      *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10046,7 +10046,7 @@ export interface operations {
                      *       "status": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10066,7 +10066,7 @@ export interface operations {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10082,7 +10082,7 @@ export interface operations {
             path: {
                 /**
                  * @description Upload job id (from the 202 of an upload)
-                 * @example string
+                 * @example 1
                  */
                 jobId: string;
             };
@@ -10148,7 +10148,7 @@ export interface operations {
                      *       "status": 400,
                      *       "error": "Bad Request",
                      *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10167,7 +10167,7 @@ export interface operations {
                      *       "status": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Missing, invalid or expired credentials",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10188,7 +10188,7 @@ export interface operations {
                      *       "status": 404,
                      *       "error": "Not Found",
                      *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10209,7 +10209,7 @@ export interface operations {
                      *       "status": 409,
                      *       "error": "Conflict",
                      *       "message": "The job has already ended",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10230,7 +10230,7 @@ export interface operations {
                      *       "status": 414,
                      *       "error": "URI Too Long",
                      *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10252,7 +10252,7 @@ export interface operations {
                      *       "status": 429,
                      *       "error": "Too Many Requests",
                      *       "message": "Rate limit exceeded; wait Retry-After seconds",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -10272,7 +10272,7 @@ export interface operations {
                      *       "status": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
-                     *       "path": "/api/lists/jobs/:jobId",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

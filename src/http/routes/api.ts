@@ -48,8 +48,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   // died) continue here after their last committed batch: at start, then every minute.
   let resumer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    const resume = () =>
-      void resumeListUploads(app.db, app.config.listJobs).catch((err: unknown) => app.log.error({ err }, 'resuming list uploads failed'));
+    const resume = () => void resumeListUploads(app.db, app.config.listJobs).catch((err: unknown) => app.log.error({ err }, 'resuming list uploads failed'));
     resume();
     resumer = setInterval(resume, 60_000).unref();
   });

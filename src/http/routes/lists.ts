@@ -35,17 +35,23 @@ export function listRoutes(app: FastifyInstance) {
   // A list matched at once is the answer; one running as a job is a 202 pointing at the job.
   const answer = (reply: FastifyReply, r: Awaited<ReturnType<typeof uploadListOrStart>>) => {
     if ('list' in r) return r.list;
-    reply.code(202).header('location', `/api/lists/jobs/${r.job.id}`);
+    reply.code(202).header('location', `/api/list-uploads/${r.job.id}`);
     return r.job;
   };
   const settings = app.config.listJobs;
   return [
-    route(createListOp, async (request, reply) =>
-      answer(reply, await uploadListOrStart(app.db, clientOf(request), undefined, { ...request.body, ...queryOf(request.query) }, settings)),
-    upload),
-    route(uploadListVersionOp, async (request, reply) =>
-      answer(reply, await uploadListOrStart(app.db, clientOf(request), request.params.listId, { ...request.body, ...queryOf(request.query) }, settings)),
-    upload),
+    route(
+      createListOp,
+      async (request, reply) =>
+        answer(reply, await uploadListOrStart(app.db, clientOf(request), undefined, { ...request.body, ...queryOf(request.query) }, settings)),
+      upload,
+    ),
+    route(
+      uploadListVersionOp,
+      async (request, reply) =>
+        answer(reply, await uploadListOrStart(app.db, clientOf(request), request.params.listId, { ...request.body, ...queryOf(request.query) }, settings)),
+      upload,
+    ),
     route(listListsOp, (request) => listLists(app.db, clientOf(request), request.query)),
     route(getListOp, (request) => getList(app.db, clientOf(request), request.params.listId)),
     route(listRowsOp, (request) => listRows(app.db, clientOf(request), request.params.listId, request.query)),
