@@ -76,6 +76,10 @@ const envSchema = z.object({
   /** Secret for signing feed cursors; unset → a random secret generated once and stored in the database. */
   CURSOR_SECRET: optionalText,
   MAX_MONITORS_PER_CLIENT: int(0, 100_000).default(100),
+  /** An account-list upload of more rows than this runs as a background job (202). */
+  LIST_ASYNC_ROWS: int(1, 100_000_000).default(20_000),
+  /** Rows of a list upload job matched and committed per batch. */
+  LIST_BATCH_ROWS: int(1, 1_000_000).default(5_000),
   MAX_WEBHOOKS_PER_CLIENT: int(0, 10_000).default(20),
   WEBHOOK_ALLOW_NETWORKS: optionalText,
   WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
@@ -226,6 +230,8 @@ export interface Config {
   cursorSecret: string | undefined;
   /** Monitors (saved searches) one client may hold. */
   maxMonitorsPerClient: number;
+  /** Large list uploads (services/list-uploads.ts): the rows from which an upload runs as a job, and rows per committed batch. */
+  listJobs: { asyncRows: number; batchRows: number };
   /** Webhook delivery (services/webhooks.ts). */
   webhooks: {
     maxPerClient: number;
@@ -381,6 +387,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     cursorSecret: e.CURSOR_SECRET,
     maxMonitorsPerClient: e.MAX_MONITORS_PER_CLIENT,
+    listJobs: { asyncRows: e.LIST_ASYNC_ROWS, batchRows: e.LIST_BATCH_ROWS },
     webhooks: {
       maxPerClient: e.MAX_WEBHOOKS_PER_CLIENT,
       allowNetworks: list(e.WEBHOOK_ALLOW_NETWORKS),

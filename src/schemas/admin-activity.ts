@@ -12,7 +12,7 @@ import { clientIdParams } from './admin.ts';
 export const MAX_USAGE_DAYS = 366;
 export const DEFAULT_USAGE_DAYS = 30;
 const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
-const JOB_KINDS = ['refresh', 'import', 'observe'] as const;
+const JOB_KINDS = ['refresh', 'import', 'list_upload', 'observe'] as const;
 const JOB_STATUSES = ['running', 'succeeded', 'failed'] as const;
 
 const usageQuery = z.object({

@@ -2,7 +2,7 @@
 // matched to a company (by domain, then name + country) or sent to the review queue or left
 // with a reason. Create, re-upload (a new version), list, read, rows, diff, review, delete.
 import { z } from 'zod';
-import { errorBodySchema, pageQuery, pageSchema, requestExamples } from './common.ts';
+import { boolParam, errorBodySchema, pageQuery, pageSchema, requestExamples } from './common.ts';
 import { domainSchema } from './params.ts';
 import { idInput, textInput } from './text.ts';
 import { defineOperation } from './operation.ts';
@@ -15,7 +15,7 @@ const MAX_INLINE_LIST_ROWS = 1000;
 const LIST_ROW_STATUSES = ['matched', 'review', 'unmatched'] as const;
 /** Why a row is not matched (or waits for review). */
 const LIST_MISS_REASONS = ['no_domain_or_name', 'domain_unknown', 'name_unknown', 'name_unknown_in_country', 'ambiguous', 'rejected'] as const;
-const LIST_MATCH_METHODS = ['domain', 'domain_variant', 'name', 'review'] as const;
+const LIST_MATCH_METHODS = ['domain', 'domain_redirect', 'domain_variant', 'name', 'review'] as const;
 
 const rowValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
 const inlineRow = z
@@ -41,6 +41,11 @@ const uploadBody = z
 export type ListUploadInput = z.output<typeof uploadBody>;
 
 const nameQuery = z.object({ name: textInput(200).trim().min(1).optional().describe('The list name (with a raw CSV/JSONL body)') });
+const uploadQuery = nameQuery.extend({
+  async: boolParam('async', false).describe(
+    "true: run the upload as a background job (202 with the job; poll its Location). An upload of more rows than the deployment's LIST_ASYNC_ROWS (default 20,000) always does",
+  ),
+});
 const listIdParams = z.object({ listId: idInput('lst_3fa1c2d4e5f60718').describe('List id') });
 
 const missReasons = z.record(z.string(), z.number().int()).describe(`Rows not matched, by reason: ${LIST_MISS_REASONS.join(', ')}`);
@@ -65,6 +70,25 @@ export const accountListSchema = z
   })
   .meta({ id: 'AccountList' });
 export type AccountList = z.output<typeof accountListSchema>;
+
+export const listUploadJobSchema = z
+  .object({
+    id: z.string().describe('Job id'),
+    status: z
+      .enum(['running', 'succeeded', 'failed'])
+      .describe('failed: the error says why (a bad row names its line and field; cancelled); nothing of the upload is stored'),
+    listId: z.string().describe('The list the upload becomes a version of (a new list exists once the job succeeds)'),
+    version: z.number().int().nullable().describe('The version written, once succeeded'),
+    phase: z.string().nullable().describe('queued, matching, publishing'),
+    done: z.number().int().describe('Rows matched and kept so far'),
+    total: z.number().int().describe('Rows of the upload (estimated from its lines until read)'),
+    error: z.string().nullable(),
+    list: accountListSchema.nullable().describe('The list once the job succeeded'),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'AccountListUploadJob' });
+export type ListUploadJob = z.output<typeof listUploadJobSchema>;
 
 const candidateSchema = z.object({ companyDomain: z.string(), name: z.string().nullable(), country: z.string().nullable(), score: z.number() });
 
@@ -115,6 +139,14 @@ const reviewBody = z
   .meta({ id: 'ListReviewDecision', ...requestExamples({ action: 'accept' }) });
 
 const tag = 'Lists' as const;
+const jobIdParams = z.object({
+  jobId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a job id (digits)')
+    .describe('Upload job id (from the 202 of an upload)')
+    .meta({ maxLength: 18, examples: ['1'] }),
+});
+const accepted = { 202: listUploadJobSchema.describe('Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId})') };
 const tooMany = {
   409: errorBodySchema.describe('Too many rows for the plan'),
   413: errorBodySchema.describe('The upload is larger than the plan or the deployment allows'),
@@ -132,7 +164,7 @@ export const createListOp = defineOperation({
   output: accountListSchema,
   readOnly: false,
   attributed: false,
-  http: { method: 'POST', path: '/lists', query: nameQuery, body: uploadBody, errors: tooMany },
+  http: { method: 'POST', path: '/lists', query: uploadQuery, body: uploadBody, errors: { ...accepted, ...tooMany } },
   mcp: {
     name: 'lists_upload',
     title: 'Upload an account list',
@@ -150,7 +182,7 @@ export const uploadListVersionOp = defineOperation({
   output: accountListSchema,
   readOnly: false,
   attributed: false,
-  http: { method: 'POST', path: '/lists/:listId/versions', params: listIdParams, query: nameQuery, body: uploadBody, errors: tooMany },
+  http: { method: 'POST', path: '/lists/:listId/versions', params: listIdParams, query: uploadQuery, body: uploadBody, errors: { ...accepted, ...tooMany } },
 });
 
 export const listListsOp = defineOperation({
@@ -247,6 +279,31 @@ export const deleteListOp = defineOperation({
   http: { method: 'DELETE', path: '/lists/:listId', params: listIdParams },
 });
 
+export const getListUploadOp = defineOperation({
+  id: 'getListUpload',
+  summary: 'A list upload running as a job',
+  description: "Progress of a large upload (rows matched of rows), then the list it became or why it failed. Another client's job → 404.",
+  tag,
+  input: jobIdParams,
+  output: listUploadJobSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/list-uploads/:jobId', params: jobIdParams },
+});
+
+export const cancelListUploadOp = defineOperation({
+  id: 'cancelListUpload',
+  summary: 'Cancel a list upload',
+  description: 'Stops a running upload job; nothing of the upload is kept. A finished job → 409.',
+  tag,
+  input: jobIdParams,
+  output: listUploadJobSchema,
+  readOnly: false,
+  attributed: false,
+  idempotent: true,
+  http: { method: 'DELETE', path: '/list-uploads/:jobId', params: jobIdParams, errors: { 409: errorBodySchema.describe('The job has already ended') } },
+});
+
 export const listOperations = [
   createListOp,
   uploadListVersionOp,
@@ -257,4 +314,6 @@ export const listOperations = [
   reviewListRowOp,
   getListDiffOp,
   deleteListOp,
+  getListUploadOp,
+  cancelListUploadOp,
 ];

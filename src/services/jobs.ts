@@ -32,6 +32,20 @@ const JOB_STALE_MS = 5 * 60_000;
 
 /** The jobs running in this process, per database: awaited before the database closes. */
 const running = new WeakMap<Db, Set<Promise<void>>>();
+/** Aborted when the database is about to close: jobs that can stop between steps do, and resume at the next start. */
+const stopping = new WeakMap<Db, AbortController>();
+
+/** Runs a job of this process in the background, outside any request's limits; the database waits for it before it closes. */
+export function runInBackground(db: Db, fn: (signal: AbortSignal) => Promise<void>): void {
+  let stop = stopping.get(db);
+  if (!stop || stop.signal.aborted) stopping.set(db, (stop = new AbortController()));
+  const signal = stop.signal;
+  const done = outsideRequest(() => fn(signal));
+  let set = running.get(db);
+  if (!set) running.set(db, (set = new Set()));
+  set.add(done);
+  void done.finally(() => set.delete(done));
+}
 
 function toJob(r: JobRow): Job {
   return {
@@ -67,11 +81,7 @@ export async function startRefreshJob(db: Db, actor: AdminActor, input: { full?:
     },
     (j) => ({ jobId: String(j.id) }),
   );
-  const done = outsideRequest(() => runRefresh(db, Number(job.id), full));
-  let set = running.get(db);
-  if (!set) running.set(db, (set = new Set()));
-  set.add(done);
-  void done.finally(() => set.delete(done));
+  runInBackground(db, () => runRefresh(db, Number(job.id), full));
   return toJob(job);
 }
 
@@ -80,7 +90,7 @@ export async function startRefreshJob(db: Db, actor: AdminActor, input: { full?:
  * `flush` waits for the writes in flight. `paused` holds writes back while the database's
  * one connection is taken by the job itself (an import on the embedded database).
  */
-function progressWriter(db: Db, id: number, paused: () => boolean = () => false) {
+export function progressWriter(db: Db, id: number, paused: () => boolean = () => false) {
   let lastPhase = '';
   let lastWrite = 0;
   let writes = Promise.resolve();
@@ -222,6 +232,7 @@ export async function runImportJob(db: Db, input: ImportJobInput): Promise<Impor
 
 /** Waits for this process's jobs on `db` (called before the database closes). */
 export async function settleJobs(db: Db): Promise<void> {
+  stopping.get(db)?.abort();
   await Promise.allSettled([...(running.get(db) ?? [])]);
 }
 

@@ -17,6 +17,7 @@ import {
   companiesByDomainLabels,
   companiesByDomains,
   companiesByNames,
+  companiesByRedirectHosts,
   deleteListRow,
   diffVersions,
   findList,
@@ -57,7 +58,7 @@ export interface ParsedRow {
 const notFound = (id: string) => new NotFoundError(`listId: no list '${id}' of this client`);
 
 /** One record → a checked row, or the errors naming its fields. */
-function checkRecord(line: number, values: Record<string, unknown>, errors: RecordError[]): ParsedRow | undefined {
+export function checkRecord(line: number, values: Record<string, unknown>, errors: RecordError[]): ParsedRow | undefined {
   const data: Record<string, unknown> = {};
   let domainRaw: [string, unknown] | undefined;
   let nameRaw: [string, unknown] | undefined;
@@ -95,7 +96,7 @@ function checkRecord(line: number, values: Record<string, unknown>, errors: Reco
   return { line, key, domain, name, country, data };
 }
 
-const rowsError = (errors: RecordError[]) =>
+export const rowsError = (errors: RecordError[]) =>
   new BadRequestError(
     `${errors.length >= MAX_REPORTED ? `at least ${MAX_REPORTED}` : errors.length} bad row(s), nothing stored: ` +
       errors
@@ -148,7 +149,10 @@ async function parseUpload(input: ListUploadInput, maxRows: number, planId: stri
 /** Names looked up per statement. */
 const NAME_BATCH = 500;
 
-/** Matches every row: exact domain, then a country-code variant of it, then name + country. */
+/**
+ * Matches every row: exact domain, then a redirect known from observations (a company's site
+ * was seen served from this domain), then a country-code variant of it, then name + country.
+ */
 export async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Promise<StoredRow[]> {
   const byDomain = new Map(
     (
@@ -159,6 +163,15 @@ export async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Prom
     ).map((c) => [c.domain, c]),
   );
   const unknownDomains = rows.filter((r) => r.domain && !byDomain.has(r.domain));
+  const byRedirect = new Map<string, Candidate[]>();
+  for (const c of await companiesByRedirectHosts(
+    db,
+    unknownDomains.map((r) => r.domain!),
+  )) {
+    const list = byRedirect.get(c.host) ?? [];
+    if (!list.some((x) => x.companyId === c.id)) list.push({ companyId: c.id, name: c.name, country: c.country, score: 1 });
+    byRedirect.set(c.host, list);
+  }
   const byLabel = new Map<string, Candidate[]>();
   for (const c of await companiesByDomainLabels(
     db,
@@ -176,6 +189,15 @@ export async function matchRows(db: Queryable, rows: readonly ParsedRow[]): Prom
     const exact = row.domain ? byDomain.get(row.domain) : undefined;
     if (exact) {
       out.push({ ...base, status: 'matched', companyId: exact.id, method: 'domain', score: 1 });
+      continue;
+    }
+    const redirected = row.domain ? byRedirect.get(row.domain) : undefined;
+    if (redirected?.length === 1) {
+      out.push({ ...base, status: 'matched', companyId: redirected[0]!.companyId, method: 'domain_redirect', score: 1 });
+      continue;
+    }
+    if (redirected) {
+      out.push(stored(base, { status: 'review', candidates: redirected }, 'domain_redirect'));
       continue;
     }
     if (row.domain) {
@@ -242,6 +264,19 @@ async function summary(db: Queryable, h: ListHead): Promise<AccountList> {
   };
 }
 
+/** Checks who uploads what into which list: the client, the list (when a re-upload) and the name. */
+export async function uploadTarget(db: Db, clientId: string, listId: string | undefined, input: ListUploadInput & { queryName?: string | undefined }) {
+  const client = await findClient(db, clientId);
+  if (!client) throw new NotFoundError(`no client '${clientId}'`);
+  const existing = listId === undefined ? undefined : await findList(db, clientId, listId);
+  if (listId !== undefined && !existing) throw notFound(listId);
+  if (input.name !== undefined && input.queryName !== undefined && input.name !== input.queryName)
+    throw new BadRequestError('name: given in the query and the body with different values');
+  const name = input.name ?? input.queryName ?? existing?.name;
+  if (name === undefined) throw new BadRequestError('name: required for a new list (in the body or the query)');
+  return { client, existing, name };
+}
+
 /**
  * Writes an upload as a new list (listId undefined) or the next version of one: read and
  * checked whole, matched, then written in one transaction (all or nothing).
@@ -252,14 +287,7 @@ export async function uploadList(
   listId: string | undefined,
   input: ListUploadInput & { queryName?: string | undefined },
 ): Promise<AccountList> {
-  const client = await findClient(db, clientId);
-  if (!client) throw new NotFoundError(`no client '${clientId}'`);
-  const existing = listId === undefined ? undefined : await findList(db, clientId, listId);
-  if (listId !== undefined && !existing) throw notFound(listId);
-  if (input.name !== undefined && input.queryName !== undefined && input.name !== input.queryName)
-    throw new BadRequestError('name: given in the query and the body with different values');
-  const name = input.name ?? input.queryName ?? existing?.name;
-  if (name === undefined) throw new BadRequestError('name: required for a new list (in the body or the query)');
+  const { client, name } = await uploadTarget(db, clientId, listId, input);
   const { format, rows } = await parseUpload(input, client.plan.maxListRows, client.plan.id);
   const matched = await matchRows(db, rows);
   const id = listId ?? `lst_${randomBytes(8).toString('hex')}`;

@@ -1,5 +1,5 @@
 // SQL for background jobs (jobs table): start (one active job per kind), progress, finish.
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable, Tx } from '../db/db.ts';
 import type { Row } from '../db/schema.ts';
 
 export type JobRow = Row<'jobs'>;
@@ -57,6 +57,34 @@ export async function insertConcurrentJob(
   });
 }
 
+/** Inserts a running list upload (several may run at once), inside the caller's transaction. */
+export async function insertListUploadJob(tx: Tx, job: { params: Record<string, unknown>; startedBy: string; total: number }): Promise<JobRow> {
+  const [row] = await tx.query<JobRow>(
+    `INSERT INTO jobs (kind, status, params, started_by, phase, total) VALUES ('list_upload', 'running', $1::jsonb, $2::text, 'queued', $3::int) RETURNING ${COLUMNS}`,
+    [JSON.stringify(job.params), job.startedBy, job.total],
+  );
+  return row!;
+}
+
+/**
+ * Claims the running list uploads no process works on: released by a process that stopped
+ * (heartbeat set to the epoch) or whose heartbeat is older than `staleMs` (its process died).
+ * The claim moves the heartbeat to now, so two processes never take the same job.
+ */
+export async function claimListUploads(db: Db, staleMs: number): Promise<number[]> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE jobs SET heartbeat_at = now() WHERE kind = 'list_upload' AND status = 'running' AND heartbeat_at < now() - make_interval(secs => $1::double precision)
+     RETURNING id`,
+    [staleMs / 1000],
+  );
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+/** Gives a running job back (its process stops): the next claim takes it at once. */
+export async function releaseJob(db: Db, id: number): Promise<void> {
+  await db.query(`UPDATE jobs SET heartbeat_at = 'epoch' WHERE id = $1::bigint AND status = 'running'`, [id]);
+}
+
 export async function updateJobProgress(db: Db, id: number, p: { phase: string; done: number; total: number }): Promise<void> {
   await db.query(`UPDATE jobs SET phase = $2::text, done = $3::int, total = $4::int, heartbeat_at = now() WHERE id = $1::bigint AND status = 'running'`, [
     id,
@@ -72,7 +100,7 @@ export async function touchJob(db: Db, id: number): Promise<void> {
 }
 
 export async function finishJob(
-  db: Db,
+  db: Queryable,
   id: number,
   outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: string },
 ): Promise<void> {
@@ -84,7 +112,7 @@ export async function finishJob(
   ]);
 }
 
-export async function findJob(db: Db, id: string): Promise<JobRow | undefined> {
+export async function findJob(db: Queryable, id: string): Promise<JobRow | undefined> {
   const [row] = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1::bigint`, [id]);
   return row;
 }

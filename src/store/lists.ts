@@ -74,40 +74,158 @@ export interface StoredRow extends ListRowFields {
 /** Rows written per statement. */
 const INSERT_BATCH = 5000;
 
-/** Writes a new version with all its rows and makes it current (inside the caller's transaction). */
-export async function insertVersion(tx: Tx, listId: string, version: number, format: string, name: string, rows: readonly StoredRow[]): Promise<void> {
+/** The columns of a batch of rows as parallel arrays, for `unnest`. */
+const rowColumns = (b: readonly StoredRow[]) => [
+  b.map((r) => r.line),
+  b.map((r) => r.key),
+  b.map((r) => r.domain),
+  b.map((r) => r.name),
+  b.map((r) => r.country),
+  b.map((r) => JSON.stringify(r.data)),
+  b.map((r) => r.status),
+  b.map((r) => r.companyId),
+  b.map((r) => r.method),
+  b.map((r) => r.score),
+  b.map((r) => r.reason),
+  b.map((r) => JSON.stringify(r.candidates)),
+];
+/** `FROM unnest(...)` over the arrays of rowColumns, bound from parameter `$first` on. */
+const unnestRows = (first: number) => {
+  const types = ['int', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'real', 'text', 'text'];
+  return `FROM unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(', ')}) AS r(line, k, d, n, c, data, s, cid, m, score, reason, cand)`;
+};
+
+async function insertVersionHead(tx: Tx, listId: string, version: number, format: string, rowCount: number): Promise<void> {
   await tx.query('INSERT INTO account_list_versions (list_id, version, format, row_count) VALUES ($1::text, $2::int, $3::text, $4::int)', [
     listId,
     version,
     format,
-    rows.length,
+    rowCount,
   ]);
+}
+
+/**
+ * Makes a written version current. A row whose key was decided by a person in the version
+ * before (accepted, picked or rejected in the review queue) keeps that decision: a re-upload
+ * does not send the same account back to the queue.
+ */
+async function publishVersion(tx: Tx, listId: string, version: number, name: string): Promise<void> {
+  if (version > 1)
+    await tx.query(
+      `UPDATE account_list_rows a SET status = b.status, company_id = b.company_id, method = b.method, score = b.score, reason = b.reason, candidates = b.candidates
+       FROM account_list_rows b
+       WHERE a.list_id = $1::text AND a.version = $2::int AND b.list_id = $1::text AND b.version = $2::int - 1 AND a.row_key = b.row_key
+         AND (b.method = 'review' OR b.reason = 'rejected')`,
+      [listId, version],
+    );
+  await tx.query('UPDATE account_lists SET current_version = $2::int, name = $3::text, updated_at = now() WHERE id = $1::text', [listId, version, name]);
+}
+
+/** Writes a new version with all its rows and makes it current (inside the caller's transaction). */
+export async function insertVersion(tx: Tx, listId: string, version: number, format: string, name: string, rows: readonly StoredRow[]): Promise<void> {
+  await insertVersionHead(tx, listId, version, format, rows.length);
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-    const b = rows.slice(i, i + INSERT_BATCH);
     await tx.query(
       `INSERT INTO account_list_rows (list_id, version, line, row_key, domain, name, country, data, status, company_id, method, score, reason, candidates)
-       SELECT $1::text, $2::int, r.line, r.k, r.d, r.n, r.c, r.data::jsonb, r.s, r.cid, r.m, r.score, r.reason, r.cand::jsonb
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::real[], $13::text[], $14::text[])
-         AS r(line, k, d, n, c, data, s, cid, m, score, reason, cand)`,
-      [
-        listId,
-        version,
-        b.map((r) => r.line),
-        b.map((r) => r.key),
-        b.map((r) => r.domain),
-        b.map((r) => r.name),
-        b.map((r) => r.country),
-        b.map((r) => JSON.stringify(r.data)),
-        b.map((r) => r.status),
-        b.map((r) => r.companyId),
-        b.map((r) => r.method),
-        b.map((r) => r.score),
-        b.map((r) => r.reason),
-        b.map((r) => JSON.stringify(r.candidates)),
-      ],
+       SELECT $1::text, $2::int, r.line, r.k, r.d, r.n, r.c, r.data::jsonb, r.s, r.cid, r.m, r.score, r.reason, r.cand::jsonb ${unnestRows(3)}`,
+      [listId, version, ...rowColumns(rows.slice(i, i + INSERT_BATCH))],
     );
   }
-  await tx.query('UPDATE account_lists SET current_version = $2::int, name = $3::text, updated_at = now() WHERE id = $1::text', [listId, version, name]);
+  await publishVersion(tx, listId, version, name);
+}
+
+/** A background upload (list_upload job): what it becomes and how far it got. */
+export interface UploadRow {
+  jobId: number;
+  clientId: string;
+  listId: string;
+  newList: boolean;
+  name: string;
+  format: 'csv' | 'jsonl';
+  content: string;
+  rowsDone: number;
+  lastLine: number;
+}
+
+export async function insertUpload(tx: Tx, u: Omit<UploadRow, 'rowsDone' | 'lastLine'>): Promise<void> {
+  await tx.query(
+    `INSERT INTO account_list_uploads (job_id, client_id, list_id, new_list, name, format, content)
+     VALUES ($1::bigint, $2::text, $3::text, $4::boolean, $5::text, $6::text, $7::text)`,
+    [u.jobId, u.clientId, u.listId, u.newList, u.name, u.format, u.content],
+  );
+}
+
+export async function findUpload(db: Queryable, jobId: number): Promise<UploadRow | undefined> {
+  const [r] = await db.query<Record<string, any>>('SELECT * FROM account_list_uploads WHERE job_id = $1::bigint', [jobId]);
+  return (
+    r && {
+      jobId: Number(r.job_id),
+      clientId: r.client_id,
+      listId: r.list_id,
+      newList: r.new_list,
+      name: r.name,
+      format: r.format,
+      content: r.content,
+      rowsDone: r.rows_done,
+      lastLine: r.last_line,
+    }
+  );
+}
+
+/** Rows an upload has committed to staging (undefined once it is gone). */
+export async function uploadDone(db: Queryable, jobId: number): Promise<number | undefined> {
+  const [r] = await db.query<{ rows_done: number }>('SELECT rows_done FROM account_list_uploads WHERE job_id = $1::bigint', [jobId]);
+  return r?.rows_done;
+}
+
+/**
+ * Commits one batch of matched rows into staging with the upload's progress, in one
+ * transaction: a process that stops resumes after the last batch committed. False when the
+ * upload is gone (cancelled) or its job no longer runs.
+ */
+export async function stageBatch(tx: Tx, jobId: number, rows: readonly StoredRow[], lastLine: number): Promise<boolean> {
+  const [u] = await tx.query<{ rows_done: number }>(
+    `SELECT u.rows_done FROM account_list_uploads u JOIN jobs j ON j.id = u.job_id WHERE u.job_id = $1::bigint AND j.status = 'running' FOR UPDATE OF u`,
+    [jobId],
+  );
+  if (!u) return false;
+  if (rows.length > 0)
+    await tx.query(
+      `INSERT INTO account_list_staging_rows (job_id, line, row_key, domain, name, country, data, status, company_id, method, score, reason, candidates)
+       SELECT $1::bigint, r.line, r.k, r.d, r.n, r.c, r.data::jsonb, r.s, r.cid, r.m, r.score, r.reason, r.cand::jsonb ${unnestRows(2)}`,
+      [jobId, ...rowColumns(rows)],
+    );
+  await tx.query('UPDATE account_list_uploads SET rows_done = rows_done + $2::int, last_line = $3::int WHERE job_id = $1::bigint', [
+    jobId,
+    rows.length,
+    lastLine,
+  ]);
+  return true;
+}
+
+/**
+ * Publishes a staged upload as the list's next version in the caller's transaction (the
+ * list locked by the caller): rows copied from staging, the version made current, staging
+ * and the upload deleted.
+ */
+export async function publishStaged(tx: Tx, u: UploadRow, version: number): Promise<number> {
+  const [c] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM account_list_staging_rows WHERE job_id = $1::bigint', [u.jobId]);
+  const n = c?.n ?? 0;
+  await insertVersionHead(tx, u.listId, version, u.format, n);
+  await tx.query(
+    `INSERT INTO account_list_rows (list_id, version, line, row_key, domain, name, country, data, status, company_id, method, score, reason, candidates)
+     SELECT $1::text, $2::int, line, row_key, domain, name, country, data, status, company_id, method, score, reason, candidates
+     FROM account_list_staging_rows WHERE job_id = $3::bigint`,
+    [u.listId, version, u.jobId],
+  );
+  await publishVersion(tx, u.listId, version, u.name);
+  await deleteUpload(tx, u.jobId);
+  return n;
+}
+
+/** Deletes an upload with its staging rows (cancelled, failed or published). */
+export async function deleteUpload(db: Queryable, jobId: number): Promise<void> {
+  await db.query('DELETE FROM account_list_uploads WHERE job_id = $1::bigint', [jobId]);
 }
 
 interface VersionStats {
@@ -275,6 +393,24 @@ export async function companiesByDomainLabels(db: Queryable, labels: readonly st
     `SELECT c.id, c.domain, c.name, c.country FROM unnest($1::text[]) AS l(label)
      JOIN companies c ON lower(c.domain) LIKE l.label || '.%'`,
     [[...new Set(labels)]],
+  );
+}
+
+/** The host of a page URL, lowercased, without www. (the expression of observations_page_host_idx). */
+const PAGE_HOST = `lower(substring(o.evidence->>'url' from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?(?:www\\.)?([^/:?#]+)'))`;
+
+/**
+ * Redirects known from observations: the companies whose web evidence was found on a page of
+ * one of these hosts while the company's own domain is another (visiting it ended there).
+ */
+export async function companiesByRedirectHosts(db: Queryable, hosts: readonly string[]): Promise<(CompanyHit & { host: string })[]> {
+  if (hosts.length === 0) return [];
+  return db.query<CompanyHit & { host: string }>(
+    `SELECT DISTINCT h.host, c.id, c.domain, c.name, c.country
+     FROM unnest($1::text[]) AS h(host)
+     JOIN observations o ON ${PAGE_HOST} = h.host AND o.source IN ('script', 'meta', 'html', 'header', 'cookie')
+     JOIN companies c ON c.id = o.company_id AND c.domain <> h.host`,
+    [[...new Set(hosts)]],
   );
 }
 

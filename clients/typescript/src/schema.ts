@@ -593,6 +593,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/list-uploads/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A list upload running as a job
+         * @description Progress of a large upload (rows matched of rows), then the list it became or why it failed. Another client's job → 404.
+         */
+        get: operations["getListUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a list upload
+         * @description Stops a running upload job; nothing of the upload is kept. A finished job → 409.
+         */
+        delete: operations["cancelListUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -3084,6 +3108,30 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        AccountListUploadJob: {
+            /** @description Job id */
+            id: string;
+            /**
+             * @description failed: the error says why (a bad row names its line and field; cancelled); nothing of the upload is stored
+             * @enum {string}
+             */
+            status: "running" | "succeeded" | "failed";
+            /** @description The list the upload becomes a version of (a new list exists once the job succeeds) */
+            listId: string;
+            /** @description The version written, once succeeded */
+            version: number | null;
+            /** @description queued, matching, publishing */
+            phase: string | null;
+            /** @description Rows matched and kept so far */
+            done: number;
+            /** @description Rows of the upload (estimated from its lines until read) */
+            total: number;
+            error: string | null;
+            /** @description The list once the job succeeded */
+            list: components["schemas"]["AccountList"] | null;
+            startedAt: string;
+            finishedAt: string | null;
+        };
         AccountListRow: {
             /** @description Line of the row in its file (the CSV header is line 1; inline rows count from 1) */
             line: number;
@@ -3100,7 +3148,7 @@ export interface components {
             status: "matched" | "review" | "unmatched";
             /** @description The matched company */
             companyDomain: string | null;
-            method: ("domain" | "domain_variant" | "name" | "review") | null;
+            method: ("domain" | "domain_redirect" | "domain_variant" | "name" | "review") | null;
             score: number | null;
             reason: ("no_domain_or_name" | "domain_unknown" | "name_unknown" | "name_unknown_in_country" | "ambiguous" | "rejected") | null;
             /** @description For a row in review: the companies it may be, best first */
@@ -3592,7 +3640,7 @@ export interface components {
             /** @description Job id */
             id: string;
             /** @enum {string} */
-            kind: "refresh" | "import" | "observe";
+            kind: "refresh" | "import" | "list_upload" | "observe";
             /** @enum {string} */
             status: "running" | "succeeded" | "failed";
             params: {
@@ -8249,6 +8297,11 @@ export interface operations {
             query?: {
                 /** @description The list name (with a raw CSV/JSONL body) */
                 name?: string;
+                /**
+                 * @description true: run the upload as a background job (202 with the job; poll its Location). An upload of more rows than the deployment's LIST_ASYNC_ROWS (default 20,000) always does
+                 * @example false
+                 */
+                async?: boolean;
             };
             header?: never;
             path?: never;
@@ -8303,6 +8356,50 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId}) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "status": "running",
+                     *       "listId": "string",
+                     *       "version": 1,
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "error": "string",
+                     *       "list": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "version": 1,
+                     *         "rows": 1,
+                     *         "matched": 1,
+                     *         "review": 1,
+                     *         "unmatched": 1,
+                     *         "matchRate": 1,
+                     *         "missReasons": {},
+                     *         "diff": {
+                     *           "added": 1,
+                     *           "removed": 1,
+                     *           "changed": 1
+                     *         },
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string"
+                     *       },
+                     *       "startedAt": "string",
+                     *       "finishedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListUploadJob"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
@@ -8478,6 +8575,11 @@ export interface operations {
             query?: {
                 /** @description The list name (with a raw CSV/JSONL body) */
                 name?: string;
+                /**
+                 * @description true: run the upload as a background job (202 with the job; poll its Location). An upload of more rows than the deployment's LIST_ASYNC_ROWS (default 20,000) always does
+                 * @example false
+                 */
+                async?: boolean;
             };
             header?: never;
             path: {
@@ -8538,6 +8640,50 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description Accepted: the upload runs as a job; Location is the job to poll (GET /api/list-uploads/{jobId}) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "status": "running",
+                     *       "listId": "string",
+                     *       "version": 1,
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "error": "string",
+                     *       "list": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "version": 1,
+                     *         "rows": 1,
+                     *         "matched": 1,
+                     *         "review": 1,
+                     *         "unmatched": 1,
+                     *         "matchRate": 1,
+                     *         "missReasons": {},
+                     *         "diff": {
+                     *           "added": 1,
+                     *           "removed": 1,
+                     *           "changed": 1
+                     *         },
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string"
+                     *       },
+                     *       "startedAt": "string",
+                     *       "finishedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListUploadJob"];
                 };
             };
             /** @description Bad request: a parameter or body field breaks a rule; the message names it */
@@ -9882,6 +10028,397 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/lists/:listId/versions/:version/diff",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getListUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Upload job id (from the 202 of an upload)
+                 * @example 1
+                 */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "status": "running",
+                     *       "listId": "string",
+                     *       "version": 1,
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "error": "string",
+                     *       "list": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "version": 1,
+                     *         "rows": 1,
+                     *         "matched": 1,
+                     *         "review": 1,
+                     *         "unmatched": 1,
+                     *         "matchRate": 1,
+                     *         "missReasons": {},
+                     *         "diff": {
+                     *           "added": 1,
+                     *           "removed": 1,
+                     *           "changed": 1
+                     *         },
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string"
+                     *       },
+                     *       "startedAt": "string",
+                     *       "finishedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListUploadJob"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelListUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Upload job id (from the 202 of an upload)
+                 * @example 1
+                 */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "status": "running",
+                     *       "listId": "string",
+                     *       "version": 1,
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "error": "string",
+                     *       "list": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "version": 1,
+                     *         "rows": 1,
+                     *         "matched": 1,
+                     *         "review": 1,
+                     *         "unmatched": 1,
+                     *         "matchRate": 1,
+                     *         "missReasons": {},
+                     *         "diff": {
+                     *           "added": 1,
+                     *           "removed": 1,
+                     *           "changed": 1
+                     *         },
+                     *         "createdAt": "string",
+                     *         "updatedAt": "string"
+                     *       },
+                     *       "startedAt": "string",
+                     *       "finishedAt": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountListUploadJob"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The job has already ended */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 409,
+                     *       "error": "Conflict",
+                     *       "message": "The job has already ended",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/list-uploads/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/list-uploads/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */
@@ -20940,7 +21477,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only jobs of this kind */
-                kind?: "refresh" | "import" | "observe";
+                kind?: "refresh" | "import" | "list_upload" | "observe";
                 /**
                  * @description 0-based page number
                  * @example 0

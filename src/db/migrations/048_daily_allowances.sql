@@ -25,4 +25,4 @@ UPDATE plans SET facets_per_day = 100000, detections_per_day = 10000 WHERE id <>
 -- Detection of never-observed accounts runs as a job of its own kind, its progress read like
 -- an import's or a refresh's.
 ALTER TABLE jobs DROP CONSTRAINT jobs_kind_check;
-ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check CHECK (kind IN ('refresh', 'import', 'observe'));
+ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check CHECK (kind IN ('refresh', 'import', 'list_upload', 'observe'));

@@ -30,6 +30,7 @@ import { aiRoutes } from './ai.ts';
 import { detectRoutes } from './detect.ts';
 import { adminRoutes } from './admin.ts';
 import { settleJobs } from '../../services/jobs.ts';
+import { resumeListUploads } from '../../services/list-uploads.ts';
 
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   addAuthHook(app);
@@ -44,7 +45,16 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     const op = request.routeOptions.config?.operation;
     if (op && request.principal) usage.note(request.principal.clientId, op.id, reply.statusCode);
   });
+  // Large list uploads left by a process that stopped (released, or silent for minutes: it
+  // died) continue here after their last committed batch: at start, then every minute.
+  let resumer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    const resume = () => void resumeListUploads(app.db, app.config.listJobs).catch((err: unknown) => app.log.error({ err }, 'resuming list uploads failed'));
+    resume();
+    resumer = setInterval(resume, 60_000).unref();
+  });
   app.addHook('onClose', async () => {
+    clearInterval(resumer);
     await settleJobs(app.db);
     await usage.flush();
   });
