@@ -1,6 +1,7 @@
 // The calling client: who it is, its plan's permissions and rate limits (GET /me).
 import { z } from 'zod';
 import { defineOperation } from './operation.ts';
+import { jobIdParams, jobSchema } from './admin-activity.ts';
 import { ROLES } from './roles.ts';
 
 const meSchema = z
@@ -43,4 +44,17 @@ export const getMeOp = defineOperation({
   http: { method: 'GET', path: '/me' },
 });
 
-export const accountOperations = [getMeOp];
+export const getMyJobOp = defineOperation({
+  id: 'getMyJob',
+  summary: 'One of your background jobs and its progress',
+  description:
+    "A job this client started — the detection of never-observed accounts (POST /companies/enrich with observeMissing; its id in the Stacklens-Observe-Job header) — with its status (running, succeeded, failed), phase, progress (done of total), and the result or the error. Another client's job, or one started by an operator, is a 404.",
+  tag: 'Account',
+  input: jobIdParams,
+  output: jobSchema,
+  readOnly: true,
+  attributed: false,
+  http: { method: 'GET', path: '/jobs/:jobId', params: jobIdParams },
+});
+
+export const accountOperations = [getMeOp, getMyJobOp];

@@ -108,7 +108,7 @@ export const jobSchema = z
   .meta({ id: 'Job', description: 'A background job and its progress' });
 export type Job = z.output<typeof jobSchema>;
 
-const jobIdParams = z.object({
+export const jobIdParams = z.object({
   jobId: z
     .string()
     .regex(/^\d{1,18}$/, 'must be a job id (digits)')

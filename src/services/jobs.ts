@@ -242,6 +242,13 @@ export async function getJob(db: Db, jobId: string): Promise<Job> {
   return toJob(row);
 }
 
+/** A job the client started itself (else 404, as for a job that does not exist: ids are not secrets, jobs are). */
+export async function getClientJob(db: Db, clientId: string, jobId: string): Promise<Job> {
+  const row = await findJob(db, jobId);
+  if (!row || row.started_by !== clientId) throw new NotFoundError(`jobId: no job '${jobId}' of this client`);
+  return toJob(row);
+}
+
 export async function listAdminJobs(db: Db, kind: string | undefined, page: number, size: number): Promise<Page<Job>> {
   const { rows, total } = await listJobs(db, kind, page * size, size);
   return toPage(rows.map(toJob), total, size);

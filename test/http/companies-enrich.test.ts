@@ -296,6 +296,13 @@ test('observeMissing queues one detection job of exactly the never-observed doma
   assert.equal(Number(done.result!.detected) + Number(done.result!.failed), 2, JSON.stringify(done));
   for (const [domain, why] of Object.entries(done.result!.failures as Record<string, string>))
     assert.match(why, new RegExp(`^url: ${domain.replace('.', '\\.')}`));
+  // The client that queued it reads it at GET /api/jobs/{id}; another client gets a 404.
+  const mine = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: full.headers });
+  assert.equal(mine.statusCode, 200, mine.body);
+  assert.deepEqual(mine.json(), done);
+  const theirs = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: basic.headers });
+  assert.equal(theirs.statusCode, 404);
+  assert.match(theirs.json().message, /^jobId: no job '\d+' of this client/);
 
   // Nothing missing: no job, no header.
   const none = await enrich({ domains: ['acme.com', 'beta.io'], observeMissing: true });

@@ -81,6 +81,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your background jobs and its progress
+         * @description A job this client started — the detection of never-observed accounts (POST /companies/enrich with observeMissing; its id in the Stacklens-Observe-Job header) — with its status (running, succeeded, failed), phase, progress (done of total), and the result or the error. Another client's job, or one started by an operator, is a 404.
+         */
+        get: operations["getMyJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/search": {
         parameters: {
             query?: never;
@@ -146,7 +166,7 @@ export interface paths {
          *
          *     A run whose rows differ from the last run over the same domains and columns records a new enrichment snapshot (its content hash); an identical re-run records none.
          *
-         *     observeMissing=true also sends the accounts never observed — found without any technology evidence, and (with domains) the domains with no company — to detection as one background job: each site fetched and matched as POST /detect does (public addresses only, robots.txt obeyed), the detections recorded in the observation log. The response's Stacklens-Observe-Job header names the job (its progress: GET /api/admin/jobs/{jobId}, kind observe) and Stacklens-Observe-Domains how many domains it detects; no header when none is missing. The domains count against the plan's detectionsPerDay with the rows, all or nothing (409/429 naming the limit).
+         *     observeMissing=true also sends the accounts never observed — found without any technology evidence, and (with domains) the domains with no company — to detection as one background job: each site fetched and matched as POST /detect does (public addresses only, robots.txt obeyed), the detections recorded in the observation log. The response's Stacklens-Observe-Job header names the job (its progress: GET /api/jobs/{jobId}) and Stacklens-Observe-Domains how many domains it detects; no header when none is missing. The domains count against the plan's detectionsPerDay with the rows, all or nothing (409/429 naming the limit).
          */
         post: operations["enrichCompanies"];
         delete?: never;
@@ -1749,6 +1769,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
+        SiteArtifactsInput: {
+            domain: string;
+            /**
+             * Format: uri
+             * @description the page the html, headers and cookies came from (default https://{domain}/)
+             */
+            url?: string;
+            status?: number;
+            headers?: {
+                [key: string]: string | string[];
+            };
+            cookies?: string[];
+            html?: string;
+            /** @description URLs of the scripts the page loaded (a network log), matched like script tags */
+            scripts?: string[];
+            dns?: {
+                MX?: string[];
+                TXT?: string[];
+                CNAME?: string[];
+                A?: string[];
+                AAAA?: string[];
+                NS?: string[];
+            };
+            jobs?: string[];
+        };
         /** @description Both body shapes, in any mix: top-level free text and lists, and a structured `filter`. Everything given must hold (AND). */
         CompanySearchRequestInput: {
             /**
@@ -2133,32 +2179,6 @@ export interface components {
                 domains?: string[];
             };
         };
-        /** @description One site as a collector saw it: the page (url, status, headers, cookies, html, scripts), DNS records and job-post texts */
-        SiteArtifactsInput: {
-            domain: string;
-            /**
-             * Format: uri
-             * @description the page the html, headers and cookies came from (default https://{domain}/)
-             */
-            url?: string;
-            status?: number;
-            headers?: {
-                [key: string]: string | string[];
-            };
-            cookies?: string[];
-            html?: string;
-            /** @description URLs of the scripts the page loaded (a network log), matched like script tags */
-            scripts?: string[];
-            dns?: {
-                MX?: string[];
-                TXT?: string[];
-                CNAME?: string[];
-                A?: string[];
-                AAAA?: string[];
-                NS?: string[];
-            };
-            jobs?: string[];
-        };
         /**
          * @description Exactly one of `search` and `domains`
          * @example {
@@ -2457,6 +2477,219 @@ export interface components {
             /** @description How you know: a source, a page, what you saw */
             message?: string;
         };
+        /** @description An API client as an administrator sees it; never its secret */
+        AdminClient: {
+            clientId: string;
+            name: string;
+            /** @description Plan id */
+            plan: string;
+            /** @description What the client may administer: admin may call the Admin API; null (a plain API client) may not */
+            role: ("viewer" | "analyst" | "admin") | null;
+            /** @description Credit balance */
+            credits: number;
+            /** @description Client id at the external identity provider (AUTH_ISSUER mode) */
+            externalId: string | null;
+            disabled: boolean;
+            disabledAt: string | null;
+            /** Format: date-time */
+            secretRotatedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminClientPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["AdminClient"][];
+        };
+        CreatedClient: {
+            client: components["schemas"]["AdminClient"];
+            /** @description The client secret: shown in this reply only, never again (rotate-secret makes a new one) */
+            clientSecret: string;
+            /** @description Where the client trades its id and secret for an access token */
+            tokenUrl: string;
+            /** @description The audience to ask the token endpoint for */
+            audience: string;
+        };
+        RotatedSecret: {
+            clientId: string;
+            /** @description The new secret: shown in this reply only */
+            clientSecret: string;
+        };
+        /** @description An API key without its secret (only its hash is kept) */
+        AdminApiKey: {
+            id: string;
+            /** @description The first part of the key (sl_<prefix>_…), stored in clear to recognise it */
+            prefix: string;
+            clientId: string;
+            name: string | null;
+            revoked: boolean;
+            revokedAt: string | null;
+            /** @description Stamped at most once a minute per key and process */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminApiKeyPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["AdminApiKey"][];
+        };
+        CreatedApiKey: {
+            key: components["schemas"]["AdminApiKey"];
+            /** @description The key itself: shown in this reply only, never again */
+            apiKey: string;
+        };
+        AdminPlan: {
+            id: string;
+            description: string | null;
+            canExport: boolean;
+            canAi: boolean;
+            canPurchase: boolean;
+            /** @description Starting credits of new clients on the plan */
+            initialCredits: number;
+            requestsPerMinute: number;
+            aiRequestsPerMinute: number;
+            exportRequestsPerMinute: number;
+            /** @description Monitors a client on the plan may hold (MAX_MONITORS_PER_CLIENT is a ceiling over every plan) */
+            maxMonitors: number;
+            /** @description Webhook endpoints a client on the plan may hold (MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan) */
+            maxWebhooks: number;
+            /** @description Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
+            eventsPerDay: number;
+            /** @description Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free) */
+            enrichRowsPerDay: number;
+            /** @description Rows one account list of a client on the plan may hold (each version) */
+            maxListRows: number;
+            /** @description Market-sizing calls a client on the plan may make per UTC day (POST /api/companies/facets; count mode included) */
+            facetsPerDay: number;
+            /** @description Never-observed accounts a client on the plan may send to detection per UTC day (POST /api/companies/enrich with observeMissing) */
+            detectionsPerDay: number;
+        };
+        AdminPlanPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["AdminPlan"][];
+        };
+        SetPlanResult: {
+            plan: components["schemas"]["AdminPlan"];
+            created: boolean;
+        };
+        AdminCredits: {
+            clientId: string;
+            /** @description Credits available now */
+            balance: number;
+            /** @description The credit ledger, newest first */
+            ledger: {
+                totalPages: number;
+                totalElements: number;
+                content: {
+                    /** @description Ledger entry id; larger is newer */
+                    id: number;
+                    /** @description Credits added (positive) or spent (negative) */
+                    delta: number;
+                    /** @description initial_grant, grant, purchase... */
+                    reason: string;
+                    /** @description What the movement is about: the profile id of a purchase, the plan of a grant */
+                    reference: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 timestamp
+                     */
+                    createdAt: string;
+                }[];
+            };
+        };
+        GrantedCredits: {
+            clientId: string;
+            amount: number;
+            /** @description The balance after the grant */
+            balance: number;
+        };
+        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds), and the events it received per day */
+        AdminUsage: {
+            clientId: string;
+            from: string;
+            to: string;
+            totalRequests: number;
+            totalErrors: number;
+            /** @description Totals per operation, most requested first */
+            byOperation: {
+                operation: string;
+                requests: number;
+                errors: number;
+            }[];
+            /** @description Per day and operation, oldest day first */
+            rows: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                /** @description Operation id (the OpenAPI operationId) */
+                operation: string;
+                requests: number;
+                /** @description Requests answered with a 4xx or 5xx */
+                errors: number;
+            }[];
+            /** @description Events handed to the client in the window: pull pages, live streams and first webhook attempts */
+            totalEvents: number;
+            /** @description Events per UTC day, oldest first (days without any are absent): what the plan's eventsPerDay is spent on, counted as they are handed out */
+            events: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                events: number;
+            }[];
+        };
+        AuditPage: {
+            /** @description Newest first */
+            entries: {
+                id: number;
+                /** Format: date-time */
+                at: string;
+                /** @description The acting client id; null for the command line (params.actor says "cli") */
+                actor: string | null;
+                onBehalfOf: string | null;
+                action: string;
+                /** @enum {string} */
+                outcome: "success" | "failure" | "denied";
+                /** @description What the action was about (never a secret) */
+                params: {
+                    [key: string]: unknown;
+                };
+                resultCount: number | null;
+            }[];
+            /** @description Pass as cursor for the next (older) page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** @description A background job and its progress */
+        Job: {
+            /** @description Job id */
+            id: string;
+            /** @enum {string} */
+            kind: "refresh" | "import" | "list_upload" | "observe";
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed";
+            params: {
+                [key: string]: unknown;
+            };
+            /** @description Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data; observe: detecting (domains done of total), recording, refreshing) */
+            phase: string | null;
+            done: number;
+            /** @description Units of the current phase (0 when not known); an import reading a file counts KiB of the file */
+            total: number;
+            /** @description What the job did, once it succeeded */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Why it failed */
+            error: string | null;
+            startedBy: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
+        };
+        JobPage: {
+            totalPages: number;
+            totalElements: number;
+            content: components["schemas"]["Job"][];
+        };
         /** @description The calling client, its plan, permissions and rate limits */
         Me: {
             clientId: string;
@@ -2493,6 +2726,39 @@ export interface components {
                 /** @enum {string} */
                 role: "viewer" | "analyst" | "admin";
             };
+        };
+        /** @description One trace the detector found: where it was, the rule, an excerpt, the version and the weight */
+        EvidenceItem: {
+            /**
+             * @description Where the trace was: html, script, meta, header, cookie, dns or job
+             * @enum {string}
+             */
+            source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
+            /** @description The page the trace was on; null for DNS records and job posts */
+            url: string | null;
+            /** @description The rule that matched: `<technology>/<field>/<key or index>` */
+            ruleId: string;
+            /** @description At most 200 characters of the matched text */
+            excerpt: string;
+            /** @description The version the trace carried; null when it carried none */
+            version: string | null;
+            /** @description How much this one trace says the technology is in use, in (0, 1] */
+            weight: number;
+        };
+        /** @description A technology found on a site, with its evidence */
+        DetectedTechnology: {
+            name: string;
+            vendorDomain: string;
+            category: string;
+            version?: string;
+            /** @description 1 - Π(1 - weight) over the distinct rules that matched */
+            confidence: number;
+            evidence: components["schemas"]["EvidenceItem"][];
+        };
+        /** @description The technologies detected on the site (the shape of a `stacklens detect --json` line) */
+        DetectResult: {
+            domain: string;
+            technologies: components["schemas"]["DetectedTechnology"][];
         };
         /**
          * @description A company search result
@@ -2718,39 +2984,6 @@ export interface components {
                     share: number;
                 }[];
             }[];
-        };
-        /** @description One trace the detector found: where it was, the rule, an excerpt, the version and the weight */
-        EvidenceItem: {
-            /**
-             * @description Where the trace was: html, script, meta, header, cookie, dns or job
-             * @enum {string}
-             */
-            source: "html" | "script" | "meta" | "header" | "cookie" | "dns" | "job";
-            /** @description The page the trace was on; null for DNS records and job posts */
-            url: string | null;
-            /** @description The rule that matched: `<technology>/<field>/<key or index>` */
-            ruleId: string;
-            /** @description At most 200 characters of the matched text */
-            excerpt: string;
-            /** @description The version the trace carried; null when it carried none */
-            version: string | null;
-            /** @description How much this one trace says the technology is in use, in (0, 1] */
-            weight: number;
-        };
-        /** @description A technology found on a site, with its evidence */
-        DetectedTechnology: {
-            name: string;
-            vendorDomain: string;
-            category: string;
-            version?: string;
-            /** @description 1 - Π(1 - weight) over the distinct rules that matched */
-            confidence: number;
-            evidence: components["schemas"]["EvidenceItem"][];
-        };
-        /** @description The technologies detected on the site (the shape of a `stacklens detect --json` line) */
-        DetectResult: {
-            domain: string;
-            technologies: components["schemas"]["DetectedTechnology"][];
         };
         /** @description An evidence item as the observation log keeps it: one trace behind "the company uses the product", and when it was seen */
         Observation: {
@@ -3454,219 +3687,6 @@ export interface components {
             totalElements: number;
             content: components["schemas"]["AdminFeedbackReport"][];
         };
-        /** @description An API client as an administrator sees it; never its secret */
-        AdminClient: {
-            clientId: string;
-            name: string;
-            /** @description Plan id */
-            plan: string;
-            /** @description What the client may administer: admin may call the Admin API; null (a plain API client) may not */
-            role: ("viewer" | "analyst" | "admin") | null;
-            /** @description Credit balance */
-            credits: number;
-            /** @description Client id at the external identity provider (AUTH_ISSUER mode) */
-            externalId: string | null;
-            disabled: boolean;
-            disabledAt: string | null;
-            /** Format: date-time */
-            secretRotatedAt: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        AdminClientPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["AdminClient"][];
-        };
-        CreatedClient: {
-            client: components["schemas"]["AdminClient"];
-            /** @description The client secret: shown in this reply only, never again (rotate-secret makes a new one) */
-            clientSecret: string;
-            /** @description Where the client trades its id and secret for an access token */
-            tokenUrl: string;
-            /** @description The audience to ask the token endpoint for */
-            audience: string;
-        };
-        RotatedSecret: {
-            clientId: string;
-            /** @description The new secret: shown in this reply only */
-            clientSecret: string;
-        };
-        /** @description An API key without its secret (only its hash is kept) */
-        AdminApiKey: {
-            id: string;
-            /** @description The first part of the key (sl_<prefix>_…), stored in clear to recognise it */
-            prefix: string;
-            clientId: string;
-            name: string | null;
-            revoked: boolean;
-            revokedAt: string | null;
-            /** @description Stamped at most once a minute per key and process */
-            lastUsedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        AdminApiKeyPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["AdminApiKey"][];
-        };
-        CreatedApiKey: {
-            key: components["schemas"]["AdminApiKey"];
-            /** @description The key itself: shown in this reply only, never again */
-            apiKey: string;
-        };
-        AdminPlan: {
-            id: string;
-            description: string | null;
-            canExport: boolean;
-            canAi: boolean;
-            canPurchase: boolean;
-            /** @description Starting credits of new clients on the plan */
-            initialCredits: number;
-            requestsPerMinute: number;
-            aiRequestsPerMinute: number;
-            exportRequestsPerMinute: number;
-            /** @description Monitors a client on the plan may hold (MAX_MONITORS_PER_CLIENT is a ceiling over every plan) */
-            maxMonitors: number;
-            /** @description Webhook endpoints a client on the plan may hold (MAX_WEBHOOKS_PER_CLIENT is a ceiling over every plan) */
-            maxWebhooks: number;
-            /** @description Events a client on the plan may receive per UTC day: GET /api/events pages, live streams and first webhook attempts together */
-            eventsPerDay: number;
-            /** @description Companies a client on the plan may enrich per UTC day (POST /api/companies/enrich; rows not found are free) */
-            enrichRowsPerDay: number;
-            /** @description Rows one account list of a client on the plan may hold (each version) */
-            maxListRows: number;
-            /** @description Market-sizing calls a client on the plan may make per UTC day (POST /api/companies/facets; count mode included) */
-            facetsPerDay: number;
-            /** @description Never-observed accounts a client on the plan may send to detection per UTC day (POST /api/companies/enrich with observeMissing) */
-            detectionsPerDay: number;
-        };
-        AdminPlanPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["AdminPlan"][];
-        };
-        SetPlanResult: {
-            plan: components["schemas"]["AdminPlan"];
-            created: boolean;
-        };
-        AdminCredits: {
-            clientId: string;
-            /** @description Credits available now */
-            balance: number;
-            /** @description The credit ledger, newest first */
-            ledger: {
-                totalPages: number;
-                totalElements: number;
-                content: {
-                    /** @description Ledger entry id; larger is newer */
-                    id: number;
-                    /** @description Credits added (positive) or spent (negative) */
-                    delta: number;
-                    /** @description initial_grant, grant, purchase... */
-                    reason: string;
-                    /** @description What the movement is about: the profile id of a purchase, the plan of a grant */
-                    reference: string | null;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 timestamp
-                     */
-                    createdAt: string;
-                }[];
-            };
-        };
-        GrantedCredits: {
-            clientId: string;
-            amount: number;
-            /** @description The balance after the grant */
-            balance: number;
-        };
-        /** @description A client's authenticated /api requests per UTC day and operation (counted in memory, written every few seconds), and the events it received per day */
-        AdminUsage: {
-            clientId: string;
-            from: string;
-            to: string;
-            totalRequests: number;
-            totalErrors: number;
-            /** @description Totals per operation, most requested first */
-            byOperation: {
-                operation: string;
-                requests: number;
-                errors: number;
-            }[];
-            /** @description Per day and operation, oldest day first */
-            rows: {
-                /** @description UTC day, YYYY-MM-DD */
-                day: string;
-                /** @description Operation id (the OpenAPI operationId) */
-                operation: string;
-                requests: number;
-                /** @description Requests answered with a 4xx or 5xx */
-                errors: number;
-            }[];
-            /** @description Events handed to the client in the window: pull pages, live streams and first webhook attempts */
-            totalEvents: number;
-            /** @description Events per UTC day, oldest first (days without any are absent): what the plan's eventsPerDay is spent on, counted as they are handed out */
-            events: {
-                /** @description UTC day, YYYY-MM-DD */
-                day: string;
-                events: number;
-            }[];
-        };
-        AuditPage: {
-            /** @description Newest first */
-            entries: {
-                id: number;
-                /** Format: date-time */
-                at: string;
-                /** @description The acting client id; null for the command line (params.actor says "cli") */
-                actor: string | null;
-                onBehalfOf: string | null;
-                action: string;
-                /** @enum {string} */
-                outcome: "success" | "failure" | "denied";
-                /** @description What the action was about (never a secret) */
-                params: {
-                    [key: string]: unknown;
-                };
-                resultCount: number | null;
-            }[];
-            /** @description Pass as cursor for the next (older) page; null on the last page */
-            nextCursor: string | null;
-        };
-        /** @description A background job and its progress */
-        Job: {
-            /** @description Job id */
-            id: string;
-            /** @enum {string} */
-            kind: "refresh" | "import" | "list_upload" | "observe";
-            /** @enum {string} */
-            status: "running" | "succeeded" | "failed";
-            params: {
-                [key: string]: unknown;
-            };
-            /** @description Current phase (refresh: load, cohorts, cousage; import: reading, checking, writing, then "refreshing: <refresh phase>" when it refreshes the derived data; observe: detecting (domains done of total), recording, refreshing) */
-            phase: string | null;
-            done: number;
-            /** @description Units of the current phase (0 when not known); an import reading a file counts KiB of the file */
-            total: number;
-            /** @description What the job did, once it succeeded */
-            result: {
-                [key: string]: unknown;
-            } | null;
-            /** @description Why it failed */
-            error: string | null;
-            startedBy: string | null;
-            /** Format: date-time */
-            startedAt: string;
-            finishedAt: string | null;
-        };
-        JobPage: {
-            totalPages: number;
-            totalElements: number;
-            content: components["schemas"]["Job"][];
-        };
         /** @description A person who signs in to the web console; never their password */
         ConsoleUser: {
             id: string;
@@ -4189,6 +4209,175 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
                      *       "path": "/api/me",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Job id
+                 * @example 1
+                 */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "kind": "refresh",
+                     *       "status": "running",
+                     *       "params": {},
+                     *       "phase": "string",
+                     *       "done": 1,
+                     *       "total": 1,
+                     *       "result": {},
+                     *       "error": "string",
+                     *       "startedBy": "string",
+                     *       "startedAt": "2026-10-01T08:30:00.000Z",
+                     *       "finishedAt": "2026-10-01T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Bad request: a parameter or body field breaks a rule; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "Bad request: a parameter or body field breaks a rule; the message names it",
+                     *       "path": "/api/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Missing, invalid or expired credentials",
+                     *       "path": "/api/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown company, product, vendor, category or profile; or nothing matched */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Unknown company, product, vendor, category or profile; or nothing matched",
+                     *       "path": "/api/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 414,
+                     *       "error": "URI Too Long",
+                     *       "message": "URI Too Long: a path parameter over 500 characters or a URL over 32768 characters (as sent)",
+                     *       "path": "/api/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded; wait Retry-After seconds",
+                     *       "path": "/api/jobs/:jobId",
+                     *       "requestId": "req-1a2b3c"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Unavailable for now, retry after Retry-After seconds: the service is starting up (the demo world is being built) or shutting down, or the database is down, did not answer within the time limit of the request (light reads 2 s, searches 5 s, each statement of an export 15 s by default), or had no free connection in time; or the operation's bulkhead is full (its queue is full or the wait passed its deadline), or the server is shedding load (event-loop delay or database queue past its limit). Never a verdict on the credentials or the input.",
+                     *       "path": "/api/jobs/:jobId",
                      *       "requestId": "req-1a2b3c"
                      *     }
                      */

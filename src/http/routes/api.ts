@@ -1,7 +1,8 @@
 // Everything under /api: authenticated (with the operation records' permission checks),
 // rate-limited, one empty-body rule, then one module per resource.
 import type { FastifyInstance } from 'fastify';
-import { getMeOp } from '../../schemas/account.ts';
+import { getMeOp, getMyJobOp } from '../../schemas/account.ts';
+import { getClientJob } from '../../services/jobs.ts';
 import { addAuthHook, principalOf } from '../plugins/auth.ts';
 import { addRateLimitHook } from '../plugins/rate-limit.ts';
 import { allowEmptyJsonBody } from '../empty-body.ts';
@@ -61,7 +62,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   // The routes of every operation, by module; registered in the order of the one list.
   const routes = [
-    ...accountRoutes(),
+    ...accountRoutes(app),
     ...companyRoutes(app),
     ...enrichmentRoutes(app),
     ...lookalikeRoutes(app),
@@ -89,9 +90,10 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   serveOperations(app, OPERATIONS, routes);
 }
 
-/** GET /me: who the credentials belong to, what its plan allows. */
-function accountRoutes() {
+/** GET /me: who the credentials belong to, what its plan allows; GET /jobs/{jobId}: a job the client started. */
+function accountRoutes(app: FastifyInstance) {
   return [
+    route(getMyJobOp, (request) => getClientJob(app.db, principalOf(request).clientId, request.params.jobId)),
     route(getMeOp, (request) => {
       const { clientId, clientName, plan, role, via, person } = principalOf(request);
       // A console person's exports and purchases also need the analyst role (auth/attribution.ts).
