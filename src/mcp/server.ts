@@ -22,7 +22,7 @@ import {
   type InitializeRequest,
   type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { requireAttribution } from '../auth/attribution.ts';
+import { requireAttribution, requireWriteAccess } from '../auth/attribution.ts';
 import { callerKey } from '../auth/caller-key.ts';
 import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
 import { AppError } from '../errors.ts';
@@ -129,6 +129,7 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
     work: (c: CallContext) => Promise<T>,
   ): Promise<T> => {
     await beforeCall?.(rated, args);
+    requireWriteAccess(ctx.principal, op);
     const permission = permissionFor(op, args);
     const onBehalfOf = permission
       ? requireAttribution(
