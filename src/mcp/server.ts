@@ -129,7 +129,6 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
     work: (c: CallContext) => Promise<T>,
   ): Promise<T> => {
     await beforeCall?.(rated, args);
-    requireWriteAccess(ctx.principal, op);
     const permission = permissionFor(op, args);
     const onBehalfOf = permission
       ? requireAttribution(
@@ -140,6 +139,7 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
           'onBehalfOfUser argument (or X-On-Behalf-Of-User header)',
         )
       : undefined;
+    requireWriteAccess(ctx.principal, op);
     const run = () => work({ ...ctx, onBehalfOf });
     return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run, undefined, callerKey(ctx.principal)) : run();
   };

@@ -57,8 +57,8 @@ export function addAuthHook(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const op = request.routeOptions.config?.operation;
     if (op?.role) await checkRole(app, request, op, op.role);
-    if (op) requireWriteAccess(principalOf(request), op);
     if (op && isUnconditional(op.permission)) checkAccess(request, op, undefined);
+    if (op) requireWriteAccess(principalOf(request), op);
   });
   // A permission that depends on an argument (export=true) is checked on the validated input.
   app.addHook('preHandler', async (request) => {
