@@ -74,7 +74,8 @@ export function requireAttribution(
   const person = principal.person;
   if (person) {
     const named = onBehalfOf?.trim().toLowerCase();
-    if (named && named !== person.email) throw new ForbiddenError(`${source ?? 'X-On-Behalf-Of-User header'}: a signed-in person acts for themselves (${person.email}) only; leave it out`);
+    if (named && named !== person.email)
+      throw new ForbiddenError(`${source ?? 'X-On-Behalf-Of-User header'}: a signed-in person acts for themselves (${person.email}) only; leave it out`);
     return person.email;
   }
   return requireOnBehalfOf(onBehalfOf, source);

@@ -88,7 +88,7 @@ export async function checkAuthorizationRequest(db: Db, config: Config, params: 
   } catch (err) {
     return { ok: false, show: err instanceof OAuthError ? err.description : 'Malformed authorization request' };
   }
-  if (clientId === undefined) return { ok: false, show: "The sign-in request has no client_id: the application that sent you here is misconfigured" };
+  if (clientId === undefined) return { ok: false, show: 'The sign-in request has no client_id: the application that sent you here is misconfigured' };
   const client = clientId.startsWith(OAUTH_CLIENT_PREFIX) && clientId.length <= 100 ? await findOAuthClient(db, clientId) : undefined;
   if (!client) return { ok: false, show: 'The application that sent you here is not registered with this server (unknown client_id)' };
   const redirectUri = redirectParam ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
@@ -109,14 +109,20 @@ export async function checkAuthorizationRequest(db: Db, config: Config, params: 
     const challenge = param('code_challenge');
     const method = param('code_challenge_method');
     if (challenge === undefined) return fail('invalid_request', 'code_challenge: PKCE is required (S256)');
-    if (method !== 'S256') return fail('invalid_request', `code_challenge_method: must be S256 (${method === undefined ? 'absent means plain, which' : `'${method.slice(0, 20)}'`} is refused)`);
-    if (!CHALLENGE_PATTERN.test(challenge)) return fail('invalid_request', 'code_challenge: must be the base64url SHA-256 of the code verifier (43 characters)');
+    if (method !== 'S256')
+      return fail(
+        'invalid_request',
+        `code_challenge_method: must be S256 (${method === undefined ? 'absent means plain, which' : `'${method.slice(0, 20)}'`} is refused)`,
+      );
+    if (!CHALLENGE_PATTERN.test(challenge))
+      return fail('invalid_request', 'code_challenge: must be the base64url SHA-256 of the code verifier (43 characters)');
     const scopes = (param('scope') ?? PERSON_SCOPES.join(' ')).split(' ').filter(Boolean);
     const unknown = scopes.find((s) => !(PERSON_SCOPES as readonly string[]).includes(s));
     if (unknown !== undefined) return fail('invalid_scope', `scope: '${unknown.slice(0, 40)}' is not offered; use ${PERSON_SCOPES.join(', ')}`);
     if (scopes.length === 0) return fail('invalid_scope', `scope: name at least one of ${PERSON_SCOPES.join(', ')}`);
     const resource = resourceOf(config, param('resource'));
-    if (resource === undefined) return fail('invalid_target', `resource: this server issues tokens for ${config.mcp.resource} (MCP) or ${config.auth.audience} (REST API)`);
+    if (resource === undefined)
+      return fail('invalid_target', `resource: this server issues tokens for ${config.mcp.resource} (MCP) or ${config.auth.audience} (REST API)`);
     return { ok: true, request: { client, redirectUri, codeChallenge: challenge, state, scopes: [...new Set(scopes)], resource } };
   } catch (err) {
     if (err instanceof OAuthError) return fail(err.code, err.description);

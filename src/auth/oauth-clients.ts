@@ -31,8 +31,8 @@ const DUMMY_HASH = hashSecret('stacklens-no-such-oauth-client');
 const badMetadata = (description: string) => new OAuthError(400, 'invalid_client_metadata', description);
 const badRedirect = (description: string) => new OAuthError(400, 'invalid_redirect_uri', description);
 
-/** The redirect-URI rule, one place for registration and the check at /oauth/authorize. */
-export function redirectUriProblem(uri: string): string | undefined {
+/** The redirect-URI rule of registration (the authorization request then matches a registered URI exactly). */
+function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_REDIRECT_URI_LENGTH) return `must be at most ${MAX_REDIRECT_URI_LENGTH} characters`;
   let url: URL;
   try {
@@ -53,7 +53,7 @@ function stringList(value: unknown, field: string): string[] | undefined {
   return value as string[];
 }
 
-export interface RegisteredClient {
+interface RegisteredClient {
   client: OAuthClientRow;
   /** Shown once, to a confidential client; only its hash is kept. */
   secret?: string;
@@ -125,8 +125,10 @@ export async function authenticateOAuthClient(
   presented: PresentedClient | undefined,
   address: string,
 ): Promise<OAuthClientRow> {
-  if (!presented) throw new OAuthError(401, 'invalid_client', "Client authentication is required: send client_id (and client_secret, if the client was registered with one)");
-  const client = presented.clientId.startsWith(OAUTH_CLIENT_PREFIX) && presented.clientId.length <= 100 ? await findOAuthClient(deps.db, presented.clientId) : undefined;
+  if (!presented)
+    throw new OAuthError(401, 'invalid_client', 'Client authentication is required: send client_id (and client_secret, if the client was registered with one)');
+  const client =
+    presented.clientId.startsWith(OAUTH_CLIENT_PREFIX) && presented.clientId.length <= 100 ? await findOAuthClient(deps.db, presented.clientId) : undefined;
   let ok: boolean;
   if (client?.authMethod === 'none') ok = presented.clientSecret === undefined;
   else {

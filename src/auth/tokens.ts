@@ -48,7 +48,7 @@ export async function issueAccessToken(db: Db, config: Config, clientId: string,
 }
 
 /** What one person's consent gave one client: the claims of its access tokens. */
-export interface PersonGrant {
+interface PersonGrant {
   grantId: string;
   userId: string;
   /** The OAuth client the person signed in to (oauth_clients). */

@@ -27,7 +27,7 @@ function page(title: string, body: string): string {
 <title>${esc(title)} · Stacklens</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
-export interface ConsentView {
+interface ConsentView {
   clientName: string;
   redirectHost: string;
   person: { name: string; email: string; role: string };

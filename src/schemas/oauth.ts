@@ -12,9 +12,11 @@ export const TOKEN_BODY_LIMIT = 16 * 1024;
 
 export const tokenRequestSchema = z
   .object({
-    grant_type: textInput(MAX_TOKEN_PARAM).describe('`client_credentials` (API clients), `authorization_code` or `refresh_token` (a person\'s sign-in)'),
+    grant_type: textInput(MAX_TOKEN_PARAM).describe("`client_credentials` (API clients), `authorization_code` or `refresh_token` (a person's sign-in)"),
     client_id: textInput(MAX_TOKEN_PARAM).optional().describe('Client id (or send it with the secret as HTTP Basic)'),
-    client_secret: textInput(MAX_TOKEN_PARAM).optional().describe('Client secret (or HTTP Basic; not both); a public OAuth client (token_endpoint_auth_method none) sends none'),
+    client_secret: textInput(MAX_TOKEN_PARAM)
+      .optional()
+      .describe('Client secret (or HTTP Basic; not both); a public OAuth client (token_endpoint_auth_method none) sends none'),
     code: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the code from /oauth/authorize (single use, 60 s)'),
     redirect_uri: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the redirect_uri of the authorization request, exactly'),
     code_verifier: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the PKCE verifier whose S256 hash was the code_challenge'),

@@ -34,7 +34,7 @@ export async function findOAuthClient(db: Queryable, id: string): Promise<OAuthC
   return row;
 }
 
-export interface CodeRow {
+interface CodeRow {
   clientId: string;
   userId: string;
   redirectUri: string;
@@ -79,7 +79,7 @@ export async function deleteExpiredCodes(db: Queryable, at: Date): Promise<void>
   await db.query(`DELETE FROM oauth_codes WHERE expires_at < $1::timestamptz - interval '1 hour'`, [at]);
 }
 
-export interface GrantRow {
+interface GrantRow {
   id: string;
   clientId: string;
   userId: string;
@@ -117,7 +117,7 @@ export async function insertRefreshToken(db: Queryable, hash: string, grantId: s
   ]);
 }
 
-export interface RefreshRow {
+interface RefreshRow {
   grantId: string;
   expiresAt: Date;
   usedAt: Date | null;
@@ -137,7 +137,10 @@ export async function claimRefreshToken(db: Queryable, hash: string, at: Date): 
 }
 
 export async function findRefreshToken(db: Queryable, hash: string): Promise<RefreshRow | undefined> {
-  const [row] = await db.query<RefreshRow>(`SELECT grant_id AS "grantId", expires_at AS "expiresAt", used_at AS "usedAt" FROM oauth_refresh_tokens WHERE token_hash = $1::text`, [hash]);
+  const [row] = await db.query<RefreshRow>(
+    `SELECT grant_id AS "grantId", expires_at AS "expiresAt", used_at AS "usedAt" FROM oauth_refresh_tokens WHERE token_hash = $1::text`,
+    [hash],
+  );
   return row;
 }
 

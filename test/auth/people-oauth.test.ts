@@ -89,7 +89,12 @@ describe('sign-in for people (authorization code + PKCE)', () => {
   }
 
   const token = (params: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url: '/oauth/token', payload: new URLSearchParams({ client_id: clientId, ...params }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: new URLSearchParams({ client_id: clientId, ...params }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   const exchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
     token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, ...extra });
 
@@ -107,12 +112,22 @@ describe('sign-in for people (authorization code + PKCE)', () => {
       method: 'POST',
       url: '/mcp',
       headers,
-      payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      payload: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
     });
     if (init.statusCode !== 200) return init;
     const session = { ...headers, 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
     await t.app.inject({ method: 'POST', url: '/mcp', headers: session, payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
-    return t.app.inject({ method: 'POST', url: '/mcp', headers: session, payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } } });
+    return t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: session,
+      payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } },
+    });
   }
   const toolResult = (res: { statusCode: number; body: string }) => {
     if (process.env.DEBUG_OAUTH) console.log(res.statusCode, res.body.slice(0, 400));
@@ -165,7 +180,10 @@ describe('sign-in for people (authorization code + PKCE)', () => {
     const body = { redirect_uris: ['https://ok.example/cb'], token_endpoint_auth_method: 'none' };
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await register(body, '10.9.2.1')).statusCode);
-    assert.deepEqual(statuses.slice(0, 4).every((s) => s === 201 || s === 403), true);
+    assert.deepEqual(
+      statuses.slice(0, 4).every((s) => s === 201 || s === 403),
+      true,
+    );
     const limited = await register(body, '10.9.2.1');
     assert.equal(limited.statusCode, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
@@ -305,7 +323,12 @@ describe('sign-in for people (authorization code + PKCE)', () => {
   test('revocation (RFC 7009): a refresh token or an access token ends the sign-in; unknown tokens answer 200', async () => {
     const a = await signIn('analyst');
     const form = (params: Record<string, string>) =>
-      t.app.inject({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(params).toString() });
+      t.app.inject({
+        method: 'POST',
+        url: '/oauth/revoke',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(params).toString(),
+      });
     assert.equal((await form({ client_id: clientId, token: 'nothing-of-ours' })).statusCode, 200);
     assert.equal((await form({ token: a.refresh_token })).statusCode, 401, 'the client must identify itself');
     assert.equal((await form({ client_id: clientId, token: a.refresh_token })).statusCode, 200);
@@ -380,7 +403,9 @@ describe('operator switch and external identity provider', () => {
   });
 
   test('external identity provider: no sign-in endpoints here; the resource metadata names the provider', async () => {
-    const t = await createTestApp({ env: { AUTH_ISSUER: 'https://idp.example', AUTH_JWKS_URL: 'https://idp.example/jwks', AUTH_AUDIENCE: 'https://api.example' } });
+    const t = await createTestApp({
+      env: { AUTH_ISSUER: 'https://idp.example', AUTH_JWKS_URL: 'https://idp.example/jwks', AUTH_AUDIENCE: 'https://api.example' },
+    });
     try {
       assert.equal((await t.app.inject({ method: 'GET', url: '/oauth/authorize?client_id=x' })).statusCode, 404);
       assert.equal((await t.app.inject({ method: 'POST', url: '/oauth/register', payload: {} })).statusCode, 404);

@@ -70,7 +70,8 @@ export async function oauthPeopleRoutes(app: FastifyInstance): Promise<void> {
     try {
       requireCsrf('POST', signedIn.token, typeof body.csrf_token === 'string' ? body.csrf_token : undefined);
     } catch (err) {
-      if (err instanceof ForbiddenError) return sendPage(reply, 403, errorPage('This form did not come from this sign-in page (CSRF check failed). Start again.'));
+      if (err instanceof ForbiddenError)
+        return sendPage(reply, 403, errorPage('This form did not come from this sign-in page (CSRF check failed). Start again.'));
       throw err;
     }
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !FORM_ONLY.has(k)));

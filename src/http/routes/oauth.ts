@@ -14,7 +14,14 @@ import { publishedJwks } from '../../auth/signing-keys.ts';
 import { sendError, sendTooLarge } from '../plugins/errors.ts';
 import { strictQuery } from '../route-config.ts';
 import { errorBodySchema } from '../../schemas/common.ts';
-import { TOKEN_BODY_LIMIT, authorizationServerMetadataSchema, jwksSchema, oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '../../schemas/oauth.ts';
+import {
+  TOKEN_BODY_LIMIT,
+  authorizationServerMetadataSchema,
+  jwksSchema,
+  oauthErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '../../schemas/oauth.ts';
 
 /** Form fields into a null-prototype object; a repeated field becomes an array (refused later). */
 function parseForm(text: string): Record<string, string | string[]> {
@@ -85,7 +92,9 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         body: tokenRequestSchema,
         response: {
           200: tokenResponseSchema,
-          400: oauthErrorSchema.describe('invalid_request, invalid_grant, invalid_scope, unsupported_grant_type or invalid_target: the description names the parameter'),
+          400: oauthErrorSchema.describe(
+            'invalid_request, invalid_grant, invalid_scope, unsupported_grant_type or invalid_target: the description names the parameter',
+          ),
           401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or disabled client'),
           413: errorBodySchema.describe(`The body is larger than ${TOKEN_BODY_LIMIT} bytes`),
           429: errorBodySchema.describe('Too many failed authentications for this client_id from this address, or from this address; wait Retry-After seconds'),
