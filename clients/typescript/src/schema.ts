@@ -21196,7 +21196,7 @@ export interface operations {
                      */
                     name: string;
                     /**
-                     * @description viewer: read; analyst: also exports and purchases; admin: also the Admin API (clients, keys, plans, credits, users)
+                     * @description viewer: read; analyst: also exports, purchases and changes (lists, monitors); admin: also the Admin API (clients, keys, plans, credits, users)
                      * @enum {string}
                      */
                     role: "viewer" | "analyst" | "admin";
