@@ -69,6 +69,11 @@ const envSchema = z.object({
   /** Failed authentications (bad API key, token, client secret, ended session) per client address before they are answered 429, and the window. */
   AUTH_MAX_FAILURES_PER_ADDRESS: int(1, 1_000_000).default(100),
   AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  /** Sign-in for people (OAuth authorization code): dynamic client registration (RFC 7591) on or off, its limits, refresh-token lifetime. */
+  OAUTH_DYNAMIC_REGISTRATION: bool.default(true),
+  OAUTH_MAX_CLIENTS: int(1, 1_000_000).default(1000),
+  OAUTH_REGISTRATIONS_PER_HOUR: int(1, 100_000).default(20),
+  OAUTH_REFRESH_TTL_SECONDS: int(300, 365 * 86_400).default(30 * 86_400),
   /** External identity provider mode: all three set → its tokens are accepted instead. */
   AUTH_ISSUER: optionalText,
   AUTH_JWKS_URL: optionalText,
@@ -226,6 +231,14 @@ export interface Config {
     /** Failed authentications per client address (auth/failed-auth.ts): past maxFailures in the window, a failure is answered 429. */
     addressFailures: { maxFailures: number; windowSeconds: number };
     external: { issuer: string; jwksUrl: string; audience: string } | undefined;
+    /** The authorization server for people (auth/authorization-codes.ts, auth/person-tokens.ts); not served in external mode. */
+    people: {
+      /** Dynamic client registration (POST /oauth/register): anyone may register a client; a person still signs in and consents. */
+      registration: boolean;
+      maxClients: number;
+      registrationsPerHour: number;
+      refreshTtlSeconds: number;
+    };
   };
   cursorSecret: string | undefined;
   /** Monitors (saved searches) one client may hold. */
@@ -384,6 +397,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       addressFailures: { maxFailures: e.AUTH_MAX_FAILURES_PER_ADDRESS, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
       external:
         e.AUTH_ISSUER && e.AUTH_JWKS_URL && e.AUTH_AUDIENCE ? { issuer: e.AUTH_ISSUER, jwksUrl: e.AUTH_JWKS_URL, audience: e.AUTH_AUDIENCE } : undefined,
+      people: {
+        registration: e.OAUTH_DYNAMIC_REGISTRATION,
+        maxClients: e.OAUTH_MAX_CLIENTS,
+        registrationsPerHour: e.OAUTH_REGISTRATIONS_PER_HOUR,
+        refreshTtlSeconds: e.OAUTH_REFRESH_TTL_SECONDS,
+      },
     },
     cursorSecret: e.CURSOR_SECRET,
     maxMonitorsPerClient: e.MAX_MONITORS_PER_CLIENT,

@@ -27,6 +27,26 @@ function requirePermission(principal: Principal, permission: Permission): void {
   }
 }
 
+/**
+ * An operation that changes something (not read-only: a purchase, a list upload, a monitor):
+ * a person needs the analyst role (a viewer reads), and a person's OAuth token the `write`
+ * scope they granted. API clients are limited by their plan only. 403 naming what is missing.
+ */
+export function requireWriteAccess(principal: Principal, operation: { id: string; readOnly: boolean }): void {
+  if (operation.readOnly) return;
+  const person = principal.person;
+  if (person && !roleAtLeast(person.role, 'analyst')) {
+    throw new ForbiddenError(
+      `Role 'analyst' is required for ${operation.id}, which changes something; your role is '${person.role}' (viewer: read only). An admin can change it`,
+    );
+  }
+  if (principal.scopes && !principal.scopes.includes('write')) {
+    throw new ForbiddenError(
+      `Scope 'write' is required for ${operation.id}, which changes something; this sign-in granted '${principal.scopes.join(' ')}'. Sign in again and allow write access`,
+    );
+  }
+}
+
 const email = z.email();
 
 /** The user an action is attributed to: 403 when absent, 400 when not an email address. */
@@ -49,5 +69,14 @@ export function requireAttribution(
   source?: string,
 ): string | undefined {
   requirePermission(principal, permission);
-  return attributed ? requireOnBehalfOf(onBehalfOf, source) : undefined;
+  if (!attributed) return undefined;
+  // A signed-in person acts for themselves only (console session or OAuth token).
+  const person = principal.person;
+  if (person) {
+    const named = onBehalfOf?.trim().toLowerCase();
+    if (named && named !== person.email)
+      throw new ForbiddenError(`${source ?? 'X-On-Behalf-Of-User header'}: a signed-in person acts for themselves (${person.email}) only; leave it out`);
+    return person.email;
+  }
+  return requireOnBehalfOf(onBehalfOf, source);
 }

@@ -16,6 +16,11 @@ export interface Principal {
    * principal's role; they are the on-behalf user of every attributed call.
    */
   person?: ConsolePerson;
+  /**
+   * A person's OAuth access token: the scopes the person granted the client (read, write).
+   * Absent: not limited by scope (API keys, client tokens, console sessions).
+   */
+  scopes?: readonly string[];
 }
 
 export interface ConsolePerson {

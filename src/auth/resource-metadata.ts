@@ -3,6 +3,7 @@
 // built-in token endpoint's issuer, or the external identity provider's, AUTH_ISSUER).
 // Served by http/routes/protected-resource.ts; named by every 401 of /mcp (mcp/admission.ts).
 import type { Config } from '../config.ts';
+import { PERSON_SCOPES } from '../schemas/oauth.ts';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
@@ -18,6 +19,8 @@ export function protectedResourceMetadata(config: Config) {
     resource: config.mcp.resource,
     authorization_servers: [config.auth.external?.issuer ?? config.auth.issuer],
     bearer_methods_supported: ['header'],
+    // People's sign-in scopes, offered by the built-in authorization server only.
+    ...(config.auth.external ? {} : { scopes_supported: [...PERSON_SCOPES] }),
     resource_name: 'Stacklens MCP server',
     resource_documentation: `${config.publicUrl}/docs`,
   };

@@ -1,4 +1,5 @@
-// The client-credentials token exchange (RFC 6749 §4.4), as a short pipeline of checks:
+// The token endpoint. People's grants (authorization code, refresh token) are in
+// authorization-codes.ts. The client-credentials exchange (RFC 6749 §4.4) is a short pipeline of checks:
 // parameters → grant type → audience (or RFC 8707 resource) → client authentication (Basic or body, not both)
 // → failed-attempt throttle → client check → token. Errors are OAuthErrors carrying the
 // RFC 6749 §5.2 code; unknown client, wrong secret and disabled client answer alike.
@@ -16,24 +17,20 @@ import type { CounterStore } from './counters.ts';
 import { findClient } from '../store/access.ts';
 import { RateLimitedError } from '../errors.ts';
 import { rateLimitRejections } from '../telemetry/metrics.ts';
-import { MAX_TOKEN_PARAM } from '../schemas/oauth.ts';
-import { isSafeText, TEXT_RULE } from '../schemas/text.ts';
+import { BASIC_CHALLENGE, invalidRequest, OAuthError, presentedClient, readParams, type Params, type PresentedClient } from './oauth-params.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 import { addressGroup } from './client-address.ts';
 import { countFailedAuthentication } from './failed-auth.ts';
 import { issueAccessToken, type IssuedToken } from './tokens.ts';
+import { exchangeCode, refresh, type PersonTokens } from './authorization-codes.ts';
 
-type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_target' | 'server_error';
-
-export class OAuthError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: OAuthErrorCode,
-    readonly description: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(description);
+/** The confidential client's credentials: both parts, or a 401. */
+function clientCredentials(authorization: string | undefined, param: Params): PresentedClient & { clientSecret: string } {
+  const presented = presentedClient(authorization, param);
+  if (presented?.clientSecret === undefined) {
+    throw new OAuthError(401, 'invalid_client', 'Client authentication is required: send client_id and client_secret (in the body, or as HTTP Basic)');
   }
+  return presented as PresentedClient & { clientSecret: string };
 }
 
 interface TokenRequest {
@@ -47,65 +44,6 @@ interface TokenRequest {
 const MAX_CREDENTIAL_LENGTH = 512;
 // Compared against when the client is unknown, so both answers take the same time.
 const DUMMY_HASH = hashSecret('stacklens-no-such-client');
-const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="stacklens", charset="UTF-8"' };
-
-const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
-
-function readParams(body: unknown): (name: string) => string | undefined {
-  if (body === undefined || body === null) return () => undefined;
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object or form fields');
-  const record = body as Record<string, unknown>;
-  return (name) => {
-    if (!Object.hasOwn(record, name)) return undefined;
-    const v = record[name];
-    if (Array.isArray(v)) throw invalidRequest(`Parameter '${name}' is repeated; send it once`);
-    if (typeof v !== 'string') throw invalidRequest(`Parameter '${name}' must be a string`);
-    if (v.length > MAX_TOKEN_PARAM) throw invalidRequest(`Parameter '${name}' must be at most ${MAX_TOKEN_PARAM} characters`);
-    if (!isSafeText(v)) throw invalidRequest(`Parameter '${name}' ${TEXT_RULE}`);
-    return v === '' ? undefined : v;
-  };
-}
-
-/** RFC 6749 §2.3.1: Basic credentials are form-encoded before base64. */
-function formDecode(s: string): string {
-  return decodeURIComponent(s.replace(/\+/g, ' '));
-}
-
-interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-  basic: boolean;
-}
-
-function clientCredentials(authorization: string | undefined, param: (name: string) => string | undefined): ClientCredentials {
-  const bodyId = param('client_id');
-  const bodySecret = param('client_secret');
-  if (authorization !== undefined) {
-    const match = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(authorization);
-    if (!/^Basic\b/i.test(authorization)) throw invalidRequest('The Authorization header of a token request must use the Basic scheme');
-    if (bodySecret !== undefined) throw invalidRequest('Use one client authentication method: Basic header or client_secret in the body, not both');
-    let id: string | undefined;
-    let secret: string | undefined;
-    try {
-      const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
-      const colon = decoded.indexOf(':');
-      if (colon > 0) {
-        id = formDecode(decoded.slice(0, colon));
-        secret = formDecode(decoded.slice(colon + 1));
-      }
-    } catch {
-      // malformed percent-encoding: handled as bad credentials below
-    }
-    if ((id && !isSafeText(id)) || (secret && !isSafeText(secret))) throw invalidRequest(`Basic credentials ${TEXT_RULE}`);
-    if (!id || !secret) throw new OAuthError(401, 'invalid_client', 'Malformed Basic credentials: expected base64(client_id:client_secret)', BASIC_CHALLENGE);
-    if (bodyId !== undefined && bodyId !== id) throw invalidRequest('client_id in the body differs from the one in the Basic header');
-    return { clientId: id, clientSecret: secret, basic: true };
-  }
-  if (bodyId === undefined || bodySecret === undefined) {
-    throw new OAuthError(401, 'invalid_client', 'Client authentication is required: send client_id and client_secret (in the body, or as HTTP Basic)');
-  }
-  return { clientId: bodyId, clientSecret: bodySecret, basic: false };
-}
 
 interface TokenEndpointDeps {
   db: Db;
@@ -115,15 +53,32 @@ interface TokenEndpointDeps {
   onFailure?: (clientId: string, reason: string) => void;
 }
 
-export async function exchangeClientCredentials(deps: TokenEndpointDeps, request: TokenRequest): Promise<IssuedToken> {
-  const { db, config, counters } = deps;
+/**
+ * The token endpoint: client credentials for API clients; authorization code and refresh
+ * token for people's sign-ins (authorization-codes.ts), unless an external identity provider
+ * issues tokens (then only client credentials is served here... and refused by the route).
+ */
+export async function exchangeToken(deps: TokenEndpointDeps, request: TokenRequest): Promise<IssuedToken | PersonTokens> {
   const param = readParams(request.params);
-
   const grantType = param('grant_type');
-  if (grantType === undefined) throw invalidRequest("Parameter 'grant_type' is required (client_credentials)");
+  if (grantType === undefined) throw invalidRequest("Parameter 'grant_type' is required (client_credentials, authorization_code or refresh_token)");
+  if (grantType === 'authorization_code' || grantType === 'refresh_token') {
+    const presented = presentedClient(request.authorization, param);
+    const grant = grantType === 'authorization_code' ? exchangeCode : refresh;
+    return grant(deps, param, presented, request.address);
+  }
+  return exchangeClientCredentials(deps, request, param, grantType);
+}
+
+async function exchangeClientCredentials(deps: TokenEndpointDeps, request: TokenRequest, param: Params, grantType: string): Promise<IssuedToken> {
+  const { db, config, counters } = deps;
   const credentials = clientCredentials(request.authorization, param);
   if (grantType !== 'client_credentials') {
-    throw new OAuthError(400, 'unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported; use client_credentials`);
+    throw new OAuthError(
+      400,
+      'unsupported_grant_type',
+      `grant_type '${grantType.slice(0, 60)}' is not supported; use client_credentials, authorization_code or refresh_token`,
+    );
   }
   const audience = tokenAudience(config, param('audience'), param('resource'));
 

@@ -16,6 +16,7 @@ import { cachedClient } from './client-cache.ts';
 import { currentSigningKey, publicKeyFor, SIGNING_ALG } from './signing-keys.ts';
 import { verifyExternalToken } from './external-tokens.ts';
 import { CLOCK_TOLERANCE_SECONDS, tokenError } from './token-errors.ts';
+import { personPrincipal } from './person-principal.ts';
 
 const MAX_TOKEN_LENGTH = 8192;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -46,6 +47,37 @@ export async function issueAccessToken(db: Db, config: Config, clientId: string,
   return { accessToken, expiresIn: ttl };
 }
 
+/** What one person's consent gave one client: the claims of its access tokens. */
+interface PersonGrant {
+  grantId: string;
+  userId: string;
+  /** The OAuth client the person signed in to (oauth_clients). */
+  clientId: string;
+  resource: string;
+  scope: string;
+}
+
+/**
+ * Signs a person's access token (authorization code or refresh grant): sub is the person,
+ * client_id the OAuth client, aud the resource the person consented to, scope what they
+ * granted, and sid the grant, which verification checks is still live.
+ */
+export async function issuePersonAccessToken(db: Db, config: Config, grant: PersonGrant): Promise<IssuedToken> {
+  const key = await currentSigningKey(db);
+  const iat = Math.floor(now() / 1000);
+  const ttl = config.auth.tokenTtlSeconds;
+  const accessToken = await new SignJWT({ client_id: grant.clientId, scope: grant.scope, sid: grant.grantId })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(config.auth.issuer)
+    .setSubject(grant.userId)
+    .setAudience(grant.resource)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttl)
+    .setJti(randomUUID())
+    .sign(key.privateKey);
+  return { accessToken, expiresIn: ttl };
+}
+
 /**
  * Verifies a bearer token for one audience: the REST API's by default; the MCP door asks
  * for its resource identifier, so a token issued for one is refused by the other.
@@ -58,6 +90,8 @@ export async function verifyAccessToken(db: Db, config: Config, token: string, a
     return verifyExternalToken(db, config.auth.external, token, audience === config.auth.audience ? config.auth.external.audience : audience);
 
   const payload = (await verifiedPayload(db, config, token, audience)) ?? (await verifySignedToken(db, config, token, audience));
+  // A person's token names its grant (sid): the person acts, through the console's client.
+  if (payload.sid !== undefined) return personPrincipal(db, config, payload);
   const clientId = payload.client_id;
   if (typeof clientId !== 'string' || payload.sub !== clientId || typeof payload.jti !== 'string') {
     throw new UnauthorizedError('Invalid access token: client_id and sub must name the same client');

@@ -29,7 +29,10 @@ export function registerUserCommands(program: Command): void {
     .description('Create a person who signs in to the web console; prints a generated password once unless --password is given')
     .requiredOption('--email <email>', 'their email address (the sign-in name)')
     .requiredOption('--name <name>', 'display name')
-    .requiredOption('--role <role>', `${ROLES.join(', ')} (viewer: read; analyst: also exports and purchases; admin: also the Admin API)`)
+    .requiredOption(
+      '--role <role>',
+      `${ROLES.join(', ')} (viewer: read; analyst: also exports, purchases and changes such as lists and monitors; admin: also the Admin API)`,
+    )
     .option('--password <password>', 'their password (at least 10 characters); default: a random one, printed once')
     .option('--json', 'print JSON (for scripts)')
     .action(async (opts: { email: string; name: string; role: string; password?: string; json?: boolean }) => {

@@ -22,7 +22,7 @@ import {
   type InitializeRequest,
   type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { requireAttribution } from '../auth/attribution.ts';
+import { requireAttribution, requireWriteAccess } from '../auth/attribution.ts';
 import { callerKey } from '../auth/caller-key.ts';
 import { bulkheadFor, permissionFor, rateClassFor, type Operation } from '../schemas/operation.ts';
 import { AppError, BadRequestError } from '../errors.ts';
@@ -147,6 +147,7 @@ function callScope(ctx: ToolContext, beforeCall?: BeforeCall) {
           'onBehalfOfUser argument (or X-On-Behalf-Of-User header)',
         )
       : undefined;
+    requireWriteAccess(ctx.principal, op);
     const run = () => work({ ...ctx, onBehalfOf });
     return ctx.bulkheads ? ctx.bulkheads.get(bulkheadFor(op, args)).run(run, undefined, callerKey(ctx.principal)) : run();
   };

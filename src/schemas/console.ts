@@ -21,7 +21,9 @@ const passwordInput = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
-const roleInput = z.enum(ROLES).describe('viewer: read; analyst: also exports and purchases; admin: also the Admin API (clients, keys, plans, credits, users)');
+const roleInput = z
+  .enum(ROLES)
+  .describe('viewer: read; analyst: also exports, purchases and changes (lists, monitors); admin: also the Admin API (clients, keys, plans, credits, users)');
 
 const sessionUserSchema = z
   .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(ROLES) })

@@ -5,12 +5,23 @@ import { textInput } from './text.ts';
 
 /** Longest value of a token-request parameter (a longer one is an invalid_request). */
 export const MAX_TOKEN_PARAM = 512;
+/** What a person may grant an OAuth client: read (read-only tools and routes) and write (those that change something). */
+export const PERSON_SCOPES = ['read', 'write'] as const;
+/** Largest body of an OAuth endpoint (token, revoke, register, the consent form): its few parameters fit many times over. */
+export const TOKEN_BODY_LIMIT = 16 * 1024;
 
 export const tokenRequestSchema = z
   .object({
-    grant_type: textInput(MAX_TOKEN_PARAM).describe('Always `client_credentials`'),
+    grant_type: textInput(MAX_TOKEN_PARAM).describe("`client_credentials` (API clients), `authorization_code` or `refresh_token` (a person's sign-in)"),
     client_id: textInput(MAX_TOKEN_PARAM).optional().describe('Client id (or send it with the secret as HTTP Basic)'),
-    client_secret: textInput(MAX_TOKEN_PARAM).optional().describe('Client secret (or HTTP Basic; not both)'),
+    client_secret: textInput(MAX_TOKEN_PARAM)
+      .optional()
+      .describe('Client secret (or HTTP Basic; not both); a public OAuth client (token_endpoint_auth_method none) sends none'),
+    code: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the code from /oauth/authorize (single use, 60 s)'),
+    redirect_uri: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the redirect_uri of the authorization request, exactly'),
+    code_verifier: textInput(MAX_TOKEN_PARAM).optional().describe('authorization_code: the PKCE verifier whose S256 hash was the code_challenge'),
+    refresh_token: textInput(MAX_TOKEN_PARAM).optional().describe('refresh_token: the latest refresh token (each is used once)'),
+    scope: textInput(MAX_TOKEN_PARAM).optional().describe('refresh_token: ask for fewer of the granted scopes (read, write)'),
     audience: textInput(MAX_TOKEN_PARAM)
       .optional()
       .describe(
@@ -39,10 +50,12 @@ export const tokenResponseSchema = z.object({
   access_token: z.string().describe('JWT access token (RFC 9068); send as `Authorization: Bearer <token>`'),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int().describe('Lifetime in seconds (TOKEN_TTL_SECONDS)'),
+  refresh_token: z.string().optional().describe("A person's sign-in: the next refresh token (the one sent is spent)"),
+  scope: z.string().optional().describe("A person's sign-in: the scopes granted (read, write)"),
 });
 
 export const oauthErrorSchema = z.object({
-  error: z.string().describe('RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target'),
+  error: z.string().describe('RFC 6749 §5.2 code: invalid_request, invalid_client, invalid_grant, invalid_scope, unsupported_grant_type, invalid_target'),
   error_description: z.string(),
 });
 
@@ -53,11 +66,18 @@ export const jwksSchema = z
 export const authorizationServerMetadataSchema = z
   .object({
     issuer: z.string(),
+    authorization_endpoint: z.string(),
     token_endpoint: z.string(),
     jwks_uri: z.string(),
+    registration_endpoint: z.string().optional().describe('Absent when dynamic client registration is off (OAUTH_DYNAMIC_REGISTRATION=false)'),
+    revocation_endpoint: z.string(),
     grant_types_supported: z.array(z.string()),
     token_endpoint_auth_methods_supported: z.array(z.string()),
+    revocation_endpoint_auth_methods_supported: z.array(z.string()),
     response_types_supported: z.array(z.string()),
+    response_modes_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
     scopes_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z.boolean(),
   })
   .describe('Where and how to get access tokens');

@@ -51,6 +51,7 @@ describe('built-in authorization server', () => {
         resource: MCP,
         authorization_servers: [API],
         bearer_methods_supported: ['header'],
+        scopes_supported: ['read', 'write'],
         resource_name: 'Stacklens MCP server',
         resource_documentation: `${API}/docs`,
       });
@@ -67,7 +68,8 @@ describe('built-in authorization server', () => {
     const as = res.json();
     assert.equal(as.issuer, prm.authorization_servers[0]);
     assert.equal(as.token_endpoint, `${API}/oauth/token`);
-    assert.deepEqual(as.grant_types_supported, ['client_credentials']);
+    assert.deepEqual(as.grant_types_supported, ['authorization_code', 'refresh_token', 'client_credentials']);
+    assert.equal(as.authorization_endpoint, `${API}/oauth/authorize`);
   });
 
   test('every 401 of /mcp names the metadata; an error code only when credentials were sent', async () => {

@@ -203,12 +203,19 @@ test('metadata (RFC 8414) and JWKS: public keys only', async () => {
   assert.equal(meta.statusCode, 200);
   assert.deepEqual(meta.json(), {
     issuer: AUDIENCE,
+    authorization_endpoint: `${AUDIENCE}/oauth/authorize`,
     token_endpoint: `${AUDIENCE}/oauth/token`,
     jwks_uri: `${AUDIENCE}/.well-known/jwks.json`,
-    grant_types_supported: ['client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    response_types_supported: [],
-    scopes_supported: [],
+    registration_endpoint: `${AUDIENCE}/oauth/register`,
+    revocation_endpoint: `${AUDIENCE}/oauth/revoke`,
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: ['read', 'write'],
+    authorization_response_iss_parameter_supported: true,
   });
   const jwks = await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
   assert.equal(jwks.statusCode, 200);

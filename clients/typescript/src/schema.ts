@@ -11,8 +11,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get an access token (OAuth 2.0 client credentials)
-         * @description Client authentication by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.
+         * Get an access token (OAuth 2.0 client credentials, authorization code, refresh token)
+         * @description client_credentials: an API client authenticates by HTTP Basic (client_secret_basic) or by client_id and client_secret in the body (client_secret_post), not both. authorization_code (with PKCE code_verifier) and refresh_token: a person's sign-in through an OAuth client registered at /oauth/register; the answer holds a new refresh_token each time (the old one is spent; sending it again revokes the sign-in). Repeated failures for one client_id from one address, or many failures from one address, are answered with 429 and Retry-After for a while.
          */
         post: operations["getAccessToken"];
         delete?: never;
@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Authorization server metadata (RFC 8414)
-         * @description The token endpoint, the JWKS address and the supported grant and client-authentication methods.
+         * @description The token endpoint, the JWKS address, the supported grant and client-authentication methods, and people's sign-in: the authorization endpoint (PKCE S256), revocation and, when on, dynamic client registration.
          */
         get: operations["getAuthorizationServerMetadata"];
         put?: never;
@@ -3754,12 +3754,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Always `client_credentials` */
+                    /** @description `client_credentials` (API clients), `authorization_code` or `refresh_token` (a person's sign-in) */
                     grant_type: string;
                     /** @description Client id (or send it with the secret as HTTP Basic) */
                     client_id?: string;
-                    /** @description Client secret (or HTTP Basic; not both) */
+                    /** @description Client secret (or HTTP Basic; not both); a public OAuth client (token_endpoint_auth_method none) sends none */
                     client_secret?: string;
+                    /** @description authorization_code: the code from /oauth/authorize (single use, 60 s) */
+                    code?: string;
+                    /** @description authorization_code: the redirect_uri of the authorization request, exactly */
+                    redirect_uri?: string;
+                    /** @description authorization_code: the PKCE verifier whose S256 hash was the code_challenge */
+                    code_verifier?: string;
+                    /** @description refresh_token: the latest refresh token (each is used once) */
+                    refresh_token?: string;
+                    /** @description refresh_token: ask for fewer of the granted scopes (read, write) */
+                    scope?: string;
                     /** @description The token's audience: this service's API_AUDIENCE (by default its public origin) for the REST API, or its MCP resource (PUBLIC_URL/mcp). Send `audience` or `resource` */
                     audience?: string;
                     /** @description RFC 8707 resource indicator, the alternative to `audience`: the MCP resource (PUBLIC_URL/mcp, as `/.well-known/oauth-protected-resource/mcp` names it) or the API audience. The token is valid only there */
@@ -3779,7 +3789,9 @@ export interface operations {
                      * @example {
                      *       "access_token": "string",
                      *       "token_type": "Bearer",
-                     *       "expires_in": 1
+                     *       "expires_in": 1,
+                     *       "refresh_token": "string",
+                     *       "scope": "string"
                      *     }
                      */
                     "application/json": {
@@ -3789,10 +3801,14 @@ export interface operations {
                         token_type: "Bearer";
                         /** @description Lifetime in seconds (TOKEN_TTL_SECONDS) */
                         expires_in: number;
+                        /** @description A person's sign-in: the next refresh token (the one sent is spent) */
+                        refresh_token?: string;
+                        /** @description A person's sign-in: the scopes granted (read, write) */
+                        scope?: string;
                     };
                 };
             };
-            /** @description invalid_request, unsupported_grant_type or invalid_target: the description names the parameter */
+            /** @description invalid_request, invalid_grant, invalid_scope, unsupported_grant_type or invalid_target: the description names the parameter */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3802,11 +3818,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "invalid_request",
-                     *       "error_description": "invalid_request, unsupported_grant_type or invalid_target: the description names the parameter"
+                     *       "error_description": "invalid_request, invalid_grant, invalid_scope, unsupported_grant_type or invalid_target: the description names the parameter"
                      *     }
                      */
                     "application/json": {
-                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target */
+                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, invalid_grant, invalid_scope, unsupported_grant_type, invalid_target */
                         error: string;
                         error_description: string;
                     };
@@ -3826,7 +3842,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, unsupported_grant_type, invalid_target */
+                        /** @description RFC 6749 §5.2 code: invalid_request, invalid_client, invalid_grant, invalid_scope, unsupported_grant_type, invalid_target */
                         error: string;
                         error_description: string;
                     };
@@ -3993,30 +4009,51 @@ export interface operations {
                     /**
                      * @example {
                      *       "issuer": "string",
+                     *       "authorization_endpoint": "string",
                      *       "token_endpoint": "string",
                      *       "jwks_uri": "string",
+                     *       "registration_endpoint": "string",
+                     *       "revocation_endpoint": "string",
                      *       "grant_types_supported": [
                      *         "string"
                      *       ],
                      *       "token_endpoint_auth_methods_supported": [
                      *         "string"
                      *       ],
+                     *       "revocation_endpoint_auth_methods_supported": [
+                     *         "string"
+                     *       ],
                      *       "response_types_supported": [
+                     *         "string"
+                     *       ],
+                     *       "response_modes_supported": [
+                     *         "string"
+                     *       ],
+                     *       "code_challenge_methods_supported": [
                      *         "string"
                      *       ],
                      *       "scopes_supported": [
                      *         "string"
-                     *       ]
+                     *       ],
+                     *       "authorization_response_iss_parameter_supported": false
                      *     }
                      */
                     "application/json": {
                         issuer: string;
+                        authorization_endpoint: string;
                         token_endpoint: string;
                         jwks_uri: string;
+                        /** @description Absent when dynamic client registration is off (OAUTH_DYNAMIC_REGISTRATION=false) */
+                        registration_endpoint?: string;
+                        revocation_endpoint: string;
                         grant_types_supported: string[];
                         token_endpoint_auth_methods_supported: string[];
+                        revocation_endpoint_auth_methods_supported: string[];
                         response_types_supported: string[];
+                        response_modes_supported: string[];
+                        code_challenge_methods_supported: string[];
                         scopes_supported: string[];
+                        authorization_response_iss_parameter_supported: boolean;
                     };
                 };
             };
@@ -22493,7 +22530,7 @@ export interface operations {
                      */
                     name: string;
                     /**
-                     * @description viewer: read; analyst: also exports and purchases; admin: also the Admin API (clients, keys, plans, credits, users)
+                     * @description viewer: read; analyst: also exports, purchases and changes (lists, monitors); admin: also the Admin API (clients, keys, plans, credits, users)
                      * @enum {string}
                      */
                     role: "viewer" | "analyst" | "admin";

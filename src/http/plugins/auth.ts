@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, credentialsFromHeaders } from '../../auth/authenticate.ts';
 import { authenticateSession, CSRF_HEADER, requireCsrf, sessionCookieName, sessionTokenOf } from '../../auth/console-sessions.ts';
-import { requireAttribution } from '../../auth/attribution.ts';
+import { requireAttribution, requireWriteAccess } from '../../auth/attribution.ts';
 import { countFailedAuthentication } from '../../auth/failed-auth.ts';
 import { requireRole, type Principal } from '../../auth/principal.ts';
 import type { Role } from '../../schemas/roles.ts';
@@ -58,6 +58,7 @@ export function addAuthHook(app: FastifyInstance): void {
     const op = request.routeOptions.config?.operation;
     if (op?.role) await checkRole(app, request, op, op.role);
     if (op && isUnconditional(op.permission)) checkAccess(request, op, undefined);
+    if (op) requireWriteAccess(principalOf(request), op);
   });
   // A permission that depends on an argument (export=true) is checked on the validated input.
   app.addHook('preHandler', async (request) => {

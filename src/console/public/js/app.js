@@ -138,6 +138,22 @@ function Frame({ user, route, onSignOut }) {
     <main id="main" tabindex="-1"><${Screen} route=${route} user=${user} /></main>`;
 }
 
+/**
+ * Where a sign-in for an application (OAuth, /oauth/authorize) continues once the person is
+ * signed in: only that path of this origin, so the parameter cannot send anyone elsewhere.
+ */
+function continueUrl() {
+  const next = new URLSearchParams(location.search).get('continue');
+  return next && next.startsWith('/oauth/authorize?') ? next : null;
+}
+
+/** @returns {boolean} true when the page is leaving for the application's sign-in. */
+function continueSignIn() {
+  const next = continueUrl();
+  if (next) location.replace(next);
+  return next !== null;
+}
+
 function App() {
   const route = useRoute();
   const [state, setState] = useState(
@@ -155,6 +171,7 @@ function App() {
     });
     session.current().then(
       (s) => {
+        if (continueSignIn()) return;
         setSession(s);
         setState({ checking: false, user: s.user });
       },
@@ -164,8 +181,9 @@ function App() {
   if (state.checking) return html`<main id="main"><${Loading} label="Checking your session…" /></main>`;
   if (!state.user) {
     return html`${state.error && html`<${ErrorBox} error=${state.error} />`}<${SignIn}
-        notice=${state.notice}
+        notice=${state.notice ?? (continueUrl() ? 'Sign in to connect an application to Stacklens.' : null)}
         onSignedIn=${(/** @type {Session} */ s) => {
+          if (continueSignIn()) return;
           setSession(s);
           setState({ checking: false, user: s.user });
           if (!location.hash || location.hash === '#/sign-in') navigate('#/search', { replace: true });
