@@ -19,6 +19,7 @@ import { registerDetectCommand } from './cli/detect.ts';
 import { detectSaveExtension, registerObserveCommand } from './cli/observe.ts';
 import { registerBackupCommands } from './cli/backup.ts';
 import { registerUserCommands } from './cli/users.ts';
+import { registerCrmCommands } from './cli/crm.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -39,6 +40,7 @@ registerDetectCommand(program, detectSaveExtension);
 registerObserveCommand(program);
 registerBackupCommands(program);
 registerUserCommands(program);
+registerCrmCommands(program);
 
 try {
   await program.parseAsync(process.argv);

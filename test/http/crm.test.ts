@@ -63,7 +63,7 @@ describe('connections', () => {
   test('the token is stored sealed and never answered: only its last 4 characters', async () => {
     const res = await connectHubSpot();
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual({ ...res.json(), createdAt: 0, updatedAt: 0 }, {
+    assert.deepEqual({ ...(res.json() as object), createdAt: 0, updatedAt: 0 }, {
       crm: 'hubspot',
       baseUrl: hs.url,
       tokenHint: '…WXYZ',
