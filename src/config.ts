@@ -88,6 +88,13 @@ const envSchema = z.object({
   MAX_WEBHOOKS_PER_CLIENT: int(0, 10_000).default(20),
   WEBHOOK_ALLOW_NETWORKS: optionalText,
   WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  /** Key that encrypts stored CRM API tokens (AES-256-GCM); unset → a random key generated once and kept in the database. */
+  CRM_TOKEN_KEY: optionalText,
+  /** CRM base URLs may be private, loopback or link-local addresses (a self-hosted CRM or a test stub). */
+  CRM_ALLOW_PRIVATE_NETWORK: bool.default(false),
+  /** Comma-separated CIDR blocks a CRM base URL may resolve to although not public. */
+  CRM_ALLOW_NETWORKS: optionalText,
+  CRM_TIMEOUT_MS: int(100, 600_000).default(30_000),
   WEBHOOK_RETRY_LIMIT: int(0, 30).default(13),
   WEBHOOK_RETRY_DELAY_SECONDS: int(1, 3600).default(15),
   WEBHOOK_DISABLE_AFTER_HOURS: int(1, 24 * 365).default(72),
@@ -257,6 +264,8 @@ export interface Config {
     /** An endpoint failing every delivery for this long is disabled until re-enabled. */
     disableAfterHours: number;
   };
+  /** CRM write-back (services/crm): the token key and which addresses a CRM base URL may reach. */
+  crm: { tokenKey: string | undefined; allowPrivateNetwork: boolean; allowNetworks: string[]; timeoutMs: number };
   /** The schema of the job queue (pg-boss). */
   jobsSchema: string;
   stdioApiKey: string | undefined;
@@ -415,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
     },
+    crm: { tokenKey: e.CRM_TOKEN_KEY, allowPrivateNetwork: e.CRM_ALLOW_PRIVATE_NETWORK, allowNetworks: list(e.CRM_ALLOW_NETWORKS), timeoutMs: e.CRM_TIMEOUT_MS },
     jobsSchema: e.JOBS_SCHEMA,
     stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {

@@ -20,6 +20,7 @@ import { detectSaveExtension, registerObserveCommand } from './cli/observe.ts';
 import { registerBackupCommands } from './cli/backup.ts';
 import { registerUserCommands } from './cli/users.ts';
 import { registerListCommands } from './cli/lists.ts';
+import { registerCrmCommands } from './cli/crm.ts';
 
 const program = new Command('stacklens')
   .description('Stacklens: self-hostable account intelligence (technographics, cohorts, firmographics, people).')
@@ -41,6 +42,7 @@ registerObserveCommand(program);
 registerBackupCommands(program);
 registerUserCommands(program);
 registerListCommands(program);
+registerCrmCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,6 +14,7 @@ import type { Config } from './config.ts';
 const CONFIGURED_SECRETS: Record<string, (config: Config) => string | undefined> = {
   CURSOR_SECRET: (c) => c.cursorSecret,
   METRICS_TOKEN: (c) => c.metricsToken,
+  CRM_TOKEN_KEY: (c) => c.crm.tokenKey,
 };
 
 /** Shortest secret accepted outside demo mode: 32 characters (`openssl rand -base64 32` gives 44). */

@@ -339,10 +339,12 @@ export const TABLES = {
     client_id: 'text',
     crm: 'text',
     base_url: 'text',
-    token: 'text',
+    token_sealed: 'text',
     external_id_field: 'text null',
     created_at: 'timestamptz default',
     updated_at: 'timestamptz default',
+    token_hint: 'text',
+    overwrite: 'bool default',
   },
   crm_field_state: { client_id: 'text', crm: 'text', company_id: 'text', field: 'text', value: 'text', written_at: 'timestamptz default' },
   crm_sync_runs: {
@@ -361,6 +363,7 @@ export const TABLES = {
     error: 'text null',
     started_at: 'timestamptz default',
     finished_at: 'timestamptz null',
+    list_id: 'text null',
   },
   feedback_reports: {
     id: 'text',

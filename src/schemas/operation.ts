@@ -26,6 +26,7 @@ export const OPERATION_TAGS = [
   { name: 'Firmographics', description: 'Company profiles' },
   { name: 'Feed', description: 'Company news feed' },
   { name: 'Lists', description: 'Account lists: uploads, versions and diffs, matching to companies, the review queue' },
+  { name: 'CRM', description: 'Write-back to HubSpot and Salesforce: connections, syncs with a dry run, the sync log (export permission)' },
   { name: 'Events', description: 'Change events (adoptions, drops, firmographic changes, news), a live stream, company history, monitors and webhooks' },
   { name: 'Intelligence', description: 'Cohorts, competitors, usage benchmarks, related products, products in use' },
   { name: 'Vendors', description: 'Vendors and their product catalogs' },

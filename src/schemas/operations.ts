@@ -16,6 +16,7 @@ import { feedOperations } from './feed.ts';
 import { eventOperations } from './events.ts';
 import { monitorOperations } from './monitors.ts';
 import { listOperations } from './lists.ts';
+import { crmOperations } from './crm.ts';
 import { webhookOperations } from './webhooks.ts';
 import { adoptionOperations } from './adoption.ts';
 import { intelligenceOperations } from './intelligence.ts';
@@ -43,6 +44,7 @@ const LISTED = [
   ...eventOperations,
   ...monitorOperations,
   ...listOperations,
+  ...crmOperations,
   ...webhookOperations,
   ...adoptionOperations,
   ...intelligenceOperations,

@@ -4,31 +4,70 @@ import type { Queryable } from '../db/db.ts';
 
 export type CrmKind = 'hubspot' | 'salesforce';
 
-interface CrmConnectionRow {
+export interface CrmConnectionRow {
   clientId: string;
   crm: CrmKind;
   baseUrl: string;
-  token: string;
+  /** The API token sealed (services/crm/token-seal.ts): never the token itself. */
+  tokenSealed: string;
+  tokenHint: string;
   externalIdField: string | null;
+  /** Write fields a person owns in the CRM too (the connection's default; a sync may say otherwise). */
+  overwrite: boolean;
+  createdAt: Date;
   updatedAt: Date;
 }
 
-/** Creates or replaces a client's connection to one CRM. */
-export async function upsertConnection(db: Queryable, c: Omit<CrmConnectionRow, 'updatedAt'>): Promise<void> {
-  await db.query(
-    `INSERT INTO crm_connections (client_id, crm, base_url, token, external_id_field) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (client_id, crm) DO UPDATE SET base_url = EXCLUDED.base_url, token = EXCLUDED.token,
-       external_id_field = EXCLUDED.external_id_field, updated_at = now()`,
-    [c.clientId, c.crm, c.baseUrl, c.token, c.externalIdField],
+/** Creates or replaces a client's connection to one CRM; answers the stored row. */
+export async function upsertConnection(db: Queryable, c: Omit<CrmConnectionRow, 'createdAt' | 'updatedAt'>): Promise<CrmConnectionRow> {
+  const [row] = await db.query<RawConnection>(
+    `INSERT INTO crm_connections (client_id, crm, base_url, token_sealed, token_hint, external_id_field, overwrite) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (client_id, crm) DO UPDATE SET base_url = EXCLUDED.base_url, token_sealed = EXCLUDED.token_sealed, token_hint = EXCLUDED.token_hint,
+       external_id_field = EXCLUDED.external_id_field, overwrite = EXCLUDED.overwrite, updated_at = now()
+     RETURNING ${CONNECTION_COLUMNS}`,
+    [c.clientId, c.crm, c.baseUrl, c.tokenSealed, c.tokenHint, c.externalIdField, c.overwrite],
   );
+  return toConnection(row!);
 }
 
+interface RawConnection {
+  client_id: string;
+  crm: CrmKind;
+  base_url: string;
+  token_sealed: string;
+  token_hint: string;
+  external_id_field: string | null;
+  overwrite: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+const CONNECTION_COLUMNS = 'client_id, crm, base_url, token_sealed, token_hint, external_id_field, overwrite, created_at, updated_at';
+const toConnection = (r: RawConnection): CrmConnectionRow => ({
+  clientId: r.client_id,
+  crm: r.crm,
+  baseUrl: r.base_url,
+  tokenSealed: r.token_sealed,
+  tokenHint: r.token_hint,
+  externalIdField: r.external_id_field,
+  overwrite: r.overwrite,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
 export async function findConnection(db: Queryable, clientId: string, crm: CrmKind): Promise<CrmConnectionRow | undefined> {
-  const [row] = await db.query<{ base_url: string; token: string; external_id_field: string | null; updated_at: Date }>(
-    `SELECT base_url, token, external_id_field, updated_at FROM crm_connections WHERE client_id = $1 AND crm = $2`,
-    [clientId, crm],
-  );
-  return row && { clientId, crm, baseUrl: row.base_url, token: row.token, externalIdField: row.external_id_field, updatedAt: row.updated_at };
+  const [row] = await db.query<RawConnection>(`SELECT ${CONNECTION_COLUMNS} FROM crm_connections WHERE client_id = $1 AND crm = $2`, [clientId, crm]);
+  return row && toConnection(row);
+}
+
+export async function listConnections(db: Queryable, clientId: string): Promise<CrmConnectionRow[]> {
+  const rows = await db.query<RawConnection>(`SELECT ${CONNECTION_COLUMNS} FROM crm_connections WHERE client_id = $1 ORDER BY crm`, [clientId]);
+  return rows.map(toConnection);
+}
+
+/** Deletes a client's connection (with its field state); false when it had none. */
+export async function deleteConnection(db: Queryable, clientId: string, crm: CrmKind): Promise<boolean> {
+  const rows = await db.query(`DELETE FROM crm_connections WHERE client_id = $1 AND crm = $2 RETURNING crm`, [clientId, crm]);
+  return rows.length > 0;
 }
 
 /** What we last wrote, by company id then field. */
@@ -65,6 +104,7 @@ export async function recordWritten(
 export interface SyncRunRow {
   id: string;
   crm: CrmKind;
+  listId: string | null;
   dryRun: boolean;
   overwrite: boolean;
   status: 'running' | 'done' | 'failed';
@@ -75,13 +115,20 @@ export interface SyncRunRow {
   finishedAt: Date | null;
 }
 
-export async function insertSyncRun(db: Queryable, id: string, clientId: string, crm: CrmKind, dryRun: boolean, overwrite: boolean): Promise<void> {
-  await db.query(`INSERT INTO crm_sync_runs (id, client_id, crm, dry_run, overwrite, status) VALUES ($1, $2, $3, $4, $5, 'running')`, [
+export async function insertSyncRun(
+  db: Queryable,
+  id: string,
+  clientId: string,
+  crm: CrmKind,
+  run: { dryRun: boolean; overwrite: boolean; listId?: string | null },
+): Promise<void> {
+  await db.query(`INSERT INTO crm_sync_runs (id, client_id, crm, dry_run, overwrite, status, list_id) VALUES ($1, $2, $3, $4, $5, 'running', $6)`, [
     id,
     clientId,
     crm,
-    dryRun,
-    overwrite,
+    run.dryRun,
+    run.overwrite,
+    run.listId ?? null,
   ]);
 }
 
@@ -101,6 +148,7 @@ export async function finishSyncRun(
 interface RawRun {
   id: string;
   crm: CrmKind;
+  list_id: string | null;
   dry_run: boolean;
   overwrite: boolean;
   status: SyncRunRow['status'];
@@ -114,10 +162,11 @@ interface RawRun {
   started_at: Date;
   finished_at: Date | null;
 }
-const RUN_COLUMNS = `id, crm, dry_run, overwrite, status, created, updated, unchanged, skipped, failed, records, error, started_at, finished_at`;
+const RUN_COLUMNS = `id, crm, list_id, dry_run, overwrite, status, created, updated, unchanged, skipped, failed, records, error, started_at, finished_at`;
 const toRun = (r: RawRun): SyncRunRow => ({
   id: r.id,
   crm: r.crm,
+  listId: r.list_id,
   dryRun: r.dry_run,
   overwrite: r.overwrite,
   status: r.status,
@@ -160,7 +209,16 @@ export interface CrmAccountRow {
 }
 
 /** The companies of these domains (already normalized), with their technologies by evidence count; unknown domains are absent. */
-export async function crmAccountsByDomains(db: Queryable, domains: string[]): Promise<CrmAccountRow[]> {
+export function crmAccountsByDomains(db: Queryable, domains: string[]): Promise<CrmAccountRow[]> {
+  return crmAccounts(db, 'lower(c.domain) = ANY($1::text[])', domains);
+}
+
+/** The companies of these ids; unknown ids are absent. */
+export function crmAccountsByIds(db: Queryable, ids: string[]): Promise<CrmAccountRow[]> {
+  return crmAccounts(db, 'c.id = ANY($1::text[])', ids);
+}
+
+async function crmAccounts(db: Queryable, where: string, keys: string[]): Promise<CrmAccountRow[]> {
   const rows = await db.query<{
     id: string;
     domain: string;
@@ -176,8 +234,8 @@ export async function crmAccountsByDomains(db: Queryable, domains: string[]): Pr
     `SELECT c.id, c.domain, c.name, c.country, i.name AS industry, c.employee_count, c.employee_band, c.revenue_usd, c.revenue_band,
        (SELECT array_agg(p.name ORDER BY s.hit_count DESC, p.name) FROM installs s JOIN products p ON p.id = s.product_id WHERE s.company_id = c.id) AS technologies
      FROM companies c LEFT JOIN industries i ON i.id = c.industry_id
-     WHERE lower(c.domain) = ANY($1::text[]) ORDER BY c.domain`,
-    [domains],
+     WHERE ${where} ORDER BY c.domain`,
+    [keys],
   );
   return rows.map((r) => ({
     id: r.id,

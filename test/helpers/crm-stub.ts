@@ -30,6 +30,8 @@ export interface SpecRequest {
   query: URLSearchParams;
   body: string;
   json: unknown;
+  /** The Authorization header as sent (set by the stub server; the checker reads it from the headers it is given). */
+  authorization?: string;
 }
 
 /** The operations of an OpenAPI document, with a request checker built on Ajv. */
@@ -166,6 +168,7 @@ export async function startSpecStub(checker: OpenApiChecker, handle: (req: SpecR
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(problem), category: 'VALIDATION_ERROR' }));
         return;
       }
+      parsed.authorization = req.headers.authorization;
       requests.push(parsed);
       const answer = handle(parsed);
       const type = answer.csv !== undefined ? 'text/csv' : 'application/json';

@@ -36,6 +36,8 @@ const SAMPLE: Record<string, unknown> = {
   profileIds: ['per_x'],
   body: {},
   url: 'example.com',
+  crm: 'hubspot',
+  runId: 'crmsync_x',
 };
 
 /** The flag that makes the permission apply (export=true), if the permission depends on one. */

@@ -9,6 +9,7 @@ import { crmAccountsByDomains, findSyncRun, listSyncRuns, upsertConnection, type
 import { HubSpotConnector } from '../../src/services/crm/hubspot.ts';
 import { SalesforceConnector } from '../../src/services/crm/salesforce.ts';
 import { connectorFor, syncAccounts, type RecordPlan } from '../../src/services/crm/sync.ts';
+import { sealToken } from '../../src/services/crm/token-seal.ts';
 import type { CrmHttpOptions } from '../../src/services/crm/http.ts';
 import { createTestDb } from '../helpers/db.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
@@ -17,6 +18,17 @@ import { startHubSpotStub, startSalesforceStub, type HubSpotStub, type Salesforc
 
 // The explicit override of the SSRF rule for the local stubs: 127.0.0.1 on any port.
 const LOCAL: CrmHttpOptions = { token: 'tok_test', network: { allowNetworks: ['127.0.0.1/32'], ports: 'any' }, timeoutMs: 5000 };
+const TOKEN_KEY = Buffer.alloc(32, 7);
+const REACH = { tokenKey: TOKEN_KEY, network: LOCAL.network, timeoutMs: 5000 };
+const connection = (clientId: string, crm: 'hubspot' | 'salesforce', baseUrl: string, token: string) => ({
+  clientId,
+  crm,
+  baseUrl,
+  tokenSealed: sealToken(TOKEN_KEY, token, { clientId, crm }),
+  tokenHint: '…',
+  externalIdField: null,
+  overwrite: false,
+});
 
 const N = 230; // three HubSpot batches: 100 + 100 + 30
 let db: Db;
@@ -54,7 +66,7 @@ const clients: string[] = [];
 async function newClient(): Promise<string> {
   const id = (await createClient(db, { name: 'crm test', plan: 'full' })).clientId;
   for (const crm of ['hubspot', 'salesforce'] as const)
-    await upsertConnection(db, { clientId: id, crm, baseUrl: 'http://127.0.0.1:1', token: 'x', externalIdField: null });
+    await upsertConnection(db, connection(id, crm, 'http://127.0.0.1:1', 'x'));
   clients.push(id);
   return id;
 }
@@ -248,9 +260,9 @@ describe('the sync log', () => {
   test("lists a client's runs newest first, with counts; one run holds its records", async () => {
     const hs = await startHubSpotStub();
     clientId = await newClient();
-    await upsertConnection(db, { clientId, crm: 'hubspot', baseUrl: hs.url, token: 'tok', externalIdField: null });
-    const stored = (await connectorFor(db, clientId, 'hubspot', LOCAL.network))!;
-    assert.equal(await connectorFor(db, 'cli_nobody', 'hubspot', LOCAL.network), undefined);
+    await upsertConnection(db, connection(clientId, 'hubspot', hs.url, 'tok'));
+    const stored = (await connectorFor(db, clientId, 'hubspot', REACH))!;
+    assert.equal(await connectorFor(db, 'cli_nobody', 'hubspot', REACH), undefined);
     for (let i = 0; i < 3; i++) await syncAccounts(db, clientId, stored, accounts.slice(i, i + 2), { dryRun: i === 0, overwrite: false });
     await hs.close();
     const { total, rows } = await listSyncRuns(db, clientId, 0, 100);

@@ -72,6 +72,17 @@ async function allowedAddresses(url: URL, resolver: DnsResolver, policy: Network
   return ok;
 }
 
+/**
+ * Checks a URL a client stores to be called later (a CRM base URL) as a request to it would be:
+ * the URL's form (checkUrl), then every address its name resolves to. Throws
+ * BlockedAddressError, or DnsError when the name does not resolve.
+ */
+export async function checkTarget(raw: string, resolver: DnsResolver, policy: NetworkPolicy): Promise<URL> {
+  const url = checkUrl(raw, policy);
+  await allowedAddresses(url, resolver, policy);
+  return url;
+}
+
 const CODES_TRANSIENT = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 function classify(err: NodeJS.ErrnoException): FetchError {

@@ -4,6 +4,6 @@
 export { fetchSite, siteTarget, CollectError, type FetchSiteOptions } from './fetch-site.ts';
 export { type NetworkPolicy } from './address.ts';
 export { Politeness } from './politeness.ts';
-export { requestOnce, FetchError } from './http.ts';
+export { requestOnce, checkTarget, FetchError } from './http.ts';
 export { BlockedAddressError } from './address.ts';
-export { makeResolver } from './dns.ts';
+export { makeResolver, DnsError } from './dns.ts';

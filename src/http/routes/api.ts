@@ -24,6 +24,7 @@ import { feedRoutes } from './feed.ts';
 import { eventRoutes } from './events.ts';
 import { monitorRoutes } from './monitors.ts';
 import { listRoutes } from './lists.ts';
+import { crmRoutes } from './crm.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { adoptionRoutes } from './adoption.ts';
 import { profileRoutes } from './profiles.ts';
@@ -72,6 +73,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     ...eventRoutes(app),
     ...monitorRoutes(app),
     ...listRoutes(app),
+    ...crmRoutes(app),
     ...webhookRoutes(app),
     ...adoptionRoutes(app),
     ...intelligenceRoutes(app),

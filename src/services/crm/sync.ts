@@ -17,11 +17,13 @@ import {
   lastWritten,
   recordWritten,
   type CrmAccountRow,
+  type CrmConnectionRow,
   type CrmKind,
   type SyncRunRow,
 } from '../../store/crm.ts';
 import type { NetworkPolicy } from '../../detect/collect/index.ts';
-import type { CrmConnector } from './connector.ts';
+import { CrmError, type CrmConnector } from './connector.ts';
+import { openToken } from './token-seal.ts';
 import { HubSpotConnector } from './hubspot.ts';
 import { SalesforceConnector } from './salesforce.ts';
 import { CRM_FIELDS, crmRecord } from './fields.ts';
@@ -48,6 +50,8 @@ interface SyncOptions {
   dryRun: boolean;
   /** Write fields a person owns in the CRM too. */
   overwrite: boolean;
+  /** The list whose companies these are, for the log. */
+  listId?: string;
 }
 
 /** The plan for one company, given the CRM's current record (undefined: none) and what we last wrote. */
@@ -85,14 +89,15 @@ export async function syncAccounts(
   options: SyncOptions,
 ): Promise<SyncRunRow> {
   const id = `crmsync_${randomUUID()}`;
-  await insertSyncRun(db, id, clientId, connector.kind, options.dryRun, options.overwrite);
+  await insertSyncRun(db, id, clientId, connector.kind, options);
   const fields = CRM_FIELDS[connector.kind];
   const counts = { created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 };
   const plans: RecordPlan[] = [];
   try {
     const desired = accounts.map((a) => ({ account: a, record: crmRecord(connector.kind, a) }));
     const recordOf = new Map(desired.map((d) => [d.account.id, d.record]));
-    const keyOf = (r: Record<string, string>) => (connector.keyField === 'domain' ? r.domain!.toLowerCase() : r[connector.keyField]!);
+    // Salesforce's key is our company id in whichever External ID field the connection names.
+    const keyOf = (r: Record<string, string>) => (connector.keyField === 'domain' ? r.domain!.toLowerCase() : (r[connector.keyField] ?? r.Stacklens_Id__c!));
     const current = await connector.read(
       desired.map((d) => keyOf(d.record)),
       fields,
@@ -153,10 +158,24 @@ export async function syncAccounts(
   return (await findSyncRun(db, clientId, id))!;
 }
 
+/** How a connector reaches its CRM: the sealing key of stored tokens, the network policy, the time limit per request. */
+export interface CrmReach {
+  tokenKey: Buffer;
+  network: NetworkPolicy;
+  timeoutMs: number;
+}
+
+/** The connector of a stored connection, its token opened; a token that does not open (another key) is a CrmError. */
+export function connectorOf(c: CrmConnectionRow, reach: CrmReach): CrmConnector {
+  const token = openToken(reach.tokenKey, c.tokenSealed, c);
+  if (token === undefined)
+    throw new CrmError(`the stored ${c.crm} token cannot be decrypted (CRM_TOKEN_KEY changed since it was stored): connect again with the token`);
+  const http = { token, network: reach.network, timeoutMs: reach.timeoutMs };
+  return c.crm === 'hubspot' ? new HubSpotConnector(c.baseUrl, http) : new SalesforceConnector(c.baseUrl, http, c.externalIdField ?? 'Stacklens_Id__c');
+}
+
 /** The connector of a client's stored connection to `crm`, or undefined when it has none. */
-export async function connectorFor(db: Db, clientId: string, crm: CrmKind, network: NetworkPolicy, timeoutMs = 30_000): Promise<CrmConnector | undefined> {
+export async function connectorFor(db: Db, clientId: string, crm: CrmKind, reach: CrmReach): Promise<CrmConnector | undefined> {
   const c = await findConnection(db, clientId, crm);
-  if (!c) return undefined;
-  const http = { token: c.token, network, timeoutMs };
-  return crm === 'hubspot' ? new HubSpotConnector(c.baseUrl, http) : new SalesforceConnector(c.baseUrl, http, c.externalIdField ?? 'Stacklens_Id__c');
+  return c && connectorOf(c, reach);
 }
