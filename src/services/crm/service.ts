@@ -31,7 +31,7 @@ import {
 import { audit } from '../audit.ts';
 import type { Actor } from '../exports.ts';
 import { listCompanyIds } from '../lists.ts';
-import { takeEnrichRows } from '../plan-limits.ts';
+import { takeEnrichment } from '../plan-limits.ts';
 import { CrmError } from './connector.ts';
 import { connectorOf, syncAccounts, type CrmReach, type RecordPlan } from './sync.ts';
 import { crmTokenKey, sealToken, tokenHint } from './token-seal.ts';
@@ -66,7 +66,10 @@ async function checkBaseUrl(raw: string, settings: CrmSettings): Promise<string>
     return url.href.replace(/\/+$/, '');
   } catch (err) {
     if (err instanceof BlockedAddressError || err instanceof DnsError) {
-      const hint = err instanceof BlockedAddressError && err.reason === 'non_public_address' ? ' (an operator allows private ones with CRM_ALLOW_PRIVATE_NETWORK or CRM_ALLOW_NETWORKS)' : '';
+      const hint =
+        err instanceof BlockedAddressError && err.reason === 'non_public_address'
+          ? ' (an operator allows private ones with CRM_ALLOW_PRIVATE_NETWORK or CRM_ALLOW_NETWORKS)'
+          : '';
       throw new BadRequestError(`baseUrl: ${err.message}${hint}`);
     }
     throw err;
@@ -135,7 +138,7 @@ export async function syncCrm(db: Db, settings: CrmSettings, actor: Actor, input
   } else {
     accounts = await crmAccountsByDomains(db, [...new Set(input.domains!.map((d) => d.toLowerCase()))]);
   }
-  await takeEnrichRows(db, actor.clientId, accounts.length);
+  await takeEnrichment(db, actor.clientId, accounts.length, 0);
   let connector;
   try {
     connector = connectorOf(connection, await reachOf(db, settings));
@@ -149,7 +152,15 @@ export async function syncCrm(db: Db, settings: CrmSettings, actor: Actor, input
     clientId: actor.clientId,
     onBehalfOf: actor.onBehalfOf,
     action: `crm.sync.${input.crm}`,
-    params: { runId: run.id, listId: input.listId ?? null, domains: input.domains?.length ?? null, dryRun: input.dryRun, overwrite, status: run.status, counts: run.counts },
+    params: {
+      runId: run.id,
+      listId: input.listId ?? null,
+      domains: input.domains?.length ?? null,
+      dryRun: input.dryRun,
+      overwrite,
+      status: run.status,
+      counts: run.counts,
+    },
     resultCount: accounts.length,
     outcome: run.status === 'failed' ? 'failure' : 'success',
   });
