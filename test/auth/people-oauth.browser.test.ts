@@ -155,7 +155,8 @@ test('the MCP SDK OAuth client signs an analyst in through the console and conse
   const context = await newContext();
   const { client, provider } = await signedInClient(context, 'analyst');
   const tools = await client.listTools();
-  assert.ok(tools.tools.some((tool) => tool.name === 'lists_upload'));
+  // The short list (lists_upload is reached by name or through more_tools).
+  assert.ok(tools.tools.some((tool) => tool.name === 'more_tools'));
   const balance = await client.callTool({ name: 'credits_balance', arguments: {} });
   assert.equal(balance.isError, undefined, JSON.stringify(balance.content));
   const upload = await client.callTool({ name: 'lists_upload', arguments: { name: 'From the agent', rows: [{ domain: 'example.com' }] } });

@@ -359,6 +359,11 @@ describe('sign-in for people (authorization code + PKCE)', () => {
     const upload = toolResult(await callTool(viewer.access_token, 'lists_upload', { name: 'Mine', rows: [{ domain: 'example.com' }] }));
     assert.equal(upload.isError, true);
     assert.match(upload.content[0]!.text, /Role 'analyst' is required for createList.*your role is 'viewer'/);
+    const through = toolResult(
+      await callTool(viewer.access_token, 'more_tools', { call: 'lists_upload', arguments: { name: 'Mine', rows: [{ domain: 'example.com' }] } }),
+    );
+    assert.equal(through.isError, true, 'a write reached through more_tools is held to the same role');
+    assert.match(through.content[0]!.text, /Role 'analyst' is required for createList/);
     const purchase = toolResult(await callTool(viewer.access_token, 'profiles_purchase', { profileIds: ['prf_x'] }));
     assert.equal(purchase.isError, true);
     assert.match(purchase.content[0]!.text, /Role 'analyst' is required/);
