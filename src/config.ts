@@ -395,7 +395,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
     },
-    crm: { tokenKey: e.CRM_TOKEN_KEY, allowPrivateNetwork: e.CRM_ALLOW_PRIVATE_NETWORK, allowNetworks: list(e.CRM_ALLOW_NETWORKS), timeoutMs: e.CRM_TIMEOUT_MS },
+    crm: {
+      tokenKey: e.CRM_TOKEN_KEY,
+      allowPrivateNetwork: e.CRM_ALLOW_PRIVATE_NETWORK,
+      allowNetworks: list(e.CRM_ALLOW_NETWORKS),
+      timeoutMs: e.CRM_TIMEOUT_MS,
+    },
     jobsSchema: e.JOBS_SCHEMA,
     stdioApiKey: e.STACKLENS_API_KEY,
     mcp: {

@@ -74,7 +74,16 @@ export function registerCrmCommands(program: Command): void {
     .option('--overwrite', 'syncs overwrite fields a person edited in the CRM by default')
     .option('--json', 'print the connection as JSON')
     .action(
-      async (opts: { client: string; crm: string; baseUrl: string; token?: string; tokenFile?: string; externalIdField?: string; overwrite?: boolean; json?: boolean }) => {
+      async (opts: {
+        client: string;
+        crm: string;
+        baseUrl: string;
+        token?: string;
+        tokenFile?: string;
+        externalIdField?: string;
+        overwrite?: boolean;
+        json?: boolean;
+      }) => {
         const input = parsed(connectCrmOp.input, {
           crm: opts.crm,
           baseUrl: opts.baseUrl,
@@ -85,7 +94,10 @@ export function registerCrmCommands(program: Command): void {
         await withContext(async ({ db, config }) => {
           const c = await connectCrm(db, config.crm, await exportingClient(db, opts.client), input);
           if (opts.json) console.log(JSON.stringify(c));
-          else console.log(`${opts.client}: ${c.crm} at ${c.baseUrl}, token ${c.tokenHint}${c.externalIdField ? `, key ${c.externalIdField}` : ''}${c.overwrite ? ', overwrite' : ''}`);
+          else
+            console.log(
+              `${opts.client}: ${c.crm} at ${c.baseUrl}, token ${c.tokenHint}${c.externalIdField ? `, key ${c.externalIdField}` : ''}${c.overwrite ? ', overwrite' : ''}`,
+            );
         });
       },
     );
@@ -127,13 +139,23 @@ export function registerCrmCommands(program: Command): void {
     .option('--on-behalf-of <email>', 'the person the sync is done for (recorded in the audit log)')
     .option('--json', 'print the run as JSON')
     .action(
-      async (opts: { client: string; crm?: string; list?: string; domains?: string; dryRun?: boolean; overwrite?: boolean; onBehalfOf?: string; json?: boolean }) => {
+      async (opts: {
+        client: string;
+        crm?: string;
+        list?: string;
+        domains?: string;
+        dryRun?: boolean;
+        overwrite?: boolean;
+        onBehalfOf?: string;
+        json?: boolean;
+      }) => {
         await withContext(async ({ db, config }) => {
           const clientId = await exportingClient(db, opts.client);
           let kind = opts.crm;
           if (kind === undefined) {
             const { connections } = await listCrmConnections(db, clientId);
-            if (connections.length !== 1) throw new BadRequestError(`--crm: the client has ${connections.length} connections; name one (hubspot or salesforce)`);
+            if (connections.length !== 1)
+              throw new BadRequestError(`--crm: the client has ${connections.length} connections; name one (hubspot or salesforce)`);
             kind = connections[0]!.crm;
           }
           const input = parsed(syncCrmOp.input, {

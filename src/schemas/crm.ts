@@ -72,7 +72,12 @@ const syncBody = z
   .strictObject({
     crm: crmKind,
     listId: idInput('lst_3fa1c2d4e5f60718').optional().describe('The matched companies of one of your account lists (its current version)'),
-    domains: z.array(domainSchema()).min(1).max(MAX_SYNC_COMPANIES).optional().describe(`Or 1-${MAX_SYNC_COMPANIES} company domains (unknown ones are left out)`),
+    domains: z
+      .array(domainSchema())
+      .min(1)
+      .max(MAX_SYNC_COMPANIES)
+      .optional()
+      .describe(`Or 1-${MAX_SYNC_COMPANIES} company domains (unknown ones are left out)`),
     dryRun: z.boolean().describe('true: read the CRM and answer what would change, writing nothing; false: write'),
     overwrite: z.boolean().optional().describe("Overwrite fields a person owns in the CRM (default: the connection's overwrite)"),
   })
@@ -193,7 +198,13 @@ export const syncCrmOp = defineOperation({
   rateClass: 'export',
   readOnly: false,
   attributed: true,
-  http: { method: 'POST', path: '/crm/sync', headers: onBehalfOfHeaders, body: syncBody, errors: { 409: errorBodySchema.describe('More companies than the plan allows per day') } },
+  http: {
+    method: 'POST',
+    path: '/crm/sync',
+    headers: onBehalfOfHeaders,
+    body: syncBody,
+    errors: { 409: errorBodySchema.describe('More companies than the plan allows per day') },
+  },
 });
 
 export const listCrmSyncRunsOp = defineOperation({

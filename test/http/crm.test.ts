@@ -63,15 +63,18 @@ describe('connections', () => {
   test('the token is stored sealed and never answered: only its last 4 characters', async () => {
     const res = await connectHubSpot();
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual({ ...(res.json() as object), createdAt: 0, updatedAt: 0 }, {
-      crm: 'hubspot',
-      baseUrl: hs.url,
-      tokenHint: '…WXYZ',
-      externalIdField: null,
-      overwrite: false,
-      createdAt: 0,
-      updatedAt: 0,
-    });
+    assert.deepEqual(
+      { ...(res.json() as object), createdAt: 0, updatedAt: 0 },
+      {
+        crm: 'hubspot',
+        baseUrl: hs.url,
+        tokenHint: '…WXYZ',
+        externalIdField: null,
+        overwrite: false,
+        createdAt: 0,
+        updatedAt: 0,
+      },
+    );
     const listed = await call(owner, 'GET', '/crm/connections');
     assert.deepEqual(
       listed.json().connections.map((c: { crm: string; tokenHint: string }) => [c.crm, c.tokenHint]),
@@ -134,7 +137,10 @@ describe('sync', () => {
     assert.equal(acme0.outcome, undefined);
     assert.equal(hs.companies.size, 0, 'nothing written');
     assert.ok(hs.requests.every((r) => r.operationId === 'companies-batch-read'));
-    assert.ok(hs.requests.every((r) => r.authorization === `Bearer ${HS_TOKEN}`), 'the sealed token opens to the one given');
+    assert.ok(
+      hs.requests.every((r) => r.authorization === `Bearer ${HS_TOKEN}`),
+      'the sealed token opens to the one given',
+    );
     assert.deepEqual(hs.violations, []);
     firstRun = run.id;
   });

@@ -65,8 +65,7 @@ before(async () => {
 const clients: string[] = [];
 async function newClient(): Promise<string> {
   const id = (await createClient(db, { name: 'crm test', plan: 'full' })).clientId;
-  for (const crm of ['hubspot', 'salesforce'] as const)
-    await upsertConnection(db, connection(id, crm, 'http://127.0.0.1:1', 'x'));
+  for (const crm of ['hubspot', 'salesforce'] as const) await upsertConnection(db, connection(id, crm, 'http://127.0.0.1:1', 'x'));
   clients.push(id);
   return id;
 }

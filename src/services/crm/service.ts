@@ -66,7 +66,10 @@ async function checkBaseUrl(raw: string, settings: CrmSettings): Promise<string>
     return url.href.replace(/\/+$/, '');
   } catch (err) {
     if (err instanceof BlockedAddressError || err instanceof DnsError) {
-      const hint = err instanceof BlockedAddressError && err.reason === 'non_public_address' ? ' (an operator allows private ones with CRM_ALLOW_PRIVATE_NETWORK or CRM_ALLOW_NETWORKS)' : '';
+      const hint =
+        err instanceof BlockedAddressError && err.reason === 'non_public_address'
+          ? ' (an operator allows private ones with CRM_ALLOW_PRIVATE_NETWORK or CRM_ALLOW_NETWORKS)'
+          : '';
       throw new BadRequestError(`baseUrl: ${err.message}${hint}`);
     }
     throw err;
@@ -149,7 +152,15 @@ export async function syncCrm(db: Db, settings: CrmSettings, actor: Actor, input
     clientId: actor.clientId,
     onBehalfOf: actor.onBehalfOf,
     action: `crm.sync.${input.crm}`,
-    params: { runId: run.id, listId: input.listId ?? null, domains: input.domains?.length ?? null, dryRun: input.dryRun, overwrite, status: run.status, counts: run.counts },
+    params: {
+      runId: run.id,
+      listId: input.listId ?? null,
+      domains: input.domains?.length ?? null,
+      dryRun: input.dryRun,
+      overwrite,
+      status: run.status,
+      counts: run.counts,
+    },
     resultCount: accounts.length,
     outcome: run.status === 'failed' ? 'failure' : 'success',
   });
