@@ -59,13 +59,18 @@ const connectionOut = (c: CrmConnectionRow): CrmConnectionOut => ({
   updatedAt: c.updatedAt.toISOString(),
 });
 
-/** The base URL, refused with a 400 naming it when it (or what its name resolves to) is not an allowed address. */
+/**
+ * The base URL, refused with a 400 naming it when it (or what its name resolves to) is not an
+ * allowed address. A name that does not resolve now is kept: DNS may be down or split (a
+ * machine without outside DNS), and every request a sync makes is checked again anyway.
+ */
 async function checkBaseUrl(raw: string, settings: CrmSettings): Promise<string> {
   try {
     const url = await checkTarget(raw, resolver, networkPolicy(settings));
     return url.href.replace(/\/+$/, '');
   } catch (err) {
-    if (err instanceof BlockedAddressError || err instanceof DnsError) {
+    if (err instanceof DnsError) return new URL(raw).href.replace(/\/+$/, '');
+    if (err instanceof BlockedAddressError) {
       const hint =
         err instanceof BlockedAddressError && err.reason === 'non_public_address'
           ? ' (an operator allows private ones with CRM_ALLOW_PRIVATE_NETWORK or CRM_ALLOW_NETWORKS)'
