@@ -62,7 +62,14 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 const t0 = performance.now();
 let batches = 0;
-await runListUpload(db, Number(job.id), { asyncRows: 0, batchRows: BATCH, onBatch: () => void batches++ });
+await runListUpload(db, Number(job.id), {
+  asyncRows: 0,
+  batchRows: BATCH,
+  onBatch: (p) => {
+    batches++;
+    if (process.env.BENCH_VERBOSE) console.log(`batch ${batches}: ${p.done} of ${p.total}`);
+  },
+});
 const seconds = (performance.now() - t0) / 1000;
 delay.disable();
 const [row] = await db.query<{ status: string; error: string | null; result: { listId: string } | null }>(
