@@ -391,6 +391,36 @@ export const TABLES = {
     disabled_at: 'timestamptz null',
   },
   console_sessions: { id_hash: 'text', user_id: 'text', created_at: 'timestamptz default', last_seen_at: 'timestamptz default', expires_at: 'timestamptz' },
+  oauth_clients: {
+    id: 'text',
+    name: 'text',
+    redirect_uris: '_text',
+    secret_hash: 'text null',
+    auth_method: 'text',
+    created_at: 'timestamptz default',
+  },
+  oauth_codes: {
+    code_hash: 'text',
+    client_id: 'text',
+    user_id: 'text',
+    redirect_uri: 'text',
+    code_challenge: 'text',
+    resource: 'text',
+    scope: 'text',
+    expires_at: 'timestamptz',
+    used_at: 'timestamptz null',
+    family_id: 'text null',
+  },
+  oauth_grants: {
+    id: 'text',
+    client_id: 'text',
+    user_id: 'text',
+    resource: 'text',
+    scope: 'text',
+    created_at: 'timestamptz default',
+    revoked_at: 'timestamptz null',
+  },
+  oauth_refresh_tokens: { token_hash: 'text', grant_id: 'text', expires_at: 'timestamptz', used_at: 'timestamptz null' },
 } as const satisfies Record<string, Record<string, ColumnSpec>>;
 
 /** The udt names this schema uses, with the JavaScript value node-postgres reads for each (int8 and numeric as numbers: db.ts). */

@@ -128,7 +128,7 @@ test('an oversized body is a 413 in the service error shape on every route, the 
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: `grant_type=${'x'.repeat(20_000)}`,
   });
-  assertErrorShape(token, 413, /token endpoint's limit/);
+  assertErrorShape(token, 413, /OAuth endpoints' limit of \d+ bytes/);
 });
 
 test('a long URL is a 414, too many header bytes a 431, both in the service error shape with a request id', async () => {

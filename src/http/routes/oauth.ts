@@ -57,7 +57,7 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     if (error instanceof AppError) return sendError(request, reply, error.status, error.message, error.headers);
     const status = error.statusCode ?? 500;
     // A body over the limit is a 413 here as on every route, in the service's error shape.
-    if (status === 413) return sendTooLarge(request, reply, `body: larger than the limit of ${TOKEN_BODY_LIMIT} bytes`);
+    if (status === 413) return sendTooLarge(request, reply, `body: larger than the OAuth endpoints' limit of ${TOKEN_BODY_LIMIT} bytes`);
     if (status < 500) {
       // Unparsable JSON, unsupported media type, oversized body, prototype poisoning...
       return reply.code(400).send({ error: 'invalid_request', error_description: error.message });
