@@ -5,7 +5,7 @@
 // Registration is open when OAUTH_DYNAMIC_REGISTRATION is on (the default): a client gets
 // nothing by registering; a person must still sign in and consent. Limits: registrations
 // per address per hour (OAUTH_REGISTRATIONS_PER_HOUR), registered clients in all
-// (OAUTH_MAX_CLIENTS), and redirect URIs that are https, or http on a loopback host only
+// (OAUTH_MAX_CLIENTS: at the limit the oldest unused one makes room), and redirect URIs that are https, or http on a loopback host only
 // (RFC 8252 §7.3), with no fragment and no credentials in them.
 import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
@@ -23,6 +23,8 @@ export const OAUTH_CLIENT_PREFIX = 'oac_';
 const MAX_REDIRECT_URIS = 10;
 const MAX_REDIRECT_URI_LENGTH = 512;
 const MAX_CLIENT_NAME = 100;
+/** A client nobody signed in through is kept at least this long (its person may be on the consent screen). */
+const UNUSED_CLIENT_KEPT_MS = 3_600_000;
 const AUTH_METHODS: readonly OAuthAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 // Compared against when the client is unknown, so both answers take the same time.
@@ -104,11 +106,11 @@ export async function registerClient(deps: { db: Db; config: Config; counters: C
     secretHash: secret === undefined ? null : hashSecret(secret),
     authMethod: metadata.authMethod,
   };
-  if (!(await insertOAuthClient(db, client, people.maxClients))) {
+  if (!(await insertOAuthClient(db, client, people.maxClients, UNUSED_CLIENT_KEPT_MS))) {
     throw new OAuthError(
       403,
       'access_denied',
-      `This server holds its limit of ${people.maxClients} registered OAuth clients (OAUTH_MAX_CLIENTS); ask its operator to raise the limit`,
+      `This server holds its limit of ${people.maxClients} registered OAuth clients (OAUTH_MAX_CLIENTS), all in use or registered within the hour; ask its operator to raise the limit`,
     );
   }
   return { client: { ...client, createdAt: new Date() }, ...(secret !== undefined ? { secret } : {}) };

@@ -17,8 +17,25 @@ export interface OAuthClientRow {
 
 const CLIENT_COLUMNS = `id, name, redirect_uris AS "redirectUris", secret_hash AS "secretHash", auth_method AS "authMethod", created_at AS "createdAt"`;
 
-/** Inserts a client unless `maxClients` are registered already; false when full. */
-export async function insertOAuthClient(db: Queryable, c: Omit<OAuthClientRow, 'createdAt'>, maxClients: number): Promise<boolean> {
+/**
+ * Inserts a client unless `maxClients` are registered already; false when full. At the limit,
+ * the oldest client nobody is signed in through (no grant with a refresh token still valid),
+ * registered more than `idleMs` ago, makes room: most registered clients are one-off (an agent
+ * registers anew on each install), and without eviction a flood of registrations from many
+ * addresses would lock every new connector out until an operator cleaned up.
+ */
+export async function insertOAuthClient(db: Queryable, c: Omit<OAuthClientRow, 'createdAt'>, maxClients: number, idleMs: number): Promise<boolean> {
+  await db.query(
+    `DELETE FROM oauth_clients WHERE id = (
+       SELECT c.id FROM oauth_clients c
+       WHERE c.created_at < now() - make_interval(secs => $2::int / 1000.0)
+         AND NOT EXISTS (
+           SELECT 1 FROM oauth_grants g JOIN oauth_refresh_tokens r ON r.grant_id = g.id
+           WHERE g.client_id = c.id AND g.revoked_at IS NULL AND r.used_at IS NULL AND r.expires_at > now())
+       ORDER BY c.created_at, c.id LIMIT 1)
+     AND (SELECT count(*) FROM oauth_clients) >= $1::int`,
+    [maxClients, idleMs],
+  );
   const rows = await db.query(
     `INSERT INTO oauth_clients (id, name, redirect_uris, secret_hash, auth_method)
      SELECT $1::text, $2::text, $3::text[], $4::text, $5::text

@@ -6,8 +6,8 @@
 // Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -15,7 +15,6 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../../src/services/console-users.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'oauth-browser-password-1';
 // The client's redirect URI: nothing listens there; the browser's request to it is caught.
 const CALLBACK = 'http://127.0.0.1:7799/callback';
@@ -29,7 +28,6 @@ let browser: Browser;
 let base: string;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
   // PUBLIC_URL must be the address the client reaches (the resource and issuer are built from it).
   let lastError: unknown;
   for (let attempt = 0; attempt < 20 && !base; attempt++) {
@@ -46,7 +44,7 @@ before(async () => {
   }
   assert.ok(base, `no free port in 7700-7789: ${String(lastError)}`);
   for (const u of Object.values(USERS)) await createUser(t.db, { ...u, password: PASSWORD });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  browser = await launchChromium();
 });
 
 after(async () => {

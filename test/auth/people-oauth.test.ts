@@ -390,6 +390,29 @@ describe('sign-in for people (authorization code + PKCE)', () => {
     assert.equal((await callTool(tokens.access_token, 'credits_balance', {})).statusCode, 401);
     assert.equal((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json().error, 'invalid_grant');
   });
+
+  test('at the limit of clients, the oldest client nobody is signed in through, registered over an hour ago, makes room', async () => {
+    const body = { redirect_uris: ['https://ok.example/cb'], token_endpoint_auth_method: 'none' };
+    for (let i = 0; (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_clients'))[0]!.n < 5; i++) {
+      assert.equal((await register(body, `10.9.3.${i}`)).statusCode, 201);
+    }
+    // Everyone registered within the hour: nobody is evicted.
+    assert.equal((await register(body, '10.9.4.1')).statusCode, 403);
+    await signIn('analyst'); // a live grant through the test client
+    const unused = await t.db.query<{ id: string }>(`SELECT id FROM oauth_clients WHERE id <> $1 ORDER BY created_at, id`, [clientId]);
+    // The test client is the oldest, and each other client is an hour or more old, in turn.
+    await t.db.query(`UPDATE oauth_clients SET created_at = now() - interval '1 day' WHERE id = $1`, [clientId]);
+    for (const [i, c] of unused.entries()) {
+      await t.db.query(`UPDATE oauth_clients SET created_at = now() - make_interval(hours => $2::int) WHERE id = $1`, [c.id, 10 - i]);
+    }
+    const added = await register(body, '10.9.4.2');
+    assert.equal(added.statusCode, 201, added.body);
+    const left = (await t.db.query<{ id: string }>('SELECT id FROM oauth_clients')).map((r) => r.id);
+    assert.equal(left.length, 5);
+    assert.ok(left.includes(clientId), 'a client a person is signed in through is kept');
+    assert.ok(!left.includes(unused[0]!.id), 'the oldest unused client made room');
+    assert.ok(left.includes(unused[1]!.id) && left.includes(added.json().client_id));
+  });
 });
 
 describe('operator switch and external identity provider', () => {

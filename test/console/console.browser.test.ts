@@ -8,12 +8,12 @@
 // Without Chromium this file fails loudly (apt-get install -y chromium), never skips.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { parse } from 'csv-parse/sync';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { checkA11y, consoleApi as api, fillSignIn, launchChromium } from '../helpers/browser.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listenInRange } from '../helpers/ports.ts';
 import { ensureDemoWorld } from '../../src/ingest/demo.ts';
@@ -22,9 +22,7 @@ import { recordDetections } from '../../src/services/observations.ts';
 import { OK_VISIT } from '../helpers/change-history.ts';
 import { EMPLOYEE_BAND_LABELS } from '../../src/bands.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS_DIR ? resolve(process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'stacklens-console-shots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'console-test-password-1';
 const USERS = {
   admin: { email: 'admin@console.test', name: 'Ada Admin', role: 'admin' },
@@ -37,7 +35,6 @@ let browser: Browser;
 let base: string;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(SHOTS, { recursive: true });
   // The real app on a real port, on a fresh database holding a small demo world.
   t = await createTestApp({ env: { SEED_DEMO: 'true', DEMO_COMPANIES: '60' } });
@@ -45,7 +42,7 @@ before(async () => {
   for (const u of Object.values(USERS)) await createUser(t.db, { ...u, password: PASSWORD });
   const port = await listenInRange((p) => t.app.listen({ port: p, host: '127.0.0.1' }));
   base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -74,50 +71,14 @@ async function signIn(who: keyof typeof USERS, width = 1280, colorScheme: 'light
   page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
   await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
   assert.match(page.url(), /\/console/, 'a browser asking for / lands on the console');
-  await page.getByLabel('Email').fill(USERS[who].email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page
-    .getByRole('button', { name: 'Sign out' })
-    .waitFor()
-    .catch(async (err: Error) => {
-      const alert = await page.getByRole('alert').allInnerTexts();
-      throw new Error(`${USERS[who].email} could not sign in${alert.length ? `: ${alert.join(' / ')}` : ''} (${err.message})`);
-    });
+  await fillSignIn(page, USERS[who].email, PASSWORD);
   return page;
-}
-
-/** axe-core in the page: no serious or critical violation. */
-async function checkA11y(page: Page, screen: string): Promise<void> {
-  // Injected through the DevTools protocol: the page's own CSP (rightly) refuses inline scripts.
-  if (!(await page.evaluate('"axe" in window'))) await page.evaluate(AXE);
-  // Browser-side code as text: this project's TypeScript has no DOM types.
-  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((res) => res.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`)) as {
-    id: string;
-    impact: string;
-    help: string;
-    targets: string[];
-  }[];
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${screen}: accessibility violations ${JSON.stringify(bad, null, 2)}`);
 }
 
 async function shot(page: Page, name: string, options: { top?: boolean } = {}): Promise<void> {
   // top: the page from its top (a click near the bottom of a long form scrolls it away).
   if (options.top) await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-/** A same-origin API call with the page's session (cookie) and CSRF token. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const call = `(async () => {
-    const s = await (await fetch('/console/api/session')).json();
-    const res = await fetch(${JSON.stringify(path)}, { method: ${JSON.stringify(method)}, headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
-      body: ${body === undefined ? 'undefined' : JSON.stringify(JSON.stringify(body))} });
-    return { status: res.status, body: await res.json().catch(() => null) };
-  })()`;
-  return (await page.evaluate(call)) as { status: number; body: T };
 }
 
 test('sign-in screen: wrong password shows the API message; page is accessible', async () => {

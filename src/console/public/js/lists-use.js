@@ -34,19 +34,19 @@ const COLUMNS = /** @type {[EnrichColumn, string][]} */ ([
 ]);
 
 /**
- * A refusal as a sentence: what kind of limit it is, then the API's own message (which names
- * the plan, the permission or the numbers).
+ * A refusal as a sentence: what kind of limit it is (the headline), then the API's own message
+ * (which names the plan, the permission or the numbers).
  * @param {Problem & { status?: number }} err
  * @returns {Problem}
  */
 function planProblem(err) {
-  const lead = /** @type {Record<number, string>} */ ({
-    403: 'Not allowed for this account',
-    409: "More rows than the plan's daily allowance",
-    413: 'Too large for the plan',
-    429: "Today's allowance is used up",
+  const title = /** @type {Record<number, string>} */ ({
+    403: 'Not allowed for this account.',
+    409: "More rows than the plan's daily allowance.",
+    413: 'Too large for the plan.',
+    429: "Today's allowance is used up.",
   })[err.status ?? 0];
-  return lead ? { message: `${lead}: ${err.message}` } : err;
+  return title ? { title, message: err.message } : err;
 }
 
 const slug = (/** @type {string} */ s) =>

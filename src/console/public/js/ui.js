@@ -8,7 +8,7 @@ export { html };
 
 /**
  * @typedef {{ parts: string[], query: URLSearchParams }} Route
- * @typedef {{ status?: number, message: string }} Problem  an ApiError, or any error to show
+ * @typedef {{ status?: number, message: string, title?: string }} Problem  an ApiError, or any error to show (title: the headline, when the screen knows better than the status)
  * @typedef {import('preact').ComponentChildren} Children
  */
 /**
@@ -82,12 +82,29 @@ export function Loading({ label = 'Loading…', rows = 0 }) {
   </div>`;
 }
 
+/**
+ * The headline of a refusal by its status: what kind of answer it is, so a plan limit or a
+ * typo does not read like a failure of the service. The API's message follows it.
+ * @param {number | undefined} status
+ */
+function headline(status) {
+  if (status === 400 || status === 422) return 'Please check the input.';
+  if (status === 401) return 'You are signed out.';
+  if (status === 402 || status === 403) return 'Not allowed for this account.';
+  if (status === 404) return 'Not found.';
+  if (status === 409) return 'Not possible right now.';
+  if (status === 413) return 'Too large.';
+  if (status === 429) return 'Limit reached.';
+  if (status === 503) return 'The service is busy.';
+  return 'Something went wrong.';
+}
+
 /** @param {{ error: Problem | null | undefined, onRetry?: () => void }} props */
 export function ErrorBox({ error, onRetry }) {
   if (!error) return null;
   const status = error.status ? `${error.status}: ` : '';
   return html`<div class="error" role="alert">
-    <strong>Something went wrong.</strong> <span class="error-message">${status}${error.message}</span>
+    <strong>${error.title ?? headline(error.status)}</strong> <span class="error-message">${status}${error.message}</span>
     ${onRetry && html` <button type="button" class="link" onClick=${onRetry}>Try again</button>`}
   </div>`;
 }
