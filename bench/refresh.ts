@@ -3,6 +3,8 @@
 // optionally evaluates it against the world's truth.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/refresh.ts --companies 100000 [--world demo|synthetic] [--eval]
 // --world demo (default) uses the real demo-world generator; synthetic is faster to build.
+// --keep --world-only: build the world in the schema and keep it, no refresh (a world for other
+// benchmarks, e.g. bench/facets.ts at 1,000,000 companies: BENCH_DATABASE_URL=…?options=-csearch_path%3D<schema>).
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDb } from '../src/db/db.ts';
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     eval: { type: 'boolean', default: false },
     world: { type: 'string', default: 'demo' },
     keep: { type: 'boolean', default: false },
+    'world-only': { type: 'boolean', default: false },
   },
 });
 const url = process.env.DATABASE_URL;
@@ -40,6 +43,10 @@ try {
       : await seedWorld(db, { companies: Number(values.companies), seed: values.seed! });
   console.log(`world: ${values.companies} companies, ${installs} installs generated in ${((Date.now() - t) / 1000).toFixed(1)} s (${db.engine})`);
   if (db.engine === 'postgres') await db.query('ANALYZE');
+  if (values['world-only']) {
+    console.log(`world kept in schema ${schema}`);
+    process.exit(0);
+  }
   t = Date.now();
   const cpu = process.cpuUsage();
   const r = await refreshAll(db, {

@@ -24,6 +24,7 @@ function rng(seed: number) {
 const REGIONS: Record<string, string[]> = { NA: ['US', 'CA'], EU: ['GB', 'DE', 'FR', 'NL', 'ES'], APAC: ['JP', 'AU', 'SG', 'IN'] };
 const TIERS: Record<string, number[]> = { small: [0, 1, 2], mid: [3, 4], large: [5, 6, 7] };
 const DAY = 86_400_000;
+const FLUSH_EVERY = 50_000;
 
 async function insert(db: Db, table: string, columns: string[], types: string[], rows: unknown[][], select = '*'): Promise<void> {
   for (let i = 0; i < rows.length; i += 20_000) {
@@ -84,11 +85,44 @@ export async function generateBenchWorld(db: Db, options: BenchWorldOptions): Pr
         const words = [`${industry.name.replace(' ', '').toLowerCase()}`, `vertical${industry.id.slice(5)}`, `niche${Math.floor(rand() * 5)}`];
         segments.push({ id: `seg_${industry.id}_${tier}_${region}`, industry, tier, region, core: [...core], words });
       }
-  const companies: unknown[][] = [],
+  let companies: unknown[][] = [],
     truthSeg: unknown[][] = [],
     installs: unknown[][] = [],
     truth: unknown[][] = [];
+  let installCount = 0;
+  // Written every FLUSH_EVERY companies: a world of a million companies (15 M installs) does not fit in one heap.
+  const flush = async () => {
+    await insert(
+      db,
+      'companies',
+      ['id', 'domain', 'name', 'industry_id', 'employee_band', 'revenue_band', 'country', 'description'],
+      ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+      companies,
+    );
+    await insert(
+      db,
+      'installs',
+      ['company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'],
+      ['text', 'text', 'timestamptz', 'timestamptz', 'int', 'int', 'text'],
+      installs,
+      "c0, c1, c2, c3, c4, c5, string_to_array(c6, ',')",
+    );
+    await insert(
+      db,
+      'truth_segments',
+      ['company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'],
+      ['text', 'text', 'text', 'text', 'text', 'text'],
+      truthSeg,
+    );
+    await insert(db, 'truth_installs', ['company_id', 'product_id', 'in_use', 'kind'], ['text', 'text', 'bool', 'text'], truth);
+    installCount += installs.length;
+    companies = [];
+    truthSeg = [];
+    installs = [];
+    truth = [];
+  };
   for (let i = 0; i < options.companies; i++) {
+    if (companies.length >= FLUSH_EVERY) await flush();
     const seg = pick(segments);
     const id = `cmp_b${String(i).padStart(7, '0')}`;
     const band = pick(TIERS[seg.tier]!);
@@ -124,28 +158,6 @@ export async function generateBenchWorld(db: Db, options: BenchWorldOptions): Pr
       installs.push([id, p, new Date(first).toISOString(), new Date(last).toISOString(), hits, intensity, sources.join(',')]);
     }
   }
-  await insert(
-    db,
-    'companies',
-    ['id', 'domain', 'name', 'industry_id', 'employee_band', 'revenue_band', 'country', 'description'],
-    ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
-    companies,
-  );
-  await insert(
-    db,
-    'installs',
-    ['company_id', 'product_id', 'first_verified', 'last_verified', 'hit_count', 'intensity', 'sources'],
-    ['text', 'text', 'timestamptz', 'timestamptz', 'int', 'int', 'text'],
-    installs,
-    "c0, c1, c2, c3, c4, c5, string_to_array(c6, ',')",
-  );
-  await insert(
-    db,
-    'truth_segments',
-    ['company_id', 'segment_id', 'industry_id', 'size_tier', 'region', 'maturity'],
-    ['text', 'text', 'text', 'text', 'text', 'text'],
-    truthSeg,
-  );
-  await insert(db, 'truth_installs', ['company_id', 'product_id', 'in_use', 'kind'], ['text', 'text', 'bool', 'text'], truth);
-  return { installs: installs.length };
+  await flush();
+  return { installs: installCount };
 }

@@ -85,6 +85,8 @@ const envSchema = z.object({
   LIST_ASYNC_ROWS: int(1, 100_000_000).default(20_000),
   /** Rows of a list upload job matched and committed per batch. */
   LIST_BATCH_ROWS: int(1, 1_000_000).default(5_000),
+  /** Market sizing may count from an index read up to this long ago while a newer one is read (0: only the current world). */
+  FACETS_MAX_STALENESS_SECONDS: int(0, 86_400).default(60),
   MAX_WEBHOOKS_PER_CLIENT: int(0, 10_000).default(20),
   WEBHOOK_ALLOW_NETWORKS: optionalText,
   WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
@@ -252,6 +254,8 @@ export interface Config {
   maxMonitorsPerClient: number;
   /** Large list uploads (services/list-uploads.ts): the rows from which an upload runs as a job, and rows per committed batch. */
   listJobs: { asyncRows: number; batchRows: number };
+  /** Market sizing may count from an index read this long ago (FACETS_MAX_STALENESS_SECONDS). */
+  facetsMaxStalenessMs: number;
   /** Webhook delivery (services/webhooks.ts). */
   webhooks: {
     maxPerClient: number;
@@ -416,6 +420,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cursorSecret: e.CURSOR_SECRET,
     maxMonitorsPerClient: e.MAX_MONITORS_PER_CLIENT,
     listJobs: { asyncRows: e.LIST_ASYNC_ROWS, batchRows: e.LIST_BATCH_ROWS },
+    facetsMaxStalenessMs: e.FACETS_MAX_STALENESS_SECONDS * 1000,
     webhooks: {
       maxPerClient: e.MAX_WEBHOOKS_PER_CLIENT,
       allowNetworks: list(e.WEBHOOK_ALLOW_NETWORKS),

@@ -79,6 +79,12 @@ export const facetsSchema = z
         }),
       )
       .describe('Per dimension, its values alone (the other summed out), largest first, at most `limit`'),
+    countedAt: z
+      .string()
+      .datetime()
+      .describe(
+        'The world the counts describe: every write committed before this time. Counts may come from an index read up to FACETS_MAX_STALENESS_SECONDS (60 s) before the request while a newer one is read',
+      ),
   })
   .meta({
     id: 'CompanyFacets',
@@ -89,6 +95,7 @@ export const facetsSchema = z
         cells: [{ values: [{ dimension: 'country', value: 'US', name: null }], companies: 180, sample: [{ domain: 'acme.com', name: 'Acme' }] }],
         cellCount: 14,
         totals: [{ dimension: 'country', values: [{ value: 'US', name: null, companies: 180 }] }],
+        countedAt: '2026-11-28T09:30:00.000Z',
       },
     ],
   });

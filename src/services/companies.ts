@@ -139,13 +139,14 @@ export async function toCriteria(db: Db, input: CompanySearchInput, now: Date): 
  * world; undefined when the SQL path must answer (no index yet, a write since, a past `asOf`,
  * or a matching company the index does not know: written after the version was read).
  */
-async function countInIndex(db: Db, criteria: CompanySearchCriteria, input: FacetsInput) {
+async function countInIndex(db: Db, criteria: CompanySearchCriteria, input: FacetsInput, maxStalenessMs: number) {
   if (criteria.asOf) return undefined;
-  const index = await currentFacetIndex(db);
+  const index = await currentFacetIndex(db, maxStalenessMs);
   if (!index) return undefined;
   const matched = narrowsCompanies(criteria) ? index.positionsOf(await matchingCompanyIds(db, criteria)) : null;
   if (matched === undefined) return undefined;
-  return index.count(matched, input.dimensions, input.limit, input.sample, (ids) => companyNamesById(db, ids));
+  const counted = await index.count(matched, input.dimensions, input.limit, input.sample, (ids) => companyNamesById(db, ids));
+  return { ...counted, countedAt: index.readAt };
 }
 
 /** The search criteria of a market-sizing request (for the benchmark's SQL-only figures). */
@@ -158,15 +159,23 @@ export function facetCriteria(db: Db, input: FacetsInput): Promise<CompanySearch
  * totals and samples. A client's call (count mode included) spends one of its plan's facetsPerDay
  * once the request is known to be valid; 'unmetered' is for the operator's own tools (benchmarks).
  */
-export async function companyFacets(primary: Db, input: FacetsInput, by: { clientId: string } | 'unmetered'): Promise<Facets> {
+export async function companyFacets(
+  primary: Db,
+  input: FacetsInput,
+  by: { clientId: string } | 'unmetered',
+  options: { maxStalenessMs?: number } = {},
+): Promise<Facets> {
   const db = primary.read;
+  const startedAt = new Date();
   const criteria = await toCriteria(db, input, nowDate());
   if (by !== 'unmetered') await takeFacetsCall(primary, by.clientId);
   const [d1, d2] = input.dimensions;
   // Count mode: the total alone.
-  if (!d1) return { total: await countCompanies(db, criteria), dimensions: [], cells: [], cellCount: 0, totals: [] };
-  const { total, rows, cellCount } =
-    (await countInIndex(db, criteria, input)) ?? (await facetCounts(db, criteria, input.dimensions, input.limit, input.sample));
+  if (!d1) return { total: await countCompanies(db, criteria), dimensions: [], cells: [], cellCount: 0, totals: [], countedAt: startedAt.toISOString() };
+  const { total, rows, cellCount, countedAt } = (await countInIndex(db, criteria, input, options.maxStalenessMs ?? 0)) ?? {
+    ...(await facetCounts(db, criteria, input.dimensions, input.limit, input.sample)),
+    countedAt: startedAt,
+  };
   const value = (dimension: FacetDimension, v: string | null, name: string | null) => ({ dimension, value: v, name });
   const totalsOf = (level: number, dimension: FacetDimension, pick: (r: FacetRow) => [string | null, string | null]) => ({
     dimension,
@@ -184,6 +193,7 @@ export async function companyFacets(primary: Db, input: FacetsInput, by: { clien
     dimensions: input.dimensions,
     cells,
     cellCount,
+    countedAt: countedAt.toISOString(),
     // One dimension: its totals are the cells.
     totals: d2 ? [totalsOf(1, d1, (r) => [r.v1, r.n1]), totalsOf(2, d2, (r) => [r.v2, r.n2])] : [totalsOf(0, d1, (r) => [r.v1, r.n1])],
   };

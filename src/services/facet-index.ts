@@ -7,9 +7,12 @@
 // Freshness: the index remembers the version of the snapshot it was read from
 // (store/facet-world.ts: reference_version and the sum of world_changes, which every write to
 // companies or installs adds to in its own transaction). A request compares it with the
-// database's version first; when they differ the request is answered by SQL and the index is
-// read again in the background (one build at a time, at most one every few seconds), so no
-// answer ever comes from a stale index.
+// database's version first; when they differ the index is read again in the background (one
+// build at a time, at most one every few seconds) and, meanwhile, the request is answered by
+// the old index only if it was read less than the allowed staleness ago
+// (FACETS_MAX_STALENESS_SECONDS; the answer's countedAt says when), else by SQL. At a million
+// companies a build takes tens of seconds and the SQL path as long, so with writes arriving all
+// day an index that must be current would almost never be used.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/db.ts';
 import type { FacetDimension } from '../schemas/facets.ts';
@@ -35,6 +38,8 @@ const COMPANIES_PER_TURN = 100_000;
 export class FacetIndex {
   private constructor(
     readonly version: string,
+    /** When the snapshot was taken (at most this old: it holds every write committed before). */
+    readonly readAt: Date,
     /** Company ids, in the order of search samples (lower(name or domain), id). */
     private readonly ids: string[],
     private readonly position: Map<string, number>,
@@ -57,6 +62,7 @@ export class FacetIndex {
 
   /** Reads the world in one snapshot; undefined when it has too many installs to hold. */
   static async load(db: Db): Promise<FacetIndex | undefined> {
+    const readAt = new Date();
     let world: FacetWorldRows | undefined;
     const installCompany: number[] = [];
     const installProduct: number[] = [];
@@ -117,7 +123,7 @@ export class FacetIndex {
     const categoryRank = rank(dictionaries.category.values);
     const productCategory = Int32Array.from(rows.products, (r) => (r[2] === null ? -1 : (categoryRank.get(r[2]) ?? -1)));
     const ids = rows.companies.map((r) => r[0]);
-    return new FacetIndex(rows.version, ids, new Map(ids.map((id, i) => [id, i])), values, offsets, products, productCategory, dictionaries);
+    return new FacetIndex(rows.version, readAt, ids, new Map(ids.map((id, i) => [id, i])), values, offsets, products, productCategory, dictionaries);
   }
 
   /** The positions of these company ids, ascending (sample order); undefined if one is not in the index. */
@@ -309,11 +315,11 @@ function build(db: Db, state: IndexState): Promise<void> {
 }
 
 /**
- * The index if it holds the database's current world, else undefined (and, unless one is under
- * way or too recent, a rebuild in the background). The first request of a process waits for
- * the first build.
+ * The index if it holds the database's current world, or one read less than `maxStalenessMs`
+ * ago; else undefined. Unless one is under way or too recent, a stale index starts a rebuild in
+ * the background. The first request of a process waits for the first build.
  */
-export async function currentFacetIndex(db: Db): Promise<FacetIndex | undefined> {
+export async function currentFacetIndex(db: Db, maxStalenessMs = 0): Promise<FacetIndex | undefined> {
   let state = states.get(db);
   if (!state) states.set(db, (state = { lastBuild: 0 }));
   if (state.tooBig) return undefined;
@@ -322,5 +328,6 @@ export async function currentFacetIndex(db: Db): Promise<FacetIndex | undefined>
   const version = await facetWorldVersion(db);
   if (state.index?.version === version) return state.index;
   if (!state.building && Date.now() - state.lastBuild >= MIN_REBUILD_MS) void build(db, state);
+  if (state.index && Date.now() - state.index.readAt.getTime() < maxStalenessMs) return state.index;
   return undefined;
 }

@@ -2,7 +2,8 @@
 // On a small demo world (companies with several products of one category, companies without
 // installs, unknown bands): every dimension alone and every ordered pair, with and without a
 // filter, with samples and a small limit, the index's cells, totals, ties and samples equal
-// store/facets.ts's. After a write the index is not used until it is read again. Both engines.
+// store/facets.ts's. After a write the index is not used until it is read again, unless the
+// caller allows some staleness (then the answer says which world it counted). Both engines.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
@@ -99,4 +100,51 @@ test('an update of last_verified alone leaves the world version as it was', asyn
   assert.equal(again!.version, index!.version);
   await db.query(`UPDATE companies SET country = 'NZ' WHERE id = (SELECT min(id) FROM companies)`);
   assert.notEqual((await FacetIndex.load(db))!.version, index!.version);
+});
+
+/** The index once it holds the current world (a rebuild may wait out its minimum interval). */
+async function freshIndex(): Promise<FacetIndex> {
+  for (let waited = 0; waited < 60_000; waited += 200) {
+    const index = await currentFacetIndex(db);
+    if (index) return index;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the index was not read again within 60 s');
+}
+
+test('with a staleness allowance, a write leaves the old index answering (countedAt says when it was read) until the new one is read', async () => {
+  const input = facetsBodySchema.parse({ dimensions: ['technology'], limit: 200, sample: 0 });
+  const allowance = { maxStalenessMs: 3_600_000 };
+  const old = await freshIndex();
+  const before = await companyFacets(db, input, 'unmetered', allowance);
+  assert.equal(before.countedAt, old.readAt.toISOString());
+  const [pick] = (await db.query<{ company_id: string; product_id: string }>(
+    `SELECT c.id AS company_id, p.id AS product_id FROM companies c CROSS JOIN LATERAL
+       (SELECT id FROM products p WHERE NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.product_id = p.id) ORDER BY id LIMIT 1) p
+      ORDER BY c.id DESC LIMIT 1`,
+  )) as [{ company_id: string; product_id: string }];
+  const wroteAt = new Date();
+  await db.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, $2, now(), now())`, [
+    pick.company_id,
+    pick.product_id,
+  ]);
+  const cell = (f: typeof before) => f.cells.find((c) => c.values[0]!.value === pick.product_id)?.companies ?? 0;
+  // Within the allowance: the old index, and the answer says it describes the world before the write.
+  const stale = await companyFacets(db, input, 'unmetered', allowance);
+  assert.equal(cell(stale), cell(before));
+  assert.equal(stale.countedAt, old.readAt.toISOString());
+  assert.ok(new Date(stale.countedAt) < wroteAt);
+  // Without it: SQL, counted now.
+  const exact = await companyFacets(db, input, 'unmetered');
+  assert.equal(cell(exact), cell(before) + 1);
+  assert.ok(new Date(exact.countedAt) >= wroteAt);
+  // An allowance shorter than the index's age is no allowance.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(cell(await companyFacets(db, input, 'unmetered', { maxStalenessMs: Date.now() - old.readAt.getTime() - 10 })), cell(before) + 1);
+  // The stale index started a rebuild: once read, it counts the write.
+  const rebuilt = await freshIndex();
+  assert.ok(rebuilt.readAt >= wroteAt);
+  const after = await companyFacets(db, input, 'unmetered', allowance);
+  assert.equal(cell(after), cell(before) + 1);
+  assert.equal(after.countedAt, rebuilt.readAt.toISOString());
 });

@@ -2997,7 +2997,8 @@ export interface components {
          *             }
          *           ]
          *         }
-         *       ]
+         *       ],
+         *       "countedAt": "2026-11-28T09:30:00.000Z"
          *     }
          */
         CompanyFacets: {
@@ -3035,6 +3036,11 @@ export interface components {
                     companies: number;
                 }[];
             }[];
+            /**
+             * Format: date-time
+             * @description The world the counts describe: every write committed before this time. Counts may come from an index read up to FACETS_MAX_STALENESS_SECONDS (60 s) before the request while a newer one is read
+             */
+            countedAt: string;
         };
         /**
          * @example {
@@ -4987,7 +4993,8 @@ export interface operations {
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "countedAt": "2026-11-28T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["CompanyFacets"];

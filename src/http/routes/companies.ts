@@ -18,6 +18,8 @@ export function companyRoutes(app: FastifyInstance) {
       const actor = { clientId: principalOf(request).clientId, onBehalfOf: onBehalfOf(request) };
       return sendCsv(reply, 'companies.csv', await exportCompanySearch(app.db, input, actor), COMPANY_SUMMARY_COLUMNS);
     }),
-    route(companyFacetsOp, (request) => companyFacets(app.db, request.body, { clientId: principalOf(request).clientId })),
+    route(companyFacetsOp, (request) =>
+      companyFacets(app.db, request.body, { clientId: principalOf(request).clientId }, { maxStalenessMs: app.config.facetsMaxStalenessMs }),
+    ),
   ];
 }

@@ -61,9 +61,12 @@ export const companyTools = [
     run: async ({ export: asCsv, detail, count, ...search }, ctx) => {
       if (count) {
         const { page: _page, size: _size, ...filter } = search;
-        const facets = await companyFacets(ctx.db, facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }), {
-          clientId: ctx.principal.clientId,
-        });
+        const facets = await companyFacets(
+          ctx.db,
+          facetsBodySchema.parse({ ...filter, dimensions: count === true ? [] : count }),
+          { clientId: ctx.principal.clientId },
+          { maxStalenessMs: ctx.config.facetsMaxStalenessMs },
+        );
         return withLink({ structured: facets, summary: facetsSummary(facets) }, searchConsoleUrl(ctx.config.publicUrl, search, facets.dimensions));
       }
       if (!asCsv) {
