@@ -210,9 +210,15 @@ async function openPostgres(options: OpenDbOptions, connectionString: string): P
 
 async function openPglite(options: OpenDbOptions): Promise<Db> {
   const { PgliteThread } = await import('./pglite-thread.ts');
+  const { takeEmbeddedEarly } = await import('./embedded-early.ts');
   let lock: DirLock | undefined;
   let dataDir: string | undefined;
-  if (options.dataDir) {
+  // Started before the server's modules loaded (cli/early-start.ts), or now.
+  const early = options.dataDir && !options.snapshot ? takeEmbeddedEarly(options.dataDir) : undefined;
+  if (early) {
+    lock = early.lock;
+    dataDir = path.join(options.dataDir!, 'pglite');
+  } else if (options.dataDir) {
     makePrivateDir(options.dataDir);
     try {
       lock = acquireDirLock(options.dataDir);
@@ -223,7 +229,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     dataDir = path.join(options.dataDir, 'pglite');
   }
   // On a worker thread, so statements never block this thread's event loop (pglite-thread.ts).
-  const thread = new PgliteThread(dataDir, options.snapshot);
+  const thread = early?.thread ?? new PgliteThread(dataDir, options.snapshot);
   let shared: SharedSocket | undefined;
   try {
     await thread.waitReady;
