@@ -35,7 +35,8 @@ export const KERNEL = [
 export const AREAS: readonly Area[] = [
   {
     name: 'main.ts',
-    holds: 'The command-line entry point (`stacklens`, `npm start`): builds the commander program of `cli/`.',
+    holds:
+      'The command-line entry point (`stacklens`, `npm start`): starts the embedded database early (`cli/early-start.ts`), then loads the commander program of `cli/` (`cli/program.ts`).',
     mayImport: ['cli', 'store', 'db', 'kernel'],
   },
   {
