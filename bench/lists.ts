@@ -42,6 +42,8 @@ if (n === 0)
     [COMPANIES],
   );
 const world = n || COMPANIES;
+// Row i names company (i × 7919) mod world: distinct accounts only while there are no more rows than companies.
+if (ROWS > world) throw new Error(`--rows ${ROWS} is more than the world's ${world} companies: the list would repeat accounts (refused as duplicates)`);
 await setPlan(db, 'bench-lists', { requestsPerMinute: 1_000_000, aiRequestsPerMinute: 1, exportRequestsPerMinute: 1, maxListRows: 10_000_000 });
 const client = await createClient(db, { name: 'bench-lists', plan: 'bench-lists' });
 

@@ -414,17 +414,32 @@ export async function companiesByRedirectHosts(db: Queryable, hosts: readonly st
   );
 }
 
-/** Up to `per` companies per name by trigram similarity (pg_trgm's `%`, threshold 0.3), within the country when one is given. */
+/** Names whose trigram similarity is below this are no candidates (pg_trgm's default `%` threshold). */
+const NAME_SIMILARITY_FLOOR = 0.3;
+
+/**
+ * Up to `per` companies per name, the most similar first (trigram similarity at least 0.3),
+ * within the country when one is given. The nearest names come from the GiST index in distance
+ * order (`<->` is 1 - similarity), a few index pages a name whatever the number of similar
+ * names; twice `per` are read so that ties are broken by id, not by the index's order.
+ */
 export async function companiesByNames(db: Queryable, names: readonly { name: string; country: string | null }[], per: number) {
   if (names.length === 0) return [];
   return db.query<CompanyHit & { i: number; score: number }>(
     `SELECT q.i::int AS i, h.id, h.domain, h.name, h.country, h.score
      FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(name, country, i)
      CROSS JOIN LATERAL (
-       SELECT c.id, c.domain, c.name, c.country, similarity(c.name, q.name) AS score FROM companies c
-       WHERE c.name % q.name AND (q.country IS NULL OR c.country = q.country)
-       ORDER BY similarity(c.name, q.name) DESC, c.id LIMIT $3::int) h`,
-    [names.map((n) => n.name), names.map((n) => n.country), per],
+       SELECT n.id, n.domain, n.name, n.country, similarity(n.name, q.name) AS score
+       FROM (
+         (SELECT c.id, c.domain, c.name, c.country FROM companies c
+           WHERE q.country IS NOT NULL AND c.country = q.country ORDER BY c.name <-> q.name LIMIT $3::int * 2)
+         UNION ALL
+         (SELECT c.id, c.domain, c.name, c.country FROM companies c
+           WHERE q.country IS NULL ORDER BY c.name <-> q.name LIMIT $3::int * 2)
+       ) n
+       WHERE similarity(n.name, q.name) >= $4::real
+       ORDER BY score DESC, n.id LIMIT $3::int) h`,
+    [names.map((n) => n.name), names.map((n) => n.country), per, NAME_SIMILARITY_FLOOR],
   );
 }
 
