@@ -1,8 +1,10 @@
 // Throughput of the technology detector on one core: the labelled fixture pages padded to a
 // realistic home-page size (50-100 KB of menus, product cards, links, images and text, inserted
 // before </body>), plus their headers, cookies, DNS records and job posts.
-// Run: node --import tsx bench/detect.ts [--seconds 10] [--min-kb 50] [--max-kb 100]
+// Run: node --import tsx bench/detect.ts [--seconds 10] [--min-kb 50] [--max-kb 100] [--workers N]
 // Prints pages/s, MB/s, the catalog compile time and `uptime` (the machine's load while measuring).
+// With --workers N, also the pages/s of the worker pool `stacklens detect` uses for files (N
+// threads, each site copied to a thread and its detections back, as the CLI does).
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '../src/detect/catalog.ts';
@@ -10,9 +12,15 @@ import { detect } from '../src/detect/detect.ts';
 import { toSiteArtifacts } from '../src/detect/artifacts.ts';
 import { readFixtures } from '../src/eval/detect.ts';
 import type { SiteArtifacts } from '../src/detect/types.ts';
+import { DetectorPool } from '../src/services/detect-pool.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, 'min-kb': { type: 'string', default: '50' }, 'max-kb': { type: 'string', default: '100' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    'min-kb': { type: 'string', default: '50' },
+    'max-kb': { type: 'string', default: '100' },
+    workers: { type: 'string', default: '0' },
+  },
 });
 const seconds = Number(values.seconds),
   minKb = Number(values['min-kb']),
@@ -89,3 +97,26 @@ console.log(
   `per CPU-second: ${(pages / cpuSeconds).toFixed(0)} pages (${cpuSeconds.toFixed(1)} s of CPU in ${elapsed.toFixed(1)} s of wall time: ${Math.round((100 * cpuSeconds) / elapsed)}% of one core)`,
 );
 console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+
+const workers = Number(values.workers);
+if (workers > 0) {
+  const pool = new DetectorPool(workers, { background: false });
+  // Warm-up: every thread started, its catalog compiled and its JIT warm.
+  await Promise.all(sites.map((site) => pool.run({ site, minConfidence: 0.5 })));
+  let done = 0;
+  const poolStart = performance.now();
+  const poolUntil = poolStart + seconds * 1000;
+  // As the CLI: a bounded number of sites in flight per thread.
+  let next = 0;
+  const lane = async () => {
+    while (performance.now() < poolUntil) {
+      await pool.run({ site: sites[next++ % sites.length]!, minConfidence: 0.5 });
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: workers * 8 }, lane));
+  const poolSeconds = (performance.now() - poolStart) / 1000;
+  await pool.close();
+  console.log(`worker pool: ${(done / poolSeconds).toFixed(0)} pages/s on ${workers} threads (${done} pages in ${poolSeconds.toFixed(1)} s)`);
+  console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+}

@@ -4,7 +4,11 @@
 // one prints the same output: with --json one line per site `{ domain, technologies }`, else a
 // readable report. No database (cli/observe.ts adds --save through the extension hook): the detector is a pure function over the input and the catalog.
 // A bad record is reported on stderr (`file:line: field: reason`) and skipped; exit code 1.
+// The files (--artifacts, --har, --warc, --jobs) are detected on a pool of worker threads, one
+// per core (--workers), a bounded number of sites ahead, and printed in the input's order.
 import { createReadStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
@@ -12,13 +16,14 @@ import { parseArtifactLine } from '../detect/artifacts.ts';
 import { loadCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
 import { RuleError } from '../detect/rules.ts';
-import type { SiteArtifacts } from '../detect/types.ts';
+import type { Detection, SiteArtifacts } from '../detect/types.ts';
 import { readHar } from '../detect/collect/har.ts';
 import { readJobs } from '../detect/collect/jobs.ts';
 import { readWarc } from '../detect/collect/warc.ts';
 import { runCrawl, type CrawlCliOptions } from './detect-crawl.ts';
 import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
 import { visitCoverage } from '../detect/visit.ts';
+import { DetectorPool } from '../services/detect-pool.ts';
 
 export interface DetectCliOptions extends CrawlCliOptions {
   artifacts?: string;
@@ -31,6 +36,7 @@ export interface DetectCliOptions extends CrawlCliOptions {
   onlyRules?: boolean;
   json?: boolean;
   minConfidence: string;
+  workers: string;
 }
 
 export const INPUTS = ['artifacts', 'domains', 'domain', 'har', 'warc', 'jobs'] as const;
@@ -65,6 +71,7 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--only-rules', 'use only the --rules file, not the built-in catalog')
     .option('--json', 'print one JSON line per site: { domain, technologies: [{ name, vendorDomain, category, version?, confidence, evidence }] }')
     .option('--min-confidence <p>', 'leave out detections below this confidence', '0.5')
+    .option('--workers <n>', 'files: threads detecting sites side by side (1: on the main thread)', String(availableParallelism()))
     .option('--out <file>', 'crawl: append the output to this file; with it the crawl is resumable (state in FILE.state)')
     .option('--state <file>', 'crawl: the resume state file (default: --out FILE + .state; without either, no resume)')
     .option('--concurrency <n>', 'crawl: sites fetched at once', '8')
@@ -122,15 +129,21 @@ async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Prom
     console.error(`--min-confidence: must be a number from 0 to 1, got '${opts.minConfidence}'`);
     return 2;
   }
+  const workers = Number(opts.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+    console.error(`--workers: must be a whole number from 1 to 256, got '${opts.workers}'`);
+    return 2;
+  }
   const catalog = loadRules(opts);
   if (typeof catalog === 'number') return catalog;
-  const emit = async (site: SiteArtifacts): Promise<number> => {
-    const detections = detect(site, catalog, { minConfidence });
+  const write = async (site: SiteArtifacts, detections: Detection[]): Promise<number> => {
     const record = siteRecord(site.domain, detections, visitCoverage(site));
     for (const sink of sinks) await sink.write(record, site);
     await writeOut(opts.json ? `${JSON.stringify(record)}\n` : formatSite(site.domain, detections));
     return detections.length;
   };
+  const rules = opts.rules ? { rulesFile: path.resolve(opts.rules), replace: opts.onlyRules === true } : undefined;
+  const pool = workers > 1 ? new DetectorPool(workers, { background: false }) : undefined;
   try {
     if (opts.domains !== undefined || opts.domain !== undefined) return await runCrawl(opts, catalog, minConfidence, sinks);
     const kind = given[0]!;
@@ -150,9 +163,27 @@ async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Prom
     else if (kind === 'warc') source = readWarc(input);
     else source = readJobs(input, { format: /\.csv$/i.test(file) ? 'csv' : 'jsonl', onError: report });
     try {
-      for await (const site of source) {
-        sites++;
-        found += await emit(site);
+      if (!pool) {
+        for await (const site of source) {
+          sites++;
+          found += await write(site, detect(site, catalog, { minConfidence }));
+        }
+      } else {
+        // Sites in flight on the threads, oldest first: written in the input's order, at most
+        // AHEAD_PER_WORKER per thread ahead of the writer (memory stays bounded on any file).
+        const inFlight: { site: SiteArtifacts; detections: Promise<Detection[]> }[] = [];
+        const writeOldest = async () => {
+          const { site, detections } = inFlight.shift()!;
+          found += await write(site, await detections);
+        };
+        for await (const site of source) {
+          sites++;
+          const detections = pool.run({ site, minConfidence, ...(rules ? { rules } : {}) });
+          detections.catch(() => {}); // awaited in order by writeOldest
+          inFlight.push({ site, detections });
+          if (inFlight.length >= workers * AHEAD_PER_WORKER) await writeOldest();
+        }
+        while (inFlight.length > 0) await writeOldest();
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0; // the reader of our output left (| head)
@@ -164,9 +195,13 @@ async function runDetect(opts: DetectCliOptions, sinks: DetectSink[] = []): Prom
     );
     return bad ? 1 : 0;
   } finally {
+    await pool?.close();
     for (const sink of sinks) await sink.close();
   }
 }
+
+/** Sites each detection thread may have queued ahead of the output. */
+const AHEAD_PER_WORKER = 8;
 
 async function* artifactLines(input: Readable, report: (line: number, message: string) => void): AsyncGenerator<SiteArtifacts> {
   let lineNo = 0;

@@ -11,6 +11,13 @@ import type { Detection, SiteArtifacts } from '../detect/types.ts';
 export interface DetectTask {
   site: SiteArtifacts;
   minConfidence: number;
+  /** An operator's rule file (`stacklens detect --rules`), compiled once per thread; absent: the built-in catalog. */
+  rules?: { rulesFile: string; replace: boolean };
+}
+
+/** What each thread is told when it starts. */
+export interface DetectWorkerData {
+  background: boolean;
 }
 
 /** What the pool's threads load: detect-worker.ts, whose default export runs one task. */
@@ -23,15 +30,24 @@ export class DetectorPool {
   private pool: Tinypool | undefined;
   private closed = false;
 
-  constructor(private readonly threads: number) {}
+  /**
+   * `background` (the server's pool): the threads lower their priority, so the event loop is
+   * never short of a core for them; the CLI's pool, the only work of its process, runs at the
+   * normal priority.
+   */
+  constructor(
+    private readonly threads: number,
+    private readonly options: { background: boolean } = { background: true },
+  ) {}
 
   /**
    * One site's detections, computed on a worker thread. Rejects with tinypool's AbortError when
-   * `signal` aborts first (waiting or running: a running worker is terminated and replaced).
+   * `signal` aborts first (waiting or running: a running worker is terminated and replaced);
+   * without one (the CLI's files) it runs to its end.
    */
-  run(task: DetectTask, signal: AbortSignal): Promise<Detection[]> {
+  run(task: DetectTask, signal?: AbortSignal): Promise<Detection[]> {
     if (this.closed) return Promise.reject(new Error('the detector pool is closed'));
-    return this.threadPool().run(task, { signal }) as Promise<Detection[]>;
+    return this.threadPool().run(task, signal ? { signal } : {}) as Promise<Detection[]>;
   }
 
   /**
@@ -45,7 +61,13 @@ export class DetectorPool {
   }
 
   private threadPool(): Tinypool {
-    return (this.pool ??= new Tinypool({ filename: WORKER_MODULE, minThreads: 1, maxThreads: this.threads, idleTimeout: IDLE_MS }));
+    return (this.pool ??= new Tinypool({
+      filename: WORKER_MODULE,
+      minThreads: 1,
+      maxThreads: this.threads,
+      idleTimeout: IDLE_MS,
+      workerData: { background: this.options.background } satisfies DetectWorkerData,
+    }));
   }
 
   /** Ids of the running worker threads (for tests and diagnostics). */

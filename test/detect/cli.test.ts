@@ -119,3 +119,30 @@ test("--rules adds an operator's technology; a rule file with a pattern linear-t
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /--artifacts: cannot read/);
 });
+
+test('--workers: the files are detected on threads and printed in the input order, exactly as on the main thread; a bad count is refused', async () => {
+  const file = path.join(dir, 'many.jsonl');
+  // Sites of different sizes (so threads finish out of order), each with its own detections.
+  const many = Array.from({ length: 60 }, (_, i) => ({
+    ...sites[i % 2]!,
+    domain: `site${i}.example`,
+    ...(i % 2 === 0 ? { html: `${sites[0]!.html}${'<p>filler</p>'.repeat((i * 997) % 4000)}` } : {}),
+  }));
+  writeFileSync(file, many.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  const onMain = await stacklens('detect', '--artifacts', file, '--json', '--workers', '1');
+  const onThreads = await stacklens('detect', '--artifacts', file, '--json', '--workers', '3');
+  assert.equal(onMain.code, 0, onMain.stderr);
+  assert.equal(onThreads.code, 0, onThreads.stderr);
+  assert.equal(onThreads.stdout, onMain.stdout);
+  assert.deepEqual(
+    onThreads.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).domain),
+    many.map((s) => s.domain),
+  );
+  assert.ok(onMain.stdout.includes('WordPress'));
+  const bad = await stacklens('detect', '--artifacts', file, '--workers', '0');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--workers: must be a whole number from 1 to 256, got '0'/);
+});
