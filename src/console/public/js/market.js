@@ -3,7 +3,7 @@
 // or two dimensions (POST /api/companies/facets) and drawn as horizontal bars, one per cell,
 // largest first, with a few sample companies each; the same figures as a table for screen
 // readers and copying. The dimensions live in the URL (`by`, `by2`) beside the filters.
-import { html, href, useAsync, Loading, ErrorBox } from './ui.js';
+import { html, href, useAsync, Loading, ErrorBox, fmtDateTime } from './ui.js';
 import { post } from './api.js';
 
 /**
@@ -62,11 +62,13 @@ export function MarketSize({ search, by, by2, onDimensions }) {
 
 /** @param {{ facets: Facets }} props */
 function FacetsView({ facets }) {
-  const { total, cells, cellCount, dimensions } = facets;
+  const { total, cells, cellCount, dimensions, countedAt } = facets;
   if (total === 0) return html`<p class="empty">No company matches these filters.</p>`;
   const title = dimensions.map(label).join(' × ');
   const shown = cells.length < cellCount ? `the ${cells.length} largest of ${cellCount} cells` : `${cellCount} cells`;
-  return html`<p class="market-total"><strong>${total}</strong> companies match; by ${title}: ${shown}.</p>
+  return html`<p class="market-total">
+      <strong>${total}</strong> companies match; by ${title}: ${shown}. <span class="market-counted">Counted ${fmtDateTime(countedAt)}.</span>
+    </p>
     <${FacetBars} cells=${cells} title=${`Companies by ${title}`} />
     <table class="market-table">
       <caption>
