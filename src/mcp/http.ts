@@ -56,10 +56,12 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     (message, err) => app.log.warn({ err }, message),
   );
   // Expired export links are deleted every 10 minutes (they live an hour).
-  // Stream messages past the session TTL go with them.
+  // Stream messages past the session TTL go with them (and, with sessions in the database, the subscriptions of ended sessions).
   const exportSweeper = setInterval(() => {
     void sweepExportLinks(app.db).catch((err) => app.log.warn({ err }, 'MCP export link sweep failed'));
-    void sweepStreamEvents(app.db, new Date(Date.now() - config.mcp.sessionTtlSeconds * 1000)).catch((err) => app.log.warn({ err }, 'MCP stream sweep failed'));
+    void sweepStreamEvents(app.db, new Date(Date.now() - config.mcp.sessionTtlSeconds * 1000), sessions.kind === 'database').catch((err) =>
+      app.log.warn({ err }, 'MCP stream sweep failed'),
+    );
   }, 600_000).unref();
   app.addHook('onClose', async () => {
     clearInterval(exportSweeper);
@@ -67,7 +69,13 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     await options.usage?.flush();
   });
   const inFlight = new SessionsInFlight();
-  const streams = new SessionStreams(app.db, app.events, config.mcp.sessionTtlSeconds * 1000, (err) => app.log.warn({ err }, 'MCP stream check failed'));
+  const streams = new SessionStreams(
+    app.db,
+    app.events,
+    config.mcp.sessionTtlSeconds * 1000,
+    (err) => app.log.warn({ err }, 'MCP stream check failed'),
+    async (id) => (await sessions.get(id)) !== undefined,
+  );
   app.addHook('preClose', async () => streams.close());
   const resourceMetadata = protectedResourceMetadataUrl(config);
   enforceTransportRules(app);
@@ -142,7 +150,6 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
         );
       afterId = await latestStreamEventId(app.db, sessionIdHash(session.id));
     }
-    inFlight.hold(session.id, reply);
     reply.hijack();
     await streams.serve(reply, session.id, principal.clientId, afterId);
     return reply;

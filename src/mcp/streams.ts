@@ -14,8 +14,12 @@
 // published (and once as the stream opens, for what was published while none was open): the
 // subscriptions' checked seq is claimed in one statement, so no range is announced twice.
 // One stream per session on an instance: a second GET is a 409, a GET resuming with
-// Last-Event-ID replaces the one open. Streams get a comment every KEEP_ALIVE_MS and end
-// when their session is deleted, when draining starts (drain.ts cuts them) and on close.
+// Last-Event-ID replaces the one open. Streams get a comment every KEEP_ALIVE_MS, which also
+// looks the session up (keeping it from expiring while its stream is open); they end when
+// their session is deleted (here at once; deleted on another instance, evicted or expired: at
+// the next keep-alive), when draining starts (drain.ts cuts them) and on close. An open
+// stream does not count as a request in flight of its session (sessions.ts: at the client's
+// cap a session with only a stream open may be ended for a new one).
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/db.ts';
 import { monitorsWithNewEvents, publishedSeq, type PublishedEvents } from '../services/monitor-updates.ts';
@@ -61,6 +65,8 @@ export class SessionStreams {
     private readonly events: PublishedEvents,
     private readonly ttlMs: number,
     private readonly onError: (err: unknown) => void,
+    /** Whether the session is still live (it was not deleted, evicted or expired, on any instance): asked at each keep-alive. */
+    private readonly live: (sessionId: string) => Promise<boolean>,
   ) {}
 
   /** Whether this instance holds a stream of the session. */
@@ -91,7 +97,7 @@ export class SessionStreams {
       sentId: afterId,
       busy: false,
       again: false,
-      keepAlive: setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS).unref(),
+      keepAlive: setInterval(() => void this.keepAlive(stream, sessionId), KEEP_ALIVE_MS).unref(),
     };
     this.open.set(sessionHash, stream);
     if (this.open.size === 1) this.events.on('published', this.onPublished);
@@ -114,6 +120,13 @@ export class SessionStreams {
   close(): void {
     for (const stream of [...this.open.values()]) stream.reply.raw.end();
     this.events.off('published', this.onPublished);
+  }
+
+  /** A comment line, or the end of the stream when its session is gone. */
+  private async keepAlive(stream: OpenStream, sessionId: string): Promise<void> {
+    const live = await this.live(sessionId).catch(() => true);
+    if (!live) stream.reply.raw.end();
+    else if (!stream.reply.raw.writableEnded) stream.reply.raw.write(': keep-alive\n\n');
   }
 
   private readonly onPublished = (_published: Published): void => {

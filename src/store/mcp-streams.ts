@@ -84,9 +84,14 @@ export async function deleteSessionStream(db: Queryable, sessionHash: string): P
   await db.query('DELETE FROM mcp_stream_events WHERE session_hash = $1', [sessionHash]);
 }
 
-/** Deletes the messages older than `olderThan` (every session: they cannot be resumed from any more). */
-export async function sweepStreamEvents(db: Queryable, olderThan: Date): Promise<void> {
+/**
+ * Deletes the messages older than `olderThan` (every session: they cannot be resumed from any
+ * more) and, when sessions are in the database (`sessionsHere`), the subscriptions of sessions
+ * that ended without a DELETE (evicted, expired).
+ */
+export async function sweepStreamEvents(db: Queryable, olderThan: Date, sessionsHere: boolean): Promise<void> {
   await db.query('DELETE FROM mcp_stream_events WHERE created_at < $1', [olderThan]);
+  if (sessionsHere) await db.query('DELETE FROM mcp_subscriptions s WHERE NOT EXISTS (SELECT 1 FROM mcp_sessions m WHERE m.id_hash = s.session_hash)');
 }
 
 /** The id of the session's newest message (0 when none): where a stream opened without Last-Event-ID starts. */

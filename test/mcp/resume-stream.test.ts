@@ -251,3 +251,12 @@ test('SDK client: subscribes over HTTP and hears of its monitor on the stream it
   await transport.terminateSession();
   await client.close();
 });
+
+test('draining ends the open streams at once: they hold no unfinished work and do not keep the shutdown waiting', async () => {
+  const sid = await initialize();
+  const stream = await openStream(sid);
+  assert.equal(stream.res.status, 200);
+  const outcome = await t.app.drain.settle(60_000);
+  assert.equal(outcome.requestsCut, 0);
+  await waitFor(() => stream.ended(), 'the stream ended');
+});
