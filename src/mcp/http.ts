@@ -30,7 +30,7 @@ import { serveWithSdk } from './sdk-call.ts';
 import { rpcError } from './rpc-error.ts';
 import { openSessionStore, sessionIdHash } from './sessions.ts';
 import { SessionStreams, sessionSubscriptions } from './streams.ts';
-import { publishedSeq } from '../services/monitor-updates.ts';
+import { PublishWatcher, publishedSeq } from '../services/monitor-updates.ts';
 import { hasStreamEvent, latestStreamEventId, STREAM_EVENTS_KEPT, sweepStreamEvents } from '../store/mcp-streams.ts';
 import type { ToolContext, ToolDef } from './registry.ts';
 import type { Bulkheads } from '../bulkhead.ts';
@@ -69,14 +69,20 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     await options.usage?.flush();
   });
   const inFlight = new SessionsInFlight();
+  // What other instances publish reaches this one's streams through a watcher of the published seq.
+  const watcher = new PublishWatcher(app.db, (err) => app.log.warn({ err }, 'MCP stream: reading the published seq failed'));
+  watcher.start();
   const streams = new SessionStreams(
     app.db,
-    app.events,
+    [app.events, watcher],
     config.mcp.sessionTtlSeconds * 1000,
     (err) => app.log.warn({ err }, 'MCP stream check failed'),
     async (id) => (await sessions.get(id)) !== undefined,
   );
-  app.addHook('preClose', async () => streams.close());
+  app.addHook('preClose', async () => {
+    streams.close();
+    watcher.stop();
+  });
   const resourceMetadata = protectedResourceMetadataUrl(config);
   enforceTransportRules(app);
 

@@ -11,7 +11,9 @@
 // Last-Event-ID and reads its resources again).
 //
 // Messages are made by whichever instance holds the session's stream, when events are
-// published (and once as the stream opens, for what was published while none was open): the
+// published — by this process, or by another instance, seen by a watcher of the published seq
+// (every 2 s, one statement per process while streams are open) — and once as the stream
+// opens, for what was published while none was open: the
 // subscriptions' checked seq is claimed in one statement, so no range is announced twice.
 // One stream per session on an instance: a second GET is a 409, a GET resuming with
 // Last-Event-ID replaces the one open. Streams get a comment every KEEP_ALIVE_MS, which also
@@ -62,7 +64,8 @@ export class SessionStreams {
 
   constructor(
     private readonly db: Db,
-    private readonly events: PublishedEvents,
+    /** This process's publisher, and a watcher of the published seq for what other instances publish. */
+    private readonly events: readonly PublishedEvents[],
     private readonly ttlMs: number,
     private readonly onError: (err: unknown) => void,
     /** Whether the session is still live (it was not deleted, evicted or expired, on any instance): asked at each keep-alive. */
@@ -100,11 +103,11 @@ export class SessionStreams {
       keepAlive: setInterval(() => void this.keepAlive(stream, sessionId), KEEP_ALIVE_MS).unref(),
     };
     this.open.set(sessionHash, stream);
-    if (this.open.size === 1) this.events.on('published', this.onPublished);
+    if (this.open.size === 1) for (const e of this.events) e.on('published', this.onPublished);
     raw.once('close', () => {
       clearInterval(stream.keepAlive);
       if (this.open.get(sessionHash) === stream) this.open.delete(sessionHash);
-      if (this.open.size === 0) this.events.off('published', this.onPublished);
+      if (this.open.size === 0) for (const e of this.events) e.off('published', this.onPublished);
     });
     this.turn(stream);
   }
@@ -119,7 +122,7 @@ export class SessionStreams {
   /** Ends every stream (shutdown). */
   close(): void {
     for (const stream of [...this.open.values()]) stream.reply.raw.end();
-    this.events.off('published', this.onPublished);
+    for (const e of this.events) e.off('published', this.onPublished);
   }
 
   /** A comment line, or the end of the stream when its session is gone. */

@@ -13,6 +13,7 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { openSecondPool } from '../helpers/db.ts';
 import { sessionIdHash } from '../../src/mcp/sessions.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
 
@@ -97,9 +98,9 @@ interface SseEvent {
 }
 
 /** An open GET stream, its events parsed as they come. */
-async function openStream(sid: string, extra: Record<string, string> = {}, c: TestClient = owner) {
+async function openStream(sid: string, extra: Record<string, string> = {}, c: TestClient = owner, url = base) {
   const abort = new AbortController();
-  const res = await fetch(`${base}/mcp`, {
+  const res = await fetch(`${url}/mcp`, {
     method: 'GET',
     headers: { accept: 'text/event-stream', ...headersOf(c, { 'mcp-session-id': sid, ...extra }) },
     signal: abort.signal,
@@ -250,6 +251,38 @@ test('SDK client: subscribes over HTTP and hears of its monitor on the stream it
   assert.deepEqual(updated, [uriOf(chile.id)]);
   await transport.terminateSession();
   await client.close();
+});
+
+test('two instances on one database: subscribed through one, the stream on the other hears what the first publishes, and resumes on the first', async () => {
+  const second = await openSecondPool(t.db);
+  const b = await createTestApp({ db: second.db });
+  try {
+    const baseB = await b.app.listen({ host: '127.0.0.1', port: 0 });
+    const sid = await initialize(); // on instance A (the test app)
+    const spain = await newMonitor('ES');
+    await subscribe(sid, uriOf(spain.id));
+    const onB = await openStream(sid, {}, owner, baseB);
+    assert.equal(onB.res.status, 200);
+    await moveTo(companies[3]!.id, 'ES'); // published by A
+    await waitFor(() => onB.events.length > 0, 'the notification on B');
+    assert.equal(onB.events[0]!.data.params.uri, uriOf(spain.id));
+    onB.close();
+    await waitFor(() => onB.ended(), 'closed');
+    const lastSeen = onB.events.at(-1)!.id!;
+    await moveTo(companies[3]!.id, 'US');
+    const onA = await openStream(sid, { 'last-event-id': lastSeen });
+    assert.equal(onA.res.status, 200);
+    await waitFor(() => onA.events.length > 0, 'the missed notification, on A');
+    assert.deepEqual(
+      onA.events.map((e) => Number(e.id)),
+      await storedIds(sid, Number(lastSeen)),
+    );
+    assert.ok(onA.events.every((e) => e.data.params.uri === uriOf(spain.id)));
+    onA.close();
+  } finally {
+    await b.close();
+    if (second.separate) await second.db.close();
+  }
 });
 
 test('draining ends the open streams at once: they hold no unfinished work and do not keep the shutdown waiting', async () => {
