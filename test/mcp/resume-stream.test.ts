@@ -253,6 +253,42 @@ test('SDK client: subscribes over HTTP and hears of its monitor on the stream it
   await client.close();
 });
 
+test('SDK client: when its stream ends it reconnects with Last-Event-ID by itself and hears what came meanwhile', async () => {
+  const resumedWith: string[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (init?.method === 'GET' && headers.get('last-event-id')) resumedWith.push(headers.get('last-event-id')!);
+    return fetch(input, init);
+  };
+  const client = new Client({ name: 'sdk', version: '1' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { 'x-api-key': owner.apiKey } },
+    fetch: recording,
+    reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+  });
+  const updated: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+  await client.connect(transport);
+  const sid = transport.sessionId!;
+  const italy = await newMonitor('IT');
+  await client.subscribeResource({ uri: uriOf(italy.id) });
+  await moveTo(companies[2]!.id, 'IT');
+  await waitFor(() => updated.length > 0, 'the first notification');
+  await t.app.events.nudge();
+  await waitFor(async () => updated.length === (await storedIds(sid, 0)).length, 'every stored message heard');
+  const seen = (await storedIds(sid, 0)).at(-1)!;
+  // Another GET resuming from the newest message replaces the SDK's stream: the SDK sees it end.
+  const taker = await openStream(sid, { 'last-event-id': String(seen) });
+  assert.equal(taker.res.status, 200);
+  taker.close();
+  await moveTo(companies[2]!.id, 'US');
+  await waitFor(() => resumedWith.length > 0 && updated.length > 1, 'the SDK resumed and heard the next one');
+  assert.equal(resumedWith[0], String(seen), 'the SDK resumed from the last id it saw');
+  assert.deepEqual([...new Set(updated)], [uriOf(italy.id)]);
+  await transport.terminateSession();
+  await client.close();
+});
+
 test('two instances on one database: subscribed through one, the stream on the other hears what the first publishes, and resumes on the first', async () => {
   const second = await openSecondPool(t.db);
   const b = await createTestApp({ db: second.db });
