@@ -58,7 +58,7 @@ export const AREAS: readonly Area[] = [
   {
     name: 'mcp',
     holds:
-      "The MCP door: the Streamable HTTP endpoint (`http.ts` wires its parts in the order a request meets them: `transport-rules.ts`, `admission.ts` (authentication, the caller's share of requests in flight), `http-sessions.ts` (a request's session, over the shared store of `sessions.ts`), then `direct-call.ts` (a plain tools/call, without the SDK) or `sdk-call.ts` (a fresh SDK server and stateless transport); `rpc-error.ts` writes their JSON-RPC refusals), the tools declared from the operation records (`registry.ts`, `tools/`) and listed short with `more_tools` for the rest (`toolsets.ts`), resources and prompts, results and errors as tool results, with links into the console (`console-links.ts`).",
+      "The MCP door: the Streamable HTTP endpoint (`http.ts` wires its parts in the order a request meets them: `transport-rules.ts`, `admission.ts` (authentication, the caller's share of requests in flight), `http-sessions.ts` (a request's session, over the shared store of `sessions.ts`), then `direct-call.ts` (a plain tools/call, without the SDK) or `sdk-call.ts` (a fresh SDK server and stateless transport); `rpc-error.ts` writes their JSON-RPC refusals; a GET opens the session's resumable stream of resource-updated notifications, `streams.ts`), the tools declared from the operation records (`registry.ts`, `tools/`) and listed short with `more_tools` for the rest (`toolsets.ts`), resources and prompts, results and errors as tool results, with links into the console (`console-links.ts`).",
     mayImport: ['services', 'auth', 'store', 'db', 'schemas', 'kernel'],
   },
   {

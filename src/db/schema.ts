@@ -196,6 +196,8 @@ export const TABLES = {
   product_cousage: { anchor_id: 'text', product_id: 'text', together: 'int4' },
   company_stacks: { company_id: 'text', product_ids: '_text' },
   mcp_sessions: { id_hash: 'text', client_id: 'text', protocol_version: 'text', created_at: 'timestamptz', last_seen_at: 'timestamptz' },
+  mcp_subscriptions: { session_hash: 'text', monitor_id: 'text', client_id: 'text', uri: 'text', after_seq: 'int8' },
+  mcp_stream_events: { id: 'int8 default', session_hash: 'text', message: 'jsonb', created_at: 'timestamptz default' },
   mcp_exports: {
     id_hash: 'text',
     client_id: 'text',

@@ -32,6 +32,7 @@ import { onBehalfOfArgument, type CallContext, type ToolContext, type ToolDef } 
 import { invalidArguments, rawResult, renderAnswer, toolError } from './results.ts';
 import { listedResources, listedResourceTemplates, prepareRead, readResource, resolveResource, subscribableMonitor } from './resources.ts';
 import { MAX_SUBSCRIPTIONS_PER_SESSION, MonitorSubscriptions } from './subscriptions.ts';
+import type { SessionSubscriptions } from './streams.ts';
 import type { PublishedEvents } from '../services/monitor-updates.ts';
 import { getMonitor } from '../services/monitors.ts';
 import { listEventsOp } from '../schemas/events.ts';
@@ -234,18 +235,25 @@ async function moreTools(
 
 /**
  * Where a server with a live notification channel (stdio, a long-lived in-process transport)
- * learns of published events, for resources/subscribe. Absent (HTTP, where each request has a
- * server of its own and GET /mcp offers no stream), subscriptions are not offered.
+ * learns of published events, for resources/subscribe. Over HTTP, where each request has a
+ * server of its own, a session's subscriptions are rows instead and its GET /mcp stream
+ * carries the notifications (streams.ts); with neither, subscriptions are not offered.
  */
 export interface ResourceUpdates {
   events: PublishedEvents;
   onError: (err: unknown) => void;
 }
 
-export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, beforeCall?: BeforeCall, updates?: ResourceUpdates): Server {
+export function createMcpServer(
+  tools: readonly ToolDef[],
+  ctx: ToolContext,
+  beforeCall?: BeforeCall,
+  updates?: ResourceUpdates,
+  sessionSubscriptions?: SessionSubscriptions,
+): Server {
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: updates ? { subscribe: true } : {}, prompts: {} },
+    capabilities: { tools: { listChanged: false }, resources: updates || sessionSubscriptions ? { subscribe: true } : {}, prompts: {} },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: validator,
   });
@@ -294,7 +302,7 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
     }
   });
 
-  handleSubscriptions(server, ctx, admitted, updates);
+  handleSubscriptions(server, ctx, admitted, updates, sessionSubscriptions);
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => listedPrompts);
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
@@ -313,22 +321,31 @@ export function createMcpServer(tools: readonly ToolDef[], ctx: ToolContext, bef
  * checks the monitor as a read of its events would (the caller's own, else -32002; the read's
  * rate class); the subscriptions end with the server (its session).
  */
-function handleSubscriptions(server: Server, ctx: ToolContext, admitted: ReturnType<typeof callScope>['admitted'], updates: ResourceUpdates | undefined): void {
-  const subscriptions = updates
+function handleSubscriptions(
+  server: Server,
+  ctx: ToolContext,
+  admitted: ReturnType<typeof callScope>['admitted'],
+  updates: ResourceUpdates | undefined,
+  sessionSubscriptions: SessionSubscriptions | undefined,
+): void {
+  const live = updates
     ? new MonitorSubscriptions(ctx.db, ctx.principal.clientId, updates.events, (uri) => server.sendResourceUpdated({ uri }), updates.onError)
     : undefined;
-  if (subscriptions) {
+  const subscriptions: SessionSubscriptions | undefined = live
+    ? { add: (uri, monitorId) => live.add(uri, monitorId), remove: async (monitorId) => live.remove(monitorId) }
+    : sessionSubscriptions;
+  if (live) {
     // Chained: the stdio command sets its own onclose after this.
     const onclose = server.onclose;
     server.onclose = () => {
-      subscriptions.close();
+      live.close();
       onclose?.();
     };
   }
   const unavailable = () =>
     new ProtocolError(
       ErrorCode.MethodNotFound,
-      'resources/subscribe needs a server-to-client stream, which this HTTP endpoint does not offer (GET /mcp is 405): read the resource again with its cursor, or use stdio (stacklens mcp)',
+      'resources/subscribe needs a server-to-client stream, which this server has not (a session opens one with GET /mcp, or use stdio: stacklens mcp): read the resource again with its cursor',
     );
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     if (!subscriptions) throw unavailable();
@@ -350,7 +367,7 @@ function handleSubscriptions(server: Server, ctx: ToolContext, admitted: ReturnT
   server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
     if (!subscriptions) throw unavailable();
     try {
-      subscriptions.remove(subscribableMonitor(request.params.uri));
+      await subscriptions.remove(subscribableMonitor(request.params.uri));
       return {};
     } catch (err) {
       throw resourceError(err);

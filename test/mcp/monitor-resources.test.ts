@@ -2,7 +2,8 @@
 // reads them (newest, with a cursor to read on); resources/subscribe on a server with a live
 // channel (in memory here, as over stdio) sends notifications/resources/updated for the
 // monitors with new events only, until unsubscribed; another client's monitor is not found;
-// subscriptions are bounded per session; without a channel (HTTP) subscribing is refused.
+// subscriptions are bounded per session; a server with neither a channel nor a session's
+// stored subscriptions (HTTP: resume-stream.test.ts) refuses to subscribe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
@@ -130,7 +131,7 @@ test("another client's monitor is not found, to read or to subscribe; only monit
   await assert.rejects(s.client.subscribeResource({ uri: uriOf('mon_nothing') }), (e: any) => e.code === -32002);
   await assert.rejects(s.client.subscribeResource({ uri: 'stacklens://reference/categories' }), (e: any) => e.code === -32602 && /monitor/.test(e.message));
   await assert.rejects(s.client.subscribeResource({ uri: `${uriOf(monitor.id)}?cursor=x` }), (e: any) => e.code === -32602);
-  // A server without a live channel (as each HTTP request's) offers no subscriptions.
+  // A server with neither a live channel nor a session's stored subscriptions offers none.
   assert.deepEqual(owner.client.getServerCapabilities()?.resources, {});
   await assert.rejects(owner.client.subscribeResource({ uri: uriOf(monitor.id) }), (e: any) => e.code === -32601 && /stdio/.test(e.message));
   await s.client.close();
