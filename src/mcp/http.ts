@@ -56,10 +56,10 @@ export async function mcpHttpRoutes(app: FastifyInstance, options: McpHttpOption
     (message, err) => app.log.warn({ err }, message),
   );
   // Expired export links are deleted every 10 minutes (they live an hour).
-  // Stream messages past the session TTL go with them (and, with sessions in the database, the subscriptions of ended sessions).
+  // Stream messages past the session TTL go with them, and the subscriptions of ended sessions.
   const exportSweeper = setInterval(() => {
     void sweepExportLinks(app.db).catch((err) => app.log.warn({ err }, 'MCP export link sweep failed'));
-    void sweepStreamEvents(app.db, new Date(Date.now() - config.mcp.sessionTtlSeconds * 1000), sessions.kind === 'database').catch((err) =>
+    void sweepStreamEvents(app.db, new Date(Date.now() - config.mcp.sessionTtlSeconds * 1000), (hashes) => sessions.liveHashes(hashes)).catch((err) =>
       app.log.warn({ err }, 'MCP stream sweep failed'),
     );
   }, 600_000).unref();

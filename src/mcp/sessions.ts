@@ -41,6 +41,8 @@ export interface SessionStore {
   /** The live session with this id (marking it used), or undefined when unknown or expired. */
   get(id: string): Promise<McpSession | undefined>;
   delete(id: string): Promise<boolean>;
+  /** Which of these session id hashes are live sessions (the stream sweep drops the others' subscriptions). */
+  liveHashes(hashes: readonly string[]): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,12 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   /** Deletes expired sessions (also run every minute, or every TTL when shorter). */
+  async liveHashes(hashes: readonly string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await this.db.query<{ id_hash: string }>('SELECT id_hash FROM mcp_sessions WHERE id_hash = ANY($1::text[])', [[...hashes]]);
+    return new Set(rows.map((r) => r.id_hash));
+  }
+
   async sweep(): Promise<number> {
     return deleteIdleSessions(this.db, new Date(now() - this.limits.ttlMs));
   }
@@ -237,6 +245,12 @@ export class RedisSessionStore implements SessionStore {
     const { c } = JSON.parse(value) as { c: string };
     await this.call(() => this.redis.multi().del(key).zrem(`${REDIS_PREFIX}c:${c}`, sessionIdHash(id)).exec());
     return true;
+  }
+
+  async liveHashes(hashes: readonly string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const found = (await this.call(() => this.redis.mget(...hashes.map((h) => `${REDIS_PREFIX}s:${h}`)))) as (string | null)[];
+    return new Set(hashes.filter((_, i) => found[i] !== null));
   }
 
   async close(): Promise<void> {

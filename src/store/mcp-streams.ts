@@ -84,14 +84,30 @@ export async function deleteSessionStream(db: Queryable, sessionHash: string): P
   await db.query('DELETE FROM mcp_stream_events WHERE session_hash = $1', [sessionHash]);
 }
 
+/** Sessions whose subscriptions one sweep checks (the oldest-named first; the next sweep goes on). */
+const SWEEP_SESSIONS = 1000;
+
 /**
  * Deletes the messages older than `olderThan` (every session: they cannot be resumed from any
- * more) and, when sessions are in the database (`sessionsHere`), the subscriptions of sessions
- * that ended without a DELETE (evicted, expired).
+ * more) and the subscriptions of sessions that ended without a DELETE (evicted, expired),
+ * asking the session store (database or Redis) which of up to SWEEP_SESSIONS sessions live.
  */
-export async function sweepStreamEvents(db: Queryable, olderThan: Date, sessionsHere: boolean): Promise<void> {
+export async function sweepStreamEvents(db: Queryable, olderThan: Date, liveHashes: (hashes: readonly string[]) => Promise<Set<string>>): Promise<void> {
   await db.query('DELETE FROM mcp_stream_events WHERE created_at < $1', [olderThan]);
-  if (sessionsHere) await db.query('DELETE FROM mcp_subscriptions s WHERE NOT EXISTS (SELECT 1 FROM mcp_sessions m WHERE m.id_hash = s.session_hash)');
+  let after = '';
+  for (;;) {
+    const rows = await db.query<{ session_hash: string }>(
+      'SELECT DISTINCT session_hash FROM mcp_subscriptions WHERE session_hash > $1 ORDER BY session_hash LIMIT $2::int',
+      [after, SWEEP_SESSIONS],
+    );
+    if (rows.length === 0) return;
+    const hashes = rows.map((r) => r.session_hash);
+    const live = await liveHashes(hashes);
+    const ended = hashes.filter((h) => !live.has(h));
+    if (ended.length > 0) await db.query('DELETE FROM mcp_subscriptions WHERE session_hash = ANY($1::text[])', [ended]);
+    if (rows.length < SWEEP_SESSIONS) return;
+    after = hashes[hashes.length - 1]!;
+  }
 }
 
 /** The id of the session's newest message (0 when none): where a stream opened without Last-Event-ID starts. */

@@ -1,6 +1,7 @@
 // The MCP session stores, with a frozen clock: idle expiry (use keeps a session alive),
 // the per-client cap (429 with Retry-After until the least recently used one expires),
-// delete, the sweep, and ids that are never stored. The same cases run on the database
+// delete, the sweep (and the stream sweep's question: which sessions live), and ids that are
+// never stored. The same cases run on the database
 // store (PGlite or PostgreSQL) and on the Redis store (REDIS_URL, else the machine's
 // redis://127.0.0.1:6379; skipped with a message only when Redis is unreachable).
 import { test, before, after, afterEach, describe } from 'node:test';
@@ -13,6 +14,7 @@ import { RateLimitedError, ServiceUnavailableError } from '../../src/errors.ts';
 import { DatabaseSessionStore, RedisSessionStore, sessionIdHash, type SessionStore } from '../../src/mcp/sessions.ts';
 import type { Db } from '../../src/db/db.ts';
 import { redisAnswers } from '../helpers/redis.ts';
+import { sweepStreamEvents } from '../../src/store/mcp-streams.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const TTL_MS = 60_000;
@@ -111,6 +113,31 @@ for (const [kind, open] of stores) {
         assert.equal(await store.delete(a4.id), true, 'ending a session frees a place');
         assert.equal(await store.delete(a4.id), false);
         assert.equal((await store.create(clientA, '2025-06-18', new Set([sessionIdHash(a2.id)]))).evicted, false);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('the stream sweep drops the subscriptions of sessions that ended without a DELETE, and keeps the live ones', async (t) => {
+      const store = await open();
+      if (typeof store === 'string') return t.skip(store);
+      try {
+        at(9_000_000);
+        const live = await store.create(clientA, '2025-11-25');
+        const ended = await store.create(clientA, '2025-11-25');
+        await store.delete(ended.id);
+        const hashes = [sessionIdHash(live.id), sessionIdHash(ended.id), sessionIdHash('never-a-session')];
+        for (const h of hashes) {
+          await db.query(`INSERT INTO mcp_subscriptions (session_hash, monitor_id, client_id, uri, after_seq) VALUES ($1, 'mon_1', $2, 'u', 0)`, [h, clientA]);
+        }
+        await sweepStreamEvents(db, new Date(0), (h) => store.liveHashes(h));
+        const left = await db.query<{ session_hash: string }>('SELECT session_hash FROM mcp_subscriptions WHERE session_hash = ANY($1::text[])', [hashes]);
+        assert.deepEqual(
+          left.map((r) => r.session_hash),
+          [sessionIdHash(live.id)],
+        );
+        await store.delete(live.id);
+        await db.query('DELETE FROM mcp_subscriptions WHERE session_hash = ANY($1::text[])', [hashes]);
       } finally {
         await store.close();
       }
