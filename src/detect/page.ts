@@ -141,6 +141,7 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
       const close = lower.indexOf(`</${name}`, end);
       const stop = close < 0 ? len : close;
       if (name !== 'style') exclude(i, stop);
+      else styleImports(html, lower, end, stop, resources);
       i = stop;
       continue;
     }
@@ -178,6 +179,28 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
   // a character on each side, and no `^`/`$`, which would keep matching off the fast automaton.
   const inlineScript = inline.length ? `\n${inline.join('\n')}\n` : '';
   return { html, lower, resources, metas, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
+}
+
+/**
+ * The stylesheets an inline `<style>` block loads with `@import url(...)` or `@import "..."`: read
+ * like `<link rel=stylesheet>` URLs. One forward scan of the block.
+ */
+function styleImports(html: string, lower: string, from: number, to: number, resources: ResourceRef[]): void {
+  let k = lower.indexOf('@import', from);
+  while (k >= 0 && k < to) {
+    let p = k + 7;
+    while (p < to && /\s/.test(html[p]!)) p++;
+    if (lower.startsWith('url(', p)) {
+      p += 4;
+      while (p < to && /\s/.test(html[p]!)) p++;
+    }
+    const quote = html[p] === '"' || html[p] === "'" ? html[p] : '';
+    if (quote) p++;
+    let q = p;
+    while (q < to && (quote ? html[q] !== quote : !/[\s;)]/.test(html[q]!))) q++;
+    if (q > p && q < to) resources.push({ url: html.slice(p, q), start: k, end: q });
+    k = lower.indexOf('@import', q + 1);
+  }
 }
 
 /** The end of the excluded range holding `pos`, or -1 when `pos` is free. */

@@ -248,3 +248,17 @@ test('the detector is pure: the same artifacts give the same answer, and the inp
   assert.deepEqual(detect(site, catalog), detect(site, catalog));
   assert.deepEqual(site, copy);
 });
+
+test('stylesheets loaded with @import inside an inline <style> block are read like <link rel=stylesheet>', () => {
+  for (const form of [
+    '@import url("https://fonts.googleapis.com/css2?family=Inter");',
+    "@import 'https://use.typekit.net/abc1234.css';",
+    '@import url(https://fonts.googleapis.com/css?family=Lato);',
+  ])
+    assert.ok(
+      names(detect(page(doc(`<style>body{margin:0}\n${form}</style>`)), catalog)).some((n) => n === 'Google Fonts' || n === 'Adobe Fonts'),
+      form,
+    );
+  // A vendor named in a style rule without @import is not a load.
+  assert.equal(find(detect(page(doc('<style>/* fonts.googleapis.com/css */ body{margin:0}</style>')), catalog), 'Google Fonts'), undefined);
+});
