@@ -6,7 +6,11 @@
 //      suite cannot send headers) and maps its own address to the server's in Host and
 //      Origin, as a reverse proxy does, leaving any other Host or Origin as sent;
 //   2. the MCP Inspector in CLI mode (@modelcontextprotocol/inspector): tools/list of every
-//      tool (?tools=all) with --strict (tool-schema portability), then one call of each read-only tool.
+//      tool (?tools=all) with --strict (tool-schema portability), then one call of each read-only tool;
+//   3. the suite's authorization-server scenarios (a newer release of the same package: the
+//      metadata endpoint, and the authorization code grant with PKCE), against the server's
+//      sign-in for people: a client registered dynamically, and headless Chromium as the
+//      person's browser signing in as the demo admin and allowing the client on the consent page.
 // Any FAILURE, any WARNING not listed in ALLOWED_WARNINGS, a failed Inspector command or a
 // tool call answered with isError fails the run (exit 1).
 //
@@ -25,6 +29,15 @@ import path from 'node:path';
 const NODE_VERSION = '22.23.3';
 const CONFORMANCE = { name: '@modelcontextprotocol/conformance', version: '0.1.16' };
 const INSPECTOR = { name: '@modelcontextprotocol/inspector', version: '2.12.0' };
+/** The first release with authorization-server scenarios (`conformance authorization`), pinned. */
+const AUTH_CONFORMANCE = { name: '@modelcontextprotocol/conformance', version: '0.2.0-alpha.12' };
+/**
+ * Authorization warnings accepted, each for a stated reason: Client ID Metadata Documents (a
+ * client_id that is a URL to its metadata, MCP 2025-11-25) are not supported yet — clients
+ * register dynamically (RFC 7591) — so the metadata does not claim them.
+ */
+const ALLOWED_AUTH_WARNINGS = new Set(['authorization-server-metadata-cimd']);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The suite's server scenarios that apply: the others test features a product server does not have (sampling, elicitation, demo prompts and resources). */
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-polling', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
@@ -36,8 +49,8 @@ const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-pollin
  * Last-Event-ID: GET /mcp resumes the session's own stream (docs/mcp.md), whose messages are
  * kept, but a POST reply is one message that is not kept, so its id is unknown there (400).
  *
- * The suite's authorization scenarios (auth/*, 0.1.16) are all client scenarios: they test an
- * MCP client against the suite's own authorization server, so none runs against this server.
+ * The suite's auth/* scenarios are client scenarios (an MCP client against the suite's own
+ * authorization server); its authorization-server scenarios run in part 3.
  */
 const ALLOWED_WARNINGS = new Set(['server-sse-test-reconnection-tool', 'server-sse-disconnect-resume']);
 
@@ -128,6 +141,22 @@ function ensureTools(dir: string, node22: string): { conformance: string; inspec
   );
   if (!fs.existsSync(conformance) || !fs.existsSync(inspector)) throw new Error(`npm install of the MCP tools failed:\n${res.stderr}`);
   return { conformance, inspector };
+}
+
+/** The conformance release with authorization-server scenarios, installed once into `dir`. */
+function ensureAuthConformance(dir: string, node22: string): string {
+  const toolsDir = path.join(dir, `auth-${AUTH_CONFORMANCE.version}`);
+  const bin = path.join(toolsDir, 'node_modules', AUTH_CONFORMANCE.name, 'dist', 'index.js');
+  if (fs.existsSync(bin)) return bin;
+  fs.mkdirSync(toolsDir, { recursive: true });
+  log(`installing ${AUTH_CONFORMANCE.name}@${AUTH_CONFORMANCE.version} into ${toolsDir}`);
+  const env = { ...process.env, PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH}` };
+  const res = run('npm', ['install', '--prefix', toolsDir, '--no-save', '--no-audit', '--no-fund', `${AUTH_CONFORMANCE.name}@${AUTH_CONFORMANCE.version}`], {
+    env,
+    timeoutMs: 300_000,
+  });
+  if (!fs.existsSync(bin)) throw new Error(`npm install of ${AUTH_CONFORMANCE.name}@${AUTH_CONFORMANCE.version} failed:\n${res.stderr}`);
+  return bin;
 }
 
 function freePort(): Promise<number> {
@@ -349,11 +378,86 @@ async function runInspector(
   return problems;
 }
 
+/**
+ * The authorization-server scenarios: a public client registered with the server (RFC 7591)
+ * for the suite's callback, then the suite run with it. The code grant prints the authorization
+ * URL and waits for its callback: headless Chromium opens it, signs in as the demo admin on the
+ * console's sign-in page and allows the client on the consent page, which sends the browser to
+ * the suite's callback with the code; the suite exchanges it (PKCE) and checks the token.
+ */
+async function runAuthorization(node22: string, bin: string, baseUrl: string, admin: { email: string; password: string }, work: string): Promise<string[]> {
+  const problems: string[] = [];
+  const callbackPort = await freePort();
+  const registered = await fetch(`${baseUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'MCP conformance suite',
+      redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  if (registered.status !== 201) return [`authorization: registering the suite's client answered ${registered.status}: ${await registered.text()}`];
+  const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+  try {
+    // Every authorization scenario in one run: the code grant reads the metadata scenario's result.
+    const out = path.join(work, 'authorization');
+    const args = [bin, 'authorization', '--url', baseUrl, '--client-id', clientId, '--resource', `${baseUrl}/mcp`, '-p', String(callbackPort), '-o', out];
+    const child = spawn(node22, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let browsed: Promise<void> | undefined;
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const url = stdout.match(new RegExp(`${baseUrl.replace(/[.]/g, '\\.')}/oauth/authorize\\?\\S+`))?.[0];
+      if (url && !browsed)
+        browsed = consentInBrowser(browser, url, admin).catch((err: unknown) => void problems.push(`authorization: the browser: ${String(err)}`));
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    await browsed;
+    const checks = collectChecks(out);
+    log(`authorization: ${checks.map((c) => `${c.id} ${c.status}`).join(', ') || 'no checks'} (exit ${status})`);
+    for (const c of checks) {
+      if (c.status === 'FAILURE' || (c.status === 'WARNING' && !ALLOWED_AUTH_WARNINGS.has(c.id)))
+        problems.push(`authorization: ${c.status} ${c.id}: ${c.errorMessage ?? ''}`);
+      else if (c.status === 'WARNING') log(`  accepted warning ${c.id}: ${c.errorMessage ?? ''}`);
+    }
+    if (!checks.some((c) => c.id === 'authorization-code-grant' && c.status === 'SUCCESS'))
+      problems.push(`authorization: the code grant did not succeed (exit ${status}): ${stderr.slice(-2000)}${stdout.slice(-2000)}`);
+  } finally {
+    await browser.close();
+  }
+  return problems;
+}
+
+/** The person's part of the code grant: sign in on the console's page, then Allow. */
+async function consentInBrowser(browser: import('playwright-core').Browser, url: string, admin: { email: string; password: string }): Promise<void> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(60_000);
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/\/callback\?/);
+  } finally {
+    await context.close();
+  }
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const toolsDir = process.env.MCP_TOOLS_DIR || path.join(os.tmpdir(), 'stacklens-mcp-tools');
   const node22 = ensureNode22(toolsDir);
   const { conformance, inspector } = ensureTools(toolsDir, node22);
+  const authConformance = ensureAuthConformance(toolsDir, node22);
   log(`Node ${NODE_VERSION} at ${node22}; tools ready (${Math.round((Date.now() - started) / 1000)} s)`);
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stacklens-mcp-conformance-'));
@@ -396,9 +500,14 @@ async function main(): Promise<number> {
     const proxyPort = await freePort();
     proxy = await startProxy(proxyPort, port, apiKey);
 
+    // The demo world's first admin, as the first start prints it.
+    const admin = output.match(/as (\S+@\S+) with password (\S+)/);
     const problems = [
       ...(await runConformance(node22, conformance, `http://127.0.0.1:${proxyPort}/mcp`, work)),
       ...(await runInspector(node22, inspector, `${baseUrl}/mcp`, baseUrl, apiKey, work, `http://127.0.0.1:${sitePort}/`)),
+      ...(admin
+        ? await runAuthorization(node22, authConformance, baseUrl, { email: admin[1]!, password: admin[2]! }, work)
+        : ['authorization: the server did not print the first admin (demo mode, first start)']),
     ];
     log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
     if (problems.length > 0) {
