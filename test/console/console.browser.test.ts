@@ -387,7 +387,10 @@ test('market size: the search counted by country and employees, as bars and a ta
     { dimensions: ['country', 'employeeBand'], limit: 25, sample: 3 },
   );
   assert.equal(facets.status, 200);
-  assert.match(await page.locator('.market-total').innerText(), new RegExp(`^${facets.body.total} companies match.* Counted \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\.$`, 'u'));
+  assert.match(
+    await page.locator('.market-total').innerText(),
+    new RegExp(`^${facets.body.total} companies match.* Counted \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\.$`, 'u'),
+  );
   const rows = await table.locator('tbody tr').all();
   assert.equal(rows.length, facets.body.cells.length);
   const first = facets.body.cells[0]!;
