@@ -155,20 +155,25 @@ task('does company X use technology Y right now (with confidence)?', async () =>
   assert.ok(answer.items[0].confidence > 0 && answer.items[0].confidence <= 1);
 });
 
+/** The domains of a company's computed cohort of this kind, in rank order. */
+const cohortOf = async (domain: string, kind: 'default' | 'competitors') =>
+  (
+    await many<{ domain: string }>(
+      `SELECT m.domain FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id
+       WHERE c.domain = $1 AND k.kind = $2 ORDER BY k.rank`,
+      [domain, kind],
+    )
+  ).map((r) => r.domain);
+
 task('who are the competitors of X?', async () => {
   const answer = await agent.call('company_competitors', { companyDomain: world.company, size: 50 });
-  const expected = await many<{ domain: string }>(
-    `SELECT m.domain FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id
-     WHERE c.domain = $1 AND k.kind = 'competitors' ORDER BY k.rank`,
-    [world.company],
-  );
   assert.deepEqual(
     answer.items.map((i: any) => i.domain),
-    expected.map((r) => r.domain).slice(0, 50),
+    (await cohortOf(world.company, 'competitors')).slice(0, 50),
   );
 });
 
-task('who are the competitors of X and which CRM-category products do they use?', async () => {
+task('who are the competitors of X, and what does the closest one run?', async () => {
   const competitors = (await agent.call('company_competitors', { companyDomain: world.company, size: 3 })).items.map((i: any) => i.domain);
   const first = competitors[0]!;
   const stack = await agent.call('company_products_paged', { companyDomain: first, size: 100 });
@@ -180,14 +185,9 @@ task('who are the competitors of X and which CRM-category products do they use?'
 
 task('which peers are in X’s default cohort?', async () => {
   const answer = await agent.call('company_cohort', { companyDomain: world.company, cohort: 'Default', size: 50 });
-  const expected = await many<{ domain: string }>(
-    `SELECT m.domain FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id
-     WHERE c.domain = $1 AND k.kind = 'default' ORDER BY k.rank`,
-    [world.company],
-  );
   assert.deepEqual(
     answer.items.map((i: any) => i.domain),
-    expected.map((r) => r.domain),
+    await cohortOf(world.company, 'default'),
   );
 });
 
