@@ -31,7 +31,7 @@ import { MAX_SUBSCRIPTIONS_PER_SESSION } from './subscriptions.ts';
 import { sessionIdHash } from './sessions.ts';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
-export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_MS = 15_000;
 
 /** What the subscribe handlers of an HTTP session's server use (server.ts). */
 export interface SessionSubscriptions {
