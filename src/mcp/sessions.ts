@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/db.ts';
-import { deleteIdleSessions, deleteSession, findLiveSession, insertSessionUnderCap, touchSession } from '../store/mcp-sessions.ts';
+import { deleteIdleSessions, deleteSession, findLiveSession, insertSessionUnderCap, sessionsOnRecord, touchSession } from '../store/mcp-sessions.ts';
 import { RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import { now } from '../clock.ts';
 
@@ -117,10 +117,8 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   /** Deletes expired sessions (also run every minute, or every TTL when shorter). */
-  async liveHashes(hashes: readonly string[]): Promise<Set<string>> {
-    if (hashes.length === 0) return new Set();
-    const rows = await this.db.query<{ id_hash: string }>('SELECT id_hash FROM mcp_sessions WHERE id_hash = ANY($1::text[])', [[...hashes]]);
-    return new Set(rows.map((r) => r.id_hash));
+  liveHashes(hashes: readonly string[]): Promise<Set<string>> {
+    return sessionsOnRecord(this.db, hashes);
   }
 
   async sweep(): Promise<number> {

@@ -76,3 +76,10 @@ export async function deleteIdleSessions(db: Db, idleSince: Date): Promise<numbe
   const rows = await db.query('DELETE FROM mcp_sessions WHERE last_seen_at <= $1 RETURNING 1 AS gone', [idleSince]);
   return rows.length;
 }
+
+/** Which of these id hashes are sessions on record (expired ones included until the sweep deletes them). */
+export async function sessionsOnRecord(db: Db, idHashes: readonly string[]): Promise<Set<string>> {
+  if (idHashes.length === 0) return new Set();
+  const rows = await db.query<{ id_hash: string }>('SELECT id_hash FROM mcp_sessions WHERE id_hash = ANY($1::text[])', [[...idHashes]]);
+  return new Set(rows.map((r) => r.id_hash));
+}
