@@ -1,7 +1,7 @@
 // The technology catalog: our rule files (catalog/technologies/*.json, Apache-2.0, written for
 // Stacklens) plus an operator's own file, validated and compiled once into the matchers the
 // detector runs. Compiling is pure; loadCatalog() is the one function here that reads files.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { categoryNames } from '../technographics/taxonomy.ts';
@@ -21,6 +21,8 @@ import {
 } from './rules.ts';
 
 const CATALOG_DIR = new URL('../../catalog/technologies/', import.meta.url);
+/** Technologies detected everywhere but not drawn into the demo world (readBuiltInRules). */
+const EXTENDED_FOLDER = 'extended';
 
 /** Category names of our taxonomy (catalog/categories.txt): every level is allowed. */
 export const CATEGORY_NAMES: ReadonlySet<string> = categoryNames();
@@ -200,20 +202,32 @@ export function readRuleFile(path: string): RuleFile {
   return parseRuleFile(data, path);
 }
 
-/** Our own rules: every file of catalog/technologies/, merged (a name defined twice is an error). */
-export function readBuiltInRules(dir: URL | string = CATALOG_DIR): RuleFile {
-  const path = typeof dir === 'string' ? dir : dir.pathname;
+/**
+ * Our own rules: every file of catalog/technologies/ and of its `extended/` folder, merged (a
+ * name defined twice is an error). `core: true` reads the top-level files alone: the core
+ * catalog the demo world draws its products from, so that growing the catalog leaves the demo
+ * world (its size, its first start, the figures measured on it) as it is.
+ */
+export function readBuiltInRules(dir: URL | string = CATALOG_DIR, { core = false }: { core?: boolean } = {}): RuleFile {
+  const root = typeof dir === 'string' ? dir : dir.pathname;
+  const folders = core ? [root] : [root, join(root, EXTENDED_FOLDER)];
   const out: RuleFile = {};
-  for (const file of readdirSync(path)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    for (const [name, rule] of Object.entries(readRuleFile(join(path, file)))) {
-      if (name in out) throw new RuleError(`${file}: technology '${name}' is defined in two catalog files`);
-      out[name] = rule;
+  for (const folder of folders) {
+    if (!existsSync(folder)) continue;
+    for (const file of readdirSync(folder)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
+      for (const [name, rule] of Object.entries(readRuleFile(join(folder, file)))) {
+        if (name in out) throw new RuleError(`${file}: technology '${name}' is defined in two catalog files`);
+        out[name] = rule;
+      }
     }
   }
   return out;
 }
+
+/** The core catalog's rules: the technologies the demo world draws its products from. */
+export const readCoreRules = (): RuleFile => readBuiltInRules(CATALOG_DIR, { core: true });
 
 interface LoadCatalogOptions {
   /** An operator's rule file: adds technologies and replaces ours of the same name. */
@@ -239,10 +253,10 @@ export function builtInCatalog(): CompiledCatalog {
 let ownText: CompiledCatalog | undefined;
 
 /**
- * The built-in catalog for the demo world's generator, which detects the pages it rendered
+ * The core catalog for the demo world's generator, which detects the pages it rendered
  * itself: JavaScript's own RegExp where it reads a pattern as RE2 does (pattern.ts says why it
  * may, and a test holds the two catalogs' detections equal on the generated pages).
  */
 export function ownTextCatalog(): CompiledCatalog {
-  return (ownText ??= compileCatalog(readBuiltInRules(), CATEGORY_NAMES, { check: () => false, engine: 'own-text' }));
+  return (ownText ??= compileCatalog(readCoreRules(), CATEGORY_NAMES, { check: () => false, engine: 'own-text' }));
 }

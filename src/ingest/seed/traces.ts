@@ -7,7 +7,7 @@
 // Examples that fail are dropped; a technology with no surviving trace is simply invisible.
 import { detect } from '../../detect/detect.ts';
 import type { CompiledCatalog } from '../../detect/catalog.ts';
-import { readBuiltInRules } from '../../detect/catalog.ts';
+import { readCoreRules } from '../../detect/catalog.ts';
 import { parsePatternTags, toList, type RuleFile } from '../../detect/rules.ts';
 import type { SiteArtifacts } from '../../detect/types.ts';
 import type { EvidenceSource } from '../../technographics/evidence.ts';
@@ -382,7 +382,7 @@ export function placeTrace(
  * The checked trace kit of every technology of the catalog (index = technology index). A trace
  * survives when, rendered alone, it is detected as its technology and as nothing unrelated.
  */
-export function buildTraceKits(seed: string, catalog: CompiledCatalog, rules: RuleFile = readBuiltInRules()): TraceKit[] {
+export function buildTraceKits(seed: string, catalog: CompiledCatalog, rules: RuleFile = readCoreRules()): TraceKit[] {
   const kits: TraceKit[] = [];
   catalog.technologies.forEach((tech, t) => {
     const rule = rules[tech.name];
