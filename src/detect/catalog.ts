@@ -48,6 +48,8 @@ export interface CompiledCatalog {
   /** Inline script text: `js` globals and `scripts` snippets. */
   inlineScripts: PatternSet;
   html: PatternSet;
+  /** The href of `<a>` links: accounts on vendors' domains. */
+  links: PatternSet;
   pageUrl: PatternSet;
   job: PatternSet;
   dns: Record<DnsRuleType, PatternSet>;
@@ -94,6 +96,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     resourceUrls: [] as CompiledPattern[],
     inlineScripts: [] as CompiledPattern[],
     html: [] as CompiledPattern[],
+    links: [] as CompiledPattern[],
     pageUrl: [] as CompiledPattern[],
     job: [] as CompiledPattern[],
   };
@@ -136,6 +139,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     list('scriptSrc', buckets.resourceUrls, rule.scriptSrc);
     list('scripts', buckets.inlineScripts, rule.scripts);
     list('html', buckets.html, rule.html);
+    list('links', buckets.links, rule.links);
     list('url', buckets.pageUrl, rule.url);
     list('job', buckets.job, rule.job);
     for (const type of DNS_RULE_TYPES) list(`dns.${type}`, dns[type], rule.dns?.[type]);
@@ -165,6 +169,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     resourceUrls: new PatternSet(buckets.resourceUrls),
     inlineScripts: new PatternSet(buckets.inlineScripts),
     html: new PatternSet(buckets.html),
+    links: new PatternSet(buckets.links),
     pageUrl: new PatternSet(buckets.pageUrl),
     job: new PatternSet(buckets.job),
     dns: Object.fromEntries(DNS_RULE_TYPES.map((type) => [type, new PatternSet(dns[type])])) as Record<DnsRuleType, PatternSet>,

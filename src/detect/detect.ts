@@ -82,6 +82,8 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   for (const r of page.resources.slice(0, LIMITS.resources)) {
     matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url);
   }
+  if (catalog.links.size)
+    for (const link of page.links) matchShort(catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
   for (const meta of page.metas) {
     matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
   }

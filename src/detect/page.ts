@@ -6,6 +6,9 @@
 /** HTML beyond this many characters is not scanned (home pages are rarely larger; the head is what counts). */
 export const HTML_CAP = 512 * 1024;
 
+/** Links read per page (a page has tens; a hostile one could have a hundred thousand). */
+const MAX_LINKS = 1000;
+
 interface ResourceRef {
   url: string;
   /** The tag's range in the page, for the excerpt. */
@@ -27,6 +30,8 @@ interface PageFacts {
   /** Script src, iframe src and link href (not dns-prefetch, preconnect, prefetch or other hints). */
   resources: ResourceRef[];
   metas: MetaTag[];
+  /** The href of `<a>` links (absolute or scheme-relative): read by `links` rules only. */
+  links: ResourceRef[];
   /** Inline JavaScript bodies, each between newlines (JSON and templates left out), and its lower-case copy. */
   inlineScript: string;
   inlineLower: string;
@@ -81,6 +86,7 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
   if (lower.length !== html.length) lower = html.replace(/[^\x00-\x7f]/g, '?').toLowerCase();
   const resources: ResourceRef[] = [];
   const metas: MetaTag[] = [];
+  const links: ResourceRef[] = [];
   const inline: string[] = [];
   const excluded: number[] = [];
   const exclude = (start: number, end: number) => {
@@ -130,9 +136,15 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     const end = tagEnd(lower, j);
     if (name === 'a') {
-      // A link in the text names a vendor (a partner, a case study, "powered by"); it is not use.
+      // A link in the text names a vendor (a partner, a case study, "powered by"); it is not use,
+      // so `html` rules never see it. Only `links` rules read its address: they name an account
+      // on the vendor's domain (a booking page, a hosted form, a job board), which a mention is not.
       // Images stay matchable: an `html` rule names an asset host or a pixel path, never a logo file.
       exclude(i, end);
+      if (links.length < MAX_LINKS) {
+        const href = attributes(html.slice(j, end - 1)).get('href');
+        if (href && (href.startsWith('//') || /^https?:/i.test(href))) links.push({ url: href, start: i, end });
+      }
       i = end;
       continue;
     }
@@ -178,7 +190,7 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
   // Every body on lines of its own, the text framed by newlines too: a `js` global's pattern needs
   // a character on each side, and no `^`/`$`, which would keep matching off the fast automaton.
   const inlineScript = inline.length ? `\n${inline.join('\n')}\n` : '';
-  return { html, lower, resources, metas, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
+  return { html, lower, resources, metas, links, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
 }
 
 /**

@@ -32,6 +32,9 @@ export const technologyRuleSchema = z
     js: keyedPatterns.optional(),
     meta: keyedPatterns.optional(),
     html: patternList.optional(),
+    links: patternList
+      .optional()
+      .describe("the href of the page's <a> links: a link to the company's own account on a vendor's domain (a booking page, a hosted form, a job board)"),
     url: patternList.optional(),
     headers: keyedPatterns.optional(),
     cookies: keyedPatterns.optional(),
@@ -75,6 +78,8 @@ const FIELD_WEIGHTS: Record<string, number> = {
   js: 0.8,
   meta: 0.9,
   html: 0.75,
+  // An account of the company's on the vendor's domain, linked from its own page: the company set it up.
+  links: 0.85,
   url: 0.9,
   headers: 0.9,
   cookies: 0.75,
@@ -96,6 +101,7 @@ const FIELD_SOURCES: Record<string, EvidenceSource> = {
   js: 'script',
   meta: 'meta',
   html: 'html',
+  links: 'html',
   url: 'html',
   headers: 'header',
   cookies: 'cookie',

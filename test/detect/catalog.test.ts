@@ -25,7 +25,7 @@ test('the built-in catalog loads: 400+ technologies, each with vendor, vendor do
     for (const cat of rule.cats) assert.ok(CATEGORY_NAMES.has(cat), `${name}: category ${cat}`);
   }
   // Every technology leaves at least one trace a rule can see.
-  const fields = ['scriptSrc', 'scripts', 'js', 'meta', 'html', 'url', 'headers', 'cookies', 'dns', 'job'] as const;
+  const fields = ['scriptSrc', 'scripts', 'js', 'meta', 'html', 'links', 'url', 'headers', 'cookies', 'dns', 'job'] as const;
   for (const [name, rule] of Object.entries(rules))
     assert.ok(
       fields.some((f) => rule[f] !== undefined),

@@ -168,6 +168,37 @@ test('hard negatives are not use: comments, links, logos, code samples, CSP list
   assert.equal(find(candidates, 'Mailchimp')!.confidence, 0.4);
 });
 
+test("links: an account on a vendor's domain is use; a link to the vendor itself, or one in a comment, is a mention", () => {
+  const body = `<a href="https://calendly.com/acme-sales/30min">Book a demo</a>
+     <a class="btn" href='https://acme.typeform.com/to/Ab12Cd'>Tell us</a>
+     <a href="//jobs.lever.co/acme">Careers</a>
+     <a href="https://www.trustpilot.com/review/acme.com">Our reviews</a>`;
+  const ds = detect(page(doc('', body)), catalog);
+  for (const name of ['Calendly', 'Typeform', 'Lever', 'Trustpilot']) {
+    const d = find(ds, name);
+    assert.ok(d, `${name} from its account link`);
+    assert.equal(d.evidence[0]!.source, 'html');
+    assert.match(d.evidence[0]!.ruleId, new RegExp(`^${name}/links/\\d+$`));
+    assert.match(d.evidence[0]!.excerpt, /^<a /);
+  }
+  assert.equal(find(ds, 'Calendly')!.confidence, 0.85);
+  // The vendor's own pages, a relative link, and account links inside a comment name the vendor, not an account of the site's.
+  const mentions = `<a href="https://calendly.com/">Calendly</a> <a href="https://www.typeform.com/templates/">Typeform</a>
+     <a href="/to/calendly.com/acme/30min">local</a> <!-- <a href="https://jobs.lever.co/acme">old board</a> -->
+     <a href="https://www.trustpilot.com/">Trustpilot</a>`;
+  assert.deepEqual(names(detect(page(doc('', mentions)), catalog)), []);
+  // A link's address is read by links rules only: a link to a vendor's script is not a script the page loads.
+  assert.equal(find(detect(page(doc('', '<a href="https://assets.calendly.com/assets/external/widget.js">widget</a>')), catalog), 'Calendly'), undefined);
+});
+
+test('links: at most a thousand per page are read, and a page of links scans in linear time', () => {
+  const many = `${'<a href="https://example.org/">x</a>'.repeat(1000)}<a href="https://calendly.com/acme/intro">late</a>`;
+  assert.equal(find(detect(page(doc('', many)), catalog), 'Calendly'), undefined);
+  const started = performance.now();
+  detect(page(`<a href="https://calendly.com/a/b">`.repeat(15_000)), catalog);
+  assert.ok(performance.now() - started < 2000);
+});
+
 test('a trace hidden in a comment does not hide the same trace outside it', () => {
   const ds = detect(
     page(
