@@ -143,6 +143,18 @@ export function spfDomains(record: string): string[] {
   return out;
 }
 
+/** The domains a DMARC record sends its aggregate and failure reports to (the `rua=` and `ruf=` mailto addresses). */
+export function dmarcReportDomains(record: string): string[] {
+  if (!/^\s*"?v=DMARC1\b/i.test(record)) return [];
+  const out: string[] = [];
+  for (const tag of record.matchAll(/\bru[af]\s*=\s*([^;"]+)/gi))
+    for (const address of tag[1]!.split(',')) {
+      const m = /^\s*mailto:[^@\s]+@([a-z0-9.-]+)/i.exec(address);
+      if (m) out.push(m[1]!.toLowerCase());
+    }
+  return out;
+}
+
 export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: DetectOptions = {}): Detection[] {
   const minConfidence = opts.minConfidence ?? CLAIM_CONFIDENCE;
   const maxEvidence = opts.maxEvidence ?? 5;
@@ -181,7 +193,9 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     for (const raw of (dns[type] ?? []).slice(0, LIMITS.dnsRecords)) {
       const record = cap(String(raw), LIMITS.dnsValue);
       matchShort(catalog.dns[type], record, found, () => excerptOf(`${type} ${record}`, 0, 0));
-      if (type === 'TXT') for (const domain of spfDomains(record)) matchShort(catalog.dns.SPF, domain, found, () => excerptOf(`TXT ${record}`, 0, 0));
+      if (type !== 'TXT') continue;
+      for (const domain of spfDomains(record)) matchShort(catalog.dns.SPF, domain, found, () => excerptOf(`TXT ${record}`, 0, 0));
+      for (const domain of dmarcReportDomains(record)) matchShort(catalog.dns.DMARC, domain, found, () => excerptOf(`TXT ${record}`, 0, 0));
     }
   }
 

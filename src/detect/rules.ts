@@ -14,7 +14,7 @@ const keyedPatterns = z.record(z.string(), z.union([z.string(), z.array(z.string
 /** Fields of the open format that need a browser or an extra fetch: accepted, ignored. */
 const ignored = z.unknown().optional();
 
-export const DNS_RULE_TYPES = ['MX', 'TXT', 'SPF', 'CNAME', 'NS', 'A', 'AAAA'] as const;
+export const DNS_RULE_TYPES = ['MX', 'TXT', 'SPF', 'DMARC', 'CNAME', 'NS', 'A', 'AAAA'] as const;
 export type DnsRuleType = (typeof DNS_RULE_TYPES)[number];
 
 export const technologyRuleSchema = z
@@ -92,6 +92,8 @@ const FIELD_WEIGHTS: Record<string, number> = {
   // An SPF include outlives the service it authorised (nobody prunes SPF): alone it stays below the
   // reporting threshold; a second trace (DKIM CNAME, MX, script, cookie, job post) makes it a claim.
   'dns.SPF': 0.4,
+  // Reports are sent to the service that reads them now: a DMARC address is a current setting, not a leftover.
+  'dns.DMARC': 0.8,
   job: 0.6,
 };
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileCatalog, loadCatalog } from '../../src/detect/catalog.ts';
-import { detect, LIMITS, spfDomains } from '../../src/detect/detect.ts';
+import { detect, dmarcReportDomains, LIMITS, spfDomains } from '../../src/detect/detect.ts';
 import { combine } from '../../src/technographics/evidence.ts';
 import type { Detection, SiteArtifacts } from '../../src/detect/types.ts';
 
@@ -261,6 +261,19 @@ test('rules of one DNS record type are one trace: two SPF includes of one sender
   // A second record type is an independent trace: the SPF include and the MX make a claim.
   const withMx = find(detect({ ...spfOnly, dns: { ...spfOnly.dns, MX: ['10 mx.zoho.com.'] } }, catalog), 'Zoho Mail')!;
   assert.equal(withMx.confidence, combine([0.95, 0.4]));
+});
+
+test("DMARC: the services a DMARC record sends its reports to are claims; the domain's own mailbox and other TXT records are not", () => {
+  const record = 'v=DMARC1; p=quarantine; rua=mailto:x1@ag.dmarcian.com!10m, mailto:dmarc@example.com; ruf=mailto:f@fr.dmarcian.com; fo=1';
+  assert.deepEqual(dmarcReportDomains(record), ['ag.dmarcian.com', 'example.com', 'fr.dmarcian.com']);
+  assert.deepEqual(dmarcReportDomains('v=spf1 include:rua.agari.com ~all'), []);
+  assert.deepEqual(dmarcReportDomains('"v=DMARC1; p=none; rua=mailto:d@rua.agari.com"'), ['rua.agari.com']);
+  const ds = detect({ domain: 'example.com', pages: [], dns: { TXT: [record] } }, catalog);
+  assert.deepEqual(names(ds), ['dmarcian']);
+  assert.equal(find(ds, 'dmarcian')!.evidence[0]!.ruleId, 'dmarcian/dns.DMARC/0');
+  assert.equal(find(ds, 'dmarcian')!.confidence, 0.8);
+  // A DMARC service named anywhere but a report address (an SPF include, a TXT token) is not read as one.
+  assert.deepEqual(names(detect({ domain: 'example.com', pages: [], dns: { TXT: ['dmarcian.com verification', 'v=DMARC1; p=none'] } }, catalog)), []);
 });
 
 test('SPF domains are read from include:, redirect= and the other named mechanisms only', () => {

@@ -26,6 +26,9 @@ before(async () => {
     'shop.test': { A: ['127.0.0.2'], MX: [[1, 'aspmx.l.google.com']], TXT: ['v=spf1 include:_spf.google.com ~all'], NS: ['ada.ns.cloudflare.com'] },
     'www.shop.test': { CNAME: ['shop.test'], A: ['127.0.0.2'] },
     'k1._domainkey.shop.test': { CNAME: ['dkim.mcsv.net'] },
+    'status.shop.test': { CNAME: ['shop.stspg-customer.com'] },
+    'autodiscover.shop.test': { CNAME: ['autodiscover.outlook.com'] },
+    '_dmarc.shop.test': { TXT: ['v=DMARC1; p=reject; rua=mailto:a1b2@ag.dmarcian.com,mailto:dmarc@shop.test; ruf=mailto:f@fr.dmarcian.com'] },
     'robots.test': { A: ['127.0.0.2'] },
     'intranet.test': { A: ['10.1.2.3'] },
     'mixed.test': { A: ['127.0.0.2', '127.0.0.1'] },
@@ -102,7 +105,7 @@ async function reasonOf(p: Promise<unknown>): Promise<string> {
   assert.fail('expected the fetch to fail');
 }
 
-test('a site: redirects followed, headers and every Set-Cookie kept, DNS records collected, extra paths, a clear User-Agent', async () => {
+test('a site: redirects followed, headers and every Set-Cookie kept, DNS records collected (DKIM selectors, SaaS sub-domains, DMARC), extra paths, a clear User-Agent', async () => {
   const site = await fetchSite(web.url('shop.test'), opts({ paths: ['/careers', '/nope'] }));
   assert.equal(site.domain, 'shop.test');
   assert.equal(site.pages.length, 2, 'the 404 extra path is left out');
@@ -115,15 +118,26 @@ test('a site: redirects followed, headers and every Set-Cookie kept, DNS records
   assert.match(careers!.html!, /hiring/);
   assert.deepEqual(site.dns, {
     MX: ['1 aspmx.l.google.com.'],
-    TXT: ['v=spf1 include:_spf.google.com ~all'],
-    CNAME: ['shop.test.', 'dkim.mcsv.net.'],
+    TXT: ['v=spf1 include:_spf.google.com ~all', 'v=DMARC1; p=reject; rua=mailto:a1b2@ag.dmarcian.com,mailto:dmarc@shop.test; ruf=mailto:f@fr.dmarcian.com'],
+    CNAME: ['shop.test.', 'dkim.mcsv.net.', 'shop.stspg-customer.com.', 'autodiscover.outlook.com.'],
     A: ['127.0.0.2'],
     NS: ['ada.ns.cloudflare.com.'],
   });
   const seen = web.requests.filter((r) => r.host === 'shop.test');
   assert.match(seen[0]!.userAgent, /^Stacklens\/\d+\.\d+\.\d+ \(/);
   const names = detect(site, loadCatalog()).map((d) => d.name);
-  for (const n of ['WordPress', 'PHP', 'Nginx', 'Stripe', 'Google Workspace', 'Google Analytics', 'Mailchimp'])
+  for (const n of [
+    'WordPress',
+    'PHP',
+    'Nginx',
+    'Stripe',
+    'Google Workspace',
+    'Google Analytics',
+    'Mailchimp',
+    'Atlassian Statuspage',
+    'Microsoft 365',
+    'dmarcian',
+  ])
     assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
 });
 

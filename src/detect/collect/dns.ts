@@ -81,20 +81,56 @@ const dot = (name: string) => (name.endsWith('.') ? name : `${name}.`);
 const DEFAULT_DKIM_SELECTORS: readonly string[] = ['k1', 'mandrill', 's1', 's2', 'selector1'];
 
 /**
+ * Sub-domains companies point at a SaaS vendor with a CNAME: a status page, a help centre or
+ * docs site, a careers board, marketing landing pages, a shop; `autodiscover` and the device
+ * enrolment names of Microsoft 365 and Intune; `mta-sts`, where a hosted MTA-STS policy is
+ * served. Their CNAMEs join the domain's own: `dns.CNAME` rules read them all.
+ */
+export const SAAS_SUBDOMAINS: readonly string[] = [
+  'status',
+  'help',
+  'support',
+  'docs',
+  'careers',
+  'jobs',
+  'go',
+  'info',
+  'email',
+  'shop',
+  'autodiscover',
+  'enterpriseenrollment',
+  'enterpriseregistration',
+  'mta-sts',
+];
+
+/**
+ * TXT records at names of their own read with the domain's TXT: the DMARC policy, whose report
+ * addresses name the service that reads the reports (`dns.DMARC` rules), and the BIMI record,
+ * whose logo and certificate URLs name where they are hosted.
+ */
+const POLICY_TXT_NAMES: readonly string[] = ['_dmarc', 'default._bimi'];
+
+/**
  * The records the detector reads for a domain: MX (`"10 aspmx.l.google.com."`), TXT (strings
- * of one record joined), CNAME of the domain, of its www host and of its DKIM selectors, A,
- * AAAA and NS. Missing records and failed queries leave a type empty; they never fail the site.
+ * of one record joined: the domain's own, its DMARC and BIMI records), CNAME of the domain, of
+ * its www host, of its DKIM selectors and of the SaaS sub-domains, A, AAAA and NS. Missing
+ * records and failed queries leave a type empty; they never fail the site.
  */
 export async function collectDns(resolver: DnsResolver, domain: string, dkimSelectors: readonly string[] = DEFAULT_DKIM_SELECTORS): Promise<DnsRecords> {
-  const [mx, txt, cname, wwwCname, a, aaaa, ns, ...dkim] = await Promise.all([
+  const cnameHosts = [
+    domain,
+    `www.${domain}`,
+    ...dkimSelectors.slice(0, 20).map((sel) => `${sel}._domainkey.${domain}`),
+    ...SAAS_SUBDOMAINS.map((sub) => `${sub}.${domain}`),
+  ];
+  const txtHosts = [domain, ...POLICY_TXT_NAMES.map((name) => `${name}.${domain}`)];
+  const [mx, a, aaaa, ns, txt, cnames] = await Promise.all([
     orEmpty(resolver.resolveMx(domain)),
-    orEmpty(resolver.resolveTxt(domain)),
-    orEmpty(resolver.resolveCname(domain)),
-    orEmpty(resolver.resolveCname(`www.${domain}`)),
     orEmpty(resolver.resolve4(domain)),
     orEmpty(resolver.resolve6(domain)),
     orEmpty(resolver.resolveNs(domain)),
-    ...dkimSelectors.slice(0, 20).map((sel) => orEmpty(resolver.resolveCname(`${sel}._domainkey.${domain}`))),
+    Promise.all(txtHosts.map((host) => orEmpty(resolver.resolveTxt(host)))),
+    Promise.all(cnameHosts.map((host) => orEmpty(resolver.resolveCname(host)))),
   ]);
   const out: DnsRecords = {};
   const put = (type: keyof DnsRecords, list: string[]) => {
@@ -106,9 +142,9 @@ export async function collectDns(resolver: DnsResolver, domain: string, dkimSele
   );
   put(
     'TXT',
-    txt.map((chunks) => chunks.join('')),
+    txt.flat().map((chunks) => chunks.join('')),
   );
-  put('CNAME', [...cname, ...wwwCname, ...dkim.flat()].map(dot));
+  put('CNAME', cnames.flat().map(dot));
   put('A', a);
   put('AAAA', aaaa);
   put('NS', ns.map(dot));
