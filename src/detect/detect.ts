@@ -27,7 +27,7 @@ export const LIMITS = {
 } as const;
 
 interface DetectOptions {
-  /** Detections below this confidence are left out (default 0.5): an SPF include alone (0.4) stays out. */
+  /** Detections below this confidence are left out (default 0.5): a verification token alone (0.3) stays out. */
   minConfidence?: number;
   /** Evidence items kept per technology, strongest first (default 5). */
   maxEvidence?: number;

@@ -88,10 +88,12 @@ const FIELD_WEIGHTS: Record<string, number> = {
   'dns.CNAME': 0.9,
   'dns.A': 0.6,
   'dns.AAAA': 0.6,
-  'dns.TXT': 0.6,
-  // An SPF include outlives the service it authorised (nobody prunes SPF): alone it stays below the
-  // reporting threshold; a second trace (DKIM CNAME, MX, script, cookie, job post) makes it a claim.
-  'dns.SPF': 0.4,
+  // A domain-verification token proves that someone once verified the domain with the vendor, and
+  // nobody removes it: alone it is not use, but it raises the confidence of another trace.
+  'dns.TXT': 0.3,
+  // An SPF include says the domain routes mail through the service: a claim on its own, if a weak
+  // one (an include outlives a service dropped years ago; the in-use confidence weighs its age).
+  'dns.SPF': 0.55,
   // Reports are sent to the service that reads them now: a DMARC address is a current setting, not a leftover.
   'dns.DMARC': 0.8,
   job: 0.6,

@@ -66,7 +66,7 @@ test('cookies: by exact name and by a name prefix (`_ga_*`)', () => {
   assert.ok(find(detect(page(doc(''), { headers: { 'set-cookie': ['__kla_id=abc; Path=/'] } }), catalog), 'Klaviyo'));
 });
 
-test('each DNS record type: MX, TXT verification, SPF with a second trace, CNAME, NS, A', () => {
+test('each DNS record type: MX, SPF, CNAME, NS, A; a verification token alone is not use', () => {
   const ds = detect(
     {
       domain: 'example.com',
@@ -86,12 +86,27 @@ test('each DNS record type: MX, TXT verification, SPF with a second trace, CNAME
       ?.evidence.map((e) => e.ruleId.split('/')[1])
       .sort();
   assert.deepEqual(sources('Google Workspace'), ['dns.MX', 'dns.SPF']);
-  assert.deepEqual(sources('Atlassian Jira'), ['dns.TXT']);
+  assert.equal(find(ds, 'Atlassian Jira'), undefined, 'a verification token proves a verification, not use');
   assert.deepEqual(sources('SendGrid'), ['dns.CNAME', 'dns.SPF']);
   assert.deepEqual(sources('Webflow'), ['dns.CNAME']);
   assert.deepEqual(sources('Cloudflare DNS'), ['dns.NS']);
   assert.deepEqual(sources('Vercel'), ['dns.A']);
   assert.ok(find(ds, 'SendGrid')!.confidence > 0.9);
+  // The token raises the confidence of another trace: with a job post naming the tool, it is more than the post alone.
+  const token = { domain: 'example.com', pages: [], dns: { TXT: ['atlassian-domain-verification=abc123'] } };
+  assert.equal(find(detect(token, catalog, { minConfidence: 0 }), 'Atlassian Jira')!.confidence, 0.3);
+  const post = ['We track our sprints in Jira and document in Confluence.'];
+  const withPost = find(detect({ ...token, jobs: post }, catalog), 'Atlassian Jira')!;
+  const postAlone = find(detect({ domain: 'example.com', pages: [], jobs: post }, catalog), 'Atlassian Jira')!;
+  assert.equal(withPost.confidence, Math.round(combine([postAlone.confidence, 0.3]) * 1000) / 1000);
+  assert.ok(withPost.confidence > postAlone.confidence);
+});
+
+test('an SPF include of a mail or sending service is a claim on its own', () => {
+  const ds = detect({ domain: 'example.com', pages: [], dns: { TXT: ['v=spf1 include:servers.mcsv.net include:mail.zendesk.com ~all'] } }, catalog);
+  assert.deepEqual(names(ds), ['Mailchimp', 'Zendesk']);
+  assert.equal(find(ds, 'Mailchimp')!.confidence, 0.55);
+  assert.equal(find(ds, 'Mailchimp')!.evidence[0]!.ruleId, 'Mailchimp/dns.SPF/0');
 });
 
 test('job posts: phrases are matched case-sensitively, so brand names count and ordinary words do not', () => {
@@ -137,7 +152,7 @@ test('implies runs transitively and carries the evidence of its source; excludes
   assert.deepEqual(names(detect(page(doc('', '<a-widget></a-widget><b-widget></b-widget>')), custom)), ['A']);
 });
 
-test('hard negatives are not use: comments, links, logos, code samples, CSP lists, hints, stale SPF', () => {
+test('hard negatives are not use: comments, links, logos, code samples, CSP lists, hints, bare verification tokens', () => {
   const html = doc(
     `<link rel="dns-prefetch" href="//js.hs-scripts.com"><link rel="preconnect" href="https://widget.intercom.io">
      <link rel="preconnect dns-prefetch" href="https://cdn.segment.com">
@@ -158,14 +173,14 @@ test('hard negatives are not use: comments, links, logos, code samples, CSP list
       pages: [
         { url: 'https://example.com/', html, headers: { 'content-security-policy': "script-src 'self' https://js.intercomcdn.com https://cdn.segment.com" } },
       ],
-      dns: { TXT: ['v=spf1 include:servers.mcsv.net include:mail.zendesk.com ~all'] },
+      dns: { TXT: ['atlassian-domain-verification=abc123', 'docusign=1b2c3d4e-aaaa-bbbb-cccc-0123456789ab', 'ZOOM_verify_abcdef'] },
     },
     catalog,
   );
   assert.deepEqual(names(ds), []);
-  // The stale SPF includes are still candidates below the threshold, visible when asked for.
-  const candidates = detect({ domain: 'example.com', pages: [], dns: { TXT: ['v=spf1 include:servers.mcsv.net ~all'] } }, catalog, { minConfidence: 0.1 });
-  assert.equal(find(candidates, 'Mailchimp')!.confidence, 0.4);
+  // The tokens are still candidates below the threshold, visible when asked for.
+  const candidates = detect({ domain: 'example.com', pages: [], dns: { TXT: ['ZOOM_verify_abcdef'] } }, catalog, { minConfidence: 0.1 });
+  assert.equal(find(candidates, 'Zoom')!.confidence, 0.3);
 });
 
 test("links: an account on a vendor's domain is use; a link to the vendor itself, or one in a comment, is a mention", () => {
@@ -251,16 +266,15 @@ test('confidence is the noisy-OR of independent traces; evidence lists the stron
   assert.ok(hs.confidence > 0.99);
 });
 
-test('rules of one DNS record type are one trace: two SPF includes of one sender stay below the threshold', () => {
+test('rules of one DNS record type are one trace: two SPF includes of one sender count once', () => {
   // Zoho Mail has two SPF rules (zoho.com, zcsend.net): one SPF record naming both is one setting, left from any time.
   const spfOnly = { domain: 'e.com', pages: [], dns: { TXT: ['v=spf1 include:zoho.com include:zcsend.net ~all'] } };
-  assert.equal(find(detect(spfOnly, catalog), 'Zoho Mail'), undefined, 'a stale SPF record alone is not a claim');
-  const all = find(detect(spfOnly, catalog, { minConfidence: 0 }), 'Zoho Mail')!;
-  assert.equal(all.confidence, 0.4, 'the record counts once, at its strongest rule');
+  const all = find(detect(spfOnly, catalog), 'Zoho Mail')!;
+  assert.equal(all.confidence, 0.55, 'the record counts once, at its strongest rule (two independent traces would be 0.8)');
   assert.equal(all.evidence.length, 2, 'both includes are still shown as evidence');
-  // A second record type is an independent trace: the SPF include and the MX make a claim.
+  // A second record type is an independent trace: the SPF include and the MX add up.
   const withMx = find(detect({ ...spfOnly, dns: { ...spfOnly.dns, MX: ['10 mx.zoho.com.'] } }, catalog), 'Zoho Mail')!;
-  assert.equal(withMx.confidence, combine([0.95, 0.4]));
+  assert.equal(withMx.confidence, Math.round(combine([0.95, 0.55]) * 1000) / 1000);
 });
 
 test("DMARC: the services a DMARC record sends its reports to are claims; the domain's own mailbox and other TXT records are not", () => {

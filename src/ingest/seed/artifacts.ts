@@ -36,7 +36,11 @@ export interface Capture {
 
 interface RenderedSite {
   captures: Capture[];
-  /** Technology index → the evidence sources whose traces of current use were planted in the latest crawl or a job post of the last year. */
+  /**
+   * Technology index → the evidence sources whose traces of current use were planted in the
+   * latest crawl or a job post of the last year; only technologies with a trace that is a claim
+   * on its own (a verification token alone is not: it supports another trace).
+   */
   planted: Map<number, Set<EvidenceSource>>;
   /** Technologies the pages name in text only (competitors, partners): must not be detected. */
   mentioned: number[];
@@ -101,10 +105,12 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
   const blog: string[] = [];
   const jobs: Array<{ phrase: string; at: number; mention: boolean }> = [];
   const planted = new Map<number, Set<EvidenceSource>>();
+  const claimable = new Set<number>();
   const plant = (tech: number, t: Trace) => {
     const set = planted.get(tech) ?? new Set<EvidenceSource>();
     set.add(TRACE_SOURCE[t.kind]);
     planted.set(tech, set);
+    if (!(t.kind === 'dns' && t.type === 'TXT')) claimable.add(tech);
   };
   const put = (page: Page, t: Trace) => {
     const jobsSink: string[] = [];
@@ -154,13 +160,14 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
         break;
       }
       case 'churned': {
-        // Gone from today's page; what is left is stale: a commented-out tag, an SPF include, old posts, the archive.
+        // Gone from today's page; what is left is stale: a commented-out tag, an SPF include, a
+        // domain-verification token (nobody removes either), old posts, the archive.
         const script = web.find((t) => t.kind === 'script');
         if (script && script.kind === 'script' && rng.chance(0.35))
           now.body.push(
             `<!-- removed ${new Date(inst.lastVerified).toISOString().slice(0, 7)}: <script src="${script.src.replace('{domain}', domain)}"></script> -->\n`,
           );
-        for (const t of records) if (t.kind === 'spf' && rng.chance(0.5)) put(now, t);
+        for (const t of records) if ((t.kind === 'spf' || (t.kind === 'dns' && t.type === 'TXT')) && rng.chance(0.5)) put(now, t);
         if (phrases.length && rng.chance(0.6))
           jobs.push({ phrase: rng.pick(phrases).phrase, at: Math.max(inst.firstVerified, inst.lastVerified - rng.int(0, 180) * DAY), mention: false });
         if (archiveAt !== null && live(archiveAt)) for (const t of web) if (rng.chance(0.55)) put(old, t);
@@ -254,5 +261,6 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
       },
     });
   }
+  for (const tech of planted.keys()) if (!claimable.has(tech)) planted.delete(tech);
   return { captures, planted, mentioned };
 }
