@@ -3,11 +3,12 @@
 // prefilter finds every pattern it should.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATEGORY_NAMES, compileCatalog, loadCatalog, readBuiltInRules, readRuleFile } from '../../src/detect/catalog.ts';
 import { compilePattern, PatternSet, requiredLiteral, RuleError } from '../../src/detect/rules.ts';
+import { COVERAGE_BEGIN, COVERAGE_DOC, COVERAGE_END, coverageTable } from '../../scripts/catalog-coverage.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stacklens-rules-'));
 const ruleFile = (name: string, data: unknown) => {
@@ -131,4 +132,12 @@ test('the prefilter finds two literals that start at the same place (one a prefi
     set.candidates('https://cdn.example.com/other.js').map((p) => p.ruleId),
     ['A/scriptSrc/0', 'C/scriptSrc/0'],
   );
+});
+
+test('the coverage table of docs/technographics.md is written from the catalog (npm run docs:catalog)', () => {
+  const text = readFileSync(COVERAGE_DOC, 'utf8');
+  const begin = text.indexOf(COVERAGE_BEGIN),
+    end = text.indexOf(COVERAGE_END);
+  assert.ok(begin >= 0 && end > begin, 'the coverage markers are in docs/technographics.md');
+  assert.equal(text.slice(begin + COVERAGE_BEGIN.length, end).trim(), coverageTable(), 'docs/technographics.md: run npm run docs:catalog');
 });

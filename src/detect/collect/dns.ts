@@ -86,7 +86,7 @@ const DEFAULT_DKIM_SELECTORS: readonly string[] = ['k1', 'mandrill', 's1', 's2',
  * enrolment names of Microsoft 365 and Intune; `mta-sts`, where a hosted MTA-STS policy is
  * served. Their CNAMEs join the domain's own: `dns.CNAME` rules read them all.
  */
-export const SAAS_SUBDOMAINS: readonly string[] = [
+const SAAS_SUBDOMAINS: readonly string[] = [
   'status',
   'help',
   'support',
