@@ -30,6 +30,7 @@ export interface CrawlCliOptions {
   paths: string;
   dnsServer?: string[];
   dns: boolean;
+  jobBoards: boolean;
   allowNetwork?: string[];
   ports: string;
   userAgent?: string;
@@ -119,6 +120,7 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
       contactUrl: config.detect.contactUrl,
       network: { allowPrivateNetworks: config.detect.allowPrivateNetworks, allowNetworks: opts.allowNetwork, ports },
       dns: { servers: opts.dnsServer, records: opts.dns },
+      ...(opts.jobBoards ? {} : { jobBoards: false as const }),
       robots: new RobotsCache(),
       politeness: new Politeness(intOption('delay', opts.delay, 0, 600_000)),
     };

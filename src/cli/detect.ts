@@ -82,6 +82,10 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--paths <list>', "crawl: extra paths fetched after the home page, comma-separated; '' for the home page only", DEFAULT_CRAWL_PATHS.join(','))
     .option('--dns-server <addr...>', "crawl: name servers to ask (ip or ip:port); default the system's")
     .option('--no-dns', 'crawl: do not collect DNS records (MX, TXT, CNAME, A, NS)')
+    .option(
+      '--no-job-boards',
+      "crawl: do not read the job board (Greenhouse, Lever, Ashby, Workable, SmartRecruiters, Recruitee, Personio, Workday) a site's pages link to",
+    )
     .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')
     .option('--ports <list>', 'crawl: ports a URL may name, comma-separated, or any', '80,443')
     .option('--user-agent <ua>', 'crawl: the User-Agent (default Stacklens/<version> (+PUBLIC_URL))')

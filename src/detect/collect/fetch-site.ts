@@ -10,6 +10,8 @@ import { BlockedAddressError, checkUrl, type NetworkPolicy } from './address.ts'
 import { collectDns, DnsError, makeResolver, type DnsOptions, type DnsResolver } from './dns.ts';
 import { FetchError, requestOnce, type HopResponse } from './http.ts';
 import { Politeness, RobotsCache, sleep } from './politeness.ts';
+import { boardListRequest, discoverBoards, parseBoardDetail, parseBoardListing, type BoardRequest, type JobBoard } from './job-boards.ts';
+import { LIMITS } from '../detect.ts';
 
 export interface FetchSiteOptions {
   /** Extra paths fetched after the home page on its final origin, e.g. `['/about', '/careers']` (default none). */
@@ -39,6 +41,13 @@ export interface FetchSiteOptions {
   /** Spacing of requests to one host; share one across sites (default a new one, 1000 ms). */
   politeness?: Politeness;
   signal?: AbortSignal;
+  /**
+   * Job boards (default on): the applicant-tracking board the site's pages link to or embed
+   * (Greenhouse, Lever, Ashby, Workable, SmartRecruiters, Recruitee, Personio, Workday) is read
+   * through its public endpoint, and its postings join the site's job posts. `false` skips them;
+   * `rewrite` maps an endpoint URL (a mirror or proxy of the board APIs; tests).
+   */
+  jobBoards?: false | { rewrite?: (url: string) => string };
 }
 
 /** Why a site could not be fetched; `reason` is stable and `site` has whatever was collected (DNS records, an error page). */
@@ -244,7 +253,60 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
     if (err instanceof CollectError && err.site === site) throw err;
     throw new CollectError(reasonOf(err), (err as Error).message, site);
   }
+  if (options.jobBoards !== false) {
+    const boards = discoverBoards(site.pages.map((p) => p.html ?? '').join('\n'), 1);
+    const jobs = boards.length ? await boardPostings(boards[0]!, ctx, options.jobBoards?.rewrite ?? ((u) => u)) : [];
+    if (jobs.length) site.jobs = jobs;
+  }
   const dns = await dnsPromise;
   if (dns && Object.keys(dns).length) site.dns = dns;
   return site;
+}
+
+/** Board answers may be larger than a page (every posting's text in one listing). */
+const BOARD_MAX_BYTES = 4 * 1024 * 1024;
+/** Postings whose text needs a request of its own (SmartRecruiters, Workday): at most this many. */
+const BOARD_DETAIL_REQUESTS = 10;
+
+/**
+ * The postings of a board, as job-post texts (at most the detector's count and length). A board
+ * that cannot be read (gone, private, an answer of another shape) gives none: job posts are
+ * extra evidence, never a reason to fail the site.
+ */
+async function boardPostings(board: JobBoard, ctx: Ctx, rewrite: (url: string) => string): Promise<string[]> {
+  const boardCtx: Ctx = { ...ctx, maxBytes: BOARD_MAX_BYTES, retries: Math.min(ctx.retries, 1) };
+  const get = async (req: BoardRequest): Promise<string | null> => {
+    try {
+      const url = checkUrl(rewrite(req.url), ctx.policy);
+      const res = req.post
+        ? await requestOnce(url, {
+            resolver: ctx.resolver,
+            policy: ctx.policy,
+            timeoutMs: ctx.timeoutMs,
+            maxBytes: BOARD_MAX_BYTES,
+            userAgent: ctx.userAgent,
+            accept: 'application/json',
+            signal: ctx.signal,
+            ca: ctx.ca,
+            beforeConnect: () => ctx.politeness.wait(url.host, ctx.signal),
+            post: { body: Buffer.from(JSON.stringify(req.post)), headers: { 'content-type': 'application/json' } },
+          })
+        : await requestWithRetries(url, boardCtx, 'application/json, application/xml;q=0.9');
+      return res.status === 200 && !res.truncated ? res.body.toString('utf8') : null;
+    } catch (err) {
+      if (ctx.signal?.aborted) throw err;
+      return null;
+    }
+  };
+  const listing = await get(boardListRequest(board));
+  if (listing === null) return [];
+  const { texts, details } = parseBoardListing(board, listing);
+  for (const req of details.slice(0, BOARD_DETAIL_REQUESTS)) {
+    const body = await get(req);
+    if (body !== null) texts.push(parseBoardDetail(board, body));
+  }
+  return texts
+    .filter(Boolean)
+    .slice(0, LIMITS.jobs)
+    .map((t) => (t.length > LIMITS.jobText ? t.slice(0, LIMITS.jobText) : t));
 }
