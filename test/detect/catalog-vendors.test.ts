@@ -22,6 +22,12 @@ const OWN_DOMAIN_EXCEPTIONS: Record<string, string> = {
   'moodle.com': 'Moodle Pty Ltd; the open-source Moodle lives on moodle.org',
   'ssctech.com': 'SS&C Technologies; Advent keeps advent.com',
   'varnish-software.com': 'Varnish Software; the open-source Varnish Cache lives on varnish-cache.org',
+  'cloud.com': 'Cloud Software Group; TIBCO, Spotfire, Jaspersoft and Citrix each keep their own site',
+  'idera.com': 'Idera; TestRail, Ranorex and Xray each keep their own site',
+  'nemetschek.com': 'the Nemetschek Group; Graphisoft and Bluebeam each keep their own site',
+  'canonical.com': 'Canonical; Ubuntu lives on ubuntu.com',
+  'epicgames.com': 'Epic Games; Unreal Engine lives on unrealengine.com',
+  'trimble.com': 'Trimble; SketchUp lives on sketchup.com',
   'zloirock.ru': "core-js's author (Denis Pushkarev, named in its copyright); the project itself lives on github.com",
 };
 
