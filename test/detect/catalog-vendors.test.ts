@@ -18,12 +18,16 @@ const OWN_DOMAIN_EXCEPTIONS: Record<string, string> = {
   'block.xyz': 'Block, Inc.; Square, Weebly and Afterpay each have their own site',
   'sinch.com': 'Sinch; Mailgun and Mailjet each have their own site',
   'openjsf.org': 'the OpenJS Foundation; Node.js, Express, jQuery and Lodash each have their own site',
-  'broadcom.com': 'Broadcom; Spring and VMware keep their own sites',
   'cncf.io': 'the Cloud Native Computing Foundation; Kubernetes, Prometheus and Envoy each have their own site',
   'moodle.com': 'Moodle Pty Ltd; the open-source Moodle lives on moodle.org',
   'ssctech.com': 'SS&C Technologies; Advent keeps advent.com',
   'varnish-software.com': 'Varnish Software; the open-source Varnish Cache lives on varnish-cache.org',
-  'hashicorp.com': 'HashiCorp; Terraform lives on terraform.io',
+  'cloud.com': 'Cloud Software Group; TIBCO, Spotfire, Jaspersoft and Citrix each keep their own site',
+  'idera.com': 'Idera; TestRail, Ranorex and Xray each keep their own site',
+  'nemetschek.com': 'the Nemetschek Group; Graphisoft and Bluebeam each keep their own site',
+  'canonical.com': 'Canonical; Ubuntu lives on ubuntu.com',
+  'epicgames.com': 'Epic Games; Unreal Engine lives on unrealengine.com',
+  'trimble.com': 'Trimble; SketchUp lives on sketchup.com',
   'zloirock.ru': "core-js's author (Denis Pushkarev, named in its copyright); the project itself lives on github.com",
 };
 
