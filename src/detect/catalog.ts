@@ -255,6 +255,13 @@ export function builtInCatalog(): CompiledCatalog {
   return (builtIn ??= compileCatalog(readBuiltInRules(), CATEGORY_NAMES, { check: () => false }));
 }
 
+let core: CompiledCatalog | undefined;
+
+/** The core catalog (the demo world's products) on the linear engine: what the world evaluation renders the world from. */
+export function coreCatalog(): CompiledCatalog {
+  return (core ??= compileCatalog(readCoreRules(), CATEGORY_NAMES, { check: () => false }));
+}
+
 let ownText: CompiledCatalog | undefined;
 
 /**

@@ -5,7 +5,7 @@
 // truly present when the company uses it (truth kind active, active_sparse, or a weak mention
 // that is in use). Detections carried only by an `implies` relation are not scored: the demo
 // truth does not model implied technologies (a WordPress site's PHP).
-import { builtInCatalog, type CompiledCatalog } from '../detect/catalog.ts';
+import { builtInCatalog, coreCatalog, type CompiledCatalog } from '../detect/catalog.ts';
 import { detect } from '../detect/detect.ts';
 import { EVIDENCE_SOURCES, type EvidenceSource } from '../technographics/evidence.ts';
 import { buildCatalog } from '../ingest/seed/catalog.ts';
@@ -49,14 +49,17 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
   const seed = opts.seed ?? 'stacklens';
   const scale = SCALES[opts.scale ?? 'M'];
   const asOfMs = parseAsOf(opts.asOf ?? todayUtc());
+  // The world is drawn from the core catalog, as the demo world is; the detector reading it is the
+  // whole catalog (or an operator's), so the extended technologies' rules are held to the same pages.
   const detector = opts.detector ?? builtInCatalog();
-  const catalog = buildCatalog(seed, scale, detector.technologies);
+  const worldTechnologies = coreCatalog();
+  const catalog = buildCatalog(seed, scale, worldTechnologies.technologies);
   const segments = buildSegments(seed, catalog, scale);
   const cumulative = cumulativeShares(segments);
   const codec = makeIdCodec(seed, 'cmp');
   const ctx: CompanyContext = { seed, asOf: new Date(asOfMs), takenDomains: new Set(), takenNames: new Set(), companyId: (k) => `cmp_${codec(k)}` };
   const stackCtx = buildStackContext(seed, asOfMs, catalog);
-  const world: ArtifactWorld = { seed, asOfMs, catalog, detector, kits: buildTraceKits(seed, detector) };
+  const world: ArtifactWorld = { seed, asOfMs, catalog, detector: worldTechnologies, kits: buildTraceKits(seed, worldTechnologies) };
 
   const perTech = new Map<string, { tp: number; fp: number; fn: number }>();
   const bump = (name: string, key: 'tp' | 'fp' | 'fn') => {
@@ -87,7 +90,7 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
     for (const inst of installs) {
       if (!inst.inUse) continue;
       const tech = catalog.products[inst.product]!.technology;
-      truth.set(detector.technologies[tech]!.name, site.planted.get(tech) ?? new Set());
+      truth.set(worldTechnologies.technologies[tech]!.name, site.planted.get(tech) ?? new Set());
     }
     truthInUse += truth.size;
     for (const [name, sources] of truth) {
@@ -112,7 +115,7 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
     }
     for (const tech of site.mentioned) {
       planted++;
-      const name = detector.technologies[tech]!.name;
+      const name = worldTechnologies.technologies[tech]!.name;
       const d = byName.get(name);
       if (d && !truth.has(name)) hardDetected.push({ id: company.domain, name, evidence: d.evidence.map((e) => `${e.ruleId}: ${e.excerpt}`).join(' | ') });
     }

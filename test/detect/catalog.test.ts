@@ -113,6 +113,10 @@ test('the required literal of a pattern: longest literal run, optional character
   assert.equal(requiredLiteral('cdn\\.(?:lr-ingest\\.io|lr-in\\.com)/LogRocket\\.min\\.js'), '/logrocket.min.js');
   assert.equal(requiredLiteral('https?://example'), '://example');
   assert.equal(requiredLiteral('a|bcdef'), null);
+  // Counted repetitions are not text of the match: `{8,}` after a class, `{0,2}` making a character optional.
+  assert.equal(requiredLiteral('/dA/[0-9a-f]{8,}'), '/da/');
+  assert.equal(requiredLiteral('cdn\\.acmex{0,2}widget'), 'cdn.acme');
+  assert.equal(requiredLiteral('vendor-[a-z]{2}\\.js'), 'vendor-');
   assert.equal(requiredLiteral('ab'), null);
   assert.equal(requiredLiteral('[a-z]+\\.js'), '.js');
   assert.equal(requiredLiteral('[a-z]+\\d+'), null);

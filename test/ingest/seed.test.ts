@@ -7,16 +7,13 @@ import { seedWorld, WorldExistsError } from '../../src/ingest/seed/index.ts';
 import { worldDigest } from '../../src/store/digest.ts';
 import { EMPLOYEE_BAND_LABELS, REVENUE_BAND_LABELS } from '../../src/bands.ts';
 import { normalizeDomain } from '../../src/domain.ts';
-import { CATEGORY_NAMES, compileCatalog, readCoreRules } from '../../src/detect/catalog.ts';
+import { coreCatalog } from '../../src/detect/catalog.ts';
 import { deriveInstallsFromLog } from '../../src/store/observations.ts';
 import { refreshAll, refreshInBulkLoad, type RefreshResult } from '../../src/ingest/refresh.ts';
 import { CompanyGenerator, WorldOutline } from '../../src/ingest/seed/generate.ts';
 import { encodeCompanyBatch, WORLD_TABLES } from '../../src/store/seed.ts';
 import { BacktrackingPattern } from '../../src/detect/pattern.ts';
 import { HISTORY_INTERVAL_DAYS, HISTORY_VISITS } from '../../src/ingest/seed/history.ts';
-
-/** The core catalog the demo world draws from, on the linear engine the service detects with. */
-const coreCatalog = () => compileCatalog(readCoreRules(), CATEGORY_NAMES, { check: () => false });
 
 const AS_OF = '2026-01-01';
 let db: Db;
