@@ -179,6 +179,14 @@ export function registerEvalCommands(program: Command): void {
                 extra: [
                   `${r.truthInUse} technologies truly in use; ${r.invisible} of them left no trace in the current view (missing tags, proxied analytics, internal tools).`,
                   `recall over the ones that left a trace: ${r.recallVisible.recall.toFixed(3)} (F1 ${r.recallVisible.f1.toFixed(3)})`,
+                  `not scored: ${r.unmodelled.detections} detections of ${r.unmodelled.technologies.length} technologies the world does not model${
+                    r.unmodelled.technologies.length
+                      ? ` (most: ${r.unmodelled.technologies
+                          .slice(0, 5)
+                          .map((t) => `${t.name} ${t.detections}`)
+                          .join(', ')})`
+                      : ''
+                  }`,
                 ],
               }),
             );

@@ -36,6 +36,12 @@ interface WorldEvalReport extends DetectEvalReport {
   /** In-use technologies with no trace in the current view (missing tags, proxied analytics, internal tools). */
   invisible: number;
   truthInUse: number;
+  /**
+   * Detections of technologies the world does not model (the extended catalog's, an operator's):
+   * not scored, since the world's truth cannot say whether they are right. Most are a product
+   * family's parts read from its traces (Azure CDN from a `*.azureedge.net` CNAME).
+   */
+  unmodelled: { detections: number; technologies: Array<{ name: string; detections: number }> };
 }
 
 const counts = (tp: number, fp: number, fn: number): Counts => {
@@ -77,6 +83,7 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
     planted = 0,
     invisible = 0,
     truthInUse = 0;
+  const unmodelled = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const company = generateCompany(ctx, i, segments[drawSegment(seed, i, cumulative)]!);
     const installs = generateStack(stackCtx, company);
@@ -108,6 +115,10 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
     }
     for (const d of found) {
       if (truth.has(d.name)) continue;
+      if (!worldTechnologies.byName.has(d.name)) {
+        unmodelled.set(d.name, (unmodelled.get(d.name) ?? 0) + 1);
+        continue;
+      }
       fp++;
       bump(d.name, 'fp');
       errors.push({ id: company.domain, name: d.name, kind: 'fp', evidence: d.evidence.map((e) => `${e.ruleId}: ${e.excerpt}`).join(' | ') });
@@ -126,6 +137,12 @@ export function evaluateWorld(opts: WorldEvalOptions = {}): WorldEvalReport {
     recallVisible: counts(tp, fp, fnVisible),
     invisible,
     truthInUse,
+    unmodelled: {
+      detections: [...unmodelled.values()].reduce((a, b) => a + b, 0),
+      technologies: [...unmodelled]
+        .map(([name, detections]) => ({ name, detections }))
+        .sort((a, b) => b.detections - a.detections || a.name.localeCompare(b.name)),
+    },
     perTechnology: [...perTech].map(([name, c]) => ({ name, ...counts(c.tp, c.fp, c.fn) })).sort((a, b) => a.name.localeCompare(b.name)),
     perSource: Object.fromEntries(EVIDENCE_SOURCES.map((s) => [s, counts(src[s].tp, src[s].fp, src[s].fn)])) as Record<EvidenceSource, Counts>,
     hardNegatives: { planted, detected: hardDetected },
