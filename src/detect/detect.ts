@@ -45,12 +45,16 @@ const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 class Findings {
   readonly byTech = new Map<number, EvidenceItem[]>();
-  add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string): void {
+  /** `weight`: the trace's own weight when it differs from the rule's (an optional skill in a job post). */
+  add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string, weight = p.weight): void {
     const version = fillVersion(p.version, m);
-    const ev: EvidenceItem = { source: sourceOfField(p.field), url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight: p.weight };
+    const ev: EvidenceItem = { source: sourceOfField(p.field), url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight };
     const list = this.byTech.get(p.tech);
+    const same = list?.findIndex((e) => e.ruleId === ev.ruleId) ?? -1;
     if (!list) this.byTech.set(p.tech, [ev]);
-    else if (!list.some((e) => e.ruleId === ev.ruleId)) list.push(ev);
+    else if (same < 0) list.push(ev);
+    else if (weight > list[same]!.weight)
+      list.splice(same, 1, ev); // a post that requires the tool outweighs one that only welcomes it
     else if (version && !list.some((e) => e.version))
       list.splice(
         list.findIndex((e) => e.ruleId === ev.ruleId),
@@ -205,11 +209,44 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     const lower = text.toLowerCase();
     for (const p of catalog.job.candidates(lower, text)) {
       const m = firstMatch(p, text, lower, () => -1);
-      if (m) found.add(p, m, excerptOf(text, m.index, m[0].length));
+      if (m) found.add(p, m, excerptOf(text, m.index, m[0].length), undefined, optionalSkill(lower, m.index) ? OPTIONAL_SKILL_WEIGHT : p.weight);
     }
   }
 
   return resolve(catalog, found, minConfidence, maxEvidence);
+}
+
+/**
+ * A job post that welcomes a tool ("nice to have", "a plus", "bonus", "preferred") says less
+ * than one that requires it: many teams list tools they do not run. Its mention weighs as much
+ * as a verification token: a candidate alone, support for another trace.
+ */
+const OPTIONAL_SKILL_WEIGHT = 0.3;
+const OPTIONAL_MARKERS = ['nice to have', 'nice-to-have', 'good to have', 'a plus', 'bonus', 'preferred', 'desirable', 'ideally', 'not required', 'optional'];
+/** How far a sentence is read around a mention, each way. */
+const SENTENCE_REACH = 300;
+
+/** Whether the sentence around `index` of a lower-cased job post marks its skills as optional. */
+function optionalSkill(lower: string, index: number): boolean {
+  let start = Math.max(0, index - SENTENCE_REACH);
+  for (let k = index - 1; k >= start; k--) {
+    const c = lower.charCodeAt(k);
+    if (c === 10 || c === 46 || c === 33 || c === 63 || c === 59) {
+      start = k + 1;
+      break;
+    }
+  }
+  let end = Math.min(lower.length, index + SENTENCE_REACH);
+  for (let k = index; k < end; k++) {
+    const c = lower.charCodeAt(k);
+    // A full stop inside a name (Node.js, ASP.NET) is not the end of the sentence.
+    if (c === 10 || c === 33 || c === 63 || c === 59 || (c === 46 && !(lower.charCodeAt(k + 1) > 32))) {
+      end = k;
+      break;
+    }
+  }
+  const sentence = lower.slice(start, end);
+  return OPTIONAL_MARKERS.some((marker) => sentence.includes(marker));
 }
 
 const toArray = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

@@ -109,6 +109,28 @@ test('an SPF include of a mail or sending service is a claim on its own', () => 
   assert.equal(find(ds, 'Mailchimp')!.evidence[0]!.ruleId, 'Mailchimp/dns.SPF/0');
 });
 
+test('job posts: a tool a post requires is a claim; one it only welcomes (nice to have, a plus) is a candidate, and the stronger post counts', () => {
+  const site = (jobs: string[]) => ({ domain: 'example.com', pages: [], jobs });
+  const required = find(detect(site(['You will build our data models in Snowflake every day.']), catalog), 'Snowflake')!;
+  assert.equal(required.confidence, 0.6);
+  for (const post of [
+    'Nice to have: exposure to Snowflake.',
+    'Experience with Snowflake is a plus.',
+    'Bonus points for Snowflake; we mostly run Postgres',
+    'Preferred: Snowflake, dbt',
+  ]) {
+    assert.equal(find(detect(site([post]), catalog), 'Snowflake'), undefined, post);
+    assert.equal(find(detect(site([post]), catalog, { minConfidence: 0 }), 'Snowflake')!.confidence, 0.3, post);
+  }
+  // The sentence is what counts: a plus for one tool says nothing of the next sentence's, and a name's full stop does not end it.
+  const two = detect(site(['Knowledge of Looker is a plus. Our pipelines run on Snowflake and Node.js, which you will own.']), catalog);
+  assert.equal(find(two, 'Snowflake')!.confidence, 0.6);
+  // One post welcomes it, another requires it: the requirement is the evidence kept.
+  const both = find(detect(site(['Snowflake would be a plus.', 'You will own our Snowflake warehouse.']), catalog), 'Snowflake')!;
+  assert.equal(both.confidence, 0.6);
+  assert.match(both.evidence[0]!.excerpt, /own our Snowflake/);
+});
+
 test('job posts: phrases are matched case-sensitively, so brand names count and ordinary words do not', () => {
   const ds = detect(
     {
