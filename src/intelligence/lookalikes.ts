@@ -7,10 +7,7 @@
 //   product p weighs idf(p) × (seeds using p) / seeds;
 // - categories, description terms: the cosine of categorySimilarity / termSimilarity against the
 //   seeds' mean profile.
-// - neighbours: the share of the candidate's first Default peers (the refresh's cohorts) that at
-//   least `minSupport` seeds count among their own Default peers: the shared-nearest-neighbour
-//   part of the Default ranking (cohorts.ts), generalized from one company to the seeds.
-// A value (product, term, category, industry, band, region, peer) held by fewer than `minSupport`
+// A value (product, term, category, industry, band, region) held by fewer than `minSupport`
 // seeds is left out of the seed profile: one seed's quirk never drives the ranking. With one
 // seed and minSupport 1 every part equals its pairwise function (held by a test).
 // The weights of the parts are the lookalikes row of WEIGHTS (similarity.ts), the one table of
@@ -18,8 +15,8 @@
 import type { Population } from './features.ts';
 import { bandSimilarity, industrySimilarity, regionSimilarity, WEIGHTS, type Weights } from './similarity.ts';
 
-/** The parts a seed set is compared by: the columns of WEIGHTS (similarity.ts) but country and productsCosine, which lookalikes leave at 0. */
-type LookalikeWeights = Omit<Weights, 'country' | 'productsCosine'>;
+/** The parts a seed set is compared by: the columns of WEIGHTS (similarity.ts) but country, productsCosine and neighbours, which lookalikes leave at 0. */
+type LookalikeWeights = Omit<Weights, 'country' | 'productsCosine' | 'neighbours'>;
 type LookalikeParts = Record<keyof LookalikeWeights, number>;
 export type LookalikePart = keyof LookalikeWeights;
 
@@ -34,41 +31,10 @@ export type LookalikePart = keyof LookalikeWeights;
 export const LOOKALIKE_WEIGHTS: LookalikeWeights = lookalikeRow(WEIGHTS.lookalikes);
 
 function lookalikeRow(w: Weights): LookalikeWeights {
-  if (w.country !== 0 || w.productsCosine !== 0) throw new Error('lookalikes compare no country or productsCosine part: their weights must be 0');
-  const { country: _country, productsCosine: _cosine, ...parts } = w;
+  if (w.country !== 0 || w.productsCosine !== 0 || w.neighbours !== 0)
+    throw new Error('lookalikes compare no country, productsCosine or neighbours part: their weights must be 0');
+  const { country: _country, productsCosine: _cosine, neighbours: _neighbours, ...parts } = w;
   return parts;
-}
-
-/** Each company's first Default peers from the latest refresh: `k` population indices per company, -1 padded. */
-export interface PeerLists {
-  k: number;
-  members: Int32Array;
-}
-
-/** How many of each company's Default peers the neighbours part reads. */
-export const LOOKALIKE_PEERS = 10;
-
-/** Peer lists from (company, member) pairs in rank order; ids outside the population are skipped. */
-export function peerLists(pop: Population, pairs: [string, string][], k = LOOKALIKE_PEERS): PeerLists {
-  const members = new Int32Array(pop.size * k).fill(-1);
-  const filled = new Int32Array(pop.size);
-  for (const [company, member] of pairs) {
-    const c = pop.indexOf.get(company),
-      m = pop.indexOf.get(member);
-    if (c === undefined || m === undefined || filled[c]! >= k) continue;
-    members[c * k + filled[c]!++] = m;
-  }
-  return { k, members };
-}
-
-/** Companies at least `minSupport` seeds count among their Default peers (1), from the seeds' (seed, member) pairs. */
-export function vouchedPeers(pop: Population, seedPairs: [string, string][], minSupport: number): Uint8Array {
-  const count = new Int32Array(pop.size);
-  for (const [, member] of seedPairs) {
-    const m = pop.indexOf.get(member);
-    if (m !== undefined) count[m]!++;
-  }
-  return Uint8Array.from(count, (k) => (k >= minSupport && k > 0 ? 1 : 0));
 }
 
 /** A value of a firmographic field held by some seeds: one of them stands for all in the pairwise function. */
@@ -96,8 +62,6 @@ interface SeedProfile {
   employees: SeedGroup[];
   revenue: SeedGroup[];
   region: SeedGroup[];
-  /** Companies at least minSupport seeds count among their Default peers (vouchedPeers), when known. */
-  vouched: Uint8Array | null;
 }
 
 function groupsOf(seeds: number[], code: (i: number) => number, minSupport: number): SeedGroup[] {
@@ -110,7 +74,7 @@ function groupsOf(seeds: number[], code: (i: number) => number, minSupport: numb
   return [...by.values()].filter((g) => g.seeds >= minSupport);
 }
 
-export function seedProfile(pop: Population, seeds: number[], minSupport: number, vouched: Uint8Array | null = null): SeedProfile {
+export function seedProfile(pop: Population, seeds: number[], minSupport: number): SeedProfile {
   const n = seeds.length;
   const productSupport = new Int32Array(pop.productIdf.length);
   const categories = pop.productCategory.reduce((max, c) => Math.max(max, c + 1), 0);
@@ -145,7 +109,6 @@ export function seedProfile(pop: Population, seeds: number[], minSupport: number
     employees: groupsOf(seeds, (i) => pop.emp[i]!, minSupport),
     revenue: groupsOf(seeds, (i) => pop.rev[i]!, minSupport),
     region: groupsOf(seeds, (i) => pop.region[i]!, minSupport),
-    vouched,
   };
 }
 
@@ -166,7 +129,6 @@ export class LookalikeScorer {
     private readonly pop: Population,
     readonly profile: SeedProfile,
     readonly weights: LookalikeWeights = LOOKALIKE_WEIGHTS,
-    private readonly peers: PeerLists | null = null,
   ) {}
 
   private firmographic(part: 'industry' | 'employees' | 'revenue' | 'region', c: number): number {
@@ -219,19 +181,6 @@ export class LookalikeScorer {
     let termDot = 0;
     for (let j = 0; j < terms.length; j++) termDot += pop.termIdf[terms[j]!]! * prof.termWeight[terms[j]!]!;
     out.terms = termNorm === 0 ? 0 : termDot / termNorm;
-
-    out.neighbours = 0;
-    const vouched = prof.vouched;
-    if (this.peers && vouched) {
-      const { k, members } = this.peers;
-      let listed = 0,
-        shared = 0;
-      for (let j = c * k; j < (c + 1) * k && members[j]! >= 0; j++) {
-        listed++;
-        shared += vouched[members[j]!]!;
-      }
-      out.neighbours = listed === 0 ? 0 : shared / listed;
-    }
     return out;
   }
 
@@ -245,8 +194,7 @@ export class LookalikeScorer {
       w.region * p.region +
       w.products * p.products +
       w.categories * p.categories +
-      w.terms * p.terms +
-      w.neighbours * p.neighbours
+      w.terms * p.terms
     );
   }
 
@@ -272,7 +220,7 @@ export class LookalikeScorer {
 }
 
 export function emptyLookalikeParts(): LookalikeParts {
-  return { industry: 0, employees: 0, revenue: 0, region: 0, products: 0, categories: 0, terms: 0, neighbours: 0 };
+  return { industry: 0, employees: 0, revenue: 0, region: 0, products: 0, categories: 0, terms: 0 };
 }
 
 /** Seeds (of the profile) holding the same code as candidate `c` in a firmographic field. */

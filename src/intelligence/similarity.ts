@@ -146,15 +146,14 @@ export interface Weights {
  * Default and competitors give 0.4 to shared nearest neighbours, the second stage of their
  * ranking (cohorts.ts): the first stage is the rest of the row. Lookalikes compare each
  * company with a seed set's shared values (lookalikes.ts); measured on the demo world's hidden
- * segments, the best first stage was Default's, and their neighbours part reads the seeds'
- * Default peers. docs/intelligence.md holds the same table.
+ * segments, the best row was Default's first stage. docs/intelligence.md holds the same table.
  */
 // prettier-ignore
 export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes', Weights> = {
   default:      { industry: 0.09, employees: 0.045, revenue: 0, region: 0.045, country: 0, products: 0.42, productsCosine: 0, categories: 0,    terms: 0,    neighbours: 0.4 },
   competitors:  { industry: 0.24, employees: 0.15,  revenue: 0, region: 0.03,  country: 0, products: 0.06, productsCosine: 0, categories: 0.03, terms: 0.09, neighbours: 0.4 },
   aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0,    neighbours: 0 },
-  lookalikes:   { industry: 0.115, employees: 0.0575, revenue: 0, region: 0.0575, country: 0, products: 0.54, productsCosine: 0, categories: 0, terms: 0, neighbours: 0.23 },
+  lookalikes:   { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0,    neighbours: 0 },
 };
 
 /** The pairwise score: every part but `neighbours`, which needs the first-stage peer lists (cohorts.ts). */

@@ -12,21 +12,10 @@ import type { CompanySearchInput } from '../schemas/companies.ts';
 import { MAX_SEEDS, MIN_SEEDS, type Lookalike, type Lookalikes, type LookalikesInput } from '../schemas/lookalikes.ts';
 import { checkResultWindow } from '../schemas/common.ts';
 import type { Population } from '../intelligence/features.ts';
-import {
-  emptyLookalikeParts,
-  LOOKALIKE_PEERS,
-  LookalikeScorer,
-  peerLists,
-  seedProfile,
-  seedsAlike,
-  vouchedPeers,
-  type LookalikePart,
-  type PeerLists,
-} from '../intelligence/lookalikes.ts';
+import { emptyLookalikeParts, LookalikeScorer, seedProfile, seedsAlike, type LookalikePart } from '../intelligence/lookalikes.ts';
 import { regionOf } from '../intelligence/bands.ts';
 import { latestRefreshRun, loadCompanyFeatures, loadProductCategories } from '../store/intelligence.ts';
-import { allMaterializedStacks, firstDefaultPeers, lookalikeRows, productNames, type LookalikeRow } from '../store/lookalikes.ts';
-import { defaultCohortPairs } from '../store/cohorts.ts';
+import { allMaterializedStacks, lookalikeRows, productNames, type LookalikeRow } from '../store/lookalikes.ts';
 import { findCompaniesByDomains, matchingCompanyIds } from '../store/companies.ts';
 import { BadRequestError, ConflictError } from '../errors.ts';
 import { nowDate } from '../clock.ts';
@@ -39,7 +28,6 @@ const SCORE_SLICE = 5_000;
 interface CachedPopulation {
   runId: number;
   pop: Promise<Population>;
-  peers: Promise<PeerLists>;
 }
 const populations = new WeakMap<Db, CachedPopulation>();
 
@@ -47,21 +35,18 @@ const populations = new WeakMap<Db, CachedPopulation>();
  * The population of the latest refresh run: company features and the in-use stacks the run
  * materialized (a company imported since has an empty stack until the next refresh, as its cohorts).
  */
-async function currentPopulation(db: Db): Promise<CachedPopulation> {
+async function currentPopulation(db: Db): Promise<Population> {
   const runId = (await latestRefreshRun(db))?.id ?? 0;
   const cached = populations.get(db);
-  if (cached && cached.runId === runId) return cached;
+  if (cached && cached.runId === runId) return cached.pop;
   const pop = (async () => {
     const [companies, products, stacks] = await Promise.all([loadCompanyFeatures(db), loadProductCategories(db), allMaterializedStacks(db)]);
     // Seconds of CPU at 50,000 companies: built on a thread of its own (population-pool.ts).
     return buildPopulationOffThread({ companies: companies.map((c) => ({ ...c, products: stacks.get(c.id) ?? [] })), products });
   })();
-  // Each company's first Default peers (LOOKALIKE_PEERS numbers a company), for the neighbours part.
-  const peers = (async () => peerLists(await pop, await firstDefaultPeers(db, LOOKALIKE_PEERS)))();
-  const entry = { runId, pop, peers };
-  populations.set(db, entry);
-  Promise.all([pop, peers]).catch(() => populations.get(db) === entry && populations.delete(db));
-  return entry;
+  populations.set(db, { runId, pop });
+  pop.catch(() => populations.get(db)?.pop === pop && populations.delete(db));
+  return pop;
 }
 
 /** The company-search part of the input (what narrows the candidates, or picks seeds). */
@@ -99,8 +84,7 @@ export async function findLookalikes(primary: Db, input: LookalikesInput, client
   const { seedDomains: _d, seedSearch: _s, seedListId: _l, excludeListId, excludeDomains, minSeedSupport, page, size, ...search } = input;
   const seeds = [...new Set(await seedIds(db, input, clientId))];
   if (seeds.length < MIN_SEEDS) throw new BadRequestError(`seedDomains: give at least ${MIN_SEEDS} different companies`);
-  const current = await currentPopulation(primary.read);
-  const [pop, peers] = await Promise.all([current.pop, current.peers]);
+  const pop = await currentPopulation(primary.read);
   const missing = seeds.filter((id) => !pop.indexOf.has(id));
   if (missing.length > 0) {
     throw new ConflictError(
@@ -129,9 +113,7 @@ export async function findLookalikes(primary: Db, input: LookalikesInput, client
     for (let i = 0; i < pop.size; i++) if (!excluded[i]) candidates.push(i);
   }
 
-  // The companies enough seeds count among their Default peers (a single seed's never count).
-  const vouched = vouchedPeers(pop, await defaultCohortPairs(db, seeds), minSeedSupport);
-  const scorer = new LookalikeScorer(pop, seedProfile(pop, seedIdx, minSeedSupport, vouched), undefined, peers);
+  const scorer = new LookalikeScorer(pop, seedProfile(pop, seedIdx, minSeedSupport));
   const scores = new Float64Array(pop.size);
   const scratch = emptyLookalikeParts();
   for (let k = 0; k < candidates.length; k++) {
@@ -173,7 +155,6 @@ const PART_LABEL: Record<Exclude<LookalikePart, 'products'>, (r: LookalikeRow) =
   region: (r) => `region ${regionOf(r.country) ?? 'unknown'}`,
   categories: () => 'category mix',
   terms: () => 'description',
-  neighbours: () => 'peers shared with the seeds',
 };
 
 async function explainPage(db: Db, pop: Population, scorer: LookalikeScorer, page: number[]): Promise<Lookalike[]> {

@@ -10,11 +10,6 @@ export async function allMaterializedStacks(db: Queryable): Promise<Map<string, 
   return new Map(rows.map(([id, joined]) => [id, joined === '' ? [] : joined.split(' ')]));
 }
 
-/** Every company's first `k` Default peers as the latest refresh stored them, as (company, member) pairs in rank order. */
-export async function firstDefaultPeers(db: Queryable, k: number): Promise<[string, string][]> {
-  return db.queryArrays<[string, string]>(`SELECT company_id, member_id FROM cohorts WHERE kind = 'default' AND rank <= $1 ORDER BY company_id, rank`, [k]);
-}
-
 export interface LookalikeRow {
   id: string;
   domain: string;
