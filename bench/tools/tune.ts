@@ -47,7 +47,9 @@ export function measure(label: string, def: Partial<Weights>, comp: Partial<Weig
     compSizes += c.competitors.length;
     n++;
   }
-  console.log(`${label.padEnd(40)} purity ${(pur / n).toFixed(3)} compPrec ${(prec / n).toFixed(3)} meanSize ${(sizes / n).toFixed(1)} compSize ${(compSizes / n).toFixed(1)}`);
+  console.log(
+    `${label.padEnd(40)} purity ${(pur / n).toFixed(3)} compPrec ${(prec / n).toFixed(3)} meanSize ${(sizes / n).toFixed(1)} compSize ${(compSizes / n).toFixed(1)}`,
+  );
 }
 
 const variants = (await import(process.env.TUNE_VARIANTS ?? './tune-variants.ts')).default as (m: typeof measure) => void;

@@ -251,8 +251,8 @@ export class FirstStage {
   }
 
   /**
-   * The shared-neighbours part of `self` and `m`: of self's first-stage peers and m itself,
-   * the share that are m or among m's own first-stage peers, in [0, 1].
+   * The shared-neighbours part of `self` and `m`: how many of self's first-stage peers m also
+   * counts among its own, plus 1 when m is one of them, over k + 1; in [0, 1].
    */
   shared(self: number, m: number): number {
     const k = this.params.firstStagePeers;
