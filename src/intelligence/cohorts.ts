@@ -202,8 +202,9 @@ function relativeCut(ranked: Scored[], min: number, cut: number): Scored[] {
 
 /**
  * The first stage of the Default and Competitors ranking: each company's `firstStagePeers`
- * best candidates by the Default row's pairwise parts (everything but `neighbours`),
- * computed on first use and kept, in one flat array (bounded memory: k numbers a company).
+ * best candidates by the firstStage row of WEIGHTS (the Default row's pairwise parts with
+ * more weight on the stack), computed on first use and kept, in one flat array (bounded
+ * memory: k numbers a company).
  *
  * Why a second stage: one company's stack is a noisy sample of its segment's, so the pairwise
  * score confuses neighbouring segments (same industry, size and region, another tech
@@ -236,7 +237,10 @@ export class FirstStage {
     if (!this.known[i]) {
       const parts = emptyParts();
       this.probe.from(i);
-      const scored = peerCandidates(this.index, i, this.params).map((m) => ({ member: m, score: combineParts(this.probe.parts(m, parts), WEIGHTS.default) }));
+      const scored = peerCandidates(this.index, i, this.params).map((m) => ({
+        member: m,
+        score: combineParts(this.probe.parts(m, parts), WEIGHTS.firstStage),
+      }));
       this.remember(i, topK(this.index.pop, scored, k));
     }
     return this.lists.subarray(i * k, (i + 1) * k);
