@@ -330,6 +330,7 @@ export function computeCohorts(
   // Default and Competitors rank one candidate set with different weights: compare once.
   const peers = peerCandidates(index, self, params);
   const defaults: Scored[] = [];
+  const nearest: Scored[] = [];
   const competitors: Scored[] = [];
   const parts: SimilarityParts = emptyParts();
   // A company under another domain with the same name is the company itself (a second site,
@@ -338,6 +339,7 @@ export function computeCohorts(
   for (const m of peers) {
     probe.parts(m, parts);
     defaults.push({ member: m, score: combineParts(parts, WEIGHTS.default) });
+    nearest.push({ member: m, score: combineParts(parts, WEIGHTS.firstStage) });
     if (ownName < 0 || pop.name[m] !== ownName) competitors.push({ member: m, score: combineParts(parts, WEIGHTS.competitors) });
   }
   const own = pop.stackWeight[self]!;
@@ -351,9 +353,9 @@ export function computeCohorts(
   // How many: the relative cut over the first-stage scores (the pairwise parts), so a small
   // true peer group still gives a small cohort. Who: the second stage, which adds the shared
   // nearest neighbours.
-  const firstDefaults = topK(pop, defaults, params.defaultSize);
-  firstStage.remember(self, firstDefaults);
-  const defaultSize = relativeCut(firstDefaults, params.defaultMinSize, params.defaultRelativeCut).length;
+  // The company's own first-stage peers come from the comparisons just made.
+  firstStage.remember(self, topK(pop, nearest, params.firstStagePeers));
+  const defaultSize = relativeCut(topK(pop, defaults, params.defaultSize), params.defaultMinSize, params.defaultRelativeCut).length;
   const competitorsSize = relativeCut(
     topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)),
     params.competitorsMinSize,
