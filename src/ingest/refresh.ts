@@ -6,7 +6,7 @@
 // parameters in refresh_runs. Run after every import and after seeding.
 import { withinTransaction, type Transactional, type Tx } from '../db/db.ts';
 import { buildPopulation, type CompanyInput, type Population } from '../intelligence/features.ts';
-import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, type CohortParams } from '../intelligence/cohorts.ts';
+import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, FirstStage, type CohortParams } from '../intelligence/cohorts.ts';
 import { computeCoUsage } from '../intelligence/cousage.ts';
 import { CONFIDENCE_CALIBRATION, CONFIDENCE_COEFFICIENTS, isInUse } from '../intelligence/confidence.ts';
 import { SimilarityProbe, WEIGHTS } from '../intelligence/similarity.ts';
@@ -191,6 +191,7 @@ async function runObserved(
   const { pop } = loaded;
   const index = new BlockIndex(pop);
   const probe = new SimilarityProbe(pop);
+  const firstStage = new FirstStage(index, params);
   progress({ phase: 'load', done: 1, total: 1 });
   timings.load = Date.now() - t;
   const beside = options.besideComputing?.() ?? Promise.resolve();
@@ -214,7 +215,7 @@ async function runObserved(
       // turns: yield now and then, or it would only progress while this loop waits for it.
       if (j > 0 && j % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const self = batch[j]!;
-      const sets = computeCohorts(index, self, params, probe);
+      const sets = computeCohorts(index, self, params, probe, firstStage);
       for (const kindName of ['default', 'competitors', 'aspirational'] as const) {
         sets[kindName].forEach((s, r) => rows.push({ companyId: pop.ids[self]!, kind: kindName, memberId: pop.ids[s.member]!, score: s.score, rank: r + 1 }));
       }

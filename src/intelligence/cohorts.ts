@@ -1,7 +1,9 @@
 // Default, Competitors and Aspirational peer sets by blocking and ranking: candidates come
 // from blocks of alike firmographics (industry × employee band × region, widened step by
 // step until there are enough), never from an all-pairs scan; each candidate is then
-// scored with the kind's combined similarity and the top K are kept.
+// scored with the kind's combined similarity and the top K are kept. Default and
+// Competitors rank in two stages: the first stage (the pairwise parts) gives every company
+// its nearest peers, the second adds the peers two companies share (FirstStage below).
 import type { Population } from './features.ts';
 import { combineParts, emptyParts, SimilarityProbe, WEIGHTS, type SimilarityParts } from './similarity.ts';
 
@@ -25,6 +27,8 @@ export interface CohortParams {
   minCandidates: number;
   /** Score at most this many candidates per company (a deterministic sample beyond). */
   maxCandidates: number;
+  /** First-stage nearest peers per company that the shared-neighbours part compares. */
+  firstStagePeers: number;
 }
 
 export const DEFAULT_COHORT_PARAMS: CohortParams = {
@@ -37,6 +41,7 @@ export const DEFAULT_COHORT_PARAMS: CohortParams = {
   aspirationalSize: 25,
   minCandidates: 200,
   maxCandidates: 400,
+  firstStagePeers: 10,
 };
 
 /** The public cap on competitor lists: the API promises at most 50. */
@@ -195,6 +200,76 @@ function relativeCut(ranked: Scored[], min: number, cut: number): Scored[] {
   return ranked.slice(0, keep);
 }
 
+/**
+ * The first stage of the Default and Competitors ranking: each company's `firstStagePeers`
+ * best candidates by the firstStage row of WEIGHTS (the Default row's pairwise parts with
+ * more weight on the stack), computed on first use and kept, in one flat array (bounded
+ * memory: k numbers a company).
+ *
+ * Why a second stage: one company's stack is a noisy sample of its segment's, so the pairwise
+ * score confuses neighbouring segments (same industry, size and region, another tech
+ * maturity). Two companies of one segment tend to have the same nearest peers even when their
+ * own stacks overlap little; the shared-neighbour count pools those peers' stacks. A company's
+ * list costs one scoring of its candidates, so a full refresh does the cohort work about
+ * twice; an incremental one computes the lists of the changed companies' candidates.
+ */
+export class FirstStage {
+  private readonly lists: Int32Array;
+  private readonly known: Uint8Array;
+  private readonly probe: SimilarityProbe;
+  private readonly marks: Int32Array;
+  private marked = -1;
+
+  constructor(
+    readonly index: BlockIndex,
+    readonly params: CohortParams = DEFAULT_COHORT_PARAMS,
+  ) {
+    const n = index.pop.size;
+    this.lists = new Int32Array(n * params.firstStagePeers).fill(-1);
+    this.known = new Uint8Array(n);
+    this.probe = new SimilarityProbe(index.pop);
+    this.marks = new Int32Array(n).fill(-1);
+  }
+
+  /** Company i's first-stage peers (fewer than k, padded with -1, when it has fewer candidates). */
+  peersOf(i: number): Int32Array {
+    const k = this.params.firstStagePeers;
+    if (!this.known[i]) {
+      const parts = emptyParts();
+      this.probe.from(i);
+      const scored = peerCandidates(this.index, i, this.params).map((m) => ({
+        member: m,
+        score: combineParts(this.probe.parts(m, parts), WEIGHTS.firstStage),
+      }));
+      this.remember(i, topK(this.index.pop, scored, k));
+    }
+    return this.lists.subarray(i * k, (i + 1) * k);
+  }
+
+  /** Records company i's first-stage ranking, when it was computed elsewhere (best first). */
+  remember(i: number, ranked: Scored[]): void {
+    if (this.known[i]) return;
+    const k = this.params.firstStagePeers;
+    for (let j = 0; j < k && j < ranked.length; j++) this.lists[i * k + j] = ranked[j]!.member;
+    this.known[i] = 1;
+  }
+
+  /**
+   * The shared-neighbours part of `self` and `m`: how many of self's first-stage peers m also
+   * counts among its own, plus 1 when m is one of them, over k + 1; in [0, 1].
+   */
+  shared(self: number, m: number): number {
+    const k = this.params.firstStagePeers;
+    if (this.marked !== self) {
+      for (const p of this.peersOf(self)) if (p >= 0) this.marks[p] = self;
+      this.marked = self;
+    }
+    let count = this.marks[m] === self ? 1 : 0;
+    for (const p of this.peersOf(m)) if (p >= 0 && this.marks[p] === self) count++;
+    return count / (k + 1);
+  }
+}
+
 /** Peers by combined similarity: Default and Competitors share one candidate set. */
 function peerCandidates(index: BlockIndex, self: number, params: CohortParams): number[] {
   const { industry, sector, emp, region } = index.pop;
@@ -239,20 +314,23 @@ function aspirationalCandidates(index: BlockIndex, self: number, params: CohortP
 }
 
 /**
- * All three computed peer sets of one company. Pass one probe for a whole refresh: it holds
- * dense arrays the size of the product catalog and the term vocabulary.
+ * All three computed peer sets of one company. Pass one probe and one first stage for a whole
+ * refresh: the probe holds dense arrays the size of the product catalog and the term
+ * vocabulary, the first stage every company's nearest peers computed so far.
  */
 export function computeCohorts(
   index: BlockIndex,
   self: number,
   params: CohortParams = DEFAULT_COHORT_PARAMS,
   probe = new SimilarityProbe(index.pop),
+  firstStage = new FirstStage(index, params),
 ): CompanyCohorts {
   const pop = index.pop;
   probe.from(self);
   // Default and Competitors rank one candidate set with different weights: compare once.
   const peers = peerCandidates(index, self, params);
   const defaults: Scored[] = [];
+  const nearest: Scored[] = [];
   const competitors: Scored[] = [];
   const parts: SimilarityParts = emptyParts();
   // A company under another domain with the same name is the company itself (a second site,
@@ -261,6 +339,7 @@ export function computeCohorts(
   for (const m of peers) {
     probe.parts(m, parts);
     defaults.push({ member: m, score: combineParts(parts, WEIGHTS.default) });
+    nearest.push({ member: m, score: combineParts(parts, WEIGHTS.firstStage) });
     if (ownName < 0 || pop.name[m] !== ownName) competitors.push({ member: m, score: combineParts(parts, WEIGHTS.competitors) });
   }
   const own = pop.stackWeight[self]!;
@@ -271,13 +350,24 @@ export function computeCohorts(
   if (mature.length >= params.aspirationalSize) aspiring = mature;
   const gain = (m: number) => 0.1 * Math.min(1, Math.max(0, pop.stackWeight[m]! - own) / Math.max(1, own));
   const aspirational = aspiring.map((m) => ({ member: m, score: combineParts(probe.parts(m, parts), WEIGHTS.aspirational) + gain(m) }));
+  // How many: the relative cut over the first-stage scores (the pairwise parts), so a small
+  // true peer group still gives a small cohort. Who: the second stage, which adds the shared
+  // nearest neighbours.
+  // The company's own first-stage peers come from the comparisons just made.
+  firstStage.remember(self, topK(pop, nearest, params.firstStagePeers));
+  const defaultSize = relativeCut(topK(pop, defaults, params.defaultSize), params.defaultMinSize, params.defaultRelativeCut).length;
+  const competitorsSize = relativeCut(
+    topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)),
+    params.competitorsMinSize,
+    params.competitorsRelativeCut,
+  ).length;
+  const { neighbours: wd } = WEIGHTS.default,
+    { neighbours: wc } = WEIGHTS.competitors;
+  for (const d of defaults) if (wd) d.score += wd * firstStage.shared(self, d.member);
+  for (const c of competitors) if (wc) c.score += wc * firstStage.shared(self, c.member);
   return {
-    default: relativeCut(topK(pop, defaults, params.defaultSize), params.defaultMinSize, params.defaultRelativeCut),
-    competitors: relativeCut(
-      topK(pop, competitors, Math.min(MAX_COMPETITORS, params.competitorsSize)),
-      params.competitorsMinSize,
-      params.competitorsRelativeCut,
-    ),
+    default: topK(pop, defaults, defaultSize),
+    competitors: topK(pop, competitors, competitorsSize),
     aspirational: topK(pop, aspirational, params.aspirationalSize),
   };
 }

@@ -15,8 +15,8 @@
 import type { Population } from './features.ts';
 import { bandSimilarity, industrySimilarity, regionSimilarity, WEIGHTS, type Weights } from './similarity.ts';
 
-/** The parts a seed set is compared by: the columns of WEIGHTS (similarity.ts) but country and productsCosine, which lookalikes leave at 0. */
-type LookalikeWeights = Omit<Weights, 'country' | 'productsCosine'>;
+/** The parts a seed set is compared by: the columns of WEIGHTS (similarity.ts) but country, productsCosine and neighbours, which lookalikes leave at 0. */
+type LookalikeWeights = Omit<Weights, 'country' | 'productsCosine' | 'neighbours'>;
 type LookalikeParts = Record<keyof LookalikeWeights, number>;
 export type LookalikePart = keyof LookalikeWeights;
 
@@ -31,8 +31,9 @@ export type LookalikePart = keyof LookalikeWeights;
 export const LOOKALIKE_WEIGHTS: LookalikeWeights = lookalikeRow(WEIGHTS.lookalikes);
 
 function lookalikeRow(w: Weights): LookalikeWeights {
-  if (w.country !== 0 || w.productsCosine !== 0) throw new Error('lookalikes compare no country or productsCosine part: their weights must be 0');
-  const { country: _country, productsCosine: _cosine, ...parts } = w;
+  if (w.country !== 0 || w.productsCosine !== 0 || w.neighbours !== 0)
+    throw new Error('lookalikes compare no country, productsCosine or neighbours part: their weights must be 0');
+  const { country: _country, productsCosine: _cosine, neighbours: _neighbours, ...parts } = w;
   return parts;
 }
 

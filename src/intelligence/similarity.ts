@@ -128,6 +128,13 @@ export interface Weights {
   productsCosine: number;
   categories: number;
   terms: number;
+  /**
+   * Shared nearest neighbours: of the company's first-stage nearest peers (and the candidate
+   * itself), the share the candidate also counts among its own (cohorts.ts FirstStage). Not a
+   * pairwise feature: it needs the population's first-stage peer lists, so cohorts.ts fills it
+   * and the pairwise functions leave it at 0.
+   */
+  neighbours: number;
 }
 
 /**
@@ -136,18 +143,23 @@ export interface Weights {
  * balances who a company is with what it runs; competitors lean on what it does (industry,
  * description, size); aspirational peers are scored on market and stack here, their larger
  * size and more mature stack being enforced by the candidate rules in cohorts.ts.
- * Lookalikes compare each company with a seed set's shared values (lookalikes.ts); measured
- * on the demo world's hidden segments, the best row was Default's own. docs/intelligence.md
- * holds the same table.
+ * Default and competitors give 0.4 to shared nearest neighbours, the second stage of their
+ * ranking (cohorts.ts): the first stage is the rest of the row. The firstStage row ranks the
+ * nearest peers that part compares: the stack weighs more there than in Default's own
+ * ranking (purity 0.888 against 0.875 with Default's row on the fitting seed). Lookalikes compare each
+ * company with a seed set's shared values (lookalikes.ts); measured on the demo world's hidden
+ * segments, the best row was Default's first stage. docs/intelligence.md holds the same table.
  */
 // prettier-ignore
-export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes', Weights> = {
-  default:      { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
-  competitors:  { industry: 0.4,  employees: 0.25,  revenue: 0, region: 0.05,  country: 0, products: 0.1,  productsCosine: 0, categories: 0.05, terms: 0.15 },
-  aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0 },
-  lookalikes:   { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0 },
+export const WEIGHTS: Record<'default' | 'competitors' | 'aspirational' | 'lookalikes' | 'firstStage', Weights> = {
+  default:      { industry: 0.09, employees: 0.045, revenue: 0, region: 0.045, country: 0, products: 0.42, productsCosine: 0, categories: 0,    terms: 0,    neighbours: 0.4 },
+  competitors:  { industry: 0.24, employees: 0.15,  revenue: 0, region: 0.03,  country: 0, products: 0.06, productsCosine: 0, categories: 0.03, terms: 0.09, neighbours: 0.4 },
+  aspirational: { industry: 0.3,  employees: 0,     revenue: 0, region: 0.15,  country: 0, products: 0.35, productsCosine: 0, categories: 0.2,  terms: 0,    neighbours: 0 },
+  lookalikes:   { industry: 0.15, employees: 0.075, revenue: 0, region: 0.075, country: 0, products: 0.7,  productsCosine: 0, categories: 0,    terms: 0,    neighbours: 0 },
+  firstStage:   { industry: 0.09, employees: 0.045, revenue: 0, region: 0.045, country: 0, products: 0.82, productsCosine: 0, categories: 0,    terms: 0,    neighbours: 0 },
 };
 
+/** The pairwise score: every part but `neighbours`, which needs the first-stage peer lists (cohorts.ts). */
 export function combinedSimilarity(pop: Population, a: number, b: number, w: Weights): number {
   let s = 0;
   if (w.industry) s += w.industry * industrySimilarity(pop, a, b);
@@ -242,12 +254,13 @@ export class SimilarityProbe {
       termDot += w * w;
     }
     out.terms = termNorm === 0 ? 0 : termDot / termNorm;
+    out.neighbours = 0; // filled by cohorts.ts, which holds the first-stage peer lists
     return out;
   }
 }
 
 export function emptyParts(): SimilarityParts {
-  return { industry: 0, employees: 0, revenue: 0, region: 0, country: 0, products: 0, productsCosine: 0, categories: 0, terms: 0 };
+  return { industry: 0, employees: 0, revenue: 0, region: 0, country: 0, products: 0, productsCosine: 0, categories: 0, terms: 0, neighbours: 0 };
 }
 
 /** The weighted sum of parts, added in combinedSimilarity's order (so the same double). */
@@ -262,5 +275,6 @@ export function combineParts(p: SimilarityParts, w: Weights): number {
   if (w.productsCosine) s += w.productsCosine * p.productsCosine;
   if (w.categories) s += w.categories * p.categories;
   if (w.terms) s += w.terms * p.terms;
+  if (w.neighbours) s += w.neighbours * p.neighbours;
   return s;
 }

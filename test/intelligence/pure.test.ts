@@ -13,7 +13,7 @@ import {
   termSimilarity,
   WEIGHTS,
 } from '../../src/intelligence/similarity.ts';
-import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS } from '../../src/intelligence/cohorts.ts';
+import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, FirstStage } from '../../src/intelligence/cohorts.ts';
 import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
 import { compareStacks } from '../../src/intelligence/comparison.ts';
 import { rankRelated } from '../../src/intelligence/related.ts';
@@ -173,8 +173,50 @@ test('similarity probe: every score bit-for-bit the pairwise one; cohorts the sa
   // One probe reused across companies (as the refresh does) gives what a fresh one gives.
   const index = new BlockIndex(pop);
   const shared = new SimilarityProbe(pop);
-  for (let self = 0; self < pop.size; self += 11) {
-    assert.deepEqual(computeCohorts(index, self, DEFAULT_COHORT_PARAMS, shared), computeCohorts(index, self, DEFAULT_COHORT_PARAMS));
+  // One first stage too, filled in whatever order the companies come (here backwards).
+  const firstStage = new FirstStage(index, DEFAULT_COHORT_PARAMS);
+  for (let self = pop.size - 1; self >= 0; self -= 11) {
+    assert.deepEqual(computeCohorts(index, self, DEFAULT_COHORT_PARAMS, shared, firstStage), computeCohorts(index, self, DEFAULT_COHORT_PARAMS));
+  }
+});
+
+test('two-stage ranking: the first stage decides how many, shared nearest neighbours re-rank', () => {
+  // Two segments of one industry, size and region: "u" companies run u-products, "v" ones
+  // v-products, the u ones also a shared suite. u0 runs the suite plus one v-product.
+  const companies: CompanyInput[] = [company('u0', { products: ['s1', 's2', 'v1'] })];
+  for (let i = 1; i <= 14; i++) companies.push(company(`u${i}`, { products: ['s1', 's2', `u${i % 4}`, `u${(i + 1) % 4}`] }));
+  for (let i = 1; i <= 14; i++) companies.push(company(`v${i}`, { products: [`v${i % 4}`, `v${(i + 1) % 4}`] }));
+  const pop = buildPopulation(
+    companies,
+    ['s1', 's2', 'u0', 'u1', 'u2', 'u3', 'v0', 'v1', 'v2', 'v3'].map((id) => ({ id, categoryId: 'c' })),
+  );
+  const index = new BlockIndex(pop);
+  const stage = new FirstStage(index, DEFAULT_COHORT_PARAMS);
+  const self = pop.indexOf.get('u0')!;
+  const first = [...stage.peersOf(self)].filter((m) => m >= 0).map((m) => pop.ids[m]!);
+  assert.equal(first.length, DEFAULT_COHORT_PARAMS.firstStagePeers);
+  // The part is a share in [0, 1]: a first-stage peer sharing all of u0's peers scores 1 at most.
+  for (let m = 0; m < pop.size; m++) {
+    const x = stage.shared(self, m);
+    assert.ok(x >= 0 && x <= 1, `${pop.ids[m]} ${x}`);
+  }
+  const u0 = computeCohorts(index, self, DEFAULT_COHORT_PARAMS, undefined, stage);
+  const withoutSecond = (() => {
+    const saved = WEIGHTS.default.neighbours;
+    WEIGHTS.default.neighbours = 0;
+    try {
+      return computeCohorts(index, self, DEFAULT_COHORT_PARAMS, undefined, new FirstStage(index, DEFAULT_COHORT_PARAMS));
+    } finally {
+      WEIGHTS.default.neighbours = saved;
+    }
+  })();
+  assert.equal(u0.default.length, withoutSecond.default.length, 'the same size: the relative cut reads the first stage');
+  // A first-stage peer of u0 that shares u0's first-stage peers climbs: the second-stage score
+  // is the first-stage score plus the weighted shared-neighbour part.
+  const firstScore = new Map(withoutSecond.default.map((s) => [s.member, s.score]));
+  for (const s of u0.default) {
+    const before = firstScore.get(s.member);
+    if (before !== undefined) assert.ok(Math.abs(s.score - before - WEIGHTS.default.neighbours * stage.shared(self, s.member)) < 1e-3);
   }
 });
 
