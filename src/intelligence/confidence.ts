@@ -65,9 +65,7 @@ export function evidenceFeatures(e: InstallSignal, asOf: number): number[] {
  * (docs/intelligence.md); refit when the evidence model changes. The logistic score ranks
  * installs; CONFIDENCE_CALIBRATION turns the score into the probability.
  */
-export const CONFIDENCE_COEFFICIENTS: readonly number[] = [
-  5.3306, -0.4491, -0.3026, 0.8676, -0.6316, -0.3982, -0.8521, 0.0089, -0.5213, -0.6226, -0.7209, -0.2579, -0.7106,
-];
+export const CONFIDENCE_COEFFICIENTS: readonly number[] = [4.055, 0.576, -0.54, 1.262, -0.462, -0.068, -0.344, -0.159, -0.707, -0.684, -1.046, -0.145, -0.829];
 
 /**
  * Isotonic calibration of the logistic score, fitted with the coefficients on the same
@@ -79,36 +77,34 @@ export const CONFIDENCE_COEFFICIENTS: readonly number[] = [
  * and at most 0.999: no step promises certainty), and keeps the ranking.
  */
 export const CONFIDENCE_CALIBRATION: readonly (readonly [number, number])[] = [
-  [-7.4759, 0.014],
-  [-3.177, 0.097],
-  [-1.2536, 0.263],
-  [-0.3799, 0.477],
-  [0.3697, 0.575],
-  [0.4909, 0.664],
-  [0.7468, 0.685],
-  [0.8974, 0.75],
-  [1.626, 0.887],
-  [1.8818, 0.898],
-  [1.9918, 0.923],
-  [2.9452, 0.924],
-  [3.01, 0.936],
-  [3.0723, 0.938],
-  [3.189, 0.939],
-  [3.2099, 0.948],
-  [3.238, 0.949],
-  [3.5138, 0.954],
-  [3.5538, 0.976],
-  [3.5955, 0.979],
-  [3.6982, 0.981],
-  [3.7284, 0.983],
-  [3.7495, 0.984],
-  [3.9825, 0.985],
-  [4.0497, 0.99],
-  [4.7489, 0.991],
-  [4.7635, 0.991],
-  [4.8072, 0.995],
-  [4.8837, 0.999],
-  [4.9378, 0.999],
+  [-8.212, 0.013],
+  [-3.671, 0.048],
+  [-2.889, 0.056],
+  [-2.395, 0.064],
+  [-1.331, 0.525],
+  [0.571, 0.596],
+  [0.807, 0.71],
+  [1.105, 0.735],
+  [1.272, 0.752],
+  [2.119, 0.834],
+  [2.287, 0.878],
+  [2.371, 0.914],
+  [2.42, 0.921],
+  [2.467, 0.937],
+  [2.496, 0.941],
+  [2.574, 0.948],
+  [2.652, 0.951],
+  [2.684, 0.958],
+  [2.969, 0.959],
+  [3.01, 0.963],
+  [3.162, 0.971],
+  [3.693, 0.976],
+  [3.708, 0.978],
+  [3.739, 0.982],
+  [4.456, 0.99],
+  [4.601, 0.994],
+  [5.295, 0.998],
+  [5.411, 0.999],
 ];
 
 /** Fewest installs behind one step of the calibration map (smaller steps are noise). */
