@@ -137,8 +137,8 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
     { source: 'crawl', createCompanies: false },
   );
   assert.equal(recorded.added, 1);
-  // A product last seen once, two years ago (as an import of old data leaves it): below the
-  // in-use bar, so the company page lists it apart.
+  // A product last seen once, nearly three years ago (as an import of old data leaves it): below
+  // the in-use bar, so the company page lists it apart.
   const inStack = new Set(stack.body.content.map((p) => p.productId));
   const [goneRow] = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM products WHERE NOT (id = ANY($1::text[])) ORDER BY id LIMIT 1', [
     [...inStack],
@@ -146,7 +146,7 @@ test('analyst journey: search with two technologies, company, evidence, benchmar
   const [companyRow] = await t.db.query<{ id: string }>('SELECT id FROM companies WHERE domain = $1', [domain]);
   await t.db.query(
     `INSERT INTO installs (company_id, product_id, first_verified, last_verified, hit_count, intensity, sources)
-     VALUES ($1, $2, now() - interval '730 days', now() - interval '730 days', 1, 50, '{}')`,
+     VALUES ($1, $2, now() - interval '1000 days', now() - interval '1000 days', 1, 50, '{}')`,
     [companyRow!.id, goneRow!.id],
   );
   const gone = { product: goneRow!.name, productId: goneRow!.id };
