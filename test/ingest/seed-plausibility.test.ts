@@ -170,6 +170,7 @@ test('stacks follow size and industry; evidence tells in-use from noise, but not
   );
   assert.ok(ev.fresh > 0.95, `fresh ${ev.fresh}`);
   assert.ok(ev.stale < 0.5, `stale ${ev.stale}`);
-  assert.ok(ev.single > 0.3 && ev.single < 0.85, `single hit ${ev.single}`);
+  // A single sighting is in use less often than the rest (0.87 since a skill a job post only welcomes no longer makes a claim alone).
+  assert.ok(ev.single > 0.3 && ev.single < 0.9, `single hit ${ev.single}`);
   assert.ok(ev.all > 0.6 && ev.all < 0.95, `overall ${ev.all}`);
 });
