@@ -4,6 +4,7 @@
 // gaps in the numbering are explained in migrations/README.md.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { distributeTables } from './citus.ts';
 import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -61,5 +62,6 @@ export async function migrate(db: Db, migrations = listMigrations()): Promise<st
       throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
     }
   }
+  await distributeTables(db);
   return applied;
 }

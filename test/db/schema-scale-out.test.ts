@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createTestDb } from '../helpers/db.ts';
 import type { Db } from '../../src/db/db.ts';
+import { PLACEMENTS } from '../../src/db/citus.ts';
 
 const DOC = path.resolve(import.meta.dirname, '../../docs/scale-out.md');
 
@@ -63,6 +64,13 @@ test('the design document lists placements and exceptions (the parser reads it)'
   assert.equal(placements.get('products')?.placement, 'reference');
   assert.ok(exceptions.has('feed_items'));
   for (const t of exceptions) assert.ok(placements.has(t), `exception ${t} is also placed`);
+});
+
+test('the placements the Citus step applies (src/db/citus.ts) are those of the document, table by table', () => {
+  const { placements } = readDesign();
+  const fromCode = Object.entries(PLACEMENTS).map(([t, p]) => `${t}: ${p.kind}${p.kind === 'distributed' ? ` by ${p.column}` : ''}`);
+  const fromDoc = [...placements].map(([t, p]) => `${t}: ${p.placement}${p.placement === 'distributed' ? ` by ${p.column}` : ''}`);
+  assert.deepEqual(fromCode.sort(), fromDoc.sort());
 });
 
 test('every table of the schema is placed in docs/scale-out.md', async () => {
