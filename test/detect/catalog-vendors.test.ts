@@ -4,7 +4,7 @@
 // vendor is never filed under a sibling product's domain (ActiveCampaign under postmarkapp.com).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtInCatalog, ownTextCatalog } from '../../src/detect/catalog.ts';
+import { builtInCatalog, coreCatalog } from '../../src/detect/catalog.ts';
 import { buildCatalog } from '../../src/ingest/seed/catalog.ts';
 import { SCALES } from '../../src/ingest/seed/scale.ts';
 
@@ -81,7 +81,7 @@ test("a vendor's domain is the registrable domain of one of its technologies' we
 });
 
 test('the demo world files every vendor under the domain its technologies name', () => {
-  const world = buildCatalog('stacklens', SCALES.M, ownTextCatalog().technologies); // the core catalog, as the demo world draws it
+  const world = buildCatalog('stacklens', SCALES.M, coreCatalog().technologies); // the core catalog, as the demo world draws it
   for (const v of world.vendors) {
     const domain = byVendor.get(v.name)![0]!.vendorDomain;
     assert.equal(v.domain, domain, `${v.name}`);
