@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { withContext } from './context.ts';
 import { refreshAll, refreshChanged, type RefreshProgress } from '../ingest/refresh.ts';
+import { RefreshQueue, partitionedRunStatus } from '../services/refresh-workers.ts';
 
 /** A progress reporter: a bar per phase on a TTY, one line per phase elsewhere. */
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: RefreshProgress) => void; stop(): void } {
@@ -36,16 +37,68 @@ export function registerRefreshCommands(program: Command): void {
     .command('refresh')
     .description('Recompute cohorts, competitors and co-usage statistics (only changed companies unless --full)')
     .option('--full', 'recompute every company')
-    .action(async (opts: { full?: boolean }) => {
-      await withContext(async ({ db }) => {
-        const reporter = progressReporter();
+    .option(
+      '--partitions <n>',
+      'with --full: split the run into N partitions that `stacklens worker` processes take from the job queue (this command queues them and waits)',
+    )
+    .option('--no-wait', 'with --partitions: queue the partitions and exit (follow them with GET /api/admin/refresh-runs/{runId})')
+    .action(async (opts: { full?: boolean; partitions?: string; wait: boolean }) => {
+      await withContext(async ({ db, config }) => {
         const started = Date.now();
+        if (opts.partitions !== undefined) {
+          const parts = Number(opts.partitions);
+          if (!opts.full || !Number.isInteger(parts) || parts < 1 || parts > 10_000) {
+            throw new Error('--partitions: a whole number from 1 to 10000, with --full (an incremental refresh is one process)');
+          }
+          const queue = new RefreshQueue(db, config.jobsSchema);
+          try {
+            const runId = await queue.enqueueFullRefresh(parts);
+            console.log(`Refresh full (run ${runId}): ${parts} partitions queued for \`stacklens worker\` processes.`);
+            if (!opts.wait) return;
+            let shown = -1;
+            for (;;) {
+              const status = (await partitionedRunStatus(db, runId))!;
+              const done = status.partitions.filter((p) => p.state === 'done').length;
+              if (done !== shown)
+                console.error(`${done} of ${parts} partitions done (${status.partitions.filter((p) => p.state === 'running').length} running)`);
+              shown = done;
+              if (status.computedAt) break;
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+            }
+            console.log(`Refresh full (run ${runId}) finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+          } finally {
+            await queue.stop();
+          }
+          return;
+        }
+        const reporter = progressReporter();
         const result = await (opts.full ? refreshAll : refreshChanged)(db, { onProgress: reporter.onProgress });
         reporter.stop();
         console.log(
           `Refresh ${result.kind} (run ${result.runId}): ${result.refreshed} of ${result.companies} companies, ${result.cohortRows} cohort rows, ` +
             `as of ${result.asOf}, ${((Date.now() - started) / 1000).toFixed(1)} s (load ${result.timingsMs.load} ms, cohorts ${result.timingsMs.cohorts} ms, co-usage ${result.timingsMs.cousage} ms).`,
         );
+      });
+    });
+
+  program
+    .command('worker')
+    .description(
+      'Take partitions of full refreshes from the job queue and compute them, until stopped (Ctrl-C); run as many as you like, on any machine that reaches the database',
+    )
+    .action(async () => {
+      await withContext(async ({ db, config }) => {
+        const queue = new RefreshQueue(db, config.jobsSchema);
+        await queue.work((e) => {
+          const what = e.state === 'failed' ? `failed (${(e.error as Error)?.message ?? e.error}); the queue retries it` : e.state;
+          console.error(`run ${e.runId} partition ${e.part}: ${what}`);
+        });
+        console.error(`stacklens worker ${queue.workerName}: waiting for refresh partitions (Ctrl-C stops after the partition in hand)`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await queue.stop();
       });
     });
 }

@@ -64,6 +64,7 @@ export const PLACEMENTS: Record<TableName, Placement> = {
   console_users: local,
   console_sessions: local,
   refresh_runs: local,
+  refresh_partitions: local,
   refresh_pending: local,
   events: local,
   monitors: local,

@@ -64,6 +64,18 @@ export const TABLES = {
   },
   cohorts: { company_id: 'text', kind: 'text', member_id: 'text', score: 'float4 null', rank: 'int4' },
   refresh_runs: { id: 'int8 default', kind: 'text', started_at: 'timestamptz default', computed_at: 'timestamptz null', params: 'jsonb default' },
+  refresh_partitions: {
+    run_id: 'int8',
+    part: 'int4',
+    parts: 'int4',
+    state: 'text default',
+    worker: 'text null',
+    attempts: 'int4 default',
+    done: 'int4 default',
+    total: 'int4 null',
+    started_at: 'timestamptz null',
+    finished_at: 'timestamptz null',
+  },
   feed_items: {
     id: 'text',
     company_id: 'text',

@@ -14,6 +14,11 @@ import { evidenceAsOf } from '../technographics/installs.ts';
 import { nowDate } from '../clock.ts';
 import {
   companiesToRefresh,
+  createRefreshPartitions,
+  finishRefreshPartition,
+  recordPartitionProgress,
+  refreshRun,
+  takeRefreshPartition,
   finishRefreshRun,
   newestVerification,
   pendingChanges,
@@ -172,7 +177,6 @@ async function runObserved(
   settles: number[],
 ): Promise<RefreshResult> {
   const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
-  const batchSize = options.batchSize ?? 500;
   const progress = options.onProgress ?? (() => {});
   const timings: Record<RefreshPhase, number> = { load: 0, cohorts: 0, cousage: 0 };
   const asOf = options.asOf ?? evidenceAsOf(await newestVerification(db), nowDate());
@@ -189,9 +193,6 @@ async function runObserved(
   progress({ phase: 'load', done: 0, total: 1 });
   const loaded = await loadPopulation(db, asOf);
   const { pop } = loaded;
-  const index = new BlockIndex(pop);
-  const probe = new SimilarityProbe(pop);
-  const firstStage = new FirstStage(index, params);
   progress({ phase: 'load', done: 1, total: 1 });
   timings.load = Date.now() - t;
   const beside = options.besideComputing?.() ?? Promise.resolve();
@@ -199,12 +200,63 @@ async function runObserved(
 
   t = Date.now();
   const targets = only === null ? pop.ids.map((_, i) => i) : only.map((id) => pop.indexOf.get(id)).filter((i): i is number => i !== undefined);
+  const cohortRows = await computeAndWriteCohorts(db, pop, targets, params, { ...options, onProgress: progress, besideComputing: () => beside });
+  timings.cohorts = Date.now() - t;
+
+  t = Date.now();
+  progress({ phase: 'cousage', done: 0, total: 1 });
+  const cousage = await writeCoUsage(db, pop);
+  progress({ phase: 'cousage', done: 1, total: 1 });
+  timings.cousage = Date.now() - t;
+
+  const result: RefreshResult = {
+    runId,
+    kind,
+    companies: pop.size,
+    refreshed: targets.length,
+    cohortRows,
+    asOf: asOf.toISOString(),
+    timingsMs: timings,
+  };
+  await beside;
+  await finishRefreshRun(db, runId, {
+    ...runParams,
+    population: cousage.population,
+    companies: pop.size,
+    refreshed: targets.length,
+    cohortRows,
+    installs: loaded.installs,
+    installsInUse: loaded.inUse,
+    cousagePairs: cousage.pairs,
+    timingsMs: timings,
+  });
+  await settlePendingChanges(db, settles);
+  return result;
+}
+
+/**
+ * Computes the cohorts of `targets` (indexes into the population) against the whole
+ * population and writes them in batches, each batch written while the next is computed.
+ * Returns the cohort rows written. A partition of a partitioned refresh runs the same.
+ */
+async function computeAndWriteCohorts(
+  db: Transactional,
+  pop: Population,
+  targets: number[],
+  params: CohortParams,
+  options: Pick<RefreshOptions, 'batchSize' | 'writesAhead' | 'besideComputing'> & { onProgress?: (p: RefreshProgress) => void },
+): Promise<number> {
+  const batchSize = options.batchSize ?? 500;
+  const progress = options.onProgress ?? (() => {});
+  const index = new BlockIndex(pop);
+  const probe = new SimilarityProbe(pop);
+  const firstStage = new FirstStage(index, params);
   let cohortRows = 0;
   const writing: Promise<void>[] = [];
   const writesAhead = Math.max(1, options.writesAhead ?? 1);
   // The writes run one after another (one connection, or one transaction's client, never
   // given two statements at once), the first once the work beside the computation is done.
-  let lastWrite: Promise<unknown> = beside;
+  let lastWrite: Promise<unknown> = options.besideComputing?.() ?? Promise.resolve();
   let failure: unknown;
   progress({ phase: 'cohorts', done: 0, total: targets.length });
   for (let start = 0; start < targets.length; start += batchSize) {
@@ -246,38 +298,105 @@ async function runObserved(
   }
   await Promise.all(writing);
   if (failure) throw failure;
-  timings.cohorts = Date.now() - t;
+  return cohortRows;
+}
 
-  t = Date.now();
-  progress({ phase: 'cousage', done: 0, total: 1 });
+/** Counts co-usage over the population's in-use stacks and replaces the statistics; returns the population counted and the pairs written. */
+async function writeCoUsage(db: Transactional, pop: Population): Promise<{ population: number; pairs: number }> {
   const stats = computeCoUsage(pop.stacks, pop.productIds.length);
   const users = [...stats.users].flatMap((n, p) => (n > 0 ? [{ productId: pop.productIds[p]!, companies: n }] : []));
   const pairs = [...stats.pairs].flatMap(([a, list]) => list.map(([b, n]) => ({ anchorId: pop.productIds[a]!, productId: pop.productIds[b]!, together: n })));
   await replaceCoUsage(db, users, pairs);
-  progress({ phase: 'cousage', done: 1, total: 1 });
-  timings.cousage = Date.now() - t;
+  return { population: stats.population, pairs: pairs.length };
+}
 
-  const result: RefreshResult = {
-    runId,
-    kind,
-    companies: pop.size,
-    refreshed: targets.length,
-    cohortRows,
-    asOf: asOf.toISOString(),
-    timingsMs: timings,
-  };
-  await beside;
+// A full refresh in partitions ---------------------------------------------------------------
+//
+// The same computation as refreshAll, split by company: each partition is the companies whose
+// id hashes to it, scored against the whole population (a company's peers can be anywhere),
+// so any number of worker processes, on one machine or many, give the same cohorts as one
+// process. Each partition loads the population itself at the run's recorded as-of date; the
+// run's last partition to finish writes the co-usage statistics and finishes the run.
+
+/** The partition of a company id among `parts`: FNV-1a of its UTF-16 code units, stable across processes and versions. */
+export function partitionOf(companyId: string, parts: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < companyId.length; i++) {
+    h ^= companyId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % parts;
+}
+
+/** Records a full run split into `parts` partitions (all pending) and returns its id; the caller queues one job per partition. */
+export async function startPartitionedRefresh(db: Transactional, parts: number, options: Pick<RefreshOptions, 'asOf' | 'cohortParams'> = {}): Promise<number> {
+  const params = { ...DEFAULT_COHORT_PARAMS, ...options.cohortParams };
+  const asOf = options.asOf ?? evidenceAsOf(await newestVerification(db), nowDate());
+  // Changes marked before the run starts are settled by it: every partition loads the
+  // population after this point, so it sees them.
+  const pending = await pendingChanges(db);
+  return db.transaction(async (tx) => {
+    const runId = await startRefreshRun(tx, 'full', {
+      asOf: asOf.toISOString(),
+      cohorts: params,
+      weights: WEIGHTS,
+      confidence: CONFIDENCE_COEFFICIENTS,
+      calibration: CONFIDENCE_CALIBRATION,
+      partitions: parts,
+      settles: pending.seqs,
+    });
+    await createRefreshPartitions(tx, runId, parts);
+    return runId;
+  });
+}
+
+/**
+ * Computes and writes one partition of a run as `worker`; the run's last partition also writes
+ * co-usage and finishes the run. Taking a partition again (its worker died) recomputes it
+ * whole: each company's cohorts are replaced, so a half-written attempt leaves nothing behind.
+ * Returns false when there was nothing to do (the partition was done, or the run is unknown).
+ */
+export async function refreshPartition(
+  db: Transactional,
+  runId: number,
+  part: number,
+  worker: string,
+  options: Pick<RefreshOptions, 'batchSize' | 'onProgress'> = {},
+): Promise<boolean> {
+  const run = await refreshRun(db, runId);
+  if (!run || run.computedAt) return false;
+  const taken = await takeRefreshPartition(db, runId, part, worker);
+  if (!taken) return false;
+  const asOf = new Date(String(run.params.asOf));
+  const params = { ...DEFAULT_COHORT_PARAMS, ...(run.params.cohorts as Partial<CohortParams>) };
+  const loaded = await loadPopulation(db, asOf);
+  const { pop } = loaded;
+  const targets = pop.ids.flatMap((id, i) => (partitionOf(id, taken.parts) === part ? [i] : []));
+  await recordPartitionProgress(db, runId, part, worker, 0, targets.length);
+  // Progress rows are written one after another, so a late one never overwrites the last.
+  let progressWrites = Promise.resolve();
+  const cohortRows = await computeAndWriteCohorts(db, pop, targets, params, {
+    ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+    onProgress: (p) => {
+      options.onProgress?.(p);
+      progressWrites = progressWrites.then(() => recordPartitionProgress(db, runId, part, worker, p.done, p.total)).catch(() => {});
+    },
+  });
+  await progressWrites;
+  await recordPartitionProgress(db, runId, part, worker, targets.length, targets.length);
+  const { last } = await finishRefreshPartition(db, runId, part, worker);
+  if (!last) return true;
+  const cousage = await writeCoUsage(db, pop);
   await finishRefreshRun(db, runId, {
-    ...runParams,
-    population: stats.population,
+    ...run.params,
+    population: cousage.population,
     companies: pop.size,
-    refreshed: targets.length,
-    cohortRows,
+    refreshed: pop.size,
     installs: loaded.installs,
     installsInUse: loaded.inUse,
-    cousagePairs: pairs.length,
-    timingsMs: timings,
+    cousagePairs: cousage.pairs,
+    lastPartitionCohortRows: cohortRows,
   });
-  await settlePendingChanges(db, settles);
-  return result;
+  await settlePendingChanges(db, (run.params.settles as number[] | undefined) ?? []);
+  return true;
 }

@@ -184,4 +184,45 @@ export const startAdminRefreshJobOp = defineOperation({
   },
 });
 
-export const adminActivityOperations = [getAdminClientUsageOp, listAdminAuditOp, listAdminJobsOp, getAdminJobOp, startAdminRefreshJobOp];
+const refreshRunParams = z.object({
+  runId: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a refresh run id (digits)')
+    .describe('Refresh run id, as `stacklens refresh --full --partitions N` prints it')
+    .meta({ maxLength: 18, examples: ['1'] }),
+});
+
+const refreshPartitionSchema = z.object({
+  part: z.number().int(),
+  parts: z.number().int(),
+  state: z.enum(['pending', 'running', 'done']),
+  worker: z.string().nullable().describe('The worker process that holds or held it (host:pid:tag)'),
+  attempts: z.number().int().describe('Times it was taken; more than one when a worker died or failed and another took it over'),
+  done: z.number().int().describe('Companies computed so far'),
+  total: z.number().int().nullable().describe('Companies in the partition (null until a worker has taken it)'),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+
+const refreshRunSchema = z
+  .object({
+    runId: z.number().int(),
+    startedAt: z.string(),
+    computedAt: z.string().nullable().describe('When the run finished (its last partition wrote co-usage); null while partitions are open'),
+    partitions: z.array(refreshPartitionSchema).describe('Empty for a run computed in one process'),
+  })
+  .meta({ id: 'RefreshRun' });
+
+export const getAdminRefreshRunOp = defineOperation({
+  ...admin,
+  id: 'getAdminRefreshRun',
+  summary: 'One refresh run and its partitions',
+  description:
+    'A refresh run and, for a run split into partitions that `stacklens worker` processes take from the job queue, each partition: its state, worker, attempts and progress.',
+  input: refreshRunParams,
+  output: refreshRunSchema,
+  readOnly: true,
+  http: { method: 'GET', path: '/admin/refresh-runs/:runId', params: refreshRunParams },
+});
+
+export const adminActivityOperations = [getAdminClientUsageOp, listAdminAuditOp, listAdminJobsOp, getAdminJobOp, startAdminRefreshJobOp, getAdminRefreshRunOp];

@@ -207,3 +207,68 @@ export async function companiesToRefresh(db: Queryable, since: Date): Promise<st
   );
   return rows.map((r) => r.id);
 }
+
+// Partitions of a full refresh ----------------------------------------------------------------
+
+export interface RefreshPartition {
+  runId: number;
+  part: number;
+  parts: number;
+  state: 'pending' | 'running' | 'done';
+  worker: string | null;
+  attempts: number;
+  done: number;
+  total: number | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+const PARTITION_COLUMNS = `run_id AS "runId", part, parts, state, worker, attempts, done, total, started_at AS "startedAt", finished_at AS "finishedAt"`;
+
+/** The run's partitions 0..parts-1, all pending. */
+export async function createRefreshPartitions(db: Queryable, runId: number, parts: number): Promise<void> {
+  await db.query('INSERT INTO refresh_partitions (run_id, part, parts) SELECT $1, g, $2 FROM generate_series(0, $2 - 1) AS g', [runId, parts]);
+}
+
+/** A worker takes a partition (again, when the one before it died): running, one more attempt, progress from zero. */
+export async function takeRefreshPartition(db: Queryable, runId: number, part: number, worker: string): Promise<RefreshPartition | null> {
+  const [row] = await db.query<RefreshPartition>(
+    `UPDATE refresh_partitions SET state = 'running', worker = $3, attempts = attempts + 1, done = 0, started_at = now(), finished_at = NULL
+      WHERE run_id = $1 AND part = $2 AND state <> 'done' RETURNING ${PARTITION_COLUMNS}`,
+    [runId, part, worker],
+  );
+  return row ?? null;
+}
+
+export async function recordPartitionProgress(db: Queryable, runId: number, part: number, worker: string, done: number, total: number): Promise<void> {
+  await db.query('UPDATE refresh_partitions SET done = $4, total = $5 WHERE run_id = $1 AND part = $2 AND worker = $3', [runId, part, worker, done, total]);
+}
+
+/**
+ * Marks the partition done and says whether it was the run's last one left, under a lock of
+ * the run's row: of two partitions finishing at once, exactly one sees the other done.
+ */
+export async function finishRefreshPartition(db: Transactional, runId: number, part: number, worker: string): Promise<{ last: boolean }> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM refresh_runs WHERE id = $1 FOR UPDATE', [runId]);
+    await tx.query(`UPDATE refresh_partitions SET state = 'done', finished_at = now() WHERE run_id = $1 AND part = $2 AND worker = $3`, [runId, part, worker]);
+    const [row] = await tx.query<{ open: number; computed: boolean }>(
+      `SELECT (SELECT count(*)::int FROM refresh_partitions WHERE run_id = $1 AND state <> 'done') AS open,
+              (SELECT computed_at IS NOT NULL FROM refresh_runs WHERE id = $1) AS computed`,
+      [runId],
+    );
+    return { last: row!.open === 0 && !row!.computed };
+  });
+}
+
+export async function refreshPartitions(db: Queryable, runId: number): Promise<RefreshPartition[]> {
+  return db.query<RefreshPartition>(`SELECT ${PARTITION_COLUMNS} FROM refresh_partitions WHERE run_id = $1 ORDER BY part`, [runId]);
+}
+
+/** A run's recorded parameters (as-of date, cohort parameters, partitions), or null for an unknown run. */
+export async function refreshRun(db: Queryable, runId: number): Promise<RefreshRun | null> {
+  const [row] = await db.query<RefreshRun>(`SELECT id, kind, started_at AS "startedAt", computed_at AS "computedAt", params FROM refresh_runs WHERE id = $1`, [
+    runId,
+  ]);
+  return row ?? null;
+}

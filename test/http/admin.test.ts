@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { refreshPartition, startPartitionedRefresh } from '../../src/ingest/refresh.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { OPERATIONS } from '../../src/schemas/operations.ts';
@@ -413,4 +414,32 @@ test('refresh job: started in the background, its progress and status readable t
   const audit = await auditEntries('action=admin.jobs.refresh');
   assert.ok(audit.some((e) => e.outcome === 'success' && e.params.jobId === job.id && e.actor === admin.clientId));
   assert.ok(audit.some((e) => e.outcome === 'failure'));
+});
+
+test('refresh runs: a partitioned run shows each partition, its worker and progress; admins only; 404 and 400 for unknown and malformed ids', async () => {
+  const runId = await startPartitionedRefresh(t.db, 2);
+  await refreshPartition(t.db, runId, 1, 'host:1:abc');
+  const res = await asAdmin('GET', `/api/admin/refresh-runs/${runId}`);
+  assert.equal(res.statusCode, 200, res.body);
+  const run = res.json();
+  assert.equal(run.runId, runId);
+  assert.equal(run.computedAt, null, 'partition 0 is still open');
+  assert.deepEqual(
+    run.partitions.map((p: { part: number; state: string; worker: string | null; attempts: number; done: number; total: number | null }) => [
+      p.part,
+      p.state,
+      p.worker,
+      p.attempts,
+      p.done === p.total,
+    ]),
+    [
+      [0, 'pending', null, 0, false],
+      [1, 'done', 'host:1:abc', 1, true],
+    ],
+  );
+  await refreshPartition(t.db, runId, 0, 'host:2:def');
+  assert.ok((await asAdmin('GET', `/api/admin/refresh-runs/${runId}`)).json().computedAt, 'finished by its last partition');
+  assert.equal((await asAdmin('GET', '/api/admin/refresh-runs/999999')).statusCode, 404);
+  assert.equal((await asAdmin('GET', '/api/admin/refresh-runs/abc')).statusCode, 400);
+  assert.equal((await t.app.inject({ method: 'GET', url: `/api/admin/refresh-runs/${runId}`, headers: plain.headers })).statusCode, 403);
 });

@@ -12,6 +12,7 @@ import { listAudit } from '../../services/audit.ts';
 import { listAdminFeedbackOp, reviewAdminFeedbackOp } from '../../schemas/feedback.ts';
 import { decideFeedback, listFeedbackQueue } from '../../services/feedback.ts';
 import { getJob, listAdminJobs, startRefreshJob } from '../../services/jobs.ts';
+import { refreshRunStatus } from '../../services/refresh-workers.ts';
 import { getUsage, type UsageRecorder } from '../../services/usage.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { route } from '../route-config.ts';
@@ -55,6 +56,7 @@ export function adminRoutes(app: FastifyInstance, usage: UsageRecorder) {
     route(activity.listAdminJobsOp, (r) => listAdminJobs(db, r.query.kind, r.query.page, r.query.size)),
     route(activity.getAdminJobOp, (r) => getJob(db, r.params.jobId)),
     route(activity.startAdminRefreshJobOp, (r) => startRefreshJob(db, actor(r), r.body ?? {})),
+    route(activity.getAdminRefreshRunOp, (r) => refreshRunStatus(db, Number(r.params.runId))),
 
     route(listAdminFeedbackOp, (r) => listFeedbackQueue(db, r.query)),
     route(reviewAdminFeedbackOp, (r) => decideFeedback(db, actor(r), r.params.feedbackId, r.body)),
