@@ -64,12 +64,12 @@ class Findings {
   }
 }
 
-/** Runs the candidate patterns of `set` over one short text (a URL, a record); the excerpt is the text. */
+/** Runs the candidate patterns of `set` over one short text (a URL, a record), each from where its matches can start; the excerpt is the text. */
 function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string): void {
   if (set.size === 0) return;
-  for (const p of set.candidates(text.toLowerCase())) {
-    const m = p.re.exec(text);
-    if (m) found.add(p, m, excerpt(m), url);
+  for (const c of set.candidatesIn(text.toLowerCase(), text)) {
+    const m = c.pattern.re.exec(text, c.floor);
+    if (m) found.add(c.pattern, m, excerpt(m), url);
   }
 }
 

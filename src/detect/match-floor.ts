@@ -1,9 +1,10 @@
-// Where a pattern's match can start, from where its required literal first occurs. Every match
-// holds the literal (rules.ts requiredLiteral) after the part of the pattern written before it,
-// so when that part is at most L characters long, or can never read some character such as `>`
-// (`<img[^>]+src="…facebook.com/tr`), no match starts more than L characters before the first
-// occurrence, nor before the last `>` ahead of it. Searching from there finds the very match a
-// search from the start finds; the capturing automaton then reads a tag, not a kilobyte of page.
+// Where a pattern's match can start, from where a run of its literal text first occurs. Every
+// match holds the run (its literal, rules.ts requiredLiteral, or another run of the top level)
+// after the part of the pattern written before it, so when that part is at most L characters
+// long, or can never read some character such as `>` (`<img[^>]+src="…facebook.com/tr`), no match
+// starts more than L characters before the run's first occurrence, nor before the last `>` ahead
+// of it. Searching from there finds the very match a search from the start finds; the capturing
+// automaton then reads a tag, not a kilobyte of page.
 // The analysis of the pattern is conservative: what it cannot read exactly counts as unbounded,
 // or as able to read every character.
 
@@ -17,10 +18,11 @@ const maskOf = (ch: string): number => {
 /** Stops a `\s` reads. */
 const SPACE_MASK = maskOf(' ') | maskOf('\n');
 
-/** What the part of a pattern before its literal can do: at most how many characters it reads, and which stops it never reads. */
-export interface LiteralPrefix {
+/** A run of literal text every match holds (lower-case), and what the pattern reads before it: at most how many characters, and which stops never. */
+export interface Anchor {
+  text: string;
   maxLength: number;
-  /** Characters the part never reads. */
+  /** Characters the part before the run never reads. */
   stops: string[];
 }
 
@@ -31,14 +33,14 @@ interface Facts {
   end: number;
 }
 
-/** The facts of `prefix` (a pattern's source up to its literal), or null when nothing is known (or the literal is not ASCII, which lower-casing may shift). */
-export function literalPrefix(prefix: string, literal: string): LiteralPrefix | null {
-  if (!/^[\x20-\x7e]+$/.test(literal)) return null;
+/** The anchor of run `text` written after `prefix` (the pattern's source before it), or null when nothing is known of the prefix (or the run is not ASCII, which lower-casing may shift). */
+export function literalAnchor(prefix: string, text: string): Anchor | null {
+  if (!/^[\x20-\x7e]+$/.test(text)) return null;
   const facts = sequence(prefix, 0);
   if (!facts || facts.end !== prefix.length) return null;
   const stops = STOPS.filter((_, k) => !(facts.may & (1 << k)));
   if (facts.max === Infinity && stops.length === 0) return null;
-  return { maxLength: facts.max, stops };
+  return { text, maxLength: facts.max, stops };
 }
 
 /** An alternation of sequences, up to an unmatched `)` or the end. */
@@ -191,15 +193,22 @@ function charClass(s: string, i: number): Facts | null {
 const FOLD_TRAPS = /[\u017f\u212a\u0130\u0131]/;
 
 /**
- * The first index where a match may start in `text`, given `literalAt`, the first index of the
- * literal in the lower-cased text, and `from`, where the search would start: `from` itself when
- * nothing is known, or when the text before the literal holds a character a case-insensitive
- * match reads as a letter of the literal while lower-casing does not.
+ * The first index of `text` where a match may start (0 when nothing is known): for each anchor,
+ * no match starts more than its prefix's length before the run's first occurrence in `lower`, nor
+ * at or before a stop ahead of that occurrence; with no occurrence, there is no match (the text's
+ * length). Nothing is concluded when the text holds a character a case-insensitive match reads
+ * as a letter of the run while lower-casing does not.
  */
-export function matchFloor(prefix: LiteralPrefix | null, text: string, literal: string, literalAt: number, from: number): number {
-  if (!prefix || literalAt <= from) return from;
-  let floor = literalAt - prefix.maxLength;
-  for (const stop of prefix.stops) floor = Math.max(floor, text.lastIndexOf(stop, literalAt - 1) + 1);
-  if (floor <= from) return from;
-  return FOLD_TRAPS.test(text.slice(from, literalAt + literal.length)) ? from : floor;
+export function matchFloor(anchors: readonly Anchor[], text: string, lower: string): number {
+  let floor = 0,
+    reach = 0;
+  for (const anchor of anchors) {
+    const at = lower.indexOf(anchor.text);
+    if (at < 0) return FOLD_TRAPS.test(text) ? 0 : text.length;
+    let start = at - anchor.maxLength;
+    for (const stop of anchor.stops) start = Math.max(start, text.lastIndexOf(stop, at - 1) + 1);
+    floor = Math.max(floor, start);
+    reach = Math.max(reach, at + anchor.text.length);
+  }
+  return floor > 0 && FOLD_TRAPS.test(text.slice(0, reach)) ? 0 : floor;
 }

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { RE2JS, RE2Set } from 're2js';
 import { LiteralMatcher } from './literals.ts';
-import { literalPrefix, matchFloor, type LiteralPrefix } from './match-floor.ts';
+import { literalAnchor, matchFloor, type Anchor } from './match-floor.ts';
 import { LinearPattern, ownTextPattern, type Pattern, type PatternMatch } from './pattern.ts';
 import { ruleIdOf, type EvidenceSource } from '../technographics/evidence.ts';
 
@@ -127,8 +127,8 @@ export interface CompiledPattern {
   weight: number;
   /** A lower-case literal every match contains (the prefilter), or null: always run. */
   literal: string | null;
-  /** What the pattern reads before its literal: how far before the literal a match can start (match-floor.ts). */
-  prefix: LiteralPrefix | null;
+  /** Runs every match holds, with what the pattern reads before each: where its matches can start (match-floor.ts). */
+  anchors: Anchor[];
 }
 
 /** Splits `regex\;version:\1\;confidence:50` into its parts. */
@@ -190,8 +190,7 @@ export function compilePattern(
     );
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
   const weight = confidence !== undefined ? confidence / 100 : (FIELD_WEIGHTS[field] ?? 0.7);
-  const run = literalRun(source);
-  const literal = literalOverride ?? run?.literal ?? null;
+  const literal = literalOverride ?? requiredLiteral(source);
   return {
     tech,
     field,
@@ -201,8 +200,7 @@ export function compilePattern(
     version: version || undefined,
     weight,
     literal,
-    // Known only where the literal is the run found in the source (a `js` global's given literal is too).
-    prefix: run && literal === run.literal ? literalPrefix(source.slice(0, run.start), literal) : null,
+    anchors: anchorsOf(source, literal),
   };
 }
 
@@ -221,17 +219,18 @@ function unsupported(source: string): string | undefined {
  * Groups and classes break a run; a character followed by `?`, `*` or `{0` is optional.
  */
 export function requiredLiteral(source: string): string | null {
-  return literalRun(source)?.literal ?? null;
+  const runs = literalRuns(source);
+  return runs && pickLiteral(runs);
 }
 
-/** requiredLiteral's literal and where its run starts in `source` (what comes before it is the part that may precede it in a match). */
-export function literalRun(source: string): { literal: string; start: number } | null {
+/** The literal runs of a pattern's top level (lower-case), each with where it starts in `source`; null when the top level has an alternation. */
+function literalRuns(source: string): Array<{ text: string; start: number }> | null {
   const runs: Array<{ text: string; start: number }> = [];
   let run = '';
   let runStart = 0;
   let depth = 0;
   const flush = () => {
-    if (run) runs.push({ text: run, start: runStart });
+    if (run) runs.push({ text: run.toLowerCase(), start: runStart });
     run = '';
   };
   for (let i = 0; i < source.length; i++) {
@@ -290,18 +289,35 @@ export function literalRun(source: string): { literal: string; start: number } |
     run += c;
   }
   flush();
-  // The most distinctive run: common markup (`class="`, `src="https://`, `<iframe`) counts for
-  // nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+  return runs;
+}
+
+/**
+ * The most distinctive run of at least 3 characters: common markup (`class="`, `src="https://`,
+ * `<iframe`) counts for nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+ */
+function pickLiteral(runs: Array<{ text: string }>): string | null {
   let best = '',
-    bestStart = 0,
     bestScore = 0;
-  for (const r of runs) {
-    const lower = r.text.toLowerCase();
-    const score = lower.replace(COMMON_MARKUP, '').length;
-    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length)))
-      ((best = lower), (bestScore = score), (bestStart = r.start));
+  for (const { text } of runs) {
+    const score = text.replace(COMMON_MARKUP, '').length;
+    if (text.length >= 3 && (score > bestScore || (score === bestScore && text.length > best.length))) ((best = text), (bestScore = score));
   }
-  return best.length >= 3 ? { literal: best, start: bestStart } : null;
+  return best.length >= 3 ? best : null;
+}
+
+/**
+ * Runs of a pattern whose first occurrence bounds where its matches start (match-floor.ts): the
+ * prefilter's literal, and the first run of 3 characters or more, which has the least before it
+ * (`tap(` in `tap\(\s*['"]create`, whose literal `create` follows an unbounded `\s*`).
+ */
+function anchorsOf(source: string, literal: string | null): Anchor[] {
+  const runs = literalRuns(source) ?? [];
+  const picked = [runs.find((r) => r.text === literal), runs.find((r) => r.text.length >= 3 && r.text !== literal)];
+  return picked.flatMap((r) => {
+    const anchor = r && literalAnchor(source.slice(0, r.start), r.text);
+    return anchor ? [anchor] : [];
+  });
 }
 
 /** Fragments found on every page: a literal made only of them does not narrow anything down. */
@@ -371,7 +387,7 @@ export class PatternSet {
     let found = ids.map((i): Candidate => {
       const pattern = this.patterns[i]!;
       const literalAt = pattern.literal === null ? -1 : lower.indexOf(pattern.literal);
-      return { pattern, literalAt, floor: literalAt < 0 ? 0 : matchFloor(pattern.prefix, text, pattern.literal!, literalAt, 0) };
+      return { pattern, literalAt, floor: matchFloor(pattern.anchors, text, lower) };
     });
     if (text.length >= CONFIRM.minText && !all) {
       // From one character before the floor (for `\b`): a match from there on is one in the whole
