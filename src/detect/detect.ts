@@ -5,6 +5,7 @@
 // keeps comments, links, logos, CSP lists and connection hints out of reach of the patterns. Every input is capped before it is matched.
 import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
+import { matchFloor } from './match-floor.ts';
 import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type Candidate, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, SiteArtifacts } from './types.ts';
@@ -73,11 +74,19 @@ function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m:
   }
 }
 
-function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: Findings, excerpt: string, url: string): void {
+/**
+ * Runs the patterns of one key (a meta name, a header, a cookie) over its value; the excerpt is
+ * made only for a match. A pattern whose anchor the value lacks cannot match and is not run
+ * (match-floor.ts), and the others start where their matches can.
+ */
+function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: Findings, excerpt: () => string, url: string): void {
   if (!rules) return;
+  const lower = value.toLowerCase();
   for (const p of rules) {
-    const m = p.re.exec(value);
-    if (m) found.add(p, m, excerpt, url);
+    const from = matchFloor(p.anchors, value, lower);
+    if (from === value.length && p.anchors.length > 0) continue;
+    const m = p.re.exec(value, from);
+    if (m) found.add(p, m, excerpt(), url);
   }
 }
 
@@ -89,7 +98,13 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   if (catalog.links.size)
     for (const link of page.links) matchShort(catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
   for (const meta of page.metas) {
-    matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
+    matchKeyed(
+      catalog.meta.get(meta.name),
+      cap(meta.content, LIMITS.headerValue),
+      found,
+      () => excerptOf(page.html, meta.start, meta.end - meta.start, 0),
+      url,
+    );
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
     for (const c of catalog.inlineScripts.candidatesIn(page.inlineLower, page.inlineScript)) {
@@ -174,18 +189,18 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     for (const [rawName, rawValue] of headers) {
       const name = rawName.toLowerCase();
       const value = cap(Array.isArray(rawValue) ? rawValue.join(', ') : String(rawValue), LIMITS.headerValue);
-      matchKeyed(catalog.headers.get(name), value, found, excerptOf(`${name}: ${value}`, 0, 0), url);
+      matchKeyed(catalog.headers.get(name), value, found, () => excerptOf(`${name}: ${value}`, 0, 0), url);
     }
     const setCookies = page.cookies ?? toArray(page.headers?.['set-cookie']);
     for (const raw of setCookies.slice(0, LIMITS.cookies)) {
       const [name, value] = cookieParts(cap(raw, LIMITS.cookieValue));
       if (!name) continue;
-      const excerpt = excerptOf(`${name}=${value}`, 0, 0);
+      const excerpt = () => excerptOf(`${name}=${value}`, 0, 0);
       matchKeyed(catalog.cookies.get(name), value, found, excerpt, url);
       for (const [prefix, p] of catalog.cookiePrefixes) {
         if (!name.startsWith(prefix)) continue;
         const m = p.re.exec(value);
-        if (m) found.add(p, m, excerpt, url);
+        if (m) found.add(p, m, excerpt(), url);
       }
     }
     for (const src of (page.scripts ?? []).slice(0, LIMITS.resources)) {

@@ -427,8 +427,12 @@ export interface Candidate {
   floor: number;
 }
 
-/** Texts from this length on have their candidates confirmed; from this many candidates on, all at once (a hostile page's counts, not a normal one's). */
-const CONFIRM = { minText: 16 * 1024, allAtOnce: 4 };
+/**
+ * Texts from this length on have their candidates confirmed; from this many candidates on, all at
+ * once (a hostile page's counts, not a normal one's: a home page has a handful, each confirmed
+ * reading from its floor to its first match, while a set's automaton reads the whole page).
+ */
+const CONFIRM = { minText: 16 * 1024, allAtOnce: 16 };
 /**
  * Patterns per automaton of the all-at-once pass. re2js runs a set on its fast DFA only while
  * the DFA's states fit its memory budget (8 MB); a set of a few hundred patterns outgrows it and
