@@ -2,7 +2,9 @@
 // realistic home-page size (50-100 KB of menus, product cards, links, images and text, inserted
 // before </body>), plus their headers, cookies, DNS records and job posts.
 // Run: node --import tsx bench/detect.ts [--seconds 10] [--min-kb 50] [--max-kb 100] [--workers N]
-// Prints pages/s, MB/s, the catalog compile time and `uptime` (the machine's load while measuring).
+// Prints pages/s, pages per CPU-second, MB/s, the catalog compile time and `uptime` (the
+// machine's load while measuring). bench/detect-outputs.ts holds a change to the matcher to the
+// same output.
 // With --workers N, also the pages/s of the worker pool `stacklens detect` uses for files (N
 // threads, each site copied to a thread and its detections back, as the CLI does).
 import { execFileSync } from 'node:child_process';
@@ -68,6 +70,8 @@ if (workers > 0) {
   // Warm-up: every thread started, its catalog compiled and its JIT warm.
   await Promise.all(sites.map((site) => pool.run({ site, minConfidence: 0.5 })));
   let done = 0;
+  // process.cpuUsage counts every thread of the process: the workers' matching and the copying of sites to them.
+  const poolCpuStart = process.cpuUsage();
   const poolStart = performance.now();
   const poolUntil = poolStart + seconds * 1000;
   // As the CLI: a bounded number of sites in flight per thread.
@@ -80,7 +84,12 @@ if (workers > 0) {
   };
   await Promise.all(Array.from({ length: workers * 8 }, lane));
   const poolSeconds = (performance.now() - poolStart) / 1000;
+  const poolCpu = process.cpuUsage(poolCpuStart);
+  const poolCpuSeconds = (poolCpu.user + poolCpu.system) / 1e6;
   await pool.close();
   console.log(`worker pool: ${(done / poolSeconds).toFixed(0)} pages/s on ${workers} threads (${done} pages in ${poolSeconds.toFixed(1)} s)`);
+  console.log(
+    `worker pool per CPU-second: ${(done / poolCpuSeconds).toFixed(0)} pages (${poolCpuSeconds.toFixed(1)} s of CPU in ${poolSeconds.toFixed(1)} s: ${(poolCpuSeconds / poolSeconds).toFixed(2)} cores busy)`,
+  );
   console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
 }
