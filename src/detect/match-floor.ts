@@ -197,9 +197,11 @@ const FOLD_TRAPS = /[\u017f\u212a\u0130\u0131]/;
  * no match starts more than its prefix's length before the run's first occurrence in `lower`, nor
  * at or before a stop ahead of that occurrence; with no occurrence, there is no match (the text's
  * length). Nothing is concluded when the text holds a character a case-insensitive match reads
- * as a letter of the run while lower-casing does not.
+ * as a letter of the run while lower-casing does not, or when lower-casing moved the positions.
  */
 export function matchFloor(anchors: readonly Anchor[], text: string, lower: string): number {
+  // Lower-casing that changed the length (İ becomes two characters) moved the positions of `lower` off those of `text`.
+  if (anchors.length === 0 || lower.length !== text.length) return 0;
   let floor = 0,
     reach = 0;
   for (const anchor of anchors) {

@@ -80,6 +80,13 @@ test('for every pattern of the catalog, a search from the floor finds what a sea
   assert.ok(moved > searched / 2, `${moved} of ${searched} searches start past the text's start`);
 });
 
+test("a text whose lower-casing changed its length (İ) is searched from the start: its positions are not the lower-cased copy's", () => {
+  const p = compilePattern(0, 'Acme', 'job', '0', 'Acme Cloud');
+  const text = 'İİİİ Acme Cloud';
+  assert.equal(text.toLowerCase().length, text.length + 4);
+  assert.equal(matchFloor(p.anchors, text, text.toLowerCase()), 0);
+});
+
 test('a job phrase (case-sensitive) is found from its floor as from the start', () => {
   const p = compilePattern(0, 'Acme', 'job', '0', '\\bAcme Cloud\\b');
   const text = 'We use acme cloud? No: we use Acme Cloud daily.';
