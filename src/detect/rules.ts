@@ -368,9 +368,9 @@ export class PatternSet {
   }
 
   /**
-   * The patterns that may match a long text (a page, an inline script, a job post), with where
-   * their literal first occurs and where their matches can start. The candidates of a long text
-   * are confirmed before their matches are looked for (exec, which records groups, is the
+   * The patterns that may match a text, with where their literal first occurs and where their
+   * matches can start (match-floor.ts). The candidates of a long text (a page, an inline script,
+   * a job post) are confirmed before their matches are looked for (exec, which records groups, is the
    * slowest way to learn there is none): each by its own automaton from where its matches can
    * start, or, when many literals occur (a page built to make every rule run), all at once, in
    * one pass of one automaton per group of patterns that has a candidate, instead of one pass
