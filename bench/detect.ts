@@ -2,17 +2,17 @@
 // realistic home-page size (50-100 KB of menus, product cards, links, images and text, inserted
 // before </body>), plus their headers, cookies, DNS records and job posts.
 // Run: node --import tsx bench/detect.ts [--seconds 10] [--min-kb 50] [--max-kb 100] [--workers N]
-// Prints pages/s, MB/s, the catalog compile time and `uptime` (the machine's load while measuring).
+// Prints pages/s, pages per CPU-second, MB/s, the catalog compile time and `uptime` (the
+// machine's load while measuring). bench/detect-outputs.ts holds a change to the matcher to the
+// same output.
 // With --workers N, also the pages/s of the worker pool `stacklens detect` uses for files (N
 // threads, each site copied to a thread and its detections back, as the CLI does).
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '../src/detect/catalog.ts';
 import { detect } from '../src/detect/detect.ts';
-import { toSiteArtifacts } from '../src/detect/artifacts.ts';
-import { readFixtures } from '../src/eval/detect.ts';
-import type { SiteArtifacts } from '../src/detect/types.ts';
 import { DetectorPool } from '../src/services/detect-pool.ts';
+import { paddedFixtureSites } from './detect-pages.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,41 +26,7 @@ const seconds = Number(values.seconds),
   minKb = Number(values['min-kb']),
   maxKb = Number(values['max-kb']);
 
-let seed = 7;
-const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-const words =
-  'platform team customers growth secure reliable insights pricing enterprise support integrations analytics workflow cloud data product features partners resources careers'.split(
-    ' ',
-  );
-const sentence = () => Array.from({ length: 8 + Math.floor(rand() * 14) }, () => words[Math.floor(rand() * words.length)]).join(' ');
-
-/** Markup shaped like a real home page body: navigation, cards with images and links, long copy. */
-function padding(bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const block =
-      i % 3 === 0
-        ? `<nav class="mega-menu"><ul>${Array.from({ length: 8 }, (_, k) => `<li class="menu-item menu-item-${k}"><a href="/solutions/${words[k]}-${i}">${sentence().slice(0, 24)}</a></li>`).join('')}</ul></nav>`
-        : i % 3 === 1
-          ? `<div class="card product-card" data-id="${i}"><img src="/assets/img/product-${i}.webp" alt="${sentence().slice(0, 30)}" loading="lazy" width="320" height="240"><h3 class="card__title">${sentence().slice(0, 40)}</h3><p class="card__text">${sentence()}</p><a class="btn btn-primary" href="/products/${i}">Learn more</a></div>`
-          : `<section class="content-block" style="padding:48px 0"><h2>${sentence().slice(0, 50)}</h2><p>${sentence()}. ${sentence()}. ${sentence()}.</p><p>${sentence()}.</p></section>`;
-    parts.push(block);
-    size += block.length;
-  }
-  return parts.join('\n');
-}
-
-const sites: SiteArtifacts[] = readFixtures().map((f) => {
-  const site = toSiteArtifacts(f.artifact);
-  const target = (minKb + rand() * (maxKb - minKb)) * 1024;
-  for (const page of site.pages) {
-    if (!page.html) continue;
-    const pad = padding(Math.max(0, target - page.html.length));
-    page.html = page.html.replace('</body>', `${pad}\n</body>`);
-  }
-  return site;
-});
+const sites = paddedFixtureSites(minKb, maxKb);
 const bytes = sites.reduce((n, s) => n + s.pages.reduce((m, p) => m + (p.html?.length ?? 0), 0), 0);
 
 const t0 = performance.now();
@@ -104,6 +70,8 @@ if (workers > 0) {
   // Warm-up: every thread started, its catalog compiled and its JIT warm.
   await Promise.all(sites.map((site) => pool.run({ site, minConfidence: 0.5 })));
   let done = 0;
+  // process.cpuUsage counts every thread of the process: the workers' matching and the copying of sites to them.
+  const poolCpuStart = process.cpuUsage();
   const poolStart = performance.now();
   const poolUntil = poolStart + seconds * 1000;
   // As the CLI: a bounded number of sites in flight per thread.
@@ -116,7 +84,12 @@ if (workers > 0) {
   };
   await Promise.all(Array.from({ length: workers * 8 }, lane));
   const poolSeconds = (performance.now() - poolStart) / 1000;
+  const poolCpu = process.cpuUsage(poolCpuStart);
+  const poolCpuSeconds = (poolCpu.user + poolCpu.system) / 1e6;
   await pool.close();
   console.log(`worker pool: ${(done / poolSeconds).toFixed(0)} pages/s on ${workers} threads (${done} pages in ${poolSeconds.toFixed(1)} s)`);
+  console.log(
+    `worker pool per CPU-second: ${(done / poolCpuSeconds).toFixed(0)} pages (${poolCpuSeconds.toFixed(1)} s of CPU in ${poolSeconds.toFixed(1)} s: ${(poolCpuSeconds / poolSeconds).toFixed(2)} cores busy)`,
+  );
   console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
 }

@@ -5,8 +5,9 @@
 // keeps comments, links, logos, CSP lists and connection hints out of reach of the patterns. Every input is capped before it is matched.
 import type { CompiledCatalog } from './catalog.ts';
 import { excludedUntil, HTML_CAP, scanPage } from './page.ts';
+import { matchFloor } from './match-floor.ts';
 import type { PatternMatch } from './pattern.ts';
-import { fillVersion, sourceOfField, type CompiledPattern, type PatternSet } from './rules.ts';
+import { fillVersion, sourceOfField, type Candidate, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, SiteArtifacts } from './types.ts';
 import type { VisitCoverage } from './visit.ts';
 import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
@@ -64,20 +65,28 @@ class Findings {
   }
 }
 
-/** Runs the candidate patterns of `set` over one short text (a URL, a record); the excerpt is the text. */
+/** Runs the candidate patterns of `set` over one short text (a URL, a record), each from where its matches can start; the excerpt is the text. */
 function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string): void {
   if (set.size === 0) return;
-  for (const p of set.candidates(text.toLowerCase())) {
-    const m = p.re.exec(text);
-    if (m) found.add(p, m, excerpt(m), url);
+  for (const c of set.candidatesIn(text.toLowerCase(), text)) {
+    const m = c.pattern.re.exec(text, c.floor);
+    if (m) found.add(c.pattern, m, excerpt(m), url);
   }
 }
 
-function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: Findings, excerpt: string, url: string): void {
+/**
+ * Runs the patterns of one key (a meta name, a header, a cookie) over its value; the excerpt is
+ * made only for a match. A pattern whose anchor the value lacks cannot match and is not run
+ * (match-floor.ts), and the others start where their matches can.
+ */
+function matchKeyed(rules: CompiledPattern[] | undefined, value: string, found: Findings, excerpt: () => string, url: string): void {
   if (!rules) return;
+  const lower = value.toLowerCase();
   for (const p of rules) {
-    const m = p.re.exec(value);
-    if (m) found.add(p, m, excerpt, url);
+    const from = matchFloor(p.anchors, value, lower);
+    if (from === value.length && p.anchors.length > 0) continue;
+    const m = p.re.exec(value, from);
+    if (m) found.add(p, m, excerpt(), url);
   }
 }
 
@@ -89,22 +98,28 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   if (catalog.links.size)
     for (const link of page.links) matchShort(catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
   for (const meta of page.metas) {
-    matchKeyed(catalog.meta.get(meta.name), cap(meta.content, LIMITS.headerValue), found, excerptOf(page.html, meta.start, meta.end - meta.start, 0), url);
+    matchKeyed(
+      catalog.meta.get(meta.name),
+      cap(meta.content, LIMITS.headerValue),
+      found,
+      () => excerptOf(page.html, meta.start, meta.end - meta.start, 0),
+      url,
+    );
   }
   if (page.inlineScript && catalog.inlineScripts.size) {
-    for (const p of catalog.inlineScripts.candidates(page.inlineLower, page.inlineScript)) {
-      const m = firstMatch(p, page.inlineScript, page.inlineLower, () => -1);
-      if (m) found.add(p, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
+    for (const c of catalog.inlineScripts.candidatesIn(page.inlineLower, page.inlineScript)) {
+      const m = firstMatch(c, page.inlineScript, () => -1);
+      if (m) found.add(c.pattern, m, excerptOf(page.inlineScript, m.index, m[0].length), url);
     }
   }
   if (catalog.html.size) {
-    for (const p of catalog.html.candidates(page.lower, page.html)) {
+    for (const c of catalog.html.candidatesIn(page.lower, page.html)) {
       // A match inside a comment, a link, a logo, a code sample or a CSP list does not count: look further.
-      const m = firstMatch(p, page.html, page.lower, (m) => {
+      const m = firstMatch(c, page.html, (m) => {
         const until = excludedUntil(page.excluded, m.index);
         return until < 0 ? -1 : Math.max(until, m.index + 1);
       });
-      if (m) found.add(p, m, excerptOf(page.html, m.index, m[0].length), url);
+      if (m) found.add(c.pattern, m, excerptOf(page.html, m.index, m[0].length), url);
     }
   }
 }
@@ -113,16 +128,19 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
 const BEFORE_LITERAL = 1024;
 
 /**
- * The first match of `p` in a long text that is not refused (`refuse` answers -1 to take a match,
- * else where to look on from; at most 50 tries). Every match holds the pattern's literal, so the
- * search starts shortly before the literal's first occurrence: the capturing automaton then reads
- * a few hundred characters, not the whole text up to there. Only a match reaching further back
- * than that is missed by the first search; when it finds none to take, the whole text is searched.
+ * The first match of a candidate in a long text that is not refused (`refuse` answers -1 to take
+ * a match, else where to look on from; at most 50 tries). Every match holds the pattern's literal,
+ * so the search starts shortly before the literal's first occurrence: the capturing automaton then
+ * reads a few hundred characters, not the whole text up to there. Only a match reaching further
+ * back than that is missed by the first search; when it finds none to take, the whole text is
+ * searched. Neither search starts before the candidate's floor, where no match starts (the
+ * pattern's part before its literal cannot reach further back, match-floor.ts): the same matches,
+ * found reading a tag rather than a kilobyte.
  */
-function firstMatch(p: CompiledPattern, text: string, lower: string, refuse: (m: PatternMatch) => number): PatternMatch | null {
-  const literalAt = p.literal ? lower.indexOf(p.literal) : -1;
-  for (const start of literalAt > BEFORE_LITERAL ? [literalAt - BEFORE_LITERAL, 0] : [0]) {
-    let from = start;
+function firstMatch(c: Candidate, text: string, refuse: (m: PatternMatch) => number): PatternMatch | null {
+  const p = c.pattern;
+  for (const start of c.literalAt > BEFORE_LITERAL ? [c.literalAt - BEFORE_LITERAL, 0] : [0]) {
+    let from = Math.max(start, c.floor);
     let m: PatternMatch | null;
     for (let tries = 0; tries < 50 && (m = p.re.exec(text, from)) !== null; tries++) {
       const next = refuse(m);
@@ -171,18 +189,18 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     for (const [rawName, rawValue] of headers) {
       const name = rawName.toLowerCase();
       const value = cap(Array.isArray(rawValue) ? rawValue.join(', ') : String(rawValue), LIMITS.headerValue);
-      matchKeyed(catalog.headers.get(name), value, found, excerptOf(`${name}: ${value}`, 0, 0), url);
+      matchKeyed(catalog.headers.get(name), value, found, () => excerptOf(`${name}: ${value}`, 0, 0), url);
     }
     const setCookies = page.cookies ?? toArray(page.headers?.['set-cookie']);
     for (const raw of setCookies.slice(0, LIMITS.cookies)) {
       const [name, value] = cookieParts(cap(raw, LIMITS.cookieValue));
       if (!name) continue;
-      const excerpt = excerptOf(`${name}=${value}`, 0, 0);
+      const excerpt = () => excerptOf(`${name}=${value}`, 0, 0);
       matchKeyed(catalog.cookies.get(name), value, found, excerpt, url);
       for (const [prefix, p] of catalog.cookiePrefixes) {
         if (!name.startsWith(prefix)) continue;
         const m = p.re.exec(value);
-        if (m) found.add(p, m, excerpt, url);
+        if (m) found.add(p, m, excerpt(), url);
       }
     }
     for (const src of (page.scripts ?? []).slice(0, LIMITS.resources)) {
@@ -207,9 +225,10 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     const text = cap(String(raw), LIMITS.jobText);
     if (catalog.job.size === 0) break;
     const lower = text.toLowerCase();
-    for (const p of catalog.job.candidates(lower, text)) {
-      const m = firstMatch(p, text, lower, () => -1);
-      if (m) found.add(p, m, excerptOf(text, m.index, m[0].length), undefined, optionalSkill(lower, m.index) ? OPTIONAL_SKILL_WEIGHT : p.weight);
+    for (const c of catalog.job.candidatesIn(lower, text)) {
+      const m = firstMatch(c, text, () => -1);
+      if (m)
+        found.add(c.pattern, m, excerptOf(text, m.index, m[0].length), undefined, optionalSkill(lower, m.index) ? OPTIONAL_SKILL_WEIGHT : c.pattern.weight);
     }
   }
 

@@ -6,6 +6,8 @@
 // fails at load with the technology and field named, never while matching.
 import { z } from 'zod';
 import { RE2JS, RE2Set } from 're2js';
+import { LiteralMatcher } from './literals.ts';
+import { literalAnchor, matchFloor, type Anchor } from './match-floor.ts';
 import { LinearPattern, ownTextPattern, type Pattern, type PatternMatch } from './pattern.ts';
 import { ruleIdOf, type EvidenceSource } from '../technographics/evidence.ts';
 
@@ -125,6 +127,8 @@ export interface CompiledPattern {
   weight: number;
   /** A lower-case literal every match contains (the prefilter), or null: always run. */
   literal: string | null;
+  /** Runs every match holds, with what the pattern reads before each: where its matches can start (match-floor.ts). */
+  anchors: Anchor[];
 }
 
 /** Splits `regex\;version:\1\;confidence:50` into its parts. */
@@ -186,6 +190,7 @@ export function compilePattern(
     );
   if (confidence !== undefined && !(confidence > 0 && confidence <= 100)) throw new RuleError(`${where}: \\;confidence must be a number in (0, 100]`);
   const weight = confidence !== undefined ? confidence / 100 : (FIELD_WEIGHTS[field] ?? 0.7);
+  const literal = literalOverride ?? requiredLiteral(source);
   return {
     tech,
     field,
@@ -194,7 +199,8 @@ export function compilePattern(
     re,
     version: version || undefined,
     weight,
-    literal: literalOverride ?? requiredLiteral(source),
+    literal,
+    anchors: anchorsOf(source, literal),
   };
 }
 
@@ -213,15 +219,23 @@ function unsupported(source: string): string | undefined {
  * Groups and classes break a run; a character followed by `?`, `*` or `{0` is optional.
  */
 export function requiredLiteral(source: string): string | null {
-  const runs: string[] = [];
+  const runs = literalRuns(source);
+  return runs && pickLiteral(runs);
+}
+
+/** The literal runs of a pattern's top level (lower-case), each with where it starts in `source`; null when the top level has an alternation. */
+function literalRuns(source: string): Array<{ text: string; start: number }> | null {
+  const runs: Array<{ text: string; start: number }> = [];
   let run = '';
+  let runStart = 0;
   let depth = 0;
   const flush = () => {
-    if (run) runs.push(run);
+    if (run) runs.push({ text: run.toLowerCase(), start: runStart });
     run = '';
   };
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
+    if (run === '') runStart = i;
     if (c === '\\') {
       const n = source[i + 1] ?? '';
       i++;
@@ -275,16 +289,35 @@ export function requiredLiteral(source: string): string | null {
     run += c;
   }
   flush();
-  // The most distinctive run: common markup (`class="`, `src="https://`, `<iframe`) counts for
-  // nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+  return runs;
+}
+
+/**
+ * The most distinctive run of at least 3 characters: common markup (`class="`, `src="https://`,
+ * `<iframe`) counts for nothing, so `svelte-` beats `class="` and `.breezy.hr/` beats `src="https://`.
+ */
+function pickLiteral(runs: Array<{ text: string }>): string | null {
   let best = '',
     bestScore = 0;
-  for (const r of runs) {
-    const lower = r.toLowerCase();
-    const score = lower.replace(COMMON_MARKUP, '').length;
-    if (lower.length >= 3 && (score > bestScore || (score === bestScore && lower.length > best.length))) ((best = lower), (bestScore = score));
+  for (const { text } of runs) {
+    const score = text.replace(COMMON_MARKUP, '').length;
+    if (text.length >= 3 && (score > bestScore || (score === bestScore && text.length > best.length))) ((best = text), (bestScore = score));
   }
   return best.length >= 3 ? best : null;
+}
+
+/**
+ * Runs of a pattern whose first occurrence bounds where its matches start (match-floor.ts): the
+ * prefilter's literal, and the first run of 3 characters or more, which has the least before it
+ * (`tap(` in `tap\(\s*['"]create`, whose literal `create` follows an unbounded `\s*`).
+ */
+function anchorsOf(source: string, literal: string | null): Anchor[] {
+  const runs = literalRuns(source) ?? [];
+  const picked = [runs.find((r) => r.text === literal), runs.find((r) => r.text.length >= 3 && r.text !== literal)];
+  return picked.flatMap((r) => {
+    const anchor = r && literalAnchor(source.slice(0, r.start), r.text);
+    return anchor ? [anchor] : [];
+  });
 }
 
 /** Fragments found on every page: a literal made only of them does not narrow anything down. */
@@ -292,69 +325,77 @@ const COMMON_MARKUP =
   /<(?:script|iframe|div|link|meta|img|span|form|input|section|a)\b|\s|(?:class|id|src|href|type|action|name|content|rel|data-[a-z-]+)=['"]?|https?:\/\/|www\.|\.(?:com|net|org|io|js|css)\b|["'=\/>]/g;
 
 /**
- * Patterns matched against the same kind of text. One pass of a regex made of every pattern's
- * literal finds the candidates; only their own regexes then run (instead of every regex over
- * every text). Two literals found at the same position are prefixes of each other, so each
- * match also marks the shorter literals it starts with.
+ * Patterns matched against the same kind of text. One pass of an automaton of every pattern's
+ * literal (literals.ts) finds the candidates; only their own regexes then run (instead of every
+ * regex over every text).
  */
 export class PatternSet {
   readonly patterns: CompiledPattern[];
-  private readonly literalRe: RegExp | null;
-  private readonly byLiteral = new Map<string, number[]>();
-  private readonly prefixesOf = new Map<string, string[]>();
+  private readonly literals: LiteralMatcher;
+  /** The patterns of each literal of `literals`, by the literal's index. */
+  private readonly byLiteral: number[][] = [];
   private readonly always: number[] = [];
 
   constructor(patterns: CompiledPattern[]) {
     this.patterns = patterns;
+    const literalIndex = new Map<string, number>();
     patterns.forEach((p, i) => {
       if (p.literal === null) this.always.push(i);
       else {
-        const list = this.byLiteral.get(p.literal);
-        if (list) list.push(i);
-        else this.byLiteral.set(p.literal, [i]);
+        const k = literalIndex.get(p.literal);
+        if (k !== undefined) this.byLiteral[k]!.push(i);
+        else (literalIndex.set(p.literal, this.byLiteral.length), this.byLiteral.push([i]));
       }
     });
-    const literals = [...this.byLiteral.keys()].sort((a, b) => b.length - a.length);
-    for (const lit of literals)
-      this.prefixesOf.set(
-        lit,
-        literals.filter((other) => lit.startsWith(other)),
-      );
-    this.literalRe = literals.length ? new RegExp(literals.map(escapeRegex).join('|'), 'g') : null;
+    this.literals = new LiteralMatcher([...literalIndex.keys()]);
   }
 
   get size(): number {
     return this.patterns.length;
   }
 
-  /**
-   * The patterns that may match a text, given its lower-cased copy. With the text itself, the
-   * candidates of a long text are confirmed before their matches are looked for (exec, which
-   * records groups, is the slowest way to learn there is none): each by its own automaton, or,
-   * when many literals occur (a page built to make every rule run), all at once, in one pass
-   * of one automaton instead of one pass over the whole text per pattern.
-   */
-  candidates(lower: string, text?: string): CompiledPattern[] {
+  /** The patterns that may match a short text (a URL, a record), given its lower-cased copy: those whose literal it holds. */
+  candidates(lower: string): CompiledPattern[] {
+    return this.candidateIndexes(lower).map((i) => this.patterns[i]!);
+  }
+
+  /** Indexes of the patterns whose literal `lower` holds, and of those without one, ascending. */
+  private candidateIndexes(lower: string): number[] {
     if (this.patterns.length === 0) return [];
-    const hits = new Set<number>(this.always);
-    const re = this.literalRe;
-    if (re) {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(lower)) !== null) {
-        for (const lit of this.prefixesOf.get(m[0])!) for (const i of this.byLiteral.get(lit)!) hits.add(i);
-        re.lastIndex = m.index + 1;
-      }
+    const found = [...this.always];
+    for (const k of this.literals.found(lower)) for (const i of this.byLiteral[k]!) found.push(i);
+    return found.sort((a, b) => a - b);
+  }
+
+  /**
+   * The patterns that may match a text, with where their literal first occurs and where their
+   * matches can start (match-floor.ts). The candidates of a long text (a page, an inline script,
+   * a job post) are confirmed before their matches are looked for (exec, which records groups, is the
+   * slowest way to learn there is none): each by its own automaton from where its matches can
+   * start, or, when many literals occur (a page built to make every rule run), all at once, in
+   * one pass of one automaton per group of patterns that has a candidate, instead of one pass
+   * over the whole text per pattern.
+   */
+  candidatesIn(lower: string, text: string): Candidate[] {
+    let ids = this.candidateIndexes(lower);
+    const all = text.length >= CONFIRM.minText && ids.length >= CONFIRM.allAtOnce ? this.allAtOnce() : null;
+    if (all) {
+      const groups = new Set(ids.map((i) => Math.floor(i / ALL_AT_ONCE_GROUP)));
+      const matching = new Set([...groups].flatMap((k) => all[k]!.match(text).map((id) => id + k * ALL_AT_ONCE_GROUP)));
+      ids = ids.filter((i) => matching.has(i));
     }
-    let found = [...hits].sort((a, b) => a - b);
-    if (text !== undefined && text.length >= CONFIRM.minText) {
-      const all = found.length >= CONFIRM.allAtOnce ? this.allAtOnce() : null;
-      if (all) {
-        const matching = new Set(all.flatMap((set, k) => set.match(text).map((id) => id + k * ALL_AT_ONCE_GROUP)));
-        found = found.filter((i) => matching.has(i));
-      } else found = found.filter((i) => this.patterns[i]!.re.test(text));
+    let found = ids.map((i): Candidate => {
+      const pattern = this.patterns[i]!;
+      const literalAt = pattern.literal === null ? -1 : lower.indexOf(pattern.literal);
+      return { pattern, literalAt, floor: matchFloor(pattern.anchors, text, lower) };
+    });
+    if (text.length >= CONFIRM.minText && !all) {
+      // From one character before the floor (for `\b`): a match from there on is one in the whole
+      // text, and no match starts before the floor. A `^` may match at the slice's start where
+      // the text has none: a candidate kept in vain (exec decides), never one lost.
+      found = found.filter((c) => c.pattern.re.test(c.floor > 0 ? text.slice(c.floor - 1) : text));
     }
-    return found.map((i) => this.patterns[i]!);
+    return found;
   }
 
   private all: RE2Set[] | null | undefined;
@@ -379,8 +420,19 @@ export class PatternSet {
   }
 }
 
-/** Texts from this length on have their candidates confirmed; from this many candidates on, all at once (a hostile page's counts, not a normal one's). */
-const CONFIRM = { minText: 16 * 1024, allAtOnce: 4 };
+/** A candidate pattern of a long text: where its literal first occurs (-1: it has none) and before which none of its matches starts. */
+export interface Candidate {
+  pattern: CompiledPattern;
+  literalAt: number;
+  floor: number;
+}
+
+/**
+ * Texts from this length on have their candidates confirmed; from this many candidates on, all at
+ * once (a hostile page's counts, not a normal one's: a home page has a handful, each confirmed
+ * reading from its floor to its first match, while a set's automaton reads the whole page).
+ */
+const CONFIRM = { minText: 16 * 1024, allAtOnce: 16 };
 /**
  * Patterns per automaton of the all-at-once pass. re2js runs a set on its fast DFA only while
  * the DFA's states fit its memory budget (8 MB); a set of a few hundred patterns outgrows it and
