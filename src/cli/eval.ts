@@ -134,7 +134,9 @@ export function registerEvalCommands(program: Command): void {
 
   parent
     .command('detect')
-    .description('Measure the technology detector on the labelled fixture set (precision, recall, F1 per technology, per source, micro-averaged); no database')
+    .description(
+      'Measure the technology detector on the labelled fixture set and on 301 labelled real pages (precision, recall, F1 per technology, per source, micro-averaged); no database',
+    )
     .option('--fixtures <file>', 'labelled fixtures (JSON Lines of { id, artifact, truth, negatives })')
     .option('--rules <file>', "an operator's rule file added to the catalog")
     .option('--world', "also measure it on the demo world's artifacts against the world's hidden truth (generated in memory)")
@@ -185,7 +187,9 @@ export function registerEvalCommands(program: Command): void {
                   errors: opts.errors,
                   goals: REAL_PAGE_GOALS,
                   minSupport: 3,
-                  title: `Real pages: ${r.sites} pages saved from real sites (readability's and postlight's test pages, labelled by hand; HTML only, no headers, cookies or DNS).`,
+                  title: opts.realPages
+                    ? `Real pages (${opts.realPages}): ${r.sites} pages.`
+                    : `Real pages: ${r.sites} pages saved from real sites (readability's and postlight's test pages, labelled by hand; HTML only, no headers, cookies or DNS).`,
                   extra: [
                     `goals ${met ? 'met' : 'NOT met'} (reported, not enforced); not scored: ${r.notScored.implied} detections only implied, ${r.notScored.unsure} the page cannot confirm or deny`,
                   ],
