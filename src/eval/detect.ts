@@ -11,7 +11,7 @@ import { EVIDENCE_SOURCES, type EvidenceSource } from '../technographics/evidenc
 
 export const FIXTURES_FILE = new URL('../../test/fixtures/detect/fixtures.jsonl', import.meta.url);
 
-interface LabelledSite {
+export interface LabelledSite {
   id: string;
   /** The site template the generator used (wordpress, shopify, negatives-only, ...). */
   kind?: string;
@@ -60,7 +60,15 @@ const counts = (tp: number, fp: number, fn: number): Counts => {
 
 const directSources = (d: Detection) => new Set(d.evidence.filter((e) => !e.ruleId.includes('/implies/')).map((e) => e.source));
 
-export function evaluateDetector(sites: LabelledSite[], catalog: CompiledCatalog): DetectEvalReport {
+interface EvaluateOptions {
+  /**
+   * Detections outside the truth that are neither right nor wrong for this set (a real page cannot
+   * show an implied technology, nor tell whose an S3 bucket is): not counted as false positives.
+   */
+  notScored?: (siteId: string, detection: Detection) => boolean;
+}
+
+export function evaluateDetector(sites: LabelledSite[], catalog: CompiledCatalog, opts: EvaluateOptions = {}): DetectEvalReport {
   const perTech = new Map<string, { tp: number; fp: number; fn: number }>();
   const src = Object.fromEntries(EVIDENCE_SOURCES.map((s) => [s, { tp: 0, fp: 0, fn: 0 }])) as Record<EvidenceSource, { tp: number; fp: number; fn: number }>;
   const errors: DetectEvalReport['errors'] = [];
@@ -89,7 +97,7 @@ export function evaluateDetector(sites: LabelledSite[], catalog: CompiledCatalog
       for (const s of seen) if (!sources.includes(s)) src[s].fp++;
     }
     for (const d of found) {
-      if (d.name in site.truth) continue;
+      if (d.name in site.truth || opts.notScored?.(site.id, d)) continue;
       fp++;
       bump(d.name, 'fp');
       const evidence = d.evidence.map((e) => `${e.ruleId}: ${e.excerpt}`).join(' | ');
@@ -114,18 +122,38 @@ export function evaluateDetector(sites: LabelledSite[], catalog: CompiledCatalog
 
 const f = (x: number) => x.toFixed(3);
 
-export function formatDetectEval(r: DetectEvalReport, opts: { errors?: boolean; title?: string; extra?: string[]; goals?: boolean } = {}): string {
+export function formatDetectEval(
+  r: DetectEvalReport,
+  opts: {
+    errors?: boolean;
+    title?: string;
+    extra?: string[];
+    goals?: boolean | { precision: number; recall: number };
+    /** Technologies with fewer true instances (tp + fn) are summed in one line, not listed. */
+    minSupport?: number;
+  } = {},
+): string {
+  const goals = opts.goals === undefined || opts.goals === true ? GOALS : opts.goals;
   const out: string[] = [opts.title ?? `Labelled fixtures: ${r.sites} sites.`, ...(opts.extra ?? []), ''];
   const row = (label: string, c: Counts, width = 34) =>
     `${label.padEnd(width)}${f(c.precision).padEnd(11)}${f(c.recall).padEnd(9)}${f(c.f1).padEnd(8)}${String(c.tp).padStart(5)}${String(c.fp).padStart(5)}${String(c.fn).padStart(5)}`;
   const header = (label: string, width = 34) =>
     `${label.padEnd(width)}${'precision'.padEnd(11)}${'recall'.padEnd(9)}${'F1'.padEnd(8)}${'tp'.padStart(5)}${'fp'.padStart(5)}${'fn'.padStart(5)}`;
-  out.push(header('micro-averaged'), row(opts.goals === false ? 'all' : `all (goals: P >= ${GOALS.precision}, R >= ${GOALS.recall})`, r.micro));
-  out.push(`hard negatives detected: ${r.hardNegatives.detected.length} of ${r.hardNegatives.planted} planted${opts.goals === false ? '' : ' (goal 0)'}`, '');
+  out.push(header('micro-averaged'), row(goals ? `all (goals: P >= ${goals.precision}, R >= ${goals.recall})` : 'all', r.micro));
+  out.push(`hard negatives detected: ${r.hardNegatives.detected.length} of ${r.hardNegatives.planted} planted${goals ? ' (goal 0)' : ''}`, '');
   out.push(header('per source (direct evidence)'));
   for (const [s, c] of Object.entries(r.perSource)) if (c.tp + c.fp + c.fn) out.push(row(s, c));
-  out.push('', header('per technology'));
-  for (const t of r.perTechnology) out.push(row(t.name, t));
+  const min = opts.minSupport ?? 0;
+  out.push('', header(min > 1 ? `per technology (support >= ${min})` : 'per technology'));
+  for (const t of r.perTechnology) if (t.tp + t.fn >= min) out.push(row(t.name, t));
+  const rest = r.perTechnology.filter((t) => t.tp + t.fn < min);
+  if (rest.length) {
+    const sum = (k: 'tp' | 'fp' | 'fn') => rest.reduce((n, t) => n + t[k], 0);
+    const withFp = rest.filter((t) => t.fp).map((t) => `${t.name} ${t.fp}`);
+    out.push(
+      `${rest.length} technologies with support < ${min}: tp ${sum('tp')}, fp ${sum('fp')}, fn ${sum('fn')}${withFp.length ? `; false positives: ${withFp.join(', ')}` : ''}`,
+    );
+  }
   if (r.hardNegatives.detected.length) {
     out.push('', 'Hard negatives detected:');
     for (const h of r.hardNegatives.detected) out.push(`  ${h.id}: ${h.name} — ${h.evidence}`);
