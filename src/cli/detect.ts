@@ -91,7 +91,7 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--user-agent <ua>', 'crawl: the User-Agent (default Stacklens/<version> (+PUBLIC_URL))')
     .option(
       '--render',
-      "crawl: also open each home page in headless Chromium (single-page apps: the scripts it really loads, its DOM after they ran, the catalog's js globals); off by default, about a second of CPU per page",
+      "crawl: also open each home page in headless Chromium (single-page apps: the scripts it really loads, its DOM after they ran, the catalog's js globals), every request inside the network policy; per page at most --render-timeout, 150 requests and 8 MiB; off by default: about 0.5 s of CPU per page (docs/collectors.md)",
     )
     .option(
       '--render-timeout <ms>',

@@ -5,7 +5,9 @@
 // fails loudly (apt-get install -y chromium, or CHROMIUM_PATH), never skips.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { fetchSite, Politeness, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
 import { Renderer, RenderUnavailableError } from '../../src/detect/collect/render.ts';
 import { loadCatalog } from '../../src/detect/catalog.ts';
@@ -38,6 +40,9 @@ before(async () => {
     'busy.test': { A: ['127.0.0.2'] },
     'spin.test': { A: ['127.0.0.2'] },
     'nav.test': { A: ['127.0.0.2'] },
+    'one.test': { A: ['127.0.0.2'] },
+    'two.test': { A: ['127.0.0.2'] },
+    'tracker.test': { A: ['127.0.0.2'] },
     'intranet.test': { A: ['10.1.2.3'] },
   });
   const js = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
@@ -68,6 +73,16 @@ before(async () => {
     'busy.test /poll': html('{}'),
     'spin.test /': html(`<!doctype html><html><body><script>${injectLoader}
       window.addEventListener('load', function () { setTimeout(function () { for (;;) {} }, 50); });</script></body></html>`),
+    // Two sites embedding one third party, which counts its visits in its cookie and storage.
+    'one.test /': html(
+      `<!doctype html><html><body><script>var f = document.createElement('iframe'); f.src = 'http://tracker.test:' + location.port + '/frame'; document.body.appendChild(f);</script><script>fetch('/mine?stored=' + localStorage.getItem('mine') + '&cookie=' + encodeURIComponent(document.cookie)); localStorage.setItem('mine', 'one'); document.cookie = 'first=one';</script></body></html>`,
+    ),
+    'two.test /': html(
+      `<!doctype html><html><body><script>var f = document.createElement('iframe'); f.src = 'http://tracker.test:' + location.port + '/frame'; document.body.appendChild(f);</script></body></html>`,
+    ),
+    'tracker.test /frame': html(`<!doctype html><html><body><script>
+      var n = Number(localStorage.getItem('visits') || 0) + 1; localStorage.setItem('visits', String(n));
+      fetch('/seen?visits=' + n + '&cookie=' + encodeURIComponent(document.cookie)); document.cookie = 'tracked=1';</script></body></html>`),
     'nav.test /robots.txt': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('User-agent: Stacklens\nDisallow: /private\n');
@@ -93,6 +108,16 @@ const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => ({
   render: renderer,
   ...extra,
 });
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DETECT_ALLOW_PRIVATE_NETWORKS: 'false' };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 const names = (site: SiteArtifacts) => detect(site, catalog).map((d) => d.name);
 const fetchedOnly = (site: SiteArtifacts): SiteArtifacts => ({ ...site, pages: site.pages.filter((p) => !p.rendered) });
@@ -158,10 +183,48 @@ test('a page whose main thread spins gives its network log, and the browser rend
   assert.equal(next.render?.outcome, 'ok', JSON.stringify(next.render));
 });
 
+test("nothing a site leaves in the browser (cookies, storage, its third parties' too) reaches the next site rendered in the same place", async () => {
+  const single = await Renderer.launch({ executablePath: CHROMIUM, globals: catalog.jsGlobals, concurrency: 1 });
+  try {
+    const first = await fetchSite(web.url('one.test'), opts({ render: single }));
+    assert.equal(first.render?.outcome, 'ok', JSON.stringify(first.render));
+    assert.ok(first.pages.find((p) => p.rendered)?.cookies?.includes('first=one'), 'the cookie its script set is read');
+    const second = await fetchSite(web.url('two.test'), opts({ render: single }));
+    assert.equal(second.render?.outcome, 'ok', JSON.stringify(second.render));
+    assert.ok(
+      second.pages.find((p) => p.rendered),
+      'rendered',
+    );
+    assert.ok(!(second.pages.find((p) => p.rendered)!.cookies ?? []).includes('first=one'), "the first site's cookie is gone");
+    const again = await fetchSite(web.url('one.test'), opts({ render: single }));
+    assert.equal(again.render?.outcome, 'ok', JSON.stringify(again.render));
+    const own = web.requests.filter((r) => r.host === 'one.test' && r.path.startsWith('/mine')).map((r) => r.path);
+    assert.deepEqual(own, ['/mine?stored=null&cookie=', '/mine?stored=null&cookie='], 'a site rendered again finds none of its own storage or cookies');
+    const seen = web.requests.filter((r) => r.host === 'tracker.test' && r.path.startsWith('/seen')).map((r) => r.path);
+    assert.deepEqual(seen, Array(3).fill('/seen?visits=1&cookie='), 'the third party meets each visit as new');
+  } finally {
+    await single.close();
+  }
+});
+
 test('a rendered page that navigates obeys robots.txt like the crawler', async () => {
   const site = await fetchSite(web.url('nav.test'), opts());
   assert.ok(site.render, 'rendered');
   assert.equal(web.requests.filter((r) => r.host === 'nav.test' && r.path === '/private').length, 0, 'the disallowed page is never requested');
+});
+
+test('stacklens detect --domain --render: the rendered detections, and a line saying how the render went', async () => {
+  const args = ['detect', '--domain', web.url('spa.test'), '--render', '--chromium', CHROMIUM, '--dns-server', dns.server, '--allow-network', '127.0.0.2/32'];
+  const flags = ['--ports', 'any', '--delay', '0', '--paths', '', '--no-dns', '--no-job-boards'];
+  const readable = await stacklens(...args, ...flags);
+  assert.equal(readable.code, 0, readable.stderr);
+  assert.match(readable.stdout, /Hotjar/);
+  assert.match(readable.stdout, /render http:\/\/spa\.test:\d+\/ \(ok; 1 script, 1 requests, \d+ ms\)/);
+  assert.match(readable.stderr, /rendered 1 \(0 cut at a bound\), 0 renders failed/);
+  const json = await stacklens(...args, ...flags, '--json');
+  const record = JSON.parse(json.stdout);
+  assert.ok(record.technologies.some((t: { name: string }) => t.name === 'Matomo'));
+  assert.equal(record.visit.outcome, 'ok');
 });
 
 test('without Chromium at the path, the renderer refuses to start and says how to install it', async () => {

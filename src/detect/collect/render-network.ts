@@ -48,7 +48,7 @@ export interface NetworkLimits {
 }
 
 /** Why the network stopped fetching for a page before the page was done with it. */
-export type NetworkCut = 'requests' | 'bytes';
+type NetworkCut = 'requests' | 'bytes';
 
 const FETCHED_TYPES = new Set(['document', 'script', 'xhr', 'fetch']);
 const MAX_REDIRECTS = 5;
@@ -63,6 +63,8 @@ export class PageNetwork {
   /** Requests refused because their host is not public (or their URL not allowed by the policy). */
   blocked = 0;
   cut: NetworkCut | undefined;
+  /** Origins of the documents the page opened (its own, its frames'): whose storage is wiped after it. */
+  readonly origins = new Set<string>();
   /** Requests being fetched now, and when the last one began or ended (the page settles on quiet). */
   active = 0;
   lastActivity = Date.now();
@@ -96,6 +98,7 @@ export class PageNetwork {
     const url = req.url();
     if (!this.documentServed && req.isNavigationRequest() && url === this.document.url) {
       this.documentServed = true;
+      this.origins.add(new URL(url).origin);
       return route.fulfill(fulfilment(this.document));
     }
     const type = req.resourceType();
@@ -104,6 +107,7 @@ export class PageNetwork {
     const res = await this.fetch(url, req.headers()['accept'], mainFrame);
     if (!res) return route.abort('blockedbyclient');
     if (type === 'script' && res.status < 400 && !this.scripts.includes(url)) this.scripts.push(url);
+    if (type === 'document') this.origins.add(new URL(url).origin);
     await route.fulfill(fulfilment(res));
   }
 

@@ -2,14 +2,14 @@
 // Chromium (the system's, driven by playwright-core), so a single-page app shows what its
 // scripts build — the scripts it really loads (tags injected by inline code included), the DOM
 // after they ran, the cookies they set and which of the catalog's `js` globals they define.
-// One browser serves the whole crawl; every site gets a fresh context (no cookie, cache or
-// storage carried from one site to the next) and a page from a small pool. Each page is bounded:
+// One browser serves the whole crawl, with a small pool of contexts; every site gets a new page
+// in a context wiped of the previous site's cookies and storage. Each page is bounded:
 // one deadline for navigation and settling, a budget of requests and bytes (render-network.ts,
 // which also keeps every request inside the network policy), a V8 heap cap per renderer, and a
 // short bound on reading the results; a page that never settles is cut at its deadline and
 // what it had loaded by then is kept.
 import { existsSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { HTML_CAP } from '../page.ts';
 import type { PageArtifact, RenderReport } from '../types.ts';
 import { PageNetwork, type NetworkLimits, type RenderDocument, type RenderNetwork } from './render-network.ts';
@@ -17,7 +17,7 @@ import { sleep } from './politeness.ts';
 
 export type { RenderDocument, RenderNetwork } from './render-network.ts';
 
-export interface RenderOptions {
+interface RenderOptions {
   /** The Chromium (or Chrome) executable; no browser is ever downloaded. */
   executablePath: string;
   /** Names of the globals to read (the catalog's `js` rules: `_paq`, `Shopify.shop`). */
@@ -76,13 +76,33 @@ const readHtml = `(() => { const h = document.documentElement ? document.documen
 
 type Chromium = typeof import('playwright-core').chromium;
 
+/**
+ * One place in the pool: a context and its page kept from site to site (a new context, page or
+ * renderer process per site costs the browser more CPU than the page itself) and wiped between
+ * them — the page back on about:blank, every cookie cleared, the storage of every origin the page
+ * opened deleted — and replaced after RECYCLE_AFTER sites, after a page that was cut or failed,
+ * and after a page that opened another.
+ */
+interface Slot {
+  context: BrowserContext | null;
+  /** The context's one page, taken from site to site, and the DevTools session that wipes its storage. */
+  page: Page | null;
+  cdp: CDPSession | null;
+  browser: Browser | null;
+  userAgent: string;
+  /** The network of the page being rendered (the context's route hands it every request). */
+  network: PageNetwork | null;
+  sites: number;
+}
+
+const RECYCLE_AFTER = 25;
+
 export class Renderer implements SiteRenderer {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly free: Slot[];
+  private readonly waiting: Array<(slot: Slot) => void> = [];
   private readonly limits: NetworkLimits;
-  private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly settleMs: number;
   private closed = false;
@@ -92,7 +112,15 @@ export class Renderer implements SiteRenderer {
     private readonly opts: RenderOptions,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
-    this.concurrency = Math.max(1, opts.concurrency ?? 2);
+    this.free = Array.from({ length: Math.max(1, opts.concurrency ?? 2) }, () => ({
+      context: null,
+      page: null,
+      cdp: null,
+      browser: null,
+      userAgent: '',
+      network: null,
+      sites: 0,
+    }));
     this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.settleMs = opts.settleMs ?? 500;
   }
@@ -132,6 +160,14 @@ export class Renderer implements SiteRenderer {
           '--host-resolver-rules=MAP * ~NOTFOUND',
           '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
           `--js-flags=--max-old-space-size=${this.opts.heapMb ?? 256}`,
+          // Starting a renderer process is most of the CPU a page costs (1.7 s of CPU against 0.5 s
+          // for a trivial page, measured): pages of one context share one process, whatever their
+          // site (the crawler holds no one's session for site isolation to protect).
+          '--disable-site-isolation-trials',
+          // No back/forward cache: a site left for about:blank must stop, not wait in memory.
+          '--disable-features=IsolateOrigins,site-per-process,BackForwardCache',
+          '--renderer-process-limit=1',
+          '--disable-gpu',
           '--disable-background-networking',
           '--disable-component-update',
           '--disable-domain-reliability',
@@ -150,35 +186,50 @@ export class Renderer implements SiteRenderer {
     return this.launching;
   }
 
-  private async acquire(signal?: AbortSignal): Promise<void> {
-    if (this.active < this.concurrency) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve, reject) => {
+  private async acquire(signal?: AbortSignal): Promise<Slot> {
+    const slot = this.free.pop();
+    if (slot) return slot;
+    return new Promise<Slot>((resolve, reject) => {
       const onAbort = () => {
         const i = this.waiting.indexOf(go);
         if (i >= 0) this.waiting.splice(i, 1);
         reject(signal!.reason ?? new Error('aborted'));
       };
-      const go = () => {
+      const go = (s: Slot) => {
         signal?.removeEventListener('abort', onAbort);
-        resolve();
+        resolve(s);
       };
       this.waiting.push(go);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private release(): void {
+  private release(slot: Slot): void {
     const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
+    if (next) next(slot);
+    else this.free.push(slot);
+  }
+
+  /** The slot's context, opened anew when it has none, belongs to a browser since restarted, or has served its sites. */
+  private async contextOf(slot: Slot, browser: Browser, userAgent: string): Promise<BrowserContext> {
+    if (slot.context && (slot.browser !== browser || slot.sites >= RECYCLE_AFTER || slot.userAgent !== userAgent)) await this.retire(slot);
+    if (slot.context) return slot.context;
+    // A browser that cannot open a context in CLOSE_MS is stuck: the render fails and the next one gets a new browser.
+    const context = await within(browser.newContext({ userAgent, serviceWorkers: 'block', acceptDownloads: false, locale: 'en-US' }), CLOSE_MS, () =>
+      this.dropBrowser(),
+    );
+    Object.assign(slot, { context, browser, userAgent, sites: 0 });
+    await context.route('**/*', (route) => (slot.network ? slot.network.handle(route) : route.abort('blockedbyclient')));
+    // One page, kept: its renderer process serves site after site (a new page, or a new process,
+    // per site is most of what a render costs).
+    slot.page = await within(context.newPage(), CLOSE_MS, () => this.dropBrowser());
+    slot.cdp = await context.newCDPSession(slot.page);
+    return context;
   }
 
   /** Renders one page. Never throws for the page's sake: a failure is a report with outcome `failed`, and the site keeps its static pages. */
   async render(document: RenderDocument, net: RenderNetwork): Promise<RenderedSite> {
-    await this.acquire(net.signal);
+    const slot = await this.acquire(net.signal);
     const started = Date.now();
     const report = (outcome: RenderReport['outcome'], reason: string | undefined, network?: PageNetwork): RenderReport => ({
       url: document.url,
@@ -189,10 +240,10 @@ export class Renderer implements SiteRenderer {
       blocked: network?.blocked ?? 0,
       ms: Date.now() - started,
     });
-    let context: BrowserContext | undefined;
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     net.signal?.addEventListener('abort', onAbort, { once: true });
+    let clean = false;
     try {
       if (this.closed) return { report: report('failed', 'browser_closed') };
       let browser: Browser;
@@ -201,13 +252,11 @@ export class Renderer implements SiteRenderer {
       } catch (err) {
         return { report: report('failed', `browser: ${(err as Error).message.split('\n')[0]}`) };
       }
-      // A browser that cannot open a page in CLOSE_MS is stuck: the render fails and the next one gets a new browser.
-      context = await within(browser.newContext({ userAgent: net.userAgent, serviceWorkers: 'block', acceptDownloads: false, locale: 'en-US' }), CLOSE_MS, () =>
-        this.dropBrowser(),
-      );
+      const context = await this.contextOf(slot, browser, net.userAgent);
       const network = new PageNetwork(net, this.limits, document, stop.signal);
-      await context.route('**/*', (route) => network.handle(route));
-      const page = await within(context.newPage(), CLOSE_MS, () => this.dropBrowser());
+      slot.network = network;
+      slot.sites++;
+      const page = slot.page!;
       // The page's own clock starts with its navigation: a busy machine's slow page setup does not eat it.
       const deadline = Date.now() + this.timeoutMs;
       let cut: string | undefined;
@@ -232,15 +281,42 @@ export class Renderer implements SiteRenderer {
       if (html !== undefined || globals?.length) rendered.html = globalsScript(globals ?? []) + (html ?? '');
       if (network.scripts.length) rendered.scripts = [...network.scripts];
       if (cookies?.length) rendered.cookies = cookies.slice(0, COOKIES_KEPT).map((c) => `${c.name}=${c.value}`);
+      clean = !cut && context.pages().length === 1 && (await this.wipe(slot, network));
       return { page: rendered, report: report(cut ? 'cut' : 'ok', cut, network) };
     } catch (err) {
       return { report: report('failed', `browser: ${(err as Error).message.split('\n')[0]}`) };
     } finally {
       stop.abort();
       net.signal?.removeEventListener('abort', onAbort);
-      if (context) await this.closeContext(context);
-      this.release();
+      slot.network = null;
+      if (!clean) await this.retire(slot);
+      this.release(slot);
     }
+  }
+
+  /**
+   * Leaves the slot as new for the next site: its page on about:blank (the site's document, timers
+   * and heap gone), the storage of every origin the page opened (local storage, IndexedDB,
+   * caches) deleted, every cookie cleared. False when that could not be done in time: the slot
+   * then gets a new context.
+   */
+  private async wipe(slot: Slot, network: PageNetwork): Promise<boolean> {
+    const work = (async () => {
+      // A third party's storage in a frame is kept under the pair (its origin, the site on top):
+      // the storage key of every frame, read before the page goes, is what clears it.
+      const keys: string[] = [];
+      const tree = (await slot.cdp!.send('Page.getFrameTree')) as { frameTree: FrameTree };
+      for (const id of frameIds(tree.frameTree)) {
+        const { storageKey } = await slot.cdp!.send('Storage.getStorageKeyForFrame', { frameId: id }).catch(() => ({ storageKey: '' }));
+        if (storageKey) keys.push(storageKey);
+      }
+      await slot.page!.goto('about:blank');
+      for (const storageKey of keys) await slot.cdp!.send('Storage.clearDataForStorageKey', { storageKey, storageTypes: 'all' });
+      for (const origin of network.origins) await slot.cdp!.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await slot.context!.clearCookies();
+      return true;
+    })();
+    return (await bounded(work)) === true;
   }
 
   /** Waits until the network has been quiet for settleMs; false when the deadline came first. */
@@ -254,7 +330,11 @@ export class Renderer implements SiteRenderer {
     }
   }
 
-  private async closeContext(context: BrowserContext): Promise<void> {
+  /** Closes the slot's context (its pages and renderer processes with it). */
+  private async retire(slot: Slot): Promise<void> {
+    const context = slot.context;
+    Object.assign(slot, { context: null, page: null, cdp: null });
+    if (!context) return;
     const closed = await Promise.race([
       context.close().then(
         () => true,
@@ -279,6 +359,12 @@ export class Renderer implements SiteRenderer {
     await browser?.close().catch(() => {});
   }
 }
+
+interface FrameTree {
+  frame: { id: string };
+  childFrames?: FrameTree[];
+}
+const frameIds = (tree: FrameTree): string[] => [tree.frame.id, ...(tree.childFrames ?? []).flatMap(frameIds)];
 
 /** `work`, or a rejection after `ms` (when `onTimeout` has run). */
 async function within<T>(work: Promise<T>, ms: number, onTimeout: () => Promise<void>): Promise<T> {
@@ -313,5 +399,5 @@ const safeUrl = (url: string, fallback: string) => (/^https?:\/\//i.test(url) ? 
  */
 function globalsScript(names: string[]): string {
   if (!names.length) return '';
-  return `<script>\n/* globals defined on the rendered page */\n${names.map((n) => `${n};`).join('\n')}\n</script>\n`;
+  return `<script>\n${names.map((n) => `/* the rendered page defines */ window.${n};`).join('\n')}\n</script>\n`;
 }
