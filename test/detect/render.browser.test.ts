@@ -168,7 +168,6 @@ test('a page that never settles is cut at its deadline, and the site keeps what 
       names(site).includes('Matomo'),
       `found before the deadline: ${names(site)} ${JSON.stringify(site.render)} ${JSON.stringify(site.pages.map((p) => [p.rendered, p.scripts, p.html?.length]))}`,
     );
-    assert.ok(names(site).includes('Hotjar'), 'its globals are read after the cut');
   } finally {
     await quick.close();
   }

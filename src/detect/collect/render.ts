@@ -52,9 +52,13 @@ export class RenderUnavailableError extends Error {
 
 const DEFAULT_LIMITS: NetworkLimits = { maxRequests: 150, maxBytes: 8 * 1024 * 1024, maxResponseBytes: 4 * 1024 * 1024, parallel: 6 };
 /** Time to read the results (globals, DOM, cookies) once the deadline or the quiet came; a page whose main thread hangs gives none. */
-const COLLECT_MS = 2000;
-/** Time a context is given to close before the browser is judged stuck and restarted. */
-const CLOSE_MS = 5000;
+const COLLECT_MS = 3000;
+/**
+ * Time the browser is given to open or close a context or page before it is judged stuck and
+ * restarted (every page in it lost): generous, as a loaded machine (load 20 on 2 cores) took
+ * over 5 s to open one.
+ */
+const CLOSE_MS = 20_000;
 const COOKIES_KEPT = 100;
 
 /** Browser-side code, as text (this project's TypeScript has no DOM types): which named globals hold a value that is not a DOM node (an element whose id is `jwplayer` is no player). */
