@@ -172,6 +172,8 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText,
   /** Collectors (`stacklens detect --domains`, fetchSite): let requests reach private, loopback and link-local addresses. */
   DETECT_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** The rendered pass (`stacklens detect --render`): the Chromium executable (default /usr/bin/chromium); never downloaded. */
+  DETECT_CHROMIUM_PATH: optionalText,
   /** Detection: days after its last observation a technology stays in use. */
   DETECT_STALE_AFTER_DAYS: int(1, 36_500).default(90),
   /** POST /api/detect: largest request body (artifacts), and the time limit of one detection (fetch and matching; past it the worker is terminated). */
@@ -325,7 +327,15 @@ export interface Config {
    * Detection: the collectors' network policy and the contact URL of their
    * User-Agent (PUBLIC_URL when set); the observation log's window; POST /api/detect's caps.
    */
-  detect: { allowPrivateNetworks: boolean; contactUrl: string | undefined; staleAfterDays: number; bodyLimitBytes: number; timeoutMs: number; workers: number };
+  detect: {
+    allowPrivateNetworks: boolean;
+    chromiumPath: string;
+    contactUrl: string | undefined;
+    staleAfterDays: number;
+    bodyLimitBytes: number;
+    timeoutMs: number;
+    workers: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -478,6 +488,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     detect: {
       allowPrivateNetworks: e.DETECT_ALLOW_PRIVATE_NETWORKS,
+      chromiumPath: e.DETECT_CHROMIUM_PATH ?? '/usr/bin/chromium',
       contactUrl: e.PUBLIC_URL,
       staleAfterDays: e.DETECT_STALE_AFTER_DAYS,
       bodyLimitBytes: e.DETECT_BODY_LIMIT_BYTES,

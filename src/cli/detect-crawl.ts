@@ -11,7 +11,8 @@ import { detect } from '../detect/detect.ts';
 import type { SiteArtifacts } from '../detect/types.ts';
 import { compileAllowList } from '../detect/collect/address.ts';
 import { crawl, CrawlState, type CrawlResult } from '../detect/collect/crawl.ts';
-import { siteTarget } from '../detect/collect/fetch-site.ts';
+import { siteTarget, type FetchSiteOptions } from '../detect/collect/fetch-site.ts';
+import { Renderer, RenderUnavailableError } from '../detect/collect/render.ts';
 import { Politeness, RobotsCache } from '../detect/collect/politeness.ts';
 import { formatSite, siteRecord, writeOut, type DetectSink } from './detect-output.ts';
 import { visitCoverage } from '../detect/visit.ts';
@@ -35,6 +36,10 @@ export interface CrawlCliOptions {
   ports: string;
   userAgent?: string;
   progress: boolean;
+  render?: boolean;
+  renderTimeout: string;
+  renderConcurrency: string;
+  chromium?: string;
 }
 
 class UsageError extends Error {}
@@ -97,7 +102,8 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
     badLines++;
     console.error(`${opts.domains ?? '--domain'}:${line}: ${message}`);
   };
-  let fetchOptions, concurrency: number, targets: Array<{ target: string; domain: string }>;
+  let fetchOptions: FetchSiteOptions, concurrency: number, targets: Array<{ target: string; domain: string }>;
+  let renderer: Renderer | undefined;
   try {
     concurrency = intOption('concurrency', opts.concurrency, 1, 1000);
     const ports = opts.ports.trim() === 'any' ? ('any' as const) : opts.ports.split(',').map((p) => intOption('ports', p.trim(), 1, 65535));
@@ -125,13 +131,15 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
       politeness: new Politeness(intOption('delay', opts.delay, 0, 600_000)),
     };
     targets = await readTargets(opts, report);
+    renderer = opts.render ? await startRenderer(opts, catalog, config.detect.chromiumPath) : undefined;
   } catch (err) {
-    if (err instanceof UsageError) {
-      console.error(err.message);
+    if (err instanceof UsageError || err instanceof RenderUnavailableError) {
+      console.error(err instanceof RenderUnavailableError ? `--render: ${err.message}` : err.message);
       return 2;
     }
     throw err;
   }
+  if (renderer) fetchOptions = { ...fetchOptions, render: renderer };
 
   const stateFile = opts.state ?? (opts.out ? `${opts.out}.state` : undefined);
   const state = stateFile ? new CrawlState(stateFile, opts.out) : null;
@@ -163,8 +171,10 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
     detections = 0,
     withDetections = 0;
   const reasons = new Map<string, number>();
+  const renders = { ok: 0, cut: 0, failed: 0 };
   const onResult = async (r: CrawlResult) => {
     let found = 0;
+    if (r.site?.render) renders[r.site.render.outcome]++;
     if (r.site) {
       const site: SiteArtifacts = { ...r.site, domain: r.domain };
       const list = detect(site, catalog, { minConfidence });
@@ -195,6 +205,7 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
       onResult,
     );
   } finally {
+    await renderer?.close();
     bar?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -212,6 +223,9 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
       skipped ? `, ${skipped} skipped (finished in an earlier run)` : '',
       `; ${detections} detections on ${withDetections} site${withDetections === 1 ? '' : 's'}`,
       badLines ? `; ${badLines} bad line${badLines === 1 ? '' : 's'} skipped` : '',
+      renderer
+        ? `; rendered ${renders.ok + renders.cut} (${renders.cut} cut at a bound), ${renders.failed} render${renders.failed === 1 ? '' : 's'} failed`
+        : '',
       '\n',
       interrupted
         ? `interrupted with ${left} left${stateFile ? ': run the same command again to resume' : ' (no --out or --state: a rerun starts over)'}\n`
@@ -223,13 +237,29 @@ export async function runCrawl(opts: CrawlCliOptions, catalog: CompiledCatalog, 
   return badLines ? 1 : 0;
 }
 
+/** The rendered pass's browser, started before the crawl so a missing Chromium stops the command at once. */
+async function startRenderer(opts: CrawlCliOptions, catalog: CompiledCatalog, chromiumPath: string): Promise<Renderer> {
+  return Renderer.launch({
+    executablePath: opts.chromium ?? chromiumPath,
+    globals: catalog.jsGlobals,
+    timeoutMs: intOption('render-timeout', opts.renderTimeout, 1000, 600_000),
+    concurrency: intOption('render-concurrency', opts.renderConcurrency, 1, 32),
+  });
+}
+
 /** Under the readable report of a crawled site: where its page came from and what DNS gave. */
 function fetchNote(r: CrawlResult): string {
   const lines: string[] = [];
-  for (const p of r.site?.pages ?? []) lines.push(`  page   ${p.url} (${p.status ?? '?'}${p.html ? `, ${Buffer.byteLength(p.html)} bytes` : ''})`);
+  for (const p of r.site?.pages ?? [])
+    if (!p.rendered) lines.push(`  page   ${p.url} (${p.status ?? '?'}${p.html ? `, ${Buffer.byteLength(p.html)} bytes` : ''})`);
   const dns = r.site?.dns ?? {};
   const counts = Object.entries(dns).map(([k, v]) => `${k} ${v?.length ?? 0}`);
   if (counts.length) lines.push(`  dns    ${counts.join(', ')}`);
+  const render = r.site?.render;
+  if (render) {
+    const what = `${render.scripts} script${render.scripts === 1 ? '' : 's'}, ${render.requests} requests${render.blocked ? `, ${render.blocked} blocked` : ''}, ${render.ms} ms`;
+    lines.push(`  render ${render.url} (${render.outcome}${render.reason ? `: ${render.reason}` : ''}; ${what})`);
+  }
   if (r.reason) lines.push(`  failed ${r.reason}: ${r.message}`);
   return lines.length ? `${lines.join('\n')}\n\n` : '';
 }

@@ -89,6 +89,17 @@ export function registerDetectCommand(program: Command, extension: DetectExtensi
     .option('--allow-network <cidr...>', 'crawl: a non-public network requests may reach (e.g. 10.20.0.0/16); see DETECT_ALLOW_PRIVATE_NETWORKS')
     .option('--ports <list>', 'crawl: ports a URL may name, comma-separated, or any', '80,443')
     .option('--user-agent <ua>', 'crawl: the User-Agent (default Stacklens/<version> (+PUBLIC_URL))')
+    .option(
+      '--render',
+      "crawl: also open each home page in headless Chromium (single-page apps: the scripts it really loads, its DOM after they ran, the catalog's js globals), every request inside the network policy; per page at most --render-timeout, 150 requests and 8 MiB; off by default: about 0.5 s of CPU per page (docs/collectors.md)",
+    )
+    .option(
+      '--render-timeout <ms>',
+      'crawl, --render: deadline of one page, navigation and settling; a page still busy then is cut and what it loaded is kept',
+      '15000',
+    )
+    .option('--render-concurrency <n>', 'crawl, --render: pages rendered at once (each a Chromium renderer of up to 256 MB of heap)', '2')
+    .option('--chromium <path>', 'crawl, --render: the Chromium executable (default DETECT_CHROMIUM_PATH, else /usr/bin/chromium)')
     .option('--no-progress', 'crawl: no progress bar (it is drawn only on a terminal anyway)');
   extension.options?.(command);
   command.action(async (opts: DetectCliOptions & Record<string, unknown>) => {

@@ -47,6 +47,8 @@ export interface CompiledCatalog {
   resourceUrls: PatternSet;
   /** Inline script text: `js` globals and `scripts` snippets. */
   inlineScripts: PatternSet;
+  /** The names of the `js` globals, each once (the rendered pass reads them in the page). */
+  jsGlobals: string[];
   html: PatternSet;
   /** The href of `<a>` links: accounts on vendors' domains. */
   links: PatternSet;
@@ -105,6 +107,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     headers = new Map<string, CompiledPattern[]>(),
     cookies = new Map<string, CompiledPattern[]>();
   const cookiePrefixes: Array<[string, CompiledPattern]> = [];
+  const jsGlobals = new Set<string>();
   const push = (map: Map<string, CompiledPattern[]>, key: string, p: CompiledPattern) => {
     const list = map.get(key);
     if (list) list.push(p);
@@ -147,6 +150,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     // identifier): the characters around it are matched, as linear-time matching has no lookaround
     // (the inline text begins and ends with a newline, page.ts, so there always are two).
     for (const [global, value] of Object.entries(rule.js ?? {})) {
+      jsGlobals.add(global);
       const tags = toList(value)[0] ?? '';
       const pattern = `[^\\w$]${escapeRegex(global)}[^\\w$]${tags.includes('\\;') ? tags.slice(tags.indexOf('\\;')) : ''}`;
       buckets.inlineScripts.push(compilePattern(t, name, 'js', global, pattern, global.length >= 3 ? global.toLowerCase() : undefined, check, engine));
@@ -168,6 +172,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     byName,
     resourceUrls: new PatternSet(buckets.resourceUrls),
     inlineScripts: new PatternSet(buckets.inlineScripts),
+    jsGlobals: [...jsGlobals],
     html: new PatternSet(buckets.html),
     links: new PatternSet(buckets.links),
     pageUrl: new PatternSet(buckets.pageUrl),

@@ -43,12 +43,19 @@ function excerptOf(text: string, index: number, length: number, before = 40): st
 }
 
 const cap = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
+const clip = (s: string) => (s.length <= LIMITS.excerpt ? s : `${s.slice(0, LIMITS.excerpt - 1)}…`);
+
+/** Put before the excerpt of evidence found on a rendered page (a headless browser's DOM and network log, not the HTTP response). */
+export const RENDERED_EXCERPT = 'rendered: ';
 
 class Findings {
   readonly byTech = new Map<number, EvidenceItem[]>();
+  /** Set while a rendered page is matched: its evidence says where it came from. */
+  rendered = false;
   /** `weight`: the trace's own weight when it differs from the rule's (an optional skill in a job post). */
-  add(p: CompiledPattern, m: PatternMatch, excerpt: string, url?: string, weight = p.weight): void {
+  add(p: CompiledPattern, m: PatternMatch, found: string, url?: string, weight = p.weight): void {
     const version = fillVersion(p.version, m);
+    const excerpt = this.rendered ? clip(RENDERED_EXCERPT + found) : found;
     const ev: EvidenceItem = { source: sourceOfField(p.field), url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight };
     const list = this.byTech.get(p.tech);
     const same = list?.findIndex((e) => e.ruleId === ev.ruleId) ?? -1;
@@ -184,6 +191,7 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
 
   for (const page of site.pages.slice(0, LIMITS.pages)) {
     const url = page.url;
+    found.rendered = page.rendered === true;
     matchShort(catalog.pageUrl, cap(url, 2048), found, () => cap(url, LIMITS.excerpt), url);
     const headers = Object.entries(page.headers ?? {}).slice(0, LIMITS.headers);
     for (const [rawName, rawValue] of headers) {
@@ -210,6 +218,7 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     if (page.html) scanHtml(catalog, page.html, url, found);
   }
 
+  found.rendered = false;
   const dns = site.dns ?? {};
   for (const type of ['MX', 'NS', 'CNAME', 'A', 'AAAA', 'TXT'] as const) {
     for (const raw of (dns[type] ?? []).slice(0, LIMITS.dnsRecords)) {

@@ -15,6 +15,26 @@ export interface PageArtifact {
   scripts?: string[];
   /** The body reached the collector's byte cap and was cut there: not the whole page. */
   truncated?: boolean;
+  /**
+   * The page as a headless browser had it (the rendered pass, collect/render.ts): its DOM after
+   * the scripts ran, the scripts it loaded, the cookies they set. Evidence found on it says so;
+   * it adds traces but never changes what a visit covers (visit.ts reads the fetched pages).
+   */
+  rendered?: boolean;
+}
+
+/** How the rendered pass went for a site (collect/render.ts); the detector does not read it. */
+export interface RenderReport {
+  url: string;
+  /** `ok`: the page settled; `cut`: stopped at a bound (`reason`: deadline, requests, bytes, unresponsive), what it had is kept; `failed`: nothing rendered. */
+  outcome: 'ok' | 'cut' | 'failed';
+  reason?: string;
+  /** Scripts loaded, requests fetched and requests refused by the network policy. */
+  scripts: number;
+  requests: number;
+  blocked: number;
+  /** Wall time of the page, from its slot in the pool to its results. */
+  ms: number;
 }
 
 /** DNS records of the site's domain (and of its www host, DKIM selectors, ... as the collector chose). */
@@ -40,6 +60,8 @@ export interface SiteArtifacts {
    * archive from 2023 is evidence from 2023, not from the day it was read.
    */
   capturedAt?: string;
+  /** The rendered pass's outcome, when the crawl rendered the site (`--render`). */
+  render?: RenderReport;
 }
 
 /** An ISO 8601 instant from an input's date text, or undefined when it is not a date. */

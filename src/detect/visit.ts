@@ -37,8 +37,10 @@ export function pageProblem(page: PageArtifact): string | null {
  */
 export function visitCoverage(site: SiteArtifacts, failure?: string): VisitCoverage {
   const kinds: PageKind[] = [];
-  const problems = site.pages.map(pageProblem).filter((p): p is string => p !== null);
-  if (site.pages.length && !problems.length) kinds.push('web');
+  // A rendered page (the optional browser pass) adds traces; what the visit covers is what was fetched.
+  const pages = site.pages.filter((p) => !p.rendered);
+  const problems = pages.map(pageProblem).filter((p): p is string => p !== null);
+  if (pages.length && !problems.length) kinds.push('web');
   if (site.dns && Object.values(site.dns).some((records) => records && records.length)) kinds.push('dns');
   if (site.jobs?.length) kinds.push('jobs');
   const reason = failure ?? problems[0] ?? null;

@@ -291,3 +291,14 @@ test('a hostile site (every page 512 KiB built against every html rule) is crawl
     stdout.slice(0, 300),
   );
 });
+
+test('--render without Chromium stops at once, before any site is fetched, saying how to install it', async () => {
+  const before = web.requests.length;
+  const viaEnv = await stacklensWith({ ...env, DETECT_CHROMIUM_PATH: '/nonexistent/chromium' }, 'detect', '--domain', siteUrl(6), '--render', ...crawlFlags());
+  assert.equal(viaEnv.code, 2, viaEnv.stderr);
+  assert.match(viaEnv.stderr, /--render: Chromium not found at \/nonexistent\/chromium: install it \(Debian\/Ubuntu: apt-get install -y chromium\)/);
+  const viaFlag = await stacklens('detect', '--domain', siteUrl(6), '--render', '--chromium', '/nowhere/chrome', ...crawlFlags());
+  assert.equal(viaFlag.code, 2);
+  assert.match(viaFlag.stderr, /Chromium not found at \/nowhere\/chrome/);
+  assert.equal(web.requests.length, before, 'nothing was crawled');
+});

@@ -12,6 +12,7 @@ import { FetchError, requestOnce, type HopResponse } from './http.ts';
 import { Politeness, RobotsCache, sleep } from './politeness.ts';
 import { boardListRequest, discoverBoards, parseBoardDetail, parseBoardListing, type BoardRequest, type JobBoard } from './job-boards.ts';
 import { LIMITS } from '../detect.ts';
+import type { SiteRenderer } from './render.ts';
 
 export interface FetchSiteOptions {
   /** Extra paths fetched after the home page on its final origin, e.g. `['/about', '/careers']` (default none). */
@@ -48,6 +49,12 @@ export interface FetchSiteOptions {
    * `rewrite` maps an endpoint URL (a mirror or proxy of the board APIs; tests).
    */
   jobBoards?: false | { rewrite?: (url: string) => string };
+  /**
+   * The rendered pass (off unless given; render.ts): the home page opened again in a headless
+   * browser, from the response already fetched, its scripts' requests kept to this fetch's
+   * network policy. Its page joins the site's pages (`rendered: true`), its outcome is `site.render`.
+   */
+  render?: SiteRenderer;
 }
 
 /** Why a site could not be fetched; `reason` is stable and `site` has whatever was collected (DNS records, an error page). */
@@ -187,6 +194,23 @@ function toPage(res: HopResponse, cookies: string[]): PageArtifact {
   return page;
 }
 
+/** Whether the home page is one the rendered pass opens: a whole HTML page that answered 2xx. */
+function rendersAsPage(home: { res: HopResponse }): boolean {
+  const type = home.res.headers['content-type'];
+  return home.res.status >= 200 && home.res.status < 300 && !home.res.truncated && isHtml(Array.isArray(type) ? type[0] : type) && home.res.body.length > 0;
+}
+
+/** The crawler's manners for a page a rendered page navigates to: robots.txt first, then the politeness delay. */
+async function pageAllowed(url: URL, ctx: Ctx): Promise<boolean> {
+  if (ctx.robots) {
+    const fetcher = (u: string) => fetchPage(u, ctx, 'text/plain,*/*;q=0.5', false).then((r) => r.res);
+    if (!(await ctx.robots.allowed(url, fetcher))) return false;
+    ctx.politeness.setHostDelay(url.host, await ctx.robots.crawlDelayMs(url, fetcher));
+  }
+  await ctx.politeness.wait(url.host, ctx.signal);
+  return true;
+}
+
 function reasonOf(err: unknown): string {
   if (err instanceof CollectError) return err.reason;
   if (err instanceof BlockedAddressError) return `blocked_${err.reason}`;
@@ -225,8 +249,8 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
       ? Promise.resolve(undefined)
       : collectDns(resolver, target.domain, options.dns?.dkimSelectors);
   const site: SiteArtifacts = { domain: target.domain, pages: [] };
+  let home: { res: HopResponse; cookies: string[] };
   try {
-    let home;
     try {
       home = await fetchPage(target.url, ctx);
     } catch (err) {
@@ -252,6 +276,24 @@ export async function fetchSite(input: string, options: FetchSiteOptions = {}): 
     if (dns && Object.keys(dns).length) site.dns = dns;
     if (err instanceof CollectError && err.site === site) throw err;
     throw new CollectError(reasonOf(err), (err as Error).message, site);
+  }
+  if (options.render && rendersAsPage(home)) {
+    const { res } = home;
+    const { page, report } = await options.render.render(
+      { url: res.url, status: res.status, headers: res.headers, body: res.body },
+      {
+        resolver,
+        policy: ctx.policy,
+        userAgent: ctx.userAgent,
+        timeoutMs: ctx.timeoutMs,
+        ca: ctx.ca,
+        signal: ctx.signal,
+        pageAllowed: (url) => pageAllowed(url, ctx),
+      },
+    );
+    if (ctx.signal?.aborted) throw new CollectError('aborted', 'aborted', site);
+    if (page) site.pages.push(page);
+    site.render = report;
   }
   if (options.jobBoards !== false) {
     const boards = discoverBoards(site.pages.map((p) => p.html ?? '').join('\n'), 1);
