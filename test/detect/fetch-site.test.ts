@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { fetchSite, CollectError, Politeness, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
 import { loadCatalog } from '../../src/detect/catalog.ts';
 import { detect } from '../../src/detect/detect.ts';
-import { html, redirect, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
+import { html, localFetchOptions, redirect, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
 
 let dns: DnsStub, web: FixtureServer, loopback: FixtureServer;
 let flaky = 0;
@@ -86,14 +86,7 @@ after(async () => {
 });
 
 /** Only the fixture server's address is allowed beyond the public internet. */
-const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => ({
-  dns: { servers: [dns.server] },
-  network: { allowNetworks: ['127.0.0.2/32'], ports: 'any' },
-  politeness: new Politeness(0),
-  retryDelayMs: 10,
-  timeoutMs: 2000,
-  ...extra,
-});
+const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => localFetchOptions(dns, extra);
 
 async function reasonOf(p: Promise<unknown>): Promise<string> {
   try {

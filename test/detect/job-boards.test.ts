@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { fetchSite, type FetchSiteOptions } from '../../src/detect/collect/fetch-site.ts';
 import { boardListRequest, discoverBoards, htmlText, parseBoardListing } from '../../src/detect/collect/job-boards.ts';
-import { Politeness } from '../../src/detect/collect/politeness.ts';
 import { loadCatalog } from '../../src/detect/catalog.ts';
 import { detect } from '../../src/detect/detect.ts';
-import { html, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
+import { html, localFetchOptions, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
 
 let dns: DnsStub, web: FixtureServer;
 const posted: unknown[] = [];
@@ -59,16 +58,13 @@ after(async () => {
 });
 
 /** Every board endpoint is served by the local stand-in, on its own port. */
-const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => ({
-  dns: { servers: [dns.server], records: false },
-  network: { allowNetworks: ['127.0.0.2/32'], ports: 'any' },
-  politeness: new Politeness(0),
-  retryDelayMs: 10,
-  timeoutMs: 2000,
-  robots: false,
-  jobBoards: { rewrite: (url) => url.replace(/^https:\/\/([^/]+)/, `http://$1:${web.port}`) },
-  ...extra,
-});
+const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions =>
+  localFetchOptions(dns, {
+    dns: { servers: [dns.server], records: false },
+    robots: false,
+    jobBoards: { rewrite: (url) => url.replace(/^https:\/\/([^/]+)/, `http://$1:${web.port}`) },
+    ...extra,
+  });
 
 test("a Lever board linked from the careers page: its postings are the site's job posts and the job rules read them", async () => {
   const site = await fetchSite(web.url('lever.test'), opts({ paths: ['/careers'] }));

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { fetchSite, Politeness, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
+import { fetchSite, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
 import { Renderer, RenderUnavailableError } from '../../src/detect/collect/render.ts';
 import { loadCatalog } from '../../src/detect/catalog.ts';
 import { detect, RENDERED_EXCERPT } from '../../src/detect/detect.ts';
 import type { SiteArtifacts } from '../../src/detect/types.ts';
 import { visitCoverage } from '../../src/detect/visit.ts';
-import { html, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
+import { html, localFetchOptions, startDnsStub, startFixtureServer, type DnsStub, type FixtureServer } from '../helpers/collect.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const catalog = loadCatalog();
@@ -98,16 +98,8 @@ after(async () => {
   await Promise.all([dns?.close(), web?.close(), new Promise((resolve) => privateServer?.close(resolve))]);
 });
 
-const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions => ({
-  dns: { servers: [dns.server], records: false },
-  network: { allowNetworks: ['127.0.0.2/32'], ports: 'any' },
-  politeness: new Politeness(0),
-  retryDelayMs: 10,
-  timeoutMs: 2000,
-  jobBoards: false,
-  render: renderer,
-  ...extra,
-});
+const opts = (extra: FetchSiteOptions = {}): FetchSiteOptions =>
+  localFetchOptions(dns, { dns: { servers: [dns.server], records: false }, jobBoards: false, render: renderer, ...extra });
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 function stacklens(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

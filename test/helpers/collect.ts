@@ -5,6 +5,7 @@ import dgram from 'node:dgram';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
+import { Politeness, type FetchSiteOptions } from '../../src/detect/collect/index.ts';
 
 export interface ZoneEntry {
   A?: string[];
@@ -118,3 +119,19 @@ export const redirect =
     res.writeHead(status, { location });
     res.end();
   };
+
+/**
+ * Fetch options for sites the local stand-ins serve: names resolved by the DNS stub, the
+ * fixture server's address allowed beyond the public internet, no politeness delay, quick
+ * retries and a short deadline. `extra` overrides any of them.
+ */
+export function localFetchOptions(dns: DnsStub, extra: FetchSiteOptions = {}): FetchSiteOptions {
+  return {
+    dns: { servers: [dns.server] },
+    network: { allowNetworks: ['127.0.0.2/32'], ports: 'any' },
+    politeness: new Politeness(0),
+    retryDelayMs: 10,
+    timeoutMs: 2000,
+    ...extra,
+  };
+}
