@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import { bossDb } from './job-queue.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { refreshPartition, startPartitionedRefresh } from '../ingest/refresh.ts';
@@ -16,11 +17,6 @@ const QUEUE = 'refresh-partition';
 interface PartitionJob {
   runId: number;
   part: number;
-}
-
-/** A pg-boss connection that runs on our database handle (both engines). */
-function bossDb(db: Queryable): PgBoss.Db {
-  return { executeSql: async (text, values) => ({ rows: await db.query(text, values) }) };
 }
 
 interface RefreshQueueTuning {

@@ -22,6 +22,7 @@
 //   WEBHOOK_ALLOW_NETWORKS names private blocks allowed (a receiver in your own network).
 import { createHmac, randomBytes } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import { bossDb } from './job-queue.ts';
 import type { Db, Queryable, Tx } from '../db/db.ts';
 import type { Config } from '../config.ts';
 import { nowDate } from '../clock.ts';
@@ -215,11 +216,6 @@ export async function listWebhookDeliveries(
 }
 
 // Delivery ------------------------------------------------------------------------------------
-
-/** A pg-boss connection that runs on our database handle (both engines; inside a transaction when given one). */
-function bossDb(db: Queryable): PgBoss.Db {
-  return { executeSql: async (text, values) => ({ rows: await db.query(text, values) }) };
-}
 
 interface DeliveryJob {
   endpointId: string;
