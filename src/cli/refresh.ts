@@ -1,9 +1,18 @@
 // `stacklens refresh [--full]`: the intelligence refresh job (progress bar on a TTY).
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { withContext } from './context.ts';
 import { refreshAll, refreshChanged, type RefreshProgress } from '../ingest/refresh.ts';
 import { RefreshQueue, partitionedRunStatus } from '../services/refresh-workers.ts';
+import { BadRequestError } from '../errors.ts';
+
+const MAX_PARTITIONS = 10_000;
+
+function partitionCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > MAX_PARTITIONS) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_PARTITIONS}`);
+  return n;
+}
 
 /** A progress reporter: a bar per phase on a TTY, one line per phase elsewhere. */
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: RefreshProgress) => void; stop(): void } {
@@ -40,16 +49,15 @@ export function registerRefreshCommands(program: Command): void {
     .option(
       '--partitions <n>',
       'with --full: split the run into N partitions that `stacklens worker` processes take from the job queue (this command queues them and waits)',
+      partitionCount,
     )
     .option('--no-wait', 'with --partitions: queue the partitions and exit (follow them with GET /api/admin/refresh-runs/{runId})')
-    .action(async (opts: { full?: boolean; partitions?: string; wait: boolean }) => {
+    .action(async (opts: { full?: boolean; partitions?: number; wait: boolean }) => {
       await withContext(async ({ db, config }) => {
         const started = Date.now();
         if (opts.partitions !== undefined) {
-          const parts = Number(opts.partitions);
-          if (!opts.full || !Number.isInteger(parts) || parts < 1 || parts > 10_000) {
-            throw new Error('--partitions: a whole number from 1 to 10000, with --full (an incremental refresh is one process)');
-          }
+          const parts = opts.partitions;
+          if (!opts.full) throw new BadRequestError('--partitions: only with --full (an incremental refresh runs in one process)');
           const queue = new RefreshQueue(db, config.jobsSchema);
           try {
             const runId = await queue.enqueueFullRefresh(parts);
