@@ -312,10 +312,19 @@ function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTi
   const ctx: Context = { engine, pool, prepared, timeouts, availability: new Availability() };
   const onPool = async (statement: Statement) => {
     const lease = await acquire(ctx);
+    let broken: Error | undefined;
     try {
       return await lease.run(statement);
     } finally {
-      lease.release();
+      // A text that opens a transaction itself (pg-boss sends `BEGIN; …; COMMIT;` as one text)
+      // and fails mid-way leaves it open and aborted; back in the pool, the connection would
+      // fail every later statement with "current transaction is aborted". It is rolled back
+      // first, or closed when even that fails.
+      const status = lease.client.getTransactionStatus();
+      if (!lease.abandoned && (status === 'T' || status === 'E')) {
+        await lease.client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      }
+      lease.release(broken);
     }
   };
   const db: Db = {

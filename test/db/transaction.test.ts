@@ -56,3 +56,15 @@ test('readOnly refuses writes; queryArrays reads rows as arrays inside and outsi
   ]);
   assert.deepEqual(await db.queryArrays('SELECT id FROM industries WHERE id = $1', ['ind_b']), [['ind_b']]);
 });
+
+test('a statement text that opens a transaction of its own and fails mid-way does not leave its pooled connection aborted', async () => {
+  // pg-boss sends `BEGIN; …; COMMIT;` as one text; a failure inside left the transaction open.
+  await assert.rejects(
+    db.query(`BEGIN; INSERT INTO industries (id, name) VALUES ('ind_f', 'F'); INSERT INTO industries (id, name) VALUES ('ind_a', 'duplicate'); COMMIT;`),
+    /duplicate key/,
+  );
+  // The pool hands out the connection released last: the same one.
+  assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }]);
+  await db.query(`BEGIN; INSERT INTO industries (id, name) VALUES ('ind_g', 'G')`);
+  assert.deepEqual(await industries(), ['ind_a', 'ind_b'], 'neither the failed text nor the one left open wrote anything');
+});

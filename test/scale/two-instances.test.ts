@@ -235,3 +235,20 @@ test('an access token issued by A is accepted by B (signing keys in the database
   assert.equal(me.status, 200, await me.clone().text());
   assert.equal(((await me.json()) as { clientId: string }).clientId, c.clientId);
 });
+
+test('neither instance logged an error or a warning while the other shared the database', async (t) => {
+  if (skip) return t.skip(skip);
+  // Both started pg-boss on an empty database at once: the loser's schema creation fails
+  // inside its own `BEGIN; …; COMMIT;` text, which pg-boss expects; its connection must not
+  // go back to the pool with that transaction still open (every later statement would fail).
+  for (const [name, s] of [
+    ['A', a!],
+    ['B', b!],
+  ] as const) {
+    const logged = s
+      .output()
+      .split('\n')
+      .filter((line) => /^\{"level":(4|5|6)\d/.test(line));
+    assert.deepEqual(logged, [], `instance ${name} logged:\n${logged.join('\n')}`);
+  }
+});
