@@ -1,9 +1,9 @@
 // Reference answers (operations with http.referenceData: categories, industries, vendor
 // search and a vendor's products; route-config's serve() sends them here) kept in
 // memory as the bytes the route would write, with a strong ETag. They depend only on the
-// request and on the reference data, whose version (migration 015, bumped by triggers in
-// the writing transaction) is probed once per request: a change made by any process drops
-// every kept answer on the next request. A client that sends the ETag back in
+// request and on the reference data, whose version (migration 015, bumped by every writer of
+// the catalog in its own transaction: store/change-notes.ts) is probed once per request: a
+// change made by any process drops every kept answer on the next request. A client that sends the ETag back in
 // If-None-Match gets 304 and no body.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

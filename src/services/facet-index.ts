@@ -5,8 +5,8 @@
 // path does (a test holds the two equal): the same cells, totals, order of ties and samples.
 //
 // Freshness: the index remembers the version of the snapshot it was read from
-// (store/facet-world.ts: reference_version and the sum of world_changes, which every write to
-// companies or installs adds to in its own transaction). A request compares it with the
+// (store/facet-world.ts: reference_version and the sum of world_changes, which every writer of
+// companies or installs adds to in its own transaction: store/change-notes.ts). A request compares it with the
 // database's version first; when they differ the index is read again in the background (one
 // build at a time, at most one every few seconds) and, meanwhile, the request is answered by
 // the old index only if it was read less than the allowed staleness ago

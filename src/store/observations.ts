@@ -5,6 +5,7 @@
 import type { Queryable, Tx } from '../db/db.ts';
 import { TRACE_SQL } from '../technographics/evidence.ts';
 import type { Observation } from '../technographics/observations.ts';
+import { noteReferenceChange, noteWorldChange, noteWorldChangeIf } from './change-notes.ts';
 
 /** A technology as the detector names it, with what the catalog knows to create its product. */
 export interface TechnologyRef {
@@ -33,6 +34,7 @@ export async function companiesForDomains(tx: Tx, domains: string[], create: boo
     created = rows.length;
     if (created > 0) {
       await tx.query(`INSERT INTO refresh_pending (company_id) SELECT unnest($1::text[])`, [rows.map((r) => r.id)]);
+      await noteWorldChange(tx);
     }
   }
   const rows = await tx.queryArrays<[string, string]>('SELECT domain, id FROM companies WHERE domain = ANY($1::text[])', [domains]);
@@ -89,6 +91,7 @@ export async function createProduct(tx: Tx, tech: TechnologyRef, slug: string): 
      SELECT $1, v.id, $2, $3, $4, $5 FROM vendors v WHERE v.domain = $6`,
     [id, category.id, tech.name, tech.description ?? '', tech.website ?? null, vendorDomain],
   );
+  await noteReferenceChange(tx);
   return id;
 }
 
@@ -164,13 +167,15 @@ export async function deriveInstallsFromLog(tx: Tx, companyIds: string[] | null,
               intensity = EXCLUDED.intensity, sources = EXCLUDED.sources, updated_at = now()
         WHERE (i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources)
               IS DISTINCT FROM (EXCLUDED.first_verified, EXCLUDED.last_verified, EXCLUDED.hit_count, EXCLUDED.intensity, EXCLUDED.sources)
-       RETURNING i.company_id),
+       RETURNING i.company_id, (i.xmax = 0) AS inserted),
      gone AS (
        DELETE FROM installs i USING derived d
         WHERE i.company_id = d.company_id AND i.product_id = d.product_id AND NOT d.current
-       RETURNING i.company_id),
+       RETURNING i.company_id, (i.xmax = 0) AS inserted),
      changed AS (SELECT company_id FROM up UNION SELECT company_id FROM gone),
-     marked AS (INSERT INTO refresh_pending (company_id) SELECT company_id FROM changed RETURNING 1)
+     marked AS (INSERT INTO refresh_pending (company_id) SELECT company_id FROM changed RETURNING 1),
+     -- New and expired installs change what market sizing counts; new dates and counts do not.
+     noted AS (${noteWorldChangeIf('EXISTS (SELECT 1 FROM up WHERE inserted) OR EXISTS (SELECT 1 FROM gone)')})
      SELECT (SELECT count(*) FROM up)::int AS upserted, (SELECT count(*) FROM gone)::int AS expired, (SELECT count(*) FROM marked)::int AS companies`,
     [companyIds, asOf.toISOString(), staleAfterDays],
   );

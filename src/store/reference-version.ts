@@ -1,5 +1,5 @@
-// The reference version: a counter bumped by triggers (migration 015) in the same
-// transaction as any change to industries, categories, vendors or products. Caches of
+// The reference version: a counter (migration 015) that every writer of industries,
+// categories, vendors or products bumps in the transaction of its change (change-notes.ts). Caches of
 // reference data (http/reference-cache.ts, the prompt catalog) compare it instead of
 // re-reading the tables.
 import type { Db } from '../db/db.ts';

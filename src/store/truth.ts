@@ -2,6 +2,7 @@
 // flags) next to what the service computed. The API never reads these tables.
 import type { Db } from '../db/db.ts';
 import type { InstallSignalTuple } from './intelligence.ts';
+import { noteWorldChange } from './change-notes.ts';
 
 interface TruthSegment {
   companyId: string;
@@ -73,6 +74,7 @@ export async function deleteInstalls(db: Db, pairs: [string, string][]): Promise
       [chunk.map((p) => p[0]), chunk.map((p) => p[1])],
     );
   }
+  if (pairs.length > 0) await noteWorldChange(db);
 }
 
 /** People with their company, for generating prompts with known intent. */

@@ -2,6 +2,7 @@
 // plausible defaults. Rows are inserted in foreign-key order in one transaction.
 import type { Db, Tx } from '../../src/db/db.ts';
 import { TABLES, type ColumnSpec, type NewRow, type TableName } from '../../src/db/schema.ts';
+import { noteReferenceChange, noteWorldChange, recordFeedItemsAdded } from '../../src/store/change-notes.ts';
 
 type Partial1<T, K extends keyof T> = Partial<T> & Pick<T, K>;
 
@@ -138,6 +139,11 @@ export async function insertWorld(db: Db, w: WorldSpec): Promise<void> {
     );
     await put('truth_segments', w.truthSegments ?? []);
     await put('truth_installs', w.truthInstalls ?? []);
+    // As the importer notes what it writes: caches of the catalog and of the world drop, and
+    // each news item added is a feed.item event.
+    await noteReferenceChange(tx);
+    await noteWorldChange(tx);
+    if (w.feed?.length) await tx.query(recordFeedItemsAdded('n.id = ANY($1::text[])'), [w.feed.map((f) => f.id)]);
   });
 }
 

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertCatalogWorld } from '../helpers/catalog-world.ts';
 import { readReferenceVersion } from '../../src/store/reference-version.ts';
+import { importRecords } from '../helpers/import-records.ts';
 
 let t: TestApp;
 let client: TestClient;
@@ -39,34 +40,47 @@ test('a reference answer carries a strong ETag; If-None-Match with it (or W/ it,
   assert.equal((await get('/api/categories', { 'if-none-match': '"stale"' })).statusCode, 200);
 });
 
-test('a write to the reference tables from anywhere shows on the next request, with a new ETag', async () => {
+test('an import of the catalog shows on the next request, with a new ETag', async () => {
   const before = await get('/api/industries');
   const version = await readReferenceVersion(t.db);
-  await t.db.query(`INSERT INTO industries (id, name) VALUES ('ind_zz_new', 'Zeppelins')`);
-  assert.ok((await readReferenceVersion(t.db)) > version, 'the trigger bumped the version');
+  await importRecords(t.db, 'industries', [{ id: 'ind_zz_new', name: 'Zeppelins' }]);
+  assert.ok((await readReferenceVersion(t.db)) > version, 'the import bumped the version');
   const after = await get('/api/industries', { 'if-none-match': before.headers.etag as string });
   assert.equal(after.statusCode, 200);
   assert.notEqual(after.headers.etag, before.headers.etag);
   assert.ok(after.json().some((i: { id: string }) => i.id === 'ind_zz_new'));
 
-  // An update that changes nothing a category answer shows still bumps the version; the
-  // answer is rebuilt and, being the same bytes, keeps its ETag (so clients still get 304).
+  // A change to nothing a category answer shows still bumps the version; the answer is
+  // rebuilt and, being the same bytes, keeps its ETag (so clients still get 304).
   const category = await get('/api/categories/cat_crm');
-  await t.db.query(`UPDATE products SET review_count = review_count + 1`);
+  const [product] = await t.db.query<{ id: string; category_id: string; name: string; vendor_id: string; review_count: number }>(
+    `SELECT id, category_id, name, vendor_id, review_count FROM products WHERE category_id <> 'cat_crm' ORDER BY id LIMIT 1`,
+  );
+  await importRecords(t.db, 'products', [
+    { id: product!.id, vendorId: product!.vendor_id, categoryId: product!.category_id, name: product!.name, reviewCount: product!.review_count + 1 },
+  ]);
   const same = await get('/api/categories/cat_crm', { 'if-none-match': category.headers.etag as string });
   assert.equal(same.statusCode, 304);
 });
 
-test('every reference table bumps the version, TRUNCATE included', async () => {
-  for (const sql of [
-    `UPDATE categories SET description = 'x' WHERE id = 'cat_crm'`,
-    `UPDATE vendors SET name = name`,
-    `UPDATE products SET name = name`,
-    `DELETE FROM industries WHERE id = 'ind_zz_new'`,
-  ]) {
+test('every catalog kind bumps the version when its import changes a row, and only then', async () => {
+  const [vendor] = await t.db.query<{ domain: string; name: string }>(`SELECT domain, name FROM vendors ORDER BY id LIMIT 1`);
+  const [product] = await t.db.query<{ id: string; category_id: string; name: string; vendor_id: string }>(
+    `SELECT id, category_id, name, vendor_id FROM products ORDER BY id LIMIT 1`,
+  );
+  const [category] = await t.db.query<{ name: string }>(`SELECT name FROM categories WHERE id = 'cat_crm'`);
+  const writes: [Parameters<typeof importRecords>[1], Record<string, unknown>][] = [
+    ['categories', { id: 'cat_crm', name: category!.name, description: 'x' }],
+    ['vendors', { domain: vendor!.domain, name: `${vendor!.name} Ltd` }],
+    ['products', { id: product!.id, vendorId: product!.vendor_id, categoryId: product!.category_id, name: `${product!.name} 2` }],
+    ['industries', { id: 'ind_zz_new', name: 'Airships' }],
+  ];
+  for (const [kind, row] of writes) {
     const version = await readReferenceVersion(t.db);
-    await t.db.query(sql);
-    assert.equal(await readReferenceVersion(t.db), version + 1, sql);
+    await importRecords(t.db, kind, [row]);
+    assert.equal(await readReferenceVersion(t.db), version + 1, `${kind} changed`);
+    await importRecords(t.db, kind, [row]);
+    assert.equal(await readReferenceVersion(t.db), version + 1, `${kind} imported again unchanged`);
   }
 });
 
@@ -92,7 +106,7 @@ test('vendor searches and vendor products are kept too, and follow a catalog cha
   const products = await get('/api/vendors/hubspot.com/products');
   assert.ok(products.headers.etag);
 
-  await t.db.query(`UPDATE vendors SET name = 'HubSpot Inc' WHERE domain = 'hubspot.com'`);
+  await importRecords(t.db, 'vendors', [{ domain: 'hubspot.com', name: 'HubSpot Inc' }]);
   const after = await get(search, { 'if-none-match': before.headers.etag as string });
   assert.equal(after.statusCode, 200);
   assert.equal(after.json().content[0].name, 'HubSpot Inc');

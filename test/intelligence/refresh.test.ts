@@ -10,6 +10,7 @@ import { refreshAll, refreshChanged, refreshCompanies } from '../../src/ingest/r
 import { importFile } from '../../src/ingest/import/index.ts';
 import { currentAsOf, currentStacks, inUseStacks } from '../../src/services/stacks.ts';
 import { AS_OF, intelligenceWorld } from './world.ts';
+import { deleteCompanies } from '../../src/store/change-notes.ts';
 
 let db: Db;
 before(async () => {
@@ -139,10 +140,10 @@ test('an installs import marks the companies whose evidence changed, even eviden
   assert.equal((await refreshChanged(db)).refreshed, 0);
 });
 
-test('deleting companies still cascades to their cohorts and their memberships', async () => {
+test('deleting companies removes their cohorts and their memberships in others', async () => {
   const before = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cohorts WHERE member_id = 'cmp_same' OR company_id = 'cmp_same'`);
   assert.ok(before[0]!.n > 0);
-  await db.query(`DELETE FROM companies WHERE id IN ('cmp_same', 'cmp_fin00')`);
+  assert.equal(await db.transaction((tx) => deleteCompanies(tx, ['cmp_same', 'cmp_fin00'])), 2);
   const after = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM cohorts WHERE member_id IN ('cmp_same', 'cmp_fin00') OR company_id IN ('cmp_same', 'cmp_fin00')`,
   );
@@ -213,6 +214,6 @@ test("the refresh materializes each company's in-use stack; a company it has not
   await refreshChanged(db);
   assert.deepEqual((await db.query('SELECT product_ids FROM company_stacks WHERE company_id = $1', ['cmp_late']))[0], { product_ids: ['prd_crm_b'] });
   // Deleting a company deletes its stack.
-  await db.query(`DELETE FROM companies WHERE id = 'cmp_late'`);
+  await db.transaction((tx) => deleteCompanies(tx, ['cmp_late']));
   assert.equal((await db.query('SELECT 1 FROM company_stacks WHERE company_id = $1', ['cmp_late'])).length, 0);
 });

@@ -21,6 +21,7 @@ import { MAX_SUBSCRIPTIONS_PER_SESSION, MonitorSubscriptions } from '../../src/m
 import type { Published } from '../../src/store/events.ts';
 import type { EventsPage } from '../../src/schemas/events.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
+import { updateCompany } from '../helpers/import-records.ts';
 
 let t: TestApp;
 let companies: { id: string; domain: string }[];
@@ -41,7 +42,7 @@ async function newMonitor(headers: Record<string, string>, body: object): Promis
 
 /** Moves a company to a country and publishes what follows (its change, then the monitors' entries and exits). */
 async function moveTo(companyId: string, country: string): Promise<void> {
-  await t.db.query(`UPDATE companies SET country = $2 WHERE id = $1`, [companyId, country]);
+  await updateCompany(t.db, companyId, 'country = $2', [country]);
   await t.app.events.nudge();
 }
 

@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { openSecondPool } from '../helpers/db.ts';
 import { sessionIdHash } from '../../src/mcp/sessions.ts';
 import type { MonitorRecord } from '../../src/schemas/monitors.ts';
+import { updateCompany } from '../helpers/import-records.ts';
 
 let t: TestApp;
 let base: string;
@@ -48,7 +49,7 @@ async function newMonitor(country: string): Promise<MonitorRecord> {
 }
 
 async function moveTo(companyId: string, country: string): Promise<void> {
-  await t.db.query(`UPDATE companies SET country = $2 WHERE id = $1`, [companyId, country]);
+  await updateCompany(t.db, companyId, 'country = $2', [country]);
   await t.app.events.nudge();
 }
 

@@ -13,6 +13,7 @@ import type { EventRecord, EventsPage } from '../../src/schemas/events.ts';
 import { publishEvents } from '../../src/store/events.ts';
 import { AS_OF } from '../intelligence/world.ts';
 import { FAILED_VISIT, googleAnalytics, OK_VISIT, worldWithGoogleAnalytics } from '../helpers/change-history.ts';
+import { importRecords, insertNewsItem } from '../helpers/import-records.ts';
 
 let t: TestApp;
 let client: TestClient;
@@ -138,16 +139,15 @@ test('job posts naming a technology are hiring events with the counts of 30 and 
   );
 });
 
-test('firmographic changes and news by any writer are events; the types filter picks them', async () => {
+test('firmographic changes and news an import writes are events; the types filter picks them', async () => {
   const [company] = await t.db.query<{ id: string; domain: string; employee_band: string | null }>(
     'SELECT id, domain, employee_band FROM companies WHERE id NOT IN (SELECT company_id FROM site_visits) ORDER BY id LIMIT 1',
   );
-  await t.db.query(`UPDATE companies SET employee_band = '200 - 499', country = 'NO', name = name || ' (renamed)' WHERE id = $1`, [company!.id]);
-  await t.db.query(`UPDATE companies SET description = 'no event for this' WHERE id = $1`, [company!.id]);
-  await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title, category) VALUES ('fd_evt_1', $1, $2, 'Raises a round', 'FUNDING')`, [
-    company!.id,
-    day(-3).toISOString(),
-  ]);
+  await importRecords(t.db, 'companies', [{ domain: company!.domain, employeeRange: '200 - 499', country: 'NO', name: 'Renamed Inc' }]);
+  await importRecords(t.db, 'companies', [{ domain: company!.domain, description: 'no event for this' }]);
+  const news = { id: 'fd_evt_1', companyDomain: company!.domain, date: day(-3).toISOString(), title: 'Raises a round', category: 'FUNDING' };
+  await importRecords(t.db, 'feed', [news]);
+  await importRecords(t.db, 'feed', [{ ...news, title: 'Raises a round (updated)' }]); // an item updated is no new event
   await t.app.events.nudge();
   const changed = await allEvents(`&companyDomain=${company!.domain}&types=company.changed&types=feed.item`);
   const summary = changed.map((e) => [e.type, e.field ?? e.feedItem?.title, e.to ?? null]).sort();
@@ -156,9 +156,9 @@ test('firmographic changes and news by any writer are events; the types filter p
     ...(company!.employee_band === '200 - 499' ? [] : [['company.changed', 'sizeBand', '200 - 499']]),
     ['feed.item', 'Raises a round', null],
   ]);
-  const news = changed.find((e) => e.type === 'feed.item')!;
-  assert.equal(news.occurredAt, day(-3).toISOString());
-  assert.deepEqual(news.feedItem, { id: 'fd_evt_1', title: 'Raises a round', category: 'FUNDING' });
+  const added = changed.find((e) => e.type === 'feed.item')!;
+  assert.equal(added.occurredAt, day(-3).toISOString());
+  assert.deepEqual(added.feedItem, { id: 'fd_evt_1', title: 'Raises a round', category: 'FUNDING' });
 });
 
 test('cursors: every event once, in order; an edited or foreign cursor is a 400; bad filters are 4xx naming the field', async () => {
@@ -193,19 +193,18 @@ test('seq follows commit order: an event written by a transaction that commits l
   const slow =
     t.db.engine === 'postgres'
       ? t.db.transaction(async (tx) => {
-          await tx.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ('fd_late', $1, now(), 'Late')`, [company!.id]);
+          await insertNewsItem(tx, { id: 'fd_late', companyId: company!.id, title: 'Late' });
           written();
           await new Promise<void>((r) => (release = r));
         })
       : (written(), (release = () => {}), Promise.resolve());
   await wasWritten;
-  await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ('fd_early', $1, now(), 'Early')`, [company!.id]);
+  await insertNewsItem(t.db, { id: 'fd_early', companyId: company!.id, title: 'Early' });
   await publishEvents(t.db);
   const seen = await get<EventsPage>(`/api/events?cursor=${end}`);
   release();
   await slow;
-  if (t.db.engine !== 'postgres')
-    await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ('fd_late', $1, now(), 'Late')`, [company!.id]);
+  if (t.db.engine !== 'postgres') await insertNewsItem(t.db, { id: 'fd_late', companyId: company!.id, title: 'Late' });
   await publishEvents(t.db);
   const later = await get<EventsPage>(`/api/events?cursor=${seen.body.cursor}`);
   assert.deepEqual(
@@ -241,7 +240,7 @@ test('the live stream sends new events as they are published and resumes after L
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const [company] = await t.db.query<{ id: string }>('SELECT id FROM companies WHERE id NOT IN (SELECT company_id FROM site_visits) ORDER BY id LIMIT 1');
   const addNews = async (id: string) => {
-    await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ($1, $2, now(), $1)`, [id, company!.id]);
+    await insertNewsItem(t.db, { id, companyId: company!.id, title: id });
     await t.app.events.nudge();
   };
   /** Reads messages of a stream until `n` events have come (the first `n`); `onOpen` runs once the stream says it is open. */

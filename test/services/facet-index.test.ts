@@ -16,6 +16,7 @@ import { facetCounts } from '../../src/store/facets.ts';
 import { companyNamesById, facetWorldVersion, foldWorldChanges } from '../../src/store/facet-world.ts';
 import { matchingCompanyIds, narrowsCompanies, type CompanySearchCriteria } from '../../src/store/companies.ts';
 import { everyCompany } from '../helpers/criteria.ts';
+import { importRecords } from '../helpers/import-records.ts';
 
 let db: Db;
 before(async () => {
@@ -63,14 +64,9 @@ test('a write makes the index stale: answers come from SQL (and stay right) unti
   assert.ok(built, 'the first request builds the index');
   const before = await companyFacets(db, input, 'unmetered');
   // One company adopts a product it did not use: one technology cell grows by one.
-  const [pick] = (await db.query<{ company_id: string; product_id: string }>(
-    `SELECT c.id AS company_id, p.id AS product_id FROM companies c CROSS JOIN LATERAL
-       (SELECT id FROM products p WHERE NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.product_id = p.id) ORDER BY id LIMIT 1) p
-      ORDER BY c.id LIMIT 1`,
-  )) as [{ company_id: string; product_id: string }];
-  await db.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, $2, now(), now())`, [
-    pick.company_id,
-    pick.product_id,
+  const pick = await companyWithoutProduct('ASC');
+  await importRecords(db, 'installs', [
+    { companyDomain: pick.domain, productId: pick.product_id, firstVerified: new Date().toISOString(), lastVerified: new Date().toISOString() },
   ]);
   assert.equal(await currentFacetIndex(db), undefined, 'the index of the old world is not used');
   const afterWrite = await companyFacets(db, input, 'unmetered');
@@ -93,14 +89,31 @@ test('folding the change rows keeps their sum: the version stays what it was', a
   assert.equal((await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM world_changes'))[0]!.rows, 1);
 });
 
-test('an update of last_verified alone leaves the world version as it was', async () => {
+test('installs imported again with new dates leave the world version as it was; a changed country moves it', async () => {
   const index = await FacetIndex.load(db);
-  await db.query(`UPDATE installs SET last_verified = last_verified + interval '1 day' WHERE company_id = (SELECT min(company_id) FROM installs)`);
+  const [install] = await db.query<{ domain: string; product_id: string; first_verified: Date; last_verified: Date }>(
+    `SELECT c.domain, i.product_id, i.first_verified, i.last_verified FROM installs i JOIN companies c ON c.id = i.company_id ORDER BY i.company_id, i.product_id LIMIT 1`,
+  );
+  const later = new Date(install!.last_verified.getTime() + 86_400_000).toISOString();
+  const dated = await importRecords(db, 'installs', [
+    { companyDomain: install!.domain, productId: install!.product_id, firstVerified: install!.first_verified.toISOString(), lastVerified: later },
+  ]);
+  assert.equal(dated.updated, 1);
   const again = await FacetIndex.load(db);
   assert.equal(again!.version, index!.version);
-  await db.query(`UPDATE companies SET country = 'NZ' WHERE id = (SELECT min(id) FROM companies)`);
+  await importRecords(db, 'companies', [{ domain: install!.domain, country: 'NZ' }]);
   assert.notEqual((await FacetIndex.load(db))!.version, index!.version);
 });
+
+/** A company and a product it does not use (the first or last company by id). */
+async function companyWithoutProduct(order: 'ASC' | 'DESC'): Promise<{ domain: string; product_id: string }> {
+  const [pick] = await db.query<{ domain: string; product_id: string }>(
+    `SELECT c.domain, p.id AS product_id FROM companies c CROSS JOIN LATERAL
+       (SELECT id FROM products p WHERE NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.product_id = p.id) ORDER BY id LIMIT 1) p
+      ORDER BY c.id ${order} LIMIT 1`,
+  );
+  return pick!;
+}
 
 /** The index once it holds the current world (a rebuild may wait out its minimum interval). */
 async function freshIndex(): Promise<FacetIndex> {
@@ -118,15 +131,10 @@ test('with a staleness allowance, a write leaves the old index answering (counte
   const old = await freshIndex();
   const before = await companyFacets(db, input, 'unmetered', allowance);
   assert.equal(before.countedAt, old.readAt.toISOString());
-  const [pick] = (await db.query<{ company_id: string; product_id: string }>(
-    `SELECT c.id AS company_id, p.id AS product_id FROM companies c CROSS JOIN LATERAL
-       (SELECT id FROM products p WHERE NOT EXISTS (SELECT 1 FROM installs i WHERE i.company_id = c.id AND i.product_id = p.id) ORDER BY id LIMIT 1) p
-      ORDER BY c.id DESC LIMIT 1`,
-  )) as [{ company_id: string; product_id: string }];
+  const pick = await companyWithoutProduct('DESC');
   const wroteAt = new Date();
-  await db.query(`INSERT INTO installs (company_id, product_id, first_verified, last_verified) VALUES ($1, $2, now(), now())`, [
-    pick.company_id,
-    pick.product_id,
+  await importRecords(db, 'installs', [
+    { companyDomain: pick.domain, productId: pick.product_id, firstVerified: wroteAt.toISOString(), lastVerified: wroteAt.toISOString() },
   ]);
   const cell = (f: typeof before) => f.cells.find((c) => c.values[0]!.value === pick.product_id)?.companies ?? 0;
   // Within the allowance: the old index, and the answer says it describes the world before the write.

@@ -15,6 +15,7 @@ import { importFile } from '../../src/ingest/import/index.ts';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { insertNewsItem, updateCompany } from '../helpers/import-records.ts';
 
 let t: TestApp;
 let client: TestClient;
@@ -46,10 +47,10 @@ test('a search monitor: members now, then entries and exits as companies change,
   assert.deepEqual(norway.body.domains, null);
   const [company] = await t.db.query<{ id: string; domain: string }>(`SELECT id, domain FROM companies WHERE country = 'US' ORDER BY id LIMIT 1`);
 
-  await t.db.query(`UPDATE companies SET country = 'NO' WHERE id = $1`, [company!.id]);
+  await updateCompany(t.db, company!.id, `country = 'NO'`);
   await t.app.events.nudge();
   assert.equal((await call<MonitorRecord>('GET', `/api/monitors/${norway.body.id}`)).body.members, 1);
-  await t.db.query(`UPDATE companies SET country = 'US' WHERE id = $1`, [company!.id]);
+  await updateCompany(t.db, company!.id, `country = 'US'`);
   await t.app.events.nudge();
   const events = await monitorEvents(norway.body.id);
   assert.deepEqual(brief(events.filter((e) => e.type.startsWith('monitor.'))), [
@@ -128,8 +129,8 @@ test('a list monitor: its domains are its members; the event types it wants filt
   const list = await call<MonitorRecord>('POST', '/api/monitors', { name: 'Two accounts', domains: [b!.domain, a!.domain], eventTypes: ['feed.item'] });
   assert.equal(list.status, 200, JSON.stringify(list.body));
   assert.deepEqual([list.body.members, list.body.domains, list.body.search], [2, [b!.domain, a!.domain], null]);
-  await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ('fd_mon_1', $1, now(), 'News of a')`, [a!.id]);
-  await t.db.query(`UPDATE companies SET employee_band = 'Above 10,000' WHERE id = $1`, [a!.id]);
+  await insertNewsItem(t.db, { id: 'fd_mon_1', companyId: a!.id, title: 'News of a' });
+  await updateCompany(t.db, a!.id, `employee_band = 'Above 10,000'`);
   await t.app.events.nudge();
   assert.deepEqual(brief(await monitorEvents(list.body.id)), [['feed.item', a!.domain]], 'only the wanted type');
 

@@ -14,6 +14,7 @@ import { worldWithGoogleAnalytics } from '../helpers/change-history.ts';
 import { setPlan, changeClient } from '../../src/auth/clients.ts';
 import { setClock } from '../../src/clock.ts';
 import type { EventRecord, EventsPage } from '../../src/schemas/events.ts';
+import { insertNewsItem, updateCompany } from '../helpers/import-records.ts';
 
 /** A receiver that records what it is sent (the signature is the webhooks test's business). */
 class Receiver {
@@ -84,7 +85,7 @@ async function news(n: number): Promise<void> {
   const [company] = await t.db.query<{ id: string }>('SELECT id FROM companies ORDER BY id LIMIT 1');
   for (let i = 0; i < n; i++) {
     const id = `fd_limits_${++newsCount}`;
-    await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ($1, $2, now(), $1)`, [id, company!.id]);
+    await insertNewsItem(t.db, { id, companyId: company!.id, title: id });
   }
   await t.app.events.nudge();
 }
@@ -313,7 +314,7 @@ test("a consumer sees only its own client's monitor events: in the pull feed, th
     const done = new AbortController();
     const strangerStream = readStream(stranger.headers, await streamQuery(stranger), { signal: done.signal });
     const ownStream = readStream(owner.headers, await streamQuery(owner), { stop: (titles) => titles.length > 0, signal: done.signal });
-    await t.db.query(`UPDATE companies SET country = 'NO' WHERE id = $1`, [company!.id]);
+    await updateCompany(t.db, company!.id, `country = 'NO'`);
     await t.app.events.nudge();
     await until("the owner's webhook", () => mine.got.length > 0);
     assert.deepEqual(

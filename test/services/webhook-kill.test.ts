@@ -20,6 +20,7 @@ import { openDb, type Db } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createWebhook, listWebhookDeliveries } from '../../src/services/webhooks.ts';
 import { testConfig } from '../helpers/app.ts';
+import { insertNewsItem } from '../helpers/import-records.ts';
 
 const EVENTS = 20;
 
@@ -49,8 +50,7 @@ test('kill -9 mid-delivery: every event is delivered afterwards, duplicates shar
   const config = testConfig({ ...env, ...(jobsSchema ? { JOBS_SCHEMA: jobsSchema } : {}) });
   const hook = await createWebhook(db, client.clientId, { url, eventTypes: ['feed.item'] }, config);
   const [company] = await db.query<{ id: string }>('SELECT id FROM companies ORDER BY id LIMIT 1');
-  for (let i = 0; i < EVENTS; i++)
-    await db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ($1, $2, now(), $1)`, [`fd_kill_${i}`, company!.id]);
+  for (let i = 0; i < EVENTS; i++) await insertNewsItem(db, { id: `fd_kill_${i}`, companyId: company!.id, title: `fd_kill_${i}` });
   if (dataDir) await db.close();
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/processes/webhook-deliverer.ts'], {

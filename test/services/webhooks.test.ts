@@ -13,6 +13,7 @@ import { createTestClient, type TestClient } from '../helpers/auth.ts';
 import { insertWorld } from '../helpers/fixtures.ts';
 import { intelligenceWorld } from '../intelligence/world.ts';
 import type { EventRecord } from '../../src/schemas/events.ts';
+import { insertNewsItem } from '../helpers/import-records.ts';
 
 interface Received {
   id: string;
@@ -93,7 +94,7 @@ let newsCount = 0;
 /** A news item of a company, published: one feed.item event. */
 async function news(title = `news ${++newsCount}`): Promise<string> {
   const [company] = await t.db.query<{ id: string }>('SELECT id FROM companies ORDER BY id LIMIT 1');
-  await t.db.query(`INSERT INTO feed_items (id, company_id, published_at, title) VALUES ($1, $2, now(), $1)`, [`fd_${title.replace(/\W/g, '_')}`, company!.id]);
+  await insertNewsItem(t.db, { id: `fd_${title.replace(/\W/g, '_')}`, companyId: company!.id, title: `fd_${title.replace(/\W/g, '_')}` });
   await t.app.events.nudge();
   return `fd_${title.replace(/\W/g, '_')}`;
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../src/db/db.ts';
 import { setClock } from '../../src/clock.ts';
 import { companyNamePattern, findPromptCompanies, invalidatePromptCatalog, loadProductLabels, loadPromptCatalog } from '../../src/store/catalog.ts';
 import { companyCandidates, parsePrompt } from '../../src/intelligence/prompt/index.ts';
+import { importRecords } from '../helpers/import-records.ts';
 
 let db: Db;
 before(async () => {
@@ -58,7 +59,7 @@ test('the catalog is cached per database and reloaded when its data changes', as
   assert.equal(await loadPromptCatalog(db), first, 'same object when the fingerprint is unchanged');
 
   // A rename keeps counts and ids: the fingerprint still notices it.
-  await db.query(`UPDATE products SET name = 'HubSpot Smart CRM' WHERE id = 'prd_hubspot_crm'`);
+  await importRecords(db, 'products', [{ id: 'prd_hubspot_crm', vendorId: 'ven_hubspot', categoryId: 'cat_crm', name: 'HubSpot Smart CRM' }]);
   assert.equal(await loadPromptCatalog(db), first, 'not re-checked within maxAge');
   clock += 60_000;
   const renamed = await loadPromptCatalog(db);
@@ -92,12 +93,14 @@ test('product labels are kept while the reference version holds and re-read on t
     vendorDomain: 'hubspot.com',
   });
   assert.equal(await loadProductLabels(db), first, 'same object while nothing changed');
-  // No maxAge here: a change made by any writer shows on the very next call.
-  await db.query(`UPDATE categories SET name = 'Customer Relationship Management' WHERE id = 'cat_crm'`);
+  // No maxAge here: a change an import makes shows on the very next call.
+  const [crm] = await db.query<{ parent_id: string | null }>(`SELECT parent_id FROM categories WHERE id = 'cat_crm'`);
+  const renameCrm = (name: string) => importRecords(db, 'categories', [{ id: 'cat_crm', name, ...(crm!.parent_id ? { parentId: crm!.parent_id } : {}) }]);
+  await renameCrm('Customer Relationship Management');
   const renamed = await loadProductLabels(db);
   assert.notEqual(renamed, first);
   assert.equal(renamed.get('prd_hubspot_crm')!.categoryName, 'Customer Relationship Management');
-  await db.query(`UPDATE categories SET name = 'CRM' WHERE id = 'cat_crm'`);
+  await renameCrm('CRM');
 });
 
 test('findPromptCompanies matches whole names in any case, legal suffix optional, and domains', async () => {

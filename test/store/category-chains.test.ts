@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createTestDb } from '../helpers/db.ts';
 import type { Db } from '../../src/db/db.ts';
 import { loadCategoryChains } from '../../src/store/catalog.ts';
+import { importRecords } from '../helpers/import-records.ts';
 
 let db: Db;
 before(async () => {
@@ -48,7 +49,7 @@ test('the same parent and top category as the recursive walk, cycles included', 
 
 test('a renamed category shows in the next read (the reference version moved)', async () => {
   await loadCategoryChains(db);
-  await db.query(`UPDATE categories SET name = 'Top renamed' WHERE id = 'top'`);
+  await importRecords(db, 'categories', [{ id: 'top', name: 'Top renamed' }]);
   const chains = await loadCategoryChains(db);
   assert.equal(chains.get('leaf')!.rootName, 'Top renamed');
   assert.equal(chains.get('mid')!.parentName, 'Top renamed');

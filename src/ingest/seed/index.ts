@@ -9,6 +9,7 @@ import { WorldOutline } from './generate.ts';
 import { companySource, type CompanySource } from './generator-thread.ts';
 import { definedCohorts } from './cohorts.ts';
 import type { ScaleName } from './scale.ts';
+import { noteReferenceChange, noteWorldChange } from '../../store/change-notes.ts';
 import { beginBulkLoad, clearWorld, insertCatalog, insertCohortRows, insertTaxonomy, joinList, worldCounts, writeCompanyBatch } from '../../store/seed.ts';
 import type { Db, Tx } from '../../db/db.ts';
 import { nowDate } from '../../clock.ts';
@@ -176,6 +177,9 @@ export async function seedWorld(db: Db, options: SeedOptions): Promise<SeedSumma
     await options.afterLoad?.(tx, () => bulkLoad.restoreWorldIndexes());
     progress({ phase: 'indexes', done: 0, total: 1 });
     await bulkLoad.end();
+    // A new catalog and a new world: servers running beside the seed drop what they cached.
+    await noteReferenceChange(tx);
+    await noteWorldChange(tx);
   });
   progress({ phase: 'done', done: n, total: n });
   return summary;

@@ -1,6 +1,10 @@
 // Import SQL for the catalog: industries, categories, vendors, products.
 // Each spec names the staging columns, the in-file keys, the reference checks and the upsert.
 import type { StageCheck, StageSpec } from './spec.ts';
+import { NOTE_REFERENCE_CHANGE } from '../change-notes.ts';
+
+/** Every catalog kind: servers' reference caches re-read the catalog after a change. */
+const referenceNotes = { after: [NOTE_REFERENCE_CHANGE] };
 
 /** Reference check: `column` must name an existing row of `table.key` (a unique key). */
 export function mustExist(field: string, column: string, table: string, key: string, what: string): StageCheck {
@@ -30,6 +34,7 @@ export function idChecks(table: string): StageCheck[] {
 }
 
 export const industries: StageSpec = {
+  notes: referenceNotes,
   columns: { id: 'text', name: 'text', sector: 'text' },
   keys: [
     { field: 'id', fields: ['id'], columns: ['id'] },
@@ -65,6 +70,7 @@ const CATEGORY_LEVELS = `WITH RECURSIVE tree AS (
   ) SELECT id FROM lv`;
 
 export const categories: StageSpec = {
+  notes: referenceNotes,
   columns: { id: 'text', name: 'text', parent_id: 'text', description: 'text' },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
   checks: [
@@ -101,6 +107,7 @@ export const categories: StageSpec = {
 };
 
 export const vendors: StageSpec = {
+  notes: referenceNotes,
   columns: { id: 'text', id_given: 'bool', domain: 'text', name: 'text', website: 'text', logo_url: 'text', description: 'text' },
   keys: [
     { field: 'domain', fields: ['domain'], columns: ['domain'] },
@@ -121,6 +128,7 @@ export const vendors: StageSpec = {
 };
 
 export const products: StageSpec = {
+  notes: referenceNotes,
   columns: {
     id: 'text',
     vendor_domain: 'text',

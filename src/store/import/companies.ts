@@ -2,6 +2,7 @@
 // contacts, feed items and defined cohorts. Rows name their company by domain.
 import { idChecks, mustExist } from './catalog.ts';
 import type { StageSpec } from './spec.ts';
+import { keepCompanyFields, NOTE_WORLD_CHANGE, RECORD_COMPANY_CHANGES, recordFeedItemsAdded } from '../change-notes.ts';
 
 const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'companies', 'domain', 'company');
 
@@ -42,6 +43,11 @@ export const companies: StageSpec = {
     },
   ],
   table: 'companies',
+  // Market sizing counts companies; a changed industry, country or band is an event.
+  notes: {
+    before: keepCompanyFields('SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.domain'),
+    after: [NOTE_WORLD_CHANGE, ...RECORD_COMPANY_CHANGES],
+  },
   // An industry is named by id or by name (case-insensitive); an exact match wins.
   from: `import_stage s LEFT JOIN LATERAL (
       SELECT r.id FROM industries r WHERE r.id = s.industry OR lower(r.name) = lower(s.industry)
@@ -101,6 +107,8 @@ export const installs: StageSpec = {
   keys: [{ field: 'productId', fields: ['companyDomain', 'productId'], columns: ['company_domain', 'product_id'] }],
   checks: [company(), mustExist('productId', 'product_id', 'products', 'id', 'product')],
   table: 'installs',
+  // New installs change what market sizing counts; new dates and counts do not.
+  notes: { afterInserts: [NOTE_WORLD_CHANGE] },
   // The primary key in the byte order its index compares in (the C.UTF-8 and C collations
   // agree on it); "C" also lets the sort use cheap abbreviated keys.
   bulk: { references: ['companies', 'products'], order: 'c.id COLLATE "C", s.product_id COLLATE "C"' },
@@ -185,6 +193,14 @@ export const feed: StageSpec = {
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
   checks: [company()],
   table: 'feed_items',
+  // A news item added (not one updated) is a feed.item event.
+  notes: {
+    before: [
+      'DROP TABLE IF EXISTS feed_items_new',
+      'CREATE TEMP TABLE feed_items_new ON COMMIT DROP AS SELECT s.id FROM import_stage s WHERE NOT EXISTS (SELECT 1 FROM feed_items f WHERE f.id = s.id)',
+    ],
+    after: [recordFeedItemsAdded('n.id IN (SELECT id FROM feed_items_new)')],
+  },
   from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
   conflict: ['id'],
   upsert: [

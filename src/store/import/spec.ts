@@ -57,6 +57,13 @@ export interface StageSpec {
   marks?: string;
   /** After the upsert: statements that re-derive dependent values (not counted). */
   after?: string[];
+  /**
+   * What the import notes of its change (store/change-notes.ts), as the writer: `before`
+   * runs before the write (it keeps what the notes compare against), `after` once the
+   * write changed anything (version bumps, world changes, events), `afterInserts` once it
+   * added a row.
+   */
+  notes?: { before?: string[]; after?: string[]; afterInserts?: string[] };
   /** Kinds of millions of rows: written as UPDATE changed + INSERT new (upsert.ts). `from`
    *  must yield one row per staged row once the checks pass (joins on unique keys only). */
   bulk?: {

@@ -111,13 +111,17 @@ export class ImportStage {
   /** Writes the checked rows: inserts new ones, updates changed ones, leaves identical ones. */
   async write(presentFields: ReadonlySet<string>): Promise<{ inserted: number; updated: number; deleted: number }> {
     const { spec } = this;
+    for (const stmt of spec.notes?.before ?? []) await this.client.query(stmt);
     const counts: WriteCounts = spec.bulk
       ? await updateThenInsert(this.client, spec, presentFields, await this.foreignKeysVerified())
       : await upsert(this.client, spec, presentFields);
     let deleted = 0;
     if (spec.deleteMissing) deleted = Number((await this.client.query(spec.deleteMissing)).rows[0]?.deleted ?? 0);
     for (const stmt of spec.after ?? []) await this.client.query(stmt);
-    if (spec.marks && counts.inserted + counts.updated + deleted > 0) await this.client.query(spec.marks);
+    const changed = counts.inserted + counts.updated + deleted > 0;
+    if (spec.marks && changed) await this.client.query(spec.marks);
+    if (changed) for (const stmt of spec.notes?.after ?? []) await this.client.query(stmt);
+    if (counts.inserted > 0) for (const stmt of spec.notes?.afterInserts ?? []) await this.client.query(stmt);
     return { ...counts, deleted };
   }
 
