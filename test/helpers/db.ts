@@ -2,7 +2,7 @@
 // in the PostgreSQL server named by DATABASE_URL (dropped again on close).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb, type Db } from '../../src/db/db.ts';
+import { openDb, type Db, type DbTimeouts } from '../../src/db/db.ts';
 import { migrate } from '../../src/db/migrate.ts';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || undefined;
@@ -29,7 +29,7 @@ export function testJobsSchema(db: Db): string | undefined {
   return schema ? jobsSchemaOf(schema) : undefined;
 }
 
-export async function createTestDb(options: { preparedStatements?: boolean } = {}): Promise<Db> {
+export async function createTestDb(options: { preparedStatements?: boolean; timeouts?: DbTimeouts } = {}): Promise<Db> {
   if (!TEST_DATABASE_URL) {
     const db = await openDb(options);
     await migrate(db);
