@@ -179,7 +179,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
       else {
         const key = (attrs.get('name') ?? attrs.get('property') ?? equiv).toLowerCase();
         const content = attrs.get('content');
-        if (key && content !== undefined) metas.push({ name: key, content, start: i, end });
+        // An empty value is a template's blank (`<meta name="google-site-verification" content="">`): it carries no token, no name, nothing a rule can claim.
+        if (key && content !== undefined && content.trim() !== '') metas.push({ name: key, content, start: i, end });
       }
     } else if (name === 'iframe') {
       const src = attrs.get('src') ?? attrs.get('data-src');
