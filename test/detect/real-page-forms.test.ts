@@ -30,3 +30,74 @@ test("Ensighten's tag loader (nexus.ensighten.com/<account>/Bootstrap.js) is not
   ])
     assert.ok(names(doc(`<script src="${href}"></script>`)).includes('Bootstrap'), href);
 });
+
+test('Google Publisher Tag: gpt.js from either of its hosts, and the command queue a page calls into', () => {
+  for (const src of ['//www.googletagservices.com/tag/js/gpt.js', 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'])
+    assert.ok(names(doc(`<script async src="${src}"></script>`)).includes('Google Publisher Tag'), src);
+  assert.ok(names(doc('', '<script>googletag.cmd.push(function() { googletag.pubads().setTargeting("section", "news"); });</script>')).includes('Google Publisher Tag'));
+  // Campaign Manager's activity path is another product's.
+  assert.ok(!names(doc('', '<img src="https://ad.doubleclick.net/ddm/activity/src=2542116;type=gblog;cat=a;ord=1?" width="1" height="1">')).includes('Google Publisher Tag'));
+});
+
+test('Comscore: beacon.js from b. or sb., its streaming plugins, and its pixel over http or https', () => {
+  for (const head of [
+    '<script async src="http://b.scorecardresearch.com/beacon.js"></script>',
+    '<script src="https://sb.scorecardresearch.com/c2/plugins/streamingtag_plugin_jwplayer.js"></script>',
+  ])
+    assert.ok(names(doc(head)).includes('Comscore'), head);
+  for (const pixel of [
+    '<noscript> <img src="http://b.scorecardresearch.com/p?c1=2&amp;c2=21229662&amp;cv=2.0&amp;cj=1"> </noscript>',
+    '<noscript><img src="//b.scorecardresearch.com/b?c1=2&amp;c2=6036385&amp;c3=" /></noscript>',
+    '<img src="https://sb.scorecardresearch.com/p?c1=2&c2=3005617&cv=2.0&cj=1" />',
+  ])
+    assert.ok(names(doc('', pixel)).includes('Comscore'), pixel);
+  // A hint to its host, or its tag quoted as text, is not use.
+  assert.deepEqual(
+    names(doc('<link rel="dns-prefetch" href="//b.scorecardresearch.com">', '<noscript>&lt;img src="http://b.scorecardresearch.com/p?c1=2&amp;c2=6770184" /&gt;</noscript>')),
+    [],
+  );
+});
+
+test("Quantcast: quant.js and aquant.js from any of its hosts, and its pixel", () => {
+  assert.ok(names(doc('<script src="http://pixel.quantserve.com/aquant.js?a=p-D1yc5zQgjmqr5" async></script>')).includes('Quantcast Measure'));
+  for (const pixel of [
+    '<noscript><div style="display:none;"><img src="//pixel.quantserve.com/pixel/p-15e4OSeaAUAF6.gif" border="0" height="1" width="1" alt="Quantcast"/></div></noscript>',
+    '<div style="display:none;"><img src="https://pixel.quantserve.com/pixel?a.1=p-0f0nSqEQ_DwA6&amp;a.2=p-31f3D02tYU8zY" border="0"></div>',
+  ])
+    assert.ok(names(doc('', pixel)).includes('Quantcast Measure'), pixel);
+  assert.deepEqual(names(doc('<link rel="dns-prefetch" href="http://pixel.quantserve.com/">')), []);
+});
+
+test("Sailthru: the Horizon script, its sailthru.* content meta tags (either attribute order), and its WordPress plugin's stylesheet", () => {
+  assert.ok(names(doc('<script async src="http://ak.sail-horizon.com/horizon/v1.js"></script>')).includes('Sailthru'));
+  for (const meta of [
+    '<meta name="sailthru.title" content="The 21 best movies of 2017" />',
+    '<meta value="2016-11-28 16:23:00 -0500" name="sailthru.date">',
+  ])
+    assert.ok(names(doc(meta)).includes('Sailthru'), meta);
+  assert.ok(
+    names(doc('<link rel="stylesheet" id="sailthru-subscribe-widget-styles-css" href="https://pagesix.com/wp-content/plugins/sailthru-wordpress-plugin/css/widget.subscribe.css?ver=5.9.3">')).includes(
+      'Sailthru',
+    ),
+  );
+  // A hint to its host is not use.
+  assert.deepEqual(names(doc('<link rel="dns-prefetch" href="https://ak.sail-horizon.com/spm/spm.v1.min.js">')), []);
+});
+
+test("Cloudflare: the site's own /cdn-cgi/ paths (email obfuscation, its scripts) are written by Cloudflare in front of it", () => {
+  for (const body of [
+    '<script data-cfasync="false" src="/cdn-cgi/scripts/5c5dd728/cloudflare-static/email-decode.min.js"></script>',
+    '<span class="__cf_email__" data-cfemail="7f141b1e09161b0c10113f0f1013160b161c10511c10">[email&#160;protected]</span>',
+    '<a href="http://www.dmagazine.com/cdn-cgi/l/email-protection#e69483858396928f89888f9592a6828b">Email</a>',
+    '<script>for(i=0;i<l.length;i++){try{a=l[i].getAttribute("href");if(a&&a.indexOf("/cdn-cgi/l/email-protection") > -1 && (a.length > 28)){}}catch(e){}}</script>',
+  ])
+    assert.ok(names(doc('', body)).includes('Cloudflare'), body);
+});
+
+test('Google Analytics: the classic ga.js command queue, _gaq', () => {
+  assert.ok(
+    names(doc('', "<script>var _gaq = _gaq || []; _gaq.push(['_setAccount', 'UA-12345-1']); _gaq.push(['_trackPageview']);</script>")).includes('Google Analytics'),
+  );
+  // Inside a longer identifier it is not the queue.
+  assert.deepEqual(names(doc('', '<script>var my_gaqueue = [];</script>')), []);
+});
