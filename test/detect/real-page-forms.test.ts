@@ -15,7 +15,9 @@ const names = (html: string) => found(html).map((d) => d.name);
 test('a verification meta tag left empty is no token: only one with a value names the account', () => {
   const empty = doc('<meta name="google-site-verification" content="" /><meta name="msvalidate.01" content=" " />');
   assert.deepEqual(names(empty), []);
-  const filled = doc('<meta name="google-site-verification" content="Jm2bJ0v8yW0Cq3fZk8bQe1n3b7Tq9xQm4Zc2w1aPp0E" /><meta name="msvalidate.01" content="4F1A0C2B9D8E7F6A5B4C3D2E1F0A9B8C" />');
+  const filled = doc(
+    '<meta name="google-site-verification" content="Jm2bJ0v8yW0Cq3fZk8bQe1n3b7Tq9xQm4Zc2w1aPp0E" /><meta name="msvalidate.01" content="4F1A0C2B9D8E7F6A5B4C3D2E1F0A9B8C" />',
+  );
   assert.deepEqual(names(filled).sort(), ['Bing Webmaster Tools', 'Google Search Console']);
 });
 
@@ -34,9 +36,15 @@ test("Ensighten's tag loader (nexus.ensighten.com/<account>/Bootstrap.js) is not
 test('Google Publisher Tag: gpt.js from either of its hosts, and the command queue a page calls into', () => {
   for (const src of ['//www.googletagservices.com/tag/js/gpt.js', 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'])
     assert.ok(names(doc(`<script async src="${src}"></script>`)).includes('Google Publisher Tag'), src);
-  assert.ok(names(doc('', '<script>googletag.cmd.push(function() { googletag.pubads().setTargeting("section", "news"); });</script>')).includes('Google Publisher Tag'));
+  assert.ok(
+    names(doc('', '<script>googletag.cmd.push(function() { googletag.pubads().setTargeting("section", "news"); });</script>')).includes('Google Publisher Tag'),
+  );
   // Campaign Manager's activity path is another product's.
-  assert.ok(!names(doc('', '<img src="https://ad.doubleclick.net/ddm/activity/src=2542116;type=gblog;cat=a;ord=1?" width="1" height="1">')).includes('Google Publisher Tag'));
+  assert.ok(
+    !names(doc('', '<img src="https://ad.doubleclick.net/ddm/activity/src=2542116;type=gblog;cat=a;ord=1?" width="1" height="1">')).includes(
+      'Google Publisher Tag',
+    ),
+  );
 });
 
 test('Comscore: beacon.js from b. or sb., its streaming plugins, and its pixel over http or https', () => {
@@ -53,12 +61,17 @@ test('Comscore: beacon.js from b. or sb., its streaming plugins, and its pixel o
     assert.ok(names(doc('', pixel)).includes('Comscore'), pixel);
   // A hint to its host, or its tag quoted as text, is not use.
   assert.deepEqual(
-    names(doc('<link rel="dns-prefetch" href="//b.scorecardresearch.com">', '<noscript>&lt;img src="http://b.scorecardresearch.com/p?c1=2&amp;c2=6770184" /&gt;</noscript>')),
+    names(
+      doc(
+        '<link rel="dns-prefetch" href="//b.scorecardresearch.com">',
+        '<noscript>&lt;img src="http://b.scorecardresearch.com/p?c1=2&amp;c2=6770184" /&gt;</noscript>',
+      ),
+    ),
     [],
   );
 });
 
-test("Quantcast: quant.js and aquant.js from any of its hosts, and its pixel", () => {
+test('Quantcast: quant.js and aquant.js from any of its hosts, and its pixel', () => {
   assert.ok(names(doc('<script src="http://pixel.quantserve.com/aquant.js?a=p-D1yc5zQgjmqr5" async></script>')).includes('Quantcast Measure'));
   for (const pixel of [
     '<noscript><div style="display:none;"><img src="//pixel.quantserve.com/pixel/p-15e4OSeaAUAF6.gif" border="0" height="1" width="1" alt="Quantcast"/></div></noscript>',
@@ -70,15 +83,14 @@ test("Quantcast: quant.js and aquant.js from any of its hosts, and its pixel", (
 
 test("Sailthru: the Horizon script, its sailthru.* content meta tags (either attribute order), and its WordPress plugin's stylesheet", () => {
   assert.ok(names(doc('<script async src="http://ak.sail-horizon.com/horizon/v1.js"></script>')).includes('Sailthru'));
-  for (const meta of [
-    '<meta name="sailthru.title" content="The 21 best movies of 2017" />',
-    '<meta value="2016-11-28 16:23:00 -0500" name="sailthru.date">',
-  ])
+  for (const meta of ['<meta name="sailthru.title" content="The 21 best movies of 2017" />', '<meta value="2016-11-28 16:23:00 -0500" name="sailthru.date">'])
     assert.ok(names(doc(meta)).includes('Sailthru'), meta);
   assert.ok(
-    names(doc('<link rel="stylesheet" id="sailthru-subscribe-widget-styles-css" href="https://pagesix.com/wp-content/plugins/sailthru-wordpress-plugin/css/widget.subscribe.css?ver=5.9.3">')).includes(
-      'Sailthru',
-    ),
+    names(
+      doc(
+        '<link rel="stylesheet" id="sailthru-subscribe-widget-styles-css" href="https://pagesix.com/wp-content/plugins/sailthru-wordpress-plugin/css/widget.subscribe.css?ver=5.9.3">',
+      ),
+    ).includes('Sailthru'),
   );
   // A hint to its host is not use.
   assert.deepEqual(names(doc('<link rel="dns-prefetch" href="https://ak.sail-horizon.com/spm/spm.v1.min.js">')), []);
@@ -96,8 +108,83 @@ test("Cloudflare: the site's own /cdn-cgi/ paths (email obfuscation, its scripts
 
 test('Google Analytics: the classic ga.js command queue, _gaq', () => {
   assert.ok(
-    names(doc('', "<script>var _gaq = _gaq || []; _gaq.push(['_setAccount', 'UA-12345-1']); _gaq.push(['_trackPageview']);</script>")).includes('Google Analytics'),
+    names(doc('', "<script>var _gaq = _gaq || []; _gaq.push(['_setAccount', 'UA-12345-1']); _gaq.push(['_trackPageview']);</script>")).includes(
+      'Google Analytics',
+    ),
   );
   // Inside a longer identifier it is not the queue.
   assert.deepEqual(names(doc('', '<script>var my_gaqueue = [];</script>')), []);
+});
+
+test('a loader in an inline script: the address it inserts is read as the script it loads', () => {
+  const cases: Array<[string, string]> = [
+    [
+      "var _gaq = []; (function() { var ga = document.createElement('script'); ga.src = ('https:' == document.location.protocol ? 'https://ssl' : 'http://www') + '.google-analytics.com/ga.js'; })();",
+      'Google Analytics',
+    ],
+    [
+      "var gptScript = document.createElement('script'); gptScript.async = 'async'; gptScript.src = '//www.googletagservices.com/tag/js/gpt.js';",
+      'Google Publisher Tag',
+    ],
+    [
+      'var s = document.createElement("script"); s.src = (document.location.protocol == "https:" ? "https://sb" : "http://b") + ".scorecardresearch.com/beacon.js";',
+      'Comscore',
+    ],
+    ['js.id = "boomr-if-as"; js.src = "//c.go-mpulse.net/boomerang/" + "VQUZM-ZM9PY-YXUX2-SMCUL-QHMKQ";', 'Akamai mPulse'],
+    ['$.ajax({dataType:"script",cache:true,url:"//ak.sail-horizon.com/horizon/v1.js"});', 'Sailthru'],
+  ];
+  for (const [js, name] of cases) {
+    const d = found(doc('', `<script>${js}</script>`)).find((x) => x.name === name);
+    assert.ok(d, name);
+    assert.equal(d.evidence[0]!.source, 'script');
+    assert.match(d.evidence[0]!.ruleId, /\/scriptSrc\/\d+$/);
+  }
+  // The same address as data (JSON, a string in a code sample, a comment) is not a load.
+  assert.deepEqual(
+    names(
+      doc(
+        '',
+        `<script type="application/json">{"src": "//www.googletagservices.com/tag/js/gpt.js"}</script>
+         <pre><code>&lt;script&gt;s.src = '//c.go-mpulse.net/boomerang/' + key;&lt;/script&gt;</code></pre>
+         <!-- <script>ga.src = 'https://ssl.google-analytics.com/ga.js';</script> -->`,
+      ),
+    ),
+    [],
+  );
+});
+
+test("a tag's fallback pixel: an <img> inside <noscript>, or one pixel in size, is read by the address rules as markup", () => {
+  const cases: Array<[string, string]> = [
+    [
+      '<noscript><div><img src="//secure-us.imrworldwide.com/cgi-bin/m?ci=us-805310h&amp;cg=0&amp;cc=1&amp;ts=noscript" width="1" height="1" alt=""/></div></noscript>',
+      'Nielsen DCR',
+    ],
+    ['<img src="//ib.adnxs.com/seg?add=7103559&amp;t=2" width="1" height="1" />', 'Xandr'],
+    ['<noscript><img src="http://logc2.xiti.com/hit.xiti?s=43260&s2=56&p=pixels"></noscript>', 'Piano Analytics'],
+  ];
+  for (const [markup, name] of cases) {
+    const d = found(doc('', markup)).find((x) => x.name === name);
+    assert.ok(d, name);
+    assert.equal(d.evidence[0]!.source, 'html');
+    assert.match(d.evidence[0]!.excerpt, /^<img /);
+  }
+  // The tag quoted as text inside <noscript>, or a picture of normal size from the vendor's host, is not a pixel.
+  assert.deepEqual(
+    names(
+      doc(
+        '',
+        `<noscript>&lt;img src="//secure-us.imrworldwide.com/cgi-bin/m?ci=us-1" /&gt;</noscript>
+         <img src="https://ib.adnxs.com/seg?add=1" width="300" height="250">`,
+      ),
+    ),
+    [],
+  );
+});
+
+test("a link to a path of the site itself is read by links rules: Cloudflare's email protection", () => {
+  const d = found(doc('', '<a href="/cdn-cgi/l/email-protection#c8f7bbbdaaa2adabbcf59ca0adedfaf88e8981849">Email us</a>')).find((x) => x.name === 'Cloudflare');
+  assert.ok(d);
+  assert.equal(d.evidence[0]!.ruleId, 'Cloudflare/links/0');
+  // A path that names another host is not an account there.
+  assert.deepEqual(names(doc('', '<a href="/to/calendly.com/acme/30min">local</a> <a href="/go/jobs.lever.co/acme">jobs</a>')), []);
 });
