@@ -188,3 +188,56 @@ test("a link to a path of the site itself is read by links rules: Cloudflare's e
   // A path that names another host is not an account there.
   assert.deepEqual(names(doc('', '<a href="/to/calendly.com/acme/30min">local</a> <a href="/go/jobs.lever.co/acme">jobs</a>')), []);
 });
+
+test('ad, analytics and widget tags in the forms news sites load them', () => {
+  const cases: Array<[string, string]> = [
+    ['<script src="//c.amazon-adsystem.com/aax2/amzn_ads.js"></script>', 'Amazon Advertising'],
+    ['<script async src="https://aax.amazon-adsystem.com/e/dtb/bid?src=3030&amp;u=https%3A%2F%2Fwww.nytimes.com"></script>', 'Amazon Advertising'],
+    ['<script async src="http://rtax.criteo.com/delivery/rta/rta.js?netId=4157&amp;cookieName=crtg_trnr"></script>', 'Criteo'],
+    ['<script src="http://pagead2.googlesyndication.com/pagead/show_ads.js"></script>', 'Google AdSense'],
+    ['<script id="async-buttons" src="http://w.sharethis.com/button/async-buttons.js"></script>', 'ShareThis'],
+    ['<iframe src="https://securepubads.g.doubleclick.net/gampad/adx?iu=/4216/USW.LTG&amp;sz=1x1" width="1" height="1"></iframe>', 'Google Ad Manager'],
+    ['<iframe id="ob_iframe" src="https://widgets.outbrain.com/widgetOBUserSync/obUserSync.html#pid=5142"></iframe>', 'Outbrain'],
+    ['<link rel="preload" href="https://use.typekit.net/af/9ff5df/0000000000000000000131a3/27/l?primer=7cdcb44be4a7" as="font">', 'Adobe Fonts'],
+    ['<script>(function(d){var e={kitId:"abc1def"},a=d.createElement("script");a.src="//use.typekit.net/"+e.kitId+".js";})(document);</script>', 'Adobe Fonts'],
+    [
+      '<form class="mc-embedded-subscribe-form" action="//wired.us8.list-manage.com/subscribe/post-json?u=d6a9b4ef731bfa16b27259de6&amp;id=62b9" method="post"></form>',
+      'Mailchimp',
+    ],
+    ['<a href="https://macrumors.us5.list-manage.com/subscribe?u=7d0106b433773bd0aef5828e0&amp;id=3989954cde">Newsletter</a>', 'Mailchimp'],
+    ['<link rel="stylesheet" href="https://pagesix.com/wp-content/mu-plugins/jetpack-10.9/_inc/social-logos/social-logos.min.css?ver=10.9">', 'Jetpack'],
+    ['<img class="size-full wp-image-686639 jetpack-lazy-image" src="https://thoughtcatalog.com/wp-content/uploads/2016/12/a.jpg">', 'Jetpack'],
+    ['<script src="http://admin.brightcove.com/js/BrightcoveExperiences.js"></script>', 'Brightcove'],
+    ['<iframe id="snap810713" src="https://tr.snapchat.com/cm/i?pid=32a4892a-7a98-44df-b23b-7ed05a1b1f6f"></iframe>', 'Snap Pixel'],
+    ['<iframe src="https://consentcdn.cookiebot.com/sdk/bc-v4.min.html"></iframe>', 'Cookiebot'],
+    ['<link rel="preload" href="https://sas5huyoim.kameleoon.io/engine.js" as="script">', 'Kameleoon'],
+    ['<button class="optanon-toggle-display c-footer__link">Manage cookies</button>', 'OneTrust'],
+    ['<script async src="http://ad.crwdcntrl.net/5/c=1859/pe=y/callback=_nw2e.closures.c0"></script>', 'Lotame'],
+    ['<script src="https://as-sec.casalemedia.com/headertag/?v=9&amp;fn=cygnus_index_parse_res&amp;s=167943"></script>', 'Index Exchange'],
+    ['<script async src="http://s.moatads.com/sfgate883iFkm77/moatcontent.js"></script>', 'Moat'],
+    ['<script src="http://cdn.gigya.com/js/socialize.js?apiKey=2_COh26GgfZDptreu0iQ9aknzT"></script>', 'SAP Customer Data Cloud'],
+    ['<script>var pbjs = {}; pbjs.bids = [{"bidder":"openx","params":{"delDomain":"meredith-d.openx.net","unit":"561381928"}}];</script>', 'OpenX'],
+    ['<div data-rc-widget="" data-widget-host="habitat" data-endpoint="//trends.revcontent.com" data-widget-id="32191"></div>', 'Revcontent'],
+    ['<a href="https://docs.google.com/forms/d/e/1FAIpQLSfLW30xgZodF1qRAg80oWEGuDpW-1HHaL0g42G3SmvB2f4lCw/viewform">Feedback</a>', 'Google Forms'],
+    ['<a href="https://prf.hn/click/camref:1101liUFf/ar:247Sports/destination:https://www.example.com">Shop</a>', 'Partnerize'],
+    ['<a href="http://app.readspeaker.com/cgi-bin/rsent?customerid=5841&amp;lang=en_us&amp;readid=text">Listen</a>', 'ReadSpeaker'],
+    ['<script>jQuery.getScript("//cdn.sendpulse.com/28edd3380a1c17cf65b137fe96516659/js/push/23fc4af694e1db7721_1.js");</script>', 'SendPulse'],
+    ['<iframe scrolling="no" src="https://eb2.3lift.com/sync?us_privacy=1NNN&amp;"></iframe>', 'TripleLift'],
+    ['<link rel="preload" as="script" href="//go.ezodn.com/hb/dall.js?b=amx,ix">', 'Ezoic'],
+    ['<script src="//cloudfront.loggly.com/js/loggly.tracker-latest.min.js"></script>', 'Loggly'],
+    ['<script src="//www.spot.im/embed/modules/launcher/bundle.js?module=messages-count"></script>', 'OpenWeb'],
+    ['<a href="http://www.surveygizmo.com/s3/2094311/Firefox-Family-Tertiary-Navigation">Survey</a>', 'Alchemer'],
+  ];
+  for (const [markup, name] of cases) assert.ok(names(doc('', markup)).includes(name), `${name}: ${markup}`);
+  // The vendors' own pages linked from an article are mentions.
+  assert.deepEqual(
+    names(
+      doc(
+        '',
+        `<a href="https://docs.google.com/forms/about/">Google Forms</a> <a href="https://prf.hn/">Partnerize</a>
+         <a href="https://www.surveygizmo.com/pricing/">SurveyGizmo</a> <a href="https://mailchimp.com/">Mailchimp</a>`,
+      ),
+    ),
+    [],
+  );
+});
