@@ -111,8 +111,15 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   for (const r of page.pixels) matchShort(catalog.resourceUrls, cap(r.url, 2048), found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url, 'html');
   // The address an inline loader inserts is the script it loads.
   for (const r of page.inlineUrls) matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.inlineScript, r.start, r.end - r.start), url);
-  if (catalog.links.size)
-    for (const link of page.links) matchShort(catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
+  if (catalog.links.size) {
+    // A page links to hundreds of its own paths; they are matched only when the page holds a literal of a pattern that reads one.
+    const siteLinks = catalog.siteLinks.size > 0 && catalog.siteLinks.candidates(page.lower).length > 0;
+    for (const link of page.links) {
+      const onSite = link.url.charCodeAt(0) === 47 && link.url.charCodeAt(1) !== 47;
+      if (onSite && !siteLinks) continue;
+      matchShort(onSite ? catalog.siteLinks : catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
+    }
+  }
   for (const meta of page.metas) {
     matchKeyed(
       catalog.meta.get(meta.name),

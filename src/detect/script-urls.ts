@@ -28,6 +28,8 @@ const MAX_URL = 2048;
 /** How far back from a literal its `src =`, `src:`, `setAttribute('src',` or `getScript(` is looked for. */
 const SRC_REACH = 16;
 
+/** The characters the pass stops at: quotes, and the `/` and `<` that may open a comment. */
+const NEXT_MARK = /['"`/<]/g;
 const isQuote = (c: number) => c === 34 || c === 39 || c === 96;
 /** Characters an address in a literal can hold: no space, quote, angle bracket or control character. */
 const isUrlChar = (c: number) => c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 127;
@@ -41,6 +43,10 @@ export function scriptUrls(text: string, max = MAX_SCRIPT_URLS): ScriptUrl[] {
   const n = text.length;
   let i = 0;
   while (i < n && out.length < max) {
+    // To the next character that can open a literal or a comment (one character class: no backtracking).
+    NEXT_MARK.lastIndex = i;
+    if (!NEXT_MARK.test(text)) break;
+    i = NEXT_MARK.lastIndex - 1;
     const c = text.charCodeAt(i);
     if (!isQuote(c)) {
       if (c === 47 && commentStarts(text, i)) i = text.charCodeAt(i + 1) === 47 ? lineEnd(text, i) : blockEnd(text, i);
