@@ -83,9 +83,10 @@ function tagEnd(lower: string, from: number): number {
   return lower.length;
 }
 
-/** Lengths and first letters of the tag names the scanner reads (a, img, pre, code, link, meta, xmp, style, script, iframe, noscript, textarea). */
-const WANTED_LENGTHS = new Set([3, 4, 5, 6, 8]);
-const WANTED_FIRST = new Set([...'slmiptcxn'].map((ch) => ch.charCodeAt(0)));
+/** The tag names the scanner reads, each as its length and first letter (`length * 128 + letter`): a name's one lookup before it is sliced. */
+const WANTED = new Set(
+  ['a', 'img', 'pre', 'xmp', 'code', 'link', 'meta', 'style', 'script', 'iframe', 'noscript', 'textarea'].map((n) => n.length * 128 + n.charCodeAt(0)),
+);
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
 
 export function scanPage(input: string, cap = HTML_CAP): PageFacts {
@@ -101,6 +102,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     siteLinks = 0;
   /** Where the `<noscript>` being read ends (its `<img>` are a tag's fallback pixels); -1 outside one. */
   let noscriptEnd = -1;
+  /** The first `>` at or after the last `<img` read (len: none): every `<img` before it ends there. */
+  let nextGt = -1;
   const inline: string[] = [];
   const excluded: number[] = [];
   const exclude = (start: number, end: number) => {
@@ -125,9 +128,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     let j = i + 2;
     while (j < len && isNameChar(lower.charCodeAt(j))) j++;
-    // Most tags (div, p, span, li, img, h2...) are none of ours: decide on length and first letter before slicing the name.
-    const nameLength = j - i - 1;
-    if (!(nameLength === 1 ? c === 97 : WANTED_LENGTHS.has(nameLength) && WANTED_FIRST.has(c))) {
+    // Most tags (div, p, span, li, nav, h2...) are none of ours: decide on length and first letter before slicing the name.
+    if (!WANTED.has((j - i - 1) * 128 + c)) {
       i = j;
       continue;
     }
@@ -150,19 +152,32 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
         i = j;
         continue;
     }
+    if (name === 'img') {
+      // Pages hold hundreds of pictures: the tag is read to its first `>` (native, no quote
+      // tracking; a `>` inside an attribute value only shortens what is read), and only a pixel's
+      // attributes are parsed. The scan goes on from the name, as for a tag it does not read; the
+      // `>` found is remembered, so a page of `<img` with none reads the text once, not once per tag.
+      if (pixels.length < MAX_PIXELS) {
+        if (nextGt < j) {
+          const gt = lower.indexOf('>', j);
+          nextGt = gt < 0 ? len : gt;
+        }
+        // Nor past the next `<`, where the scan goes on: the stretches read are disjoint.
+        const lt = lower.indexOf('<', j);
+        const stop = lt >= 0 && lt < nextGt ? lt : nextGt;
+        if (i < noscriptEnd || PIXEL_SIZE.test(lower.slice(j, stop))) {
+          const src = attributes(html.slice(j, stop)).get('src');
+          if (src) pixels.push({ url: src, start: i, end: stop + 1 });
+        }
+      }
+      i = j;
+      continue;
+    }
     const end = tagEnd(lower, j);
     if (name === 'noscript') {
       // Read on inside it: its iframes and images are the markup a browser without scripts gets.
       const close = lower.indexOf('</noscript', end);
       noscriptEnd = close < 0 ? len : close;
-      i = end;
-      continue;
-    }
-    if (name === 'img') {
-      if (pixels.length < MAX_PIXELS && (i < noscriptEnd || PIXEL_SIZE.test(lower.slice(j, end - 1)))) {
-        const src = attributes(html.slice(j, end - 1)).get('src');
-        if (src) pixels.push({ url: src, start: i, end });
-      }
       i = end;
       continue;
     }

@@ -15,7 +15,7 @@
 // commented-out tag, or an unclosed <script> that runs into one, loads nothing).
 
 /** One address found in a literal: where it starts in the text and how long the literal's run is. */
-export interface ScriptUrl {
+interface ScriptUrl {
   url: string;
   index: number;
   length: number;

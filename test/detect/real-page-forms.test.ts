@@ -241,3 +241,15 @@ test('ad, analytics and widget tags in the forms news sites load them', () => {
     [],
   );
 });
+
+test('pixels are read in linear time: a page of <img tags with no end, or of pixels past the cap', () => {
+  for (const hostile of [
+    `<noscript>${'<img src="//pixel.quantserve.com/pixel/p-1.gif" width="1" '.repeat(20_000)}`,
+    '<img'.repeat(100_000),
+    `<noscript>${'<img height=1 src=//b.scorecardresearch.com/p?c1=2>'.repeat(20_000)}</noscript>`,
+  ]) {
+    const started = performance.now();
+    found(hostile);
+    assert.ok(performance.now() - started < 2000, `${hostile.slice(0, 30)}…: ${Math.round(performance.now() - started)} ms`);
+  }
+});
