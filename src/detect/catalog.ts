@@ -52,6 +52,8 @@ export interface CompiledCatalog {
   html: PatternSet;
   /** The href of `<a>` links: accounts on vendors' domains. */
   links: PatternSet;
+  /** The `links` patterns that read a path on the site itself (SITE_PATH), the only ones a link such as `/cdn-cgi/…` is matched with. */
+  siteLinks: PatternSet;
   pageUrl: PatternSet;
   job: PatternSet;
   dns: Record<DnsRuleType, PatternSet>;
@@ -175,6 +177,7 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     jsGlobals: [...jsGlobals],
     html: new PatternSet(buckets.html),
     links: new PatternSet(buckets.links),
+    siteLinks: new PatternSet(buckets.links.filter((p) => SITE_PATH.test(p.source))),
     pageUrl: new PatternSet(buckets.pageUrl),
     job: new PatternSet(buckets.job),
     dns: Object.fromEntries(DNS_RULE_TYPES.map((type) => [type, new PatternSet(dns[type])])) as Record<DnsRuleType, PatternSet>,
@@ -184,6 +187,14 @@ export function compileCatalog(rules: RuleFile, categories: ReadonlySet<string> 
     cookiePrefixes,
   };
 }
+
+/**
+ * A `links` pattern written for a path on the site itself starts `^/` or `^(?:https?://[^/]+)?/`
+ * (docs/detection-rules.md). A page has hundreds of such links (its navigation) and the catalog
+ * one or two such patterns: the others all start with a vendor's host, so those links are matched
+ * with these alone.
+ */
+const SITE_PATH = /^\^(?:\/(?!\/)|\(\?:https\?:\/\/\[\^\/\]\+\)\?\/)/;
 
 function parseTags(raw: string): { source: string; confidence?: number } {
   const [source, ...tags] = raw.split('\\;');

@@ -10,7 +10,7 @@ import type { PatternMatch } from './pattern.ts';
 import { fillVersion, sourceOfField, type Candidate, type CompiledPattern, type PatternSet } from './rules.ts';
 import type { Detection, SiteArtifacts } from './types.ts';
 import type { VisitCoverage } from './visit.ts';
-import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem } from '../technographics/evidence.ts';
+import { CLAIM_CONFIDENCE, traceStrength, type EvidenceItem, type EvidenceSource } from '../technographics/evidence.ts';
 
 export const LIMITS = {
   html: HTML_CAP,
@@ -52,11 +52,15 @@ class Findings {
   readonly byTech = new Map<number, EvidenceItem[]>();
   /** Set while a rendered page is matched: its evidence says where it came from. */
   rendered = false;
-  /** `weight`: the trace's own weight when it differs from the rule's (an optional skill in a job post). */
-  add(p: CompiledPattern, m: PatternMatch, found: string, url?: string, weight = p.weight): void {
+  /**
+   * `weight`: the trace's own weight when it differs from the rule's (an optional skill in a job
+   * post); `source`: where the trace was when it is not where the rule's field looks (a pixel's
+   * address read by a script-address rule is markup).
+   */
+  add(p: CompiledPattern, m: PatternMatch, found: string, url?: string, weight = p.weight, source = sourceOfField(p.field)): void {
     const version = fillVersion(p.version, m);
     const excerpt = this.rendered ? clip(RENDERED_EXCERPT + found) : found;
-    const ev: EvidenceItem = { source: sourceOfField(p.field), url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight };
+    const ev: EvidenceItem = { source, url: url ?? null, ruleId: p.ruleId, excerpt, version: version || null, weight };
     const list = this.byTech.get(p.tech);
     const same = list?.findIndex((e) => e.ruleId === ev.ruleId) ?? -1;
     if (!list) this.byTech.set(p.tech, [ev]);
@@ -73,11 +77,11 @@ class Findings {
 }
 
 /** Runs the candidate patterns of `set` over one short text (a URL, a record), each from where its matches can start; the excerpt is the text. */
-function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string): void {
+function matchShort(set: PatternSet, text: string, found: Findings, excerpt: (m: PatternMatch) => string, url?: string, source?: EvidenceSource): void {
   if (set.size === 0) return;
   for (const c of set.candidatesIn(text.toLowerCase(), text)) {
     const m = c.pattern.re.exec(text, c.floor);
-    if (m) found.add(c.pattern, m, excerpt(m), url);
+    if (m) found.add(c.pattern, m, excerpt(m), url, c.pattern.weight, source);
   }
 }
 
@@ -102,8 +106,20 @@ function scanHtml(catalog: CompiledCatalog, html: string, url: string, found: Fi
   for (const r of page.resources.slice(0, LIMITS.resources)) {
     matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url);
   }
-  if (catalog.links.size)
-    for (const link of page.links) matchShort(catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
+  // A tag's fallback pixel is the address of its collection endpoint, read by the same address
+  // rules as a script; the trace is markup (an image), not a script.
+  for (const r of page.pixels) matchShort(catalog.resourceUrls, cap(r.url, 2048), found, () => excerptOf(page.html, r.start, r.end - r.start, 0), url, 'html');
+  // The address an inline loader inserts is the script it loads.
+  for (const r of page.inlineUrls) matchShort(catalog.resourceUrls, r.url, found, () => excerptOf(page.inlineScript, r.start, r.end - r.start), url);
+  if (catalog.links.size) {
+    // A page links to hundreds of its own paths; they are matched only when the page holds a literal of a pattern that reads one.
+    const siteLinks = catalog.siteLinks.size > 0 && catalog.siteLinks.candidates(page.lower).length > 0;
+    for (const link of page.links) {
+      const onSite = link.url.charCodeAt(0) === 47 && link.url.charCodeAt(1) !== 47;
+      if (onSite && !siteLinks) continue;
+      matchShort(onSite ? catalog.siteLinks : catalog.links, cap(link.url, 2048), found, () => excerptOf(page.html, link.start, link.end - link.start, 0), url);
+    }
+  }
   for (const meta of page.metas) {
     matchKeyed(
       catalog.meta.get(meta.name),

@@ -2,12 +2,17 @@
 // rules look at (resource URLs, meta tags, inline script text) and the ranges that are mentions,
 // not use (comments, links and images in text, CSP meta, dns-prefetch/preconnect hints, code
 // samples, script bodies), which `html` patterns must not match in.
+import { scriptUrls } from './script-urls.ts';
 
 /** HTML beyond this many characters is not scanned (home pages are rarely larger; the head is what counts). */
 export const HTML_CAP = 512 * 1024;
 
-/** Links read per page (a page has tens; a hostile one could have a hundred thousand). */
+/** Links read per page, of each kind (a page has tens; a hostile one could have a hundred thousand). */
 const MAX_LINKS = 1000;
+/** Tracking pixels read per page. */
+const MAX_PIXELS = 100;
+/** An `<img>` one pixel (or none) wide or high: a tracking pixel, not a picture. */
+const PIXEL_SIZE = /(?:^|\s)(?:width|height)\s*=\s*["']?[01](?:px)?(?:["'\s/]|$)/;
 
 interface ResourceRef {
   url: string;
@@ -30,11 +35,15 @@ interface PageFacts {
   /** Script src, iframe src and link href (not dns-prefetch, preconnect, prefetch or other hints). */
   resources: ResourceRef[];
   metas: MetaTag[];
-  /** The href of `<a>` links (absolute or scheme-relative): read by `links` rules only. */
+  /** The href of `<a>` links (absolute, scheme-relative, or a path on the site itself): read by `links` rules only. */
   links: ResourceRef[];
+  /** The src of tracking pixels: an `<img>` inside `<noscript>` (a tag's fallback) or one pixel in size. */
+  pixels: ResourceRef[];
   /** Inline JavaScript bodies, each between newlines (JSON and templates left out), and its lower-case copy. */
   inlineScript: string;
   inlineLower: string;
+  /** Script addresses a loader in the inline JavaScript inserts (script-urls.ts): start and end are in `inlineScript`. */
+  inlineUrls: ResourceRef[];
   /** Sorted, disjoint [start, end) pairs, flat: where `html` patterns may not match. */
   excluded: number[];
 }
@@ -74,9 +83,10 @@ function tagEnd(lower: string, from: number): number {
   return lower.length;
 }
 
-/** Lengths and first letters of the tag names the scanner reads (a, pre, code, link, meta, xmp, style, script, iframe, textarea). */
-const WANTED_LENGTHS = new Set([3, 4, 5, 6, 8]);
-const WANTED_FIRST = new Set([...'slmiptcx'].map((ch) => ch.charCodeAt(0)));
+/** The tag names the scanner reads, each as its length and first letter (`length * 128 + letter`): a name's one lookup before it is sliced. */
+const WANTED = new Set(
+  ['a', 'img', 'pre', 'xmp', 'code', 'link', 'meta', 'style', 'script', 'iframe', 'noscript', 'textarea'].map((n) => n.length * 128 + n.charCodeAt(0)),
+);
 const isNameChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
 
 export function scanPage(input: string, cap = HTML_CAP): PageFacts {
@@ -87,6 +97,13 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
   const resources: ResourceRef[] = [];
   const metas: MetaTag[] = [];
   const links: ResourceRef[] = [];
+  const pixels: ResourceRef[] = [];
+  let absoluteLinks = 0,
+    siteLinks = 0;
+  /** Where the `<noscript>` being read ends (its `<img>` are a tag's fallback pixels); -1 outside one. */
+  let noscriptEnd = -1;
+  /** The first `>` at or after the last `<img` read (len: none): every `<img` before it ends there. */
+  let nextGt = -1;
   const inline: string[] = [];
   const excluded: number[] = [];
   const exclude = (start: number, end: number) => {
@@ -111,9 +128,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
     }
     let j = i + 2;
     while (j < len && isNameChar(lower.charCodeAt(j))) j++;
-    // Most tags (div, p, span, li, img, h2...) are none of ours: decide on length and first letter before slicing the name.
-    const nameLength = j - i - 1;
-    if (!(nameLength === 1 ? c === 97 : WANTED_LENGTHS.has(nameLength) && WANTED_FIRST.has(c))) {
+    // Most tags (div, p, span, li, nav, h2...) are none of ours: decide on length and first letter before slicing the name.
+    if (!WANTED.has((j - i - 1) * 128 + c)) {
       i = j;
       continue;
     }
@@ -129,21 +145,55 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
       case 'textarea':
       case 'style':
       case 'xmp':
+      case 'img':
+      case 'noscript':
         break;
       default:
         i = j;
         continue;
     }
+    if (name === 'img') {
+      // Pages hold hundreds of pictures: the tag is read to its first `>` (native, no quote
+      // tracking; a `>` inside an attribute value only shortens what is read), and only a pixel's
+      // attributes are parsed. The scan goes on from the name, as for a tag it does not read; the
+      // `>` found is remembered, so a page of `<img` with none reads the text once, not once per tag.
+      if (pixels.length < MAX_PIXELS) {
+        if (nextGt < j) {
+          const gt = lower.indexOf('>', j);
+          nextGt = gt < 0 ? len : gt;
+        }
+        // Nor past the next `<`, where the scan goes on: the stretches read are disjoint.
+        const lt = lower.indexOf('<', j);
+        const stop = lt >= 0 && lt < nextGt ? lt : nextGt;
+        if (i < noscriptEnd || PIXEL_SIZE.test(lower.slice(j, stop))) {
+          const src = attributes(html.slice(j, stop)).get('src');
+          if (src) pixels.push({ url: src, start: i, end: stop + 1 });
+        }
+      }
+      i = j;
+      continue;
+    }
     const end = tagEnd(lower, j);
+    if (name === 'noscript') {
+      // Read on inside it: its iframes and images are the markup a browser without scripts gets.
+      const close = lower.indexOf('</noscript', end);
+      noscriptEnd = close < 0 ? len : close;
+      i = end;
+      continue;
+    }
     if (name === 'a') {
       // A link in the text names a vendor (a partner, a case study, "powered by"); it is not use,
       // so `html` rules never see it. Only `links` rules read its address: they name an account
       // on the vendor's domain (a booking page, a hosted form, a job board), which a mention is not.
       // Images stay matchable: an `html` rule names an asset host or a pixel path, never a logo file.
       exclude(i, end);
-      if (links.length < MAX_LINKS) {
+      // A path on the site itself (`/cdn-cgi/l/email-protection`) is read too: a `links` rule names
+      // a host or such a path, never a path of someone else's site.
+      if (absoluteLinks < MAX_LINKS || siteLinks < MAX_LINKS) {
         const href = attributes(html.slice(j, end - 1)).get('href');
-        if (href && (href.startsWith('//') || /^https?:/i.test(href))) links.push({ url: href, start: i, end });
+        if (href && (href.startsWith('//') || /^https?:/i.test(href))) {
+          if (absoluteLinks++ < MAX_LINKS) links.push({ url: href, start: i, end });
+        } else if (href?.startsWith('/') && siteLinks++ < MAX_LINKS) links.push({ url: href, start: i, end });
       }
       i = end;
       continue;
@@ -179,7 +229,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
       else {
         const key = (attrs.get('name') ?? attrs.get('property') ?? equiv).toLowerCase();
         const content = attrs.get('content');
-        if (key && content !== undefined) metas.push({ name: key, content, start: i, end });
+        // An empty value is a template's blank (`<meta name="google-site-verification" content="">`): it carries no token, no name, nothing a rule can claim.
+        if (key && content !== undefined && content.trim() !== '') metas.push({ name: key, content, start: i, end });
       }
     } else if (name === 'iframe') {
       const src = attrs.get('src') ?? attrs.get('data-src');
@@ -190,7 +241,8 @@ export function scanPage(input: string, cap = HTML_CAP): PageFacts {
   // Every body on lines of its own, the text framed by newlines too: a `js` global's pattern needs
   // a character on each side, and no `^`/`$`, which would keep matching off the fast automaton.
   const inlineScript = inline.length ? `\n${inline.join('\n')}\n` : '';
-  return { html, lower, resources, metas, links, inlineScript, inlineLower: inlineScript.toLowerCase(), excluded };
+  const inlineUrls = scriptUrls(inlineScript).map((u) => ({ url: u.url, start: u.index, end: u.index + u.length }));
+  return { html, lower, resources, metas, links, pixels, inlineScript, inlineLower: inlineScript.toLowerCase(), inlineUrls, excluded };
 }
 
 /**

@@ -335,6 +335,8 @@ export class PatternSet {
   /** The patterns of each literal of `literals`, by the literal's index. */
   private readonly byLiteral: number[][] = [];
   private readonly always: number[] = [];
+  /** The literals themselves when they are few and every pattern has one: a text holding none of them is answered without the automaton. */
+  private readonly few: string[] | null;
 
   constructor(patterns: CompiledPattern[]) {
     this.patterns = patterns;
@@ -348,6 +350,7 @@ export class PatternSet {
       }
     });
     this.literals = new LiteralMatcher([...literalIndex.keys()]);
+    this.few = this.always.length === 0 && literalIndex.size <= FEW_LITERALS ? [...literalIndex.keys()] : null;
   }
 
   get size(): number {
@@ -362,6 +365,8 @@ export class PatternSet {
   /** Indexes of the patterns whose literal `lower` holds, and of those without one, ascending. */
   private candidateIndexes(lower: string): number[] {
     if (this.patterns.length === 0) return [];
+    // A page's hundreds of links to its own paths meet a set of one or two patterns: most hold none of their literals.
+    if (this.few && !this.few.some((literal) => lower.includes(literal))) return [];
     const found = [...this.always];
     for (const k of this.literals.found(lower)) for (const i of this.byLiteral[k]!) found.push(i);
     return found.sort((a, b) => a - b);
@@ -426,6 +431,9 @@ export interface Candidate {
   literalAt: number;
   floor: number;
 }
+
+/** A set of at most this many literals is prefiltered with `includes` (native, no allocation) before its automaton. */
+const FEW_LITERALS = 4;
 
 /**
  * Texts from this length on have their candidates confirmed; from this many candidates on, all at

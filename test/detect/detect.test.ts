@@ -228,6 +228,18 @@ test("links: an account on a vendor's domain is use; a link to the vendor itself
   assert.equal(find(detect(page(doc('', '<a href="https://assets.calendly.com/assets/external/widget.js">widget</a>')), catalog), 'Calendly'), undefined);
 });
 
+test('links: a path on the site itself is read only by a pattern written for one (^/ or ^(?:https?://[^/]+)?/), however many such links a page has', () => {
+  const custom = compileCatalog({
+    'Acme Status': { cats: ['Live Chat'], links: '^(?:https?://[^/]+)?/acme-status/[0-9a-f]{8}' },
+    // Unanchored: it would match a site's path, but it is not written for one.
+    'Acme Forms': { cats: ['Live Chat'], links: 'acme-forms\\.example/[a-z]' },
+  });
+  const nav = '<a href="/products/1">a</a><a href="/about">b</a>'.repeat(400);
+  const ds = detect(page(doc('', `${nav}<a href="/acme-status/0a1b2c3d">Status</a><a href="/go/acme-forms.example/x">Form</a>`)), custom);
+  assert.deepEqual(names(ds), ['Acme Status']);
+  assert.deepEqual(names(detect(page(doc('', '<a href="https://www.example.com/acme-status/0a1b2c3d">Status</a>')), custom)), ['Acme Status']);
+});
+
 test('links: at most a thousand per page are read, and a page of links scans in linear time', () => {
   const many = `${'<a href="https://example.org/">x</a>'.repeat(1000)}<a href="https://calendly.com/acme/intro">late</a>`;
   assert.equal(find(detect(page(doc('', many)), catalog), 'Calendly'), undefined);
