@@ -22,23 +22,23 @@ export interface TechnologyRef {
  * `cmp_` + the domain with dots as underscores, like the companies import, and the domain).
  */
 export async function companiesForDomains(tx: Tx, domains: string[], create: boolean): Promise<{ ids: Map<string, string>; created: number }> {
-  let created = 0;
-  if (create && domains.length > 0) {
-    const rows = await tx.query<{ id: string }>(
-      `INSERT INTO companies (id, domain)
-       SELECT 'cmp_' || replace(d, '.', '_'), d FROM unnest($1::text[]) AS d
-        WHERE NOT EXISTS (SELECT 1 FROM companies c WHERE c.domain = d)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [domains],
-    );
-    created = rows.length;
-    if (created > 0) {
-      await tx.query(`INSERT INTO refresh_pending (company_id) SELECT unnest($1::text[])`, [rows.map((r) => r.id)]);
-      await noteWorldChange(tx);
-    }
+  const known = async () => new Map(await tx.queryArrays<[string, string]>('SELECT domain, id FROM companies WHERE domain = ANY($1::text[])', [domains]));
+  const ids = await known();
+  const missing = create ? domains.filter((d) => !ids.has(d)) : [];
+  if (missing.length === 0) return { ids, created: 0 };
+  // The domains found missing first, then inserted: one plain INSERT, which a Citus cluster
+  // routes by id (a correlated NOT EXISTS over unnest() it cannot plan). A writer racing for
+  // the same new domain makes the same id; its row wins and this one is skipped.
+  const rows = await tx.query<{ id: string }>(
+    `INSERT INTO companies (id, domain) SELECT 'cmp_' || replace(d, '.', '_'), d FROM unnest($1::text[]) AS d
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [missing],
+  );
+  if (rows.length > 0) {
+    await tx.query(`INSERT INTO refresh_pending (company_id) SELECT unnest($1::text[])`, [rows.map((r) => r.id)]);
+    await noteWorldChange(tx);
   }
-  const rows = await tx.queryArrays<[string, string]>('SELECT domain, id FROM companies WHERE domain = ANY($1::text[])', [domains]);
-  return { ids: new Map(rows), created };
+  return { ids: await known(), created: rows.length };
 }
 
 /**
