@@ -93,7 +93,7 @@ export const AREAS: readonly Area[] = [
   },
   {
     name: 'store',
-    holds: `The SQL of the product, one module per table or resource (\`companies.ts\`, \`products.ts\`, \`observations.ts\`, \`visits.ts\`, \`purchases.ts\`, …) and feature modules for queries over several tables (\`intelligence.ts\`, \`ai.ts\`, \`seed.ts\`, \`digest.ts\`); the file import's staging and upserts (\`import/\`); \`backup.ts\`, the SQL of backups and restores. Raw parameterized SQL through the \`db/\` port, on PostgreSQL and PGlite alike.`,
+    holds: `The SQL of the product, one module per table or resource (\`companies.ts\`, \`products.ts\`, \`observations.ts\`, \`visits.ts\`, \`purchases.ts\`, …) and feature modules for queries over several tables (\`intelligence.ts\`, \`ai.ts\`, \`seed.ts\`, \`digest.ts\`); the file import's staging and upserts (\`import/\`); \`change-notes.ts\`, what every writer of the world notes of its change in the same transaction (version bumps, world changes, events); \`backup.ts\`, the SQL of backups and restores. Raw parameterized SQL through the \`db/\` port, on PostgreSQL and PGlite alike.`,
     mayImport: ['db', 'schemas', 'intelligence', 'technographics', 'kernel'],
   },
   {
