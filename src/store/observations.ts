@@ -164,7 +164,7 @@ export async function deriveInstallsFromLog(tx: Tx, companyIds: string[] | null,
        SELECT company_id, product_id, first_seen, last_seen, hits, intensity, sources, now() FROM derived WHERE current
        ON CONFLICT (company_id, product_id) DO UPDATE
           SET first_verified = EXCLUDED.first_verified, last_verified = EXCLUDED.last_verified, hit_count = EXCLUDED.hit_count,
-              intensity = EXCLUDED.intensity, sources = EXCLUDED.sources, updated_at = now()
+              intensity = EXCLUDED.intensity, sources = EXCLUDED.sources, updated_at = EXCLUDED.updated_at
         WHERE (i.first_verified, i.last_verified, i.hit_count, i.intensity, i.sources)
               IS DISTINCT FROM (EXCLUDED.first_verified, EXCLUDED.last_verified, EXCLUDED.hit_count, EXCLUDED.intensity, EXCLUDED.sources)
        RETURNING i.company_id, (i.xmax = 0) AS inserted),

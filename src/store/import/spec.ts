@@ -45,7 +45,7 @@ export interface StageSpec {
   from: string;
   conflict: string[];
   upsert: UpsertColumn[];
-  /** Column set to now() when a row changes. */
+  /** Column set to now() when a row changes; it must default to now() (ON CONFLICT takes the proposed row's value). */
   touch?: string;
   /** After the upsert: a statement returning `deleted` (rows the file replaces away). */
   deleteMissing?: string;

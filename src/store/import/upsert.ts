@@ -26,7 +26,9 @@ export async function upsert(client: pg.PoolClient, spec: StageSpec, present: Re
   let onConflict = 'DO NOTHING';
   if (updatable.length > 0) {
     const set = updatable.map((c) => `${c.target} = EXCLUDED.${c.target}`);
-    if (spec.touch) set.push(`${spec.touch} = now()`);
+    // The proposed row's default (now()), not now() itself: Citus refuses any function that is
+    // not immutable in the DO UPDATE SET of a distributed table.
+    if (spec.touch) set.push(`${spec.touch} = EXCLUDED.${spec.touch}`);
     const where = distinct(
       updatable.map((c) => `t.${c.target}`),
       updatable.map((c) => `EXCLUDED.${c.target}`),
