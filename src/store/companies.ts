@@ -1,5 +1,6 @@
 // SQL for companies: lookups by domain and id and the company search (count, page, keyset batches).
-import type { Db } from '../db/db.ts';
+import type { Db, Tx } from '../db/db.ts';
+import { noteWorldChange } from './change-notes.ts';
 import { containsPattern, inBatches, Params } from '../db/sql.ts';
 import { installsAsOf, type AsOf } from './installs-as-of.ts';
 import type { TimeRange } from '../intelligence/buckets.ts';
@@ -376,4 +377,17 @@ export function streamCompanies(db: Db, criteria: CompanySearchCriteria, sort: C
       p.values,
     );
   }, batchSize);
+}
+
+/**
+ * Deletes companies with what goes with them: their rows of every table with a foreign key
+ * to companies (by cascade), their cohorts and their memberships in other companies'
+ * cohorts (cohorts keep no foreign keys: the refresh writes hundreds of thousands of rows),
+ * and the world change. Returns how many were deleted.
+ */
+export async function deleteCompanies(tx: Tx, ids: readonly string[]): Promise<number> {
+  await tx.query('DELETE FROM cohorts WHERE company_id = ANY($1::text[]) OR member_id = ANY($1::text[])', [ids]);
+  const deleted = await tx.query('DELETE FROM companies WHERE id = ANY($1::text[]) RETURNING 1', [ids]);
+  if (deleted.length > 0) await noteWorldChange(tx);
+  return deleted.length;
 }

@@ -10,7 +10,7 @@ import { refreshAll, refreshChanged, refreshCompanies } from '../../src/ingest/r
 import { importFile } from '../../src/ingest/import/index.ts';
 import { currentAsOf, currentStacks, inUseStacks } from '../../src/services/stacks.ts';
 import { AS_OF, intelligenceWorld } from './world.ts';
-import { deleteCompanies } from '../../src/store/change-notes.ts';
+import { deleteCompanies } from '../../src/store/companies.ts';
 
 let db: Db;
 before(async () => {
