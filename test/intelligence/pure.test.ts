@@ -210,7 +210,15 @@ test('two-stage ranking: the first stage decides how many, shared nearest neighb
       WEIGHTS.default.neighbours = saved;
     }
   })();
-  assert.equal(u0.default.length, withoutSecond.default.length, 'the same size: the relative cut reads the first stage');
+  // How many is read from the second-stage scores: past the minimum size, every member scores at
+  // least the cut × the mean of the top 5, and the cohort stops at the first that does not.
+  const { defaultMinSize, defaultRelativeCut, defaultSize } = DEFAULT_COHORT_PARAMS;
+  const top5 = u0.default.slice(0, 5);
+  const bar = (defaultRelativeCut * top5.reduce((sum, s) => sum + s.score, 0)) / top5.length;
+  assert.ok(u0.default.length >= defaultMinSize && u0.default.length <= defaultSize, `${u0.default.length}`);
+  for (const s of u0.default.slice(defaultMinSize)) assert.ok(s.score >= bar - 1e-4, `${pop.ids[s.member]} ${s.score} < ${bar}`);
+  const uncut = computeCohorts(index, self, { ...DEFAULT_COHORT_PARAMS, defaultRelativeCut: 0 }, undefined, stage).default;
+  if (uncut.length > u0.default.length) assert.ok(uncut[u0.default.length]!.score < bar, 'the cohort stops at the first candidate below the bar');
   // A first-stage peer of u0 that shares u0's first-stage peers climbs: the second-stage score
   // is the first-stage score plus the weighted shared-neighbour part.
   const firstScore = new Map(withoutSecond.default.map((s) => [s.member, s.score]));
