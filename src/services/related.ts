@@ -7,7 +7,7 @@ import type { CompanyRef } from '../store/companies.ts';
 import { anchorCoUsage, productUserCounts } from '../store/cousage.ts';
 import { productDetails } from '../store/products.ts';
 import { toPage, type Page } from '../schemas/common.ts';
-import { coAdoptedPartners, rankPartners, type RelatedScore } from '../intelligence/related.ts';
+import { coAdoptedPartners, cohortCounts, rankPartners, type RelatedScore } from '../intelligence/related.ts';
 import { cohortMembers } from './cohorts.ts';
 import { requireCompany, requireProducts } from './resolve.ts';
 import { currentAsOf, currentStackIds } from './stacks.ts';
@@ -23,16 +23,15 @@ export async function relatedScores(
   anchorId: string,
   kind: CohortKind,
 ): Promise<RelatedScore[]> {
-  const members = await cohortMembers(db, company, kind);
+  const members = (await cohortMembers(db, company, kind)).filter((id) => id !== company.id);
   const { asOf, population } = await currentAsOf(db);
-  const stacks = await currentStackIds(db, members, asOf);
-  // Inside the cohort only the anchor's users matter: how many there are, and what else they run.
-  const cohort = { anchorUsers: 0, together: new Map<string, number>() };
-  for (const ids of stacks.values()) {
-    if (!ids.includes(anchorId)) continue;
-    cohort.anchorUsers++;
-    for (const p of ids) if (p !== anchorId) cohort.together.set(p, (cohort.together.get(p) ?? 0) + 1);
-  }
+  const stacks = await currentStackIds(db, [...members, company.id], asOf);
+  // Every member's stack counts, the anchor's users weighing more; the company's own too.
+  const cohort = cohortCounts(
+    anchorId,
+    members.map((id) => stacks.get(id)!),
+    stacks.get(company.id)!,
+  );
   const global = await anchorCoUsage(db, anchorId);
   const partners = coAdoptedPartners(anchorId, cohort, global);
   const users = await productUserCounts(

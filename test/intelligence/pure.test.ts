@@ -16,7 +16,7 @@ import {
 import { BlockIndex, computeCohorts, DEFAULT_COHORT_PARAMS, FirstStage } from '../../src/intelligence/cohorts.ts';
 import { sharePercent, usageShares } from '../../src/intelligence/usage.ts';
 import { compareStacks } from '../../src/intelligence/comparison.ts';
-import { rankRelated } from '../../src/intelligence/related.ts';
+import { cohortCounts, rankRelated } from '../../src/intelligence/related.ts';
 import { computeCoUsage } from '../../src/intelligence/cousage.ts';
 import { calibrate, evidenceFeatures, fitIsotonic, fitLogistic, inUseConfidence, sigmoid } from '../../src/intelligence/confidence.ts';
 import { expectedCalibrationError, reliabilityTable } from '../../src/eval/metrics.ts';
@@ -210,7 +210,15 @@ test('two-stage ranking: the first stage decides how many, shared nearest neighb
       WEIGHTS.default.neighbours = saved;
     }
   })();
-  assert.equal(u0.default.length, withoutSecond.default.length, 'the same size: the relative cut reads the first stage');
+  // How many is read from the second-stage scores: past the minimum size, every member scores at
+  // least the cut × the mean of the top 5, and the cohort stops at the first that does not.
+  const { defaultMinSize, defaultRelativeCut, defaultSize } = DEFAULT_COHORT_PARAMS;
+  const top5 = u0.default.slice(0, 5);
+  const bar = (defaultRelativeCut * top5.reduce((sum, s) => sum + s.score, 0)) / top5.length;
+  assert.ok(u0.default.length >= defaultMinSize && u0.default.length <= defaultSize, `${u0.default.length}`);
+  for (const s of u0.default.slice(defaultMinSize)) assert.ok(s.score >= bar - 1e-4, `${pop.ids[s.member]} ${s.score} < ${bar}`);
+  const uncut = computeCohorts(index, self, { ...DEFAULT_COHORT_PARAMS, defaultRelativeCut: 0 }, undefined, stage).default;
+  if (uncut.length > u0.default.length) assert.ok(uncut[u0.default.length]!.score < bar, 'the cohort stops at the first candidate below the bar');
   // A first-stage peer of u0 that shares u0's first-stage peers climbs: the second-stage score
   // is the first-stage score plus the weighted shared-neighbour part.
   const firstScore = new Map(withoutSecond.default.map((s) => [s.member, s.score]));
@@ -267,26 +275,40 @@ test('related: ranked by lift among supported products, falls back on the popula
       ['anchor', 100],
     ]),
   };
-  const empty = { population: 0, anchorUsers: 0, together: new Map(), users: new Map() };
-  const fallback = rankRelated('anchor', empty, global);
+  const fallback = rankRelated('anchor', cohortCounts('anchor', [], null), global);
   assert.deepEqual(
     fallback.map((r) => r.productId),
     ['x', 'everyone'],
   );
   assert.equal(fallback[0]!.confidence, 0.6);
   // A cohort that strongly co-uses y outweighs the population prior.
-  const cohort = {
-    population: 40,
-    anchorUsers: 30,
-    together: new Map([
-      ['y', 30],
-      ['anchor', 30],
-    ]),
-    users: new Map([['y', 30]]),
-  };
-  const ranked = rankRelated('anchor', cohort, { ...global, users: new Map([...global.users, ['y', 50]]) });
+  const peers = [...Array.from({ length: 30 }, () => ['anchor', 'y']), ...Array.from({ length: 10 }, () => ['z'])];
+  const ranked = rankRelated('anchor', cohortCounts('anchor', peers, ['anchor']), { ...global, users: new Map([...global.users, ['y', 50]]) });
   assert.equal(ranked[0]!.productId, 'y');
   assert.ok(!ranked.some((r) => r.productId === 'anchor'));
+});
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+test('related: every peer counts, the anchor users and the company itself double', () => {
+  // 2 peers run the anchor and p, 4 run p alone, 4 run neither; the company runs the anchor and p.
+  const peers = [['anchor', 'p'], ['anchor', 'p'], ['p'], ['p'], ['p'], ['p'], ['q'], ['q'], [], []];
+  const counts = cohortCounts('anchor', peers, ['anchor', 'p']);
+  assert.equal(counts.weight, 2 * 2 + 8 + 2);
+  assert.equal(counts.weighted.get('p'), 2 * 2 + 4 + 2);
+  assert.equal(counts.weighted.get('anchor'), undefined);
+  // Support counts peers running both, unweighted; the company is not a peer.
+  assert.equal(counts.together.get('p'), 2);
+  assert.equal(counts.together.get('q'), undefined);
+  // Blended with the population's P(p | anchor) = 0.5 at the weight of 10 members: (10 + 5) / (14 + 10).
+  const global = { population: 100, anchorUsers: 20, together: new Map([['p', 10]]), users: new Map([['p', 40]]) };
+  const [p, ...rest] = rankRelated('anchor', counts, global);
+  assert.equal(p!.productId, 'p');
+  assert.equal(p!.confidence, 0.625);
+  assert.equal(p!.lift, round4(0.625 / 0.4));
+  assert.deepEqual(rest, []);
+  // A product only peers without the anchor run is no candidate: nothing ties it to the anchor.
+  assert.ok(!rankRelated('anchor', cohortCounts('anchor', [['q'], ['q'], ['q']], null), global).some((r) => r.productId === 'q'));
 });
 
 test('co-usage counts pairs both ways and drops pairs below support', () => {
