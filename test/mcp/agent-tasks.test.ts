@@ -159,8 +159,9 @@ task('does company X use technology Y right now (with confidence)?', async () =>
 const cohortOf = async (domain: string, kind: 'default' | 'competitors') =>
   (
     await many<{ domain: string }>(
-      `SELECT m.domain FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id
-       WHERE c.domain = $1 AND k.kind = $2 ORDER BY k.rank`,
+      // The cohort's rows first (a CTE): members live on other shards on Citus (store/cohorts.ts).
+      `WITH k AS (SELECT k.member_id, k.rank FROM cohorts k JOIN companies c ON c.id = k.company_id WHERE c.domain = $1 AND k.kind = $2)
+       SELECT m.domain FROM k JOIN companies m ON m.id = k.member_id ORDER BY k.rank`,
       [domain, kind],
     )
   ).map((r) => r.domain);
