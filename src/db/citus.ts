@@ -138,6 +138,7 @@ function groupOf(table: TableName): TableName | undefined {
  */
 export async function distributeTables(db: Db): Promise<string[]> {
   if (!(await isCitus(db))) return [];
+  await keepLocalTablesLocal(db);
   const placed = new Set(
     (
       await db.query<{ name: string }>(
@@ -175,16 +176,30 @@ export async function distributeTables(db: Db): Promise<string[]> {
     if (keptOnCitus(fk, { from: fk.from_columns, to: fk.to_columns }))
       await db.query(`ALTER TABLE ${ident(fk.table)} ADD CONSTRAINT ${ident(fk.name)} ${fk.definition}`);
   }
-  // Local tables join in Citus's metadata ("Citus local tables", still on the coordinator
-  // only): Citus then plans their joins with distributed tables (a monitor's companies, an
-  // event's company) instead of refusing them.
-  for (const t of Object.keys(PLACEMENTS) as TableName[]) {
-    if (PLACEMENTS[t].kind !== 'local') continue;
-    // Re-read each time: adding one cascades to the local tables its foreign keys reach.
-    const [known] = await db.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass', [t]);
-    if (!known) await db.query('SELECT citus_add_local_table_to_metadata($1, cascade_via_foreign_keys => true)', [t]);
-  }
   return pending;
+}
+
+/**
+ * Local tables stay plain PostgreSQL tables on the coordinator, out of Citus's metadata. As
+ * "Citus local tables" (citus_add_local_table_to_metadata) every statement on them went
+ * through Citus's router planner, which refuses what PostgreSQL runs (now() inside COALESCE
+ * or CASE in an UPDATE of api_keys or api_clients, INSERT … SELECT … WHERE NOT EXISTS on the
+ * same table), and counted them among a transaction's shard connections ("parallel operation
+ * on a distributed table" for a write of events after a multi-shard read); their joins with
+ * shards are planned the same either way (citus.local_table_join_policy). A cluster where an
+ * earlier version of the Citus step added them gets them back as they were.
+ */
+async function keepLocalTablesLocal(db: Db): Promise<void> {
+  const added = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid
+      WHERE c.relnamespace = current_schema()::regnamespace AND p.partmethod = 'n' AND p.repmodel = 's'`,
+  );
+  for (const { name } of added) {
+    if (PLACEMENTS[name as TableName]?.kind !== 'local') continue;
+    // Undoing one undoes the local tables its foreign keys reach: re-read each time.
+    const [still] = await db.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass', [name]);
+    if (still) await db.query('SELECT undistribute_table($1, cascade_via_foreign_keys => true)', [name]);
+  }
 }
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -76,6 +76,11 @@ export interface Db extends Queryable {
    * else here speaks COPY. Everything else goes through `query`/`queryArrays`/`transaction`.
    */
   readonly pool: pg.Pool;
+  /**
+   * Whether the database is a Citus coordinator (the `citus` extension in it, seen at open):
+   * its writing transactions then start as `beginStatements` says.
+   */
+  readonly citus: boolean;
   /** Up or down as the last statements saw it; emits one 'change' per outage and recovery. */
   readonly availability: Availability;
   /** PGlite only: wire-protocol batches its worker has not answered yet (/metrics). */
@@ -202,10 +207,17 @@ async function openPostgres(options: OpenDbOptions, connectionString: string): P
   pool.on('error', () => {
     /* an idle client died (server restart); the pool replaces it on next checkout */
   });
-  await pool.query('select 1');
-  return makeDb('postgres', pool, options.preparedStatements ?? true, timeouts, async () => {
-    await pool.end();
-  });
+  const [{ citus }] = (await pool.query("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus")).rows;
+  return makeDb(
+    'postgres',
+    pool,
+    options.preparedStatements ?? true,
+    timeouts,
+    async () => {
+      await pool.end();
+    },
+    citus === true,
+  );
 }
 
 async function openPglite(options: OpenDbOptions): Promise<Db> {
@@ -307,7 +319,7 @@ async function visitOwner(options: OpenDbOptions, locked: DataDirLockedError): P
   }
 }
 
-function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTimeouts, closeFn: () => Promise<void>): Db {
+function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTimeouts, closeFn: () => Promise<void>, citus = false): Db {
   let closed: Promise<void> | undefined;
   const ctx: Context = { engine, pool, prepared, timeouts, availability: new Availability() };
   const onPool = async (statement: Statement) => {
@@ -331,6 +343,7 @@ function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTi
     // Itself, until openDb gives it a replica.
     engine,
     pool,
+    citus,
     availability: ctx.availability,
     get read() {
       return db;
@@ -340,7 +353,7 @@ function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTi
       const lease = await acquire(ctx);
       let broken: Error | undefined;
       try {
-        await lease.run({ text: beginStatement(options) });
+        for (const text of beginStatements(options, citus)) await lease.run({ text });
         const result = await fn({ ...queryable((statement) => lease.run(statement)), copyFrom: (data) => lease.copyFrom(data) });
         await lease.run({ text: 'COMMIT' });
         return result;
@@ -633,7 +646,19 @@ function queryable(run: (statement: Statement) => Promise<pg.QueryResult>): Quer
   };
 }
 
-function beginStatement(o: TransactionOptions): string {
+/**
+ * The statements that open a transaction: BEGIN with its modes and, in a writing transaction on
+ * a Citus coordinator, the sequential mode for multi-shard statements. In the default
+ * (parallel) mode a transaction that read or wrote a distributed table over several
+ * connections per worker may no longer write a reference table, whose every copy must be
+ * written over the connection that saw the shards ("cannot modify table … because there was
+ * a parallel operation on a distributed table"): a detection run writes installs and then new
+ * products, the seed and the refresh write shards and then the reference version. Sequential
+ * mode uses one connection per worker, which every later statement of the transaction
+ * shares. Read-only transactions (exports) keep their parallel reads.
+ */
+export function beginStatements(o: TransactionOptions, citus: boolean): string[] {
   const modes = [o.isolation && `ISOLATION LEVEL ${o.isolation.toUpperCase()}`, o.readOnly && 'READ ONLY'].filter(Boolean);
-  return modes.length ? `BEGIN ${modes.join(', ')}` : 'BEGIN';
+  const begin = modes.length ? `BEGIN ${modes.join(', ')}` : 'BEGIN';
+  return citus && !o.readOnly ? [begin, "SET LOCAL citus.multi_shard_modify_mode TO 'sequential'"] : [begin];
 }

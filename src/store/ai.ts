@@ -4,7 +4,7 @@
 // table live in the table's module (products.ts, companies.ts, cousage.ts).
 import type { Db } from '../db/db.ts';
 import { Params, phrasesCondition } from '../db/sql.ts';
-import type { ProfileRow } from './profiles.ts';
+import { withCompanies, type ProfileRow } from './profiles.ts';
 import type { InstallSignalTuple } from './intelligence.ts';
 
 /** Firmographic restrictions a prompt may carry (empty lists restrict nothing). */
@@ -146,11 +146,15 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
   const hard: string[] = [];
   if (k.countries.length) hard.push(`p.country::text = ANY(${p.add(k.countries, 'text[]')})`);
   if (k.companyIds.length) hard.push(`p.company_id = ANY(${p.add(k.companyIds, 'text[]')})`);
-  if (k.industryIds.length) hard.push(`c.industry_id = ANY(${p.add(k.industryIds, 'text[]')})`);
-  if (k.employeeBands.length) hard.push(`c.employee_band = ANY(${p.add(k.employeeBands, 'text[]')})`);
+  // The company's criteria as subqueries of company ids, not a join: people and companies are
+  // sharded apart on Citus (store/profiles.ts), which refuses the join.
+  const company: string[] = [];
+  if (k.industryIds.length) company.push(`industry_id = ANY(${p.add(k.industryIds, 'text[]')})`);
+  if (k.employeeBands.length) company.push(`employee_band = ANY(${p.add(k.employeeBands, 'text[]')})`);
+  if (company.length) hard.push(`p.company_id IN (SELECT id FROM companies WHERE ${company.join(' AND ')})`);
   if (k.productIds.length) {
     const since = p.add(k.productSince, 'timestamptz');
-    hard.push(`EXISTS (SELECT 1 FROM installs i WHERE i.company_id = p.company_id AND i.product_id = ANY(${p.add(k.productIds, 'text[]')})
+    hard.push(`p.company_id IN (SELECT i.company_id FROM installs i WHERE i.product_id = ANY(${p.add(k.productIds, 'text[]')})
                  AND (${since} IS NULL OR i.last_verified >= ${since}))`);
   }
   const soft: string[] = [];
@@ -159,13 +163,14 @@ export async function findPeopleCandidates(db: Db, k: PeopleCriteria, limit: num
   if (k.functions.length) soft.push(`(lower(p.function) = ANY(${p.add(k.functions, 'text[]')}))`);
   const order = soft.length ? `${soft.map((s) => `coalesce(${s}, false)::int`).join(' + ')} DESC, p.id` : 'p.id';
   const where = [...hard, ...(soft.length ? [`(${soft.join(' OR ')})`] : [])];
-  return db.query<PeopleCandidate>(
-    `SELECT p.id, p.full_name AS "fullName", p.title, p.seniority, p.function, c.name AS "companyName", c.domain AS "companyDomain",
+  const rows = await db.query<Omit<PeopleCandidate, 'companyName' | 'companyDomain'> & { companyId: string | null }>(
+    `SELECT p.id, p.full_name AS "fullName", p.title, p.seniority, p.function, p.company_id AS "companyId",
             trim(p.country)::text AS country, p.city
-       FROM people p LEFT JOIN companies c ON c.id = p.company_id
+       FROM people p
       WHERE ${where.length ? where.join(' AND ') : 'true'}
       ORDER BY ${order}
       LIMIT ${p.add(limit, 'int')}`,
     p.values,
   );
+  return withCompanies(db, rows);
 }

@@ -50,15 +50,15 @@ export function keepCompanyFields(ids: string): string[] {
  * values keepCompanyFields kept. The id is a hash of what the event says and the
  * transaction's time (event_id(), the recipe of technographics/changes.ts), so recording
  * the same change twice writes it once; the old value held at least since the row's last
- * change, so the change happened between then and now. Two statements.
+ * change, so the change happened between then and now. Two statements. (The earliest time is
+ * written out, not a LATERAL subquery without FROM: Citus refuses one that calls now().)
  */
 export const RECORD_COMPANY_CHANGES = [
   `INSERT INTO events (id, type, company_id, subject, occurred_at, earliest, latest, detected_at, confidence)
    SELECT event_id(ARRAY[n.id, 'company.changed', f.field, f.old_value, f.new_value, now()::text]), 'company.changed', n.id,
           jsonb_build_object('field', f.field, 'from', f.old_value, 'to', f.new_value),
-          b.since + (now() - b.since) / 2, b.since, now(), now(), 1
+          least(o.updated_at, now()) + (now() - least(o.updated_at, now())) / 2, least(o.updated_at, now()), now(), now(), 1
      FROM company_fields_before o JOIN companies n USING (id)
-     CROSS JOIN LATERAL (SELECT least(o.updated_at, now()) AS since) AS b
      CROSS JOIN LATERAL (VALUES ('industry', o.industry_id, n.industry_id),
                                 ('country', o.country, n.country::text),
                                 ('sizeBand', o.employee_band, n.employee_band),

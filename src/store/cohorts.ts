@@ -12,9 +12,12 @@ export async function countCohort(db: Db, companyId: string, kind: CohortKind): 
 /** A page of members in rank order (ties on the member's domain). */
 export async function cohortPage(db: Db, companyId: string, kind: CohortKind, offset: number, limit: number): Promise<CompanyRef[]> {
   return db.query<CompanyRef>(
-    `SELECT m.id, m.domain, m.name, m.logo_url AS logo
-       FROM cohorts h JOIN companies m ON m.id = h.member_id
-      WHERE h.company_id = $1 AND h.kind = $2
+    // The company's cohort rows as a subquery of their own: on Citus they are on its shard and
+    // the members on any shard, a join Citus plans only with the cohort's rows read first (the
+    // CTE), where PostgreSQL inlines it into the same join.
+    `WITH h AS (SELECT member_id, rank FROM cohorts WHERE company_id = $1 AND kind = $2)
+     SELECT m.id, m.domain, m.name, m.logo_url AS logo
+       FROM h JOIN companies m ON m.id = h.member_id
       ORDER BY h.rank, m.domain
       OFFSET $3::int LIMIT $4::int`,
     [companyId, kind, offset, limit],

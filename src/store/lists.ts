@@ -256,24 +256,42 @@ export interface ReadRow extends ListRowFields {
   candidates: { companyDomain: string; name: string | null; country: string | null; score: number }[];
 }
 
-const READ_COLUMNS = `r.line, r.row_key, r.domain, r.name, r.country, r.data, r.status, co.domain AS company_domain, r.method, r.score, r.reason,
-  COALESCE((SELECT json_agg(json_build_object('companyDomain', cc.domain, 'name', cc.name, 'country', cc.country, 'score', (x.e->>'score')::real) ORDER BY x.i)
-            FROM jsonb_array_elements(r.candidates) WITH ORDINALITY AS x(e, i) JOIN companies cc ON cc.id = x.e->>'companyId'), '[]'::json) AS cands`;
+// The rows' companies are read by id in a second statement (withCompanyDomains): the rows are
+// local to the coordinator and companies are sharded on Citus, whose planner refuses a
+// subquery per row that joins the two.
+const READ_COLUMNS = `r.line, r.row_key, r.domain, r.name, r.country, r.data, r.status, r.company_id, r.method, r.score, r.reason, r.candidates`;
 
-const toReadRow = (r: Record<string, any>): ReadRow => ({
-  line: r.line,
-  key: r.row_key,
-  domain: r.domain,
-  name: r.name,
-  country: r.country,
-  data: r.data,
-  status: r.status,
-  companyDomain: r.company_domain ?? null,
-  method: r.method,
-  score: r.score,
-  reason: r.reason,
-  candidates: r.cands,
-});
+type StoredReadRow = Record<string, any> & { company_id: string | null; candidates: { companyId: string; score: number }[] | null };
+
+/** The rows with their matched company's domain and their candidates' (a deleted company drops out). */
+async function toReadRows(db: Queryable, rows: StoredReadRow[]): Promise<ReadRow[]> {
+  const ids = [...new Set(rows.flatMap((r) => [...(r.company_id === null ? [] : [r.company_id]), ...(r.candidates ?? []).map((c) => c.companyId)]))];
+  const companies = new Map<string, { domain: string; name: string | null; country: string | null }>();
+  if (ids.length > 0) {
+    const found = await db.query<{ id: string; domain: string; name: string | null; country: string | null }>(
+      'SELECT id, domain, name, country::text AS country FROM companies WHERE id = ANY($1::text[])',
+      [ids],
+    );
+    for (const c of found) companies.set(c.id, c);
+  }
+  return rows.map((r) => ({
+    line: r.line,
+    key: r.row_key,
+    domain: r.domain,
+    name: r.name,
+    country: r.country,
+    data: r.data,
+    status: r.status,
+    companyDomain: (r.company_id !== null && companies.get(r.company_id)?.domain) || null,
+    method: r.method,
+    score: r.score,
+    reason: r.reason,
+    candidates: (r.candidates ?? []).flatMap((c) => {
+      const co = companies.get(c.companyId);
+      return co ? [{ companyDomain: co.domain, name: co.name, country: co.country, score: c.score }] : [];
+    }),
+  }));
+}
 
 export async function readRows(
   db: Queryable,
@@ -285,19 +303,22 @@ export async function readRows(
 ): Promise<{ total: number; rows: ReadRow[] }> {
   const where = 'r.list_id = $1::text AND r.version = $2::int AND ($3::text IS NULL OR r.status = $3::text)';
   const [c] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM account_list_rows r WHERE ${where}`, [listId, version, status ?? null]);
-  const rows = await db.query(
-    `SELECT ${READ_COLUMNS} FROM account_list_rows r LEFT JOIN companies co ON co.id = r.company_id WHERE ${where} ORDER BY r.line OFFSET $4::int LIMIT $5::int`,
-    [listId, version, status ?? null, offset, limit],
-  );
-  return { total: c?.n ?? 0, rows: rows.map(toReadRow) };
+  const rows = await db.query<StoredReadRow>(`SELECT ${READ_COLUMNS} FROM account_list_rows r WHERE ${where} ORDER BY r.line OFFSET $4::int LIMIT $5::int`, [
+    listId,
+    version,
+    status ?? null,
+    offset,
+    limit,
+  ]);
+  return { total: c?.n ?? 0, rows: await toReadRows(db, rows) };
 }
 
 export async function readRow(db: Queryable, listId: string, version: number, line: number): Promise<ReadRow | undefined> {
-  const [r] = await db.query(
-    `SELECT ${READ_COLUMNS} FROM account_list_rows r LEFT JOIN companies co ON co.id = r.company_id WHERE r.list_id = $1::text AND r.version = $2::int AND r.line = $3::int`,
+  const rows = await db.query<StoredReadRow>(
+    `SELECT ${READ_COLUMNS} FROM account_list_rows r WHERE r.list_id = $1::text AND r.version = $2::int AND r.line = $3::int`,
     [listId, version, line],
   );
-  return r && toReadRow(r);
+  return (await toReadRows(db, rows))[0];
 }
 
 /** The row's stored candidates (company ids), under a row lock. */
@@ -422,25 +443,30 @@ const NAME_SIMILARITY_FLOOR = 0.3;
  * within the country when one is given. The nearest names come from the GiST index in distance
  * order (`<->` is 1 - similarity), a few index pages a name whatever the number of similar
  * names; twice `per` are read so that ties are broken by id, not by the index's order.
+ * One statement per name: the batch as one statement (a LATERAL top-N per row of an unnest)
+ * is refused by Citus, whose shards each answer this one as a top-N the coordinator merges;
+ * a join of all names with all similar ones (`%`) would read every similar name, tens of
+ * thousands among near-identical ones. The round trip is small beside the index search.
  */
 export async function companiesByNames(db: Queryable, names: readonly { name: string; country: string | null }[], per: number) {
-  if (names.length === 0) return [];
-  return db.query<CompanyHit & { i: number; score: number }>(
-    `SELECT q.i::int AS i, h.id, h.domain, h.name, h.country, h.score
-     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(name, country, i)
-     CROSS JOIN LATERAL (
-       SELECT n.id, n.domain, n.name, n.country, similarity(n.name, q.name) AS score
+  const out: (CompanyHit & { i: number; score: number })[] = [];
+  for (const [at, q] of names.entries()) {
+    const hits = await db.query<CompanyHit & { score: number }>(
+      `SELECT n.id, n.domain, n.name, n.country, similarity(n.name, $1::text) AS score
        FROM (
          (SELECT c.id, c.domain, c.name, c.country FROM companies c
-           WHERE q.country IS NOT NULL AND c.country = q.country ORDER BY c.name <-> q.name LIMIT $3::int * 2)
+           WHERE $2::text IS NOT NULL AND c.country = $2::text ORDER BY c.name <-> $1::text LIMIT $3::int * 2)
          UNION ALL
          (SELECT c.id, c.domain, c.name, c.country FROM companies c
-           WHERE q.country IS NULL ORDER BY c.name <-> q.name LIMIT $3::int * 2)
+           WHERE $2::text IS NULL ORDER BY c.name <-> $1::text LIMIT $3::int * 2)
        ) n
-       WHERE similarity(n.name, q.name) >= $4::real
-       ORDER BY score DESC, n.id LIMIT $3::int) h`,
-    [names.map((n) => n.name), names.map((n) => n.country), per, NAME_SIMILARITY_FLOOR],
-  );
+       WHERE similarity(n.name, $1::text) >= $4::real
+       ORDER BY score DESC, n.id LIMIT $3::int`,
+      [q.name, q.country, per, NAME_SIMILARITY_FLOOR],
+    );
+    for (const h of hits) out.push({ i: at + 1, ...h });
+  }
+  return out;
 }
 
 /** A deterministic sample of companies with a name (the matching evaluation's accounts). */

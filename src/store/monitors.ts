@@ -32,15 +32,27 @@ type RawMonitor = {
   created_at: Date;
   updated_at: Date;
   members: number;
-  domains: string[] | null;
 };
 
 const MONITOR_COLUMNS = `m.id, m.client_id, m.name, m.search, m.company_ids, m.event_types, m.created_at, m.updated_at,
-  (SELECT count(*)::int FROM monitor_members mm WHERE mm.monitor_id = m.id) AS members,
-  CASE WHEN m.company_ids IS NULL THEN NULL ELSE
-    (SELECT array_agg(c.domain ORDER BY x.n) FROM unnest(m.company_ids) WITH ORDINALITY AS x(id, n) JOIN companies c ON c.id = x.id) END AS domains`;
+  (SELECT count(*)::int FROM monitor_members mm WHERE mm.monitor_id = m.id) AS members`;
 
-function toMonitorRow(r: RawMonitor): MonitorRow {
+/**
+ * The monitors with their listed companies' domains, read in a second statement by id: monitors
+ * are local to the coordinator and companies are sharded on Citus, whose planner refuses a
+ * subquery per monitor row that joins the two. A deleted company has no domain to show.
+ */
+async function toMonitorRows(db: Queryable, raws: RawMonitor[]): Promise<MonitorRow[]> {
+  const ids = [...new Set(raws.flatMap((r) => r.company_ids ?? []))];
+  const domains = new Map<string, string>();
+  if (ids.length > 0) {
+    const rows = await db.query<{ id: string; domain: string }>('SELECT id, domain FROM companies WHERE id = ANY($1::text[])', [ids]);
+    for (const r of rows) domains.set(r.id, r.domain);
+  }
+  return raws.map((r) => toMonitorRow(r, r.company_ids ? r.company_ids.flatMap((id) => domains.get(id) ?? []) : null));
+}
+
+function toMonitorRow(r: RawMonitor, domains: string[] | null): MonitorRow {
   return {
     id: r.id,
     clientId: r.client_id,
@@ -51,7 +63,7 @@ function toMonitorRow(r: RawMonitor): MonitorRow {
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
     members: r.members,
-    domains: r.company_ids ? (r.domains ?? []) : null,
+    domains,
   };
 }
 
@@ -92,7 +104,7 @@ export async function deleteMonitorRow(db: Queryable, clientId: string, id: stri
 /** A client's monitor (another client's is not found), locked for update inside a transaction when asked. */
 export async function findMonitor(db: Queryable, clientId: string, id: string): Promise<MonitorRow | undefined> {
   const [row] = await db.query<RawMonitor>(`SELECT ${MONITOR_COLUMNS} FROM monitors m WHERE m.id = $1 AND m.client_id = $2`, [id, clientId]);
-  return row ? toMonitorRow(row) : undefined;
+  return row ? (await toMonitorRows(db, [row]))[0] : undefined;
 }
 
 export async function listMonitorRows(db: Queryable, clientId: string, offset: number, limit: number): Promise<{ total: number; rows: MonitorRow[] }> {
@@ -102,7 +114,7 @@ export async function listMonitorRows(db: Queryable, clientId: string, offset: n
     limit,
     offset,
   ]);
-  return { total: count?.n ?? 0, rows: rows.map(toMonitorRow) };
+  return { total: count?.n ?? 0, rows: await toMonitorRows(db, rows) };
 }
 
 export async function countMonitors(db: Queryable, clientId: string): Promise<number> {
@@ -113,7 +125,7 @@ export async function countMonitors(db: Queryable, clientId: string): Promise<nu
 /** Every search monitor (the list monitors' members never change). */
 export async function searchMonitors(db: Queryable): Promise<MonitorRow[]> {
   const rows = await db.query<RawMonitor>(`SELECT ${MONITOR_COLUMNS} FROM monitors m WHERE m.search IS NOT NULL ORDER BY m.id`);
-  return rows.map(toMonitorRow);
+  return toMonitorRows(db, rows);
 }
 
 /** Sets a monitor's members to what its search (or list) matches now: the baseline, without events. */

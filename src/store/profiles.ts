@@ -33,12 +33,16 @@ export interface ProfileRow {
   linkedinUrl: string | null;
 }
 
+// People and companies are sharded apart on Citus (people by id: a person may have no company),
+// where a join of the two is refused. So the conditions on a person's company are subqueries
+// of company ids, which Citus runs first and hands to the people shards, and a page's company
+// names and domains are read by id afterwards (withCompanies); the same SQL on every engine.
 const SUMMARY_COLUMNS = `
   p.id, p.full_name AS "fullName", p.title, p.seniority, p.function,
-  c.name AS "companyName", c.domain AS "companyDomain", p.country::text AS country, p.city,
+  p.company_id AS "companyId", p.country::text AS country, p.city,
   p.linkedin_url AS "linkedinUrl"`;
 
-const FROM = 'FROM people p LEFT JOIN companies c ON c.id = p.company_id';
+const FROM = 'FROM people p';
 
 /** WHERE condition (at least "true"), its parameters added to `p`. */
 function whereOf(f: ProfileFilter, p: Params): string {
@@ -51,7 +55,7 @@ function whereOf(f: ProfileFilter, p: Params): string {
     conds.push(`p.id IN (
       SELECT id FROM people WHERE full_name ILIKE ${x} OR title ILIKE ${x}
       UNION ALL
-      SELECT pp.id FROM companies cc JOIN people pp ON pp.company_id = cc.id WHERE cc.name ILIKE ${x})`);
+      SELECT id FROM people WHERE company_id IN (SELECT id FROM companies WHERE name ILIKE ${x}))`);
   }
   if (f.titles.length > 0) conds.push(phrasesCondition('p.title', f.titles, p));
   if (f.seniority.length > 0) conds.push(`lower(p.seniority) = ANY(${p.add(f.seniority, 'text[]')})`);
@@ -61,9 +65,32 @@ function whereOf(f: ProfileFilter, p: Params): string {
   if (f.countries.length === 1) conds.push(`p.country = ${p.add(f.countries[0], 'bpchar')}`);
   else if (f.countries.length > 1) conds.push(`p.country = ANY(${p.add(f.countries, 'bpchar[]')})`);
   if (f.companyIds.length > 0) conds.push(`p.company_id = ANY(${p.add(f.companyIds, 'text[]')})`);
-  if (f.industryIds.length > 0) conds.push(`c.industry_id = ANY(${p.add(f.industryIds, 'text[]')})`);
+  if (f.industryIds.length > 0) conds.push(`p.company_id IN (SELECT id FROM companies WHERE industry_id = ANY(${p.add(f.industryIds, 'text[]')}))`);
   return conds.length > 0 ? conds.join(' AND ') : 'true';
 }
+
+/**
+ * Rows of people with their company's name and domain, read in one statement by the ids the
+ * rows name (a router query per shard on Citus); a person without a company keeps nulls.
+ */
+export async function withCompanies<R extends { companyId: string | null }>(
+  db: Db,
+  rows: R[],
+): Promise<(Omit<R, 'companyId'> & { companyName: string | null; companyDomain: string | null })[]> {
+  const ids = [...new Set(rows.flatMap((r) => (r.companyId === null ? [] : [r.companyId])))];
+  const companies = new Map<string, { name: string; domain: string }>();
+  if (ids.length > 0) {
+    for (const c of await db.query<{ id: string; name: string; domain: string }>('SELECT id, name, domain FROM companies WHERE id = ANY($1::text[])', [ids])) {
+      companies.set(c.id, c);
+    }
+  }
+  return rows.map(({ companyId, ...rest }) => {
+    const c = companyId === null ? undefined : companies.get(companyId);
+    return { ...rest, companyName: c?.name ?? null, companyDomain: c?.domain ?? null };
+  });
+}
+
+type StoredProfile = Omit<ProfileRow, 'companyName' | 'companyDomain'> & { companyId: string | null };
 
 export async function countProfiles(db: Db, filter: ProfileFilter): Promise<number> {
   const p = new Params();
@@ -74,10 +101,11 @@ export async function countProfiles(db: Db, filter: ProfileFilter): Promise<numb
 /** One page, ordered by id (unique, so pages never repeat or skip). */
 export async function findProfilePage(db: Db, filter: ProfileFilter, offset: number, limit: number): Promise<ProfileRow[]> {
   const p = new Params();
-  return db.query<ProfileRow>(
+  const rows = await db.query<StoredProfile>(
     `SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${whereOf(filter, p)} ORDER BY p.id LIMIT ${p.add(limit, 'int')} OFFSET ${p.add(offset, 'int8')}`,
     p.values,
   );
+  return withCompanies(db, rows);
 }
 
 /** The next batch after `afterId` (keyset), for streaming exports without OFFSET. */
@@ -86,10 +114,11 @@ export async function findProfileBatch(db: Db, filter: ProfileFilter, afterId: s
   const where = whereOf(filter, p);
   // Only a real lower bound: `$n IS NULL OR p.id > $n` is no index condition in a generic plan.
   const keyset = afterId === null ? '' : ` AND p.id > ${p.add(afterId, 'text')}`;
-  return db.query<ProfileRow>(`SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where}${keyset} ORDER BY p.id LIMIT ${p.add(limit, 'int')}`, p.values);
+  const rows = await db.query<StoredProfile>(`SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where}${keyset} ORDER BY p.id LIMIT ${p.add(limit, 'int')}`, p.values);
+  return withCompanies(db, rows);
 }
 
 export async function findProfile(db: Db, id: string): Promise<ProfileRow | undefined> {
-  const [row] = await db.query<ProfileRow>(`SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE p.id = $1`, [id]);
-  return row;
+  const rows = await db.query<StoredProfile>(`SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE p.id = $1`, [id]);
+  return (await withCompanies(db, rows))[0];
 }

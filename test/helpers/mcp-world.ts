@@ -16,7 +16,9 @@ export async function seedMcpWorld(db: Db, companies = 300): Promise<{ calls: Ar
   );
   const peers = (
     await db.query<{ domain: string }>(
-      `SELECT m.domain FROM cohorts k JOIN companies m ON m.id = k.member_id WHERE k.company_id = $1 AND k.kind = 'default' ORDER BY k.rank LIMIT 3`,
+      // The cohort's rows first (a CTE): members live on other shards on Citus (store/cohorts.ts).
+      `WITH k AS (SELECT member_id, rank FROM cohorts WHERE company_id = $1 AND kind = 'default')
+       SELECT m.domain FROM k JOIN companies m ON m.id = k.member_id ORDER BY k.rank LIMIT 3`,
       [company.id],
     )
   ).map((r) => r.domain);

@@ -159,8 +159,9 @@ task('does company X use technology Y right now (with confidence)?', async () =>
 const cohortOf = async (domain: string, kind: 'default' | 'competitors') =>
   (
     await many<{ domain: string }>(
-      `SELECT m.domain FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id
-       WHERE c.domain = $1 AND k.kind = $2 ORDER BY k.rank`,
+      // The cohort's rows first (a CTE): members live on other shards on Citus (store/cohorts.ts).
+      `WITH k AS (SELECT k.member_id, k.rank FROM cohorts k JOIN companies c ON c.id = k.company_id WHERE c.domain = $1 AND k.kind = $2)
+       SELECT m.domain FROM k JOIN companies m ON m.id = k.member_id ORDER BY k.rank`,
       [domain, kind],
     )
   ).map((r) => r.domain);
@@ -195,10 +196,10 @@ task('what share of X’s peers use the most common product among them?', async 
   const metrics = await agent.call('usage_metrics', { companyDomain: world.company, cohort: 'Default', size: 1 });
   const top = metrics.items[0];
   const expected = await one<{ n: number; size: number }>(
-    `SELECT count(DISTINCT k.member_id) FILTER (WHERE i.product_id = $2)::int AS n, count(DISTINCT k.member_id)::int AS size
-     FROM cohorts k JOIN companies c ON c.id = k.company_id LEFT JOIN company_stacks s ON s.company_id = k.member_id
-     LEFT JOIN LATERAL unnest(s.product_ids) AS i(product_id) ON true
-     WHERE c.domain = $1 AND k.kind = 'default'`,
+    // The members first (a CTE), then their stacks by id: members live on other shards on Citus.
+    `WITH k AS (SELECT DISTINCT k.member_id FROM cohorts k JOIN companies c ON c.id = k.company_id WHERE c.domain = $1 AND k.kind = 'default')
+     SELECT (SELECT count(*) FROM company_stacks s WHERE s.company_id IN (SELECT member_id FROM k) AND $2 = ANY(s.product_ids))::int AS n,
+            (SELECT count(*) FROM k)::int AS size`,
     [world.company, top.productId],
   );
   assert.equal(metrics.cohortSize, expected.size);
@@ -255,7 +256,7 @@ task('how many companies use X (count mode: no rows, no credits)?', async () => 
 task('find the people at X with a leadership title', async () => {
   const answer = await agent.call('profiles_search', { companyDomains: [world.company], seniority: ['C-Level'], size: 100 });
   const expected = await many<{ id: string }>(
-    `SELECT p.id FROM people p JOIN companies c ON c.id = p.company_id WHERE c.domain = $1 AND p.seniority = 'C-Level'`,
+    `SELECT p.id FROM people p WHERE p.company_id IN (SELECT id FROM companies WHERE domain = $1) AND p.seniority = 'C-Level'`,
     [world.company],
   );
   assert.deepEqual(sorted(answer.items.map((i: any) => i.id)), sorted(expected.map((r) => r.id)));

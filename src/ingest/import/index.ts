@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { BadRequestError } from '../../errors.ts';
-import type { Db } from '../../db/db.ts';
+import { beginStatements, type Db } from '../../db/db.ts';
 import { ImportStage, STAGE_SPECS, type StageBatch } from '../../store/import/index.ts';
 import { KINDS } from './kinds/index.ts';
 import { readRecords } from '../../records.ts';
@@ -109,7 +109,7 @@ export async function importFile(db: Db, kind: ImportKind, source: string | Read
   try {
     // READ COMMITTED whatever the server default: the checks must see every row committed
     // before they lock the referenced tables (ImportStage.foreignKeysVerified).
-    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    for (const text of beginStatements({ isolation: 'read committed' }, db.citus)) await client.query(text);
     await stage.create();
     const columns = stage.columnNames;
     const present = new Set<string>();
