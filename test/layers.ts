@@ -42,7 +42,7 @@ export const AREAS: readonly Area[] = [
   {
     name: 'cli',
     holds:
-      'One module per command (`serve`, `migrate`, `seed`, `import`, `refresh`, `eval`, `detect`, `observe`, `clients`, `keys`, `users`, `mcp`, `backup`, …): options, progress, exit codes; the work is done by the areas below.',
+      'One module per command (`serve`, `migrate`, `seed`, `import`, `refresh`, `eval`, `detect`, `observe`, `clients`, `keys`, `users`, `mcp`, `backup`, …): options, progress, exit codes; the work is done by the areas below. A command line loads only its own module (`commands.ts`: which module registers which command).',
     mayImport: ['app.ts', 'mcp', 'eval', 'services', 'ingest', 'backup', 'auth', 'store', 'db', 'schemas', 'detect', 'intelligence', 'kernel'],
   },
   {
