@@ -86,6 +86,11 @@ export interface Db extends Queryable {
   /** PGlite only: wire-protocol batches its worker has not answered yet (/metrics). */
   readonly embeddedPendingCalls?: () => number;
   /**
+   * PGlite opened by this process only: its data folder as a tarball, after a CHECKPOINT (a
+   * consistent copy), to start another in-memory database from (`snapshot`).
+   */
+  readonly embeddedSnapshot?: () => Promise<Uint8Array>;
+  /**
    * PGlite only: set when another process owns the data folder and this Db works through
    * it (its socket, embedded-socket.ts); absent when this process opened the database itself.
    */
@@ -269,7 +274,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
       await thread.close(); // CHECKPOINT, then close
       lock?.release();
     });
-    return Object.assign(db, { embeddedPendingCalls: () => thread.pendingCalls });
+    return Object.assign(db, { embeddedPendingCalls: () => thread.pendingCalls, embeddedSnapshot: () => thread.dump() });
   } catch (err) {
     await shared?.close().catch(() => {});
     await thread.close().catch(() => {});
