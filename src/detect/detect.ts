@@ -246,16 +246,21 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
     }
   }
 
+  const postsNaming = new Map<number, number>(); // technology → job posts that name it
   for (const raw of (site.jobs ?? []).slice(0, LIMITS.jobs)) {
     const text = cap(String(raw), LIMITS.jobText);
     if (catalog.job.size === 0) break;
     const lower = text.toLowerCase();
+    const named = new Set<number>();
     for (const c of catalog.job.candidatesIn(lower, text)) {
       const m = firstMatch(c, text, () => -1);
-      if (m)
-        found.add(c.pattern, m, excerptOf(text, m.index, m[0].length), undefined, optionalSkill(lower, m.index) ? OPTIONAL_SKILL_WEIGHT : c.pattern.weight);
+      if (!m) continue;
+      found.add(c.pattern, m, excerptOf(text, m.index, m[0].length), undefined, optionalSkill(lower, m.index) ? OPTIONAL_SKILL_WEIGHT : c.pattern.weight);
+      named.add(c.pattern.tech);
     }
+    for (const tech of named) postsNaming.set(tech, (postsNaming.get(tech) ?? 0) + 1);
   }
+  if (postsNaming.size > 1) weighRareMentions(catalog, found, postsNaming);
 
   return resolve(catalog, found, minConfidence, maxEvidence);
 }
@@ -266,6 +271,29 @@ export function detect(site: SiteArtifacts, catalog: CompiledCatalog, opts: Dete
  * as a verification token: a candidate alone, support for another trace.
  */
 const OPTIONAL_SKILL_WEIGHT = 0.3;
+/**
+ * Relative occurrence within a category: when a company's posts name one tool of a category
+ * again and again (PostgreSQL in 12 posts) and another only in passing (MySQL in 2), the rare
+ * one is more often a list of alternatives, a past migration or one team's exception than the
+ * company's stack: its mentions weigh as an optional skill's (support for another trace, not a
+ * claim). Only once the category's leader is named in RARE_MENTION_LEADER posts, and for a tool
+ * named in at most RARE_MENTION_SHARE of the leader's posts.
+ */
+const RARE_MENTION_LEADER = 4;
+const RARE_MENTION_SHARE = 0.25;
+function weighRareMentions(catalog: CompiledCatalog, found: Findings, postsNaming: ReadonlyMap<number, number>): void {
+  const leader = new Map<string, number>();
+  for (const [tech, posts] of postsNaming) {
+    const category = catalog.technologies[tech]!.category;
+    leader.set(category, Math.max(leader.get(category) ?? 0, posts));
+  }
+  for (const [tech, posts] of postsNaming) {
+    const top = leader.get(catalog.technologies[tech]!.category)!;
+    if (top < RARE_MENTION_LEADER || posts > top * RARE_MENTION_SHARE) continue;
+    for (const e of found.byTech.get(tech) ?? []) if (e.source === 'job' && e.weight > OPTIONAL_SKILL_WEIGHT) e.weight = OPTIONAL_SKILL_WEIGHT;
+  }
+}
+
 const OPTIONAL_MARKERS = ['nice to have', 'nice-to-have', 'good to have', 'a plus', 'bonus', 'preferred', 'desirable', 'ideally', 'not required', 'optional'];
 /** How far a sentence is read around a mention, each way. */
 const SENTENCE_REACH = 300;

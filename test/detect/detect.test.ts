@@ -131,6 +131,20 @@ test('job posts: a tool a post requires is a claim; one it only welcomes (nice t
   assert.match(both.evidence[0]!.excerpt, /own our Snowflake/);
 });
 
+test('job posts: a tool named in passing beside a category leader named again and again is support, not a claim', () => {
+  const site = (jobs: string[]) => ({ domain: 'example.com', pages: [], jobs });
+  const leaderPosts = (n: number) => Array.from({ length: n }, (_, i) => `Engineer ${i + 1}: you will model our data in Snowflake.`);
+  // Snowflake in 8 posts, Redshift in 2 (a quarter of 8): Redshift's mention weighs as an optional skill's.
+  const rare = detect(site([...leaderPosts(8), 'You will move reports off Redshift.', 'You will run Redshift queries.']), catalog, { minConfidence: 0 });
+  assert.equal(find(rare, 'Snowflake')!.confidence, 0.6);
+  assert.equal(find(rare, 'Amazon Redshift')!.confidence, 0.3);
+  assert.equal(find(detect(site([...leaderPosts(8), 'You will run Redshift queries.']), catalog), 'Amazon Redshift'), undefined);
+  // More than a quarter of the leader's posts, a leader named in fewer than 4, or another category: a claim as before.
+  assert.equal(find(detect(site([...leaderPosts(8), ...Array(3).fill('You will run Redshift queries.')]), catalog), 'Amazon Redshift')!.confidence, 0.6);
+  assert.equal(find(detect(site([...leaderPosts(3), 'You will run Redshift queries.']), catalog), 'Amazon Redshift')!.confidence, 0.6);
+  assert.equal(find(detect(site([...leaderPosts(8), 'You will tune PostgreSQL.']), catalog), 'PostgreSQL')!.confidence, 0.6);
+});
+
 test('job posts: phrases are matched case-sensitively, so brand names count and ordinary words do not', () => {
   const ds = detect(
     {
