@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { openDb } from '../../src/db/db.ts';
 import { peersOfKind, truthInUse, truthSegments } from '../../src/store/truth.ts';
+import { membersBySegment } from '../../src/eval/metrics.ts';
 
 const { values } = parseArgs({ options: { schema: { type: 'string' }, sample: { type: 'string', default: '300' } } });
 const db = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: values.schema });
@@ -53,12 +54,7 @@ export interface Candidate {
 /** null drops the candidate; otherwise higher ranks first. */
 export type Variant = (c: Candidate) => number | null;
 
-const members = new Map<string, string[]>();
-for (const s of segments) {
-  const list = members.get(s.segmentId);
-  if (list) list.push(s.companyId);
-  else members.set(s.segmentId, [s.companyId]);
-}
+const members = membersBySegment(segments);
 const sorted = [...segments].sort((a, b) => (a.companyId < b.companyId ? -1 : 1));
 const sample = Number(values.sample);
 const step = Math.max(1, Math.floor(sorted.length / sample));

@@ -5,7 +5,7 @@
 import type { Db } from '../db/db.ts';
 import { labelledEvidence, peersOfKind, truthInUse, truthSegments } from '../store/truth.ts';
 import { calibrate, evidenceFeatures, fitIsotonic, fitLogistic, inUseConfidence } from '../intelligence/confidence.ts';
-import { accuracy, expectedCalibrationError, meanShare, reliabilityTable, type ReliabilityBin } from './metrics.ts';
+import { accuracy, expectedCalibrationError, meanShare, membersBySegment, reliabilityTable, type ReliabilityBin } from './metrics.ts';
 import { relatedScores } from '../services/related.ts';
 import { currentAsOf } from '../services/stacks.ts';
 
@@ -100,12 +100,7 @@ async function relatedPrecision(db: Db, segments: Awaited<ReturnType<typeof trut
     if (s) s.add(p);
     else stacks.set(c, new Set([p]));
   }
-  const members = new Map<string, string[]>();
-  for (const s of segments) {
-    const list = members.get(s.segmentId);
-    if (list) list.push(s.companyId);
-    else members.set(s.segmentId, [s.companyId]);
-  }
+  const members = membersBySegment(segments);
   const sorted = [...segments].sort((a, b) => (a.companyId < b.companyId ? -1 : 1));
   const step = Math.max(1, Math.floor(sorted.length / sample));
   let hits = 0,

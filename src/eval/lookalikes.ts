@@ -10,7 +10,7 @@ import { truthSegments } from '../store/truth.ts';
 import { findCompanyDomains } from '../store/lookalikes.ts';
 import { findLookalikes } from '../services/lookalikes.ts';
 import { lookalikesBodySchema } from '../schemas/lookalikes.ts';
-import { mean } from './metrics.ts';
+import { mean, membersBySegment } from './metrics.ts';
 import { NoTruthError } from './intelligence.ts';
 
 export const LOOKALIKE_GOALS = { precisionAt50: 0.85, recallAt200: 0.6 } as const;
@@ -43,8 +43,7 @@ export async function evaluateLookalikes(db: Db, options: LookalikesEvalOptions 
   const segments = await truthSegments(db);
   if (segments.length === 0)
     throw new NoTruthError('No ground truth in this database (truth_segments is empty): evaluate a generated demo world (stacklens seed).');
-  const members = new Map<string, string[]>();
-  for (const s of segments) members.set(s.segmentId, [...(members.get(s.segmentId) ?? []), s.companyId]);
+  const members = membersBySegment(segments);
   const domains = await findCompanyDomains(
     db,
     segments.map((s) => s.companyId),

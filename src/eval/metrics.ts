@@ -75,3 +75,14 @@ export function meanShare(
 export function mean(values: number[]): number {
   return values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0;
 }
+
+/** The companies of each hidden segment, in the order the segments list them. */
+export function membersBySegment(segments: readonly { segmentId: string; companyId: string }[]): Map<string, string[]> {
+  const members = new Map<string, string[]>();
+  for (const s of segments) {
+    const list = members.get(s.segmentId);
+    if (list) list.push(s.companyId);
+    else members.set(s.segmentId, [s.companyId]);
+  }
+  return members;
+}
