@@ -1,5 +1,5 @@
 // SQL for companies: lookups by domain and id and the company search (count, page, keyset batches).
-import type { Db, Tx } from '../db/db.ts';
+import type { Db, Queryable, Tx } from '../db/db.ts';
 import { noteWorldChange } from './change-notes.ts';
 import { containsPattern, inBatches, Params } from '../db/sql.ts';
 import { installsAsOf, type AsOf } from './installs-as-of.ts';
@@ -390,4 +390,24 @@ export async function deleteCompanies(tx: Tx, ids: readonly string[]): Promise<n
   const deleted = await tx.query('DELETE FROM companies WHERE id = ANY($1::text[]) RETURNING 1', [ids]);
   if (deleted.length > 0) await noteWorldChange(tx);
   return deleted.length;
+}
+
+/**
+ * Companies by id, read in a statement of their own: a reader of rows that live apart from
+ * companies (events, list rows, people) joins them here, because Citus refuses a join of
+ * tables sharded apart. Ids with no company are absent from the map.
+ */
+export async function companiesByIds(
+  db: Queryable,
+  ids: Iterable<string | null>,
+): Promise<Map<string, { domain: string; name: string | null; country: string | null }>> {
+  const unique = [...new Set([...ids].filter((id): id is string => id !== null))];
+  const found = new Map<string, { domain: string; name: string | null; country: string | null }>();
+  if (unique.length === 0) return found;
+  const rows = await db.query<{ id: string; domain: string; name: string | null; country: string | null }>(
+    'SELECT id, domain, name, country::text AS country FROM companies WHERE id = ANY($1::text[])',
+    [unique],
+  );
+  for (const { id, ...company } of rows) found.set(id, company);
+  return found;
 }

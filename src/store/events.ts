@@ -1,5 +1,6 @@
 // SQL of the change events (migration 035): writing derived events unpublished, publishing
 // them in commit order, and reading them back by cursor (seq) or by company.
+import { companiesByIds } from './companies.ts';
 import type { Queryable, Transactional, Tx } from '../db/db.ts';
 import type { EventType } from '../schemas/events.ts';
 import type { technologyChanges } from '../technographics/changes.ts';
@@ -163,15 +164,10 @@ type RawEvent = {
 
 /** The events with their company's domain and name; an event whose company is gone is left out (its delete takes its events too). */
 async function toEventRows(db: Queryable, raws: RawEvent[]): Promise<EventRow[]> {
-  const ids = [...new Set(raws.map((r) => r.company_id))];
-  const companies = new Map<string, { domain: string; name: string | null }>();
-  if (ids.length > 0) {
-    for (const c of await db.query<{ id: string; domain: string; name: string | null }>('SELECT id, domain, name FROM companies WHERE id = ANY($1::text[])', [
-      ids,
-    ])) {
-      companies.set(c.id, c);
-    }
-  }
+  const companies = await companiesByIds(
+    db,
+    raws.map((r) => r.company_id),
+  );
   return raws.flatMap((r) => {
     const c = companies.get(r.company_id);
     return c ? [toEventRow(r, c)] : [];

@@ -1,6 +1,7 @@
 // SQL of account lists (migration 041): a client's lists, their versions and rows with each
 // row's match, the diff between two versions, and the company lookups matching needs
 // (domains, domain stems for country-code variants, names by trigram similarity).
+import { companiesByIds } from './companies.ts';
 import type { Queryable, Tx } from '../db/db.ts';
 
 export interface ListHead {
@@ -265,15 +266,10 @@ type StoredReadRow = Record<string, any> & { company_id: string | null; candidat
 
 /** The rows with their matched company's domain and their candidates' (a deleted company drops out). */
 async function toReadRows(db: Queryable, rows: StoredReadRow[]): Promise<ReadRow[]> {
-  const ids = [...new Set(rows.flatMap((r) => [...(r.company_id === null ? [] : [r.company_id]), ...(r.candidates ?? []).map((c) => c.companyId)]))];
-  const companies = new Map<string, { domain: string; name: string | null; country: string | null }>();
-  if (ids.length > 0) {
-    const found = await db.query<{ id: string; domain: string; name: string | null; country: string | null }>(
-      'SELECT id, domain, name, country::text AS country FROM companies WHERE id = ANY($1::text[])',
-      [ids],
-    );
-    for (const c of found) companies.set(c.id, c);
-  }
+  const companies = await companiesByIds(
+    db,
+    rows.flatMap((r) => [r.company_id, ...(r.candidates ?? []).map((c) => c.companyId)]),
+  );
   return rows.map((r) => ({
     line: r.line,
     key: r.row_key,

@@ -1,6 +1,7 @@
 // SQL for people profiles: filtered search (count, page, keyset batches for exports), one
 // profile. Contact details are NOT read here:
 // search never touches the contacts table (store/purchases.ts owns contact reads).
+import { companiesByIds } from './companies.ts';
 import type { Db } from '../db/db.ts';
 import { containsPattern, Params, phrasesCondition } from '../db/sql.ts';
 
@@ -77,13 +78,10 @@ export async function withCompanies<R extends { companyId: string | null }>(
   db: Db,
   rows: R[],
 ): Promise<(Omit<R, 'companyId'> & { companyName: string | null; companyDomain: string | null })[]> {
-  const ids = [...new Set(rows.flatMap((r) => (r.companyId === null ? [] : [r.companyId])))];
-  const companies = new Map<string, { name: string; domain: string }>();
-  if (ids.length > 0) {
-    for (const c of await db.query<{ id: string; name: string; domain: string }>('SELECT id, name, domain FROM companies WHERE id = ANY($1::text[])', [ids])) {
-      companies.set(c.id, c);
-    }
-  }
+  const companies = await companiesByIds(
+    db,
+    rows.map((r) => r.companyId),
+  );
   return rows.map(({ companyId, ...rest }) => {
     const c = companyId === null ? undefined : companies.get(companyId);
     return { ...rest, companyName: c?.name ?? null, companyDomain: c?.domain ?? null };
