@@ -330,16 +330,26 @@ function makeDb(engine: Engine, pool: pg.Pool, prepared: boolean, timeouts: DbTi
   const onPool = async (statement: Statement) => {
     const lease = await acquire(ctx);
     let broken: Error | undefined;
+    let failed = false;
     try {
       return await lease.run(statement);
+    } catch (err) {
+      failed = true;
+      throw err;
     } finally {
       // A text that opens a transaction itself (pg-boss sends `BEGIN; …; COMMIT;` as one text)
       // and fails mid-way leaves it open and aborted; back in the pool, the connection would
       // fail every later statement with "current transaction is aborted". It is rolled back
-      // first, or closed when even that fails.
-      const status = lease.client.getTransactionStatus();
-      if (!lease.abandoned && (status === 'T' || status === 'E')) {
-        await lease.client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      // first, or closed when even that fails. After a failure the status at hand may be stale:
+      // node-postgres rejects at the server's error message, and the status arrives with the
+      // ReadyForQuery behind it, in the same network read or a later one. An empty text (no
+      // statement, so allowed in an aborted transaction) waits for it and reports it afresh.
+      if (!lease.abandoned) {
+        if (failed) await lease.client.query('').catch((e: Error) => (broken = e));
+        const status = lease.client.getTransactionStatus();
+        if (!broken && (status === 'T' || status === 'E')) {
+          await lease.client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        }
       }
       lease.release(broken);
     }
