@@ -57,5 +57,5 @@ const run = (list, concurrency) =>
         stdio: 'inherit',
         env: { ...process.env, NODE_ENV: 'test' },
       }).status ?? 1);
-const statuses = [run(together, 2), run(alone, 1)];
+const statuses = [run(together, 3), run(alone, 1)];
 process.exit(statuses.find((s) => s !== 0) ?? 0);

@@ -7,6 +7,8 @@
 // against the documented schema of that status; and, when the request breaks the document
 // (checked with Ajv against the same document), a 4xx — no invalid input accepted.
 // Reproducible: a fixed seed unless FUZZ_SEED is set; FUZZ_RUNS sets the runs per operation.
+// The seed differs by engine: CI's two passes (PGlite, PostgreSQL) try 2 × 60 different
+// requests per operation rather than the same 120 twice, in half the time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -19,8 +21,8 @@ import { HOSTILE_STRINGS } from '../helpers/hostile.ts';
 import { operationsOf, sendCall, validCall, type Call, type DocOperation, type Param } from '../helpers/openapi-calls.ts';
 import { EXAMPLE_WORLD } from '../helpers/example-world.ts';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+const SEED = Number(process.env.FUZZ_SEED ?? (process.env.DATABASE_URL ? 20261126 : 20261125));
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 
 const hostile = fc.oneof(
   ...Object.values(HOSTILE_STRINGS).map((list) => fc.constantFrom(...list)),
