@@ -65,7 +65,9 @@ export function evidenceFeatures(e: InstallSignal, asOf: number): number[] {
  * (docs/intelligence.md); refit when the evidence model changes. The logistic score ranks
  * installs; CONFIDENCE_CALIBRATION turns the score into the probability.
  */
-export const CONFIDENCE_COEFFICIENTS: readonly number[] = [4.055, 0.576, -0.54, 1.262, -0.462, -0.068, -0.344, -0.159, -0.707, -0.684, -1.046, -0.145, -0.829];
+export const CONFIDENCE_COEFFICIENTS: readonly number[] = [
+  4.9111, 0.2131, -0.5418, 1.5544, -1.036, -0.4686, -0.9613, -0.1089, -0.7349, -0.5874, -0.2465, -0.0832, -0.6149,
+];
 
 /**
  * Isotonic calibration of the logistic score, fitted with the coefficients on the same
@@ -77,34 +79,26 @@ export const CONFIDENCE_COEFFICIENTS: readonly number[] = [4.055, 0.576, -0.54, 
  * and at most 0.999: no step promises certainty), and keeps the ranking.
  */
 export const CONFIDENCE_CALIBRATION: readonly (readonly [number, number])[] = [
-  [-8.212, 0.013],
-  [-3.671, 0.048],
-  [-2.889, 0.056],
-  [-2.395, 0.064],
-  [-1.331, 0.525],
-  [0.571, 0.596],
-  [0.807, 0.71],
-  [1.105, 0.735],
-  [1.272, 0.752],
-  [2.119, 0.834],
-  [2.287, 0.878],
-  [2.371, 0.914],
-  [2.42, 0.921],
-  [2.467, 0.937],
-  [2.496, 0.941],
-  [2.574, 0.948],
-  [2.652, 0.951],
-  [2.684, 0.958],
-  [2.969, 0.959],
-  [3.01, 0.963],
-  [3.162, 0.971],
-  [3.693, 0.976],
-  [3.708, 0.978],
-  [3.739, 0.982],
-  [4.456, 0.99],
-  [4.601, 0.994],
-  [5.295, 0.998],
-  [5.411, 0.999],
+  [-8.2912, 0.011],
+  [-4.4784, 0.038],
+  [-3.4905, 0.052],
+  [-2.6907, 0.053],
+  [-1.7372, 0.233],
+  [-0.5255, 0.311],
+  [-0.1082, 0.554],
+  [0.4288, 0.633],
+  [1.2125, 0.863],
+  [2.5813, 0.871],
+  [2.6306, 0.899],
+  [2.7575, 0.922],
+  [3.2682, 0.958],
+  [3.3494, 0.965],
+  [3.3611, 0.967],
+  [3.4104, 0.987],
+  [4.3174, 0.993],
+  [4.3456, 0.995],
+  [4.3709, 0.996],
+  [4.5005, 0.997],
 ];
 
 /** Fewest installs behind one step of the calibration map (smaller steps are noise). */

@@ -10,7 +10,7 @@ import { formatDetectEval } from '../../src/eval/detect.ts';
 import { buildTraceKits, exampleOf, siteWithTraces } from '../../src/ingest/seed/traces.ts';
 import { rngFor } from '../../src/ingest/seed/rng.ts';
 
-test('eval detect --world on 150 companies: high precision with noise, recall limited by the tools that leave no trace, no mention detected', () => {
+test('eval detect --world on 150 companies: high precision with noise, recall limited by the tools that leave no trace (a realistic share), no mention detected', () => {
   const r = evaluateWorld({ companies: 150, seed: 'world-eval-test', asOf: '2026-01-01' });
   const text = formatDetectEval(r, { goals: false, errors: true });
   assert.equal(r.sites, 150);
@@ -18,11 +18,14 @@ test('eval detect --world on 150 companies: high precision with noise, recall li
   assert.ok(r.micro.precision >= 0.9, text);
   // Some tools in use leave no trace (missing tags, proxied analytics): recall over all of them is lower, by design.
   assert.ok(r.invisible > 0 && r.micro.recall < r.recallVisible.recall, text);
-  assert.ok(r.micro.recall >= 0.5, text);
+  // Job boards, account links and DNS configuration show most tools in use; a realistic share
+  // (internal tools, sparse use, small firms that rarely hire) stays invisible.
+  assert.ok(r.micro.recall >= 0.75, text);
+  assert.ok(r.invisible >= 0.1 * r.truthInUse && r.invisible <= 0.3 * r.truthInUse, `${r.invisible} of ${r.truthInUse} invisible: ${text}`);
   assert.ok(r.recallVisible.recall >= 0.95, text);
   assert.ok(r.hardNegatives.planted > 100, text);
   assert.deepEqual(r.hardNegatives.detected, [], text);
-  for (const s of ['script', 'dns', 'job'] as const) assert.ok(r.perSource[s].tp > 0 && r.perSource[s].recall >= 0.9, `${s}: ${text}`);
+  for (const s of ['script', 'dns', 'job', 'html'] as const) assert.ok(r.perSource[s].tp > 0 && r.perSource[s].recall >= 0.9, `${s}: ${text}`);
 });
 
 test('the same seed renders the same world and the same figures', () => {

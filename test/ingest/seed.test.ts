@@ -134,8 +134,9 @@ test('evidence dates are ordered and inside five years before as-of', async () =
   );
   assert.equal(await count('SELECT count(*)::int AS n FROM installs WHERE intensity NOT BETWEEN 0 AND 100 OR hit_count < 1 OR cardinality(sources) = 0'), 0);
   const old = await one<{ share: number }>(`SELECT avg((last_verified < $1::timestamptz - interval '1 year')::int)::float AS share FROM installs`, [AS_OF]);
-  // Some installs are old evidence (a tenth of them before job posts' optional skills stopped making claims alone; 0.098 since).
-  assert.ok(old.share >= 0.08, `installs last verified over a year ago: ${old.share}`);
+  // Some installs are old evidence (a tenth of them before job posts' optional skills stopped making claims alone; 0.098 since;
+  // 0.066 since the job board names the tools in use in several posts a year: more installs are current).
+  assert.ok(old.share >= 0.05, `installs last verified over a year ago: ${old.share}`);
 });
 
 test('band labels come from the fixed lists and agree with the numbers', async () => {

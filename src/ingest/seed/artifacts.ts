@@ -1,6 +1,7 @@
-// The demo world made of artifacts: each company's home page, response headers, cookies, DNS
-// records and job posts, rendered from its hidden true stack with the traces the technologies'
-// own rules look for (traces.ts), and with the noise of real crawls:
+// The demo world made of artifacts: each company's home page (with links to its accounts on
+// vendors' sites), response headers, cookies, DNS records and job posts (its job board,
+// job-posts.ts), rendered from its hidden true stack with the traces the technologies' own rules
+// look for (traces.ts), and with the noise of real crawls:
 //   - missing tags: some tools in use leave no public trace at all, sparse ones only one;
 //   - proxied analytics: a first-party script path that hides the vendor;
 //   - commented-out tags and stale SPF includes of tools the company dropped;
@@ -16,6 +17,7 @@ import type { Install } from './stacks.ts';
 import { rngFor, type Rng } from './rng.ts';
 import { slugify } from '../../slug.ts';
 import { placeTrace, TRACE_SOURCE, type Trace, type TraceKit } from './traces.ts';
+import { jobBoard, postText, type JobLine, type JobPost } from './job-posts.ts';
 
 const DAY = 86_400_000;
 
@@ -61,8 +63,10 @@ const ROLES = [
   'Support Specialist',
   'Product Designer',
 ];
-const JOB_LEADS = ['Experience with', 'Hands-on knowledge of', 'You will own our', 'Day to day you will work in', 'Familiarity with'];
-const MENTION_LEADS = ['Nice to have: exposure to', 'Bonus points for knowing', 'Previous use of tools such as'];
+/** A post of the board within this many days of a dated line takes it (else the line is a post of its own). */
+const SAME_POST_DAYS = 45;
+/** Job posts are imported every four months: one capture (one detection run) per four months of posts. */
+const IMPORT_DAYS = 120;
 
 interface Page {
   head: string[];
@@ -103,7 +107,9 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
   const dns = { MX: [] as string[], TXT: [] as string[], CNAME: [] as string[], NS: [] as string[], A: [`203.0.113.${rng.int(1, 254)}`] };
   const spf: string[] = [];
   const blog: string[] = [];
-  const jobs: Array<{ phrase: string; at: number; mention: boolean }> = [];
+  const jobs: JobLine[] = [];
+  /** Installs in use without any public trace (an internal tool, a server-side tag): no post names them either. */
+  const silent = new Set<number>();
   const planted = new Map<number, Set<EvidenceSource>>();
   const claimable = new Set<number>();
   const plant = (tech: number, t: Trace) => {
@@ -130,7 +136,10 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
     const leafName = w.catalog.categoryById.get(product.categoryId)!.name;
     switch (inst.kind) {
       case 'active': {
-        if (rng.chance(0.06)) break; // in use, no public trace (internal tool, server-side tag)
+        if (rng.chance(0.06)) {
+          silent.add(inst.product); // in use, no public trace (internal tool, server-side tag)
+          break;
+        }
         const proxied = ANALYTICS_LEAVES.has(leafName) && rng.chance(0.2);
         let chosen = web.filter(() => rng.chance(0.55));
         if (chosen.length === 0 && web.length && rng.chance(0.9)) chosen = [rng.pick(web)];
@@ -141,20 +150,19 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
         for (const t of chosen) (put(now, t), plant(tech, t));
         if (archiveAt !== null && live(archiveAt)) for (const t of chosen) put(old, t);
         for (const t of records) if (rng.chance(0.9)) (put(now, t), plant(tech, t));
-        if (phrases.length && rng.chance(0.3 + 0.4 * company.scale01)) {
-          const at = Math.max(inst.firstVerified, w.asOfMs - rng.int(0, 364) * DAY);
-          const t = rng.pick(phrases);
-          jobs.push({ phrase: t.phrase, at, mention: false });
-          if (at >= w.asOfMs - 365 * DAY) plant(tech, t);
-        }
-        break;
+        break; // its job posts: the board's (job-posts.ts)
       }
       case 'active_sparse': {
+        // A service's DNS records are configuration (a DKIM key, a help-centre CNAME): there however
+        // lightly it is used. What is sparse is the rest: one trace at most.
+        const config: Trace[] = records.filter((t) => t.kind === 'spf' || (t.kind === 'dns' && t.type !== 'TXT'));
+        for (const t of config) if (rng.chance(0.9)) (put(now, t), plant(tech, t));
         if (rng.chance(0.35) || kit.traces.length === 0) break;
         const t = rng.pick(kit.traces);
+        if (config.includes(t)) break;
         if (t.kind === 'job') {
           const at = Math.max(inst.firstVerified, Math.min(inst.lastVerified, w.asOfMs - rng.int(0, 500) * DAY));
-          jobs.push({ phrase: t.phrase, at, mention: false });
+          jobs.push({ tech, phrase: t.phrase, at, mention: false });
           if (at >= w.asOfMs - 365 * DAY) plant(tech, t);
         } else (put(now, t), plant(tech, t));
         break;
@@ -169,7 +177,7 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
           );
         for (const t of records) if ((t.kind === 'spf' || (t.kind === 'dns' && t.type === 'TXT')) && rng.chance(0.5)) put(now, t);
         if (phrases.length && rng.chance(0.6))
-          jobs.push({ phrase: rng.pick(phrases).phrase, at: Math.max(inst.firstVerified, inst.lastVerified - rng.int(0, 180) * DAY), mention: false });
+          jobs.push({ tech, phrase: rng.pick(phrases).phrase, at: Math.max(inst.firstVerified, inst.lastVerified - rng.int(0, 180) * DAY), mention: false });
         if (archiveAt !== null && live(archiveAt)) for (const t of web) if (rng.chance(0.55)) put(old, t);
         break;
       }
@@ -178,7 +186,7 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
         if (phrases.length && rng.chance(0.4)) {
           const t = rng.pick(phrases);
           const at = Math.min(w.asOfMs, inst.lastVerified);
-          jobs.push({ phrase: t.phrase, at, mention: true });
+          jobs.push({ tech, phrase: t.phrase, at, mention: true });
           if (inst.inUse && at >= w.asOfMs - 365 * DAY) plant(tech, t);
         }
         break;
@@ -237,28 +245,30 @@ export function renderSite(w: ArtifactWorld, company: Company, installs: Install
       },
     });
   }
-  // Job posts: the phrases of one four-month window go into one post (its date: the window's latest).
-  const posts = new Map<number, typeof jobs>();
-  for (const j of jobs) {
-    const key = Math.floor((w.asOfMs - j.at) / (120 * DAY));
-    const list = posts.get(key);
-    if (list) list.push(j);
-    else posts.set(key, [j]);
+  // Job posts: the board's (each team's roles naming its tools), and the dated lines of sparse
+  // use, dropped tools and mentions, each in a board post near its date or a post of its own.
+  const posts: JobPost[] = jobBoard(w.seed, w.asOfMs, w.catalog, w.kits, company, installs, silent);
+  for (const p of posts) for (const l of p.lines) if (l.at >= w.asOfMs - 365 * DAY) plant(l.tech, { kind: 'job', phrase: l.phrase });
+  for (const j of jobs.sort((a, b) => a.at - b.at)) {
+    const near = posts.find((p) => Math.abs(p.at - j.at) <= SAME_POST_DAYS * DAY);
+    if (near) near.lines.push(j);
+    else posts.push({ at: j.at, role: rng.pick(ROLES), lines: [j] });
   }
-  for (const key of [...posts.keys()].sort((a, b) => b - a)) {
-    const list = posts.get(key)!;
-    const role = rng.pick(ROLES);
-    const lines = list.map((j) => `${j.mention ? rng.pick(MENTION_LEADS) : rng.pick(JOB_LEADS)} ${j.phrase}.`);
+  // Captures: an import of the board every four months sees the posts of those months (dated: its
+  // latest post); older posts, from archives, are grouped the same way.
+  const scrapes = new Map<number, JobPost[]>();
+  for (const p of posts) {
+    const key = Math.floor((w.asOfMs - p.at) / (IMPORT_DAYS * DAY));
+    const list = scrapes.get(key);
+    if (list) list.push(p);
+    else scrapes.set(key, [p]);
+  }
+  for (const key of [...scrapes.keys()].sort((a, b) => b - a)) {
+    const list = scrapes.get(key)!.sort((a, b) => a.at - b.at);
     captures.push({
       kind: 'job',
-      seenAt: Math.max(...list.map((j) => j.at)),
-      site: {
-        domain,
-        pages: [],
-        jobs: [
-          `${role} at ${company.name} (${company.city}). ${company.name} is growing and we are hiring. ${lines.join(' ')} Collaborative team, flexible hours.`,
-        ],
-      },
+      seenAt: Math.max(...list.map((p) => p.at)),
+      site: { domain, pages: [], jobs: list.map((p) => postText(rng, company, p)) },
     });
   }
   for (const tech of planted.keys()) if (!claimable.has(tech)) planted.delete(tech);

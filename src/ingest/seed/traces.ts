@@ -1,7 +1,7 @@
 // The traces a technology leaves, written from its own detection rules: for each pattern an
 // example string the pattern matches (a small generator over the regex source), placed where
-// the rule looks (a script src, an inline snippet, a meta tag, a header, a cookie, a DNS
-// record, a phrase in a job post). Rules cannot be inverted in general, so every example is
+// the rule looks (a script src, an inline snippet, a meta tag, a link to the company's account on
+// the vendor's site, a header, a cookie, a DNS record, a phrase in a job post). Rules cannot be inverted in general, so every example is
 // checked: the example must match its own pattern, and the kit of one technology, rendered
 // alone, must be detected as that technology and nothing else (implied technologies aside).
 // Examples that fail are dropped; a technology with no surviving trace is simply invisible.
@@ -10,7 +10,7 @@ import type { CompiledCatalog } from '../../detect/catalog.ts';
 import { readCoreRules } from '../../detect/catalog.ts';
 import { parsePatternTags, toList, type RuleFile } from '../../detect/rules.ts';
 import type { SiteArtifacts } from '../../detect/types.ts';
-import type { EvidenceSource } from '../../technographics/evidence.ts';
+import { CLAIM_CONFIDENCE, type EvidenceSource } from '../../technographics/evidence.ts';
 import { rngFor, type Rng } from './rng.ts';
 
 /** One trace, placed by kind. `{domain}` in a URL stands for the company's domain. */
@@ -19,6 +19,7 @@ export type Trace =
   | { kind: 'inline'; code: string }
   | { kind: 'meta'; name: string; content: string }
   | { kind: 'html'; markup: string }
+  | { kind: 'link'; href: string }
   | { kind: 'header'; name: string; value: string }
   | { kind: 'cookie'; name: string; value: string }
   | { kind: 'dns'; type: 'MX' | 'TXT' | 'CNAME' | 'NS' | 'A'; value: string }
@@ -35,6 +36,7 @@ export const TRACE_SOURCE: Record<Trace['kind'], EvidenceSource> = {
   inline: 'script',
   meta: 'meta',
   html: 'html',
+  link: 'html',
   header: 'header',
   cookie: 'cookie',
   dns: 'dns',
@@ -293,6 +295,13 @@ function candidateTraces(rule: RuleFile[string], vendorDomain: string, rng: Rng)
     const markup = verifiedExample(raw, 'i', rng, closeMarkup);
     if (markup) out.push({ kind: 'html', markup });
   }
+  for (const raw of toList(rule.links)) {
+    // The company's account on the vendor's site (a careers board, a booking page, a help centre): absolute, or a path on the site.
+    const href = verifiedExample(raw, 'i', rng, (s) =>
+      /[\s"'<>]/.test(s) ? null : s.startsWith('//') ? `https:${s}` : /^(?:https?:\/\/|\/)/i.test(s) ? s : null,
+    );
+    if (href) out.push({ kind: 'link', href: withAccount(href, new RegExp(parsePatternTags(raw).source, 'i')) });
+  }
   for (const [name, value] of Object.entries(rule.headers ?? {})) {
     const raw = toList(value)[0] ?? '';
     const v = verifiedExample(raw, 'i', rng, (s) => (/[\r\n]/.test(s) ? null : s || token(rng, 8)));
@@ -321,6 +330,26 @@ function candidateTraces(rule: RuleFile[string], vendorDomain: string, rng: Rng)
   return out;
 }
 
+/**
+ * A link example with its account part (the first short segment the pattern lets any name take:
+ * `jobs.lever.co/7`) as `{account}`, which placeTrace fills with the company's own name.
+ */
+function withAccount(href: string, re: RegExp): string {
+  const segments = [...href.matchAll(/[a-z0-9_-]{1,3}(?=$|[./?#=])/gi)].filter((m) => m.index > 0 && /[./=]/.test(href[m.index - 1]!));
+  for (const m of segments) {
+    const template = `${href.slice(0, m.index)}{account}${href.slice(m.index + m[0].length)}`;
+    if (re.test(template.replace('{account}', 'acmecorp'))) return template;
+  }
+  return href;
+}
+
+/** The company's name on a vendor's site: its domain's first label, letters and digits only. */
+const accountOf = (domain: string) =>
+  domain
+    .split('.')[0]!
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase() || 'team';
+
 /** Renders traces alone into artifacts (the kit check and the unit tests use it). */
 export function siteWithTraces(domain: string, traces: Trace[]): SiteArtifacts {
   const head: string[] = [],
@@ -335,6 +364,8 @@ export function siteWithTraces(domain: string, traces: Trace[]): SiteArtifacts {
   const html = `<!doctype html><html><head><title>${domain}</title>${head.join('')}</head><body>${body.join('')}</body></html>`;
   return { domain, pages: [{ url: `https://${domain}/`, status: 200, headers, cookies, html }], dns, jobs: jobs.map((p) => `We use ${p} every day.`) };
 }
+
+const LINK_TEXTS = ['Careers', 'Book a call', 'Help centre', 'Status', 'Read our reviews', 'Get in touch', 'Sign up'];
 
 export function placeTrace(
   t: Trace,
@@ -360,6 +391,9 @@ export function placeTrace(
     case 'html':
       body.push(`${t.markup}\n`);
       break;
+    case 'link':
+      body.push(`<a href="${t.href.replace('{account}', accountOf(domain))}">${LINK_TEXTS[t.href.length % LINK_TEXTS.length]}</a>\n`);
+      break;
     case 'header':
       if (!(t.name in headers)) headers[t.name] = t.value;
       break;
@@ -380,7 +414,7 @@ export function placeTrace(
 
 /**
  * The checked trace kit of every technology of the catalog (index = technology index). A trace
- * survives when, rendered alone, it is detected as its technology and as nothing unrelated.
+ * survives when, rendered alone, it is detected as its technology and nothing unrelated is claimed.
  */
 export function buildTraceKits(seed: string, catalog: CompiledCatalog, rules: RuleFile = readCoreRules()): TraceKit[] {
   const kits: TraceKit[] = [];
@@ -391,7 +425,10 @@ export function buildTraceKits(seed: string, catalog: CompiledCatalog, rules: Ru
     const allowed = new Set([tech.name, ...tech.implies.map(([i]) => catalog.technologies[i]!.name)]);
     const ok = (traces: Trace[]) => {
       const found = detect(siteWithTraces('kit-check.example', traces), catalog, { minConfidence: 0.01 });
-      return found.some((d) => d.name === tech.name && !d.impliedBy) && found.every((d) => allowed.has(d.name) || d.impliedBy);
+      // Another technology's candidate below a claim is allowed: NS1's name servers also serve Netlify's DNS (0.3).
+      return (
+        found.some((d) => d.name === tech.name && !d.impliedBy) && found.every((d) => allowed.has(d.name) || d.impliedBy || d.confidence < CLAIM_CONFIDENCE)
+      );
     };
     const traces = candidates.length && ok(candidates) ? candidates : candidates.filter((c) => ok([c]));
     kits.push({ tech: t, traces });
