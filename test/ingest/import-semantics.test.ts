@@ -167,3 +167,28 @@ test('products name their vendor by domain or id, consistently', async () => {
     '4 categoryId: unknown category cat_zz (import it first)',
   ]);
 });
+
+test("a company's domain is claimed with its id (company_domains), once, whoever wrote the company", async () => {
+  const first = await run('companies', ['domain,name', 'claimed.example,Claimed']);
+  assert.deepEqual([first.committed, first.inserted], [true, 1]);
+  const again = await run('companies', ['id,domain,name', 'cmp_claimed_example,claimed.example,Claimed Inc']);
+  assert.deepEqual([again.committed, again.inserted, again.updated], [true, 0, 1]);
+  const claims = await db.query(`SELECT domain, company_id FROM company_domains WHERE domain IN ('claimed.example', 'seeded.example') ORDER BY domain`);
+  assert.deepEqual(claims, [
+    { domain: 'claimed.example', company_id: 'cmp_claimed_example' },
+    { domain: 'seeded.example', company_id: 'cmp_seeded' },
+  ]);
+});
+
+test('a news item the file gives to another company moves there; only a new item is a feed.item event', async () => {
+  await run('companies', ['domain', 'mover-a.example', 'mover-b.example']);
+  const added = await run('feed', ['id,companyDomain,date,title', 'fd_move,mover-a.example,2026-01-02,Moved item']);
+  assert.deepEqual([added.committed, added.inserted], [true, 1]);
+  const moved = await run('feed', ['id,companyDomain,date,title', 'fd_move,mover-b.example,2026-01-02,Moved item']);
+  assert.equal(moved.committed, true);
+  assert.deepEqual(await db.query(`SELECT id, company_id, title FROM feed_items WHERE id = 'fd_move'`), [
+    { id: 'fd_move', company_id: 'cmp_mover-b_example', title: 'Moved item' },
+  ]);
+  const [events] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'feed.item' AND subject->>'feedItemId' = 'fd_move'`);
+  assert.equal(events!.n, 1);
+});
