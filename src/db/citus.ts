@@ -7,8 +7,11 @@ import type { Db, Tx } from './db.ts';
 import type { TableName } from './schema.ts';
 
 type Placement =
-  /** Sharded by the column, co-located with the others of its group: a company's rows together. */
-  | { kind: 'distributed'; column: string; colocateWith?: TableName }
+  /**
+   * Sharded by the column, co-located with the others of its group: a company's rows together.
+   * `none`: a group of its own (a lookup sharded by another key than any other table's).
+   */
+  | { kind: 'distributed'; column: string; colocateWith?: TableName | 'none' }
   /** One copy on every node: small, joined everywhere, written through the coordinator. */
   | { kind: 'reference' }
   /** On the coordinator only: credentials, metering, queues, never joined with shards. */
@@ -25,6 +28,7 @@ const local: Placement = { kind: 'local' };
  */
 export const PLACEMENTS: Record<TableName, Placement> = {
   companies: { kind: 'distributed', column: 'id' },
+  company_domains: { kind: 'distributed', column: 'domain', colocateWith: 'none' },
   firmographics: byCompany(),
   installs: byCompany(),
   observations: byCompany(),
@@ -126,7 +130,8 @@ function keptOnCitus(fk: ForeignKey, columns: { from: string[]; to: string[] }):
 /** The table a distributed table is co-located with (itself for the head of a group). */
 function groupOf(table: TableName): TableName | undefined {
   const p = PLACEMENTS[table];
-  return p.kind === 'distributed' ? (p.colocateWith ?? table) : undefined;
+  if (p.kind !== 'distributed') return undefined;
+  return p.colocateWith === undefined || p.colocateWith === 'none' ? table : p.colocateWith;
 }
 
 /**
@@ -210,6 +215,10 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  */
 const CITUS_SCHEMA_CHANGES: { table: TableName; sql: string }[] = [
   { table: 'companies', sql: 'ALTER TABLE companies DROP CONSTRAINT companies_domain_key' },
-  { table: 'feed_items', sql: 'ALTER TABLE feed_items DROP CONSTRAINT feed_items_pkey, ADD PRIMARY KEY (company_id, id)' },
+  // The unique (company_id, id) of migration 055 becomes the key.
+  {
+    table: 'feed_items',
+    sql: 'ALTER TABLE feed_items DROP CONSTRAINT feed_items_pkey, ADD CONSTRAINT feed_items_pkey PRIMARY KEY USING INDEX feed_items_company_item_key',
+  },
   { table: 'contacts', sql: 'ALTER TABLE contacts DROP CONSTRAINT contacts_pkey, ADD PRIMARY KEY (person_id, id)' },
 ];

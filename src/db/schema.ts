@@ -51,6 +51,7 @@ export const TABLES = {
     description: 'text null',
     updated_at: 'timestamptz default',
   },
+  company_domains: { domain: 'text', company_id: 'text' },
   firmographics: { company_id: 'text', profile: 'jsonb', updated_at: 'timestamptz default' },
   installs: {
     company_id: 'text',

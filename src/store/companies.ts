@@ -383,10 +383,12 @@ export function streamCompanies(db: Db, criteria: CompanySearchCriteria, sort: C
  * Deletes companies with what goes with them: their rows of every table with a foreign key
  * to companies (by cascade), their cohorts and their memberships in other companies'
  * cohorts (cohorts keep no foreign keys: the refresh writes hundreds of thousands of rows),
- * and the world change. Returns how many were deleted.
+ * their domains (company_domains, sharded apart on Citus: no foreign key either) and the
+ * world change. Returns how many were deleted.
  */
 export async function deleteCompanies(tx: Tx, ids: readonly string[]): Promise<number> {
   await tx.query('DELETE FROM cohorts WHERE company_id = ANY($1::text[]) OR member_id = ANY($1::text[])', [ids]);
+  await tx.query('DELETE FROM company_domains WHERE company_id = ANY($1::text[])', [ids]);
   const deleted = await tx.query('DELETE FROM companies WHERE id = ANY($1::text[]) RETURNING 1', [ids]);
   if (deleted.length > 0) await noteWorldChange(tx);
   return deleted.length;

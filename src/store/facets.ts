@@ -62,11 +62,14 @@ export async function facetCounts(
   // Samples read the company's name: in `f` (one hash join), not by a lookup per row of the cells.
   const usesCompany = sample > 0 || !fromInstalls(d1) || (d2 !== undefined && !fromInstalls(d2));
   // A company without an install is in the null cell of an install dimension (LEFT JOIN).
+  // Installs join the company row where there is one (on Citus, sharded tables join each
+  // other on their distribution columns, not each with the matches).
+  const companyId = usesCompany ? 'c.id' : 'm.id';
   const installs = !usesInstalls
     ? ''
     : criteria.asOf
-      ? `LEFT JOIN LATERAL (SELECT a.product_id FROM ${installsAsOf('m.id', criteria.asOf, p)} a) i ON true`
-      : 'LEFT JOIN installs i ON i.company_id = m.id';
+      ? `LEFT JOIN LATERAL (SELECT a.product_id FROM ${installsAsOf(companyId, criteria.asOf, p)} a) i ON true`
+      : `LEFT JOIN installs i ON i.company_id = ${companyId}`;
   const products = d1 === 'category' || d2 === 'category' ? 'LEFT JOIN products pr ON pr.id = i.product_id' : '';
   // (company, product) is unique; (company, category) is not: two products of one category.
   const distinct = d1 === 'category' || d2 === 'category' ? 'DISTINCT' : '';

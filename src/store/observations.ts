@@ -18,23 +18,30 @@ export interface TechnologyRef {
 }
 
 /**
- * Company ids by domain; with `create`, unknown domains get a minimal company row (id
- * `cmp_` + the domain with dots as underscores, like the companies import, and the domain).
+ * Company ids by domain (company_domains: one shard per domain on Citus); with `create`,
+ * unknown domains get a minimal company row (id `cmp_` + the domain with dots as
+ * underscores, like the companies import, and the domain).
  */
 export async function companiesForDomains(tx: Tx, domains: string[], create: boolean): Promise<{ ids: Map<string, string>; created: number }> {
-  const known = async () => new Map(await tx.queryArrays<[string, string]>('SELECT domain, id FROM companies WHERE domain = ANY($1::text[])', [domains]));
+  const known = async () =>
+    new Map(await tx.queryArrays<[string, string]>('SELECT domain, company_id FROM company_domains WHERE domain = ANY($1::text[])', [domains]));
   const ids = await known();
   const missing = create ? domains.filter((d) => !ids.has(d)) : [];
   if (missing.length === 0) return { ids, created: 0 };
-  // The domains found missing first, then inserted: one plain INSERT, which a Citus cluster
-  // routes by id (a correlated NOT EXISTS over unnest() it cannot plan). A writer racing for
-  // the same new domain makes the same id; its row wins and this one is skipped.
-  const rows = await tx.query<{ id: string }>(
-    `INSERT INTO companies (id, domain) SELECT 'cmp_' || replace(d, '.', '_'), d FROM unnest($1::text[]) AS d
-     ON CONFLICT DO NOTHING RETURNING id`,
+  // The domains found missing first, then claimed (the domain's uniqueness, migration 055)
+  // and their companies inserted: plain INSERTs, which a Citus cluster routes by domain and
+  // by id (a correlated NOT EXISTS over unnest() it cannot plan). A writer racing for the
+  // same new domain claims it first; this one then skips it.
+  const rows = await tx.query<{ id: string; domain: string }>(
+    `INSERT INTO company_domains (domain, company_id) SELECT d, 'cmp_' || replace(d, '.', '_') FROM unnest($1::text[]) AS d
+     ON CONFLICT DO NOTHING RETURNING company_id AS id, domain`,
     [missing],
   );
   if (rows.length > 0) {
+    await tx.query(`INSERT INTO companies (id, domain) SELECT unnest($1::text[]), unnest($2::text[]) ON CONFLICT DO NOTHING`, [
+      rows.map((r) => r.id),
+      rows.map((r) => r.domain),
+    ]);
     await tx.query(`INSERT INTO refresh_pending (company_id) SELECT unnest($1::text[])`, [rows.map((r) => r.id)]);
     await noteWorldChange(tx);
   }

@@ -21,6 +21,7 @@ export const WORLD_TABLES = [
   'cohorts',
   'installs',
   'firmographics',
+  'company_domains',
   'companies',
   'products',
   'vendors',
@@ -201,6 +202,10 @@ export function emptyCompanyBatch() {
       ['crunchbase_url', 'text'],
       ['description', 'text'],
       ['updated_at', 'timestamptz'],
+    ]),
+    companyDomains: new CopyRows('company_domains', [
+      ['domain', 'text'],
+      ['company_id', 'text'],
     ]),
     firmographics: new CopyRows('firmographics', [
       ['company_id', 'text'],

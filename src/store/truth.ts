@@ -82,11 +82,16 @@ export async function peopleSample(
   db: Db,
   limit: number,
 ): Promise<{ id: string; title: string; seniority: string; function: string; country: string; companyId: string; companyDomain: string }[]> {
+  // The sample first, then its companies: on Citus people and companies are sharded apart,
+  // and a join of the two is refused (a company_id names a company: the foreign key).
   return db.query(
-    `SELECT p.id, p.title, p.seniority, p.function, trim(p.country)::text AS country, c.id AS "companyId", c.domain AS "companyDomain"
-       FROM people p JOIN companies c ON c.id = p.company_id
-      WHERE p.title IS NOT NULL AND p.seniority IS NOT NULL AND p.function IS NOT NULL AND p.country IS NOT NULL
-      ORDER BY md5(p.id) LIMIT $1::int`,
+    `WITH p AS MATERIALIZED (
+       SELECT id, title, seniority, function, country, company_id FROM people
+        WHERE title IS NOT NULL AND seniority IS NOT NULL AND function IS NOT NULL AND country IS NOT NULL AND company_id IS NOT NULL
+        ORDER BY md5(id) LIMIT $1::int)
+     SELECT p.id, p.title, p.seniority, p.function, trim(p.country)::text AS country, c.id AS "companyId", c.domain AS "companyDomain"
+       FROM p JOIN companies c ON c.id = p.company_id
+      ORDER BY md5(p.id)`,
     [limit],
   );
 }

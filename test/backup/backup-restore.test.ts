@@ -144,7 +144,9 @@ function rewrite(source: string, target: string, edit: (lines: string[]) => void
 test('a changed or incomplete backup fails verification and restores nothing', async () => {
   const tampered = path.join(dir, 'tampered.gz');
   rewrite(file, tampered, (lines) => {
-    const i = lines.findIndex((l) => l.includes('"domain":"me.example"'));
+    // The companies row (company_domains holds the domain too).
+    const table = lines.findIndex((l) => l.startsWith('#table {"name":"companies"'));
+    const i = lines.findIndex((l, n) => n > table && l.includes('"domain":"me.example"'));
     lines[i] = lines[i]!.replace('me.example', 'me.exampl3');
   });
   await assert.rejects(

@@ -89,6 +89,11 @@ export async function insertWorld(db: Db, w: WorldSpec): Promise<void> {
         ...r,
       })),
     );
+    // As every writer of companies does: each domain claimed in company_domains (migration 055).
+    await put(
+      'company_domains',
+      (w.companies ?? []).map((r) => ({ domain: r.domain, company_id: r.id })),
+    );
     await put('firmographics', w.firmographics ?? []);
     await put(
       'installs',

@@ -97,7 +97,10 @@ test("a defined cohort file replaces the listed companies' cohorts", async () =>
   const second = await run('cohorts', ['companyDomain,memberDomain,rank,score', 'seeded.example,m2.example,1,0.5', 'seeded.example,m3.example,2,']);
   assert.deepEqual([second.inserted, second.updated, second.deleted, second.unchanged], [1, 1, 1, 0]);
   const rows = await db.query(
-    `SELECT c.domain, m.domain AS member, k.rank, k.score FROM cohorts k JOIN companies c ON c.id = k.company_id JOIN companies m ON m.id = k.member_id WHERE k.kind = 'defined' ORDER BY 1, 3`,
+    // The companies read first (a member lives on another shard on Citus).
+    `WITH d AS MATERIALIZED (SELECT id, domain FROM companies)
+     SELECT c.domain, m.domain AS member, k.rank, k.score FROM cohorts k JOIN d c ON c.id = k.company_id JOIN d m ON m.id = k.member_id
+      WHERE k.kind = 'defined' ORDER BY 1, 3`,
   );
   assert.deepEqual(rows, [
     { domain: 'seeded.example', member: 'm2.example', rank: 1, score: 0.5 },
@@ -163,4 +166,29 @@ test('products name their vendor by domain or id, consistently', async () => {
     '3 vendorId: vendor ven_b is not the vendor of a-vendor.example',
     '4 categoryId: unknown category cat_zz (import it first)',
   ]);
+});
+
+test("a company's domain is claimed with its id (company_domains), once, whoever wrote the company", async () => {
+  const first = await run('companies', ['domain,name', 'claimed.example,Claimed']);
+  assert.deepEqual([first.committed, first.inserted], [true, 1]);
+  const again = await run('companies', ['id,domain,name', 'cmp_claimed_example,claimed.example,Claimed Inc']);
+  assert.deepEqual([again.committed, again.inserted, again.updated], [true, 0, 1]);
+  const claims = await db.query(`SELECT domain, company_id FROM company_domains WHERE domain IN ('claimed.example', 'seeded.example') ORDER BY domain`);
+  assert.deepEqual(claims, [
+    { domain: 'claimed.example', company_id: 'cmp_claimed_example' },
+    { domain: 'seeded.example', company_id: 'cmp_seeded' },
+  ]);
+});
+
+test('a news item the file gives to another company moves there; only a new item is a feed.item event', async () => {
+  await run('companies', ['domain', 'mover-a.example', 'mover-b.example']);
+  const added = await run('feed', ['id,companyDomain,date,title', 'fd_move,mover-a.example,2026-01-02,Moved item']);
+  assert.deepEqual([added.committed, added.inserted], [true, 1]);
+  const moved = await run('feed', ['id,companyDomain,date,title', 'fd_move,mover-b.example,2026-01-02,Moved item']);
+  assert.equal(moved.committed, true);
+  assert.deepEqual(await db.query(`SELECT id, company_id, title FROM feed_items WHERE id = 'fd_move'`), [
+    { id: 'fd_move', company_id: 'cmp_mover-b_example', title: 'Moved item' },
+  ]);
+  const [events] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'feed.item' AND subject->>'feedItemId' = 'fd_move'`);
+  assert.equal(events!.n, 1);
 });

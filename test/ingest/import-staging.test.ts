@@ -104,7 +104,9 @@ test('a bulk re-import without some columns keeps their stored values; stored an
   ]);
 });
 
-test('a trigger on installs still fires: the foreign-key shortcut is only taken without one', async () => {
+test('a trigger on installs still fires: the foreign-key shortcut is only taken without one', async (t) => {
+  // Citus creates no trigger on a distributed table (docs/scale-out.md, "Triggers").
+  if (db.citus) return t.skip('no triggers on distributed tables');
   await db.query(`CREATE TABLE install_audit (company_id text, product_id text)`);
   await db.query(`CREATE FUNCTION install_audit_fn() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN INSERT INTO install_audit VALUES (NEW.company_id, NEW.product_id); RETURN NEW; END $$`);

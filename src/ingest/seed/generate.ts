@@ -168,6 +168,7 @@ export class CompanyGenerator {
       c.description,
       updatedAt,
     ]);
+    b.companyDomains.add([c.domain, c.id]);
     b.firmographics.add([c.id, firmographicProfile(seed, c, people[0]), updatedAt]);
     b.truthSegments.add([c.id, segment.id, segment.industry.id, segment.tier, segment.region, segment.maturity]);
     for (const inst of foldInstalls(observations)) {

@@ -17,18 +17,21 @@ export function mustExist(field: string, column: string, table: string, key: str
 }
 
 /** For kinds keyed by domain with an optional given id (companies, vendors): an id must not
- *  move to another domain, and a domain keeps the id it already has. */
-export function idChecks(table: string): StageCheck[] {
+ *  move to another domain, and a domain keeps the id it already has. `byDomain` holds the
+ *  stored (domain, id) pairs: the table itself, or for companies their resolved domains. */
+export function idChecks(table: string, byDomain = table): StageCheck[] {
   return [
     {
       field: 'id',
-      where: `EXISTS (SELECT 1 FROM ${table} r WHERE r.id = s.id AND r.domain <> s.domain)`,
-      message: `format('id %s already belongs to %s', s.id, (SELECT r.domain FROM ${table} r WHERE r.id = s.id))`,
+      join: `JOIN ${table} r ON r.id = s.id`,
+      where: 'r.domain <> s.domain',
+      message: `format('id %s already belongs to %s', s.id, r.domain)`,
     },
     {
       field: 'id',
-      where: `s.id_given AND EXISTS (SELECT 1 FROM ${table} r WHERE r.domain = s.domain AND r.id <> s.id)`,
-      message: `format('%s already has id %s (omit id or use that one)', s.domain, (SELECT r.id FROM ${table} r WHERE r.domain = s.domain))`,
+      join: `JOIN ${byDomain} r ON r.domain = s.domain`,
+      where: 's.id_given AND r.id <> s.id',
+      message: `format('%s already has id %s (omit id or use that one)', s.domain, r.id)`,
     },
   ];
 }

@@ -1,10 +1,17 @@
 // Import SQL for what belongs to a company: companies, firmographics, installs, people,
-// contacts, feed items and defined cohorts. Rows name their company by domain.
+// contacts, feed items and defined cohorts. Rows name their company by domain, resolved
+// through company_domains into `import_companies (domain, id)` before the checks
+// (StageSpec.companies), so the statements below join local tables with local ones, and a
+// distributed table only with them (never a subquery per staged row), as Citus can plan.
 import { idChecks, mustExist } from './catalog.ts';
 import type { StageSpec } from './spec.ts';
+import { resolveCompanies } from './stage.ts';
 import { keepCompanyFields, NOTE_WORLD_CHANGE, RECORD_COMPANY_CHANGES, recordFeedItemsAdded } from '../change-notes.ts';
 
-const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'companies', 'domain', 'company');
+const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'import_companies', 'domain', 'company');
+
+/** The staged domains no company has yet (after the resolution of import_companies). */
+const NEW_DOMAINS = 'SELECT s.domain FROM import_stage s LEFT JOIN import_companies k ON k.domain = s.domain WHERE k.domain IS NULL';
 
 export const companies: StageSpec = {
   columns: {
@@ -34,8 +41,9 @@ export const companies: StageSpec = {
     { field: 'domain', fields: ['domain'], columns: ['domain'] },
     { field: 'id', fields: ['id'], columns: ['id'] },
   ],
+  companies: ['domain'],
   checks: [
-    ...idChecks('companies'),
+    ...idChecks('companies', 'import_companies'),
     {
       field: 'industry',
       where: 's.industry IS NOT NULL AND NOT EXISTS (SELECT 1 FROM industries r WHERE r.id = s.industry OR lower(r.name) = lower(s.industry))',
@@ -45,20 +53,28 @@ export const companies: StageSpec = {
   table: 'companies',
   // Market sizing counts companies; a changed industry, country or band is an event.
   notes: {
-    before: keepCompanyFields('SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.domain'),
+    before: keepCompanyFields('SELECT id FROM import_companies'),
     after: [NOTE_WORLD_CHANGE, ...RECORD_COMPANY_CHANGES],
   },
+  // The new domains are claimed first (the domain's uniqueness, migration 055); a domain
+  // another import claimed meanwhile keeps that one's id, as a conflict on the domain did.
+  before: [
+    `INSERT INTO company_domains (domain, company_id)
+       SELECT s.domain, s.id FROM import_stage s LEFT JOIN import_companies k ON k.domain = s.domain WHERE k.domain IS NULL
+     ON CONFLICT (domain) DO NOTHING`,
+    resolveCompanies(NEW_DOMAINS),
+  ],
   // An industry is named by id or by name (case-insensitive); an exact match wins.
-  from: `import_stage s LEFT JOIN LATERAL (
+  from: `import_stage s JOIN import_companies c ON c.domain = s.domain LEFT JOIN LATERAL (
       SELECT r.id FROM industries r WHERE r.id = s.industry OR lower(r.name) = lower(s.industry)
       ORDER BY (r.id = s.industry) DESC, (r.name = s.industry) DESC, r.id LIMIT 1) i ON true`,
-  conflict: ['domain'],
+  conflict: ['id'],
   touch: 'updated_at',
   marks: `INSERT INTO refresh_pending (company_id)
-    SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.domain WHERE c.updated_at = now()`,
+    SELECT c.id FROM import_companies k JOIN companies c ON c.id = k.id WHERE c.updated_at = $1`,
   upsert: [
-    { target: 'id', expr: 's.id', insertOnly: true },
-    { target: 'domain', expr: 's.domain' },
+    { target: 'id', expr: 'c.id' },
+    { target: 'domain', expr: 's.domain', insertOnly: true },
     { target: 'name', expr: 's.name', fields: ['name'] },
     { target: 'industry_id', expr: 'i.id', fields: ['industry'] },
     { target: 'employee_band', expr: 's.employee_band', fields: ['employeeRange', 'employeeCount'] },
@@ -83,9 +99,10 @@ export const companies: StageSpec = {
 export const firmographics: StageSpec = {
   columns: { company_domain: 'text', profile: 'jsonb' },
   keys: [{ field: 'companyDomain', fields: ['companyDomain'], columns: ['company_domain'] }],
+  companies: ['company_domain'],
   checks: [company()],
   table: 'firmographics',
-  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
+  from: 'import_stage s JOIN import_companies c ON c.domain = s.company_domain',
   conflict: ['company_id'],
   touch: 'updated_at',
   upsert: [
@@ -105,6 +122,7 @@ export const installs: StageSpec = {
     sources: 'text[]',
   },
   keys: [{ field: 'productId', fields: ['companyDomain', 'productId'], columns: ['company_domain', 'product_id'] }],
+  companies: ['company_domain'],
   checks: [company(), mustExist('productId', 'product_id', 'products', 'id', 'product')],
   table: 'installs',
   // New installs change what market sizing counts; new dates and counts do not.
@@ -112,14 +130,14 @@ export const installs: StageSpec = {
   // The primary key in the byte order its index compares in (the C.UTF-8 and C collations
   // agree on it); "C" also lets the sort use cheap abbreviated keys.
   bulk: { references: ['companies', 'products'], order: 'c.id COLLATE "C", s.product_id COLLATE "C"' },
-  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
+  from: 'import_stage s JOIN import_companies c ON c.domain = s.company_domain',
   conflict: ['company_id', 'product_id'],
   // The incremental refresh finds changed evidence by this stamp (store/intelligence.ts).
   touch: 'updated_at',
   marks: `INSERT INTO refresh_pending (company_id)
-    SELECT DISTINCT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain
+    SELECT DISTINCT c.id FROM import_stage s JOIN import_companies c ON c.domain = s.company_domain
       JOIN installs i ON i.company_id = c.id AND i.product_id = s.product_id
-     WHERE i.updated_at = now()`,
+     WHERE i.updated_at = $1`,
   upsert: [
     { target: 'company_id', expr: 'c.id' },
     { target: 'product_id', expr: 's.product_id' },
@@ -144,9 +162,10 @@ export const people: StageSpec = {
     linkedin_url: 'text',
   },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
+  companies: ['company_domain'],
   checks: [company()],
   table: 'people',
-  from: 'import_stage s LEFT JOIN companies c ON c.domain = s.company_domain',
+  from: 'import_stage s LEFT JOIN import_companies c ON c.domain = s.company_domain',
   conflict: ['id'],
   upsert: [
     { target: 'id', expr: 's.id' },
@@ -191,18 +210,25 @@ export const feed: StageSpec = {
     category: 'text',
   },
   keys: [{ field: 'id', fields: ['id'], columns: ['id'] }],
+  companies: ['company_domain'],
   checks: [company()],
   table: 'feed_items',
-  // A news item added (not one updated) is a feed.item event.
+  // A news item added (not one updated, nor one moved to another company) is a feed.item event.
   notes: {
     before: [
       'DROP TABLE IF EXISTS feed_items_new',
-      'CREATE TEMP TABLE feed_items_new ON COMMIT DROP AS SELECT s.id FROM import_stage s WHERE NOT EXISTS (SELECT 1 FROM feed_items f WHERE f.id = s.id)',
+      'CREATE TEMP TABLE feed_items_new ON COMMIT DROP AS SELECT s.id FROM import_stage s LEFT JOIN feed_items f ON f.id = s.id WHERE f.id IS NULL',
     ],
     after: [recordFeedItemsAdded('n.id IN (SELECT id FROM feed_items_new)')],
   },
-  from: 'import_stage s JOIN companies c ON c.domain = s.company_domain',
-  conflict: ['id'],
+  // An item is keyed within its company (migration 055; the key of feed_items on Citus): one
+  // the file gives to another company moves there, as delete + insert.
+  before: [
+    `DELETE FROM feed_items f USING (SELECT s.id, c.id AS company_id FROM import_stage s JOIN import_companies c ON c.domain = s.company_domain) m
+      WHERE f.id = m.id AND f.company_id <> m.company_id`,
+  ],
+  from: 'import_stage s JOIN import_companies c ON c.domain = s.company_domain',
+  conflict: ['company_id', 'id'],
   upsert: [
     { target: 'id', expr: 's.id' },
     { target: 'company_id', expr: 'c.id' },
@@ -218,7 +244,7 @@ export const feed: StageSpec = {
 };
 
 // Staged cohort rows resolved to company ids; used by the upsert and by the replace step.
-const COHORT_ROWS = `import_stage s JOIN companies c ON c.domain = s.company_domain JOIN companies m ON m.domain = s.member_domain`;
+const COHORT_ROWS = `import_stage s JOIN import_companies c ON c.domain = s.company_domain JOIN import_companies m ON m.domain = s.member_domain`;
 
 export const cohorts: StageSpec = {
   columns: { company_domain: 'text', member_domain: 'text', rank: 'int', score: 'real' },
@@ -226,6 +252,7 @@ export const cohorts: StageSpec = {
     { field: 'memberDomain', fields: ['companyDomain', 'memberDomain'], columns: ['company_domain', 'member_domain'] },
     { field: 'rank', fields: ['companyDomain', 'rank'], columns: ['company_domain', 'rank'] },
   ],
+  companies: ['company_domain', 'member_domain'],
   checks: [company(), company('memberDomain', 'member_domain')],
   table: 'cohorts',
   from: COHORT_ROWS,
@@ -239,12 +266,12 @@ export const cohorts: StageSpec = {
   ],
   // Defined cohorts carry no change stamp: every company of a file that changed anything.
   marks: `INSERT INTO refresh_pending (company_id)
-    SELECT DISTINCT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain`,
+    SELECT DISTINCT c.id FROM import_stage s JOIN import_companies c ON c.domain = s.company_domain`,
   // A defined cohort is a curated list: the file's members replace the company's list.
   deleteMissing: `WITH gone AS (
       DELETE FROM cohorts k WHERE k.kind = 'defined'
-        AND k.company_id IN (SELECT c.id FROM import_stage s JOIN companies c ON c.domain = s.company_domain)
-        AND NOT EXISTS (SELECT 1 FROM ${COHORT_ROWS} WHERE c.id = k.company_id AND m.id = k.member_id)
+        AND k.company_id IN (SELECT c.id FROM import_stage s JOIN import_companies c ON c.domain = s.company_domain)
+        AND (k.company_id, k.member_id) NOT IN (SELECT c.id, m.id FROM ${COHORT_ROWS})
       RETURNING 1)
     SELECT count(*)::int AS deleted FROM gone`,
 };

@@ -8,10 +8,16 @@ import type { PgType } from './load.ts';
 export interface StageCheck {
   /** Input field reported. */
   field: string;
-  /** SQL condition over the staged row `s`. */
+  /** SQL condition over the staged row `s` (and the rows `join` adds). */
   where: string;
-  /** SQL text expression over `s`: the reason. */
+  /** SQL text expression over `s` (and the rows `join` adds): the reason. */
   message: string;
+  /**
+   * Joins of `s` with the rows the check compares it to, on a unique key (no staged row
+   * multiplies). A join, not a subquery per staged row: Citus refuses a correlated subquery
+   * from the staging table (a local table) into a distributed one.
+   */
+  join?: string;
   /** A plain reference (`column` names a row of `table.key`, a unique key): such checks run
    *  together as one pass of LEFT JOINs instead of one anti-join each. */
   exists?: { column: string; table: string; key: string };
@@ -41,18 +47,31 @@ export interface StageSpec {
   keys: StageKey[];
   checks: StageCheck[];
   table: string;
+  /**
+   * Staged columns that name companies by domain. Before the checks, their companies are
+   * resolved through company_domains into the temporary table `import_companies (domain, id)`
+   * (migration 055), which `checks`, `from` and `marks` join instead of `companies`: joins of
+   * local tables, whatever the engine (on Citus, companies are sharded by id).
+   */
+  companies?: string[];
   /** FROM clause producing the rows to upsert; staged rows are `import_stage s`. */
   from: string;
   conflict: string[];
   upsert: UpsertColumn[];
-  /** Column set to now() when a row changes; it must default to now() (ON CONFLICT takes the proposed row's value). */
+  /**
+   * Column set to the write's time when a row changes: the coordinator's now(), read once and
+   * passed as a value, because on Citus now() inside a statement that runs on the workers is
+   * each worker's own transaction time.
+   */
   touch?: string;
+  /** Before the write (after `notes.before`): statements that prepare it (not counted). */
+  before?: string[];
   /** After the upsert: a statement returning `deleted` (rows the file replaces away). */
   deleteMissing?: string;
   /**
    * After the write, when it changed anything: a statement adding the companies whose
    * derived data the change makes stale to refresh_pending (the incremental refresh's work
-   * list). Rows written by this transaction carry `updated_at = now()` (its start time).
+   * list). Rows written by this import carry `updated_at = $1` (the write's time, see `touch`).
    */
   marks?: string;
   /** After the upsert: statements that re-derive dependent values (not counted). */

@@ -67,6 +67,11 @@ export class ImportStage {
       await this.client.query(`LOCK TABLE ${spec.table} IN SHARE ROW EXCLUSIVE MODE`);
     }
     await this.client.query('ANALYZE import_stage');
+    if (spec.companies) {
+      await this.client.query('CREATE TEMP TABLE import_companies (domain text PRIMARY KEY, id text NOT NULL) ON COMMIT DROP');
+      await this.client.query(resolveCompanies(spec.companies.map((c) => `SELECT ${c} FROM import_stage`).join(' UNION ')));
+      await this.client.query('ANALYZE import_companies');
+    }
     for (const key of spec.keys) {
       const on = key.columns.map((c) => `s.${c} = d.${c}`).join(' AND ');
       const notNull = key.columns.map((c) => `${c} IS NOT NULL`).join(' AND ');
@@ -84,7 +89,7 @@ export class ImportStage {
     if (refs.length > 0) await this.checkReferences(refs);
     for (const check of spec.checks.filter((c) => !c.exists)) {
       await this.client.query(
-        `INSERT INTO import_rejects (line, field, message) SELECT s.line, $1, ${check.message} FROM import_stage s WHERE ${check.where}`,
+        `INSERT INTO import_rejects (line, field, message) SELECT s.line, $1, ${check.message} FROM import_stage s ${check.join ?? ''} WHERE ${check.where}`,
         [check.field],
       );
     }
@@ -111,15 +116,18 @@ export class ImportStage {
   /** Writes the checked rows: inserts new ones, updates changed ones, leaves identical ones. */
   async write(presentFields: ReadonlySet<string>): Promise<{ inserted: number; updated: number; deleted: number }> {
     const { spec } = this;
+    // The write's time, from the coordinator on Citus (see StageSpec.touch); now() elsewhere.
+    const [{ at }] = (await this.client.query('SELECT now()::text AS at')).rows; // text: microseconds kept
     for (const stmt of spec.notes?.before ?? []) await this.client.query(stmt);
+    for (const stmt of spec.before ?? []) await this.client.query(stmt);
     const counts: WriteCounts = spec.bulk
-      ? await updateThenInsert(this.client, spec, presentFields, await this.foreignKeysVerified())
-      : await upsert(this.client, spec, presentFields);
+      ? await updateThenInsert(this.client, spec, presentFields, at, await this.foreignKeysVerified())
+      : await upsert(this.client, spec, presentFields, at);
     let deleted = 0;
     if (spec.deleteMissing) deleted = Number((await this.client.query(spec.deleteMissing)).rows[0]?.deleted ?? 0);
     for (const stmt of spec.after ?? []) await this.client.query(stmt);
     const changed = counts.inserted + counts.updated + deleted > 0;
-    if (spec.marks && changed) await this.client.query(spec.marks);
+    if (spec.marks && changed) await this.client.query(spec.marks, spec.marks.includes('$1') ? [at] : []);
     if (changed) for (const stmt of spec.notes?.after ?? []) await this.client.query(stmt);
     if (counts.inserted > 0) for (const stmt of spec.notes?.afterInserts ?? []) await this.client.query(stmt);
     return { ...counts, deleted };
@@ -155,4 +163,15 @@ export class ImportStage {
     );
     return rows[0]?.ok === true;
   }
+}
+
+/**
+ * Adds to `import_companies` the companies of the domains `domains` (a query of one column)
+ * names, as company_domains has them: a filter of the distributed lookup by a subquery of
+ * local rows, which Citus runs first and sends to the shards.
+ */
+export function resolveCompanies(domains: string): string {
+  return `INSERT INTO import_companies (domain, id)
+    SELECT d.domain, d.company_id FROM company_domains d WHERE d.domain IN (${domains})
+    ON CONFLICT (domain) DO NOTHING`;
 }

@@ -21,13 +21,13 @@ function distinct(mine: string[], theirs: string[]): string {
 }
 
 /** One statement: inserts new rows, updates changed ones, leaves identical ones alone. */
-export async function upsert(client: pg.PoolClient, spec: StageSpec, present: ReadonlySet<string>): Promise<WriteCounts> {
+export async function upsert(client: pg.PoolClient, spec: StageSpec, present: ReadonlySet<string>, at: string): Promise<WriteCounts> {
   const updatable = updatableColumns(spec, present);
   let onConflict = 'DO NOTHING';
   if (updatable.length > 0) {
     const set = updatable.map((c) => `${c.target} = EXCLUDED.${c.target}`);
-    // The proposed row's default (now()), not now() itself: Citus refuses any function that is
-    // not immutable in the DO UPDATE SET of a distributed table.
+    // The proposed row's value, not now() itself: Citus refuses any function that is not
+    // immutable in the DO UPDATE SET of a distributed table.
     if (spec.touch) set.push(`${spec.touch} = EXCLUDED.${spec.touch}`);
     const where = distinct(
       updatable.map((c) => `t.${c.target}`),
@@ -35,13 +35,14 @@ export async function upsert(client: pg.PoolClient, spec: StageSpec, present: Re
     );
     onConflict = `DO UPDATE SET ${set.join(', ')} WHERE ${where}`;
   }
+  const columns = withTouch(spec);
   const sql = `WITH up AS (
-      INSERT INTO ${spec.table} AS t (${spec.upsert.map((c) => c.target).join(', ')})
-      SELECT ${spec.upsert.map((c) => c.expr).join(', ')} FROM ${spec.from}
+      INSERT INTO ${spec.table} AS t (${columns.map((c) => c.target).join(', ')})
+      SELECT ${columns.map((c) => c.expr).join(', ')} FROM ${spec.from}
       ON CONFLICT (${spec.conflict.join(', ')}) ${onConflict}
       RETURNING (t.xmax = 0) AS inserted)
     SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`;
-  const [counts] = (await client.query(sql)).rows;
+  const [counts] = (await client.query(sql, spec.touch ? [at] : [])).rows;
   return { inserted: counts.inserted, updated: counts.updated };
 }
 
@@ -55,12 +56,15 @@ export async function upsert(client: pg.PoolClient, spec: StageSpec, present: Re
  * so the primary key index fills page by page instead of at random.
  * One join of the file's rows with the stored ones feeds the UPDATE and counts the keys that
  * exist: when all do (a re-import) there is no INSERT, when none do (new data) the INSERT
- * needs no NOT EXISTS probe of the target; only a mix pays for a second join.
+ * needs no anti-join with the target; only a mix pays for a second join (an outer join, not
+ * NOT EXISTS: Citus refuses a subquery per staged row into a distributed table; PostgreSQL
+ * plans both as the same anti-join).
  */
 export async function updateThenInsert(
   client: pg.PoolClient,
   spec: StageSpec,
   present: ReadonlySet<string>,
+  at: string,
   skipForeignKeyTriggers: boolean,
 ): Promise<WriteCounts> {
   const updatable = updatableColumns(spec, present);
@@ -75,7 +79,7 @@ export async function updateThenInsert(
         )
       : 'false';
   const set = updatable.map((c) => `${c.target} = m.${c.target}`);
-  if (spec.touch) set.push(`${spec.touch} = now()`);
+  if (spec.touch) set.push(`${spec.touch} = $1::timestamptz`);
   // `from` yields one row per staged row once the checks passed (references resolve to
   // unique keys, no key repeats), so `staged` is the number of rows to write.
   const [counts] = (
@@ -85,13 +89,15 @@ export async function updateThenInsert(
         ${updatable.length > 0 ? `, u AS (UPDATE ${spec.table} AS t SET ${set.join(', ')} FROM m WHERE m.import_changed AND ${sameKey('t', 'm')} RETURNING 1)` : ''}
       SELECT (SELECT count(*) FROM import_stage)::int AS staged, (SELECT count(*) FROM m)::int AS matched,
         ${updatable.length > 0 ? '(SELECT count(*) FROM u)' : '0'}::int AS updated`,
+      updatable.length > 0 && spec.touch ? [at] : [],
     )
   ).rows;
   if (counts.matched >= counts.staged) return { inserted: 0, updated: counts.updated };
   const missing = spec.conflict.map((k) => `t.${k} = ${expr(k)}`).join(' AND ');
-  const sql = `INSERT INTO ${spec.table} (${spec.upsert.map((c) => c.target).join(', ')})
-    SELECT ${spec.upsert.map((c) => c.expr).join(', ')} FROM ${spec.from}
-    ${counts.matched > 0 ? `WHERE NOT EXISTS (SELECT 1 FROM ${spec.table} t WHERE ${missing})` : ''}
+  const columns = withTouch(spec);
+  const sql = `INSERT INTO ${spec.table} (${columns.map((c) => c.target).join(', ')})
+    SELECT ${columns.map((c) => c.expr).join(', ')} FROM ${spec.from}
+    ${counts.matched > 0 ? `LEFT JOIN ${spec.table} t ON ${missing} WHERE t.${spec.conflict[0]} IS NULL` : ''}
     ${spec.bulk?.order ? `ORDER BY ${spec.bulk.order}` : ''}`;
   // Only around this statement (see ImportStage.foreignKeysVerified for why it is safe); the
   // UPDATE changes no key column, so its foreign-key checks are skipped by PostgreSQL itself.
@@ -101,7 +107,12 @@ export async function updateThenInsert(
     restore = (await client.query(`SELECT current_setting('session_replication_role') AS role`)).rows[0].role;
     await client.query(`SET LOCAL session_replication_role = replica`);
   }
-  const inserted = (await client.query(sql)).rowCount ?? 0;
+  const inserted = (await client.query(sql, spec.touch ? [at] : [])).rowCount ?? 0;
   if (restore !== undefined) await client.query(`SELECT set_config('session_replication_role', $1, true)`, [restore]);
   return { inserted, updated: counts.updated };
+}
+
+/** The columns an INSERT writes: the spec's, and the touch column with the write's time ($1). */
+function withTouch(spec: StageSpec): UpsertColumn[] {
+  return spec.touch ? [...spec.upsert, { target: spec.touch, expr: '$1::timestamptz' }] : spec.upsert;
 }
