@@ -27,6 +27,8 @@ before(async () => {
   port = (server.address() as AddressInfo).port;
   // The local fixture server is a private address: this deployment allows private networks.
   t = await createTestApp({ env: { DETECT_BODY_LIMIT_BYTES: '4096', DETECT_ALLOW_PRIVATE_NETWORKS: 'true', DETECT_TIMEOUT_MS: '5000' } });
+  // As `serve` does: the threads compile the catalog before the first call, not on its 5 s clock.
+  await t.app.detector.start();
   full = await createTestClient(t.db, 'full');
   basic = await createTestClient(t.db, 'basic');
 });

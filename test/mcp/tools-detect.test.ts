@@ -21,6 +21,8 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   t = await createTestApp({ env: { DETECT_ALLOW_PRIVATE_NETWORKS: 'true', DETECT_TIMEOUT_MS: '5000' } });
+  // As `serve` does: the threads compile the catalog before the first call, not on its 5 s clock.
+  await t.app.detector.start();
 });
 after(async () => {
   await t.close();
