@@ -158,6 +158,18 @@ test('every tool declares an outputSchema, and its structuredContent validates a
   assert.deepEqual([...called].sort(), tools.map((x) => x.name).sort(), 'every tool was called');
 });
 
+test('lookup: the summary names the best matches that fit and counts the rest, which are all in structuredContent', async () => {
+  const { client } = await connectMcp(t, 'full', 100, undefined, undefined, 'all');
+  const res = answerOf((await client.callTool({ name: 'lookup', arguments: { q: 'a', size: 20 } })) as never);
+  const { matches } = res.json() as { matches: { id: string }[] };
+  const lines = res.text.split('\n').slice(1);
+  const more = /^… and (\d+) more in the structured result\.$/u.exec(lines.at(-1) ?? '');
+  assert.ok(more, `a broad lookup leaves matches out of its summary: ${res.text}`);
+  assert.equal(lines.length - 1 + Number(more[1]), matches.length);
+  assert.ok(res.text.length < 1000, `the text is a summary (${res.text.length} chars)`);
+  lines.slice(0, -1).forEach((line, i) => assert.ok(line.endsWith(`: ${matches[i]!.id}`) || line.includes(`: ${matches[i]!.id} (`), line));
+});
+
 test('annotations and titles come from the operation records', async () => {
   const { client } = await connectMcp(t, 'basic', undefined, undefined, undefined, 'all');
   const { tools } = await client.listTools();

@@ -16,6 +16,8 @@ const vendor = compactOf(vendorSchema, ['id', 'domain', 'name']);
 const product = compactOf(productSchema, ['id', 'name', 'category', 'categoryId', 'avgRating']);
 const category = compactOf(categorySchema, ['id', 'name', 'parentId', 'level']);
 
+/** The lookup summary's budget: the best matches that fit, then a count of the rest. */
+const SUMMARY_CHARS = 700;
 const full = (detail: string) => (detail === 'full' ? { detail } : {});
 
 export const catalogTools = [
@@ -62,8 +64,21 @@ export const catalogTools = [
     output: lookupResultSchema,
     run: async (input, ctx) => {
       const result = await lookup(ctx.db, input);
-      const lines = result.matches.map((m) => `${m.kind} ${m.name} → ${m.filter}: ${m.id}${m.detail ? ` (${m.detail})` : ''}`);
-      return { structured: result, summary: lines.length ? `Matches for '${result.q}':\n${lines.join('\n')}` : `Nothing matches '${result.q}'.` };
+      if (result.matches.length === 0) return { structured: result, summary: `Nothing matches '${result.q}'.` };
+      // The best matches, as many as fit a short summary; every match is in the structured result.
+      const lines: string[] = [];
+      let length = 0;
+      for (const m of result.matches) {
+        const line = `${m.kind} ${m.name} → ${m.filter}: ${m.id}${m.detail ? ` (${m.detail})` : ''}`;
+        if (lines.length > 0 && length + line.length > SUMMARY_CHARS) break;
+        lines.push(line);
+        length += line.length + 1;
+      }
+      const more = result.matches.length - lines.length;
+      return {
+        structured: result,
+        summary: `Matches for '${result.q}', best first:\n${lines.join('\n')}${more ? `\n… and ${more} more in the structured result.` : ''}`,
+      };
     },
   }),
 ];
