@@ -10,8 +10,8 @@ import { keepCompanyFields, NOTE_WORLD_CHANGE, RECORD_COMPANY_CHANGES, recordFee
 
 const company = (field = 'companyDomain', column = 'company_domain') => mustExist(field, column, 'import_companies', 'domain', 'company');
 
-/** The staged domains no company has yet (after the resolution of import_companies). */
-const NEW_DOMAINS = 'SELECT s.domain FROM import_stage s LEFT JOIN import_companies k ON k.domain = s.domain WHERE k.domain IS NULL';
+/** The staged companies whose domain no company has yet (after the resolution of import_companies). */
+const NEW_COMPANIES = 'import_stage s LEFT JOIN import_companies k ON k.domain = s.domain WHERE k.domain IS NULL';
 
 export const companies: StageSpec = {
   columns: {
@@ -59,10 +59,8 @@ export const companies: StageSpec = {
   // The new domains are claimed first (the domain's uniqueness, migration 055); a domain
   // another import claimed meanwhile keeps that one's id, as a conflict on the domain did.
   before: [
-    `INSERT INTO company_domains (domain, company_id)
-       SELECT s.domain, s.id FROM import_stage s LEFT JOIN import_companies k ON k.domain = s.domain WHERE k.domain IS NULL
-     ON CONFLICT (domain) DO NOTHING`,
-    resolveCompanies(NEW_DOMAINS),
+    `INSERT INTO company_domains (domain, company_id) SELECT s.domain, s.id FROM ${NEW_COMPANIES} ON CONFLICT (domain) DO NOTHING`,
+    resolveCompanies(`SELECT s.domain FROM ${NEW_COMPANIES}`),
   ],
   // An industry is named by id or by name (case-insensitive); an exact match wins.
   from: `import_stage s JOIN import_companies c ON c.domain = s.domain LEFT JOIN LATERAL (
